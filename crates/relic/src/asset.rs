@@ -1,0 +1,251 @@
+//! The common asset model: the only thing exporters see. Every format converts into these types, so a new
+//! format never touches the CLI or an exporter (see `../shared/DESIGN.md`).
+
+use std::borrow::Cow;
+
+use serde::Serialize;
+
+use crate::error::Result;
+
+/// What one conversion yields.
+#[derive(Debug, Clone)]
+pub enum Asset {
+    Image(Image),
+    Sound(Sound),
+    Scene(Scene),
+    Document(Document),
+}
+
+impl Asset {
+    /// The manifest kind (`image`, `sound`, `model`, `document`).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Asset::Image(_) => "image",
+            Asset::Sound(_) => "sound",
+            Asset::Scene(_) => "model",
+            Asset::Document(_) => "document",
+        }
+    }
+}
+
+/// An asset with the name it is written under when a file yields several (`None` for a file's only asset).
+#[derive(Debug, Clone)]
+pub struct NamedAsset {
+    pub name: Option<String>,
+    pub asset: Asset,
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Archive entries
+
+/// An archive member. Its bytes are borrowed from the (memory-mapped) archive when stored, and decoded on
+/// demand otherwise, so listing never copies data.
+#[derive(Debug, Clone)]
+pub struct Entry<'a> {
+    /// The name as the archive stores it.
+    pub name_raw: Cow<'a, [u8]>,
+    /// The name decoded for display (the archive's code page).
+    pub name: String,
+    /// Relative extraction path with `/` separators, as the format maps it; not yet checked for safety
+    /// (`crate::paths::safe_relative_path` does that before anything is written).
+    pub path: String,
+    pub size: u64,
+    /// Modification time, Unix seconds.
+    pub modified: Option<u64>,
+    pub data: EntryData<'a>,
+}
+
+#[derive(Debug, Clone)]
+pub enum EntryData<'a> {
+    /// Stored as-is: a slice of the archive.
+    Stored(&'a [u8]),
+}
+
+impl<'a> EntryData<'a> {
+    /// The entry's bytes, borrowed when stored.
+    pub fn bytes(&self) -> Result<Cow<'a, [u8]>> {
+        match self {
+            EntryData::Stored(b) => Ok(Cow::Borrowed(b)),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Images
+
+#[derive(Debug, Clone, Default)]
+pub struct Image {
+    pub frames: Vec<Frame>,
+    /// RGBA palette for indexed frames.
+    pub palette: Option<Vec<[u8; 4]>>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Frame {
+    pub name: Option<String>,
+    pub width: u32,
+    pub height: u32,
+    pub pixels: Pixels,
+    /// Drawing offset of the frame relative to its origin.
+    pub offset: (i32, i32),
+    pub hotspots: Vec<Hotspot>,
+    pub role: FrameRole,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Pixels {
+    /// Row-major RGBA8, top row first, `width * height * 4` bytes.
+    Rgba8(Vec<u8>),
+    /// Row-major palette indices, top row first, `width * height` bytes.
+    Indexed(Vec<u8>),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Hotspot {
+    pub x: i32,
+    pub y: i32,
+    pub flag: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FrameRole {
+    Frame,
+    /// A mip level of the frame before it (level 1 is half size).
+    Mip(u32),
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Sounds
+
+/// Interleaved little-endian PCM.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sound {
+    pub channels: u16,
+    pub sample_rate: u32,
+    /// 8 (unsigned) or 16 (signed).
+    pub bits_per_sample: u16,
+    pub data: Vec<u8>,
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Scenes (exported to glTF)
+
+#[derive(Debug, Clone, Default)]
+pub struct Scene {
+    pub nodes: Vec<Node>,
+    /// Indices of root nodes.
+    pub roots: Vec<usize>,
+    pub meshes: Vec<Mesh>,
+    pub materials: Vec<Material>,
+    pub textures: Vec<Texture>,
+    pub skins: Vec<Skin>,
+    pub animations: Vec<Animation>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Transform {
+    /// Column-major 4×4 matrix (may hold shear or mirroring).
+    Matrix([f32; 16]),
+    Trs { translation: [f32; 3], rotation: [f32; 4], scale: [f32; 3] },
+}
+
+#[derive(Debug, Clone)]
+pub struct Node {
+    pub name: String,
+    pub transform: Transform,
+    pub children: Vec<usize>,
+    pub mesh: Option<usize>,
+    pub skin: Option<usize>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Mesh {
+    pub name: String,
+    pub primitives: Vec<Primitive>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Primitive {
+    pub positions: Vec<[f32; 3]>,
+    pub normals: Vec<[f32; 3]>,
+    pub uvs: Vec<[f32; 2]>,
+    pub colors: Vec<[f32; 4]>,
+    pub joints: Vec<[u16; 4]>,
+    pub weights: Vec<[f32; 4]>,
+    /// Triangle list.
+    pub indices: Vec<u32>,
+    pub material: Option<usize>,
+    pub morph_targets: Vec<MorphTarget>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct MorphTarget {
+    pub name: String,
+    /// Displacements, one per vertex.
+    pub positions: Vec<[f32; 3]>,
+    pub normals: Vec<[f32; 3]>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Material {
+    pub name: String,
+    pub base_color: [f32; 4],
+    pub texture: Option<usize>,
+    pub double_sided: bool,
+    pub alpha_blend: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct Texture {
+    pub name: String,
+    pub image: Image,
+}
+
+#[derive(Debug, Clone)]
+pub struct Skin {
+    pub joints: Vec<usize>,
+    /// Column-major inverse bind matrices, one per joint.
+    pub inverse_bind_matrices: Vec<[f32; 16]>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Animation {
+    pub name: String,
+    pub channels: Vec<Channel>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Channel {
+    pub node: usize,
+    /// Key times in seconds.
+    pub times: Vec<f32>,
+    pub values: ChannelValues,
+    pub step: bool,
+}
+
+#[derive(Debug, Clone)]
+pub enum ChannelValues {
+    Translation(Vec<[f32; 3]>),
+    Rotation(Vec<[f32; 4]>),
+    Scale(Vec<[f32; 3]>),
+    /// Weights per key, `morph target count` values each.
+    MorphWeights(Vec<Vec<f32>>),
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Documents
+
+/// Structured data: a JSON value, plus tables where CSV is the natural form.
+#[derive(Debug, Clone, Default)]
+pub struct Document {
+    pub value: serde_json::Value,
+    pub tables: Vec<Table>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Table {
+    pub name: String,
+    pub columns: Vec<String>,
+    pub rows: Vec<Vec<String>>,
+}

@@ -1,0 +1,39 @@
+//! Code-page text: names in game files are stored in legacy single- or double-byte code pages. Raw bytes
+//! are always kept next to the decoded text; these helpers say whether the text alone round-trips.
+
+use encoding_rs::Encoding;
+
+pub use encoding_rs::{EUC_KR as CP949, WINDOWS_1251 as CP1251};
+
+/// Decodes bytes in `enc` (malformed sequences become U+FFFD; callers keep the raw bytes).
+pub fn decode(enc: &'static Encoding, bytes: &[u8]) -> String {
+    enc.decode_without_bom_handling(bytes).0.into_owned()
+}
+
+/// Encodes text in `enc`; `None` when a character has no encoding there.
+pub fn encode(enc: &'static Encoding, text: &str) -> Option<Vec<u8>> {
+    let (bytes, _, unmappable) = enc.encode(text);
+    (!unmappable).then(|| bytes.into_owned())
+}
+
+/// Decodes, and also returns whether encoding the text again gives back the same bytes.
+pub fn decode_exact(enc: &'static Encoding, bytes: &[u8]) -> (String, bool) {
+    let text = decode(enc, bytes);
+    let exact = encode(enc, &text).is_some_and(|b| b == bytes);
+    (text, exact)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cp1251_round_trips_cyrillic() {
+        let raw = [0xCF, 0xF0, 0xE8, 0xE2, 0xE5, 0xF2]; // "Привет"
+        let (text, exact) = decode_exact(CP1251, &raw);
+        assert_eq!(text, "Привет");
+        assert!(exact);
+        assert_eq!(encode(CP1251, "Привет").unwrap(), raw);
+        assert!(encode(CP1251, "日本").is_none());
+    }
+}

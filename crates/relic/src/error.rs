@@ -1,0 +1,81 @@
+//! One public error type, split by category as symphonia does: I/O, invalid data, unsupported features and
+//! limits. Every data error names the format, the field and the byte offset, so a user can look at the file.
+
+use std::fmt;
+use std::path::PathBuf;
+
+/// Result alias used across relic.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Where in a file something went wrong: format id, field path and absolute byte offset.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Location {
+    pub format: &'static str,
+    pub field: String,
+    pub offset: u64,
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {} at offset 0x{:X}", self.format, self.field, self.offset)
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// Reading or writing a file failed.
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// The bytes do not follow the format.
+    #[error("{at}: {message}")]
+    InvalidData { at: Location, message: String },
+    /// A size or count is over what the bytes (or a sane bound) allow.
+    #[error("{at}: {message}")]
+    Limit { at: Location, message: String },
+    /// The file is valid but uses something relic does not implement (yet).
+    #[error("{0}")]
+    Unsupported(String),
+    /// A request that cannot be carried out: unsafe path, existing file without --force, bad argument.
+    #[error("{0}")]
+    Refused(String),
+}
+
+impl Error {
+    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        Error::Io { path: path.into(), source }
+    }
+
+    pub fn invalid(format: &'static str, field: impl Into<String>, offset: u64, message: impl Into<String>) -> Self {
+        Error::InvalidData {
+            at: Location { format, field: field.into(), offset },
+            message: message.into(),
+        }
+    }
+
+    pub fn limit(format: &'static str, field: impl Into<String>, offset: u64, message: impl Into<String>) -> Self {
+        Error::Limit {
+            at: Location { format, field: field.into(), offset },
+            message: message.into(),
+        }
+    }
+
+    /// Prefixes the field path (`name` -> `file_table[12].name`), for errors raised inside a record.
+    pub fn within(mut self, parent: impl fmt::Display) -> Self {
+        if let Error::InvalidData { at, .. } | Error::Limit { at, .. } = &mut self {
+            at.field = format!("{parent}.{}", at.field);
+        }
+        self
+    }
+
+    /// The location in the file, when the error is about file data.
+    pub fn location(&self) -> Option<&Location> {
+        match self {
+            Error::InvalidData { at, .. } | Error::Limit { at, .. } => Some(at),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,126 @@
+//! RES to the common model: archive entries (zero-copy), the lossless JSON document and the info summary.
+
+use std::borrow::Cow;
+
+use serde_json::json;
+
+use super::types::*;
+use crate::asset::{Entry, EntryData};
+use crate::bytes::Base64;
+use crate::codec::text::{decode_exact, CP1251};
+
+/// Archives whose extensionless entries take the archive's extension (spec "Res": "concerns BON and ANM").
+pub(super) const INHERITING_EXTENSIONS: [&str; 2] = ["bon", "anm"];
+
+/// The archive's entries in file-table order. `archive_name` is the archive's own file name, used to give
+/// extensionless entries of `.bon`/`.anm` archives their parent's extension in the extraction path.
+pub fn entries<'a>(res: &Res<'a>, archive_name: &str) -> Vec<Entry<'a>> {
+    let inherited = extension(archive_name)
+        .filter(|ext| INHERITING_EXTENSIONS.iter().any(|e| e.eq_ignore_ascii_case(ext)))
+        .map(str::to_ascii_lowercase);
+    (0..res.len())
+        .map(|i| {
+            let raw = res.name(i);
+            let name = decode_exact(CP1251, raw).0;
+            let mut path = name.replace('\\', "/");
+            if let Some(ext) = &inherited {
+                let base = path.rsplit('/').next().unwrap_or(&path);
+                if !base.contains('.') {
+                    path = format!("{path}.{ext}");
+                }
+            }
+            let rec = res.records.get(i).copied();
+            Entry {
+                name_raw: Cow::Borrowed(raw),
+                name,
+                path,
+                size: rec.map_or(0, |r| u64::from(r.size)),
+                modified: rec.map(|r| u64::from(r.modified)),
+                data: EntryData::Stored(res.data(i)),
+            }
+        })
+        .collect()
+}
+
+fn extension(name: &str) -> Option<&str> {
+    let base = name.rsplit(['/', '\\']).next()?;
+    base.rsplit_once('.').map(|(_, e)| e)
+}
+
+/// The lossless document: every record field, names, data, and any non-zero bytes outside them.
+pub fn to_document(res: &Res<'_>) -> ResDocument {
+    let bytes = res.bytes();
+    let mut covered: Vec<(u64, u64)> = vec![
+        (0, HEADER_SIZE as u64),
+        (u64::from(res.header.filetable_offset), res.header.nametable_offset()),
+    ];
+    let names_at = res.header.nametable_offset();
+    let mut first_at: std::collections::HashMap<(u32, u32), usize> = Default::default();
+    let entries = res
+        .records
+        .iter()
+        .enumerate()
+        .map(|(i, rec)| {
+            let raw = res.name(i);
+            let (name, exact) = decode_exact(CP1251, raw);
+            covered.push((names_at + u64::from(rec.name_offset), names_at + u64::from(rec.name_offset) + u64::from(rec.name_len)));
+            covered.push((u64::from(rec.offset), u64::from(rec.offset) + u64::from(rec.size)));
+            let same_as = first_at.get(&(rec.offset, rec.size)).copied();
+            if same_as.is_none() {
+                first_at.insert((rec.offset, rec.size), i);
+            }
+            ResDocumentEntry {
+                name,
+                name_bytes: (!exact).then(|| Base64(raw.to_vec())),
+                record: *rec,
+                data: same_as.is_none().then(|| Base64(res.data(i).to_vec())),
+                same_as,
+            }
+        })
+        .collect();
+    ResDocument {
+        format: super::FORMAT_ID.into(),
+        header: res.header,
+        file_size: bytes.len() as u64,
+        entries,
+        gaps: gaps(bytes, covered),
+    }
+}
+
+/// Runs of bytes outside `covered` that are not all zero.
+fn gaps(bytes: &[u8], mut covered: Vec<(u64, u64)>) -> Vec<Gap> {
+    covered.sort_unstable();
+    let mut out = Vec::new();
+    let mut pos = 0u64;
+    let end = bytes.len() as u64;
+    for (start, stop) in covered.into_iter().chain(std::iter::once((end, end))) {
+        if start > pos {
+            let run = bytes.get(pos as usize..start.min(end) as usize).unwrap_or(&[]);
+            if run.iter().any(|&b| b != 0) {
+                out.push(Gap { offset: pos, bytes: Base64(run.to_vec()) });
+            }
+        }
+        pos = pos.max(stop);
+    }
+    out
+}
+
+/// Header summary for `relic info`.
+pub fn info(res: &Res<'_>) -> serde_json::Value {
+    let unique: std::collections::HashSet<u32> = res.records.iter().map(|r| r.offset).collect();
+    let stored: u64 = res.records.iter().map(|r| u64::from(r.size)).sum();
+    let unreachable = res.unreachable();
+    let times = res.records.iter().map(|r| r.modified);
+    json!({
+        "format": super::FORMAT_ID,
+        "entries": res.len(),
+        "filetable_offset": res.header.filetable_offset,
+        "nametable_size": res.header.nametable_size,
+        "file_size": res.bytes().len(),
+        "content_bytes": stored,
+        "distinct_data_ranges": unique.len(),
+        "unreachable_by_hash": unreachable.len(),
+        "oldest_time": times.clone().min(),
+        "newest_time": times.max(),
+    })
+}

@@ -1,0 +1,90 @@
+//! Evil Islands RES archives (`ei-res`): the game's resource archives, and also the container of `.mod`
+//! models, `.bon` bone sets and `.anm` animation sets.
+//!
+//! Layout (spec "Res", corrected by CORRECTIONS.md): a 16-byte header (`3C E2 9C 01`, file count, file-table
+//! offset, name-table size), 16-byte aligned entry data, a table of 22-byte records placed by the name hash
+//! and chained through `next_index`, then the cp1251 names (no terminators, `\` between folders). Times
+//! are Unix seconds. Identical contents may be stored once and shared by several names.
+//!
+//! Uncertain: the game's handling of a negative hash sum (names with bytes ≥ 0x80) is not documented; see
+//! [`read::name_hash`]. The game's own archives were not written in name order (their insertion order is
+//! unknown), so a repacked game archive keeps every entry, name, time and byte but not the table order;
+//! archives written by the public map editor repack byte-identically.
+
+pub mod convert;
+pub mod read;
+pub mod types;
+pub mod write;
+
+pub use read::{name_hash, parse};
+pub use types::{Res, ResDocument, ResHeader, ResRecord};
+pub use write::{write_archive, write_document, PackInput, PackOptions, PackSource};
+
+use crate::asset::Entry;
+use crate::error::{Error, Result};
+use crate::registry::{Capabilities, Codec, Format, FolderFile, Game, Kind, PackRequest};
+
+pub const FORMAT_ID: &str = "ei-res";
+
+pub static FORMAT: Format = Format {
+    id: FORMAT_ID,
+    name: "Evil Islands RES archive",
+    game: Game::EvilIslands,
+    extensions: &["res", "mod", "bon", "anm", "mpr", "mq"],
+    kind: Kind::Archive,
+    capabilities: Capabilities { read: true, convert: true, write: true },
+    notes: "",
+    codec: &ResCodec,
+};
+
+struct ResCodec;
+
+impl Codec for ResCodec {
+    fn sniff(&self, head: &[u8]) -> bool {
+        head.starts_with(&types::MAGIC)
+    }
+
+    fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
+        Ok(convert::info(&parse(data)?))
+    }
+
+    fn to_json(&self, data: &[u8]) -> Result<serde_json::Value> {
+        let doc = convert::to_document(&parse(data)?);
+        serde_json::to_value(doc).map_err(|e| Error::Unsupported(format!("{FORMAT_ID}: JSON: {e}")))
+    }
+
+    fn from_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
+        let doc: ResDocument = serde_json::from_value(value)
+            .map_err(|e| Error::invalid(FORMAT_ID, "document", 0, format!("not a RES document: {e}")))?;
+        write_document(&doc)
+    }
+
+    fn entries<'a>(&self, data: &'a [u8], archive_name: &str) -> Option<Result<Vec<Entry<'a>>>> {
+        Some(parse(data).map(|res| convert::entries(&res, archive_name)))
+    }
+
+    fn pack_folder(&self, files: Vec<FolderFile>, request: &PackRequest, out: &mut dyn std::io::Write) -> Result<u64> {
+        // Extraction gave extensionless entries of a .bon/.anm archive their parent's extension; take it
+        // off again so that extract + pack gives the same names.
+        let inherited = crate::registry::extension_of(&request.output.to_string_lossy())
+            .filter(|e| convert::INHERITING_EXTENSIONS.iter().any(|i| i.eq_ignore_ascii_case(e)))
+            .map(|e| format!(".{}", e.to_ascii_lowercase()));
+        let inputs = files
+            .into_iter()
+            .map(|f| {
+                let relative = match &inherited {
+                    Some(ext) if f.relative.to_ascii_lowercase().ends_with(ext.as_str()) => {
+                        f.relative.get(..f.relative.len() - ext.len()).unwrap_or(&f.relative).to_string()
+                    }
+                    _ => f.relative,
+                };
+                Ok(PackInput {
+                    name: write::encode_name(&relative)?,
+                    modified: f.modified.map_or(0, |t| u32::try_from(t).unwrap_or(u32::MAX)),
+                    source: PackSource::File { path: f.path, size: f.size },
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        write_archive(inputs, PackOptions { dedupe: !request.no_dedupe }, out)
+    }
+}

@@ -1,0 +1,48 @@
+//! Exporters from the common asset model to open formats. Each is written once and sees only `asset`.
+
+pub mod json;
+pub mod png;
+pub mod wav;
+
+use crate::asset::Asset;
+use crate::error::{Error, Result};
+
+/// One exported file: a name suffix (`""` or `.mip1`, `/frame3`, …), its extension and bytes.
+pub struct Exported {
+    pub suffix: String,
+    pub extension: &'static str,
+    pub bytes: Vec<u8>,
+}
+
+/// Output extensions an asset can be exported to, default first.
+pub fn extensions_for(asset: &Asset) -> &'static [&'static str] {
+    match asset {
+        Asset::Image(_) => &["png"],
+        Asset::Sound(_) => &["wav"],
+        Asset::Scene(_) => &[],
+        Asset::Document(_) => &["json", "csv"],
+    }
+}
+
+/// Exports an asset to `to` (or its default format).
+pub fn export(asset: &Asset, to: Option<&str>) -> Result<Vec<Exported>> {
+    let exts = extensions_for(asset);
+    let ext = match to {
+        Some(t) => exts
+            .iter()
+            .copied()
+            .find(|e| e.eq_ignore_ascii_case(t))
+            .ok_or_else(|| Error::Unsupported(format!("a {} cannot be exported to .{t}", asset.kind())))?,
+        None => exts
+            .first()
+            .copied()
+            .ok_or_else(|| Error::Unsupported(format!("no exporter for a {} yet", asset.kind())))?,
+    };
+    match (asset, ext) {
+        (Asset::Image(img), _) => png::encode_image(img),
+        (Asset::Sound(s), _) => Ok(vec![Exported { suffix: String::new(), extension: "wav", bytes: wav::encode(s)? }]),
+        (Asset::Document(d), "csv") => json::tables_to_csv(d),
+        (Asset::Document(d), _) => Ok(vec![Exported { suffix: String::new(), extension: "json", bytes: json::to_pretty(&d.value)? }]),
+        (Asset::Scene(_), _) => Err(Error::Unsupported("no exporter for a model yet".into())),
+    }
+}

@@ -1,0 +1,83 @@
+//! PNG output for images: one PNG per frame (RGBA8, or indexed with a PLTE/tRNS palette).
+
+use super::Exported;
+use crate::asset::{FrameRole, Image, Pixels};
+use crate::error::{Error, Result};
+
+pub fn encode_image(img: &Image) -> Result<Vec<Exported>> {
+    let single = img.frames.len() == 1;
+    let mut out = Vec::with_capacity(img.frames.len());
+    let mut frame_no = 0usize;
+    for (i, frame) in img.frames.iter().enumerate() {
+        let suffix = match (single, frame.role, &frame.name) {
+            (true, _, _) => String::new(),
+            (_, FrameRole::Mip(level), _) => format!(".mip{level}"),
+            (_, FrameRole::Frame, Some(name)) => format!(".{name}"),
+            (_, FrameRole::Frame, None) => {
+                frame_no += 1;
+                format!(".{}", frame_no - 1)
+            }
+        };
+        let bytes = encode_frame(img, i)?;
+        out.push(Exported { suffix, extension: "png", bytes });
+    }
+    Ok(out)
+}
+
+fn encode_frame(img: &Image, index: usize) -> Result<Vec<u8>> {
+    let frame = img.frames.get(index).ok_or_else(|| Error::Unsupported("no such frame".into()))?;
+    let err = |e: png::EncodingError| Error::Unsupported(format!("PNG output: {e}"));
+    let mut bytes = Vec::new();
+    {
+        let mut enc = png::Encoder::new(&mut bytes, frame.width, frame.height);
+        enc.set_compression(png::Compression::Fast);
+        let data: &[u8] = match &frame.pixels {
+            Pixels::Rgba8(px) => {
+                enc.set_color(png::ColorType::Rgba);
+                px
+            }
+            Pixels::Indexed(px) => {
+                let pal = img.palette.as_deref().ok_or_else(|| Error::Unsupported("indexed frame without palette".into()))?;
+                enc.set_color(png::ColorType::Indexed);
+                enc.set_palette(pal.iter().flat_map(|c| [c[0], c[1], c[2]]).collect::<Vec<u8>>());
+                enc.set_trns(pal.iter().map(|c| c[3]).collect::<Vec<u8>>());
+                px
+            }
+        };
+        enc.set_depth(png::BitDepth::Eight);
+        let mut w = enc.write_header().map_err(err)?;
+        w.write_image_data(data).map_err(err)?;
+    }
+    Ok(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::asset::Frame;
+
+    #[test]
+    fn png_round_trips_pixels() {
+        let px = vec![255, 0, 0, 255, 0, 255, 0, 128, 0, 0, 255, 0, 1, 2, 3, 4];
+        let img = Image {
+            frames: vec![Frame {
+                name: None,
+                width: 2,
+                height: 2,
+                pixels: Pixels::Rgba8(px.clone()),
+                offset: (0, 0),
+                hotspots: vec![],
+                role: FrameRole::Frame,
+            }],
+            palette: None,
+        };
+        let out = encode_image(&img).unwrap();
+        assert_eq!(out.len(), 1);
+        let dec = png::Decoder::new(std::io::Cursor::new(&out[0].bytes));
+        let mut reader = dec.read_info().unwrap();
+        let mut buf = vec![0; reader.output_buffer_size()];
+        let info = reader.next_frame(&mut buf).unwrap();
+        assert_eq!((info.width, info.height), (2, 2));
+        assert_eq!(&buf[..16], &px[..]);
+    }
+}

@@ -1,0 +1,541 @@
+//! The operations behind the CLI, generic over the registry: identify, info, list, extract, convert and
+//! pack. Parallel work (rayon) happens here, across files and entries, so library users get it too.
+
+use std::collections::HashSet;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::asset::Entry;
+use crate::error::{Error, Result};
+use crate::export;
+use crate::paths::{self, output_path, WriteOptions};
+use crate::reader::MAX_DEPTH;
+use crate::registry::{self, Confidence, ConvertOptions, FolderFile, Format, PackRequest};
+use crate::source;
+
+/// Progress of long work, reported in bytes or items; the CLI draws a bar from it.
+pub trait Progress: Sync {
+    fn start(&self, _total: u64) {}
+    fn advance(&self, _n: u64) {}
+}
+
+/// Progress that goes nowhere.
+pub struct Quiet;
+impl Progress for Quiet {}
+
+// ---------------------------------------------------------------------------------------------------------
+// identify / info
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Identified {
+    pub path: String,
+    pub format: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub confidence: Option<Confidence>,
+}
+
+/// Identifies files by magic, then extension. Unreadable files are reported with no format.
+pub fn identify(paths: &[PathBuf]) -> Vec<Identified> {
+    paths
+        .par_iter()
+        .map(|p| {
+            let found = registry::identify_path(p).ok().flatten();
+            Identified {
+                path: p.display().to_string(),
+                format: found.map(|(f, _)| f.id),
+                confidence: found.map(|(_, c)| c),
+            }
+        })
+        .collect()
+}
+
+/// Opens a file and finds its format, or says that no format matched.
+fn open_known(path: &Path) -> Result<(source::Source, &'static Format)> {
+    let data = source::open(path)?;
+    let name = path.to_string_lossy();
+    let (format, _) = registry::sniff(&data, &name)
+        .ok_or_else(|| Error::Unsupported(format!("{}: not a format relic knows", path.display())))?;
+    Ok((data, format))
+}
+
+/// Header summary of a file.
+pub fn info(path: &Path) -> Result<(&'static Format, serde_json::Value)> {
+    let (data, format) = open_known(path)?;
+    Ok((format, format.codec.info(&data)?))
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// ls
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ListedEntry {
+    /// Original name (nested names joined with `/`).
+    pub name: String,
+    /// Relative extraction path with `/`.
+    pub path: String,
+    pub size: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub modified: Option<u64>,
+    /// The entry's format, when relic knows it.
+    pub format: Option<&'static str>,
+    /// Set when `--recursive` descended into this entry (its entries follow, prefixed with its name).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub nested: bool,
+}
+
+/// An entry with its place in a (possibly nested) archive.
+struct FlatEntry<'a> {
+    name: String,
+    path: String,
+    size: u64,
+    modified: Option<u64>,
+    format: Option<&'static Format>,
+    data: std::borrow::Cow<'a, [u8]>,
+    nested: bool,
+}
+
+fn archive_entries<'a>(format: &Format, data: &'a [u8], name: &str) -> Result<Vec<Entry<'a>>> {
+    format
+        .codec
+        .entries(data, name)
+        .unwrap_or_else(|| Err(Error::Unsupported(format!("{} is not an archive", format.id))))
+}
+
+/// Flattens an archive's entries; with `recursive`, nested archives are expanded after their own entry.
+fn flatten<'a>(
+    format: &Format,
+    data: &'a [u8],
+    archive_name: &str,
+    prefix: (&str, &str),
+    recursive: bool,
+    depth: u32,
+    out: &mut Vec<FlatEntry<'a>>,
+) -> Result<()> {
+    if depth > MAX_DEPTH {
+        return Err(Error::limit(format.id, "nested archive", 0, format!("nesting deeper than {MAX_DEPTH} levels")));
+    }
+    for entry in archive_entries(format, data, archive_name)? {
+        let bytes = entry.data.bytes()?;
+        let fmt = registry::sniff(&bytes, &entry.name).map(|(f, _)| f);
+        let name = format!("{}{}", prefix.0, entry.name);
+        let path = format!("{}{}", prefix.1, entry.path);
+        let at = out.len();
+        out.push(FlatEntry { name, path, size: entry.size, modified: entry.modified, format: fmt, data: bytes, nested: false });
+        let Some(inner) = fmt.filter(|f| recursive && f.is_archive()) else { continue };
+        // A nested archive that does not parse stays a plain file.
+        let mut children = Vec::new();
+        let data_ref: &'a [u8] = match &out[at].data {
+            std::borrow::Cow::Borrowed(b) => b,
+            std::borrow::Cow::Owned(_) => continue, // decoded entries are not descended into (none yet)
+        };
+        let (n, p) = (format!("{}/", out[at].name), format!("{}/", out[at].path));
+        if flatten(inner, data_ref, &entry.name, (&n, &p), true, depth + 1, &mut children).is_ok() {
+            out[at].nested = true;
+            out.extend(children);
+        }
+    }
+    Ok(())
+}
+
+/// Lists an archive.
+pub fn list(path: &Path, recursive: bool) -> Result<Vec<ListedEntry>> {
+    let (data, format) = open_known(path)?;
+    let mut flat = Vec::new();
+    flatten(format, &data, &path.to_string_lossy(), ("", ""), recursive, 0, &mut flat)?;
+    Ok(flat
+        .into_iter()
+        .map(|e| ListedEntry {
+            name: e.name,
+            path: e.path,
+            size: e.size,
+            modified: e.modified,
+            format: e.format.map(|f| f.id),
+            nested: e.nested,
+        })
+        .collect())
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// extract
+
+#[derive(Debug, Clone, Default)]
+pub struct ExtractOptions {
+    pub recursive: bool,
+    pub force: bool,
+    /// Only entries whose path (or file name) matches one of these globs; all when empty.
+    pub globs: Vec<String>,
+}
+
+#[derive(Debug, Default, Serialize)]
+pub struct ExtractReport {
+    pub files: usize,
+    pub bytes: u64,
+    /// One line per entry that was not written.
+    pub failures: Vec<String>,
+}
+
+fn glob_set(globs: &[String]) -> Result<Option<globset::GlobSet>> {
+    if globs.is_empty() {
+        return Ok(None);
+    }
+    let mut b = globset::GlobSetBuilder::new();
+    for g in globs {
+        let glob = globset::GlobBuilder::new(g)
+            .case_insensitive(true)
+            .build()
+            .map_err(|e| Error::Refused(format!("bad pattern `{g}`: {e}")))?;
+        b.add(glob);
+    }
+    b.build().map(Some).map_err(|e| Error::Refused(format!("bad patterns: {e}")))
+}
+
+/// Extracts an archive into `out_dir`: every entry is checked for a safe path, written to a temporary file
+/// and renamed into place, with its modification time; entries are written in parallel. With `recursive`,
+/// a nested archive is written as a folder of the same name holding its entries.
+pub fn extract(path: &Path, out_dir: &Path, opts: &ExtractOptions, progress: &dyn Progress) -> Result<ExtractReport> {
+    let (data, format) = open_known(path)?;
+    let mut flat = Vec::new();
+    flatten(format, &data, &path.to_string_lossy(), ("", ""), opts.recursive, 0, &mut flat)?;
+    let filter = glob_set(&opts.globs)?;
+    let mut report = ExtractReport::default();
+    let mut seen = HashSet::new();
+    let mut jobs = Vec::new();
+    for e in flat.iter().filter(|e| !e.nested) {
+        if let Some(set) = &filter {
+            let base = e.path.rsplit('/').next().unwrap_or(&e.path);
+            if !set.is_match(&e.path) && !set.is_match(base) {
+                continue;
+            }
+        }
+        match output_path(out_dir, &e.path, &format!("entry `{}`", e.name)) {
+            Ok(target) if seen.insert(target.clone()) => jobs.push((e, target)),
+            Ok(_) => report.failures.push(format!("entry `{}`: another entry has the same path `{}`", e.name, e.path)),
+            Err(err) => report.failures.push(err.to_string()),
+        }
+    }
+    progress.start(jobs.iter().map(|(e, _)| e.data.len() as u64).sum());
+    let results: Vec<Result<u64>> = jobs
+        .par_iter()
+        .map(|(e, target)| {
+            let wopts = WriteOptions { force: opts.force, modified: e.modified };
+            paths::write_bytes(target, &e.data, wopts)?;
+            progress.advance(e.data.len() as u64);
+            Ok(e.data.len() as u64)
+        })
+        .collect();
+    for r in results {
+        match r {
+            Ok(n) => {
+                report.files += 1;
+                report.bytes += n;
+            }
+            Err(err) => report.failures.push(err.to_string()),
+        }
+    }
+    Ok(report)
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// convert
+
+#[derive(Debug, Clone, Default)]
+pub struct ConvertRequest {
+    /// Output extension (`json`, `png`, …); each format's default when absent.
+    pub to: Option<String>,
+    pub force: bool,
+    pub options: ConvertOptions,
+}
+
+/// One written output (the `--json` manifest of `relic convert`).
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct ManifestItem {
+    pub input: String,
+    pub output: String,
+    /// `image`, `sound`, `model`, `document` or `raw`.
+    pub kind: &'static str,
+}
+
+#[derive(Debug, Default)]
+pub struct ConvertReport {
+    pub outputs: Vec<ManifestItem>,
+    /// Inputs that failed, one line each.
+    pub failures: Vec<String>,
+    /// Files in walked folders that no format matched.
+    pub skipped: Vec<String>,
+}
+
+/// A file to convert and the folder its outputs go to.
+struct Job {
+    path: PathBuf,
+    out_dir: PathBuf,
+    /// Named on the command line (an unknown format is then a failure, not a skip).
+    explicit: bool,
+}
+
+fn stem_of(name: &str) -> &str {
+    let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
+    match base.rsplit_once('.') {
+        Some((stem, _)) if !stem.is_empty() => stem,
+        _ => base,
+    }
+}
+
+/// Converts files and folders (walked; their structure is kept under `out_dir`).
+pub fn convert(inputs: &[PathBuf], out_dir: &Path, req: &ConvertRequest, progress: &dyn Progress) -> ConvertReport {
+    let mut report = ConvertReport::default();
+    let mut jobs = Vec::new();
+    for input in inputs {
+        if input.is_dir() {
+            for entry in walkdir::WalkDir::new(input).sort_by_file_name() {
+                match entry {
+                    Ok(e) if e.file_type().is_file() => {
+                        let rel = e.path().strip_prefix(input).unwrap_or(e.path());
+                        let sub = rel.parent().map(|p| out_dir.join(p)).unwrap_or_else(|| out_dir.to_path_buf());
+                        jobs.push(Job { path: e.path().to_path_buf(), out_dir: sub, explicit: false });
+                    }
+                    Ok(_) => {}
+                    Err(err) => report.failures.push(format!("{}: {err}", input.display())),
+                }
+            }
+        } else {
+            jobs.push(Job { path: input.clone(), out_dir: out_dir.to_path_buf(), explicit: true });
+        }
+    }
+    progress.start(jobs.len() as u64);
+    let results: Vec<(Job, Result<Option<Vec<ManifestItem>>>)> = jobs
+        .into_par_iter()
+        .map(|job| {
+            let r = convert_file(&job, req);
+            progress.advance(1);
+            (job, r)
+        })
+        .collect();
+    for (job, r) in results {
+        match r {
+            Ok(Some(items)) => report.outputs.extend(items),
+            Ok(None) if !job.explicit => report.skipped.push(job.path.display().to_string()),
+            Ok(None) => report.failures.push(format!("{}: not a format relic knows", job.path.display())),
+            Err(e) => report.failures.push(format!("{}: {e}", job.path.display())),
+        }
+    }
+    report
+}
+
+/// Converts one file; `None` when no format matched.
+fn convert_file(job: &Job, req: &ConvertRequest) -> Result<Option<Vec<ManifestItem>>> {
+    let data = source::open(&job.path)?;
+    let name = job.path.to_string_lossy().into_owned();
+    let Some((format, _)) = registry::sniff(&data, &name) else { return Ok(None) };
+    let input = job.path.display().to_string();
+    let stem = stem_of(&name);
+    let items = convert_bytes(format, &data, &name, &input, &job.out_dir, stem, req, 0)?;
+    Ok(Some(items))
+}
+
+/// Converts bytes of a known format into `dir`, named after `stem`.
+#[allow(clippy::too_many_arguments)]
+fn convert_bytes(
+    format: &Format,
+    data: &[u8],
+    name: &str,
+    input: &str,
+    dir: &Path,
+    stem: &str,
+    req: &ConvertRequest,
+    depth: u32,
+) -> Result<Vec<ManifestItem>> {
+    let wopts = WriteOptions { force: req.force, modified: None };
+    let write = |rel: &str, bytes: &[u8], kind: &'static str| -> Result<ManifestItem> {
+        let target = output_path(dir, rel, "output")?;
+        paths::write_bytes(&target, bytes, wopts)?;
+        Ok(ManifestItem { input: input.to_string(), output: target.display().to_string(), kind })
+    };
+    if req.to.as_deref().is_some_and(|t| t.eq_ignore_ascii_case("json")) {
+        let value = format.codec.to_json(data)?;
+        return Ok(vec![write(&format!("{stem}.json"), &export::json::to_pretty(&value)?, "document")?]);
+    }
+    if format.is_archive() {
+        return convert_archive(format, data, name, input, &dir.join(safe_component(stem)?), req, depth);
+    }
+    let assets = format.codec.convert(data, &req.options)?;
+    let mut files = Vec::new();
+    for named in &assets {
+        for out in export::export(&named.asset, req.to.as_deref())? {
+            files.push((named.name.clone(), out, named.asset.kind()));
+        }
+    }
+    if let [(None, out, kind)] = files.as_slice() {
+        if out.suffix.is_empty() {
+            return Ok(vec![write(&format!("{stem}.{}", out.extension), &out.bytes, kind)?]);
+        }
+    }
+    files
+        .iter()
+        .map(|(asset_name, out, kind)| {
+            let base = asset_name.as_deref().unwrap_or(stem);
+            write(&format!("{stem}/{base}{}.{}", out.suffix, out.extension), &out.bytes, kind)
+        })
+        .collect()
+}
+
+fn safe_component(stem: &str) -> Result<PathBuf> {
+    paths::safe_relative_path(stem).map_err(|why| Error::Refused(format!("refusing output folder `{stem}`: {why}")))
+}
+
+/// Converts an archive entry by entry into `dir`: known formats are converted, nested archives become
+/// folders named after their entry, everything else is copied as it is (`raw`).
+fn convert_archive(
+    format: &Format,
+    data: &[u8],
+    name: &str,
+    input: &str,
+    dir: &Path,
+    req: &ConvertRequest,
+    depth: u32,
+) -> Result<Vec<ManifestItem>> {
+    if depth > MAX_DEPTH {
+        return Err(Error::limit(format.id, "nested archive", 0, format!("nesting deeper than {MAX_DEPTH} levels")));
+    }
+    let entries = archive_entries(format, data, name)?;
+    let results: Vec<Result<Vec<ManifestItem>>> = entries
+        .par_iter()
+        .map(|entry| {
+            let bytes = entry.data.bytes()?;
+            let entry_input = format!("{input}/{}", entry.path);
+            let target = output_path(dir, &entry.path, &format!("entry `{}`", entry.name))?;
+            let entry_dir = target.parent().map(Path::to_path_buf).unwrap_or_else(|| dir.to_path_buf());
+            let base = entry.path.rsplit('/').next().unwrap_or(&entry.path);
+            if let Some((inner, _)) = registry::sniff(&bytes, &entry.name) {
+                let attempt = if inner.is_archive() {
+                    let sub = entry_dir.join(base);
+                    convert_archive(inner, &bytes, &entry.name, &entry_input, &sub, req, depth + 1)
+                } else {
+                    convert_bytes(inner, &bytes, &entry.name, &entry_input, &entry_dir, stem_of(base), req, depth + 1)
+                };
+                match attempt {
+                    Ok(items) => return Ok(items),
+                    // An entry that looked like a format but is not (or is not convertible yet) is kept raw.
+                    Err(Error::InvalidData { .. } | Error::Limit { .. } | Error::Unsupported(_)) => {}
+                    Err(e) => return Err(e),
+                }
+            }
+            let wopts = WriteOptions { force: req.force, modified: entry.modified };
+            paths::write_bytes(&target, &bytes, wopts)?;
+            Ok(vec![ManifestItem { input: entry_input, output: target.display().to_string(), kind: "raw" }])
+        })
+        .collect();
+    let mut items = Vec::new();
+    for r in results {
+        items.extend(r?);
+    }
+    Ok(items)
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// pack
+
+#[derive(Debug, Clone, Default)]
+pub struct PackOptions {
+    pub force: bool,
+    pub no_dedupe: bool,
+}
+
+/// Lists the regular files under `dir` (sorted), skipping `exclude` and relic's own temporary files.
+pub fn collect_folder(dir: &Path, exclude: &Path) -> Result<Vec<FolderFile>> {
+    let exclude = exclude.canonicalize().ok();
+    let mut files = Vec::new();
+    for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
+        let entry = entry.map_err(|e| Error::Refused(format!("{}: {e}", dir.display())))?;
+        if entry.file_type().is_dir() {
+            continue;
+        }
+        let path = entry.path();
+        if !entry.file_type().is_file() {
+            return Err(Error::Refused(format!("{}: not a regular file (links are not followed)", path.display())));
+        }
+        let name = entry.file_name().to_string_lossy();
+        if name.starts_with(".relic-") && name.ends_with(".tmp") {
+            continue;
+        }
+        if exclude.is_some() && path.canonicalize().ok() == exclude {
+            continue;
+        }
+        let rel = path.strip_prefix(dir).unwrap_or(path);
+        let relative = rel
+            .iter()
+            .map(|c| c.to_str().map(str::to_owned))
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(|| Error::Refused(format!("{}: the name is not valid Unicode", path.display())))?
+            .join("/");
+        let meta = entry.metadata().map_err(|e| Error::Refused(format!("{}: {e}", path.display())))?;
+        files.push(FolderFile { relative, path: path.to_path_buf(), size: meta.len(), modified: paths::modified_secs(&meta) });
+    }
+    Ok(files)
+}
+
+/// Writes a file of `format_id` from `input`: a folder (archives) or the JSON that `convert --to json`
+/// writes. The result is read back with the format's own reader before it is kept.
+pub fn pack(format_id: &str, input: &Path, output: &Path, opts: &PackOptions) -> Result<u64> {
+    let format = registry::by_id(format_id).ok_or_else(|| Error::Refused(format!("unknown format `{format_id}` (see `relic formats`)")))?;
+    if !format.capabilities.write {
+        return Err(Error::Unsupported(format!("{} files cannot be written yet", format.id)));
+    }
+    if !opts.force && output.exists() {
+        return Err(Error::Refused(format!("{} exists (use --force to overwrite)", output.display())));
+    }
+    let request = PackRequest { output: output.to_path_buf(), no_dedupe: opts.no_dedupe };
+    let wopts = WriteOptions { force: opts.force, modified: None };
+    let mut written = 0u64;
+    if input.is_dir() {
+        if !format.is_archive() {
+            return Err(Error::Refused(format!("{} is not an archive: give the JSON that `relic convert --to json` writes", format.id)));
+        }
+        let files = collect_folder(input, output)?;
+        let mut failure = None;
+        paths::write_atomic(output, wopts, |w| {
+            let mut counted = CountingWriter { inner: w, count: 0 };
+            match format.codec.pack_folder(files, &request, &mut counted) {
+                Ok(_) => {
+                    written = counted.count;
+                    Ok(())
+                }
+                Err(e) => {
+                    let msg = e.to_string();
+                    failure = Some(e);
+                    Err(std::io::Error::other(msg))
+                }
+            }
+        })
+        .map_err(|e| failure.take().unwrap_or(e))?;
+    } else {
+        let text = std::fs::read(input).map_err(|e| Error::io(input, e))?;
+        let value: serde_json::Value = serde_json::from_slice(&text)
+            .map_err(|e| Error::Refused(format!("{}: not JSON ({e}); give a folder or the JSON of `relic convert --to json`", input.display())))?;
+        let bytes = format.codec.from_json(value)?;
+        written = bytes.len() as u64;
+        paths::write_bytes(output, &bytes, wopts)?;
+    }
+    // Writers never produce a file their own reader rejects.
+    let check = source::open(output)?;
+    format.codec.info(&check).map_err(|e| Error::Unsupported(format!("relic wrote a file it cannot read back ({e}); please report this")))?;
+    Ok(written)
+}
+
+struct CountingWriter<'a> {
+    inner: &'a mut dyn Write,
+    count: u64,
+}
+
+impl Write for CountingWriter<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.count += n as u64;
+        Ok(n)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}

@@ -1,0 +1,208 @@
+//! The format registry: every format relic knows, with its id, names, extensions, content sniffer and
+//! capabilities, and the functions of its four faces behind one [`Codec`] trait. `identify`, `info`, `ls`,
+//! `extract`, `convert`, `pack` and `formats` work from this list alone (compare symphonia's probe).
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::asset::{Entry, NamedAsset};
+use crate::error::{Error, Result};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Game {
+    EvilIslands,
+    Drakan,
+    Ragnarok,
+    DarkReign,
+    FreeRct,
+}
+
+impl Game {
+    pub fn title(self) -> &'static str {
+        match self {
+            Game::EvilIslands => "Evil Islands",
+            Game::Drakan => "Drakan",
+            Game::Ragnarok => "Ragnarok Online",
+            Game::DarkReign => "Dark Reign",
+            Game::FreeRct => "FreeRCT",
+        }
+    }
+}
+
+/// What a format's conversion yields.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    Archive,
+    Image,
+    Sound,
+    Model,
+    Document,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Capabilities {
+    pub read: bool,
+    pub convert: bool,
+    pub write: bool,
+}
+
+/// How sure a sniff is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Confidence {
+    Extension,
+    Magic,
+}
+
+/// A file found in a folder to pack.
+#[derive(Debug, Clone)]
+pub struct FolderFile {
+    /// Path relative to the folder, `/` separated.
+    pub relative: String,
+    pub path: PathBuf,
+    pub size: u64,
+    /// Unix seconds.
+    pub modified: Option<u64>,
+}
+
+/// Options of `relic pack`.
+#[derive(Debug, Clone, Default)]
+pub struct PackRequest {
+    /// The file being written (some formats look at its extension).
+    pub output: PathBuf,
+    pub no_dedupe: bool,
+}
+
+/// Options of `relic convert` that reach a format.
+#[derive(Debug, Clone, Default)]
+pub struct ConvertOptions {
+    pub mips: bool,
+}
+
+/// The four faces of a format. Every method but `sniff` has a default that says "not supported", so a
+/// format implements what it does and the registry reports it.
+pub trait Codec: Sync {
+    /// Magic check on the first bytes of a file.
+    fn sniff(&self, head: &[u8]) -> bool;
+
+    /// Header summary for `relic info`.
+    fn info(&self, data: &[u8]) -> Result<serde_json::Value>;
+
+    /// The file's own data, losslessly (`convert --to json`).
+    fn to_json(&self, data: &[u8]) -> Result<serde_json::Value>;
+
+    /// Writes the file that `to_json` describes (`pack FORMAT x.json`).
+    fn from_json(&self, _value: serde_json::Value) -> Result<Vec<u8>> {
+        Err(Error::Unsupported("this format is not written yet".into()))
+    }
+
+    /// Conversion to the asset model (non-archives).
+    fn convert(&self, _data: &[u8], _opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
+        Err(Error::Unsupported("this format has no conversion yet".into()))
+    }
+
+    /// Archive entries; `None` for formats that are not archives.
+    fn entries<'a>(&self, _data: &'a [u8], _archive_name: &str) -> Option<Result<Vec<Entry<'a>>>> {
+        None
+    }
+
+    /// Writes an archive from a folder's files (archives only). Returns the bytes written.
+    fn pack_folder(&self, _files: Vec<FolderFile>, _request: &PackRequest, _out: &mut dyn std::io::Write) -> Result<u64> {
+        Err(Error::Unsupported("this format is not packed from a folder".into()))
+    }
+}
+
+/// One registered format.
+pub struct Format {
+    /// Fixed id used by the CLI, JSON and docs (`ei-res`, …).
+    pub id: &'static str,
+    pub name: &'static str,
+    pub game: Game,
+    /// Lower-case extensions without the dot.
+    pub extensions: &'static [&'static str],
+    pub kind: Kind,
+    pub capabilities: Capabilities,
+    /// Choices and limits a user should know (unsettled layouts, defaults).
+    pub notes: &'static str,
+    pub codec: &'static dyn Codec,
+}
+
+impl std::fmt::Debug for Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Format").field("id", &self.id).finish()
+    }
+}
+
+impl Format {
+    pub fn has_extension(&self, path: &str) -> bool {
+        extension_of(path).is_some_and(|ext| self.extensions.iter().any(|e| e.eq_ignore_ascii_case(ext)))
+    }
+
+    pub fn is_archive(&self) -> bool {
+        self.kind == Kind::Archive
+    }
+}
+
+/// Every registered format.
+pub static FORMATS: &[&Format] = &[&crate::evil_islands::res::FORMAT];
+
+pub fn by_id(id: &str) -> Option<&'static Format> {
+    FORMATS.iter().copied().find(|f| f.id.eq_ignore_ascii_case(id))
+}
+
+/// The extension of a file name (`/` or `\` separated), without the dot.
+pub fn extension_of(name: &str) -> Option<&str> {
+    let base = name.rsplit(['/', '\\']).next()?;
+    base.rsplit_once('.').map(|(_, e)| e).filter(|e| !e.is_empty())
+}
+
+/// Which format a file is: magic first, extension second.
+pub fn sniff(head: &[u8], name: &str) -> Option<(&'static Format, Confidence)> {
+    if let Some(f) = FORMATS.iter().copied().find(|f| f.codec.sniff(head)) {
+        return Some((f, Confidence::Magic));
+    }
+    FORMATS.iter().copied().find(|f| f.has_extension(name)).map(|f| (f, Confidence::Extension))
+}
+
+/// Identifies a file on disk by reading its first bytes only.
+pub fn identify_path(path: &Path) -> Result<Option<(&'static Format, Confidence)>> {
+    use std::io::Read;
+    let mut head = Vec::with_capacity(64);
+    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    file.take(64).read_to_end(&mut head).map_err(|e| Error::io(path, e))?;
+    Ok(sniff(&head, &path.to_string_lossy()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_unique_and_from_the_fixed_list() {
+        const KNOWN: &[&str] = &[
+            "ei-res", "ei-reg", "ei-cam", "ei-mmp", "ei-db", "ei-adb", "ei-lnk", "ei-bon", "ei-fig", "ei-anm", "ei-mp",
+            "ei-sec", "ei-mob", "drakan-db", "drakan-srsc", "drakan-lvl", "ro-rsm", "ro-grf", "dr-ftg", "dr-spr",
+            "dr-pal", "dr-ftg-spr", "freerct-rcd",
+        ];
+        let mut seen = std::collections::HashSet::new();
+        for f in FORMATS {
+            assert!(KNOWN.contains(&f.id), "{} is not a fixed id", f.id);
+            assert!(seen.insert(f.id), "{} registered twice", f.id);
+            assert!(f.extensions.iter().all(|e| *e == e.to_ascii_lowercase() && !e.starts_with('.')));
+        }
+    }
+
+    #[test]
+    fn sniff_prefers_magic_over_extension() {
+        let (f, c) = sniff(&crate::evil_islands::res::types::MAGIC, "whatever.bin").unwrap();
+        assert_eq!((f.id, c), ("ei-res", Confidence::Magic));
+        let (f, c) = sniff(b"nope", "x.RES").unwrap();
+        assert_eq!((f.id, c), ("ei-res", Confidence::Extension));
+        assert!(sniff(b"nope", "x.txt").is_none());
+        assert_eq!(extension_of("a.b\\c"), None);
+        assert_eq!(extension_of("dir.x/c.Mod"), Some("Mod"));
+    }
+}
