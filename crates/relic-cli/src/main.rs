@@ -1,1 +1,340 @@
-fn main(){}
+//! The `relic` command: parses arguments, calls the library, prints results. Exit codes: 0 success,
+//! 1 an input failed (the others are still processed), 2 usage.
+
+use std::fmt::Write as _;
+use std::io::{IsTerminal, Write as _};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
+use relic::ops;
+
+/// `println!` into the output buffer.
+macro_rules! outln {
+    ($out:expr, $($arg:tt)*) => {{
+        let _ = writeln!($out, $($arg)*);
+    }};
+}
+
+const EXAMPLES: &str = "\
+Examples:
+  relic formats
+  relic identify samples/evil_islands/*
+  relic info game/Res/textures.res
+  relic ls --recursive game/Res/models.res
+  relic extract -o textures game/Res/textures.res '*.mmp'
+  relic convert -o out samples
+  relic convert --to json -o out level.mob
+  relic pack ei-res -o new.res extracted_folder";
+
+#[derive(Parser)]
+#[command(name = "relic", version, about = "Open, convert and write back the asset files of classic games", after_help = EXAMPLES)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// List every format relic knows, with what it can do
+    #[command(after_help = "Example:\n  relic formats --json")]
+    Formats {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Say which format each file is (magic first, extension second)
+    #[command(after_help = "Example:\n  relic identify --json data/*.res")]
+    Identify {
+        #[arg(long)]
+        json: bool,
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+    },
+    /// Show a file's header summary
+    #[command(after_help = "Example:\n  relic info --json texts.res")]
+    Info {
+        #[arg(long)]
+        json: bool,
+        file: PathBuf,
+    },
+    /// List the entries of an archive
+    #[command(after_help = "Examples:\n  relic ls texts.res\n  relic ls --recursive --json models.res")]
+    Ls {
+        #[arg(long)]
+        json: bool,
+        /// Descend into nested archives (names joined with "/")
+        #[arg(long, short)]
+        recursive: bool,
+        archive: PathBuf,
+    },
+    /// Extract an archive's entries, keeping folders and modification times
+    #[command(
+        after_help = "Examples:\n  relic extract -o texts texts.res\n  relic extract -o models --recursive models.res '*.bon'"
+    )]
+    Extract {
+        /// Output folder (default: the archive's name without extension)
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+        /// Descend into nested archives; each becomes a folder named after its entry
+        #[arg(long, short)]
+        recursive: bool,
+        /// Overwrite existing files
+        #[arg(long, short)]
+        force: bool,
+        #[arg(long, short)]
+        quiet: bool,
+        archive: PathBuf,
+        /// Only entries whose path or file name matches (case-insensitive)
+        globs: Vec<String>,
+    },
+    /// Convert files, folders and archives to open formats (PNG, WAV, glTF, JSON)
+    #[command(
+        after_help = "Examples:\n  relic convert -o out samples\n  relic convert --to json -o out texts.res\n  relic convert --json -o out textures.res > manifest.json"
+    )]
+    Convert {
+        /// Output folder
+        #[arg(short, long, default_value = ".")]
+        output: PathBuf,
+        /// Output extension (json for the file's own data; default: the natural format of each asset)
+        #[arg(long)]
+        to: Option<String>,
+        /// Write every mip level of textures
+        #[arg(long)]
+        mips: bool,
+        #[arg(long, short)]
+        force: bool,
+        #[arg(long, short)]
+        quiet: bool,
+        /// Print the manifest of written files as JSON
+        #[arg(long)]
+        json: bool,
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+    },
+    /// Write a file of FORMAT from a folder (archives) or from the JSON of `convert --to json`
+    #[command(
+        after_help = "Examples:\n  relic pack ei-res -o new.res extracted_folder\n  relic pack ei-res -o same.res texts.json"
+    )]
+    Pack {
+        /// Format id (see `relic formats`)
+        format: String,
+        #[arg(short, long)]
+        output: PathBuf,
+        #[arg(long, short)]
+        force: bool,
+        /// Store identical contents once per name instead of sharing them
+        #[arg(long)]
+        no_dedupe: bool,
+        input: PathBuf,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let mut out = String::new();
+    let code = match run(cli.command, &mut out) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("relic: {e}");
+            ExitCode::from(1)
+        }
+    };
+    // Standard output is written once at the end; a closed pipe (`relic ls x | head`) is not an error.
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_all(out.as_bytes()).and_then(|()| stdout.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            eprintln!("relic: writing output: {e}");
+            ExitCode::from(1)
+        }
+        _ => code,
+    }
+}
+
+/// Prints failures (one line each) and picks the exit code.
+fn finish(failures: &[String]) -> ExitCode {
+    for f in failures {
+        eprintln!("relic: {f}");
+    }
+    if failures.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+fn print_json(out: &mut String, value: &impl serde::Serialize) -> relic::Result<()> {
+    let text =
+        serde_json::to_string_pretty(value).map_err(|e| relic::Error::Unsupported(format!("JSON output: {e}")))?;
+    out.push_str(&text);
+    out.push('\n');
+    Ok(())
+}
+
+/// A progress bar on a terminal; nothing when piped or quiet.
+struct Bar(ProgressBar);
+
+impl Bar {
+    fn new(quiet: bool, bytes: bool) -> Self {
+        if quiet || !std::io::stderr().is_terminal() {
+            return Bar(ProgressBar::hidden());
+        }
+        let template = if bytes {
+            "{bar:40} {bytes}/{total_bytes} {bytes_per_sec} eta {eta}"
+        } else {
+            "{bar:40} {pos}/{len} files eta {eta}"
+        };
+        let bar = ProgressBar::new(0);
+        if let Ok(style) = ProgressStyle::with_template(template) {
+            bar.set_style(style);
+        }
+        Bar(bar)
+    }
+}
+
+impl ops::Progress for Bar {
+    fn start(&self, total: u64) {
+        self.0.set_length(total);
+    }
+    fn advance(&self, n: u64) {
+        self.0.inc(n);
+    }
+}
+
+impl Drop for Bar {
+    fn drop(&mut self) {
+        self.0.finish_and_clear();
+    }
+}
+
+fn run(command: Command, out: &mut String) -> relic::Result<ExitCode> {
+    match command {
+        Command::Formats { json } => {
+            if json {
+                let list: Vec<_> = relic::FORMATS
+                    .iter()
+                    .map(|f| {
+                        serde_json::json!({
+                            "id": f.id,
+                            "name": f.name,
+                            "game": f.game,
+                            "extensions": f.extensions,
+                            "kind": f.kind,
+                            "capabilities": f.capabilities,
+                            "notes": f.notes,
+                        })
+                    })
+                    .collect();
+                print_json(out, &list)?;
+            } else {
+                outln!(out, "{:<14} {:<5} {:<7} {:<5}  {:<32} EXTENSIONS", "ID", "READ", "CONVERT", "WRITE", "NAME");
+                let mark = |b: bool| if b { "yes" } else { "-" };
+                for f in relic::FORMATS {
+                    let c = f.capabilities;
+                    outln!(
+                        out,
+                        "{:<14} {:<5} {:<7} {:<5}  {:<32} {}",
+                        f.id,
+                        mark(c.read),
+                        mark(c.convert),
+                        mark(c.write),
+                        f.name,
+                        f.extensions.join(" ")
+                    );
+                    if !f.notes.is_empty() {
+                        outln!(out, "{:<14} note: {}", "", f.notes);
+                    }
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Identify { json, paths } => {
+            let mut failures = Vec::new();
+            for p in &paths {
+                if !p.exists() {
+                    failures.push(format!("{}: no such file", p.display()));
+                }
+            }
+            let found = ops::identify(&paths);
+            if json {
+                print_json(out, &found)?;
+            } else {
+                for i in &found {
+                    match (i.format, i.confidence) {
+                        (Some(id), Some(c)) => outln!(out, "{}: {id} (by {})", i.path, confidence(c)),
+                        _ => outln!(out, "{}: unknown", i.path),
+                    }
+                }
+            }
+            Ok(finish(&failures))
+        }
+        Command::Info { json, file } => {
+            let (format, value) = ops::info(&file)?;
+            if json {
+                print_json(out, &value)?;
+            } else {
+                outln!(out, "{}: {} ({})", file.display(), format.name, format.id);
+                if let serde_json::Value::Object(map) = &value {
+                    for (k, v) in map.iter().filter(|(k, _)| *k != "format") {
+                        outln!(out, "  {k}: {}", v.as_str().map_or_else(|| v.to_string(), str::to_owned));
+                    }
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Ls { json, recursive, archive } => {
+            let entries = ops::list(&archive, recursive)?;
+            if json {
+                print_json(out, &entries)?;
+            } else {
+                for e in &entries {
+                    let fmt = e.format.unwrap_or("");
+                    outln!(out, "{:>12}  {:<12} {}", e.size, fmt, e.path);
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Extract { output, recursive, force, quiet, archive, globs } => {
+            let out = output.unwrap_or_else(|| default_folder(&archive));
+            let bar = Bar::new(quiet, true);
+            let opts = ops::ExtractOptions { recursive, force, globs };
+            let report = ops::extract(&archive, &out, &opts, &bar)?;
+            drop(bar);
+            if !quiet {
+                eprintln!("extracted {} files ({} bytes) to {}", report.files, report.bytes, out.display());
+            }
+            Ok(finish(&report.failures))
+        }
+        Command::Convert { output, to, mips, force, quiet, json, inputs } => {
+            let bar = Bar::new(quiet, false);
+            let req = ops::ConvertRequest { to, force, options: relic::registry::ConvertOptions { mips } };
+            let report = ops::convert(&inputs, &output, &req, &bar);
+            drop(bar);
+            if json {
+                print_json(out, &report.outputs)?;
+            } else if !quiet {
+                for s in &report.skipped {
+                    eprintln!("skipped {s}: not a format relic knows");
+                }
+                eprintln!("wrote {} files to {}", report.outputs.len(), output.display());
+            }
+            Ok(finish(&report.failures))
+        }
+        Command::Pack { format, output, force, no_dedupe, input } => {
+            let written = ops::pack(&format, &input, &output, &ops::PackOptions { force, no_dedupe })?;
+            eprintln!("wrote {} ({written} bytes)", output.display());
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+fn confidence(c: relic::registry::Confidence) -> &'static str {
+    match c {
+        relic::registry::Confidence::Magic => "magic",
+        relic::registry::Confidence::Extension => "extension",
+    }
+}
+
+fn default_folder(archive: &Path) -> PathBuf {
+    archive.file_stem().map(PathBuf::from).unwrap_or_else(|| PathBuf::from("extracted"))
+}

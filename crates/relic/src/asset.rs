@@ -147,7 +147,11 @@ pub struct Scene {
 pub enum Transform {
     /// Column-major 4×4 matrix (may hold shear or mirroring).
     Matrix([f32; 16]),
-    Trs { translation: [f32; 3], rotation: [f32; 4], scale: [f32; 3] },
+    Trs {
+        translation: [f32; 3],
+        rotation: [f32; 4],
+        scale: [f32; 3],
+    },
 }
 
 #[derive(Debug, Clone)]

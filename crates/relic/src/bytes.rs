@@ -15,9 +15,6 @@ impl Serialize for Base64 {
 impl<'de> Deserialize<'de> for Base64 {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let text = String::deserialize(d)?;
-        base64::engine::general_purpose::STANDARD
-            .decode(text.as_bytes())
-            .map(Base64)
-            .map_err(serde::de::Error::custom)
+        base64::engine::general_purpose::STANDARD.decode(text.as_bytes()).map(Base64).map_err(serde::de::Error::custom)
     }
 }

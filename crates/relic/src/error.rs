@@ -50,17 +50,11 @@ impl Error {
     }
 
     pub fn invalid(format: &'static str, field: impl Into<String>, offset: u64, message: impl Into<String>) -> Self {
-        Error::InvalidData {
-            at: Location { format, field: field.into(), offset },
-            message: message.into(),
-        }
+        Error::InvalidData { at: Location { format, field: field.into(), offset }, message: message.into() }
     }
 
     pub fn limit(format: &'static str, field: impl Into<String>, offset: u64, message: impl Into<String>) -> Self {
-        Error::Limit {
-            at: Location { format, field: field.into(), offset },
-            message: message.into(),
-        }
+        Error::Limit { at: Location { format, field: field.into(), offset }, message: message.into() }
     }
 
     /// Prefixes the field path (`name` -> `file_table[12].name`), for errors raised inside a record.

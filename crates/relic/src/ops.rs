@@ -123,7 +123,15 @@ fn flatten<'a>(
         let name = format!("{}{}", prefix.0, entry.name);
         let path = format!("{}{}", prefix.1, entry.path);
         let at = out.len();
-        out.push(FlatEntry { name, path, size: entry.size, modified: entry.modified, format: fmt, data: bytes, nested: false });
+        out.push(FlatEntry {
+            name,
+            path,
+            size: entry.size,
+            modified: entry.modified,
+            format: fmt,
+            data: bytes,
+            nested: false,
+        });
         let Some(inner) = fmt.filter(|f| recursive && f.is_archive()) else { continue };
         // A nested archive that does not parse stays a plain file.
         let mut children = Vec::new();
@@ -471,7 +479,12 @@ pub fn collect_folder(dir: &Path, exclude: &Path) -> Result<Vec<FolderFile>> {
             .ok_or_else(|| Error::Refused(format!("{}: the name is not valid Unicode", path.display())))?
             .join("/");
         let meta = entry.metadata().map_err(|e| Error::Refused(format!("{}: {e}", path.display())))?;
-        files.push(FolderFile { relative, path: path.to_path_buf(), size: meta.len(), modified: paths::modified_secs(&meta) });
+        files.push(FolderFile {
+            relative,
+            path: path.to_path_buf(),
+            size: meta.len(),
+            modified: paths::modified_secs(&meta),
+        });
     }
     Ok(files)
 }
@@ -479,7 +492,8 @@ pub fn collect_folder(dir: &Path, exclude: &Path) -> Result<Vec<FolderFile>> {
 /// Writes a file of `format_id` from `input`: a folder (archives) or the JSON that `convert --to json`
 /// writes. The result is read back with the format's own reader before it is kept.
 pub fn pack(format_id: &str, input: &Path, output: &Path, opts: &PackOptions) -> Result<u64> {
-    let format = registry::by_id(format_id).ok_or_else(|| Error::Refused(format!("unknown format `{format_id}` (see `relic formats`)")))?;
+    let format = registry::by_id(format_id)
+        .ok_or_else(|| Error::Refused(format!("unknown format `{format_id}` (see `relic formats`)")))?;
     if !format.capabilities.write {
         return Err(Error::Unsupported(format!("{} files cannot be written yet", format.id)));
     }
@@ -491,7 +505,10 @@ pub fn pack(format_id: &str, input: &Path, output: &Path, opts: &PackOptions) ->
     let mut written = 0u64;
     if input.is_dir() {
         if !format.is_archive() {
-            return Err(Error::Refused(format!("{} is not an archive: give the JSON that `relic convert --to json` writes", format.id)));
+            return Err(Error::Refused(format!(
+                "{} is not an archive: give the JSON that `relic convert --to json` writes",
+                format.id
+            )));
         }
         let files = collect_folder(input, output)?;
         let mut failure = None;
@@ -512,15 +529,22 @@ pub fn pack(format_id: &str, input: &Path, output: &Path, opts: &PackOptions) ->
         .map_err(|e| failure.take().unwrap_or(e))?;
     } else {
         let text = std::fs::read(input).map_err(|e| Error::io(input, e))?;
-        let value: serde_json::Value = serde_json::from_slice(&text)
-            .map_err(|e| Error::Refused(format!("{}: not JSON ({e}); give a folder or the JSON of `relic convert --to json`", input.display())))?;
-        let bytes = format.codec.from_json(value)?;
+        let value: serde_json::Value = serde_json::from_slice(&text).map_err(|e| {
+            Error::Refused(format!(
+                "{}: not JSON ({e}); give a folder or the JSON of `relic convert --to json`",
+                input.display()
+            ))
+        })?;
+        let bytes = format.codec.write_json(value)?;
         written = bytes.len() as u64;
         paths::write_bytes(output, &bytes, wopts)?;
     }
     // Writers never produce a file their own reader rejects.
     let check = source::open(output)?;
-    format.codec.info(&check).map_err(|e| Error::Unsupported(format!("relic wrote a file it cannot read back ({e}); please report this")))?;
+    format
+        .codec
+        .info(&check)
+        .map_err(|e| Error::Unsupported(format!("relic wrote a file it cannot read back ({e}); please report this")))?;
     Ok(written)
 }
 

@@ -43,7 +43,7 @@ pub fn safe_relative_path(path: &str) -> std::result::Result<PathBuf, String> {
 pub fn output_path(root: &Path, relative: &str, what: &str) -> Result<PathBuf> {
     safe_relative_path(relative)
         .map(|p| root.join(p))
-        .map_err(|why| Error::Refused(format!("refusing to write {what} `{}`: {why}", relative.escape_debug())))
+        .map_err(|why| Error::Refused(format!("refusing to write {what} (path `{}`): {why}", relative.escape_debug())))
 }
 
 /// Options for writing one output file.
@@ -56,7 +56,11 @@ pub struct WriteOptions {
 
 /// Writes a file atomically: the content goes to a temporary file in the same folder, which is then renamed
 /// into place (without replacing an existing file unless `force`). Parent folders are created.
-pub fn write_atomic(path: &Path, opts: WriteOptions, fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> Result<()> {
+pub fn write_atomic(
+    path: &Path,
+    opts: WriteOptions,
+    fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
@@ -65,11 +69,12 @@ pub fn write_atomic(path: &Path, opts: WriteOptions, fill: impl FnOnce(&mut dyn 
         return Err(Error::Refused(format!("{} exists (use --force to overwrite)", path.display())));
     }
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".relic-")
-        .suffix(".tmp")
-        .tempfile_in(dir)
-        .map_err(|e| Error::io(dir, e))?;
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".relic-").suffix(".tmp");
+    // Temporary files are private (0600); the finished file gets ordinary permissions.
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644));
+    let mut tmp = builder.tempfile_in(dir).map_err(|e| Error::io(dir, e))?;
     {
         let mut buf = std::io::BufWriter::with_capacity(1 << 16, tmp.as_file_mut());
         fill(&mut buf).map_err(|e| Error::io(path, e))?;
@@ -106,7 +111,9 @@ mod tests {
 
     #[test]
     fn rejects_escaping_paths() {
-        for bad in ["", "../x", "a/../../x", "a\\..\\x", "/etc/passwd", "\\x", "C:\\x", "c:x", "a\0b", "a//b", "./a", "a/b:c"] {
+        for bad in
+            ["", "../x", "a/../../x", "a\\..\\x", "/etc/passwd", "\\x", "C:\\x", "c:x", "a\0b", "a//b", "./a", "a/b:c"]
+        {
             assert!(safe_relative_path(bad).is_err(), "{bad:?} accepted");
         }
         assert_eq!(safe_relative_path("a\\b/c.txt").unwrap(), Path::new("a").join("b").join("c.txt"));
@@ -127,7 +134,8 @@ mod tests {
         let meta = std::fs::metadata(dir.path().join("sub/f.bin")).unwrap();
         assert!(modified_secs(&meta).unwrap() > 1_000_000_000);
         // No temporary files left behind.
-        let names: Vec<_> = std::fs::read_dir(dir.path().join("sub")).unwrap().map(|e| e.unwrap().file_name()).collect();
+        let names: Vec<_> =
+            std::fs::read_dir(dir.path().join("sub")).unwrap().map(|e| e.unwrap().file_name()).collect();
         assert_eq!(names, vec![std::ffi::OsString::from("f.bin")]);
     }
 }

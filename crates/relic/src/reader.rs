@@ -101,10 +101,7 @@ impl<'a> Reader<'a> {
                 self.pos += n;
                 Ok(s)
             }
-            None => Err(self.error(
-                field,
-                format!("needs {n} bytes but only {} remain", self.remaining()),
-            )),
+            None => Err(self.error(field, format!("needs {n} bytes but only {} remain", self.remaining()))),
         }
     }
 
@@ -156,19 +153,12 @@ impl<'a> Reader<'a> {
             .and_then(|(o, l)| Some(o..o.checked_add(l)?))
             .filter(|r| r.end <= self.data.len());
         match range.and_then(|r| Some((r.start, self.data.get(r)?))) {
-            Some((start, data)) => Ok(Reader {
-                data,
-                pos: 0,
-                base: self.base + start as u64,
-                format: self.format,
-                depth: self.depth,
-            }),
+            Some((start, data)) => {
+                Ok(Reader { data, pos: 0, base: self.base + start as u64, format: self.format, depth: self.depth })
+            }
             None => Err(self.error(
                 field,
-                format!(
-                    "range 0x{offset:X}+0x{len:X} points past the end (data is 0x{:X} bytes)",
-                    self.data.len()
-                ),
+                format!("range 0x{offset:X}+0x{len:X} points past the end (data is 0x{:X} bytes)", self.data.len()),
             )),
         }
     }

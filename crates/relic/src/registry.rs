@@ -95,7 +95,7 @@ pub trait Codec: Sync {
     fn to_json(&self, data: &[u8]) -> Result<serde_json::Value>;
 
     /// Writes the file that `to_json` describes (`pack FORMAT x.json`).
-    fn from_json(&self, _value: serde_json::Value) -> Result<Vec<u8>> {
+    fn write_json(&self, _value: serde_json::Value) -> Result<Vec<u8>> {
         Err(Error::Unsupported("this format is not written yet".into()))
     }
 
@@ -110,7 +110,12 @@ pub trait Codec: Sync {
     }
 
     /// Writes an archive from a folder's files (archives only). Returns the bytes written.
-    fn pack_folder(&self, _files: Vec<FolderFile>, _request: &PackRequest, _out: &mut dyn std::io::Write) -> Result<u64> {
+    fn pack_folder(
+        &self,
+        _files: Vec<FolderFile>,
+        _request: &PackRequest,
+        _out: &mut dyn std::io::Write,
+    ) -> Result<u64> {
         Err(Error::Unsupported("this format is not packed from a folder".into()))
     }
 }
@@ -183,9 +188,29 @@ mod tests {
     #[test]
     fn ids_are_unique_and_from_the_fixed_list() {
         const KNOWN: &[&str] = &[
-            "ei-res", "ei-reg", "ei-cam", "ei-mmp", "ei-db", "ei-adb", "ei-lnk", "ei-bon", "ei-fig", "ei-anm", "ei-mp",
-            "ei-sec", "ei-mob", "drakan-db", "drakan-srsc", "drakan-lvl", "ro-rsm", "ro-grf", "dr-ftg", "dr-spr",
-            "dr-pal", "dr-ftg-spr", "freerct-rcd",
+            "ei-res",
+            "ei-reg",
+            "ei-cam",
+            "ei-mmp",
+            "ei-db",
+            "ei-adb",
+            "ei-lnk",
+            "ei-bon",
+            "ei-fig",
+            "ei-anm",
+            "ei-mp",
+            "ei-sec",
+            "ei-mob",
+            "drakan-db",
+            "drakan-srsc",
+            "drakan-lvl",
+            "ro-rsm",
+            "ro-grf",
+            "dr-ftg",
+            "dr-spr",
+            "dr-pal",
+            "dr-ftg-spr",
+            "freerct-rcd",
         ];
         let mut seen = std::collections::HashSet::new();
         for f in FORMATS {

@@ -18,7 +18,11 @@ pub struct Robustness {
 /// Panics (failing the test) when `parse` panics, naming the input that did it; when `strict_truncation`
 /// is set, also when a truncated file is accepted. Flipped files may parse (a flipped data byte is still a
 /// valid file); they must simply not panic.
-pub fn check_robustness<T, E>(valid: &[u8], strict_truncation: bool, parse: impl Fn(&[u8]) -> Result<T, E>) -> Robustness {
+pub fn check_robustness<T, E>(
+    valid: &[u8],
+    strict_truncation: bool,
+    parse: impl Fn(&[u8]) -> Result<T, E>,
+) -> Robustness {
     let mut report = Robustness::default();
     let run = |bytes: &[u8], what: &dyn Fn() -> String| -> bool {
         match catch_unwind(AssertUnwindSafe(|| parse(bytes).is_err())) {

@@ -42,7 +42,9 @@ pub fn export(asset: &Asset, to: Option<&str>) -> Result<Vec<Exported>> {
         (Asset::Image(img), _) => png::encode_image(img),
         (Asset::Sound(s), _) => Ok(vec![Exported { suffix: String::new(), extension: "wav", bytes: wav::encode(s)? }]),
         (Asset::Document(d), "csv") => json::tables_to_csv(d),
-        (Asset::Document(d), _) => Ok(vec![Exported { suffix: String::new(), extension: "json", bytes: json::to_pretty(&d.value)? }]),
+        (Asset::Document(d), _) => {
+            Ok(vec![Exported { suffix: String::new(), extension: "json", bytes: json::to_pretty(&d.value)? }])
+        }
         (Asset::Scene(_), _) => Err(Error::Unsupported("no exporter for a model yet".into())),
     }
 }

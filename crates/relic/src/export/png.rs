@@ -37,7 +37,8 @@ fn encode_frame(img: &Image, index: usize) -> Result<Vec<u8>> {
                 px
             }
             Pixels::Indexed(px) => {
-                let pal = img.palette.as_deref().ok_or_else(|| Error::Unsupported("indexed frame without palette".into()))?;
+                let pal =
+                    img.palette.as_deref().ok_or_else(|| Error::Unsupported("indexed frame without palette".into()))?;
                 enc.set_color(png::ColorType::Indexed);
                 enc.set_palette(pal.iter().flat_map(|c| [c[0], c[1], c[2]]).collect::<Vec<u8>>());
                 enc.set_trns(pal.iter().map(|c| c[3]).collect::<Vec<u8>>());

@@ -50,10 +50,8 @@ fn extension(name: &str) -> Option<&str> {
 /// The lossless document: every record field, names, data, and any non-zero bytes outside them.
 pub fn to_document(res: &Res<'_>) -> ResDocument {
     let bytes = res.bytes();
-    let mut covered: Vec<(u64, u64)> = vec![
-        (0, HEADER_SIZE as u64),
-        (u64::from(res.header.filetable_offset), res.header.nametable_offset()),
-    ];
+    let mut covered: Vec<(u64, u64)> =
+        vec![(0, HEADER_SIZE as u64), (u64::from(res.header.filetable_offset), res.header.nametable_offset())];
     let names_at = res.header.nametable_offset();
     let mut first_at: std::collections::HashMap<(u32, u32), usize> = Default::default();
     let entries = res
@@ -63,7 +61,10 @@ pub fn to_document(res: &Res<'_>) -> ResDocument {
         .map(|(i, rec)| {
             let raw = res.name(i);
             let (name, exact) = decode_exact(CP1251, raw);
-            covered.push((names_at + u64::from(rec.name_offset), names_at + u64::from(rec.name_offset) + u64::from(rec.name_len)));
+            covered.push((
+                names_at + u64::from(rec.name_offset),
+                names_at + u64::from(rec.name_offset) + u64::from(rec.name_len),
+            ));
             covered.push((u64::from(rec.offset), u64::from(rec.offset) + u64::from(rec.size)));
             let same_as = first_at.get(&(rec.offset, rec.size)).copied();
             if same_as.is_none() {

@@ -22,7 +22,7 @@ pub use write::{write_archive, write_document, PackInput, PackOptions, PackSourc
 
 use crate::asset::Entry;
 use crate::error::{Error, Result};
-use crate::registry::{Capabilities, Codec, Format, FolderFile, Game, Kind, PackRequest};
+use crate::registry::{Capabilities, Codec, FolderFile, Format, Game, Kind, PackRequest};
 
 pub const FORMAT_ID: &str = "ei-res";
 
@@ -53,7 +53,7 @@ impl Codec for ResCodec {
         serde_json::to_value(doc).map_err(|e| Error::Unsupported(format!("{FORMAT_ID}: JSON: {e}")))
     }
 
-    fn from_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
+    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
         let doc: ResDocument = serde_json::from_value(value)
             .map_err(|e| Error::invalid(FORMAT_ID, "document", 0, format!("not a RES document: {e}")))?;
         write_document(&doc)

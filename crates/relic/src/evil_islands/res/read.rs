@@ -64,8 +64,7 @@ fn check_record(file: &Reader<'_>, names: &Reader<'_>, rec: &ResRecord, count: u
     names
         .sub(u64::from(rec.name_offset), u64::from(rec.name_len), "name_offset")
         .map_err(|e| at_field("name_offset", e))?;
-    file.sub(u64::from(rec.offset), u64::from(rec.size), "file_offset")
-        .map_err(|e| at_field("file_offset", e))?;
+    file.sub(u64::from(rec.offset), u64::from(rec.size), "file_offset").map_err(|e| at_field("file_offset", e))?;
     Ok(())
 }
 
@@ -132,6 +131,7 @@ impl<'a> Res<'a> {
 }
 
 fn slice(bytes: &[u8], start: u64, len: u64) -> &[u8] {
-    let range = usize::try_from(start).ok().zip(usize::try_from(len).ok()).and_then(|(s, l)| Some(s..s.checked_add(l)?));
+    let range =
+        usize::try_from(start).ok().zip(usize::try_from(len).ok()).and_then(|(s, l)| Some(s..s.checked_add(l)?));
     range.and_then(|r| bytes.get(r)).unwrap_or(&[])
 }

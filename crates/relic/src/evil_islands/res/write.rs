@@ -32,7 +32,10 @@ pub struct PackInput {
 pub enum PackSource {
     Bytes(Vec<u8>),
     /// Streamed from disk when written; `size` is what the file held when listed.
-    File { path: PathBuf, size: u64 },
+    File {
+        path: PathBuf,
+        size: u64,
+    },
 }
 
 impl PackSource {
@@ -46,9 +49,7 @@ impl PackSource {
     fn open(&self) -> Result<Box<dyn Read + '_>> {
         match self {
             PackSource::Bytes(b) => Ok(Box::new(b.as_slice())),
-            PackSource::File { path, .. } => {
-                Ok(Box::new(std::fs::File::open(path).map_err(|e| Error::io(path, e))?))
-            }
+            PackSource::File { path, .. } => Ok(Box::new(std::fs::File::open(path).map_err(|e| Error::io(path, e))?)),
         }
     }
 
@@ -140,7 +141,9 @@ pub fn write_archive(mut inputs: Vec<PackInput>, opts: PackOptions, out: &mut dy
     let nametable_size: u64 = inputs.iter().map(|i| i.name.len() as u64).sum();
     let total = filetable_offset + (RECORD_SIZE * n) as u64 + nametable_size;
     if total > u64::from(u32::MAX) {
-        return Err(Error::Refused(format!("{FORMAT_ID}: the archive would be {total} bytes; RES offsets stop at 4 GiB")));
+        return Err(Error::Refused(format!(
+            "{FORMAT_ID}: the archive would be {total} bytes; RES offsets stop at 4 GiB"
+        )));
     }
 
     // Table slots: hash slot, else the highest free slot linked at the end of the hash slot's chain.
@@ -274,22 +277,32 @@ pub fn write_document(doc: &ResDocument) -> Result<Vec<u8>> {
         place(at, &encode_record(rec), &|| format!("entries[{i}]"))?;
         let name = match &e.name_bytes {
             Some(b) => b.0.clone(),
-            None => encode(CP1251, &e.name).ok_or_else(|| err(format!("entries[{i}].name"), "not encodable in cp1251".into()))?,
+            None => encode(CP1251, &e.name)
+                .ok_or_else(|| err(format!("entries[{i}].name"), "not encodable in cp1251".into()))?,
         };
         if name.len() != usize::from(rec.name_len) {
-            return Err(err(format!("entries[{i}].name_len"), format!("is {} but the name has {} bytes", rec.name_len, name.len())));
+            return Err(err(
+                format!("entries[{i}].name_len"),
+                format!("is {} but the name has {} bytes", rec.name_len, name.len()),
+            ));
         }
         place(names_at + u64::from(rec.name_offset), &name, &|| format!("entries[{i}].name_offset"))?;
         if let Some(data) = &e.data {
             if data.0.len() != rec.size as usize {
-                return Err(err(format!("entries[{i}].size"), format!("is {} but data has {} bytes", rec.size, data.0.len())));
+                return Err(err(
+                    format!("entries[{i}].size"),
+                    format!("is {} but data has {} bytes", rec.size, data.0.len()),
+                ));
             }
             place(u64::from(rec.offset), &data.0, &|| format!("entries[{i}].offset"))?;
         } else {
             let src = e.same_as.and_then(|j| doc.entries.get(j)).filter(|_| e.same_as < Some(i));
             let ok = src.is_some_and(|s| s.record.offset == rec.offset && s.record.size == rec.size);
             if !ok {
-                return Err(err(format!("entries[{i}].data"), "missing, and same_as names no earlier entry with the same range".into()));
+                return Err(err(
+                    format!("entries[{i}].data"),
+                    "missing, and same_as names no earlier entry with the same range".into(),
+                ));
             }
         }
     }

@@ -1,0 +1,244 @@
+//! The CLI contract: output shapes, exit codes, safety of extraction, and the pack/convert round trips,
+//! run against the real `relic` binary.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn relic() -> Command {
+    Command::cargo_bin("relic").unwrap()
+}
+
+fn sample() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples/evil_islands/example.res")
+}
+
+fn json_of(cmd: &mut Command) -> Value {
+    let out = cmd.assert().success().get_output().stdout.clone();
+    serde_json::from_slice(&out).unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&out)))
+}
+
+/// A RES assembled by hand (spec "Res" tables), with the given names and contents, all in one hash chain.
+fn handmade_res(entries: &[(&[u8], &[u8])]) -> Vec<u8> {
+    let n = entries.len();
+    let mut data = Vec::new();
+    let mut offsets = Vec::new();
+    for (_, content) in entries {
+        offsets.push(16 + data.len() as u32);
+        data.extend_from_slice(content);
+        while data.len() % 16 != 0 {
+            data.push(0);
+        }
+    }
+    let table_at = 16 + data.len() as u32;
+    let names: Vec<u8> = entries.iter().flat_map(|(n, _)| n.to_vec()).collect();
+    let mut out = vec![0x3C, 0xE2, 0x9C, 0x01];
+    out.extend((n as u32).to_le_bytes());
+    out.extend(table_at.to_le_bytes());
+    out.extend((names.len() as u32).to_le_bytes());
+    out.extend(&data);
+    let mut name_at = 0u32;
+    for (i, (name, content)) in entries.iter().enumerate() {
+        let next: i32 = if i + 1 < n { i as i32 + 1 } else { -1 };
+        out.extend(next.to_le_bytes());
+        out.extend((content.len() as u32).to_le_bytes());
+        out.extend(offsets[i].to_le_bytes());
+        out.extend(1_000_000_000u32.to_le_bytes());
+        out.extend((name.len() as u16).to_le_bytes());
+        out.extend(name_at.to_le_bytes());
+        name_at += name.len() as u32;
+    }
+    out.extend(names);
+    out
+}
+
+#[test]
+fn formats_lists_the_registry() {
+    let v = json_of(relic().args(["formats", "--json"]));
+    let res = v.as_array().unwrap().iter().find(|f| f["id"] == "ei-res").expect("ei-res listed");
+    assert_eq!(res["capabilities"], serde_json::json!({"read": true, "convert": true, "write": true}));
+    assert_eq!(res["kind"], "archive");
+    assert!(res["extensions"].as_array().unwrap().contains(&Value::from("res")));
+    let text = relic().arg("formats").assert().success().get_output().stdout.clone();
+    assert!(String::from_utf8(text).unwrap().contains("ei-res"));
+}
+
+#[test]
+fn identify_reports_format_or_null() {
+    let dir = tempfile::tempdir().unwrap();
+    let other = dir.path().join("notes.txt");
+    std::fs::write(&other, "hello").unwrap();
+    let v = json_of(relic().args(["identify", "--json"]).arg(sample()).arg(&other));
+    assert_eq!(v[0]["path"], sample().display().to_string());
+    assert_eq!(v[0]["format"], "ei-res");
+    assert_eq!(v[1]["format"], Value::Null);
+    relic().args(["identify", "missing.res"]).assert().code(1);
+}
+
+#[test]
+fn info_summarises_the_header() {
+    let v = json_of(relic().args(["info", "--json"]).arg(sample()));
+    assert_eq!(v["format"], "ei-res");
+    assert_eq!(v["entries"], 5);
+    assert_eq!(v["unreachable_by_hash"], 0);
+    assert_eq!(v["distinct_data_ranges"], 4);
+}
+
+#[test]
+fn ls_lists_names_paths_and_sizes_recursively() {
+    let v = json_of(relic().args(["ls", "--json", "--recursive"]).arg(sample()));
+    let rows: Vec<(String, String, u64)> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e["name"].as_str().unwrap().into(), e["path"].as_str().unwrap().into(), e["size"].as_u64().unwrap()))
+        .collect();
+    assert!(rows.contains(&("texts\\quest q1".into(), "texts/quest q1".into(), 21)), "{rows:?}");
+    assert!(rows.contains(&("тексты\\привет.txt".into(), "тексты/привет.txt".into(), 16)));
+    // Nested: names joined with "/", extensionless .bon entries inherit the extension in the path.
+    assert!(rows.contains(&("unit.bon/head".into(), "unit.bon/head.bon".into(), 96)), "{rows:?}");
+    assert_eq!(rows.len(), 7);
+    let flat = json_of(relic().args(["ls", "--json"]).arg(sample()));
+    assert_eq!(flat.as_array().unwrap().len(), 5);
+}
+
+#[test]
+fn extract_keeps_folders_times_and_refuses_to_overwrite() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x");
+    relic().args(["extract", "-q", "-o"]).arg(&out).arg(sample()).assert().success().stderr("");
+    let q1 = out.join("texts/quest q1");
+    assert_eq!(std::fs::read(&q1).unwrap(), b"Find the lost soul.\r\n");
+    let modified = std::fs::metadata(&q1).unwrap().modified().unwrap();
+    assert_eq!(modified.duration_since(std::time::UNIX_EPOCH).unwrap().as_secs(), 985_950_276);
+    assert_eq!(std::fs::read(out.join("тексты/привет.txt")).unwrap().len(), 16);
+    // Again without --force: every entry fails, one line each, exit 1, files unchanged.
+    std::fs::write(&q1, "edited").unwrap();
+    let assert = relic().args(["extract", "-o"]).arg(&out).arg(sample()).assert().code(1);
+    let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+    assert_eq!(stderr.lines().filter(|l| l.contains("exists (use --force")).count(), 5, "{stderr}");
+    assert_eq!(std::fs::read(&q1).unwrap(), b"edited");
+    relic().args(["extract", "-q", "--force", "-o"]).arg(&out).arg(sample()).assert().success();
+    assert_eq!(std::fs::read(&q1).unwrap(), b"Find the lost soul.\r\n");
+}
+
+#[test]
+fn extract_recursive_and_globs() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x");
+    relic().args(["extract", "-q", "-r", "-o"]).arg(&out).arg(sample()).arg("*.bon").assert().success();
+    let mut found: Vec<String> = walkdir::WalkDir::new(&out)
+        .into_iter()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_type().is_file())
+        .map(|e| e.path().strip_prefix(&out).unwrap().to_string_lossy().replace('\\', "/"))
+        .collect();
+    found.sort();
+    assert_eq!(found, vec!["unit.bon/body.bon", "unit.bon/head.bon"]);
+    let head = std::fs::read(out.join("unit.bon/head.bon")).unwrap();
+    assert_eq!(head.len(), 96);
+    assert_eq!(&head[4..8], &0.25f32.to_le_bytes());
+}
+
+#[test]
+fn extract_refuses_escaping_names_and_keeps_the_good_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = dir.path().join("evil.res");
+    std::fs::write(
+        &archive,
+        handmade_res(&[
+            (b"..\\escape.txt", b"bad"),
+            (b"C:\\drive.txt", b"bad"),
+            (b"\\abs.txt", b"bad"),
+            (b"ok\\good.txt", b"good"),
+        ]),
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let assert = relic().args(["extract", "-o"]).arg(&out).arg(&archive).assert().code(1);
+    let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+    for name in ["..\\escape.txt", "C:\\drive.txt", "\\abs.txt"] {
+        assert!(stderr.lines().any(|l| l.contains(name) && l.starts_with("relic: ")), "no line names {name}: {stderr}");
+    }
+    assert_eq!(std::fs::read(out.join("ok/good.txt")).unwrap(), b"good");
+    assert!(!dir.path().join("escape.txt").exists());
+    assert!(!Path::new("/abs.txt").exists());
+    let written: Vec<_> = walkdir::WalkDir::new(dir.path())
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+        .collect();
+    assert_eq!(written.len(), 2, "only the archive and ok/good.txt: {written:?}");
+}
+
+#[test]
+fn pack_of_an_extraction_gives_the_same_archive_and_is_deterministic() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x");
+    relic().args(["extract", "-q", "-o"]).arg(&out).arg(sample()).assert().success();
+    let a = dir.path().join("a.res");
+    let b = dir.path().join("b.res");
+    relic().args(["pack", "ei-res", "-o"]).arg(&a).arg(&out).assert().success();
+    relic().args(["pack", "ei-res", "-o"]).arg(&b).arg(&out).assert().success();
+    let (a_bytes, b_bytes) = (std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+    assert_eq!(a_bytes, b_bytes, "packing the same folder twice gives identical bytes");
+    // The sample was written by the same writer from the same names, times and bytes.
+    assert_eq!(a_bytes, std::fs::read(sample()).unwrap());
+    // Without --force an existing output is refused; --no-dedupe stores the shared content twice.
+    relic().args(["pack", "ei-res", "-o"]).arg(&a).arg(&out).assert().code(1);
+    relic().args(["pack", "ei-res", "--force", "--no-dedupe", "-o"]).arg(&a).arg(&out).assert().success();
+    assert_eq!(std::fs::read(&a).unwrap().len(), a_bytes.len() + 32);
+    let v = json_of(relic().args(["info", "--json"]).arg(&a));
+    assert_eq!(v["distinct_data_ranges"], 5);
+}
+
+#[test]
+fn convert_json_and_pack_back_is_byte_identical() {
+    let dir = tempfile::tempdir().unwrap();
+    let v = json_of(relic().args(["convert", "--to", "json", "--json", "-o"]).arg(dir.path()).arg(sample()));
+    let json_path = dir.path().join("example.json");
+    assert_eq!(
+        v,
+        serde_json::json!([{"input": sample().display().to_string(), "output": json_path.display().to_string(), "kind": "document"}])
+    );
+    let doc: Value = serde_json::from_slice(&std::fs::read(&json_path).unwrap()).unwrap();
+    assert_eq!(doc["header"]["files_count"], 5);
+    let back = dir.path().join("back.res");
+    relic().args(["pack", "ei-res", "-o"]).arg(&back).arg(&json_path).assert().success();
+    assert_eq!(std::fs::read(back).unwrap(), std::fs::read(sample()).unwrap());
+}
+
+#[test]
+fn convert_walks_folders_and_writes_archives_entry_by_entry() {
+    let dir = tempfile::tempdir().unwrap();
+    let samples = sample().parent().unwrap().parent().unwrap().to_path_buf();
+    let v = json_of(relic().args(["convert", "--json", "-q", "-o"]).arg(dir.path()).arg(&samples));
+    let items = v.as_array().unwrap();
+    let outputs: Vec<&str> = items.iter().map(|i| i["output"].as_str().unwrap()).collect();
+    let expect = dir.path().join("evil_islands/example/texts/quest q1");
+    assert!(outputs.contains(&expect.to_str().unwrap()), "{outputs:?}");
+    assert_eq!(std::fs::read(expect).unwrap(), b"Find the lost soul.\r\n");
+    // The nested bone set becomes a folder of its entries.
+    assert_eq!(std::fs::read(dir.path().join("evil_islands/example/unit.bon/head.bon")).unwrap().len(), 96);
+    assert!(items.iter().all(|i| i["kind"] == "raw"));
+    assert_eq!(items.len(), 6);
+}
+
+#[test]
+fn failures_exit_1_and_usage_exits_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let junk = dir.path().join("junk.res");
+    std::fs::write(&junk, b"\x3C\xE2\x9C\x01\xFF\xFF\xFF\xFF").unwrap();
+    let assert = relic().args(["convert", "-o"]).arg(dir.path()).arg(&junk).arg(sample()).assert().code(1);
+    let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+    let failure = stderr.lines().find(|l| l.contains("junk.res")).expect("junk.res named");
+    assert!(failure.contains("ei-res") && failure.contains("offset"), "{failure}");
+    // The good input was still converted.
+    assert!(dir.path().join("example/readme.txt").exists());
+    relic().args(["info"]).arg(&junk).assert().code(1);
+    relic().arg("frobnicate").assert().code(2);
+    relic().args(["extract"]).assert().code(2);
+    relic().args(["pack", "no-such-format", "-o", "x", "y"]).assert().code(1);
+    relic().arg("--help").assert().success();
+}
