@@ -65,6 +65,15 @@ impl Error {
         self
     }
 
+    /// Moves the error to the byte offset of the field that caused it (for range checks that fail
+    /// elsewhere than where the field is stored).
+    pub fn at_offset(mut self, offset: u64) -> Self {
+        if let Error::InvalidData { at, .. } | Error::Limit { at, .. } = &mut self {
+            at.offset = offset;
+        }
+        self
+    }
+
     /// The location in the file, when the error is about file data.
     pub fn location(&self) -> Option<&Location> {
         match self {

@@ -12,6 +12,9 @@ pub struct Robustness {
     pub flips_rejected: usize,
 }
 
+/// A parser whose result borrows its input is passed with the result dropped:
+/// `check_robustness(&bytes, true, |b| res::parse(b).map(|_| ()))`.
+///
 /// Runs `parse` on every proper prefix of `valid` and on copies with single bytes flipped (every position
 /// for files up to 64 KiB, evenly spaced positions beyond), with the masks 0xFF, 0x80 and 0x01.
 ///

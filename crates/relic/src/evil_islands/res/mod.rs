@@ -8,8 +8,9 @@
 //!
 //! Uncertain: the game's handling of a negative hash sum (names with bytes ≥ 0x80) is not documented; see
 //! [`read::name_hash`]. The game's own archives were not written in name order (their insertion order is
-//! unknown), so a repacked game archive keeps every entry, name, time and byte but not the table order;
-//! archives written by the public map editor repack byte-identically.
+//! unknown), so a repacked game archive keeps every entry, name, time and byte but not the table order.
+//! `auxData.res` from the public map editor repacks byte-identically; the `.mod` archives nested in it were
+//! written by yet another tool (data in insertion order) and keep their entries but not their bytes.
 
 pub mod convert;
 pub mod read;

@@ -18,17 +18,21 @@ pub fn parse(bytes: &[u8]) -> Result<Res<'_>> {
         filetable_offset: r.u32("filetable_offset")?,
         nametable_size: r.u32("nametable_size")?,
     };
-    let mut table = r.sub(
-        u64::from(header.filetable_offset),
-        (bytes.len() as u64).saturating_sub(u64::from(header.filetable_offset)),
-        "filetable_offset",
-    )?;
+    let mut table = r
+        .sub(
+            u64::from(header.filetable_offset),
+            (bytes.len() as u64).saturating_sub(u64::from(header.filetable_offset)),
+            "filetable_offset",
+        )
+        .map_err(|e| e.at_offset(8))?;
     let count = table.count(u64::from(header.files_count), RECORD_SIZE, "files_count")?;
     let mut records = Vec::with_capacity(count);
     for i in 0..count {
         records.push(read_record(&mut table).map_err(|e| e.within(format_args!("file_table[{i}]")))?);
     }
-    let names = r.sub(header.nametable_offset(), u64::from(header.nametable_size), "nametable_size")?;
+    let names = r
+        .sub(header.nametable_offset(), u64::from(header.nametable_size), "nametable_size")
+        .map_err(|e| e.at_offset(12))?;
     for (i, rec) in records.iter().enumerate() {
         let at = u64::from(header.filetable_offset) + (i * RECORD_SIZE) as u64;
         check_record(&r, &names, rec, count, at).map_err(|e| e.within(format_args!("file_table[{i}]")))?;

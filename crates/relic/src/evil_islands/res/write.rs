@@ -108,6 +108,12 @@ pub fn write_archive(mut inputs: Vec<PackInput>, opts: PackOptions, out: &mut dy
             }
         }
     }
+    if let Some(long) = inputs.iter().find(|i| i.name.len() > usize::from(u16::MAX)) {
+        return Err(Error::Refused(format!(
+            "{FORMAT_ID}: name of {} bytes is over the 65535 a RES holds",
+            long.name.len()
+        )));
+    }
     let n = inputs.len();
     let count = u32::try_from(n).map_err(|_| Error::Refused(format!("{FORMAT_ID}: too many entries ({n})")))?;
 
@@ -197,8 +203,7 @@ pub fn write_archive(mut inputs: Vec<PackInput>, opts: PackOptions, out: &mut dy
     let mut table = vec![0u8; RECORD_SIZE * n];
     let mut name_offset = 0u64;
     for (e, input) in inputs.iter().enumerate() {
-        let name_len = u16::try_from(input.name.len())
-            .map_err(|_| Error::Refused(format!("{FORMAT_ID}: a name is longer than 65535 bytes")))?;
+        let name_len = input.name.len() as u16; // checked above
         let rec = ResRecord {
             next_index: next[slot_of[e]],
             size: input.source.size() as u32,
