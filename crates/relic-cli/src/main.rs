@@ -126,6 +126,12 @@ enum Command {
         /// Store identical contents once per name instead of sharing them
         #[arg(long)]
         no_dedupe: bool,
+        /// Pixel format when writing an image format (e.g. dxt1, argb4)
+        #[arg(long = "format", value_name = "PIXEL_FORMAT")]
+        pixel_format: Option<String>,
+        /// Write a full mip chain when writing an image format
+        #[arg(long)]
+        mips: bool,
         input: PathBuf,
     },
 }
@@ -320,8 +326,9 @@ fn run(command: Command, out: &mut String) -> relic::Result<ExitCode> {
             }
             Ok(finish(&report.failures))
         }
-        Command::Pack { format, output, force, no_dedupe, input } => {
-            let written = ops::pack(&format, &input, &output, &ops::PackOptions { force, no_dedupe })?;
+        Command::Pack { format, output, force, no_dedupe, pixel_format, mips, input } => {
+            let opts = ops::PackOptions { force, no_dedupe, pixel_format, mips };
+            let written = ops::pack(&format, &input, &output, &opts)?;
             eprintln!("wrote {} ({written} bytes)", output.display());
             Ok(ExitCode::SUCCESS)
         }

@@ -14,6 +14,8 @@ pub enum Asset {
     Sound(Sound),
     Scene(Scene),
     Document(Document),
+    /// Text in the form a user edits (INI for REG files, a decrypted script, …), written as it is.
+    Text(Text),
 }
 
 impl Asset {
@@ -23,7 +25,7 @@ impl Asset {
             Asset::Image(_) => "image",
             Asset::Sound(_) => "sound",
             Asset::Scene(_) => "model",
-            Asset::Document(_) => "document",
+            Asset::Document(_) | Asset::Text(_) => "document",
         }
     }
 }
@@ -245,6 +247,13 @@ pub enum ChannelValues {
 pub struct Document {
     pub value: serde_json::Value,
     pub tables: Vec<Table>,
+}
+
+/// Text with the extension it is saved under.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Text {
+    pub extension: &'static str,
+    pub text: String,
 }
 
 #[derive(Debug, Clone, Default, PartialEq)]

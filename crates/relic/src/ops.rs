@@ -449,6 +449,10 @@ fn convert_archive(
 pub struct PackOptions {
     pub force: bool,
     pub no_dedupe: bool,
+    /// Pixel format for images (`--format dxt1`, …); each format's default when absent.
+    pub pixel_format: Option<String>,
+    /// Write a full mip chain (images).
+    pub mips: bool,
 }
 
 /// Lists the regular files under `dir` (sorted), skipping `exclude` and relic's own temporary files.
@@ -489,8 +493,9 @@ pub fn collect_folder(dir: &Path, exclude: &Path) -> Result<Vec<FolderFile>> {
     Ok(files)
 }
 
-/// Writes a file of `format_id` from `input`: a folder (archives) or the JSON that `convert --to json`
-/// writes. The result is read back with the format's own reader before it is kept.
+/// Writes a file of `format_id` from `input`: a folder (archives), the JSON that `convert --to json`
+/// writes, or another file the format is made from (a PNG for an image format, an INI for REG, …). The
+/// result is read back with the format's own reader before it is kept.
 pub fn pack(format_id: &str, input: &Path, output: &Path, opts: &PackOptions) -> Result<u64> {
     let format = registry::by_id(format_id)
         .ok_or_else(|| Error::Refused(format!("unknown format `{format_id}` (see `relic formats`)")))?;
@@ -500,7 +505,12 @@ pub fn pack(format_id: &str, input: &Path, output: &Path, opts: &PackOptions) ->
     if !opts.force && output.exists() {
         return Err(Error::Refused(format!("{} exists (use --force to overwrite)", output.display())));
     }
-    let request = PackRequest { output: output.to_path_buf(), no_dedupe: opts.no_dedupe };
+    let request = PackRequest {
+        output: output.to_path_buf(),
+        no_dedupe: opts.no_dedupe,
+        pixel_format: opts.pixel_format.clone(),
+        mips: opts.mips,
+    };
     let wopts = WriteOptions { force: opts.force, modified: None };
     let mut written = 0u64;
     if input.is_dir() {

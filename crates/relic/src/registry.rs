@@ -74,6 +74,10 @@ pub struct PackRequest {
     /// The file being written (some formats look at its extension).
     pub output: PathBuf,
     pub no_dedupe: bool,
+    /// Pixel format for images (`dxt1`, `argb4`, …); the format's default when absent.
+    pub pixel_format: Option<String>,
+    /// Write a full mip chain (images).
+    pub mips: bool,
 }
 
 /// Options of `relic convert` that reach a format.
@@ -107,6 +111,15 @@ pub trait Codec: Sync {
     /// Archive entries; `None` for formats that are not archives.
     fn entries<'a>(&self, _data: &'a [u8], _archive_name: &str) -> Option<Result<Vec<Entry<'a>>>> {
         None
+    }
+
+    /// Writes a file from another kind of input (`input_name` tells which by its extension): a PNG for an
+    /// image format, an INI for a REG, … (`pack FORMAT file`). JSON inputs go to `write_json` instead.
+    fn pack_input(&self, input_name: &str, _content: &[u8], _request: &PackRequest) -> Result<Vec<u8>> {
+        Err(Error::Unsupported(format!(
+            "this format is not made from {} files (give a folder for archives, or the JSON of `relic convert --to json`)",
+            extension_of(input_name).unwrap_or("such")
+        )))
     }
 
     /// Writes an archive from a folder's files (archives only). Returns the bytes written.

@@ -15,12 +15,14 @@ pub struct Exported {
 }
 
 /// Output extensions an asset can be exported to, default first.
-pub fn extensions_for(asset: &Asset) -> &'static [&'static str] {
+pub fn extensions_for(asset: &Asset) -> Vec<&'static str> {
     match asset {
-        Asset::Image(_) => &["png"],
-        Asset::Sound(_) => &["wav"],
-        Asset::Scene(_) => &[],
-        Asset::Document(_) => &["json", "csv"],
+        Asset::Image(_) => vec!["png"],
+        Asset::Sound(_) => vec!["wav"],
+        Asset::Scene(_) => vec![],
+        Asset::Document(d) if !d.tables.is_empty() => vec!["json", "csv"],
+        Asset::Document(_) => vec!["json"],
+        Asset::Text(t) => vec![t.extension],
     }
 }
 
@@ -44,6 +46,9 @@ pub fn export(asset: &Asset, to: Option<&str>) -> Result<Vec<Exported>> {
         (Asset::Document(d), "csv") => json::tables_to_csv(d),
         (Asset::Document(d), _) => {
             Ok(vec![Exported { suffix: String::new(), extension: "json", bytes: json::to_pretty(&d.value)? }])
+        }
+        (Asset::Text(t), _) => {
+            Ok(vec![Exported { suffix: String::new(), extension: t.extension, bytes: t.text.clone().into_bytes() }])
         }
         (Asset::Scene(_), _) => Err(Error::Unsupported("no exporter for a model yet".into())),
     }

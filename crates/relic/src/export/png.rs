@@ -1,7 +1,7 @@
 //! PNG output for images: one PNG per frame (RGBA8, or indexed with a PLTE/tRNS palette).
 
 use super::Exported;
-use crate::asset::{FrameRole, Image, Pixels};
+use crate::asset::{Frame, FrameRole, Image, Pixels};
 use crate::error::{Error, Result};
 
 pub fn encode_image(img: &Image) -> Result<Vec<Exported>> {
@@ -22,6 +22,34 @@ pub fn encode_image(img: &Image) -> Result<Vec<Exported>> {
         out.push(Exported { suffix, extension: "png", bytes });
     }
     Ok(out)
+}
+
+/// Decodes a PNG (any colour type and depth) into one RGBA8 frame, for writing image formats from PNG.
+pub fn decode_rgba(bytes: &[u8]) -> Result<Image> {
+    let err = |e: png::DecodingError| Error::Refused(format!("PNG input: {e}"));
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    decoder.set_transformations(png::Transformations::normalize_to_color8() | png::Transformations::ALPHA);
+    let mut reader = decoder.read_info().map_err(err)?;
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).map_err(err)?;
+    buf.truncate(info.buffer_size());
+    let pixels = match info.color_type {
+        png::ColorType::Rgba => buf,
+        png::ColorType::GrayscaleAlpha => buf.chunks_exact(2).flat_map(|p| [p[0], p[0], p[0], p[1]]).collect(),
+        other => return Err(Error::Refused(format!("PNG input: unexpected colour type {other:?} after expansion"))),
+    };
+    Ok(Image {
+        frames: vec![Frame {
+            name: None,
+            width: info.width,
+            height: info.height,
+            pixels: Pixels::Rgba8(pixels),
+            offset: (0, 0),
+            hotspots: vec![],
+            role: FrameRole::Frame,
+        }],
+        palette: None,
+    })
 }
 
 fn encode_frame(img: &Image, index: usize) -> Result<Vec<u8>> {
@@ -55,7 +83,6 @@ fn encode_frame(img: &Image, index: usize) -> Result<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::asset::Frame;
 
     #[test]
     fn png_round_trips_pixels() {
@@ -80,5 +107,7 @@ mod tests {
         let info = reader.next_frame(&mut buf).unwrap();
         assert_eq!((info.width, info.height), (2, 2));
         assert_eq!(&buf[..16], &px[..]);
+        let back = decode_rgba(&out[0].bytes).unwrap();
+        assert_eq!(back.frames[0].pixels, Pixels::Rgba8(px));
     }
 }
