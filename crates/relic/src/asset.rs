@@ -198,8 +198,40 @@ pub struct Material {
     pub name: String,
     pub base_color: [f32; 4],
     pub texture: Option<usize>,
+    /// UV transform of the base-colour texture (glTF `KHR_texture_transform`).
+    pub texture_transform: Option<TextureTransform>,
     pub double_sided: bool,
     pub alpha_blend: bool,
+    /// No lighting (glTF `KHR_materials_unlit`).
+    pub unlit: bool,
+}
+
+impl Default for Material {
+    fn default() -> Self {
+        Material {
+            name: String::new(),
+            base_color: [1.0; 4],
+            texture: None,
+            texture_transform: None,
+            double_sided: false,
+            alpha_blend: false,
+            unlit: false,
+        }
+    }
+}
+
+/// UV offset, rotation (radians) and scale, applied as glTF's `KHR_texture_transform` does.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TextureTransform {
+    pub offset: [f32; 2],
+    pub rotation: f32,
+    pub scale: [f32; 2],
+}
+
+impl Default for TextureTransform {
+    fn default() -> Self {
+        TextureTransform { offset: [0.0; 2], rotation: 0.0, scale: [1.0; 2] }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -223,11 +255,34 @@ pub struct Animation {
 
 #[derive(Debug, Clone)]
 pub struct Channel {
-    pub node: usize,
-    /// Key times in seconds.
+    pub target: ChannelTarget,
+    /// Key times in seconds, strictly increasing.
     pub times: Vec<f32>,
     pub values: ChannelValues,
-    pub step: bool,
+    pub interpolation: Interpolation,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Interpolation {
+    Linear,
+    Step,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChannelTarget {
+    Node(usize),
+    /// A property of a material's texture transform.
+    TextureTransform {
+        material: usize,
+        property: TextureProperty,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextureProperty {
+    Offset,
+    Rotation,
+    Scale,
 }
 
 #[derive(Debug, Clone)]
@@ -237,6 +292,10 @@ pub enum ChannelValues {
     Scale(Vec<[f32; 3]>),
     /// Weights per key, `morph target count` values each.
     MorphWeights(Vec<Vec<f32>>),
+    /// Texture offset or scale per key.
+    Vec2(Vec<[f32; 2]>),
+    /// Texture rotation per key.
+    Scalar(Vec<f32>),
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -371,7 +371,8 @@ fn convert_bytes(
     let assets = format.codec.convert(data, &req.options)?;
     let mut files = Vec::new();
     for named in &assets {
-        for out in export::export(&named.asset, req.to.as_deref())? {
+        let base = named.name.as_deref().unwrap_or(stem);
+        for out in export::export(&named.asset, req.to.as_deref(), base)? {
             files.push((named.name.clone(), out, named.asset.kind()));
         }
     }

@@ -59,3 +59,37 @@ pub fn check_robustness<T, E>(
     }
     report
 }
+
+/// What the Khronos glTF validator said about one file.
+#[derive(Debug, Clone, serde::Deserialize)]
+pub struct GltfReport {
+    pub path: String,
+    pub errors: u64,
+    pub warnings: u64,
+    pub messages: Vec<String>,
+}
+
+/// Runs the Khronos glTF validator (`tools/gltf-validator`, installed by `.ci/run` with npm) on files.
+/// Returns `None`, after saying so on stderr, when Node.js or the validator is not installed, so that a
+/// test can skip; CI installs both, so it never skips there.
+pub fn validate_gltf(paths: &[&std::path::Path]) -> Option<Vec<GltfReport>> {
+    let tool = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tools/gltf-validator");
+    if !tool.join("node_modules/gltf-validator").exists() {
+        eprintln!("skipped glTF validation: run `npm ci --prefix tools/gltf-validator` (CI does)");
+        return None;
+    }
+    let output = match std::process::Command::new("node").arg(tool.join("validate.mjs")).args(paths).output() {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("skipped glTF validation: cannot run node ({e})");
+            return None;
+        }
+    };
+    assert!(output.status.success(), "validator failed: {}", String::from_utf8_lossy(&output.stderr));
+    let text = String::from_utf8_lossy(&output.stdout);
+    Some(
+        text.lines()
+            .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("validator output {l:?}: {e}")))
+            .collect(),
+    )
+}

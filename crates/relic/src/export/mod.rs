@@ -1,5 +1,6 @@
 //! Exporters from the common asset model to open formats. Each is written once and sees only `asset`.
 
+pub mod gltf;
 pub mod json;
 pub mod png;
 pub mod wav;
@@ -19,15 +20,16 @@ pub fn extensions_for(asset: &Asset) -> Vec<&'static str> {
     match asset {
         Asset::Image(_) => vec!["png"],
         Asset::Sound(_) => vec!["wav"],
-        Asset::Scene(_) => vec![],
+        Asset::Scene(_) => vec!["glb", "gltf"],
         Asset::Document(d) if !d.tables.is_empty() => vec!["json", "csv"],
         Asset::Document(_) => vec!["json"],
         Asset::Text(t) => vec![t.extension],
     }
 }
 
-/// Exports an asset to `to` (or its default format).
-pub fn export(asset: &Asset, to: Option<&str>) -> Result<Vec<Exported>> {
+/// Exports an asset to `to` (or its default format). `stem` is the output file name without extension
+/// (a glTF JSON file refers to its `.bin` by name).
+pub fn export(asset: &Asset, to: Option<&str>, stem: &str) -> Result<Vec<Exported>> {
     let exts = extensions_for(asset);
     let ext = match to {
         Some(t) => exts
@@ -50,6 +52,9 @@ pub fn export(asset: &Asset, to: Option<&str>) -> Result<Vec<Exported>> {
         (Asset::Text(t), _) => {
             Ok(vec![Exported { suffix: String::new(), extension: t.extension, bytes: t.text.clone().into_bytes() }])
         }
-        (Asset::Scene(_), _) => Err(Error::Unsupported("no exporter for a model yet".into())),
+        (Asset::Scene(scene), "gltf") => gltf::to_gltf(scene, stem),
+        (Asset::Scene(scene), _) => {
+            Ok(vec![Exported { suffix: String::new(), extension: "glb", bytes: gltf::to_glb(scene)? }])
+        }
     }
 }

@@ -1,0 +1,407 @@
+//! glTF 2.0 output for scenes: binary `.glb` by default, or `.gltf` JSON with a `.bin` beside it.
+//!
+//! Written with serde_json rather than a typed glTF crate because relic needs extensions that typed crates
+//! lag behind on (`KHR_animation_pointer` for animated texture transforms); the structure below follows the
+//! glTF 2.0 specification and every file it writes is checked with the Khronos validator in the tests.
+
+use serde_json::{json, Map, Value};
+
+use super::Exported;
+use crate::asset::{
+    ChannelTarget, ChannelValues, Image, Interpolation, Material, Primitive, Scene, TextureProperty, Transform,
+};
+use crate::error::{Error, Result};
+
+const ARRAY_BUFFER: u32 = 34962;
+const ELEMENT_ARRAY_BUFFER: u32 = 34963;
+const FLOAT: u32 = 5126;
+const UNSIGNED_SHORT: u32 = 5123;
+const UNSIGNED_INT: u32 = 5125;
+
+/// Builds the binary buffer and the bufferView/accessor lists.
+#[derive(Default)]
+struct Builder {
+    bin: Vec<u8>,
+    views: Vec<Value>,
+    accessors: Vec<Value>,
+}
+
+impl Builder {
+    fn view(&mut self, bytes: &[u8], target: Option<u32>) -> usize {
+        while self.bin.len() % 4 != 0 {
+            self.bin.push(0);
+        }
+        let mut v = json!({"buffer": 0, "byteOffset": self.bin.len(), "byteLength": bytes.len()});
+        if let Some(t) = target {
+            v["target"] = json!(t);
+        }
+        self.bin.extend_from_slice(bytes);
+        self.views.push(v);
+        self.views.len() - 1
+    }
+
+    /// A float accessor of `N`-component items (`SCALAR`, `VEC2`, …), with min/max when asked.
+    fn floats<const N: usize>(&mut self, items: &[[f32; N]], target: Option<u32>, bounds: bool) -> usize {
+        let bytes: Vec<u8> = items.iter().flatten().flat_map(|f| f.to_le_bytes()).collect();
+        let view = self.view(&bytes, target);
+        let kind = match N {
+            1 => "SCALAR",
+            2 => "VEC2",
+            3 => "VEC3",
+            4 => "VEC4",
+            _ => "MAT4",
+        };
+        let mut a = json!({"bufferView": view, "componentType": FLOAT, "count": items.len(), "type": kind});
+        if bounds && !items.is_empty() {
+            let mut min = [f32::INFINITY; N];
+            let mut max = [f32::NEG_INFINITY; N];
+            for item in items {
+                for k in 0..N {
+                    min[k] = min[k].min(item[k]);
+                    max[k] = max[k].max(item[k]);
+                }
+            }
+            a["min"] = json!(min.to_vec());
+            a["max"] = json!(max.to_vec());
+        }
+        self.accessors.push(a);
+        self.accessors.len() - 1
+    }
+
+    fn indices(&mut self, indices: &[u32], vertex_count: usize) -> usize {
+        let (bytes, component): (Vec<u8>, u32) = if vertex_count <= usize::from(u16::MAX) {
+            (indices.iter().flat_map(|&i| (i as u16).to_le_bytes()).collect(), UNSIGNED_SHORT)
+        } else {
+            (indices.iter().flat_map(|i| i.to_le_bytes()).collect(), UNSIGNED_INT)
+        };
+        let view = self.view(&bytes, Some(ELEMENT_ARRAY_BUFFER));
+        self.accessors
+            .push(json!({"bufferView": view, "componentType": component, "count": indices.len(), "type": "SCALAR"}));
+        self.accessors.len() - 1
+    }
+
+    fn joints(&mut self, joints: &[[u16; 4]]) -> usize {
+        let bytes: Vec<u8> = joints.iter().flatten().flat_map(|j| j.to_le_bytes()).collect();
+        let view = self.view(&bytes, Some(ARRAY_BUFFER));
+        self.accessors
+            .push(json!({"bufferView": view, "componentType": UNSIGNED_SHORT, "count": joints.len(), "type": "VEC4"}));
+        self.accessors.len() - 1
+    }
+}
+
+fn scalars(values: &[f32]) -> Vec<[f32; 1]> {
+    values.iter().map(|&v| [v]).collect()
+}
+
+/// Checks what the glTF specification requires of the data, so that a converter bug surfaces as an error
+/// here rather than as a file other tools reject.
+fn check_primitive(mesh: &str, p: &Primitive) -> Result<()> {
+    let n = p.positions.len();
+    let bad = |what: &str| Err(Error::Unsupported(format!("glTF output: mesh `{mesh}`: {what}")));
+    for (name, len) in [
+        ("normals", p.normals.len()),
+        ("uvs", p.uvs.len()),
+        ("colors", p.colors.len()),
+        ("joints", p.joints.len()),
+        ("weights", p.weights.len()),
+    ] {
+        if len != 0 && len != n {
+            return bad(&format!("{len} {name} for {n} vertices"));
+        }
+    }
+    if p.indices.len() % 3 != 0 || p.indices.iter().any(|&i| i as usize >= n) {
+        return bad("indices are not triangles over the vertices");
+    }
+    if p.positions.iter().flatten().any(|v| !v.is_finite()) {
+        return bad("a vertex position is not finite");
+    }
+    Ok(())
+}
+
+fn normalized(v: [f32; 3]) -> [f32; 3] {
+    let len = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
+    if len > 1e-12 && len.is_finite() {
+        [v[0] / len, v[1] / len, v[2] / len]
+    } else {
+        [0.0, 0.0, 1.0]
+    }
+}
+
+fn material_json(m: &Material, texture_index: Option<usize>, used: &mut Vec<&'static str>) -> Value {
+    let mut pbr = json!({"baseColorFactor": m.base_color, "metallicFactor": 0.0, "roughnessFactor": 1.0});
+    if let Some(t) = texture_index {
+        let mut info = json!({"index": t});
+        if let Some(tt) = &m.texture_transform {
+            info["extensions"] =
+                json!({"KHR_texture_transform": {"offset": tt.offset, "rotation": tt.rotation, "scale": tt.scale}});
+            used.push("KHR_texture_transform");
+        }
+        pbr["baseColorTexture"] = info;
+    }
+    let mut v = json!({"name": m.name, "pbrMetallicRoughness": pbr, "doubleSided": m.double_sided});
+    if m.alpha_blend {
+        v["alphaMode"] = json!("BLEND");
+    }
+    if m.unlit {
+        v["extensions"] = json!({"KHR_materials_unlit": {}});
+        used.push("KHR_materials_unlit");
+    }
+    v
+}
+
+fn png_of(image: &Image) -> Result<Vec<u8>> {
+    super::png::encode_image(image)?
+        .into_iter()
+        .next()
+        .map(|e| e.bytes)
+        .ok_or_else(|| Error::Unsupported("glTF output: a texture has no frame".into()))
+}
+
+/// Builds the glTF JSON document and binary buffer.
+fn build(scene: &Scene) -> Result<(Value, Vec<u8>)> {
+    let mut b = Builder::default();
+    let mut used: Vec<&'static str> = Vec::new();
+
+    let mut meshes = Vec::with_capacity(scene.meshes.len());
+    for mesh in &scene.meshes {
+        let mut prims = Vec::new();
+        for p in &mesh.primitives {
+            check_primitive(&mesh.name, p)?;
+            let mut attrs = Map::new();
+            attrs.insert("POSITION".into(), json!(b.floats(&p.positions, Some(ARRAY_BUFFER), true)));
+            if !p.normals.is_empty() {
+                let normals: Vec<[f32; 3]> = p.normals.iter().map(|&v| normalized(v)).collect();
+                attrs.insert("NORMAL".into(), json!(b.floats(&normals, Some(ARRAY_BUFFER), false)));
+            }
+            if !p.uvs.is_empty() {
+                attrs.insert("TEXCOORD_0".into(), json!(b.floats(&p.uvs, Some(ARRAY_BUFFER), false)));
+            }
+            if !p.colors.is_empty() {
+                attrs.insert("COLOR_0".into(), json!(b.floats(&p.colors, Some(ARRAY_BUFFER), false)));
+            }
+            if !p.joints.is_empty() {
+                attrs.insert("JOINTS_0".into(), json!(b.joints(&p.joints)));
+                attrs.insert("WEIGHTS_0".into(), json!(b.floats(&p.weights, Some(ARRAY_BUFFER), false)));
+            }
+            let mut prim = json!({"attributes": attrs, "mode": 4});
+            if !p.indices.is_empty() {
+                prim["indices"] = json!(b.indices(&p.indices, p.positions.len()));
+            }
+            if let Some(m) = p.material {
+                prim["material"] = json!(m);
+            }
+            if !p.morph_targets.is_empty() {
+                let targets: Vec<Value> = p
+                    .morph_targets
+                    .iter()
+                    .map(|t| {
+                        let mut v = json!({"POSITION": b.floats(&t.positions, Some(ARRAY_BUFFER), true)});
+                        if !t.normals.is_empty() {
+                            v["NORMAL"] = json!(b.floats(&t.normals, Some(ARRAY_BUFFER), false));
+                        }
+                        v
+                    })
+                    .collect();
+                prim["targets"] = json!(targets);
+            }
+            prims.push(prim);
+        }
+        let mut m = json!({"name": mesh.name, "primitives": prims});
+        if let Some(first) = mesh.primitives.first().filter(|p| !p.morph_targets.is_empty()) {
+            m["weights"] = json!(vec![0.0; first.morph_targets.len()]);
+            m["extras"] =
+                json!({"targetNames": first.morph_targets.iter().map(|t| t.name.clone()).collect::<Vec<_>>()});
+        }
+        meshes.push(m);
+    }
+
+    let nodes: Vec<Value> = scene
+        .nodes
+        .iter()
+        .map(|n| {
+            let mut v = json!({"name": n.name});
+            match &n.transform {
+                Transform::Matrix(m) => {
+                    if *m != IDENTITY {
+                        v["matrix"] = json!(m.to_vec());
+                    }
+                }
+                Transform::Trs { translation, rotation, scale } => {
+                    v["translation"] = json!(translation);
+                    v["rotation"] = json!(rotation);
+                    v["scale"] = json!(scale);
+                }
+            }
+            if !n.children.is_empty() {
+                v["children"] = json!(n.children);
+            }
+            if let Some(m) = n.mesh {
+                v["mesh"] = json!(m);
+            }
+            if let Some(s) = n.skin {
+                v["skin"] = json!(s);
+            }
+            v
+        })
+        .collect();
+
+    let skins: Vec<Value> = scene
+        .skins
+        .iter()
+        .map(|s| {
+            let ibm: Vec<[f32; 16]> = s.inverse_bind_matrices.clone();
+            json!({"joints": s.joints, "inverseBindMatrices": b.floats(&ibm, None, false)})
+        })
+        .collect();
+
+    // Images go into the binary buffer as PNG.
+    let mut images = Vec::new();
+    for t in &scene.textures {
+        let view = b.view(&png_of(&t.image)?, None);
+        images.push(json!({"name": t.name, "bufferView": view, "mimeType": "image/png"}));
+    }
+    let textures: Vec<Value> = (0..scene.textures.len()).map(|i| json!({"source": i, "sampler": 0})).collect();
+    let materials: Vec<Value> = scene.materials.iter().map(|m| material_json(m, m.texture, &mut used)).collect();
+
+    let mut animations = Vec::new();
+    for anim in &scene.animations {
+        let mut samplers = Vec::new();
+        let mut channels = Vec::new();
+        for ch in &anim.channels {
+            if ch.times.is_empty() {
+                continue;
+            }
+            let input = b.floats(&scalars(&ch.times), None, true);
+            let output = match &ch.values {
+                ChannelValues::Translation(v) | ChannelValues::Scale(v) => b.floats(v, None, false),
+                ChannelValues::Rotation(v) => b.floats(v, None, false),
+                ChannelValues::Vec2(v) => b.floats(v, None, false),
+                ChannelValues::Scalar(v) => b.floats(&scalars(v), None, false),
+                ChannelValues::MorphWeights(v) => b.floats(&scalars(&v.concat()), None, false),
+            };
+            let interpolation = match ch.interpolation {
+                Interpolation::Linear => "LINEAR",
+                Interpolation::Step => "STEP",
+            };
+            samplers.push(json!({"input": input, "output": output, "interpolation": interpolation}));
+            let target = match ch.target {
+                ChannelTarget::Node(node) => {
+                    let path = match &ch.values {
+                        ChannelValues::Translation(_) => "translation",
+                        ChannelValues::Rotation(_) => "rotation",
+                        ChannelValues::Scale(_) => "scale",
+                        ChannelValues::MorphWeights(_) => "weights",
+                        _ => return Err(Error::Unsupported("glTF output: node channel with texture values".into())),
+                    };
+                    json!({"node": node, "path": path})
+                }
+                ChannelTarget::TextureTransform { material, property } => {
+                    let prop = match property {
+                        TextureProperty::Offset => "offset",
+                        TextureProperty::Rotation => "rotation",
+                        TextureProperty::Scale => "scale",
+                    };
+                    used.push("KHR_animation_pointer");
+                    let pointer =
+                        format!("/materials/{material}/pbrMetallicRoughness/baseColorTexture/extensions/KHR_texture_transform/{prop}");
+                    json!({"path": "pointer", "extensions": {"KHR_animation_pointer": {"pointer": pointer}}})
+                }
+            };
+            channels.push(json!({"sampler": samplers.len() - 1, "target": target}));
+        }
+        if !channels.is_empty() {
+            animations.push(json!({"name": anim.name, "samplers": samplers, "channels": channels}));
+        }
+    }
+
+    used.sort_unstable();
+    used.dedup();
+    let mut doc = json!({
+        "asset": {"version": "2.0", "generator": concat!("relic ", env!("CARGO_PKG_VERSION"))},
+        "scene": 0,
+        "scenes": [{"nodes": scene.roots}],
+        "nodes": nodes,
+    });
+    let sections: [(&str, Vec<Value>); 8] = [
+        ("meshes", meshes),
+        ("materials", materials),
+        ("textures", textures),
+        ("images", images),
+        ("skins", skins),
+        ("animations", animations),
+        ("accessors", std::mem::take(&mut b.accessors)),
+        ("bufferViews", std::mem::take(&mut b.views)),
+    ];
+    for (key, list) in sections {
+        if !list.is_empty() {
+            doc[key] = json!(list);
+        }
+    }
+    if !scene.textures.is_empty() {
+        doc["samplers"] = json!([{"wrapS": 10497, "wrapT": 10497}]);
+    }
+    if !used.is_empty() {
+        doc["extensionsUsed"] = json!(used);
+    }
+    while b.bin.len() % 4 != 0 {
+        b.bin.push(0);
+    }
+    if !b.bin.is_empty() {
+        doc["buffers"] = json!([{"byteLength": b.bin.len()}]);
+    }
+    Ok((doc, b.bin))
+}
+
+const IDENTITY: [f32; 16] = [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0];
+
+/// Binary glTF: header, JSON chunk (space padded), BIN chunk (zero padded).
+pub fn to_glb(scene: &Scene) -> Result<Vec<u8>> {
+    let (doc, bin) = build(scene)?;
+    let mut json_bytes = serde_json::to_vec(&doc).map_err(|e| Error::Unsupported(format!("glTF output: {e}")))?;
+    while json_bytes.len() % 4 != 0 {
+        json_bytes.push(b' ');
+    }
+    let total = 12 + 8 + json_bytes.len() + if bin.is_empty() { 0 } else { 8 + bin.len() };
+    let total = u32::try_from(total).map_err(|_| Error::Unsupported("glTF output: over 4 GiB".into()))?;
+    let mut out = Vec::with_capacity(total as usize);
+    out.extend_from_slice(b"glTF");
+    out.extend_from_slice(&2u32.to_le_bytes());
+    out.extend_from_slice(&total.to_le_bytes());
+    out.extend_from_slice(&(json_bytes.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"JSON");
+    out.extend_from_slice(&json_bytes);
+    if !bin.is_empty() {
+        out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
+        out.extend_from_slice(b"BIN\0");
+        out.extend_from_slice(&bin);
+    }
+    Ok(out)
+}
+
+/// glTF JSON plus its `.bin` (named `<stem>.bin`, referenced by a relative URI).
+pub fn to_gltf(scene: &Scene, stem: &str) -> Result<Vec<Exported>> {
+    let (mut doc, bin) = build(scene)?;
+    let mut out = Vec::new();
+    if !bin.is_empty() {
+        doc["buffers"][0]["uri"] = json!(uri_escape(&format!("{stem}.bin")));
+    }
+    let text = super::json::to_pretty(&doc)?;
+    out.push(Exported { suffix: String::new(), extension: "gltf", bytes: text });
+    if !bin.is_empty() {
+        out.push(Exported { suffix: String::new(), extension: "bin", bytes: bin });
+    }
+    Ok(out)
+}
+
+/// Percent-escapes what a relative URI cannot hold as it is.
+fn uri_escape(name: &str) -> String {
+    let mut s = String::with_capacity(name.len());
+    for b in name.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+            s.push(b as char);
+        } else {
+            s.push_str(&format!("%{b:02X}"));
+        }
+    }
+    s
+}

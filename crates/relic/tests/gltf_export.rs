@@ -1,0 +1,211 @@
+//! The shared glTF exporter, from the common scene model: every feature the model formats use, checked by
+//! reading the written file back and by the Khronos validator.
+
+use relic::asset::*;
+use relic::export::gltf::{to_glb, to_gltf};
+use serde_json::Value;
+
+fn rgba(w: u32, h: u32, px: [u8; 4]) -> Image {
+    Image {
+        frames: vec![Frame {
+            name: None,
+            width: w,
+            height: h,
+            pixels: Pixels::Rgba8(px.repeat((w * h) as usize)),
+            offset: (0, 0),
+            hotspots: vec![],
+            role: FrameRole::Frame,
+        }],
+        palette: None,
+    }
+}
+
+/// A textured, vertex-coloured quad under a sheared parent, with node, morph and texture animations and a
+/// skin: everything the exporter writes.
+fn full_scene() -> Scene {
+    let quad = Primitive {
+        positions: vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [1.0, 1.0, 0.0], [0.0, 1.0, 0.0]],
+        normals: vec![[0.0, 0.0, 2.0]; 4], // not unit: the exporter normalises
+        uvs: vec![[0.0, 1.0], [1.0, 1.0], [1.0, 0.0], [0.0, 0.0]],
+        colors: vec![[1.0, 0.0, 0.0, 1.0]; 4],
+        joints: vec![[0, 1, 0, 0]; 4],
+        weights: vec![[0.5, 0.5, 0.0, 0.0]; 4],
+        indices: vec![0, 1, 2, 0, 2, 3],
+        material: Some(0),
+        morph_targets: vec![MorphTarget { name: "raise".into(), positions: vec![[0.0, 0.0, 1.0]; 4], normals: vec![] }],
+    };
+    let shear = [1.0, 0.0, 0.0, 0.0, 0.5, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 2.0, 0.0, 0.0, 1.0];
+    Scene {
+        nodes: vec![
+            Node {
+                name: "root".into(),
+                transform: Transform::Matrix(shear),
+                children: vec![1, 2],
+                mesh: None,
+                skin: None,
+            },
+            Node {
+                name: "quad".into(),
+                transform: Transform::Trs {
+                    translation: [0.0, 1.0, 0.0],
+                    rotation: [0.0, 0.0, 0.0, 1.0],
+                    scale: [1.0; 3],
+                },
+                children: vec![],
+                mesh: Some(0),
+                skin: Some(0),
+            },
+            Node {
+                name: "bone".into(),
+                transform: Transform::Trs { translation: [0.0; 3], rotation: [0.0, 0.0, 0.0, 1.0], scale: [1.0; 3] },
+                children: vec![],
+                mesh: None,
+                skin: None,
+            },
+        ],
+        roots: vec![0],
+        meshes: vec![Mesh { name: "quad".into(), primitives: vec![quad] }],
+        materials: vec![Material {
+            name: "tex\\stone.bmp".into(),
+            texture: Some(0),
+            texture_transform: Some(TextureTransform::default()),
+            double_sided: true,
+            ..Material::default()
+        }],
+        textures: vec![Texture { name: "stone".into(), image: rgba(2, 2, [10, 20, 30, 255]) }],
+        skins: vec![Skin {
+            joints: vec![0, 2],
+            inverse_bind_matrices: vec![
+                [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0];
+                2
+            ],
+        }],
+        animations: vec![Animation {
+            name: "idle".into(),
+            channels: vec![
+                Channel {
+                    target: ChannelTarget::Node(1),
+                    times: vec![0.0, 0.5, 1.0],
+                    values: ChannelValues::Rotation(vec![
+                        [0.0, 0.0, 0.0, 1.0],
+                        [0.0, 0.0, 0.70710677, 0.70710677],
+                        [0.0, 0.0, 1.0, 0.0],
+                    ]),
+                    interpolation: Interpolation::Linear,
+                },
+                Channel {
+                    target: ChannelTarget::Node(1),
+                    times: vec![0.0, 1.0],
+                    values: ChannelValues::Translation(vec![[0.0, 1.0, 0.0], [0.0, 2.0, 0.0]]),
+                    interpolation: Interpolation::Linear,
+                },
+                Channel {
+                    target: ChannelTarget::Node(2),
+                    times: vec![0.0, 1.0],
+                    values: ChannelValues::Scale(vec![[1.0; 3], [2.0; 3]]),
+                    interpolation: Interpolation::Step,
+                },
+                Channel {
+                    target: ChannelTarget::Node(1),
+                    times: vec![0.0, 1.0],
+                    values: ChannelValues::MorphWeights(vec![vec![0.0], vec![1.0]]),
+                    interpolation: Interpolation::Linear,
+                },
+                Channel {
+                    target: ChannelTarget::TextureTransform { material: 0, property: TextureProperty::Offset },
+                    times: vec![0.0, 1.0],
+                    values: ChannelValues::Vec2(vec![[0.0, 0.0], [0.5, 0.0]]),
+                    interpolation: Interpolation::Linear,
+                },
+                Channel {
+                    target: ChannelTarget::TextureTransform { material: 0, property: TextureProperty::Rotation },
+                    times: vec![0.0, 1.0],
+                    values: ChannelValues::Scalar(vec![0.0, 1.5]),
+                    interpolation: Interpolation::Linear,
+                },
+            ],
+        }],
+    }
+}
+
+/// Splits a GLB into its JSON document and BIN chunk, checking the container.
+fn read_glb(glb: &[u8]) -> (Value, Vec<u8>) {
+    assert_eq!(&glb[0..4], b"glTF");
+    assert_eq!(u32::from_le_bytes(glb[4..8].try_into().unwrap()), 2);
+    assert_eq!(u32::from_le_bytes(glb[8..12].try_into().unwrap()) as usize, glb.len());
+    let json_len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+    assert_eq!(&glb[16..20], b"JSON");
+    assert_eq!(json_len % 4, 0);
+    let doc: Value = serde_json::from_slice(&glb[20..20 + json_len]).unwrap();
+    let rest = &glb[20 + json_len..];
+    let bin_len = u32::from_le_bytes(rest[0..4].try_into().unwrap()) as usize;
+    assert_eq!(&rest[4..8], b"BIN\0");
+    (doc, rest[8..8 + bin_len].to_vec())
+}
+
+fn floats(doc: &Value, bin: &[u8], accessor: usize) -> Vec<f32> {
+    let a = &doc["accessors"][accessor];
+    assert_eq!(a["componentType"], 5126);
+    let view = &doc["bufferViews"][a["bufferView"].as_u64().unwrap() as usize];
+    let start = view["byteOffset"].as_u64().unwrap() as usize;
+    let len = view["byteLength"].as_u64().unwrap() as usize;
+    bin[start..start + len].chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).collect()
+}
+
+#[test]
+fn glb_holds_the_scene_exactly() {
+    let glb = to_glb(&full_scene()).unwrap();
+    let (doc, bin) = read_glb(&glb);
+    let prim = &doc["meshes"][0]["primitives"][0];
+    let pos = floats(&doc, &bin, prim["attributes"]["POSITION"].as_u64().unwrap() as usize);
+    assert_eq!(pos, vec![0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0, 0.0]);
+    let pos_accessor = &doc["accessors"][prim["attributes"]["POSITION"].as_u64().unwrap() as usize];
+    assert_eq!(pos_accessor["min"], serde_json::json!([0.0, 0.0, 0.0]));
+    assert_eq!(pos_accessor["max"], serde_json::json!([1.0, 1.0, 0.0]));
+    let normals = floats(&doc, &bin, prim["attributes"]["NORMAL"].as_u64().unwrap() as usize);
+    assert_eq!(&normals[..3], &[0.0, 0.0, 1.0], "normals are normalised");
+    assert_eq!(doc["nodes"][0]["matrix"][4], 0.5, "shear kept in node.matrix");
+    assert_eq!(doc["materials"][0]["doubleSided"], true);
+    assert_eq!(doc["images"][0]["mimeType"], "image/png");
+    let channels = doc["animations"][0]["channels"].as_array().unwrap();
+    assert_eq!(channels.len(), 6);
+    assert_eq!(
+        channels[4]["target"]["extensions"]["KHR_animation_pointer"]["pointer"],
+        "/materials/0/pbrMetallicRoughness/baseColorTexture/extensions/KHR_texture_transform/offset"
+    );
+    let used: Vec<&str> = doc["extensionsUsed"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
+    assert_eq!(used, vec!["KHR_animation_pointer", "KHR_texture_transform"]);
+    // The rotation key values come back exactly.
+    let sampler = &doc["animations"][0]["samplers"][0];
+    let rot = floats(&doc, &bin, sampler["output"].as_u64().unwrap() as usize);
+    assert_eq!(&rot[4..8], &[0.0, 0.0, 0.70710677, 0.70710677]);
+}
+
+#[test]
+fn exporter_rejects_inconsistent_meshes() {
+    let mut scene = full_scene();
+    scene.meshes[0].primitives[0].indices.push(9);
+    assert!(to_glb(&scene).is_err());
+    let mut scene = full_scene();
+    scene.meshes[0].primitives[0].uvs.pop();
+    assert!(to_glb(&scene).is_err());
+}
+
+#[test]
+fn khronos_validator_accepts_glb_and_gltf() {
+    let dir = tempfile::tempdir().unwrap();
+    let glb = dir.path().join("full.glb");
+    std::fs::write(&glb, to_glb(&full_scene()).unwrap()).unwrap();
+    let files = to_gltf(&full_scene(), "full scene").unwrap();
+    assert_eq!(files.len(), 2);
+    let gltf = dir.path().join("full scene.gltf");
+    std::fs::write(&gltf, &files[0].bytes).unwrap();
+    std::fs::write(dir.path().join("full scene.bin"), &files[1].bytes).unwrap();
+    let doc: Value = serde_json::from_slice(&files[0].bytes).unwrap();
+    assert_eq!(doc["buffers"][0]["uri"], "full%20scene.bin");
+    let Some(reports) = relic::testing::validate_gltf(&[&glb, &gltf]) else { return };
+    for r in reports {
+        eprintln!("{}: {} warnings {:?}", r.path, r.warnings, r.messages);
+        assert_eq!(r.errors, 0, "{}: {:#?}", r.path, r.messages);
+    }
+}
