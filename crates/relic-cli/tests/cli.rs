@@ -221,8 +221,11 @@ fn convert_walks_folders_and_writes_archives_entry_by_entry() {
     assert_eq!(std::fs::read(expect).unwrap(), b"Find the lost soul.\r\n");
     // The nested bone set becomes a folder of its entries.
     assert_eq!(std::fs::read(dir.path().join("evil_islands/example/unit.bon/head.bon")).unwrap().len(), 96);
+    // The GRF sample's entries are inflated into their folders.
+    let bmp = std::fs::read(dir.path().join("ragnarok/example/data/texture/유저인터페이스/sample.bmp")).unwrap();
+    assert_eq!(&bmp[..2], b"BM");
     assert!(items.iter().all(|i| i["kind"] == "raw"));
-    assert_eq!(items.len(), 6);
+    assert_eq!(items.len(), 6 + 2, "example.res yields 6 files, example.grf 2");
 }
 
 #[test]

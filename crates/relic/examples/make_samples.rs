@@ -7,6 +7,7 @@
 use std::path::Path;
 
 use relic::evil_islands::res::{write_archive, PackInput, PackOptions, PackSource};
+use relic::ragnarok::grf;
 
 /// 2001-03-30, the time stamp of the game's own text archives.
 const TIME: u32 = 985_950_276;
@@ -40,7 +41,38 @@ pub fn build() -> Vec<(&'static str, Vec<u8>)> {
         entry("тексты\\привет.txt", &greeting),
         entry("unit.bon", &bon),
     ]);
-    vec![("evil_islands/example.res", archive)]
+    vec![("evil_islands/example.res", archive), ("ragnarok/example.grf", grf_sample())]
+}
+
+/// A 2 × 2 24-bit BMP (bottom row first, rows padded to 4 bytes): red, green / blue, white.
+pub fn tiny_bmp() -> Vec<u8> {
+    let rows: [[u8; 8]; 2] = [[255, 0, 0, 255, 255, 255, 0, 0], [0, 0, 255, 0, 255, 0, 0, 0]];
+    let mut b = Vec::new();
+    b.extend_from_slice(b"BM");
+    b.extend_from_slice(&(54u32 + 16).to_le_bytes());
+    b.extend_from_slice(&[0; 4]);
+    b.extend_from_slice(&54u32.to_le_bytes());
+    b.extend_from_slice(&40u32.to_le_bytes());
+    b.extend_from_slice(&2i32.to_le_bytes());
+    b.extend_from_slice(&2i32.to_le_bytes());
+    b.extend_from_slice(&1u16.to_le_bytes());
+    b.extend_from_slice(&24u16.to_le_bytes());
+    b.extend_from_slice(&[0; 24]);
+    rows.iter().for_each(|r| b.extend_from_slice(r));
+    b
+}
+
+/// A GRF 0x200 archive: a text, and a texture under a Korean (CP949) folder name as the game's are.
+fn grf_sample() -> Vec<u8> {
+    let input = |name: &str, data: Vec<u8>| grf::PackInput {
+        name: grf::write::encode_name(name).unwrap_or_else(|e| panic!("{e}")),
+        source: grf::PackSource::Bytes(data),
+    };
+    grf::write_archive_bytes(vec![
+        input("data/readme.txt", b"A sample GRF archive written by relic.\r\n".to_vec()),
+        input("data/texture/유저인터페이스/sample.bmp", tiny_bmp()),
+    ])
+    .unwrap_or_else(|e| panic!("{e}"))
 }
 
 #[allow(dead_code)]

@@ -61,13 +61,40 @@ pub struct Entry<'a> {
 pub enum EntryData<'a> {
     /// Stored as-is: a slice of the archive.
     Stored(&'a [u8]),
+    /// A zlib stream in the archive that inflates to `size` bytes; inflated on demand, bounded (see
+    /// [`crate::codec::zlib`]). `format` and `offset` (of the stream in the archive) locate errors.
+    Zlib { packed: &'a [u8], size: u64, format: &'static str, offset: u64 },
+    /// An entry relic cannot decode yet (an encryption it does not implement, …): asking for its bytes
+    /// gives `Error::Unsupported` with this message.
+    Unsupported(String),
 }
 
+/// How many leading bytes [`EntryData::head`] callers need to tell formats apart.
+pub const SNIFF_BYTES: usize = 64;
+
 impl<'a> EntryData<'a> {
-    /// The entry's bytes, borrowed when stored.
+    /// The entry's bytes, borrowed when stored, inflated (owned) when compressed.
     pub fn bytes(&self) -> Result<Cow<'a, [u8]>> {
         match self {
             EntryData::Stored(b) => Ok(Cow::Borrowed(b)),
+            EntryData::Zlib { packed, size, format, offset } => {
+                let at = crate::codec::zlib::At { format, field: "entry data", offset: *offset };
+                crate::codec::zlib::inflate_exact(packed, *size, at).map(Cow::Owned)
+            }
+            EntryData::Unsupported(why) => Err(crate::Error::Unsupported(why.clone())),
+        }
+    }
+
+    /// At most the first `n` bytes (all of a stored entry's bytes are borrowed; a compressed entry inflates
+    /// only its head), for sniffing formats without decoding whole entries.
+    pub fn head(&self, n: usize) -> Result<Cow<'a, [u8]>> {
+        match self {
+            EntryData::Stored(b) => Ok(Cow::Borrowed(b.get(..n).unwrap_or(b))),
+            EntryData::Zlib { packed, size, format, offset } => {
+                let at = crate::codec::zlib::At { format, field: "entry data", offset: *offset };
+                crate::codec::zlib::inflate_head(packed, *size, n, at).map(Cow::Owned)
+            }
+            EntryData::Unsupported(why) => Err(crate::Error::Unsupported(why.clone())),
         }
     }
 }

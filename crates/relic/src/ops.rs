@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::asset::Entry;
+use crate::asset::{Entry, EntryData, SNIFF_BYTES};
 use crate::error::{Error, Result};
 use crate::export;
 use crate::paths::{self, output_path, WriteOptions};
@@ -86,14 +86,15 @@ pub struct ListedEntry {
     pub nested: bool,
 }
 
-/// An entry with its place in a (possibly nested) archive.
+/// An entry with its place in a (possibly nested) archive. Its bytes are not decoded here: listing only
+/// inflates the head of a compressed entry to sniff its format, and extraction decodes one entry at a time.
 struct FlatEntry<'a> {
     name: String,
     path: String,
     size: u64,
     modified: Option<u64>,
     format: Option<&'static Format>,
-    data: std::borrow::Cow<'a, [u8]>,
+    data: EntryData<'a>,
     nested: bool,
 }
 
@@ -118,27 +119,31 @@ fn flatten<'a>(
         return Err(Error::limit(format.id, "nested archive", 0, format!("nesting deeper than {MAX_DEPTH} levels")));
     }
     for entry in archive_entries(format, data, archive_name)? {
-        let bytes = entry.data.bytes()?;
-        let fmt = registry::sniff(&bytes, &entry.name).map(|(f, _)| f);
+        // An entry whose head cannot be decoded is identified by its name alone; its error shows when it
+        // is extracted.
+        let head = entry.data.head(SNIFF_BYTES).unwrap_or_default();
+        let fmt = registry::sniff(&head, &entry.name).map(|(f, _)| f);
         let name = format!("{}{}", prefix.0, entry.name);
         let path = format!("{}{}", prefix.1, entry.path);
         let at = out.len();
+        let stored = match entry.data {
+            EntryData::Stored(b) => Some(b),
+            _ => None,
+        };
         out.push(FlatEntry {
             name,
             path,
             size: entry.size,
             modified: entry.modified,
             format: fmt,
-            data: bytes,
+            data: entry.data,
             nested: false,
         });
         let Some(inner) = fmt.filter(|f| recursive && f.is_archive()) else { continue };
+        // Only stored entries are descended into: their entries borrow the outer archive's bytes.
+        let Some(data_ref) = stored else { continue };
         // A nested archive that does not parse stays a plain file.
         let mut children = Vec::new();
-        let data_ref: &'a [u8] = match &out[at].data {
-            std::borrow::Cow::Borrowed(b) => b,
-            std::borrow::Cow::Owned(_) => continue, // decoded entries are not descended into (none yet)
-        };
         let (n, p) = (format!("{}/", out[at].name), format!("{}/", out[at].path));
         if flatten(inner, data_ref, &entry.name, (&n, &p), true, depth + 1, &mut children).is_ok() {
             out[at].nested = true;
@@ -224,14 +229,17 @@ pub fn extract(path: &Path, out_dir: &Path, opts: &ExtractOptions, progress: &dy
             Err(err) => report.failures.push(err.to_string()),
         }
     }
-    progress.start(jobs.iter().map(|(e, _)| e.data.len() as u64).sum());
+    progress.start(jobs.iter().map(|(e, _)| e.size).sum());
+    // Each entry is decoded (inflated) inside its own job and dropped once written, so memory holds only
+    // the entries being written at the moment.
     let results: Vec<Result<u64>> = jobs
         .par_iter()
         .map(|(e, target)| {
+            let bytes = e.data.bytes().map_err(|err| entry_error(&e.name, err))?;
             let wopts = WriteOptions { force: opts.force, modified: e.modified };
-            paths::write_bytes(target, &e.data, wopts)?;
-            progress.advance(e.data.len() as u64);
-            Ok(e.data.len() as u64)
+            paths::write_bytes(target, &bytes, wopts)?;
+            progress.advance(e.size);
+            Ok(bytes.len() as u64)
         })
         .collect();
     for r in results {
@@ -244,6 +252,15 @@ pub fn extract(path: &Path, out_dir: &Path, opts: &ExtractOptions, progress: &dy
         }
     }
     Ok(report)
+}
+
+/// Names the entry in an error about its bytes (errors with a location already name format and offset).
+fn entry_error(name: &str, err: Error) -> Error {
+    match err {
+        Error::Unsupported(msg) if !msg.contains(name) => Error::Unsupported(format!("entry `{name}`: {msg}")),
+        Error::InvalidData { .. } | Error::Limit { .. } => err.within(format_args!("entry `{name}`")),
+        other => other,
+    }
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -412,7 +429,7 @@ fn convert_archive(
     let results: Vec<Result<Vec<ManifestItem>>> = entries
         .par_iter()
         .map(|entry| {
-            let bytes = entry.data.bytes()?;
+            let bytes = entry.data.bytes().map_err(|err| entry_error(&entry.name, err))?;
             let entry_input = format!("{input}/{}", entry.path);
             let target = output_path(dir, &entry.path, &format!("entry `{}`", entry.name))?;
             let entry_dir = target.parent().map(Path::to_path_buf).unwrap_or_else(|| dir.to_path_buf());

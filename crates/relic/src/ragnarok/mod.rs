@@ -1,2 +1,4 @@
-//! Ragnarok Online. Spec: `../shared/specs/ragnarok-rsm-rsm2.txt`.
-//! No format of this game is implemented yet; its formats join the registry as they are built.
+//! Ragnarok Online. Spec: `../shared/specs/ragnarok-rsm-rsm2.txt` (models); GRF archives follow the public
+//! descriptions of version 0x200 (see [`grf`]).
+
+pub mod grf;
