@@ -221,8 +221,13 @@ fn convert_walks_folders_and_writes_archives_entry_by_entry() {
     assert_eq!(std::fs::read(expect).unwrap(), b"Find the lost soul.\r\n");
     // The nested bone set becomes a folder of its entries.
     assert_eq!(std::fs::read(dir.path().join("evil_islands/example/unit.bon/head.bon")).unwrap().len(), 96);
-    assert!(items.iter().all(|i| i["kind"] == "raw"));
-    assert_eq!(items.len(), 6);
+    // The archive's entries are copied raw; other samples are converted next to it.
+    let from_res: Vec<_> = items.iter().filter(|i| i["input"].as_str().unwrap().contains("example.res")).collect();
+    assert!(from_res.iter().all(|i| i["kind"] == "raw"));
+    assert_eq!(from_res.len(), 6);
+    let db = items.iter().find(|i| i["input"].as_str().unwrap().ends_with("items.idb")).expect("the DB sample");
+    assert_eq!(db["kind"], "document");
+    assert_eq!(db["output"].as_str().unwrap(), dir.path().join("evil_islands/items.json").to_str().unwrap());
 }
 
 #[test]
