@@ -224,8 +224,16 @@ fn convert_walks_folders_and_writes_archives_entry_by_entry() {
     // The GRF sample's entries are inflated into their folders.
     let bmp = std::fs::read(dir.path().join("ragnarok/example/data/texture/유저인터페이스/sample.bmp")).unwrap();
     assert_eq!(&bmp[..2], b"BM");
-    assert!(items.iter().all(|i| i["kind"] == "raw"));
-    assert_eq!(items.len(), 6 + 2, "example.res yields 6 files, example.grf 2");
+    // Archive entries are copied raw; other samples are converted next to them.
+    let from_archives: Vec<_> = items
+        .iter()
+        .filter(|i| i["input"].as_str().unwrap().contains("example.res") || i["input"].as_str().unwrap().contains("example.grf"))
+        .collect();
+    assert!(from_archives.iter().all(|i| i["kind"] == "raw"));
+    assert_eq!(from_archives.len(), 6 + 2, "example.res yields 6 files, example.grf 2");
+    let db = items.iter().find(|i| i["input"].as_str().unwrap().ends_with("items.idb")).expect("the DB sample");
+    assert_eq!(db["kind"], "document");
+    assert_eq!(db["output"].as_str().unwrap(), dir.path().join("evil_islands/items.json").to_str().unwrap());
 }
 
 #[test]

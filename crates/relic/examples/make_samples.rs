@@ -6,6 +6,9 @@
 
 use std::path::Path;
 
+use relic::bytes::Hex;
+use relic::evil_islands::db::types::{Database, RecordBody, TableBody};
+use relic::evil_islands::db::{DbDocument, Field, FileType, LengthEncoding, Record, Table, Value};
 use relic::evil_islands::res::{write_archive, PackInput, PackOptions, PackSource};
 use relic::ragnarok::grf;
 
@@ -26,6 +29,60 @@ fn res(entries: Vec<PackInput>) -> Vec<u8> {
     out
 }
 
+fn field(index: u8, value: Value) -> Field {
+    Field { type_byte: index, long: false, value }
+}
+
+fn table(type_byte: u8, records: Vec<Vec<Field>>) -> Table {
+    let records = records
+        .into_iter()
+        .map(|fields| Record { type_byte: 0, long: false, body: RecordBody::Fields(fields) })
+        .collect();
+    Table { type_byte, long: false, name: None, name_ru: None, layout: None, body: TableBody::Records(records) }
+}
+
+/// An items database (`.idb`): two materials and one weapon, fields typed by the spec's format strings
+/// (materials `SSSIFFFIFIFfIX`, weapons `SSISIIIFFFFIFIXB00000IHFFFfHHFF`).
+fn items_db() -> Vec<u8> {
+    let s = |t: &str| Value::String(t.to_string());
+    let material = |name: &str, ru: &str, price: i32, weight: f32| {
+        vec![
+            field(0, s(name)),
+            field(1, s(ru)),
+            field(2, s("")),
+            field(3, Value::Int(price)),
+            field(4, Value::Float(weight)),
+            field(11, Value::Floats(vec![1.0, 0.5, 0.25])),
+            field(13, Value::Bits("10100000".into())),
+        ]
+    };
+    let weapon = vec![
+        field(0, s("Sword")),
+        field(1, s("Меч")),
+        field(2, Value::Int(3)),
+        field(7, Value::Float(2.5)),
+        field(14, Value::Bits("11000000".into())),
+        field(15, Value::Bool(true)),
+        field(22, Value::Hex(Hex(vec![0x00, 0x00, 0x80, 0x3F]))),
+        field(26, Value::Floats(vec![10.0, 12.5])),
+    ];
+    let doc = DbDocument {
+        format: "ei-db".into(),
+        file_type: FileType::Items,
+        length_encoding: LengthEncoding::U32Le,
+        database: Database {
+            type_byte: 1,
+            long: false,
+            tables: vec![
+                table(1, vec![material("Iron", "Железо", 10, 7.8), material("Bronze", "Бронза", 8, 8.5)]),
+                table(2, vec![weapon]),
+            ],
+        },
+        trailer: vec![],
+    };
+    relic::evil_islands::db::write_document(&doc).unwrap_or_else(|e| panic!("{e}"))
+}
+
 /// Every sample: path under `samples/` and bytes.
 pub fn build() -> Vec<(&'static str, Vec<u8>)> {
     // A bone set is itself a RES of 96-byte entries (8 × vec3) without extensions (spec "Bon").
@@ -41,7 +98,11 @@ pub fn build() -> Vec<(&'static str, Vec<u8>)> {
         entry("тексты\\привет.txt", &greeting),
         entry("unit.bon", &bon),
     ]);
-    vec![("evil_islands/example.res", archive), ("ragnarok/example.grf", grf_sample())]
+    vec![
+        ("evil_islands/example.res", archive),
+        ("evil_islands/items.idb", items_db()),
+        ("ragnarok/example.grf", grf_sample()),
+    ]
 }
 
 /// A 2 × 2 24-bit BMP (bottom row first, rows padded to 4 bytes): red, green / blue, white.

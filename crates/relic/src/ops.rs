@@ -64,7 +64,7 @@ fn open_known(path: &Path) -> Result<(source::Source, &'static Format)> {
 /// Header summary of a file.
 pub fn info(path: &Path) -> Result<(&'static Format, serde_json::Value)> {
     let (data, format) = open_known(path)?;
-    Ok((format, format.codec.info(&data)?))
+    Ok((format, format.codec_for(&path.to_string_lossy()).info(&data)?))
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -379,13 +379,13 @@ fn convert_bytes(
         Ok(ManifestItem { input: input.to_string(), output: target.display().to_string(), kind })
     };
     if req.to.as_deref().is_some_and(|t| t.eq_ignore_ascii_case("json")) {
-        let value = format.codec.to_json(data)?;
+        let value = format.codec_for(name).to_json(data)?;
         return Ok(vec![write(&format!("{stem}.json"), &export::json::to_pretty(&value)?, "document")?]);
     }
     if format.is_archive() {
         return convert_archive(format, data, name, input, &dir.join(safe_component(stem)?), req, depth);
     }
-    let assets = format.codec.convert(data, &req.options)?;
+    let assets = format.codec_for(name).convert(data, &req.options)?;
     let mut files = Vec::new();
     for named in &assets {
         let base = named.name.as_deref().unwrap_or(stem);
@@ -570,7 +570,7 @@ pub fn pack(format_id: &str, input: &Path, output: &Path, opts: &PackOptions) ->
     // Writers never produce a file their own reader rejects.
     let check = source::open(output)?;
     format
-        .codec
+        .codec_for(&output.to_string_lossy())
         .info(&check)
         .map_err(|e| Error::Unsupported(format!("relic wrote a file it cannot read back ({e}); please report this")))?;
     Ok(written)

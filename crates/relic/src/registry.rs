@@ -92,6 +92,18 @@ pub trait Codec: Sync {
     /// Magic check on the first bytes of a file.
     fn sniff(&self, head: &[u8]) -> bool;
 
+    /// Whole file names this format claims beyond its extensions (`acks.db` for a format without magic
+    /// whose generic extension other formats share). Checked after magic and before extensions.
+    fn claims_name(&self, _name: &str) -> bool {
+        false
+    }
+
+    /// A codec that knows the file's name, for formats without magic whose layout depends on the name
+    /// (`*.udb` vs `*.idb`); `None` when the name changes nothing. Use [`Format::codec_for`].
+    fn for_name(&self, _name: &str) -> Option<&'static dyn Codec> {
+        None
+    }
+
     /// Header summary for `relic info`.
     fn info(&self, data: &[u8]) -> Result<serde_json::Value>;
 
@@ -162,10 +174,16 @@ impl Format {
     pub fn is_archive(&self) -> bool {
         self.kind == Kind::Archive
     }
+
+    /// The codec to read a file of this name with (see [`Codec::for_name`]).
+    pub fn codec_for(&self, name: &str) -> &'static dyn Codec {
+        self.codec.for_name(name).unwrap_or(self.codec)
+    }
 }
 
 /// Every registered format.
-pub static FORMATS: &[&Format] = &[&crate::evil_islands::res::FORMAT, &crate::ragnarok::grf::FORMAT];
+pub static FORMATS: &[&Format] =
+    &[&crate::evil_islands::res::FORMAT, &crate::evil_islands::db::FORMAT, &crate::ragnarok::grf::FORMAT];
 
 pub fn by_id(id: &str) -> Option<&'static Format> {
     FORMATS.iter().copied().find(|f| f.id.eq_ignore_ascii_case(id))
@@ -177,10 +195,13 @@ pub fn extension_of(name: &str) -> Option<&str> {
     base.rsplit_once('.').map(|(_, e)| e).filter(|e| !e.is_empty())
 }
 
-/// Which format a file is: magic first, extension second.
+/// Which format a file is: magic first, then whole file names a format claims, then extension.
 pub fn sniff(head: &[u8], name: &str) -> Option<(&'static Format, Confidence)> {
     if let Some(f) = FORMATS.iter().copied().find(|f| f.codec.sniff(head)) {
         return Some((f, Confidence::Magic));
+    }
+    if let Some(f) = FORMATS.iter().copied().find(|f| f.codec.claims_name(name)) {
+        return Some((f, Confidence::Extension));
     }
     FORMATS.iter().copied().find(|f| f.has_extension(name)).map(|f| (f, Confidence::Extension))
 }

@@ -1,0 +1,118 @@
+//! Evil Islands databases (`ei-db`): the game's tables of items (`.idb`), levers (`.ldb`), skills and perks
+//! (`.pdb`), spells (`.sdb`), creatures (`.udb`), quests (`.qdb`), unit acks (`acks.db`) and prints
+//! (`prints.db`).
+//!
+//! Layout (spec "Databases (* DB and their ilk)", CORRECTIONS.md "DB node length"): a serialized node tree.
+//! A node is a type byte, a variable-length size and that many payload bytes. The file's first node is the
+//! database; its children are the tables, whose children are the records, whose children are the fields.
+//! A field's type byte is its index in the table's format string, and the letter there says how its payload
+//! reads (`S` cp1251 string + NUL, `I` i32, `U` u32, `F` f32, `X` bits, `f` f32s, `i` i32s, `B` bool,
+//! `b` bools, `H` hex, `T` time, `0` not stated; the composites `1` = `0FII`, `2` = `SUFF`, `3` = `FFFF`,
+//! `4` = `0SISS`, `5` = `0SISS00000U`).
+//!
+//! Choices relic made where the spec is silent or unsettled:
+//! - **Node length.** An even first size byte `b0` is the length (`b0 >> 1`). An odd `b0` starts a 4-byte
+//!   length, read in one of two ways: `u32-le` = `(u32 LE from b0) >> 1` (the default: the public DB editor
+//!   reads and writes it, and files it wrote are loaded by the game) or `bytes-be` = the spec's byte loop
+//!   (`b0 >> 1`, then three bytes big-endian; the spec's C code lacks the braces that make it a loop, and as
+//!   printed would read one byte only — taken as a typo). A file that does not parse with `u32-le` is
+//!   read with `bytes-be`; [`parse_with`] forces either. Both readings round-trip: the document records the
+//!   reading used and every node that used the 4-byte form for a length under 128 (`long`).
+//! - **File type.** No magic: the file name decides (extension, or the names `acks.db` / `prints.db`), and
+//!   the database node's type byte is kept but not interpreted. A table node's type byte is its 1-based
+//!   number in the spec's list for that file type (as in files of the public DB editor); another number is
+//!   an unknown table, whose fields are kept raw. Table names are the spec's Russian ones with English
+//!   titles.
+//! - **Composites.** `1`–`3` are a field whose payload is nested field nodes typed by the composite's string
+//!   (`record`); `4`/`5` (acks) are a list of nested nodes, each such a record (`records`). `s` (used by
+//!   the format strings but missing from the spec's type list) is nested nodes of one string each.
+//! - **Never rejected:** a field that does not decode exactly is kept `raw`; a table or record whose payload
+//!   is not a node sequence is kept as `data`. Only the database node and the top-level sequence must parse.
+//!   Nodes after the database (the public editor appends `00 00 02 0C 02 08 01 00 00 00`) are kept.
+
+pub mod convert;
+pub mod read;
+pub mod types;
+pub mod write;
+
+pub use read::{parse, parse_with};
+pub use types::{DbDocument, Field, FileType, LengthEncoding, Record, Table, TableLayout, Value};
+pub use write::write_document;
+
+use crate::asset::{Asset, NamedAsset};
+use crate::error::{Error, Result};
+use crate::registry::{Capabilities, Codec, ConvertOptions, Format, Game, Kind};
+
+pub const FORMAT_ID: &str = "ei-db";
+
+pub static FORMAT: Format = Format {
+    id: FORMAT_ID,
+    name: "Evil Islands database (items, spells, units, quests, …)",
+    game: Game::EvilIslands,
+    extensions: &["idb", "ldb", "pdb", "sdb", "udb", "qdb"],
+    kind: Kind::Document,
+    capabilities: Capabilities { read: true, convert: true, write: true },
+    notes: "No magic: identified by extension (.idb .ldb .pdb .sdb .udb .qdb) or the names acks.db / prints.db, \
+            which also choose the table layouts. Unsettled node length (4-byte form): default u32-le \
+            ((u32 LE) >> 1, as the public DB editor writes), bytes-be (the spec's byte loop) used when a file \
+            does not parse otherwise; `convert --to json` records the reading and `pack` writes with it. Table \
+            node type byte = 1-based table number. Composites 1-3 are nested fields, 4-5 nested records, `s` \
+            nested strings. Fields that do not decode exactly stay raw.",
+    codec: &CODECS[8],
+};
+
+/// A codec that reads with the layouts of one file type.
+struct DbCodec(FileType);
+
+static CODECS: [DbCodec; 9] = [
+    DbCodec(FileType::Items),
+    DbCodec(FileType::Levers),
+    DbCodec(FileType::Perks),
+    DbCodec(FileType::Prints),
+    DbCodec(FileType::Spells),
+    DbCodec(FileType::Units),
+    DbCodec(FileType::Acks),
+    DbCodec(FileType::Quests),
+    DbCodec(FileType::Unknown),
+];
+
+fn json_error(e: serde_json::Error) -> Error {
+    Error::Unsupported(format!("{FORMAT_ID}: JSON: {e}"))
+}
+
+impl Codec for DbCodec {
+    fn sniff(&self, _head: &[u8]) -> bool {
+        false
+    }
+
+    fn claims_name(&self, name: &str) -> bool {
+        matches!(FileType::from_name(name), FileType::Acks | FileType::Prints)
+    }
+
+    fn for_name(&self, name: &str) -> Option<&'static dyn Codec> {
+        let ft = FileType::from_name(name);
+        CODECS.iter().find(|c| c.0 == ft).map(|c| c as &'static dyn Codec)
+    }
+
+    fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
+        Ok(convert::info(&parse(data, self.0)?, data.len()))
+    }
+
+    fn to_json(&self, data: &[u8]) -> Result<serde_json::Value> {
+        serde_json::to_value(parse(data, self.0)?).map_err(json_error)
+    }
+
+    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
+        let doc: DbDocument = serde_json::from_value(value)
+            .map_err(|e| Error::invalid(FORMAT_ID, "document", 0, format!("not an ei-db document: {e}")))?;
+        if doc.format != FORMAT_ID {
+            return Err(Error::invalid(FORMAT_ID, "format", 0, format!("`{}` is not `{FORMAT_ID}`", doc.format)));
+        }
+        write_document(&doc)
+    }
+
+    fn convert(&self, data: &[u8], _opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
+        let doc = parse(data, self.0)?;
+        Ok(vec![NamedAsset { name: None, asset: Asset::Document(convert::to_document(&doc)) }])
+    }
+}
