@@ -221,8 +221,41 @@ fn convert_walks_folders_and_writes_archives_entry_by_entry() {
     assert_eq!(std::fs::read(expect).unwrap(), b"Find the lost soul.\r\n");
     // The nested bone set becomes a folder of its entries.
     assert_eq!(std::fs::read(dir.path().join("evil_islands/example/unit.bon/head.bon")).unwrap().len(), 96);
-    assert!(items.iter().all(|i| i["kind"] == "raw"));
-    assert_eq!(items.len(), 6);
+    let archive = sample().display().to_string();
+    let (from_archive, others): (Vec<&Value>, Vec<&Value>) =
+        items.iter().partition(|i| i["input"].as_str().unwrap().starts_with(&archive));
+    assert!(from_archive.iter().all(|i| i["kind"] == "raw"));
+    assert_eq!(from_archive.len(), 6);
+    // The sample textures become one PNG each.
+    for name in ["example_dxt1", "example_argb4"] {
+        let png = dir.path().join(format!("evil_islands/{name}.png"));
+        assert!(others.iter().any(|i| i["output"] == png.display().to_string() && i["kind"] == "image"), "{others:?}");
+    }
+}
+
+#[test]
+fn pack_a_texture_from_png_with_mips() {
+    let dir = tempfile::tempdir().unwrap();
+    let texture = sample().parent().unwrap().join("example_argb4.mmp");
+    relic().args(["convert", "-q", "-o"]).arg(dir.path()).arg(&texture).assert().success();
+    let png = dir.path().join("example_argb4.png");
+    let out = dir.path().join("out.mmp");
+    relic().args(["pack", "ei-mmp", "--format", "dxt1", "--mips", "-o"]).arg(&out).arg(&png).assert().success();
+    let v = json_of(relic().args(["info", "--json"]).arg(&out));
+    assert_eq!(
+        (v["pixel_format"].as_str(), v["mip_levels"].as_u64(), v["width"].as_u64()),
+        (Some("dxt1"), Some(4), Some(8))
+    );
+    relic().args(["convert", "-q", "--mips", "-o"]).arg(dir.path()).arg(&out).assert().success();
+    for level in 0..4 {
+        assert!(dir.path().join(format!("out.mip{level}.png")).is_file());
+    }
+    // Without --format: ARGB8, the PNG's pixels exactly.
+    let plain = dir.path().join("plain.mmp");
+    relic().args(["pack", "ei-mmp", "-o"]).arg(&plain).arg(&png).assert().success();
+    let v = json_of(relic().args(["info", "--json"]).arg(&plain));
+    assert_eq!(v["pixel_format"], "argb8");
+    relic().args(["pack", "ei-mmp", "--format", "bc7", "-o"]).arg(dir.path().join("x.mmp")).arg(&png).assert().code(1);
 }
 
 #[test]

@@ -6,6 +6,7 @@
 
 use std::path::Path;
 
+use relic::evil_islands::mmp::PixelFormat;
 use relic::evil_islands::res::{write_archive, PackInput, PackOptions, PackSource};
 
 /// 2001-03-30, the time stamp of the game's own text archives.
@@ -40,7 +41,26 @@ pub fn build() -> Vec<(&'static str, Vec<u8>)> {
         entry("тексты\\привет.txt", &greeting),
         entry("unit.bon", &bon),
     ]);
-    vec![("evil_islands/example.res", archive)]
+    vec![
+        ("evil_islands/example.res", archive),
+        ("evil_islands/example_dxt1.mmp", texture(16, PixelFormat::Dxt1, true)),
+        ("evil_islands/example_argb4.mmp", texture(8, PixelFormat::Argb4, false)),
+    ]
+}
+
+/// A `size × size` texture: a lit disc on a gradient, transparent in the corners.
+fn texture(size: u32, format: PixelFormat, mips: bool) -> Vec<u8> {
+    let c = (size as f32 - 1.0) / 2.0;
+    let mut rgba = Vec::new();
+    for y in 0..size {
+        for x in 0..size {
+            let d = ((x as f32 - c).powi(2) + (y as f32 - c).powi(2)).sqrt() / c;
+            let shade = (255.0 * (1.0 - d * 0.6)).clamp(0.0, 255.0) as u8;
+            let alpha = if d > 1.2 { 0 } else { 255 };
+            rgba.extend([shade, (x * 255 / size) as u8, (y * 255 / size) as u8, alpha]);
+        }
+    }
+    relic::evil_islands::mmp::encode(&rgba, size, size, format, mips).unwrap_or_else(|e| panic!("{e}"))
 }
 
 #[allow(dead_code)]
