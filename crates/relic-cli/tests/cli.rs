@@ -234,6 +234,36 @@ fn convert_walks_folders_and_writes_archives_entry_by_entry() {
     let db = items.iter().find(|i| i["input"].as_str().unwrap().ends_with("items.idb")).expect("the DB sample");
     assert_eq!(db["kind"], "document");
     assert_eq!(db["output"].as_str().unwrap(), dir.path().join("evil_islands/items.json").to_str().unwrap());
+    // The sample textures become one PNG each.
+    for name in ["example_dxt1", "example_argb4"] {
+        let png = dir.path().join(format!("evil_islands/{name}.png"));
+        assert!(items.iter().any(|i| i["output"] == png.display().to_string() && i["kind"] == "image"), "{items:?}");
+    }
+}
+
+#[test]
+fn pack_a_texture_from_png_with_mips() {
+    let dir = tempfile::tempdir().unwrap();
+    let texture = sample().parent().unwrap().join("example_argb4.mmp");
+    relic().args(["convert", "-q", "-o"]).arg(dir.path()).arg(&texture).assert().success();
+    let png = dir.path().join("example_argb4.png");
+    let out = dir.path().join("out.mmp");
+    relic().args(["pack", "ei-mmp", "--format", "dxt1", "--mips", "-o"]).arg(&out).arg(&png).assert().success();
+    let v = json_of(relic().args(["info", "--json"]).arg(&out));
+    assert_eq!(
+        (v["pixel_format"].as_str(), v["mip_levels"].as_u64(), v["width"].as_u64()),
+        (Some("dxt1"), Some(4), Some(8))
+    );
+    relic().args(["convert", "-q", "--mips", "-o"]).arg(dir.path()).arg(&out).assert().success();
+    for level in 0..4 {
+        assert!(dir.path().join(format!("out.mip{level}.png")).is_file());
+    }
+    // Without --format: ARGB8, the PNG's pixels exactly.
+    let plain = dir.path().join("plain.mmp");
+    relic().args(["pack", "ei-mmp", "-o"]).arg(&plain).arg(&png).assert().success();
+    let v = json_of(relic().args(["info", "--json"]).arg(&plain));
+    assert_eq!(v["pixel_format"], "argb8");
+    relic().args(["pack", "ei-mmp", "--format", "bc7", "-o"]).arg(dir.path().join("x.mmp")).arg(&png).assert().code(1);
 }
 
 #[test]

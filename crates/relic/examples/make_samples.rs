@@ -9,6 +9,7 @@ use std::path::Path;
 use relic::bytes::Hex;
 use relic::evil_islands::db::types::{Database, RecordBody, TableBody};
 use relic::evil_islands::db::{DbDocument, Field, FileType, LengthEncoding, Record, Table, Value};
+use relic::evil_islands::mmp::PixelFormat;
 use relic::evil_islands::res::{write_archive, PackInput, PackOptions, PackSource};
 use relic::ragnarok::grf;
 
@@ -101,6 +102,8 @@ pub fn build() -> Vec<(&'static str, Vec<u8>)> {
     vec![
         ("evil_islands/example.res", archive),
         ("evil_islands/items.idb", items_db()),
+        ("evil_islands/example_dxt1.mmp", texture(16, PixelFormat::Dxt1, true)),
+        ("evil_islands/example_argb4.mmp", texture(8, PixelFormat::Argb4, false)),
         ("ragnarok/example.grf", grf_sample()),
     ]
 }
@@ -134,6 +137,21 @@ fn grf_sample() -> Vec<u8> {
         input("data/texture/유저인터페이스/sample.bmp", tiny_bmp()),
     ])
     .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// A `size × size` texture: a lit disc on a gradient, transparent in the corners.
+fn texture(size: u32, format: PixelFormat, mips: bool) -> Vec<u8> {
+    let c = (size as f32 - 1.0) / 2.0;
+    let mut rgba = Vec::new();
+    for y in 0..size {
+        for x in 0..size {
+            let d = ((x as f32 - c).powi(2) + (y as f32 - c).powi(2)).sqrt() / c;
+            let shade = (255.0 * (1.0 - d * 0.6)).clamp(0.0, 255.0) as u8;
+            let alpha = if d > 1.2 { 0 } else { 255 };
+            rgba.extend([shade, (x * 255 / size) as u8, (y * 255 / size) as u8, alpha]);
+        }
+    }
+    relic::evil_islands::mmp::encode(&rgba, size, size, format, mips).unwrap_or_else(|e| panic!("{e}"))
 }
 
 #[allow(dead_code)]

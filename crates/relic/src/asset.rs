@@ -140,7 +140,7 @@ pub struct Hotspot {
 #[serde(rename_all = "snake_case")]
 pub enum FrameRole {
     Frame,
-    /// A mip level of the frame before it (level 1 is half size).
+    /// Mip level n of a chain (level 0 is full size, level 1 half size, …), exported as `.mip<n>`.
     Mip(u32),
 }
 

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::asset::{Entry, EntryData, SNIFF_BYTES};
+use crate::asset::{Entry, EntryData, NamedAsset, SNIFF_BYTES};
 use crate::error::{Error, Result};
 use crate::export;
 use crate::paths::{self, output_path, WriteOptions};
@@ -393,10 +393,13 @@ fn convert_bytes(
             files.push((named.name.clone(), out, named.asset.kind()));
         }
     }
-    if let [(None, out, kind)] = files.as_slice() {
-        if out.suffix.is_empty() {
-            return Ok(vec![write(&format!("{stem}.{}", out.extension), &out.bytes, kind)?]);
-        }
+    // One unnamed asset: its files sit beside each other as `<stem><suffix>.<ext>` (`x.png`, or
+    // `x.mip0.png`, `x.mip1.png`, … for a mip chain; `x.<table>.csv` for tables).
+    if let [NamedAsset { name: None, .. }] = assets.as_slice() {
+        return files
+            .iter()
+            .map(|(_, out, kind)| write(&format!("{stem}{}.{}", out.suffix, out.extension), &out.bytes, kind))
+            .collect();
     }
     files
         .iter()
@@ -555,6 +558,12 @@ pub fn pack(format_id: &str, input: &Path, output: &Path, opts: &PackOptions) ->
             }
         })
         .map_err(|e| failure.take().unwrap_or(e))?;
+    } else if !registry::extension_of(&input.to_string_lossy()).is_some_and(|e| e.eq_ignore_ascii_case("json")) {
+        // Another kind of input the format is made from (a PNG for a texture, …).
+        let content = std::fs::read(input).map_err(|e| Error::io(input, e))?;
+        let bytes = format.codec.pack_input(&input.to_string_lossy(), &content, &request)?;
+        written = bytes.len() as u64;
+        paths::write_bytes(output, &bytes, wopts)?;
     } else {
         let text = std::fs::read(input).map_err(|e| Error::io(input, e))?;
         let value: serde_json::Value = serde_json::from_slice(&text).map_err(|e| {

@@ -182,8 +182,12 @@ impl Format {
 }
 
 /// Every registered format.
-pub static FORMATS: &[&Format] =
-    &[&crate::evil_islands::res::FORMAT, &crate::evil_islands::db::FORMAT, &crate::ragnarok::grf::FORMAT];
+pub static FORMATS: &[&Format] = &[
+    &crate::evil_islands::res::FORMAT,
+    &crate::evil_islands::mmp::FORMAT,
+    &crate::evil_islands::db::FORMAT,
+    &crate::ragnarok::grf::FORMAT,
+];
 
 pub fn by_id(id: &str) -> Option<&'static Format> {
     FORMATS.iter().copied().find(|f| f.id.eq_ignore_ascii_case(id))

@@ -993,12 +993,12 @@ fn ops_convert_and_pack() {
     let json: serde_json::Value = serde_json::from_slice(&std::fs::read(out.join("items.json")).unwrap()).unwrap();
     assert_eq!(json["tables"][0]["records"][0]["f0"], "Plate");
 
-    // CSV: one file per table in a folder named after the file.
+    // CSV: one file per table beside the JSON, named after the file.
     let req = relic::ops::ConvertRequest { to: Some("csv".into()), ..Default::default() };
     let report = relic::ops::convert(std::slice::from_ref(&input), &out, &req, &q);
     assert!(report.failures.is_empty(), "{:?}", report.failures);
     for t in ["armor", "materials", "table_9"] {
-        assert!(out.join(format!("items/items.{t}.csv")).is_file(), "{t}");
+        assert!(out.join(format!("items.{t}.csv")).is_file(), "{t}");
     }
 
     // Lossless JSON, and back.

@@ -2,4 +2,5 @@
 //! Evil Islands part of `CORRECTIONS.md`.
 
 pub mod db;
+pub mod mmp;
 pub mod res;

@@ -9,9 +9,10 @@ pub fn encode_image(img: &Image) -> Result<Vec<Exported>> {
     let mut out = Vec::with_capacity(img.frames.len());
     let mut frame_no = 0usize;
     for (i, frame) in img.frames.iter().enumerate() {
+        // A mip level is always named by its level (`.mip0` too), so a chain of one keeps its name.
         let suffix = match (single, frame.role, &frame.name) {
-            (true, _, _) => String::new(),
             (_, FrameRole::Mip(level), _) => format!(".mip{level}"),
+            (true, _, _) => String::new(),
             (_, FrameRole::Frame, Some(name)) => format!(".{name}"),
             (_, FrameRole::Frame, None) => {
                 frame_no += 1;

@@ -1,0 +1,117 @@
+//! MMP to the common model: mip levels decoded to RGBA images, the lossless JSON document and the info
+//! summary.
+
+use serde_json::json;
+
+use super::read::{Storage, AT_MIP_LEVELS_COUNT};
+use super::types::*;
+use super::{pnt3, FORMAT_ID};
+use crate::asset::{Frame, FrameRole, Image, Pixels};
+use crate::bytes::Base64;
+use crate::codec::pixel;
+use crate::error::{Error, Result};
+
+/// PNT3 textures unpack to at most this many bytes (8192 × 8192 texels); the game's are far smaller.
+pub const MAX_PNT3_UNPACKED: usize = 1 << 28;
+
+/// Decodes mip level `i` to RGBA8, top row first (rows are used in the order they are stored: a DirectX
+/// texture's first row is its top).
+pub fn decode_level(mmp: &Mmp<'_>, i: usize) -> Result<Vec<u8>> {
+    let field = format!("levels[{i}]");
+    let level = mmp.levels.get(i).ok_or_else(|| Error::invalid(FORMAT_ID, &field, 0, "no such mip level"))?;
+    let fail = |message: String| Error::invalid(FORMAT_ID, &field, level.offset as u64, message);
+    match Storage::of(&mmp.header)? {
+        Storage::Dxt(dxt) => dxt.decode(level.data, level.width, level.height).map_err(fail),
+        Storage::Masked(layout) => layout.decode(level.data).map_err(fail),
+        Storage::Pnt3 => {
+            let expected = (level.width as usize)
+                .checked_mul(level.height as usize)
+                .and_then(|p| p.checked_mul(4))
+                .filter(|&n| n <= MAX_PNT3_UNPACKED)
+                .ok_or_else(|| {
+                    Error::limit(
+                        FORMAT_ID,
+                        "width",
+                        super::read::AT_WIDTH,
+                        format!("a {}×{} PNT3 texture is over relic's limit", level.width, level.height),
+                    )
+                })?;
+            let argb8 = if level.data.len() >= expected {
+                // Not smaller than the texels: stored raw (CORRECTIONS.md).
+                level.data.get(..expected).unwrap_or_default().to_vec()
+            } else {
+                pnt3::unpack(level.data, expected).map_err(|m| fail(format!("PNT3: {m}")))?
+            };
+            pixel::ARGB8.decode(&argb8).map_err(fail)
+        }
+    }
+}
+
+/// The texture as an image: the top level, or with `mips` every level (roles `Mip(0)`, `Mip(1)`, …, which
+/// the PNG exporter names `.mip0`, `.mip1`, …).
+pub fn to_image(mmp: &Mmp<'_>, mips: bool) -> Result<Image> {
+    if mmp.levels.is_empty() {
+        return Err(Error::invalid(FORMAT_ID, "mip_levels_count", AT_MIP_LEVELS_COUNT, "the texture stores no levels"));
+    }
+    let count = if mips { mmp.levels.len() } else { 1 };
+    let mut frames = Vec::with_capacity(count);
+    for (i, level) in mmp.levels.iter().take(count).enumerate() {
+        frames.push(Frame {
+            name: None,
+            width: level.width,
+            height: level.height,
+            pixels: Pixels::Rgba8(decode_level(mmp, i)?),
+            offset: (0, 0),
+            hotspots: vec![],
+            role: if mips { FrameRole::Mip(i as u32) } else { FrameRole::Frame },
+        });
+    }
+    Ok(Image { frames, palette: None })
+}
+
+/// The lossless document.
+pub fn to_document(mmp: &Mmp<'_>) -> MmpDocument {
+    MmpDocument {
+        format: FORMAT_ID.into(),
+        header: mmp.header,
+        levels: mmp
+            .levels
+            .iter()
+            .map(|l| LevelDocument { width: l.width, height: l.height, data: Base64(l.data.to_vec()) })
+            .collect(),
+        trailing: (!mmp.trailing.is_empty()).then(|| Base64(mmp.trailing.to_vec())),
+    }
+}
+
+/// Header summary for `relic info`.
+pub fn info(mmp: &Mmp<'_>) -> serde_json::Value {
+    let h = &mmp.header;
+    let mut v = json!({
+        "format": FORMAT_ID,
+        "width": h.width,
+        "height": h.height,
+        "pixel_format": h.fourcc.describe(),
+        "fourcc": format!("0x{:08X}", h.fourcc.0),
+        "mip_levels": mmp.levels.len(),
+        "bits_per_pixel": h.bits_per_pixel,
+        "channels": channels(h),
+    });
+    if h.fourcc.pixel_format() == Some(PixelFormat::Pnt3) {
+        let unpacked = u64::from(h.width) * u64::from(h.height) * 4;
+        v["packed_size"] = json!(h.mip_levels_count);
+        v["pnt3_stored_raw"] = json!(u64::from(h.mip_levels_count) >= unpacked);
+    }
+    if !mmp.trailing.is_empty() {
+        v["trailing_bytes"] = json!(mmp.trailing.len());
+    }
+    v
+}
+
+/// The header's channel bit counts as `A1R5G5B5`-style text.
+fn channels(h: &MmpHeader) -> String {
+    [("A", h.alpha_format), ("R", h.red_format), ("G", h.green_format), ("B", h.blue_format)]
+        .iter()
+        .filter(|(_, c)| c.count != 0)
+        .map(|(n, c)| format!("{n}{}", c.count))
+        .collect()
+}

@@ -1,0 +1,110 @@
+//! Evil Islands MMP textures (`ei-mmp`): every texture of the game (terrain, units, interface), with its
+//! mip levels.
+//!
+//! Layout (spec "Mmp", corrected by CORRECTIONS.md): a 76-byte header — `MMP\0`, width, height, mip level
+//! count, fourcc, bits per pixel, four (mask, shift, count) channel records for A, R, G, B and 4 bytes that
+//! are zero in every known file — then the levels largest first, each halving width and height (neither
+//! below one) and taking `bpp · w · h / 8` bytes, at least one block (8 bytes) for DXT1 and 16 for DXT3. Pixel
+//! formats: ARGB4 (`0x4444`), R5G6B5 (`0x5650`), A1R5G5B5 (`0x5551`), ARGB8 (`0x8888`), DXT1, DXT3 and
+//! PNT3, run-length packed ARGB8 whose packed byte size sits in the mip count field (one level); when that
+//! size is not below `4 · w · h` the texels are stored raw. Uncompressed pixels are decoded through the
+//! header's own masks (`255 · value / (mask >> shift)`), alpha 255 when the alpha count is 0.
+//!
+//! Choices relic made where the sources are silent:
+//! - Rows are shown in stored order, first row on top (the game draws through Direct3D, whose textures
+//!   start with their top row). The spec remarks that some textures look vertically flipped; relic does
+//!   not flip any.
+//! - A DXT level smaller than its 4×4 block grid (one side below 4, the other above) holds only the first
+//!   blocks; the rest of it decodes as transparent black, and the writer stores only those blocks.
+//! - DXT1 must say 4 bits per pixel and DXT3 8; uncompressed pixels 8, 16, 24 or 32 (other values are
+//!   rejected). Unknown fourccs are read through their masks, as the spec does.
+//! - PNT3: the header relic writes says 32 bits per pixel with ARGB8 masks (no PNT3 file was available to
+//!   check). A packed stream that does not unpack to exactly `4 · w · h` bytes is an error.
+//! - New textures get the masks the game's files carry: the fourcc's hex digits are the R, G, B, A bit
+//!   counts for the uncompressed formats; DXT1 files carry A1R5G5B5 masks, DXT3 files ARGB4.
+
+pub mod convert;
+pub mod pnt3;
+pub mod read;
+pub mod types;
+pub mod write;
+
+pub use convert::{decode_level, to_image};
+pub use read::parse;
+pub use types::{ChannelFormat, FourCc, Level, LevelDocument, Mmp, MmpDocument, MmpHeader, PixelFormat};
+pub use write::{encode, write_document};
+
+use crate::asset::{Asset, NamedAsset};
+use crate::error::{Error, Result};
+use crate::registry::{Capabilities, Codec, ConvertOptions, Format, Game, Kind, PackRequest};
+
+pub const FORMAT_ID: &str = "ei-mmp";
+
+/// Pixel format of `relic pack ei-mmp` without `--format`.
+pub const DEFAULT_PIXEL_FORMAT: PixelFormat = PixelFormat::Argb8;
+
+pub static FORMAT: Format = Format {
+    id: FORMAT_ID,
+    name: "Evil Islands MMP texture",
+    game: Game::EvilIslands,
+    extensions: &["mmp"],
+    kind: Kind::Image,
+    capabilities: Capabilities { read: true, convert: true, write: true },
+    notes: "Converts the top level to PNG, every mip level with --mips (<stem>.mip0.png, …); rows as stored, \
+            first row on top (no flip). pack from PNG: --format dxt1|dxt3|argb4|r5g6b5|a1r5g5b5|argb8|pnt3 \
+            (default argb8), --mips for a full chain (2×2 box filter); DXT needs sides that are multiples of 4; \
+            PNT3 has no mips and is stored raw when packing does not help. Unsettled: the PNT3 header's bpp and \
+            masks (relic writes 32, ARGB8); DXT mip levels narrower than a block keep only the blocks the size \
+            rule allows.",
+    codec: &MmpCodec,
+};
+
+struct MmpCodec;
+
+impl Codec for MmpCodec {
+    fn sniff(&self, head: &[u8]) -> bool {
+        head.starts_with(&types::MAGIC)
+    }
+
+    fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
+        Ok(convert::info(&parse(data)?))
+    }
+
+    fn to_json(&self, data: &[u8]) -> Result<serde_json::Value> {
+        let doc = convert::to_document(&parse(data)?);
+        serde_json::to_value(doc).map_err(|e| Error::Unsupported(format!("{FORMAT_ID}: JSON: {e}")))
+    }
+
+    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
+        let doc: MmpDocument = serde_json::from_value(value)
+            .map_err(|e| Error::invalid(FORMAT_ID, "document", 0, format!("not an MMP document: {e}")))?;
+        write_document(&doc)
+    }
+
+    fn convert(&self, data: &[u8], opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
+        let image = to_image(&parse(data)?, opts.mips)?;
+        Ok(vec![NamedAsset { name: None, asset: Asset::Image(image) }])
+    }
+
+    fn pack_input(&self, input_name: &str, content: &[u8], request: &PackRequest) -> Result<Vec<u8>> {
+        let is_png = crate::registry::extension_of(input_name).is_some_and(|e| e.eq_ignore_ascii_case("png"));
+        if !is_png {
+            return Err(Error::Unsupported(format!(
+                "{FORMAT_ID} is made from a PNG or from the JSON of `relic convert --to json`, not from {input_name}"
+            )));
+        }
+        let format = match request.pixel_format.as_deref() {
+            None => DEFAULT_PIXEL_FORMAT,
+            Some(name) => PixelFormat::from_name(name).ok_or_else(|| {
+                let known: Vec<&str> = PixelFormat::ALL.iter().map(|f| f.name()).collect();
+                Error::Refused(format!("unknown MMP pixel format `{name}` (one of {})", known.join(", ")))
+            })?,
+        };
+        let image = crate::export::png::decode_rgba(content)?;
+        let frame = image.frames.first().ok_or_else(|| Error::Refused("the PNG holds no image".into()))?;
+        let crate::asset::Pixels::Rgba8(rgba) = &frame.pixels else {
+            return Err(Error::Refused("the PNG did not decode to RGBA".into()));
+        };
+        encode(rgba, frame.width, frame.height, format, request.mips)
+    }
+}

@@ -1,0 +1,151 @@
+//! MMP writers: the byte-exact rebuild of an [`MmpDocument`] (`relic pack ei-mmp x.json`) and new textures
+//! from RGBA pixels in any of the game's pixel formats, with a full mip chain on request
+//! (`relic pack ei-mmp --format dxt1 --mips x.png`).
+
+use super::read::{level_dimensions, parse, Storage};
+use super::types::*;
+use super::{pnt3, FORMAT_ID};
+use crate::error::{Error, Result};
+
+/// Header, levels and trailing bytes, one after the other.
+pub fn assemble(header: &MmpHeader, levels: &[&[u8]], trailing: &[u8]) -> Vec<u8> {
+    let size = HEADER_SIZE + levels.iter().map(|l| l.len()).sum::<usize>() + trailing.len();
+    let mut out = Vec::with_capacity(size);
+    out.extend_from_slice(&MAGIC);
+    for v in [header.width, header.height, header.mip_levels_count, header.fourcc.0, header.bits_per_pixel] {
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+    for c in [header.alpha_format, header.red_format, header.green_format, header.blue_format] {
+        for v in [c.mask, c.shift, c.count] {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+    }
+    out.extend_from_slice(&header.unk_0x48.to_le_bytes());
+    for level in levels {
+        out.extend_from_slice(level);
+    }
+    out.extend_from_slice(trailing);
+    out
+}
+
+/// Rebuilds the file a document describes. The levels must have the sizes the header's layout gives them.
+pub fn write_document(doc: &MmpDocument) -> Result<Vec<u8>> {
+    let levels: Vec<&[u8]> = doc.levels.iter().map(|l| l.data.0.as_slice()).collect();
+    let trailing = doc.trailing.as_ref().map_or(&[][..], |t| t.0.as_slice());
+    let out = assemble(&doc.header, &levels, trailing);
+    let back = parse(&out)?;
+    let mismatch = |field: String, message: String| Error::invalid(FORMAT_ID, field, 0, message);
+    if back.levels.len() != doc.levels.len() {
+        return Err(mismatch(
+            "levels".into(),
+            format!("the document has {} levels, its header describes {}", doc.levels.len(), back.levels.len()),
+        ));
+    }
+    for (i, (want, got)) in doc.levels.iter().zip(&back.levels).enumerate() {
+        if want.data.0.len() != got.data.len() || (want.width, want.height) != (got.width, got.height) {
+            return Err(mismatch(
+                format!("levels[{i}]"),
+                format!(
+                    "{}×{} with {} bytes, but the header makes level {i} {}×{} with {} bytes",
+                    want.width,
+                    want.height,
+                    want.data.0.len(),
+                    got.width,
+                    got.height,
+                    got.data.len()
+                ),
+            ));
+        }
+    }
+    Ok(out)
+}
+
+/// Writes a new texture from RGBA8 pixels (`width · height · 4` bytes, top row first) with the header the
+/// game uses for `format`; with `mips`, a full chain down to 1×1 made with a 2×2 box filter.
+///
+/// DXT levels take `bpp · w · h / 8` bytes (at least one block): when one side of a small mip level is below
+/// 4 and the other above, the level keeps only the first blocks of its block grid, as the game's size rule
+/// says. The top level of a DXT texture must be a whole block grid (sides multiples of 4, or one block).
+/// PNT3 has no mip levels (its count field holds the packed size) and falls back to raw ARGB8 texels when
+/// packing does not make them smaller or cannot represent them.
+pub fn encode(rgba: &[u8], width: u32, height: u32, format: PixelFormat, mips: bool) -> Result<Vec<u8>> {
+    let refuse = |m: String| Error::Refused(format!("{FORMAT_ID}: {m}"));
+    if width == 0 || height == 0 {
+        return Err(refuse("an image of 0 pixels cannot be a texture".into()));
+    }
+    if (width as usize).checked_mul(height as usize).and_then(|p| p.checked_mul(4)) != Some(rgba.len()) {
+        return Err(refuse(format!("{} bytes are not {width}×{height} RGBA pixels", rgba.len())));
+    }
+    let storage = Storage::of(&format.header(width, height, 0))?;
+    if format == PixelFormat::Pnt3 {
+        if mips {
+            return Err(refuse("PNT3 textures have no mip levels (their count field holds the packed size)".into()));
+        }
+        let raw = format.layout().encode(rgba);
+        let data = pnt3::pack(&raw).filter(|p| p.len() < raw.len()).unwrap_or(raw);
+        let size = u32::try_from(data.len()).map_err(|_| refuse("the texture is too large".into()))?;
+        return finish(assemble(&format.header(width, height, size), &[&data], &[]));
+    }
+    if let Storage::Dxt(dxt) = storage {
+        if dxt.grid_size(width, height) != storage.level_size(width, height) as u64 {
+            return Err(refuse(format!(
+                "a {width}×{height} image does not fill whole 4×4 blocks; DXT textures need sides that are multiples of 4"
+            )));
+        }
+    }
+    let count = if mips { 32 - width.max(height).leading_zeros() } else { 1 };
+    let mut levels = Vec::with_capacity(count as usize);
+    let mut current = rgba.to_vec();
+    for i in 0..count {
+        let (w, h) = level_dimensions(width, height, i);
+        if i > 0 {
+            let (pw, ph) = level_dimensions(width, height, i - 1);
+            current = downscale(&current, pw, ph);
+        }
+        let data = match storage {
+            Storage::Dxt(dxt) => {
+                let mut blocks = dxt.encode(&current, w, h).map_err(refuse)?;
+                blocks.truncate(storage.level_size(w, h) as usize);
+                blocks
+            }
+            _ => format.layout().encode(&current),
+        };
+        levels.push(data);
+    }
+    let slices: Vec<&[u8]> = levels.iter().map(Vec::as_slice).collect();
+    finish(assemble(&format.header(width, height, count), &slices, &[]))
+}
+
+/// Writers never return a file their reader rejects.
+fn finish(out: Vec<u8>) -> Result<Vec<u8>> {
+    parse(&out)?;
+    Ok(out)
+}
+
+/// Halves an RGBA8 image (sides never below 1) by averaging each 2×2 square (2×1, 1×2 or 1×1 at odd
+/// edges), rounding to nearest.
+pub fn downscale(rgba: &[u8], width: u32, height: u32) -> Vec<u8> {
+    let (w, h) = (width as usize, height as usize);
+    let (nw, nh) = ((w / 2).max(1), (h / 2).max(1));
+    let mut out = Vec::with_capacity(nw * nh * 4);
+    for y in 0..nh {
+        for x in 0..nw {
+            let mut sum = [0u32; 4];
+            let mut n = 0u32;
+            for sy in (2 * y)..(2 * y + 2).min(h) {
+                for sx in (2 * x)..(2 * x + 2).min(w) {
+                    let at = (sy * w + sx) * 4;
+                    if let Some(px) = rgba.get(at..at + 4) {
+                        for (s, &c) in sum.iter_mut().zip(px) {
+                            *s += u32::from(c);
+                        }
+                        n += 1;
+                    }
+                }
+            }
+            let n = n.max(1);
+            out.extend(sum.iter().map(|s| ((s + n / 2) / n) as u8));
+        }
+    }
+    out
+}
