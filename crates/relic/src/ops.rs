@@ -576,12 +576,13 @@ pub fn pack(format_id: &str, input: &Path, output: &Path, opts: &PackOptions) ->
         written = bytes.len() as u64;
         paths::write_bytes(output, &bytes, wopts)?;
     }
-    // Writers never produce a file their own reader rejects.
+    // Writers never produce a file their own reader rejects; should one, the file is not left behind.
     let check = source::open(output)?;
-    format
-        .codec_for(&output.to_string_lossy())
-        .info(&check)
-        .map_err(|e| Error::Unsupported(format!("relic wrote a file it cannot read back ({e}); please report this")))?;
+    if let Err(e) = format.codec_for(&output.to_string_lossy()).info(&check) {
+        drop(check);
+        let _ = std::fs::remove_file(output);
+        return Err(Error::Unsupported(format!("relic wrote a file it cannot read back ({e}); please report this")));
+    }
     Ok(written)
 }
 
