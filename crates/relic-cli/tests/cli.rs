@@ -227,7 +227,9 @@ fn convert_walks_folders_and_writes_archives_entry_by_entry() {
     // Archive entries are copied raw; other samples are converted next to them.
     let from_archives: Vec<_> = items
         .iter()
-        .filter(|i| i["input"].as_str().unwrap().contains("example.res") || i["input"].as_str().unwrap().contains("example.grf"))
+        .filter(|i| {
+            i["input"].as_str().unwrap().contains("example.res") || i["input"].as_str().unwrap().contains("example.grf")
+        })
         .collect();
     assert!(from_archives.iter().all(|i| i["kind"] == "raw"));
     assert_eq!(from_archives.len(), 6 + 2, "example.res yields 6 files, example.grf 2");
