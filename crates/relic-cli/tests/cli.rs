@@ -221,8 +221,22 @@ fn convert_walks_folders_and_writes_archives_entry_by_entry() {
     assert_eq!(std::fs::read(expect).unwrap(), b"Find the lost soul.\r\n");
     // The nested bone set becomes a folder of its entries.
     assert_eq!(std::fs::read(dir.path().join("evil_islands/example/unit.bon/head.bon")).unwrap().len(), 96);
-    assert!(items.iter().all(|i| i["kind"] == "raw"));
-    assert_eq!(items.len(), 6);
+    // The archive's entries are copied as they are; the sample level gives its document and its script.
+    let (raw, converted): (Vec<&Value>, Vec<&Value>) = items.iter().partition(|i| i["kind"] == "raw");
+    assert_eq!(raw.len(), 6);
+    let mut level: Vec<(&str, &str)> =
+        converted.iter().map(|i| (i["output"].as_str().unwrap(), i["kind"].as_str().unwrap())).collect();
+    level.sort();
+    let level_dir = dir.path().join("evil_islands/example");
+    assert_eq!(
+        level,
+        [
+            (level_dir.join("example.json").to_str().unwrap(), "document"),
+            (level_dir.join("example.txt").to_str().unwrap(), "document")
+        ]
+    );
+    let script = std::fs::read_to_string(level_dir.join("example.txt")).unwrap();
+    assert!(script.starts_with("GlobalVars (") && script.contains("Привет, Гипат!"), "{script}");
 }
 
 #[test]
@@ -241,4 +255,27 @@ fn failures_exit_1_and_usage_exits_2() {
     relic().args(["extract"]).assert().code(2);
     relic().args(["pack", "no-such-format", "-o", "x", "y"]).assert().code(1);
     relic().arg("--help").assert().success();
+}
+
+#[test]
+fn mob_info_convert_and_pack_back() {
+    let level = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples/evil_islands/example.mob");
+    let info = json_of(relic().args(["info", "--json"]).arg(&level));
+    assert_eq!((info["units"].as_u64(), info["scripts"].as_u64()), (Some(1), Some(1)), "{info}");
+    let dir = tempfile::tempdir().unwrap();
+    relic().args(["convert", "--to", "json", "-q", "-o"]).arg(dir.path()).arg(&level).assert().success();
+    let json_path = dir.path().join("example.json");
+    // Edit the script in the JSON, pack, and read it back.
+    let mut doc: Value = serde_json::from_slice(&std::fs::read(&json_path).unwrap()).unwrap();
+    assert_eq!(doc["nodes"][0]["children"][1]["name"], "SS_TEXT");
+    let back = dir.path().join("back.mob");
+    relic().args(["pack", "ei-mob"]).arg(&json_path).arg("-o").arg(&back).assert().success();
+    assert_eq!(std::fs::read(&back).unwrap(), std::fs::read(&level).unwrap());
+    doc["nodes"][0]["children"][1]["script"]["text"] = Value::from("GlobalVars ( )\n");
+    std::fs::write(&json_path, serde_json::to_vec(&doc).unwrap()).unwrap();
+    let edited = dir.path().join("edited.mob");
+    relic().args(["pack", "ei-mob"]).arg(&json_path).arg("-o").arg(&edited).assert().success();
+    relic().args(["convert", "-q", "-o"]).arg(dir.path().join("out")).arg(&edited).assert().success();
+    let script = std::fs::read_to_string(dir.path().join("out/edited/edited.txt")).unwrap();
+    assert_eq!(script, "GlobalVars ( )\n");
 }
