@@ -241,6 +241,14 @@ fn convert_walks_folders_and_writes_archives_entry_by_entry() {
         let png = dir.path().join(format!("evil_islands/{name}.png"));
         assert!(items.iter().any(|i| i["output"] == png.display().to_string() && i["kind"] == "image"), "{items:?}");
     }
+    // The sample level gives its document and its script.
+    let level_dir = dir.path().join("evil_islands/level");
+    for (file, kind) in [("level.json", "document"), ("level.txt", "document")] {
+        let path = level_dir.join(file);
+        assert!(items.iter().any(|i| i["output"] == path.display().to_string() && i["kind"] == kind), "{items:?}");
+    }
+    let script = std::fs::read_to_string(level_dir.join("level.txt")).unwrap();
+    assert!(script.starts_with("GlobalVars (") && script.contains("Привет, Гипат!"), "{script}");
 }
 
 #[test]
@@ -284,4 +292,27 @@ fn failures_exit_1_and_usage_exits_2() {
     relic().args(["extract"]).assert().code(2);
     relic().args(["pack", "no-such-format", "-o", "x", "y"]).assert().code(1);
     relic().arg("--help").assert().success();
+}
+
+#[test]
+fn mob_info_convert_and_pack_back() {
+    let level = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples/evil_islands/level.mob");
+    let info = json_of(relic().args(["info", "--json"]).arg(&level));
+    assert_eq!((info["units"].as_u64(), info["scripts"].as_u64()), (Some(1), Some(1)), "{info}");
+    let dir = tempfile::tempdir().unwrap();
+    relic().args(["convert", "--to", "json", "-q", "-o"]).arg(dir.path()).arg(&level).assert().success();
+    let json_path = dir.path().join("example.json");
+    // Edit the script in the JSON, pack, and read it back.
+    let mut doc: Value = serde_json::from_slice(&std::fs::read(&json_path).unwrap()).unwrap();
+    assert_eq!(doc["nodes"][0]["children"][1]["name"], "SS_TEXT");
+    let back = dir.path().join("back.mob");
+    relic().args(["pack", "ei-mob"]).arg(&json_path).arg("-o").arg(&back).assert().success();
+    assert_eq!(std::fs::read(&back).unwrap(), std::fs::read(&level).unwrap());
+    doc["nodes"][0]["children"][1]["script"]["text"] = Value::from("GlobalVars ( )\n");
+    std::fs::write(&json_path, serde_json::to_vec(&doc).unwrap()).unwrap();
+    let edited = dir.path().join("edited.mob");
+    relic().args(["pack", "ei-mob"]).arg(&json_path).arg("-o").arg(&edited).assert().success();
+    relic().args(["convert", "-q", "-o"]).arg(dir.path().join("out")).arg(&edited).assert().success();
+    let script = std::fs::read_to_string(dir.path().join("out/edited/edited.txt")).unwrap();
+    assert_eq!(script, "GlobalVars ( )\n");
 }

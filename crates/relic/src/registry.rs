@@ -186,6 +186,7 @@ pub static FORMATS: &[&Format] = &[
     &crate::evil_islands::res::FORMAT,
     &crate::evil_islands::mmp::FORMAT,
     &crate::evil_islands::db::FORMAT,
+    &crate::evil_islands::mob::FORMAT,
     &crate::ragnarok::grf::FORMAT,
 ];
 

@@ -21,8 +21,8 @@ fn samples_match_generator() {
     }
 }
 
-/// Formats that have no magic (identified by extension or file name only).
-const NO_MAGIC: &[&str] = &["ei-db"];
+/// Formats whose files carry no magic (identified by extension or file name only).
+const NO_MAGIC: &[&str] = &["ei-db", "ei-mob"];
 
 #[test]
 fn every_registered_format_has_a_sample_identified_as_it() {
@@ -92,4 +92,15 @@ fn sample_items_db_holds_what_the_generator_put_in() {
     let db::types::TableBody::Records(r) = &doc.database.tables[1].body else { panic!() };
     let db::types::RecordBody::Fields(f) = &r[0].body else { panic!() };
     assert_eq!(f[5].value, Value::Bool(true));
+}
+
+#[test]
+fn sample_level_holds_what_the_generator_put_in() {
+    let data = std::fs::read(samples_dir().join("evil_islands/level.mob")).unwrap();
+    let info = relic::evil_islands::mob::FORMAT.codec.info(&data).unwrap();
+    assert_eq!(info["units"], 1);
+    assert_eq!(info["script_key"], 0x1F2E_3D4C);
+    let level = relic::evil_islands::mob::parse(&data).unwrap();
+    let scripts = relic::evil_islands::mob::convert::scripts(&level);
+    assert!(scripts[0].text.text.contains("Привет, Гипат!"));
 }

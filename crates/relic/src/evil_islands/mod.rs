@@ -3,4 +3,5 @@
 
 pub mod db;
 pub mod mmp;
+pub mod mob;
 pub mod res;

@@ -1,0 +1,88 @@
+//! MOB to the common model: the lossless JSON document, the deciphered level script as text, and the
+//! summary of `relic info`.
+
+use serde_json::json;
+
+use super::types::*;
+use super::FORMAT_ID;
+use crate::asset::{Asset, Document, NamedAsset, Text};
+use crate::error::{Error, Result};
+
+/// Type id of UNIT records.
+pub const UNIT: u32 = 0xBBBB_0000;
+
+/// The JSON document (`convert --to json`): the file's nodes, nothing left out.
+pub fn to_document(mob: Mob) -> MobDocument {
+    MobDocument { format: FORMAT_ID.into(), nodes: mob.nodes }
+}
+
+pub fn to_json(mob: Mob) -> Result<serde_json::Value> {
+    serde_json::to_value(to_document(mob)).map_err(|e| Error::Unsupported(format!("{FORMAT_ID}: JSON: {e}")))
+}
+
+/// Every node of the tree, depth first, in file order.
+pub fn walk(nodes: &[Node]) -> Vec<&Node> {
+    let mut out = Vec::new();
+    let mut stack: Vec<&Node> = nodes.iter().rev().collect();
+    while let Some(n) = stack.pop() {
+        out.push(n);
+        if let Value::Record(children) = &n.value {
+            stack.extend(children.iter().rev());
+        }
+    }
+    out
+}
+
+/// The level scripts (SS_TEXT nodes) in file order.
+pub fn scripts(mob: &Mob) -> Vec<&Script> {
+    walk(&mob.nodes)
+        .into_iter()
+        .filter_map(|n| match &n.value {
+            Value::Script(s) => Some(s),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Conversion for plain `relic convert`: the JSON document (the main asset) and each level script as a
+/// `.txt` (UTF-8; the first is named after the file, any further ones `script2`, `script3`, …).
+pub fn convert(mob: Mob) -> Result<Vec<NamedAsset>> {
+    let texts: Vec<String> = scripts(&mob).into_iter().map(|s| s.text.text.clone()).collect();
+    let mut out =
+        vec![NamedAsset { name: None, asset: Asset::Document(Document { value: to_json(mob)?, tables: vec![] }) }];
+    for (i, text) in texts.into_iter().enumerate() {
+        let name = (i > 0).then(|| format!("script{}", i + 1));
+        out.push(NamedAsset { name, asset: Asset::Text(Text { extension: "txt", text }) });
+    }
+    Ok(out)
+}
+
+/// Summary for `relic info`: top-level nodes, node and unit counts, script size.
+pub fn info(mob: &Mob, file_size: usize) -> serde_json::Value {
+    let all = walk(&mob.nodes);
+    let scripts = scripts(mob);
+    let top: Vec<_> = mob
+        .nodes
+        .iter()
+        .map(|n| {
+            json!({
+                "type": format!("0x{:08X}", n.type_id),
+                "name": n.name(),
+                "children": match &n.value { Value::Record(c) => Some(c.len()), _ => None },
+            })
+        })
+        .collect();
+    json!({
+        "format": FORMAT_ID,
+        "file_size": file_size,
+        "top_level": top,
+        "nodes": all.len(),
+        "units": all.iter().filter(|n| n.type_id == UNIT).count(),
+        "unknown_or_raw_nodes": all.iter().filter(|n| matches!(n.value, Value::Hex(_))).count(),
+        "scripts": scripts.len(),
+        "script_key": scripts.first().map(|s| s.key),
+        // cp1251 has one byte per character.
+        "script_bytes": scripts.first().map(|s| s.text.raw.as_ref().map_or(s.text.text.chars().count(), |r| r.0.len())),
+        "script_lines": scripts.first().map(|s| s.text.text.lines().count()),
+    })
+}

@@ -1,0 +1,82 @@
+//! Evil Islands MOB level files (`ei-mob`): a level's entities — units, objects, lights, sounds, traps,
+//! levers, diplomacy, the editor's folders and the level script.
+//!
+//! Layout (spec "MOB", with CORRECTIONS.md "MOB"): a file is a **sequence** of top-level nodes (the game's
+//! levels hold OBJECTDBFILE 0xA000 then AIGRAPH 0x31415926), each `u32 type_id, u32 size (whole node,
+//! 8-byte header included), payload`. Record types hold child nodes; the payloads of the others are
+//! typed by the spec's table of type ids (`table.rs`). The script (SS_TEXT 0xACCEECCB) is `u32 key` then
+//! the text XORed with the game's keystream (`cipher.rs`); relic shows it deciphered and enciphers it
+//! again with the same key when packing.
+//!
+//! Choices relic made where the spec is silent or wrong:
+//! - UnitStats is 172 bytes (`<4i10f2Bh13fi12f8B`, CORRECTIONS.md), not the spec's 180; the game's level
+//!   agrees. Field names are the community's reading of the unit parameters where real values support
+//!   them; the others are `unk_0x..` by offset.
+//! - Diplomacy is 32 × 32 u32 (the spec's type list says 2-byte ints; 4096 bytes only fit u32).
+//! - Strings carry no terminator; cp1251 text, raw bytes kept when the text does not give them back.
+//! - StringArray sub-nodes carry their own type id (the array's own id in real files); another id is kept.
+//! - A payload that does not fit its type (wrong size, a record whose children do not tile it, a string
+//!   array whose count is off), AIGRAPH (layout undocumented) and ids the spec does not list are kept as
+//!   hex, never dropped. Top-level framing errors (a size under 8 or past the end) are errors.
+//! - Plot, Quaternion, Rectangle and LeverStats are arrays in file order: the spec names no components
+//!   (real OBJROTATION values look like `w` first, but that is not settled).
+//! - Node sizes are not stored in the JSON: the writer computes them, so an edited script simply grows.
+//! - No magic: files are recognised by the `.mob` extension.
+
+pub mod cipher;
+pub mod convert;
+pub mod read;
+pub mod table;
+pub mod types;
+pub mod write;
+
+pub use read::parse;
+pub use types::{Mob, MobDocument, Node, Value};
+pub use write::{write, write_document};
+
+use crate::asset::NamedAsset;
+use crate::error::{Error, Result};
+use crate::registry::{Capabilities, Codec, ConvertOptions, Format, Game, Kind};
+
+pub const FORMAT_ID: &str = "ei-mob";
+
+pub static FORMAT: Format = Format {
+    id: FORMAT_ID,
+    name: "Evil Islands MOB level (map entities and script)",
+    game: Game::EvilIslands,
+    extensions: &["mob"],
+    kind: Kind::Document,
+    capabilities: Capabilities { read: true, convert: true, write: true },
+    notes: "No magic: recognised by the .mob extension. UnitStats read as the 172-byte struct of \
+            CORRECTIONS.md (fields without a known name are unk_0x.. by offset); Diplomacy as 32x32 u32. \
+            Payloads that do not fit their type, AIGRAPH and unlisted type ids are kept as hex. The script \
+            is shown deciphered (cp1251 -> UTF-8) and enciphered again with its key when packing; node \
+            sizes are recomputed.",
+    codec: &MobCodec,
+};
+
+struct MobCodec;
+
+impl Codec for MobCodec {
+    fn sniff(&self, _head: &[u8]) -> bool {
+        false
+    }
+
+    fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
+        Ok(convert::info(&parse(data)?, data.len()))
+    }
+
+    fn to_json(&self, data: &[u8]) -> Result<serde_json::Value> {
+        convert::to_json(parse(data)?)
+    }
+
+    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
+        let doc: MobDocument = serde_json::from_value(value)
+            .map_err(|e| Error::invalid(FORMAT_ID, "document", 0, format!("not a MOB document: {e}")))?;
+        write_document(&doc)
+    }
+
+    fn convert(&self, data: &[u8], _opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
+        convert::convert(parse(data)?)
+    }
+}
