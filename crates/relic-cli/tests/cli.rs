@@ -301,7 +301,7 @@ fn mob_info_convert_and_pack_back() {
     assert_eq!((info["units"].as_u64(), info["scripts"].as_u64()), (Some(1), Some(1)), "{info}");
     let dir = tempfile::tempdir().unwrap();
     relic().args(["convert", "--to", "json", "-q", "-o"]).arg(dir.path()).arg(&level).assert().success();
-    let json_path = dir.path().join("example.json");
+    let json_path = dir.path().join("level.json");
     // Edit the script in the JSON, pack, and read it back.
     let mut doc: Value = serde_json::from_slice(&std::fs::read(&json_path).unwrap()).unwrap();
     assert_eq!(doc["nodes"][0]["children"][1]["name"], "SS_TEXT");
