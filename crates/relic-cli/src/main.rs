@@ -102,6 +102,9 @@ enum Command {
         /// Write every mip level of textures
         #[arg(long)]
         mips: bool,
+        /// Where models find their textures: a folder or an archive (e.g. a GRF)
+        #[arg(long, value_name = "DIR_OR_ARCHIVE")]
+        textures: Option<PathBuf>,
         #[arg(long, short)]
         force: bool,
         #[arg(long, short)]
@@ -311,9 +314,9 @@ fn run(command: Command, out: &mut String) -> relic::Result<ExitCode> {
             }
             Ok(finish(&report.failures))
         }
-        Command::Convert { output, to, mips, force, quiet, json, inputs } => {
+        Command::Convert { output, to, mips, textures, force, quiet, json, inputs } => {
             let bar = Bar::new(quiet, false);
-            let req = ops::ConvertRequest { to, force, options: relic::registry::ConvertOptions { mips } };
+            let req = ops::ConvertRequest { to, force, options: relic::registry::ConvertOptions { mips, textures } };
             let report = ops::convert(&inputs, &output, &req, &bar);
             drop(bar);
             if json {

@@ -84,6 +84,8 @@ pub struct PackRequest {
 #[derive(Debug, Clone, Default)]
 pub struct ConvertOptions {
     pub mips: bool,
+    /// Where models find their textures (`--textures`): a folder or an archive.
+    pub textures: Option<PathBuf>,
 }
 
 /// The four faces of a format. Every method but `sniff` has a default that says "not supported", so a

@@ -3,5 +3,6 @@
 
 pub mod dxt;
 pub mod pixel;
+pub mod raster;
 pub mod text;
 pub mod zlib;
