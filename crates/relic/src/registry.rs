@@ -84,6 +84,17 @@ pub struct PackRequest {
 #[derive(Debug, Clone, Default)]
 pub struct ConvertOptions {
     pub mips: bool,
+    /// Format-specific choices for unsettled layouts, as `(key, value)` pairs with keys named after the
+    /// format (`--option ei-cam.time=f32`). Each format reads its own keys (its `notes` list them) and
+    /// refuses values it does not know; the last pair for a key wins.
+    pub settings: Vec<(String, String)>,
+}
+
+impl ConvertOptions {
+    /// The value given for `key`, if any.
+    pub fn setting(&self, key: &str) -> Option<&str> {
+        self.settings.iter().rev().find(|(k, _)| k.eq_ignore_ascii_case(key)).map(|(_, v)| v.as_str())
+    }
 }
 
 /// The four faces of a format. Every method but `sniff` has a default that says "not supported", so a
@@ -165,7 +176,12 @@ impl Format {
 }
 
 /// Every registered format.
-pub static FORMATS: &[&Format] = &[&crate::evil_islands::res::FORMAT];
+pub static FORMATS: &[&Format] = &[
+    &crate::evil_islands::res::FORMAT,
+    &crate::evil_islands::reg::FORMAT,
+    &crate::evil_islands::cam::FORMAT,
+    &crate::evil_islands::adb::FORMAT,
+];
 
 pub fn by_id(id: &str) -> Option<&'static Format> {
     FORMATS.iter().copied().find(|f| f.id.eq_ignore_ascii_case(id))
