@@ -37,7 +37,7 @@ fn file_order(offsets: impl Iterator<Item = u32>) -> Vec<usize> {
 }
 
 /// The placements of entries listed in `order`, or `None` when they are the hash placements.
-fn table_of(order: &[usize], names: Vec<&[u8]>, links: impl Fn(usize) -> i16) -> Option<Vec<Placement>> {
+fn table_of(order: &[usize], names: Vec<&[u8]>, links: impl Fn(usize) -> Link) -> Option<Vec<Placement>> {
     let table: Vec<Placement> = order.iter().map(|&i| Placement { slot: i as u16, next: links(i) }).collect();
     (table != hash_placements(&names)).then_some(table)
 }

@@ -250,7 +250,9 @@ fn expect_end(rest: &str, at: &Line) -> Result<()> {
 fn parse_table(rest: &str, at: &Line) -> Result<Vec<Placement>> {
     rest.split_whitespace()
         .map(|pair| {
-            let parsed = pair.split_once(':').and_then(|(s, n)| Some((s.parse::<u16>().ok()?, n.parse::<i16>().ok()?)));
+            let parsed = pair
+                .split_once(':')
+                .and_then(|(s, n)| Some((s.parse::<u16>().ok()?, Link::from_value(n.parse::<i64>().ok()?)?)));
             parsed
                 .map(|(slot, next)| Placement { slot, next })
                 .ok_or_else(|| at.error(format!("`{pair}` in ;@table is not slot:next")))

@@ -29,7 +29,7 @@ pub fn parse(bytes: &[u8]) -> Result<Reg> {
     let mut table = Vec::with_capacity(n);
     for i in 0..n {
         let at = r.offset();
-        let next = r.i16("order").map_err(|e| e.within(format_args!("section_table[{i}]")))?;
+        let next = r.u16("order").map(Link).map_err(|e| e.within(format_args!("section_table[{i}]")))?;
         let offset = r.u32("offset").map_err(|e| e.within(format_args!("section_table[{i}]")))?;
         check_next(next, n, at).map_err(|e| e.within(format_args!("section_table[{i}]")))?;
         table.push((next, offset, at));
@@ -46,17 +46,21 @@ pub fn parse(bytes: &[u8]) -> Result<Reg> {
     Ok(Reg { file_size: bytes.len() as u64, sections, gaps })
 }
 
-fn check_next(next: i16, count: usize, at: u64) -> Result<()> {
-    if next == END || (next >= 0 && (next as usize) < count) {
-        Ok(())
-    } else {
-        Err(Error::invalid(FORMAT_ID, "order", at, format!("{next} is neither −1 (FF FF) nor a slot below {count}")))
+fn check_next(next: Link, count: usize, at: u64) -> Result<()> {
+    match next.slot() {
+        Some(slot) if slot >= count => Err(Error::invalid(
+            FORMAT_ID,
+            "order",
+            at,
+            format!("{slot} is neither FF FF (the end of a chain) nor a slot below {count}"),
+        )),
+        _ => Ok(()),
     }
 }
 
 fn read_section(
     file: &Reader<'_>,
-    next: i16,
+    next: Link,
     offset: u32,
     table_at: u64,
     index: usize,
@@ -75,7 +79,7 @@ fn read_section(
     let mut slots = Vec::with_capacity(k);
     for j in 0..k {
         let at = s.offset();
-        let key_next = s.i16("order").map_err(|e| e.within(format_args!("key_table[{j}]")))?;
+        let key_next = s.u16("order").map(Link).map_err(|e| e.within(format_args!("key_table[{j}]")))?;
         let key_offset = s.u32("offset").map_err(|e| e.within(format_args!("key_table[{j}]")))?;
         check_next(key_next, k, at).map_err(|e| e.within(format_args!("key_table[{j}]")))?;
         slots.push((key_next, key_offset, at));
@@ -193,36 +197,66 @@ impl Coverage {
 /// Follows a hash chain the way the game looks a name up: from the name's hash slot through the chain
 /// links, comparing names case-insensitively (A–Z). `names[i]` and `links[i]` describe slot `i`. At most
 /// `len` steps, so a cycle cannot hang.
-pub fn lookup(name: &[u8], names: &[&[u8]], links: &[i16]) -> Option<usize> {
+pub fn lookup(name: &[u8], names: &[&[u8]], links: &[Link]) -> Option<usize> {
+    let mut steps = usize::MAX;
+    lookup_counted(name, names, links, &mut steps)
+}
+
+/// [`lookup`], taking its steps from a budget (`None` also when the budget runs out).
+fn lookup_counted(name: &[u8], names: &[&[u8]], links: &[Link], budget: &mut usize) -> Option<usize> {
     if names.is_empty() {
         return None;
     }
     let mut slot = name_hash(name, names.len());
     for _ in 0..names.len() {
+        *budget = budget.checked_sub(1)?;
         if names.get(slot)?.eq_ignore_ascii_case(name) {
             return Some(slot);
         }
-        slot = usize::try_from(*links.get(slot)?).ok()?;
+        slot = links.get(slot)?.slot()?;
     }
     None
 }
 
+/// Most chain steps the unreachable counts take: real files have chains of one or two entries (a file
+/// of a million keys stays well within), while a hostile file can make every lookup walk every slot
+/// (65535² steps).
+const LOOKUP_BUDGET: usize = 4_000_000;
+
+/// Entries of one table the lookup does not reach; `None` when the budget ran out.
+fn unreachable_in(names: &[&[u8]], links: &[Link], budget: &mut usize) -> Option<usize> {
+    let mut count = 0;
+    for (i, name) in names.iter().enumerate() {
+        if lookup_counted(name, names, links, budget) != Some(i) {
+            if *budget == 0 {
+                return None;
+            }
+            count += 1;
+        }
+    }
+    Some(count)
+}
+
 impl Reg {
-    /// Sections the game's name lookup does not reach (another entry of the same name may shadow one).
-    pub fn unreachable_sections(&self) -> usize {
+    /// Sections the game's name lookup does not reach (another entry of the same name may shadow one);
+    /// `None` when the chains are too long to check.
+    pub fn unreachable_sections(&self) -> Option<usize> {
         let names: Vec<&[u8]> = self.sections.iter().map(|s| s.name.bytes()).collect();
-        let links: Vec<i16> = self.sections.iter().map(|s| s.next).collect();
-        (0..names.len()).filter(|&i| lookup(names[i], &names, &links) != Some(i)).count()
+        let links: Vec<Link> = self.sections.iter().map(|s| s.next).collect();
+        let mut budget = LOOKUP_BUDGET;
+        unreachable_in(&names, &links, &mut budget)
     }
 
-    /// Keys, over all sections, that the game's name lookup does not reach.
-    pub fn unreachable_keys(&self) -> usize {
+    /// Keys, over all sections, that the game's name lookup does not reach; `None` when the chains are
+    /// too long to check.
+    pub fn unreachable_keys(&self) -> Option<usize> {
+        let mut budget = LOOKUP_BUDGET;
         self.sections
             .iter()
             .map(|s| {
                 let names: Vec<&[u8]> = s.keys.iter().map(|k| k.name.bytes()).collect();
-                let links: Vec<i16> = s.keys.iter().map(|k| k.next).collect();
-                (0..names.len()).filter(|&i| lookup(names[i], &names, &links) != Some(i)).count()
+                let links: Vec<Link> = s.keys.iter().map(|k| k.next).collect();
+                unreachable_in(&names, &links, &mut budget)
             })
             .sum()
     }

@@ -18,13 +18,68 @@ pub const HEADER_SIZE: u64 = 6;
 /// One hash-table entry: s16 chain link, u32 offset.
 pub const SLOT_SIZE: u64 = 6;
 /// The chain link that ends a chain (stored as `FF FF`).
-pub const END: i16 = -1;
+pub const END: Link = Link(0xFFFF);
 
 /// Value type codes (the low 7 bits of a key's type byte); bit 7 marks an array.
 pub const TYPE_INT: u8 = 0;
 pub const TYPE_FLOAT: u8 = 1;
 pub const TYPE_STRING: u8 = 2;
 pub const ARRAY_BIT: u8 = 0x80;
+
+/// A hash-chain link (the spec's s16 "order"): the next slot of the chain, or `FF FF` for the end. It is
+/// read as a u16 so that tables of more than 32768 entries can link to their upper slots; JSON and INI
+/// show the end as −1.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Link(pub u16);
+
+impl Link {
+    /// The link to `slot` (`slot` below 65535).
+    pub fn to(slot: usize) -> Link {
+        Link(slot as u16)
+    }
+    /// The next slot, or `None` at the end of a chain.
+    pub fn slot(self) -> Option<usize> {
+        (self != END).then_some(usize::from(self.0))
+    }
+    /// −1 for the end, else the slot.
+    pub fn value(self) -> i32 {
+        self.slot().map_or(-1, |s| s as i32)
+    }
+    /// From −1 (or 65535) for the end, or a slot 0..=65534.
+    pub fn from_value(v: i64) -> Option<Link> {
+        match v {
+            -1 | 65535 => Some(END),
+            0..=65534 => Some(Link(v as u16)),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Debug for Link {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.value())
+    }
+}
+
+impl fmt::Display for Link {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.value())
+    }
+}
+
+impl Serialize for Link {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_i32(self.value())
+    }
+}
+
+impl<'de> Deserialize<'de> for Link {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let v = i64::deserialize(d)?;
+        Link::from_value(v)
+            .ok_or_else(|| serde::de::Error::custom(format!("link {v} is neither −1 nor a slot 0..65534")))
+    }
+}
 
 /// cp1251 text kept as its bytes. JSON shows the decoded text: cp1251 gives every byte its own character
 /// (`codec::text` tests this), so the text always encodes back to the same bytes.
@@ -120,8 +175,8 @@ impl Value {
 /// One key: its key-table entry (slot = index in [`Section::keys`]) and its record.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Key {
-    /// The spec's `order`: next slot of this hash chain, −1 ends it.
-    pub next: i16,
+    /// The spec's `order`: next slot of this hash chain, −1 (`FF FF`) ends it.
+    pub next: Link,
     /// Offset of the key record from the start of its section.
     pub offset: u32,
     pub name: Text,
@@ -132,8 +187,8 @@ pub struct Key {
 /// One section: its section-table entry (slot = index in [`Reg::sections`]) and its record.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Section {
-    /// The spec's `order`: next slot of this hash chain, −1 ends it.
-    pub next: i16,
+    /// The spec's `order`: next slot of this hash chain, −1 (`FF FF`) ends it.
+    pub next: Link,
     /// Absolute offset of the section record.
     pub offset: u32,
     pub name: Text,
@@ -171,7 +226,7 @@ pub struct RegDocument {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Placement {
     pub slot: u16,
-    pub next: i16,
+    pub next: Link,
 }
 
 /// A key as an INI holds it.

@@ -62,7 +62,7 @@ fn encode_section_header(section: &Section, field: &dyn Fn() -> String) -> Resul
     out.extend_from_slice(&name_len.to_le_bytes());
     out.extend_from_slice(&section.name.0);
     for k in &section.keys {
-        out.extend_from_slice(&k.next.to_le_bytes());
+        out.extend_from_slice(&k.next.0.to_le_bytes());
         out.extend_from_slice(&k.offset.to_le_bytes());
     }
     Ok(out)
@@ -91,7 +91,7 @@ pub fn write(reg: &Reg) -> Result<Vec<u8>> {
     head.extend_from_slice(&MAGIC);
     head.extend_from_slice(&count.to_le_bytes());
     for s in &reg.sections {
-        head.extend_from_slice(&s.next.to_le_bytes());
+        head.extend_from_slice(&s.next.0.to_le_bytes());
         head.extend_from_slice(&s.offset.to_le_bytes());
     }
     place(0, &head, &|| "header".into())?;
@@ -119,26 +119,33 @@ pub fn write(reg: &Reg) -> Result<Vec<u8>> {
 
 /// Table placements by the name hash, in entry order: an entry takes its hash slot when free, otherwise
 /// the highest free slot, linked at the end of the chain starting at its hash slot.
+///
+/// Linear time: every slot belongs to one chain for good (a slot joins a chain only while it is free),
+/// so the end of the chain through any slot is kept per chain instead of being walked to.
 pub fn hash_placements(names: &[&[u8]]) -> Vec<Placement> {
     let n = names.len();
     let mut occupied = vec![false; n];
     let mut next = vec![END; n];
+    // chain_of[slot]: the chain (numbered by its first slot) that the slot belongs to; tail[chain]: its last slot.
+    let mut chain_of = vec![usize::MAX; n];
+    let mut tail = vec![usize::MAX; n];
     let mut slots = Vec::with_capacity(n);
     let mut free = n;
     for name in names {
         let home = name_hash(name, n);
         let slot = if !occupied[home] {
+            chain_of[home] = home;
+            tail[home] = home;
             home
         } else {
             while free > 0 && occupied[free - 1] {
                 free -= 1;
             }
             free -= 1; // fewer entries than slots were placed, so a free slot remains
-            let mut tail = home;
-            while let Ok(t) = usize::try_from(next[tail]) {
-                tail = t;
-            }
-            next[tail] = free as i16;
+            let chain = chain_of[home];
+            next[tail[chain]] = Link::to(free);
+            tail[chain] = free;
+            chain_of[free] = chain;
             free
         };
         occupied[slot] = true;
@@ -158,7 +165,7 @@ fn check_placements(table: &[Placement], field: &dyn Fn() -> String) -> Result<(
             Some(_) => return Err(invalid(field(), format!("entry {i}: slot {slot} is given twice"))),
             None => return Err(invalid(field(), format!("entry {i}: slot {slot} is not below {n}"))),
         }
-        if p.next != END && !(0..n as i64).contains(&i64::from(p.next)) {
+        if p.next.slot().is_some_and(|s| s >= n) {
             return Err(invalid(field(), format!("entry {i}: link {} is neither −1 nor a slot below {n}", p.next)));
         }
     }
