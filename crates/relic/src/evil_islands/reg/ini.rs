@@ -32,7 +32,8 @@
 //!   and the table is built from the name hash; deleting the line does the same.
 //!
 //! Python's `configparser` reads these files (comments are its comments; use `interpolation=None` and
-//! `optionxform = str` to see the names as written); it does not accept repeated names in strict mode.
+//! `optionxform = str` to see the names as written); it does not accept repeated names in strict mode, and
+//! it takes a section named `DEFAULT` as its defaults.
 
 use std::fmt::Write as _;
 

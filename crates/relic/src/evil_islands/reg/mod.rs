@@ -2,11 +2,12 @@
 //! game folder, and tables of the game's data.
 //!
 //! Layout (spec "REG", corrected by CORRECTIONS.md): magic `FB 3E AB 45`, u16 section count, then the
-//! section table: per slot an s16 chain link (the spec's "order"; −1 = `FF FF` ends a chain) and a u32
-//! absolute section offset. A section is u16 key count, u16 name length, the cp1251 name, then its key
-//! table (s16 link, u32 offset from the section's start). A key record is a type byte (0 int, 1 float,
-//! 2 string; bit 7 = array with a u16 count), u16 name length, the cp1251 name and the value (strings are
-//! u16 length + cp1251 bytes).
+//! section table: per slot a chain link (the spec's s16 "order") and a u32 absolute section offset. A
+//! section is u16 key count, u16 name length, the cp1251 name, then its key table (link, u32 offset from
+//! the section's start). relic reads a link as a u16 whose `FF FF` ends the chain (shown as −1): a table
+//! may have 65535 entries, and an s16 could not link to the slots above 32767. A key record is a type
+//! byte (0 int, 1 float, 2 string; bit 7 = array with a u16 count), u16 name length, the cp1251 name and
+//! the value (strings are u16 length + cp1251 bytes).
 //!
 //! Both tables are hash tables (CORRECTIONS.md: the order fields are next-index chains). Neither the spec
 //! nor CORRECTIONS.md names the hash: relic uses the RES name hash (sum of the name bytes as signed
