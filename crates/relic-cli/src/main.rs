@@ -105,6 +105,9 @@ enum Command {
         /// Where models find their textures: a folder or an archive (e.g. a GRF)
         #[arg(long, value_name = "DIR_OR_ARCHIVE")]
         textures: Option<PathBuf>,
+        /// A format's choice for an unsettled layout, e.g. `ei-cam.time=f32` (see `relic formats`)
+        #[arg(long = "option", value_name = "KEY=VALUE", value_parser = parse_setting)]
+        settings: Vec<(String, String)>,
         #[arg(long, short)]
         force: bool,
         #[arg(long, short)]
@@ -115,9 +118,10 @@ enum Command {
         #[arg(required = true)]
         inputs: Vec<PathBuf>,
     },
-    /// Write a file of FORMAT from a folder (archives) or from the JSON of `convert --to json`
+    /// Write a file of FORMAT from a folder (archives), the JSON of `convert --to json`, or the file
+    /// `convert` wrote (an INI for REG, …)
     #[command(
-        after_help = "Examples:\n  relic pack ei-res -o new.res extracted_folder\n  relic pack ei-res -o same.res texts.json"
+        after_help = "Examples:\n  relic pack ei-res -o new.res extracted_folder\n  relic pack ei-res -o same.res texts.json\n  relic pack ei-reg -o config.reg config.ini"
     )]
     Pack {
         /// Format id (see `relic formats`)
@@ -314,9 +318,10 @@ fn run(command: Command, out: &mut String) -> relic::Result<ExitCode> {
             }
             Ok(finish(&report.failures))
         }
-        Command::Convert { output, to, mips, textures, force, quiet, json, inputs } => {
+        Command::Convert { output, to, mips, textures, settings, force, quiet, json, inputs } => {
             let bar = Bar::new(quiet, false);
-            let req = ops::ConvertRequest { to, force, options: relic::registry::ConvertOptions { mips, textures } };
+            let options = relic::registry::ConvertOptions { mips, textures, settings };
+            let req = ops::ConvertRequest { to, force, options };
             let report = ops::convert(&inputs, &output, &req, &bar);
             drop(bar);
             if json {
@@ -335,6 +340,14 @@ fn run(command: Command, out: &mut String) -> relic::Result<ExitCode> {
             eprintln!("wrote {} ({written} bytes)", output.display());
             Ok(ExitCode::SUCCESS)
         }
+    }
+}
+
+/// `KEY=VALUE` of `--option`.
+fn parse_setting(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((k, v)) if !k.trim().is_empty() => Ok((k.trim().to_string(), v.trim().to_string())),
+        _ => Err(format!("`{text}` is not KEY=VALUE (e.g. ei-cam.time=f32)")),
     }
 }
 

@@ -566,13 +566,20 @@ pub fn pack(format_id: &str, input: &Path, output: &Path, opts: &PackOptions) ->
         paths::write_bytes(output, &bytes, wopts)?;
     } else {
         let text = std::fs::read(input).map_err(|e| Error::io(input, e))?;
-        let value: serde_json::Value = serde_json::from_slice(&text).map_err(|e| {
-            Error::Refused(format!(
-                "{}: not JSON ({e}); give a folder or the JSON of `relic convert --to json`",
-                input.display()
-            ))
-        })?;
-        let bytes = format.codec.write_json(value)?;
+        let name = input.to_string_lossy();
+        let is_json = registry::extension_of(&name).map_or(true, |e| e.eq_ignore_ascii_case("json"));
+        let bytes = if is_json {
+            let value: serde_json::Value = serde_json::from_slice(&text).map_err(|e| {
+                Error::Refused(format!(
+                    "{}: not JSON ({e}); give a folder or the JSON of `relic convert --to json`",
+                    input.display()
+                ))
+            })?;
+            format.codec.write_json(value)?
+        } else {
+            // Another kind of input: a PNG for an image format, an INI for REG, …
+            format.codec.pack_input(&name, &text, &request)?
+        };
         written = bytes.len() as u64;
         paths::write_bytes(output, &bytes, wopts)?;
     }

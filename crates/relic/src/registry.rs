@@ -86,6 +86,17 @@ pub struct ConvertOptions {
     pub mips: bool,
     /// Where models find their textures (`--textures`): a folder or an archive.
     pub textures: Option<PathBuf>,
+    /// Format-specific choices for unsettled layouts, as `(key, value)` pairs with keys named after the
+    /// format (`--option ei-cam.time=f32`). Each format reads its own keys (its `notes` list them) and
+    /// refuses values it does not know; the last pair for a key wins.
+    pub settings: Vec<(String, String)>,
+}
+
+impl ConvertOptions {
+    /// The value given for `key`, if any.
+    pub fn setting(&self, key: &str) -> Option<&str> {
+        self.settings.iter().rev().find(|(k, _)| k.eq_ignore_ascii_case(key)).map(|(_, v)| v.as_str())
+    }
 }
 
 /// The four faces of a format. Every method but `sniff` has a default that says "not supported", so a
@@ -186,6 +197,9 @@ impl Format {
 /// Every registered format.
 pub static FORMATS: &[&Format] = &[
     &crate::evil_islands::res::FORMAT,
+    &crate::evil_islands::reg::FORMAT,
+    &crate::evil_islands::cam::FORMAT,
+    &crate::evil_islands::adb::FORMAT,
     &crate::evil_islands::mmp::FORMAT,
     &crate::evil_islands::db::FORMAT,
     &crate::evil_islands::mob::FORMAT,

@@ -577,7 +577,8 @@ fn convert_writes_the_top_level_or_every_mip() {
     assert_eq!(outputs(&plain), vec!["wall.png"]);
     assert_eq!(plain.outputs[0].kind, "image");
     assert_eq!(png_pixels(&dir.path().join("a/wall.png")), (8, 4, img.clone()));
-    let req = ops::ConvertRequest { options: ConvertOptions { mips: true, ..Default::default() }, ..Default::default() };
+    let req =
+        ops::ConvertRequest { options: ConvertOptions { mips: true, ..Default::default() }, ..Default::default() };
     let all = ops::convert(std::slice::from_ref(&tex), &dir.path().join("b"), &req, &ops::Quiet);
     assert_eq!(outputs(&all), vec!["wall.mip0.png", "wall.mip1.png", "wall.mip2.png", "wall.mip3.png"]);
     assert_eq!(png_pixels(&dir.path().join("b/wall.mip0.png")).2, img);

@@ -6,6 +6,9 @@ mod make_samples;
 
 use std::path::PathBuf;
 
+/// Registered formats that have no magic (identified by extension only).
+const NO_MAGIC: &[&str] = &["ei-cam", "ei-db", "ei-mob"];
+
 fn samples_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples")
 }
@@ -20,9 +23,6 @@ fn samples_match_generator() {
         );
     }
 }
-
-/// Formats whose files carry no magic (identified by extension or file name only).
-const NO_MAGIC: &[&str] = &["ei-db", "ei-mob"];
 
 #[test]
 fn every_registered_format_has_a_sample_identified_as_it() {
@@ -49,6 +49,12 @@ fn every_registered_format_has_a_sample_identified_as_it() {
     }
     for f in relic::FORMATS {
         assert!(found.contains(f.id), "registered format {} has no file in samples/", f.id);
+    }
+    for id in NO_MAGIC {
+        let f = relic::registry::by_id(id).unwrap();
+        for (path, bytes) in make_samples::build() {
+            assert!(!f.codec.sniff(&bytes), "{id} claims a magic match on samples/{path}");
+        }
     }
 }
 

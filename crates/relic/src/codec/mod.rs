@@ -1,7 +1,9 @@
-//! Codecs shared by several formats: text code pages, zlib streams, masked pixel formats and DXT block
-//! compression; palettes and RLE helpers join here as the formats that need them arrive, so each lives once.
+//! Codecs shared by several formats: text code pages, bit-exact floats, zlib streams, masked pixel formats,
+//! DXT block compression and common raster images; palettes and RLE helpers join here as the formats that
+//! need them arrive, so each lives once.
 
 pub mod dxt;
+pub mod float;
 pub mod pixel;
 pub mod raster;
 pub mod text;

@@ -36,4 +36,13 @@ mod tests {
         assert_eq!(encode(CP1251, "Привет").unwrap(), raw);
         assert!(encode(CP1251, "日本").is_none());
     }
+
+    #[test]
+    fn cp1251_decodes_every_byte_reversibly() {
+        // Every byte has its own character (0x98 is U+0098), so cp1251 text never needs raw bytes kept.
+        let all: Vec<u8> = (0..=255).collect();
+        let (text, exact) = decode_exact(CP1251, &all);
+        assert!(exact);
+        assert_eq!(text.chars().count(), 256);
+    }
 }

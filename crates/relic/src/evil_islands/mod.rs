@@ -1,7 +1,10 @@
 //! Evil Islands: Curse of the Lost Soul (Nival, 2000). Spec: `../shared/specs/evil-islands.txt`, with the
 //! Evil Islands part of `CORRECTIONS.md`.
 
+pub mod adb;
+pub mod cam;
 pub mod db;
 pub mod mmp;
 pub mod mob;
+pub mod reg;
 pub mod res;

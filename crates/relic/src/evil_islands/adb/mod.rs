@@ -1,0 +1,67 @@
+//! Evil Islands ADB files (`ei-adb`): the animation database of one kind of unit (which animations it
+//! has, when they may play, their lengths, speeds and sound frames).
+//!
+//! Layout (spec "Adb"): magic `ADB\0`, u32 animation count, the unit name (24 bytes, cp1251), min / mid /
+//! max height (f32), then 88-byte records: name (16 bytes, cp1251), u32 number, a packed u64, u32
+//! probability, u32 length, f32 movement speed and twelve u32 frame and sound fields.
+//!
+//! The packed u64 is split into the spec's named fields (weapons bits 0–6, allowed_states 15–17,
+//! action_type 18–21, action_modifyer 22–29, animation_stage 30–31, action_forms 36–41); the bits outside
+//! them are kept in `other_bits`. Fixed-size names keep the bytes after their NUL when those are not zero
+//! (editors leave junk there). The spec mentions a "partially trimmed" variant for a few units that is
+//! practically unexplored: bytes after the last record are kept as they are; a count that needs more
+//! bytes than the file holds is rejected.
+
+pub mod convert;
+pub mod read;
+pub mod types;
+pub mod write;
+
+pub use read::parse;
+pub use types::{Adb, AdbDocument, Additionals, Animation, Hex64};
+pub use write::write;
+
+use crate::asset::{Asset, NamedAsset};
+use crate::error::{Error, Result};
+use crate::registry::{Capabilities, Codec, ConvertOptions, Format, Game, Kind};
+
+pub const FORMAT_ID: &str = "ei-adb";
+
+pub static FORMAT: Format = Format {
+    id: FORMAT_ID,
+    name: "Evil Islands ADB (animation database)",
+    game: Game::EvilIslands,
+    extensions: &["adb"],
+    kind: Kind::Document,
+    capabilities: Capabilities { read: true, convert: true, write: true },
+    notes: "the packed u64 is split into the spec's named bit fields; the other bits are kept in other_bits. \
+            Bytes after the last record (the spec's \"partially trimmed\" variant) are kept as they are.",
+    codec: &AdbCodec,
+};
+
+struct AdbCodec;
+
+impl Codec for AdbCodec {
+    fn sniff(&self, head: &[u8]) -> bool {
+        head.starts_with(&types::MAGIC)
+    }
+
+    fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
+        Ok(convert::info(&parse(data)?, data.len()))
+    }
+
+    fn to_json(&self, data: &[u8]) -> Result<serde_json::Value> {
+        serde_json::to_value(convert::to_document(&parse(data)?))
+            .map_err(|e| Error::Unsupported(format!("{FORMAT_ID}: JSON: {e}")))
+    }
+
+    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
+        let doc: AdbDocument = serde_json::from_value(value)
+            .map_err(|e| Error::invalid(FORMAT_ID, "document", 0, format!("not an ADB document: {e}")))?;
+        write(&doc.adb)
+    }
+
+    fn convert(&self, data: &[u8], _opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
+        Ok(vec![NamedAsset { name: None, asset: Asset::Document(convert::to_asset(&parse(data)?)?) }])
+    }
+}

@@ -1,0 +1,73 @@
+//! ADB writer: header, records and trailing bytes, checked with the reader.
+
+use super::read::parse;
+use super::types::*;
+use super::FORMAT_ID;
+use crate::bytes::Base64;
+use crate::codec::text::{encode, CP1251};
+use crate::error::{Error, Result};
+
+fn invalid(field: impl Into<String>, message: impl Into<String>) -> Error {
+    Error::invalid(FORMAT_ID, field, 0, message)
+}
+
+/// A fixed-size cp1251 field from its text and the bytes kept after the NUL (zeros when none).
+fn fixed_name(text: &str, tail: Option<&Base64>, size: usize, field: &str) -> Result<Vec<u8>> {
+    if text.contains('\0') {
+        return Err(invalid(field, "a name cannot contain NUL (bytes after the NUL go in the tail)"));
+    }
+    let mut bytes =
+        encode(CP1251, text).ok_or_else(|| invalid(field, format!("`{text}` has characters cp1251 cannot hold")))?;
+    if bytes.len() > size {
+        return Err(invalid(field, format!("`{text}` is {} bytes; the field holds {size}", bytes.len())));
+    }
+    match tail {
+        None => bytes.resize(size, 0),
+        Some(Base64(t)) => {
+            if bytes.len() + t.len() != size || t.first().is_some_and(|&b| b != 0) {
+                return Err(invalid(
+                    format!("{field}_tail"),
+                    format!(
+                        "must be the {} bytes after the name, starting with NUL (the name is {} bytes of {size})",
+                        size - bytes.len(),
+                        bytes.len()
+                    ),
+                ));
+            }
+            bytes.extend_from_slice(t);
+        }
+    }
+    Ok(bytes)
+}
+
+/// Writes an ADB file.
+pub fn write(adb: &Adb) -> Result<Vec<u8>> {
+    let count = u32::try_from(adb.animations.len())
+        .map_err(|_| invalid("animations", format!("{} animations are too many", adb.animations.len())))?;
+    let trailing = adb.trailing.as_ref().map_or(0, |t| t.0.len());
+    let mut out = Vec::with_capacity(HEADER_SIZE + RECORD_SIZE * adb.animations.len() + trailing);
+    out.extend_from_slice(&MAGIC);
+    out.extend_from_slice(&count.to_le_bytes());
+    out.extend_from_slice(&fixed_name(&adb.unit_name, adb.unit_name_tail.as_ref(), UNIT_NAME_SIZE, "unit_name")?);
+    for h in [adb.min_height, adb.mid_height, adb.max_height] {
+        out.extend_from_slice(&h.to_le_bytes());
+    }
+    for (i, a) in adb.animations.iter().enumerate() {
+        let field = |f: &str| format!("animations[{i}].{f}");
+        out.extend_from_slice(&fixed_name(&a.name, a.name_tail.as_ref(), ANIMATION_NAME_SIZE, &field("name"))?);
+        out.extend_from_slice(&a.number.to_le_bytes());
+        let packed = a.additionals.pack().map_err(|m| invalid(field("additionals"), m))?;
+        out.extend_from_slice(&packed.to_le_bytes());
+        out.extend_from_slice(&a.action_probability.to_le_bytes());
+        out.extend_from_slice(&a.animation_length.to_le_bytes());
+        out.extend_from_slice(&a.movement_speed.to_le_bytes());
+        for v in a.frames() {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+    }
+    if let Some(t) = &adb.trailing {
+        out.extend_from_slice(&t.0);
+    }
+    parse(&out).map_err(|e| e.within("rebuilt file"))?;
+    Ok(out)
+}

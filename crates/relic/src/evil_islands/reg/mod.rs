@@ -1,0 +1,90 @@
+//! Evil Islands REG files (`ei-reg`): binary INI files (sections of typed keys) — game settings in the
+//! game folder, and tables of the game's data.
+//!
+//! Layout (spec "REG", corrected by CORRECTIONS.md): magic `FB 3E AB 45`, u16 section count, then the
+//! section table: per slot a chain link (the spec's s16 "order") and a u32 absolute section offset. A
+//! section is u16 key count, u16 name length, the cp1251 name, then its key table (link, u32 offset from
+//! the section's start). relic reads a link as a u16 whose `FF FF` ends the chain (shown as −1): a table
+//! may have 65535 entries, and an s16 could not link to the slots above 32767. A key record is a type
+//! byte (0 int, 1 float, 2 string; bit 7 = array with a u16 count), u16 name length, the cp1251 name and
+//! the value (strings are u16 length + cp1251 bytes).
+//!
+//! Both tables are hash tables (CORRECTIONS.md: the order fields are next-index chains). Neither the spec
+//! nor CORRECTIONS.md names the hash: relic uses the RES name hash (sum of the name bytes as signed
+//! chars, A–Z lowercased, modulo the entry count) and the RES collision rule (the highest free slot,
+//! linked at the end of the chain from the hash slot). A public third-party REG writer sums *unsigned*
+//! bytes instead; the two agree on every name without bytes ≥ 0x80. No game file was available to settle
+//! it. Whatever a file holds is kept: the JSON stores every table entry as it is, and the INI keeps a
+//! table that differs from relic's in a `;@table` line (see [`ini`]), so REG → INI → REG is
+//! byte-identical for every file laid out as relic lays files out (sections, then keys, in file order,
+//! without gaps). Other layouts keep all content in the INI and all bytes in the JSON.
+//!
+//! Records may not overlap (a file whose tables point twice at the same bytes is rejected).
+
+pub mod convert;
+pub mod ini;
+pub mod read;
+pub mod types;
+pub mod write;
+
+pub use read::parse;
+pub use types::{Content, Reg, RegDocument, Text, Value};
+pub use write::{layout, write, write_content};
+
+use crate::asset::{Asset, NamedAsset, Text as TextAsset};
+use crate::error::{Error, Result};
+use crate::registry::{extension_of, Capabilities, Codec, ConvertOptions, Format, Game, Kind, PackRequest};
+
+pub const FORMAT_ID: &str = "ei-reg";
+
+pub static FORMAT: Format = Format {
+    id: FORMAT_ID,
+    name: "Evil Islands REG (binary INI)",
+    game: Game::EvilIslands,
+    extensions: &["reg"],
+    kind: Kind::Document,
+    capabilities: Capabilities { read: true, convert: true, write: true },
+    notes: "converts to typed INI (42 int, 42.0 float, \"42\" string, [..] arrays) and packs back from it \
+            (`relic pack ei-reg -o x.reg x.ini`). Hash tables: relic assumes the RES name hash (signed-char \
+            sum); files placed otherwise keep their slots in `;@table` lines of the INI.",
+    codec: &RegCodec,
+};
+
+struct RegCodec;
+
+impl Codec for RegCodec {
+    fn sniff(&self, head: &[u8]) -> bool {
+        head.starts_with(&types::MAGIC)
+    }
+
+    fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
+        Ok(convert::info(&parse(data)?))
+    }
+
+    fn to_json(&self, data: &[u8]) -> Result<serde_json::Value> {
+        serde_json::to_value(convert::to_document(&parse(data)?))
+            .map_err(|e| Error::Unsupported(format!("{FORMAT_ID}: JSON: {e}")))
+    }
+
+    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
+        let doc: RegDocument = serde_json::from_value(value)
+            .map_err(|e| Error::invalid(FORMAT_ID, "document", 0, format!("not a REG document: {e}")))?;
+        write(&doc.reg)
+    }
+
+    fn convert(&self, data: &[u8], _opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
+        let text = convert::to_ini(&parse(data)?);
+        Ok(vec![NamedAsset { name: None, asset: Asset::Text(TextAsset { extension: "ini", text }) }])
+    }
+
+    fn pack_input(&self, input_name: &str, content: &[u8], _request: &PackRequest) -> Result<Vec<u8>> {
+        if !extension_of(input_name).is_some_and(|e| e.eq_ignore_ascii_case("ini")) {
+            return Err(Error::Unsupported(format!(
+                "{FORMAT_ID} is made from the typed INI of `relic convert` (.ini) or the JSON of `relic convert --to json`"
+            )));
+        }
+        let text = std::str::from_utf8(content)
+            .map_err(|e| Error::invalid(FORMAT_ID, "ini", e.valid_up_to() as u64, "the INI is not UTF-8 text"))?;
+        write_content(&ini::parse(text)?)
+    }
+}
