@@ -156,6 +156,9 @@ pub fn write_archive(mut inputs: Vec<PackInput>, opts: PackOptions, out: &mut dy
     let mut slot_of = vec![0usize; n];
     let mut occupant: Vec<Option<usize>> = vec![None; n];
     let mut next = vec![-1i32; n];
+    // Shortcuts towards each chain's end, so that appending stays near-linear even when many names share
+    // a hash (a plain walk would be quadratic).
+    let mut jump: Vec<usize> = (0..n).collect();
     let mut free = n;
     for (e, input) in inputs.iter().enumerate() {
         let home = name_hash(&input.name, n);
@@ -166,11 +169,9 @@ pub fn write_archive(mut inputs: Vec<PackInput>, opts: PackOptions, out: &mut dy
                 free -= 1;
             }
             free -= 1; // a free slot exists: fewer entries were placed than there are slots
-            let mut j = home;
-            while next[j] != -1 {
-                j = next[j] as usize;
-            }
-            next[j] = free as i32;
+            let end = chain_end(&next, &mut jump, home);
+            next[end] = free as i32;
+            jump[end] = free;
             free
         };
         occupant[slot] = Some(e);
@@ -223,6 +224,28 @@ pub fn write_archive(mut inputs: Vec<PackInput>, opts: PackOptions, out: &mut dy
         put(out, &input.name)?;
     }
     Ok(total)
+}
+
+/// The last slot of the chain through `start`, compressing the shortcuts on the way.
+fn chain_end(next: &[i32], jump: &mut [usize], start: usize) -> usize {
+    let mut path = Vec::new();
+    let mut x = start;
+    loop {
+        let shortcut = jump[x];
+        if shortcut != x {
+            path.push(x);
+            x = shortcut;
+        } else if next[x] != -1 {
+            path.push(x);
+            x = next[x] as usize;
+        } else {
+            break;
+        }
+    }
+    for p in path {
+        jump[p] = x;
+    }
+    x
 }
 
 fn encode_record(rec: &ResRecord) -> [u8; RECORD_SIZE] {
