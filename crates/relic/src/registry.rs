@@ -165,7 +165,7 @@ impl Format {
 }
 
 /// Every registered format.
-pub static FORMATS: &[&Format] = &[&crate::evil_islands::res::FORMAT];
+pub static FORMATS: &[&Format] = &[&crate::evil_islands::res::FORMAT, &crate::ragnarok::rsm::FORMAT];
 
 pub fn by_id(id: &str) -> Option<&'static Format> {
     FORMATS.iter().copied().find(|f| f.id.eq_ignore_ascii_case(id))

@@ -1,2 +1,4 @@
-//! Ragnarok Online. Spec: `../shared/specs/ragnarok-rsm-rsm2.txt`.
-//! No format of this game is implemented yet; its formats join the registry as they are built.
+//! Ragnarok Online. Spec: `../shared/specs/ragnarok-rsm-rsm2.txt`, with the Ragnarok part of
+//! `CORRECTIONS.md`.
+
+pub mod rsm;
