@@ -328,7 +328,7 @@ fn run(command: Command, out: &mut String) -> relic::Result<ExitCode> {
                 print_json(out, &report.outputs)?;
             } else if !quiet {
                 for s in &report.skipped {
-                    eprintln!("skipped {s}: not a format relic knows");
+                    eprintln!("skipped {s}");
                 }
                 eprintln!("wrote {} files to {}", report.outputs.len(), output.display());
             }

@@ -12,6 +12,9 @@ use relic::evil_islands::db::{DbDocument, Field, FileType, LengthEncoding, Recor
 use relic::evil_islands::mmp::PixelFormat;
 use relic::evil_islands::res::{write_archive, PackInput, PackOptions, PackSource};
 use relic::ragnarok::grf;
+use relic::ragnarok::rsm::{
+    self, Face, Mesh, Name, RotationKey, Rsm, TexVertex, TextureAnimation, TextureChannel, TextureKey, Version,
+};
 
 /// 2001-03-30, the time stamp of the game's own text archives.
 const TIME: u32 = 985_950_276;
@@ -84,6 +87,57 @@ fn items_db() -> Vec<u8> {
     relic::evil_islands::db::write_document(&doc).unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// A textured square pyramid (apex up: model space is Y-down) turning once about its vertical axis over
+/// two seconds: milliseconds in 1.4, 60 frames at 30 fps in 2.3, where its texture also scrolls.
+fn pyramid(version: Version) -> Vec<u8> {
+    let mut rsm = Rsm::new(version);
+    rsm.animation_length = if version.is_rsm2() { 60 } else { 2000 };
+    rsm.shade_type = 1;
+    rsm.root_names = vec![Name::new("pyramid")];
+    let mut m = Mesh::new(version, "pyramid");
+    if version.has_mesh_textures() {
+        m.textures = vec![Name::new("stone.bmp")];
+    } else {
+        rsm.textures = vec![Name::new("stone.bmp")];
+        m.texture_indices = vec![0];
+    }
+    m.vertices = vec![[-1.0, 0.0, -1.0], [1.0, 0.0, -1.0], [1.0, 0.0, 1.0], [-1.0, 0.0, 1.0], [0.0, -2.0, 0.0]];
+    m.tex_vertices = [[0.0, 1.0], [1.0, 1.0], [0.5, 0.0], [0.0, 0.0], [1.0, 0.0]]
+        .map(|uv| TexVertex { color: Some(0xFFFF_FFFF), uv })
+        .to_vec();
+    let side = |v: [u16; 3]| Face { vertices: v, tex_vertices: [0, 1, 2], smooth_groups: vec![1], ..Face::default() };
+    let base =
+        |v: [u16; 3], t: [u16; 3]| Face { vertices: v, tex_vertices: t, smooth_groups: vec![2], ..Face::default() };
+    m.faces = vec![
+        side([0, 1, 4]),
+        side([1, 2, 4]),
+        side([2, 3, 4]),
+        side([3, 0, 4]),
+        base([0, 2, 1], [3, 1, 4]),
+        base([0, 3, 2], [3, 0, 1]),
+    ];
+    // Half turns about Y: identity, 180°, back to identity (q and −q are the same rotation).
+    let end = rsm.animation_length;
+    m.rotation_keys = vec![
+        RotationKey { frame: 0, quaternion: [0.0, 0.0, 0.0, 1.0] },
+        RotationKey { frame: end / 2, quaternion: [0.0, 1.0, 0.0, 0.0] },
+        RotationKey { frame: end, quaternion: [0.0, 0.0, 0.0, -1.0] },
+    ];
+    if version.has_mesh_textures() {
+        m.texture_animations = vec![TextureAnimation {
+            texture: 0,
+            channels: vec![TextureChannel {
+                kind: rsm::texture_kind::TRANSLATE_U,
+                keys: vec![TextureKey { frame: 0, value: 0.0 }, TextureKey { frame: end, value: 1.0 }],
+            }],
+        }];
+        // As real 2.3 files: no volume-box count at the end.
+        rsm.volume_boxes = None;
+    }
+    rsm.meshes.push(m);
+    rsm::write(&rsm).unwrap_or_else(|e| panic!("{e}"))
+}
+
 /// Every sample: path under `samples/` and bytes.
 pub fn build() -> Vec<(&'static str, Vec<u8>)> {
     // A bone set is itself a RES of 96-byte entries (8 × vec3) without extensions (spec "Bon").
@@ -109,6 +163,8 @@ pub fn build() -> Vec<(&'static str, Vec<u8>)> {
         ("evil_islands/intro.cam", cam()),
         ("evil_islands/unhuma.adb", adb()),
         ("ragnarok/example.grf", grf_sample()),
+        ("ragnarok/example.rsm", pyramid(Version::new(1, 4))),
+        ("ragnarok/example.rsm2", pyramid(Version::new(2, 3))),
     ]
 }
 

@@ -288,7 +288,8 @@ pub struct ConvertReport {
     pub outputs: Vec<ManifestItem>,
     /// Inputs that failed, one line each.
     pub failures: Vec<String>,
-    /// Files in walked folders that no format matched.
+    /// Files in walked folders that were not converted, one line each with the reason (no format matched,
+    /// or the format is read but not converted yet).
     pub skipped: Vec<String>,
 }
 
@@ -330,7 +331,7 @@ pub fn convert(inputs: &[PathBuf], out_dir: &Path, req: &ConvertRequest, progres
         }
     }
     progress.start(jobs.len() as u64);
-    let results: Vec<(Job, Result<Option<Vec<ManifestItem>>>)> = jobs
+    let results: Vec<(Job, Result<Converted>)> = jobs
         .into_par_iter()
         .map(|job| {
             let r = convert_file(&job, req);
@@ -340,24 +341,43 @@ pub fn convert(inputs: &[PathBuf], out_dir: &Path, req: &ConvertRequest, progres
         .collect();
     for (job, r) in results {
         match r {
-            Ok(Some(items)) => report.outputs.extend(items),
-            Ok(None) if !job.explicit => report.skipped.push(job.path.display().to_string()),
-            Ok(None) => report.failures.push(format!("{}: not a format relic knows", job.path.display())),
+            Ok(Converted::Done(items)) => report.outputs.extend(items),
+            Ok(Converted::Unknown) if !job.explicit => {
+                report.skipped.push(format!("{}: not a format relic knows", job.path.display()))
+            }
+            Ok(Converted::Unknown) => report.failures.push(format!("{}: not a format relic knows", job.path.display())),
+            Ok(Converted::NotYet(id)) => report.skipped.push(format!(
+                "{}: {id} is read but not converted yet (`--to json` gives its data)",
+                job.path.display()
+            )),
             Err(e) => report.failures.push(format!("{}: {e}", job.path.display())),
         }
     }
     report
 }
 
-/// Converts one file; `None` when no format matched.
-fn convert_file(job: &Job, req: &ConvertRequest) -> Result<Option<Vec<ManifestItem>>> {
+/// What became of one file.
+enum Converted {
+    Done(Vec<ManifestItem>),
+    /// No format matched.
+    Unknown,
+    /// A file met in a walked folder whose format (this id) has no conversion yet.
+    NotYet(&'static str),
+}
+
+/// Converts one file.
+fn convert_file(job: &Job, req: &ConvertRequest) -> Result<Converted> {
     let data = source::open(&job.path)?;
     let name = job.path.to_string_lossy().into_owned();
-    let Some((format, _)) = registry::sniff(&data, &name) else { return Ok(None) };
+    let Some((format, _)) = registry::sniff(&data, &name) else { return Ok(Converted::Unknown) };
+    let to_json = req.to.as_deref().is_some_and(|t| t.eq_ignore_ascii_case("json"));
+    if !job.explicit && !to_json && !format.capabilities.convert {
+        return Ok(Converted::NotYet(format.id));
+    }
     let input = job.path.display().to_string();
     let stem = stem_of(&name);
     let items = convert_bytes(format, &data, &name, &input, &job.out_dir, stem, req, 0)?;
-    Ok(Some(items))
+    Ok(Converted::Done(items))
 }
 
 /// Converts bytes of a known format into `dir`, named after `stem`.

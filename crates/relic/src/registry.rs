@@ -204,6 +204,7 @@ pub static FORMATS: &[&Format] = &[
     &crate::evil_islands::db::FORMAT,
     &crate::evil_islands::mob::FORMAT,
     &crate::ragnarok::grf::FORMAT,
+    &crate::ragnarok::rsm::FORMAT,
 ];
 
 pub fn by_id(id: &str) -> Option<&'static Format> {

@@ -1,0 +1,86 @@
+//! Ragnarok Online models (`ro-rsm`): `.rsm` (versions 1.1 to 1.5) and `.rsm2` (2.2, 2.3), magic `GRSM`.
+//! A tree of meshes, each with a 3×3 matrix, a placement, vertices, texture vertices, faces and key
+//! frames (rotation; scale ≥ 1.6; position ≥ 2.2; texture key frames 2.3), plus volume boxes.
+//!
+//! Spec: `../shared/specs/ragnarok-rsm-rsm2.txt`, corrected by the Ragnarok part of `CORRECTIONS.md`.
+//! Version-dependent fields: alpha ≥ 1.4; texture-vertex colour and one smooth group per face ≥ 1.2;
+//! volume-box flag ≥ 1.3; per-mesh scale keys ≥ 1.6 (a model-level scale key list after the meshes
+//! below 1.6); frame rate, length-prefixed strings, several root names, face `len` and position keys ≥ 2.2;
+//! per-mesh textures and texture key frames 2.3. Names are CP949; fixed 40-byte fields carry junk after
+//! the NUL, so raw bytes are kept wherever the text would not write them back.
+//!
+//! Choices where the sources disagree or are silent:
+//! - Face records ≥ 2.2: `len` counts the bytes after itself; `(len − 20) / 4` smooth groups are read
+//!   (the spec reads at most three). A `len` below 20 or not 20 + 4·n is refused.
+//! - RSM 1.5 carries one int32 more than the spec's layout (zero in real files); relic reads it after the
+//!   meshes, before the model-level scale key list (`extra_v1_5`), and reads no per-mesh position keys in
+//!   1.5. No real 1.5 file was at hand to place it for certain: a 1.5 file whose extra int32 sits
+//!   elsewhere reads with the wrong values there, but still writes back byte-identically when both
+//!   places hold zero.
+//! - The volume-box count is read only when bytes remain (real 2.3 files end before it); bytes after the
+//!   volume boxes are kept as `trailing`.
+//! - Versions outside 1.1 to 2.3 (1.0, 2.4, …) are refused; 1.6 to 2.1 (never seen) are read by the same
+//!   rules.
+//! - Floats are written to JSON bit-exactly; NaN and infinities as bit-pattern strings (`float`).
+//!
+//! Unsettled for the conversion (see CORRECTIONS.md for the transforms): parents are found by name, first
+//! match, and cycles are cut ([`model`]).
+
+pub mod convert;
+pub mod float;
+pub mod model;
+pub mod read;
+pub mod types;
+pub mod write;
+
+pub use model::TimeBase;
+pub use read::parse;
+pub use types::*;
+pub use write::write;
+
+use crate::asset::NamedAsset;
+use crate::error::{Error, Result};
+use crate::registry::{Capabilities, Codec, ConvertOptions, Format, Game, Kind};
+
+pub const FORMAT_ID: &str = "ro-rsm";
+
+pub static FORMAT: Format = Format {
+    id: FORMAT_ID,
+    name: "Ragnarok Online RSM/RSM2 model",
+    game: Game::Ragnarok,
+    extensions: &["rsm", "rsm2"],
+    kind: Kind::Model,
+    capabilities: Capabilities { read: true, convert: false, write: true },
+    notes: "Versions 1.1 to 2.3. RSM 1.5: the extra int32 of real files is read after the meshes, before the \
+            model-level scale keys (zero in real files). Face records ≥ 2.2 hold (len − 20)/4 smooth groups. \
+            The volume-box count is optional at the end of the file. JSON keeps raw name bytes when the \
+            CP949 text would not write them back, and NaN/infinite floats as bit-pattern strings. \
+            glTF conversion is not there yet.",
+    codec: &RsmCodec,
+};
+
+struct RsmCodec;
+
+impl Codec for RsmCodec {
+    fn sniff(&self, head: &[u8]) -> bool {
+        head.starts_with(&MAGIC)
+    }
+
+    fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
+        Ok(convert::info(&parse(data)?))
+    }
+
+    fn to_json(&self, data: &[u8]) -> Result<serde_json::Value> {
+        serde_json::to_value(parse(data)?).map_err(|e| Error::Unsupported(format!("{FORMAT_ID}: JSON: {e}")))
+    }
+
+    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
+        let rsm: Rsm = serde_json::from_value(value)
+            .map_err(|e| Error::invalid(FORMAT_ID, "document", 0, format!("not an RSM document: {e}")))?;
+        write(&rsm)
+    }
+
+    fn convert(&self, _data: &[u8], _opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
+        Err(Error::Unsupported(convert::NOT_YET.into()))
+    }
+}
