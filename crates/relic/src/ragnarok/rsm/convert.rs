@@ -1,12 +1,8 @@
-//! RSM to the common model. The scene (glTF) conversion comes with the scene exporter; until then this
-//! face gives the `relic info` summary, and `Codec::convert` reports that the conversion is not there yet.
+//! RSM summary for `relic info`; the conversion to the scene model (glTF) is in [`super::scene`].
 
 use serde_json::json;
 
 use super::types::Rsm;
-
-/// Why `relic convert x.rsm` (other than `--to json`) fails for now.
-pub const NOT_YET: &str = "glTF conversion comes with the scene exporter";
 
 /// Header summary for `relic info`.
 pub fn info(rsm: &Rsm) -> serde_json::Value {

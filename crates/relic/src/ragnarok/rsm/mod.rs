@@ -30,6 +30,8 @@ pub mod convert;
 pub mod float;
 pub mod model;
 pub mod read;
+pub mod scene;
+pub mod textures;
 pub mod types;
 pub mod write;
 
@@ -38,7 +40,7 @@ pub use read::parse;
 pub use types::*;
 pub use write::write;
 
-use crate::asset::NamedAsset;
+use crate::asset::{Asset, NamedAsset};
 use crate::error::{Error, Result};
 use crate::registry::{Capabilities, Codec, ConvertOptions, Format, Game, Kind};
 
@@ -50,12 +52,13 @@ pub static FORMAT: Format = Format {
     game: Game::Ragnarok,
     extensions: &["rsm", "rsm2"],
     kind: Kind::Model,
-    capabilities: Capabilities { read: true, convert: false, write: true },
+    capabilities: Capabilities { read: true, convert: true, write: true },
     notes: "Versions 1.1 to 2.3. RSM 1.5: the extra int32 of real files is read after the meshes, before the \
             model-level scale keys (zero in real files). Face records ≥ 2.2 hold (len − 20)/4 smooth groups. \
             The volume-box count is optional at the end of the file. JSON keeps raw name bytes when the \
             CP949 text would not write them back, and NaN/infinite floats as bit-pattern strings. \
-            glTF conversion is not there yet.",
+            glTF: node transforms as CORRECTIONS.md gives them for < 2.2 (centred) and ≥ 2.2; texture key \
+            frames as KHR_texture_transform animated through KHR_animation_pointer (needs --textures).",
     codec: &RsmCodec,
 };
 
@@ -80,7 +83,10 @@ impl Codec for RsmCodec {
         write(&rsm)
     }
 
-    fn convert(&self, _data: &[u8], _opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
-        Err(Error::Unsupported(convert::NOT_YET.into()))
+    fn convert(&self, data: &[u8], opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
+        let rsm = parse(data)?;
+        let lookup = opts.textures.as_deref().map(textures::open).transpose()?;
+        let scene = scene::to_scene(&rsm, lookup.as_deref())?;
+        Ok(vec![NamedAsset { name: None, asset: Asset::Scene(scene) }])
     }
 }
