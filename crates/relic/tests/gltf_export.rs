@@ -164,7 +164,27 @@ fn glb_holds_the_scene_exactly() {
     assert_eq!(pos_accessor["max"], serde_json::json!([1.0, 1.0, 0.0]));
     let normals = floats(&doc, &bin, prim["attributes"]["NORMAL"].as_u64().unwrap() as usize);
     assert_eq!(&normals[..3], &[0.0, 0.0, 1.0], "normals are normalised");
-    assert_eq!(doc["nodes"][0]["matrix"][4], 0.5, "shear kept in node.matrix");
+    // The sheared root is split into a TRS node and a rotation node whose product is the matrix.
+    let trs = |n: &Value| {
+        let v = |k: &str, d: Vec<f32>| {
+            n.get(k).map_or(d, |a| a.as_array().unwrap().iter().map(|x| x.as_f64().unwrap() as f32).collect())
+        };
+        let (t, r, s) =
+            (v("translation", vec![0.0; 3]), v("rotation", vec![0.0, 0.0, 0.0, 1.0]), v("scale", vec![1.0; 3]));
+        glam::Mat4::from_scale_rotation_translation(
+            glam::Vec3::new(s[0], s[1], s[2]),
+            glam::Quat::from_xyzw(r[0], r[1], r[2], r[3]),
+            glam::Vec3::new(t[0], t[1], t[2]),
+        )
+    };
+    assert!(doc["nodes"][0].get("matrix").is_none());
+    let inner_index = doc["nodes"][0]["children"][0].as_u64().unwrap() as usize;
+    assert_eq!(inner_index, 3, "the helper node comes after the scene's nodes");
+    assert_eq!(doc["nodes"][3]["children"], serde_json::json!([1, 2]));
+    let product = trs(&doc["nodes"][0]) * trs(&doc["nodes"][3]);
+    let shear =
+        glam::Mat4::from_cols_array(&[1.0, 0.0, 0.0, 0.0, 0.5, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 2.0, 0.0, 0.0, 1.0]);
+    assert!(product.abs_diff_eq(shear, 1e-5), "{product} vs {shear}");
     assert_eq!(doc["materials"][0]["doubleSided"], true);
     assert_eq!(doc["images"][0]["mimeType"], "image/png");
     let channels = doc["animations"][0]["channels"].as_array().unwrap();

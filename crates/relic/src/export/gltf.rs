@@ -215,35 +215,54 @@ fn build(scene: &Scene) -> Result<(Value, Vec<u8>)> {
         meshes.push(m);
     }
 
-    let nodes: Vec<Value> = scene
-        .nodes
-        .iter()
-        .map(|n| {
-            let mut v = json!({"name": n.name});
-            match &n.transform {
-                Transform::Matrix(m) => {
-                    if *m != IDENTITY {
-                        v["matrix"] = json!(m.to_vec());
-                    }
+    // A matrix glTF cannot decompose into TRS (shear) is split into two nodes (see `split_shear`): the
+    // node keeps its index and gets the outer part, a new node at the end takes the inner rotation and
+    // carries the mesh, skin and children.
+    let mut nodes: Vec<Value> = Vec::with_capacity(scene.nodes.len());
+    let mut extra: Vec<Value> = Vec::new();
+    for n in &scene.nodes {
+        let mut v = json!({"name": n.name});
+        let mut holder = Map::new();
+        match &n.transform {
+            Transform::Matrix(m) if *m == IDENTITY => {}
+            Transform::Matrix(m) => match split_shear(m) {
+                None => v["matrix"] = json!(m.to_vec()),
+                Some((outer, inner)) => {
+                    let [t, r, s] = outer;
+                    v["translation"] = json!(&t[..3]);
+                    v["rotation"] = json!(r);
+                    v["scale"] = json!(&s[..3]);
+                    holder.insert("name".into(), json!(format!("{} (shear)", n.name)));
+                    holder.insert("rotation".into(), json!(inner));
                 }
-                Transform::Trs { translation, rotation, scale } => {
-                    v["translation"] = json!(translation);
-                    v["rotation"] = json!(rotation);
-                    v["scale"] = json!(scale);
-                }
+            },
+            Transform::Trs { translation, rotation, scale } => {
+                v["translation"] = json!(translation);
+                v["rotation"] = json!(rotation);
+                v["scale"] = json!(scale);
             }
-            if !n.children.is_empty() {
-                v["children"] = json!(n.children);
-            }
-            if let Some(m) = n.mesh {
-                v["mesh"] = json!(m);
-            }
-            if let Some(s) = n.skin {
-                v["skin"] = json!(s);
-            }
-            v
-        })
-        .collect();
+        }
+        let target: &mut Map<String, Value> = if holder.is_empty() {
+            v.as_object_mut().ok_or_else(|| Error::Unsupported("glTF output: node".into()))?
+        } else {
+            &mut holder
+        };
+        if !n.children.is_empty() {
+            target.insert("children".into(), json!(n.children));
+        }
+        if let Some(m) = n.mesh {
+            target.insert("mesh".into(), json!(m));
+        }
+        if let Some(s) = n.skin {
+            target.insert("skin".into(), json!(s));
+        }
+        if !holder.is_empty() {
+            v["children"] = json!([scene.nodes.len() + extra.len()]);
+            extra.push(Value::Object(holder));
+        }
+        nodes.push(v);
+    }
+    nodes.extend(extra);
 
     let skins: Vec<Value> = scene
         .skins
@@ -354,6 +373,69 @@ fn build(scene: &Scene) -> Result<(Value, Vec<u8>)> {
 
 const IDENTITY: [f32; 16] = [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0];
 
+/// Splits an affine matrix whose 3×3 part has shear into `outer · inner`, where `outer` is TRS
+/// (translation, rotation, scale that may be negative) and `inner` a pure rotation, through the singular
+/// value decomposition `A = U·Σ·Vᵀ` (outer = T·U·Σ, inner = Vᵀ). `None` when glTF can take the matrix as
+/// it is: its columns are orthogonal, so it already is T·R·S (glTF requires node matrices to be).
+fn split_shear(m: &[f32; 16]) -> Option<([[f32; 4]; 3], [f32; 4])> {
+    use glam::{DMat3, DQuat, DVec3};
+    let a = DMat3::from_cols(
+        DVec3::new(m[0].into(), m[1].into(), m[2].into()),
+        DVec3::new(m[4].into(), m[5].into(), m[6].into()),
+        DVec3::new(m[8].into(), m[9].into(), m[10].into()),
+    );
+    let cols = [a.x_axis, a.y_axis, a.z_axis];
+    let scale = cols.iter().map(|c| c.length()).fold(0.0f64, f64::max).max(1e-30);
+    let orthogonal = (0..3).all(|i| (i + 1..3).all(|j| cols[i].dot(cols[j]).abs() <= 1e-6 * scale * scale));
+    if orthogonal {
+        return None;
+    }
+    // Eigen-decomposition of the symmetric AᵀA by Jacobi rotations (3×3: a handful of sweeps).
+    let (mut v, mut d) = (DMat3::IDENTITY, (a.transpose() * a).to_cols_array_2d());
+    for _ in 0..50 {
+        let (mut p, mut q, mut big) = (0, 1, 0.0);
+        for (i, j) in [(0, 1), (0, 2), (1, 2)] {
+            if d[j][i].abs() > big {
+                (p, q, big) = (i, j, d[j][i].abs());
+            }
+        }
+        if big < 1e-15 {
+            break;
+        }
+        let theta = (d[q][q] - d[p][p]) / (2.0 * d[q][p]);
+        let sign = if theta < 0.0 { -1.0 } else { 1.0 };
+        let t = sign / (theta.abs() + (theta * theta + 1.0).sqrt());
+        let c = 1.0 / (t * t + 1.0).sqrt();
+        let s = t * c;
+        let mut rot = DMat3::IDENTITY.to_cols_array_2d();
+        rot[p][p] = c;
+        rot[q][q] = c;
+        rot[q][p] = s;
+        rot[p][q] = -s;
+        let r = DMat3::from_cols_array_2d(&rot);
+        d = (r.transpose() * DMat3::from_cols_array_2d(&d) * r).to_cols_array_2d();
+        v *= r;
+    }
+    if v.determinant() < 0.0 {
+        v.z_axis = -v.z_axis;
+    }
+    let sigma = DVec3::new(d[0][0].max(0.0).sqrt(), d[1][1].max(0.0).sqrt(), d[2][2].max(0.0).sqrt());
+    if sigma.min_element() <= 1e-12 * scale {
+        return None; // singular: nothing better than the matrix itself
+    }
+    // U = A·V·Σ⁻¹; a reflection in A goes into a negative scale so that U stays a rotation.
+    let mut u = a * v * DMat3::from_diagonal(sigma.recip());
+    let mut sig = sigma;
+    if u.determinant() < 0.0 {
+        u.z_axis = -u.z_axis;
+        sig.z = -sig.z;
+    }
+    let r_outer = DQuat::from_mat3(&u).normalize();
+    let r_inner = DQuat::from_mat3(&v.transpose()).normalize();
+    let f = |q: DQuat| [q.x as f32, q.y as f32, q.z as f32, q.w as f32];
+    Some(([[m[12], m[13], m[14], 0.0], f(r_outer), [sig.x as f32, sig.y as f32, sig.z as f32, 0.0]], f(r_inner)))
+}
+
 /// Binary glTF: header, JSON chunk (space padded), BIN chunk (zero padded).
 pub fn to_glb(scene: &Scene) -> Result<Vec<u8>> {
     let (doc, bin) = build(scene)?;
@@ -404,4 +486,38 @@ fn uri_escape(name: &str) -> String {
         }
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::{Mat4, Quat, Vec3};
+
+    fn compose(outer: [[f32; 4]; 3], inner: [f32; 4]) -> Mat4 {
+        let [t, r, s] = outer;
+        Mat4::from_scale_rotation_translation(
+            Vec3::new(s[0], s[1], s[2]),
+            Quat::from_array(r),
+            Vec3::new(t[0], t[1], t[2]),
+        ) * Mat4::from_quat(Quat::from_array(inner))
+    }
+
+    #[test]
+    fn sheared_and_mirrored_matrices_split_into_trs_exactly() {
+        let cases: [[f32; 16]; 4] = [
+            [1.0, 0.0, 0.0, 0.0, 0.5, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 2.0, 3.0, 4.0, 1.0],
+            [-1.0, 0.0, 0.0, 0.0, 0.5, 1.0, 0.0, 0.0, 0.0, 0.3, 2.0, 0.0, 0.0, 0.0, 0.0, 1.0],
+            [0.2, 1.1, -0.4, 0.0, 0.9, 0.1, 0.3, 0.0, -0.5, 0.7, 1.6, 0.0, -1.0, 0.5, 0.0, 1.0],
+            [3.0, 0.0, 0.0, 0.0, 3.0, 0.001, 0.0, 0.0, 0.0, 0.0, -0.01, 0.0, 0.0, 0.0, 0.0, 1.0],
+        ];
+        for m in cases {
+            let (outer, inner) = split_shear(&m).expect("sheared");
+            let back = compose(outer, inner);
+            assert!(back.abs_diff_eq(Mat4::from_cols_array(&m), 1e-4), "{m:?} came back as {back}");
+        }
+        // Rotation times non-uniform scale (and mirroring) is TRS already.
+        let trs =
+            Mat4::from_scale_rotation_translation(Vec3::new(2.0, -1.0, 0.5), Quat::from_rotation_y(0.7), Vec3::ONE);
+        assert!(split_shear(&trs.to_cols_array()).is_none());
+    }
 }
