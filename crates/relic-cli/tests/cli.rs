@@ -316,3 +316,56 @@ fn mob_info_convert_and_pack_back() {
     let script = std::fs::read_to_string(dir.path().join("out/edited/edited.txt")).unwrap();
     assert_eq!(script, "GlobalVars ( )\n");
 }
+
+#[test]
+fn models_convert_to_glb_or_gltf_with_textures_from_a_grf() {
+    let dir = tempfile::tempdir().unwrap();
+    let samples = sample().parent().unwrap().parent().unwrap().join("ragnarok");
+    // The sample GRF holds no stone.bmp: the model converts without that texture.
+    relic()
+        .args(["convert", "-q", "--textures"])
+        .arg(samples.join("example.grf"))
+        .arg("-o")
+        .arg(dir.path())
+        .arg(samples.join("pyramid.rsm2"))
+        .arg(samples.join("pyramid.rsm"))
+        .assert()
+        .success();
+    // Same stem, same folder: each output keeps its input's whole name.
+    for name in ["pyramid.rsm.glb", "pyramid.rsm2.glb"] {
+        assert_eq!(&std::fs::read(dir.path().join(name)).unwrap()[..4], b"glTF");
+    }
+    relic()
+        .args(["convert", "-q", "--to", "gltf", "-o"])
+        .arg(dir.path().join("text"))
+        .arg(samples.join("pyramid.rsm"))
+        .assert()
+        .success();
+    let gltf: Value = serde_json::from_slice(&std::fs::read(dir.path().join("text/pyramid.gltf")).unwrap()).unwrap();
+    assert_eq!(gltf["buffers"][0]["uri"], "pyramid.bin");
+    assert!(dir.path().join("text/pyramid.bin").is_file());
+    let corpus = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/ragnarok");
+    if !corpus.is_dir() {
+        eprintln!("skipped the corpus part: ../shared/corpus/ragnarok not found");
+        return;
+    }
+    relic()
+        .args(["convert", "-q", "--textures"])
+        .arg(corpus.join("goldberg_textures.grf"))
+        .arg("-o")
+        .arg(dir.path())
+        .arg(corpus.join("goldberg_s_01.rsm2"))
+        .assert()
+        .success();
+    let path = dir.path().join("goldberg_s_01.glb");
+    let glb = std::fs::read(&path).unwrap();
+    let json_len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+    let doc: Value = serde_json::from_slice(&glb[20..20 + json_len]).unwrap();
+    assert_eq!(doc["images"].as_array().unwrap().len(), 4);
+    assert_eq!(doc["meshes"].as_array().unwrap().len(), 32);
+    if let Some(reports) = relic::testing::validate_gltf(&[&path, &dir.path().join("pyramid.rsm2.glb")]) {
+        for r in reports {
+            assert_eq!(r.errors, 0, "{}: {:#?}", r.path, r.messages);
+        }
+    }
+}

@@ -163,8 +163,8 @@ pub fn build() -> Vec<(&'static str, Vec<u8>)> {
         ("evil_islands/intro.cam", cam()),
         ("evil_islands/unhuma.adb", adb()),
         ("ragnarok/example.grf", grf_sample()),
-        ("ragnarok/example.rsm", pyramid(Version::new(1, 4))),
-        ("ragnarok/example.rsm2", pyramid(Version::new(2, 3))),
+        ("ragnarok/pyramid.rsm", pyramid(Version::new(1, 4))),
+        ("ragnarok/pyramid.rsm2", pyramid(Version::new(2, 3))),
     ]
 }
 

@@ -299,6 +299,9 @@ struct Job {
     out_dir: PathBuf,
     /// Named on the command line (an unknown format is then a failure, not a skip).
     explicit: bool,
+    /// Output name without extension: the file's stem, or its whole name when another input of this run
+    /// has the same stem and output folder (`x.rsm` and `x.rsm2` become `x.rsm.glb` and `x.rsm2.glb`).
+    stem: String,
 }
 
 fn stem_of(name: &str) -> &str {
@@ -320,14 +323,29 @@ pub fn convert(inputs: &[PathBuf], out_dir: &Path, req: &ConvertRequest, progres
                     Ok(e) if e.file_type().is_file() => {
                         let rel = e.path().strip_prefix(input).unwrap_or(e.path());
                         let sub = rel.parent().map(|p| out_dir.join(p)).unwrap_or_else(|| out_dir.to_path_buf());
-                        jobs.push(Job { path: e.path().to_path_buf(), out_dir: sub, explicit: false });
+                        jobs.push(Job {
+                            path: e.path().to_path_buf(),
+                            out_dir: sub,
+                            explicit: false,
+                            stem: String::new(),
+                        });
                     }
                     Ok(_) => {}
                     Err(err) => report.failures.push(format!("{}: {err}", input.display())),
                 }
             }
         } else {
-            jobs.push(Job { path: input.clone(), out_dir: out_dir.to_path_buf(), explicit: true });
+            jobs.push(Job { path: input.clone(), out_dir: out_dir.to_path_buf(), explicit: true, stem: String::new() });
+        }
+    }
+    let mut stems: std::collections::HashMap<(PathBuf, String), usize> = Default::default();
+    for job in &mut jobs {
+        job.stem = stem_of(&job.path.to_string_lossy()).to_string();
+        *stems.entry((job.out_dir.clone(), job.stem.to_lowercase())).or_default() += 1;
+    }
+    for job in &mut jobs {
+        if stems.get(&(job.out_dir.clone(), job.stem.to_lowercase())).is_some_and(|&n| n > 1) {
+            job.stem = job.path.file_name().map_or_else(|| job.stem.clone(), |n| n.to_string_lossy().into_owned());
         }
     }
     progress.start(jobs.len() as u64);
@@ -375,8 +393,7 @@ fn convert_file(job: &Job, req: &ConvertRequest) -> Result<Converted> {
         return Ok(Converted::NotYet(format.id));
     }
     let input = job.path.display().to_string();
-    let stem = stem_of(&name);
-    let items = convert_bytes(format, &data, &name, &input, &job.out_dir, stem, req, 0)?;
+    let items = convert_bytes(format, &data, &name, &input, &job.out_dir, &job.stem, req, 0)?;
     Ok(Converted::Done(items))
 }
 

@@ -958,7 +958,7 @@ fn pyramid(version: Version) -> Rsm {
 #[test]
 fn samples_parse_to_what_was_built() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/ragnarok");
-    for (file, version) in [("example.rsm", Version::new(1, 4)), ("example.rsm2", Version::new(2, 3))] {
+    for (file, version) in [("pyramid.rsm", Version::new(1, 4)), ("pyramid.rsm2", Version::new(2, 3))] {
         let bytes = std::fs::read(root.join(file)).unwrap();
         let rsm = parse(&bytes).unwrap();
         assert_eq!(rsm.version, version);
