@@ -12,6 +12,7 @@ pub mod bytes;
 pub mod codec;
 pub mod error;
 pub mod export;
+pub mod layout;
 pub mod ops;
 pub mod paths;
 pub mod reader;

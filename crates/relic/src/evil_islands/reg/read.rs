@@ -7,7 +7,6 @@
 
 use super::types::*;
 use super::FORMAT_ID;
-use crate::bytes::Base64;
 use crate::codec::float::F32;
 use crate::error::{Error, Result};
 use crate::evil_islands::res::name_hash;
@@ -178,18 +177,7 @@ impl Coverage {
                 }
             }
         }
-        let mut gaps = Vec::new();
-        let mut pos = 0u64;
-        let end = self.file_len;
-        for (start, stop) in self.ranges.iter().map(|r| (r.0, r.1)).chain(std::iter::once((end, end))) {
-            if start > pos {
-                let run = bytes.get(pos as usize..start as usize).unwrap_or(&[]);
-                if run.iter().any(|&b| b != 0) {
-                    gaps.push(Gap { offset: pos, bytes: Base64(run.to_vec()) });
-                }
-            }
-            pos = pos.max(stop);
-        }
+        let gaps = crate::layout::gaps(bytes, self.ranges.iter().map(|r| (r.0, r.1)).collect());
         Ok(gaps)
     }
 }

@@ -7,7 +7,6 @@ use std::fmt;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::bytes::Base64;
 use crate::codec::float::F32;
 use crate::codec::text::{decode, encode, CP1251};
 
@@ -197,11 +196,7 @@ pub struct Section {
 }
 
 /// Bytes of the file outside every record, when not all zero.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Gap {
-    pub offset: u64,
-    pub bytes: Base64,
-}
+pub use crate::layout::Gap;
 
 /// A REG file as stored.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -12,6 +12,7 @@ use super::types::*;
 use super::FORMAT_ID;
 use crate::error::{Error, Result};
 use crate::evil_islands::res::name_hash;
+use crate::layout::Canvas;
 
 fn invalid(field: impl Into<String>, message: impl Into<String>) -> Error {
     Error::invalid(FORMAT_ID, field, 0, message)
@@ -70,23 +71,8 @@ fn encode_section_header(section: &Section, field: &dyn Fn() -> String) -> Resul
 
 /// Rebuilds the exact file a [`Reg`] describes, and checks it with the reader.
 pub fn write(reg: &Reg) -> Result<Vec<u8>> {
-    if reg.file_size > MAX_FILE {
-        return Err(invalid("file_size", format!("{} is over 4 GiB", reg.file_size)));
-    }
     let count = u16_len(reg.sections.len(), || "sections".into(), "sections")?;
-    let mut buf = vec![0u8; reg.file_size as usize];
-    let mut place = |at: u64, bytes: &[u8], what: &dyn Fn() -> String| -> Result<()> {
-        let range = usize::try_from(at).ok().and_then(|s| Some(s..s.checked_add(bytes.len())?));
-        match range.and_then(|r| buf.get_mut(r)) {
-            Some(dst) => {
-                dst.copy_from_slice(bytes);
-                Ok(())
-            }
-            None => {
-                Err(invalid(what(), format!("0x{at:X}+0x{:X} lies past file_size 0x{:X}", bytes.len(), reg.file_size)))
-            }
-        }
-    };
+    let mut canvas = Canvas::new(FORMAT_ID, reg.file_size, MAX_FILE)?;
     let mut head = Vec::with_capacity((HEADER_SIZE + SLOT_SIZE * u64::from(count)) as usize);
     head.extend_from_slice(&MAGIC);
     head.extend_from_slice(&count.to_le_bytes());
@@ -94,19 +80,18 @@ pub fn write(reg: &Reg) -> Result<Vec<u8>> {
         head.extend_from_slice(&s.next.0.to_le_bytes());
         head.extend_from_slice(&s.offset.to_le_bytes());
     }
-    place(0, &head, &|| "header".into())?;
+    canvas.place(0, &head, || "header".into())?;
     for (i, s) in reg.sections.iter().enumerate() {
         let field = || format!("sections[{i}]");
-        place(u64::from(s.offset), &encode_section_header(s, &field)?, &field)?;
+        canvas.place(u64::from(s.offset), &encode_section_header(s, &field)?, field)?;
         for (j, k) in s.keys.iter().enumerate() {
             let field = || format!("sections[{i}].keys[{j}]");
             let at = u64::from(s.offset) + u64::from(k.offset);
-            place(at, &encode_key(&k.name, &k.value, &field)?, &field)?;
+            canvas.place(at, &encode_key(&k.name, &k.value, &field)?, field)?;
         }
     }
-    for (g, gap) in reg.gaps.iter().enumerate() {
-        place(gap.offset, &gap.bytes.0, &|| format!("gaps[{g}]"))?;
-    }
+    canvas.place_gaps(&reg.gaps)?;
+    let buf = canvas.into_bytes();
     let back = parse(&buf).map_err(|e| e.within("rebuilt file"))?;
     if back.sections != reg.sections {
         return Err(invalid(

@@ -84,26 +84,8 @@ pub fn to_document(res: &Res<'_>) -> ResDocument {
         header: res.header,
         file_size: bytes.len() as u64,
         entries,
-        gaps: gaps(bytes, covered),
+        gaps: crate::layout::gaps(bytes, covered),
     }
-}
-
-/// Runs of bytes outside `covered` that are not all zero.
-fn gaps(bytes: &[u8], mut covered: Vec<(u64, u64)>) -> Vec<Gap> {
-    covered.sort_unstable();
-    let mut out = Vec::new();
-    let mut pos = 0u64;
-    let end = bytes.len() as u64;
-    for (start, stop) in covered.into_iter().chain(std::iter::once((end, end))) {
-        if start > pos {
-            let run = bytes.get(pos as usize..start.min(end) as usize).unwrap_or(&[]);
-            if run.iter().any(|&b| b != 0) {
-                out.push(Gap { offset: pos, bytes: Base64(run.to_vec()) });
-            }
-        }
-        pos = pos.max(stop);
-    }
-    out
 }
 
 /// Header summary for `relic info`.

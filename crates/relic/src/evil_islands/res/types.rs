@@ -79,8 +79,4 @@ pub struct ResDocumentEntry {
     pub same_as: Option<usize>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Gap {
-    pub offset: u64,
-    pub bytes: Base64,
-}
+pub use crate::layout::Gap;

@@ -17,6 +17,7 @@ use super::types::*;
 use super::FORMAT_ID;
 use crate::codec::text::{encode, CP1251};
 use crate::error::{Error, Result};
+use crate::layout::Canvas;
 
 /// One file to store.
 #[derive(Debug, Clone)]
@@ -281,28 +282,18 @@ pub fn write_document(doc: &ResDocument) -> Result<Vec<u8>> {
             format!("says {} but the document has {} entries", doc.header.files_count, doc.entries.len()),
         ));
     }
-    let mut buf = vec![0u8; doc.file_size as usize];
-    let mut place = |at: u64, bytes: &[u8], what: &dyn Fn() -> String| -> Result<()> {
-        let range = usize::try_from(at).ok().and_then(|s| Some(s..s.checked_add(bytes.len())?));
-        match range.and_then(|r| buf.get_mut(r)) {
-            Some(dst) => {
-                dst.copy_from_slice(bytes);
-                Ok(())
-            }
-            None => Err(err(what(), format!("0x{at:X}+0x{:X} lies past file_size 0x{:X}", bytes.len(), doc.file_size))),
-        }
-    };
+    let mut canvas = Canvas::new(FORMAT_ID, doc.file_size, MAX_DOCUMENT_FILE)?;
     let mut head = Vec::with_capacity(HEADER_SIZE);
     head.extend_from_slice(&MAGIC);
     head.extend_from_slice(&doc.header.files_count.to_le_bytes());
     head.extend_from_slice(&doc.header.filetable_offset.to_le_bytes());
     head.extend_from_slice(&doc.header.nametable_size.to_le_bytes());
-    place(0, &head, &|| "header".into())?;
+    canvas.place(0, &head, || "header".into())?;
     let names_at = doc.header.nametable_offset();
     for (i, e) in doc.entries.iter().enumerate() {
         let rec = &e.record;
         let at = u64::from(doc.header.filetable_offset) + (i * RECORD_SIZE) as u64;
-        place(at, &encode_record(rec), &|| format!("entries[{i}]"))?;
+        canvas.place(at, &encode_record(rec), || format!("entries[{i}]"))?;
         let name = match &e.name_bytes {
             Some(b) => b.0.clone(),
             None => encode(CP1251, &e.name)
@@ -314,7 +305,7 @@ pub fn write_document(doc: &ResDocument) -> Result<Vec<u8>> {
                 format!("is {} but the name has {} bytes", rec.name_len, name.len()),
             ));
         }
-        place(names_at + u64::from(rec.name_offset), &name, &|| format!("entries[{i}].name_offset"))?;
+        canvas.place(names_at + u64::from(rec.name_offset), &name, || format!("entries[{i}].name_offset"))?;
         if let Some(data) = &e.data {
             if data.0.len() != rec.size as usize {
                 return Err(err(
@@ -322,7 +313,7 @@ pub fn write_document(doc: &ResDocument) -> Result<Vec<u8>> {
                     format!("is {} but data has {} bytes", rec.size, data.0.len()),
                 ));
             }
-            place(u64::from(rec.offset), &data.0, &|| format!("entries[{i}].offset"))?;
+            canvas.place(u64::from(rec.offset), &data.0, || format!("entries[{i}].offset"))?;
         } else {
             let src = e.same_as.and_then(|j| doc.entries.get(j)).filter(|_| e.same_as < Some(i));
             let ok = src.is_some_and(|s| s.record.offset == rec.offset && s.record.size == rec.size);
@@ -334,9 +325,8 @@ pub fn write_document(doc: &ResDocument) -> Result<Vec<u8>> {
             }
         }
     }
-    for (k, gap) in doc.gaps.iter().enumerate() {
-        place(gap.offset, &gap.bytes.0, &|| format!("gaps[{k}]"))?;
-    }
+    canvas.place_gaps(&doc.gaps)?;
+    let buf = canvas.into_bytes();
     parse(&buf).map_err(|e| e.within("rebuilt archive"))?;
     Ok(buf)
 }

@@ -155,8 +155,4 @@ pub struct GrfDocumentEntry {
     pub same_as: Option<usize>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Gap {
-    pub offset: u64,
-    pub bytes: Base64,
-}
+pub use crate::layout::Gap;

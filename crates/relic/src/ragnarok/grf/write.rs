@@ -22,6 +22,7 @@ use super::FORMAT_ID;
 use crate::codec::text::{decode, encode, CP949};
 use crate::codec::zlib;
 use crate::error::{Error, Result};
+use crate::layout::Canvas;
 
 /// zlib level of new entries and tables.
 pub const LEVEL: u32 = 9;
@@ -282,22 +283,8 @@ pub fn write_document(doc: &GrfDocument) -> Result<Vec<u8>> {
             file_size = table_at + t.len() as u64;
         }
     }
-    if file_size > MAX_DOCUMENT_FILE {
-        return Err(err("file_size".into(), format!("{file_size} is over 4 GiB")));
-    }
-
-    let mut buf = vec![0u8; file_size as usize];
-    let mut place = |at: u64, bytes: &[u8], what: &dyn Fn() -> String| -> Result<()> {
-        let range = usize::try_from(at).ok().and_then(|s| Some(s..s.checked_add(bytes.len())?));
-        match range.and_then(|r| buf.get_mut(r)) {
-            Some(dst) => {
-                dst.copy_from_slice(bytes);
-                Ok(())
-            }
-            None => Err(err(what(), format!("0x{at:X}+0x{:X} lies past file_size 0x{file_size:X}", bytes.len()))),
-        }
-    };
-    place(0, &header_bytes(&doc.header), &|| "header".into())?;
+    let mut canvas = Canvas::new(FORMAT_ID, file_size, MAX_DOCUMENT_FILE)?;
+    canvas.place(0, &header_bytes(&doc.header), || "header".into())?;
 
     for (i, e) in doc.entries.iter().enumerate() {
         let rec = &e.record;
@@ -309,7 +296,7 @@ pub fn write_document(doc: &GrfDocument) -> Result<Vec<u8>> {
                         format!("is {} but data has {} bytes", rec.compressed_size, data.0.len()),
                     ));
                 }
-                place(rec.data_start(), &data.0, &|| format!("entries[{i}].offset"))?;
+                canvas.place(rec.data_start(), &data.0, || format!("entries[{i}].offset"))?;
             }
             (None, Some(j)) => {
                 let src = doc.entries.get(j).filter(|_| j < i);
@@ -327,11 +314,10 @@ pub fn write_document(doc: &GrfDocument) -> Result<Vec<u8>> {
         }
     }
 
-    place(table_at, &t, &|| "header.table_offset".into())?;
+    canvas.place(table_at, &t, || "header.table_offset".into())?;
 
-    for (k, gap) in doc.gaps.iter().enumerate() {
-        place(gap.offset, &gap.bytes.0, &|| format!("gaps[{k}]"))?;
-    }
+    canvas.place_gaps(&doc.gaps)?;
+    let buf = canvas.into_bytes();
     parse(&buf).map_err(|e| e.within("rebuilt archive"))?;
     Ok(buf)
 }
