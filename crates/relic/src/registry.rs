@@ -158,6 +158,17 @@ pub trait Codec: Sync {
     }
 }
 
+/// A file's document as JSON (for [`Codec::to_json`]).
+pub fn document_json<T: Serialize>(format: &'static str, doc: &T) -> Result<serde_json::Value> {
+    serde_json::to_value(doc).map_err(|e| Error::Unsupported(format!("{format}: JSON: {e}")))
+}
+
+/// A document back from JSON (for [`Codec::write_json`]); the error names the format.
+pub fn document_from_json<T: serde::de::DeserializeOwned>(format: &'static str, value: serde_json::Value) -> Result<T> {
+    serde_json::from_value(value)
+        .map_err(|e| Error::invalid(format, "document", 0, format!("not a {format} document: {e}")))
+}
+
 /// One registered format.
 pub struct Format {
     /// Fixed id used by the CLI, JSON and docs (`ei-res`, …).

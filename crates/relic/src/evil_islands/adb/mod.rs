@@ -22,7 +22,7 @@ pub use types::{Adb, AdbDocument, Additionals, Animation, Hex64};
 pub use write::write;
 
 use crate::asset::{Asset, NamedAsset};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::registry::{Capabilities, Codec, ConvertOptions, Format, Game, Kind};
 
 pub const FORMAT_ID: &str = "ei-adb";
@@ -51,13 +51,11 @@ impl Codec for AdbCodec {
     }
 
     fn to_json(&self, data: &[u8]) -> Result<serde_json::Value> {
-        serde_json::to_value(convert::to_document(&parse(data)?))
-            .map_err(|e| Error::Unsupported(format!("{FORMAT_ID}: JSON: {e}")))
+        crate::registry::document_json(FORMAT_ID, &convert::to_document(&parse(data)?))
     }
 
     fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
-        let doc: AdbDocument = serde_json::from_value(value)
-            .map_err(|e| Error::invalid(FORMAT_ID, "document", 0, format!("not an ADB document: {e}")))?;
+        let doc: AdbDocument = crate::registry::document_from_json(FORMAT_ID, value)?;
         write(&doc.adb)
     }
 

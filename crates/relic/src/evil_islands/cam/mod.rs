@@ -20,7 +20,7 @@ pub use types::{Cam, CamDocument, Quat, Record, Records, TimeReading, Vec3};
 pub use write::write;
 
 use crate::asset::{Asset, NamedAsset};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::registry::{Capabilities, Codec, ConvertOptions, Format, Game, Kind};
 
 pub const FORMAT_ID: &str = "ei-cam";
@@ -50,13 +50,11 @@ impl Codec for CamCodec {
     }
 
     fn to_json(&self, data: &[u8]) -> Result<serde_json::Value> {
-        serde_json::to_value(CamDocument::new(&parse(data)?, TimeReading::U32))
-            .map_err(|e| Error::Unsupported(format!("{FORMAT_ID}: JSON: {e}")))
+        crate::registry::document_json(FORMAT_ID, &CamDocument::new(&parse(data)?, TimeReading::U32))
     }
 
     fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
-        let doc: CamDocument = serde_json::from_value(value)
-            .map_err(|e| Error::invalid(FORMAT_ID, "document", 0, format!("not a CAM document: {e}")))?;
+        let doc: CamDocument = crate::registry::document_from_json(FORMAT_ID, value)?;
         write(&doc.to_cam())
     }
 

@@ -103,8 +103,7 @@ impl Codec for DbCodec {
     }
 
     fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
-        let doc: DbDocument = serde_json::from_value(value)
-            .map_err(|e| Error::invalid(FORMAT_ID, "document", 0, format!("not an ei-db document: {e}")))?;
+        let doc: DbDocument = crate::registry::document_from_json(FORMAT_ID, value)?;
         if doc.format != FORMAT_ID {
             return Err(Error::invalid(FORMAT_ID, "format", 0, format!("`{}` is not `{FORMAT_ID}`", doc.format)));
         }

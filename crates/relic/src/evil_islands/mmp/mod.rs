@@ -72,12 +72,11 @@ impl Codec for MmpCodec {
 
     fn to_json(&self, data: &[u8]) -> Result<serde_json::Value> {
         let doc = convert::to_document(&parse(data)?);
-        serde_json::to_value(doc).map_err(|e| Error::Unsupported(format!("{FORMAT_ID}: JSON: {e}")))
+        crate::registry::document_json(FORMAT_ID, &doc)
     }
 
     fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
-        let doc: MmpDocument = serde_json::from_value(value)
-            .map_err(|e| Error::invalid(FORMAT_ID, "document", 0, format!("not an MMP document: {e}")))?;
+        let doc: MmpDocument = crate::registry::document_from_json(FORMAT_ID, value)?;
         write_document(&doc)
     }
 

@@ -35,7 +35,7 @@ pub use types::{Mob, MobDocument, Node, Value};
 pub use write::{write, write_document};
 
 use crate::asset::NamedAsset;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::registry::{Capabilities, Codec, ConvertOptions, Format, Game, Kind};
 
 pub const FORMAT_ID: &str = "ei-mob";
@@ -71,8 +71,7 @@ impl Codec for MobCodec {
     }
 
     fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
-        let doc: MobDocument = serde_json::from_value(value)
-            .map_err(|e| Error::invalid(FORMAT_ID, "document", 0, format!("not a MOB document: {e}")))?;
+        let doc: MobDocument = crate::registry::document_from_json(FORMAT_ID, value)?;
         write_document(&doc)
     }
 

@@ -62,13 +62,11 @@ impl Codec for RegCodec {
     }
 
     fn to_json(&self, data: &[u8]) -> Result<serde_json::Value> {
-        serde_json::to_value(convert::to_document(&parse(data)?))
-            .map_err(|e| Error::Unsupported(format!("{FORMAT_ID}: JSON: {e}")))
+        crate::registry::document_json(FORMAT_ID, &convert::to_document(&parse(data)?))
     }
 
     fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
-        let doc: RegDocument = serde_json::from_value(value)
-            .map_err(|e| Error::invalid(FORMAT_ID, "document", 0, format!("not a REG document: {e}")))?;
+        let doc: RegDocument = crate::registry::document_from_json(FORMAT_ID, value)?;
         write(&doc.reg)
     }
 

@@ -22,7 +22,7 @@ pub use types::{Res, ResDocument, ResHeader, ResRecord};
 pub use write::{write_archive, write_document, PackInput, PackOptions, PackSource};
 
 use crate::asset::Entry;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::registry::{Capabilities, Codec, FolderFile, Format, Game, Kind, PackRequest};
 
 pub const FORMAT_ID: &str = "ei-res";
@@ -51,12 +51,11 @@ impl Codec for ResCodec {
 
     fn to_json(&self, data: &[u8]) -> Result<serde_json::Value> {
         let doc = convert::to_document(&parse(data)?);
-        serde_json::to_value(doc).map_err(|e| Error::Unsupported(format!("{FORMAT_ID}: JSON: {e}")))
+        crate::registry::document_json(FORMAT_ID, &doc)
     }
 
     fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
-        let doc: ResDocument = serde_json::from_value(value)
-            .map_err(|e| Error::invalid(FORMAT_ID, "document", 0, format!("not a RES document: {e}")))?;
+        let doc: ResDocument = crate::registry::document_from_json(FORMAT_ID, value)?;
         write_document(&doc)
     }
 

@@ -34,7 +34,7 @@ pub use types::{Grf, GrfDocument, GrfEntry, GrfHeader, GrfRecord};
 pub use write::{write_archive, write_archive_bytes, write_document, PackInput, PackSource};
 
 use crate::asset::Entry;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::registry::{Capabilities, Codec, FolderFile, Format, Game, Kind, PackRequest};
 
 pub const FORMAT_ID: &str = "ro-grf";
@@ -66,12 +66,11 @@ impl Codec for GrfCodec {
 
     fn to_json(&self, data: &[u8]) -> Result<serde_json::Value> {
         let doc = convert::to_document(&parse(data)?);
-        serde_json::to_value(doc).map_err(|e| Error::Unsupported(format!("{FORMAT_ID}: JSON: {e}")))
+        crate::registry::document_json(FORMAT_ID, &doc)
     }
 
     fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
-        let doc: GrfDocument = serde_json::from_value(value)
-            .map_err(|e| Error::invalid(FORMAT_ID, "document", 0, format!("not a GRF document: {e}")))?;
+        let doc: GrfDocument = crate::registry::document_from_json(FORMAT_ID, value)?;
         write_document(&doc)
     }
 

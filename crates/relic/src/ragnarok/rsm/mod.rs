@@ -41,7 +41,7 @@ pub use types::*;
 pub use write::write;
 
 use crate::asset::{Asset, NamedAsset};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::registry::{Capabilities, Codec, ConvertOptions, Format, Game, Kind};
 
 pub const FORMAT_ID: &str = "ro-rsm";
@@ -74,12 +74,11 @@ impl Codec for RsmCodec {
     }
 
     fn to_json(&self, data: &[u8]) -> Result<serde_json::Value> {
-        serde_json::to_value(parse(data)?).map_err(|e| Error::Unsupported(format!("{FORMAT_ID}: JSON: {e}")))
+        crate::registry::document_json(FORMAT_ID, &parse(data)?)
     }
 
     fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
-        let rsm: Rsm = serde_json::from_value(value)
-            .map_err(|e| Error::invalid(FORMAT_ID, "document", 0, format!("not an RSM document: {e}")))?;
+        let rsm: Rsm = crate::registry::document_from_json(FORMAT_ID, value)?;
         write(&rsm)
     }
 
