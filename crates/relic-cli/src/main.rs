@@ -26,7 +26,8 @@ Examples:
   relic extract -o textures game/Res/textures.res '*.mmp'
   relic convert -o out samples
   relic convert --to json -o out level.mob
-  relic pack ei-res -o new.res extracted_folder";
+  relic pack ei-res -o new.res extracted_folder
+  relic check game/";
 
 #[derive(Parser)]
 #[command(name = "relic", version, about = "Open, convert and write back the asset files of classic games", after_help = EXAMPLES)]
@@ -115,6 +116,16 @@ enum Command {
         /// Print the manifest of written files as JSON
         #[arg(long)]
         json: bool,
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+    },
+    /// Read every file, write it back, and report what does not come back byte for byte
+    #[command(after_help = "Examples:\n  relic check game/\n  relic check --json game/Res/*.res > report.json")]
+    Check {
+        #[arg(long)]
+        json: bool,
+        #[arg(long, short)]
+        quiet: bool,
         #[arg(required = true)]
         inputs: Vec<PathBuf>,
     },
@@ -333,6 +344,24 @@ fn run(command: Command, out: &mut String) -> relic::Result<ExitCode> {
                 eprintln!("wrote {} files to {}", report.outputs.len(), output.display());
             }
             Ok(finish(&report.failures))
+        }
+        Command::Check { json, quiet, inputs } => {
+            let bar = Bar::new(quiet, false);
+            let items = ops::check(&inputs, &bar);
+            drop(bar);
+            let failures: Vec<String> = items
+                .iter()
+                .filter(|i| matches!(i.outcome, "differs" | "failed"))
+                .map(|i| format!("{}: {} ({})", i.path, i.outcome, i.detail.as_deref().unwrap_or("")))
+                .collect();
+            if json {
+                print_json(out, &items)?;
+            } else {
+                for i in &items {
+                    outln!(out, "{:<9} {:<12} {}", i.outcome, i.format.unwrap_or("-"), i.path);
+                }
+            }
+            Ok(finish(&failures))
         }
         Command::Pack { format, output, force, no_dedupe, pixel_format, mips, input } => {
             let opts = ops::PackOptions { force, no_dedupe, pixel_format, mips };

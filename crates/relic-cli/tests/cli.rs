@@ -369,3 +369,24 @@ fn models_convert_to_glb_or_gltf_with_textures_from_a_grf() {
         }
     }
 }
+
+#[test]
+fn check_reads_and_writes_back_every_file() {
+    let samples = sample().parent().unwrap().parent().unwrap().to_path_buf();
+    let v = json_of(relic().args(["check", "--json", "-q"]).arg(&samples));
+    let items = v.as_array().unwrap();
+    assert_eq!(items.len(), 11, "{items:?}");
+    assert!(items.iter().all(|i| i["outcome"] == "identical"), "{items:?}");
+    let formats: std::collections::BTreeSet<&str> = items.iter().map(|i| i["format"].as_str().unwrap()).collect();
+    assert_eq!(formats.len(), relic::FORMATS.len(), "every format is checked on its sample");
+    // A broken file fails the run and is named; an unknown one is only reported.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("broken.res"), b"\x3C\xE2\x9C\x01\x05\x00\x00\x00").unwrap();
+    std::fs::write(dir.path().join("notes.txt"), b"hello").unwrap();
+    let assert = relic().args(["check"]).arg(dir.path()).assert().code(1);
+    let out = String::from_utf8(assert.get_output().stdout.clone()).unwrap();
+    assert!(out.contains("failed") && out.contains("unknown"), "{out}");
+    let err = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("broken.res") && err.contains("ei-res"), "{err}");
+}
