@@ -71,7 +71,7 @@ fn sample<T: Copy>(keys: &[(i32, T)], frame: f32, lerp: impl Fn(T, T, f32) -> T)
     for pair in keys.windows(2) {
         let [(f0, a), (f1, b)] = [pair[0], pair[1]];
         if frame <= f1 as f32 {
-            let span = (f1 - f0) as f32;
+            let span = (f64::from(f1) - f64::from(f0)) as f32;
             let t = if span > 0.0 { (frame - f0 as f32) / span } else { 1.0 };
             return Some(lerp(a, b, t));
         }
