@@ -20,8 +20,14 @@ impl<'de> Deserialize<'de> for Base64 {
 }
 
 /// Raw bytes in JSON documents, written as a lower-case hex string (for short fields a reader looks at).
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Clone, PartialEq, Eq, Default)]
 pub struct Hex(pub Vec<u8>);
+
+impl std::fmt::Debug for Hex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Hex({})", hex::encode(&self.0))
+    }
+}
 
 impl Serialize for Hex {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {

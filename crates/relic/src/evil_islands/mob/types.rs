@@ -162,28 +162,7 @@ impl<'de> Deserialize<'de> for StringItem {
     }
 }
 
-/// Raw bytes, written in JSON as a lower-case hex string.
-#[derive(Clone, PartialEq, Eq, Default)]
-pub struct Hex(pub Vec<u8>);
-
-impl fmt::Debug for Hex {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Hex({})", hex::encode(&self.0))
-    }
-}
-
-impl Serialize for Hex {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&hex::encode(&self.0))
-    }
-}
-
-impl<'de> Deserialize<'de> for Hex {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let text = String::deserialize(d)?;
-        hex::decode(text.as_bytes()).map(Hex).map_err(de::Error::custom)
-    }
-}
+pub use crate::bytes::Hex;
 
 /// A node type id, written in JSON as `"0x0000A000"`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
