@@ -1,5 +1,7 @@
 //! The `relic` command: parses arguments, calls the library, prints results. Exit codes: 0 success,
-//! 1 an input failed (the others are still processed), 2 usage.
+//! 1 an input failed (the others are still processed), 2 usage. Everything printed for a person goes
+//! through `relic::paths::terminal_safe`, so a name holding escape sequences cannot drive the terminal;
+//! `--json` output is exact. Ctrl-C and SIGTERM remove relic's temporary files before it exits.
 
 use std::fmt::Write as _;
 use std::io::{IsTerminal, Write as _};
@@ -14,6 +16,13 @@ use relic::ops;
 macro_rules! outln {
     ($out:expr, $($arg:tt)*) => {{
         let _ = writeln!($out, $($arg)*);
+    }};
+}
+
+/// One line on stderr, made safe for a terminal (an error can quote a hostile name).
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        eprintln!("{}", relic::paths::terminal_safe(&format!($($arg)*), false));
     }};
 }
 
@@ -34,6 +43,15 @@ Examples:
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Largest entry or stream relic decodes, in bytes (K, M, G suffixes: powers of 1024)
+    #[arg(long, global = true, value_name = "BYTES", default_value = "1G", value_parser = parse_size)]
+    max_entry_size: u64,
+    /// Refuse archives whose entries would expand to more than this many times their own size
+    #[arg(long, global = true, value_name = "RATIO", default_value_t = relic::limits::Limits::DEFAULT.max_expansion)]
+    max_expansion: u64,
+    /// Largest image (width × height) decoded from an input such as a PNG to pack
+    #[arg(long, global = true, value_name = "PIXELS", default_value_t = relic::limits::Limits::DEFAULT.max_pixels)]
+    max_pixels: u64,
 }
 
 #[derive(Subcommand)]
@@ -85,6 +103,9 @@ enum Command {
         force: bool,
         #[arg(long, short)]
         quiet: bool,
+        /// Print the manifest of written files as JSON
+        #[arg(long)]
+        json: bool,
         archive: PathBuf,
         /// Only entries whose path or file name matches (case-insensitive)
         globs: Vec<String>,
@@ -156,11 +177,23 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // Ctrl-C, SIGTERM and SIGHUP: remove the temporary files being written, then exit (130, as a shell
+    // reports Ctrl-C). Only `kill -9` can leave one behind, and never under a final name.
+    let _ = ctrlc::set_handler(|| relic::paths::exit_removing_temporaries(130));
+    relic::limits::set(relic::limits::Limits {
+        max_entry_size: cli.max_entry_size,
+        max_expansion: cli.max_expansion,
+        max_pixels: cli.max_pixels,
+    });
     let mut out = String::new();
     let code = match run(cli.command, &mut out) {
         Ok(code) => code,
-        Err(e) => {
-            eprintln!("relic: {e}");
+        Err(Failure::Usage(msg)) => {
+            say!("relic: {msg}");
+            ExitCode::from(2)
+        }
+        Err(Failure::Run(e)) => {
+            say!("relic: {e}");
             ExitCode::from(1)
         }
     };
@@ -168,17 +201,29 @@ fn main() -> ExitCode {
     let mut stdout = std::io::stdout().lock();
     match stdout.write_all(out.as_bytes()).and_then(|()| stdout.flush()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-            eprintln!("relic: writing output: {e}");
+            say!("relic: writing output: {e}");
             ExitCode::from(1)
         }
         _ => code,
     }
 }
 
+/// Why a command stopped: a usage error (exit 2) or a failure (exit 1).
+enum Failure {
+    Usage(String),
+    Run(relic::Error),
+}
+
+impl From<relic::Error> for Failure {
+    fn from(e: relic::Error) -> Self {
+        Failure::Run(e)
+    }
+}
+
 /// Prints failures (one line each) and picks the exit code.
 fn finish(failures: &[String]) -> ExitCode {
     for f in failures {
-        eprintln!("relic: {f}");
+        say!("relic: {f}");
     }
     if failures.is_empty() {
         ExitCode::SUCCESS
@@ -187,7 +232,12 @@ fn finish(failures: &[String]) -> ExitCode {
     }
 }
 
-fn print_json(out: &mut String, value: &impl serde::Serialize) -> relic::Result<()> {
+/// Text for a person on stdout: terminal controls in names escaped, lines kept.
+fn shown(text: &str) -> std::borrow::Cow<'_, str> {
+    relic::paths::terminal_safe(text, false)
+}
+
+fn print_json(out: &mut String, value: &impl serde::Serialize) -> Result<(), Failure> {
     let text =
         serde_json::to_string_pretty(value).map_err(|e| relic::Error::Unsupported(format!("JSON output: {e}")))?;
     out.push_str(&text);
@@ -231,7 +281,7 @@ impl Drop for Bar {
     }
 }
 
-fn run(command: Command, out: &mut String) -> relic::Result<ExitCode> {
+fn run(command: Command, out: &mut String) -> Result<ExitCode, Failure> {
     match command {
         Command::Formats { json } => {
             if json {
@@ -285,8 +335,8 @@ fn run(command: Command, out: &mut String) -> relic::Result<ExitCode> {
             } else {
                 for i in &found {
                     match (i.format, i.confidence) {
-                        (Some(id), Some(c)) => outln!(out, "{}: {id} (by {})", i.path, confidence(c)),
-                        _ => outln!(out, "{}: unknown", i.path),
+                        (Some(id), Some(c)) => outln!(out, "{}: {id} (by {})", shown(&i.path), confidence(c)),
+                        _ => outln!(out, "{}: unknown", shown(&i.path)),
                     }
                 }
             }
@@ -297,10 +347,11 @@ fn run(command: Command, out: &mut String) -> relic::Result<ExitCode> {
             if json {
                 print_json(out, &value)?;
             } else {
-                outln!(out, "{}: {} ({})", file.display(), format.name, format.id);
+                outln!(out, "{}: {} ({})", shown(&file.display().to_string()), format.name, format.id);
                 if let serde_json::Value::Object(map) = &value {
                     for (k, v) in map.iter().filter(|(k, _)| *k != "format") {
-                        outln!(out, "  {k}: {}", v.as_str().map_or_else(|| v.to_string(), str::to_owned));
+                        let text = v.as_str().map_or_else(|| v.to_string(), str::to_owned);
+                        outln!(out, "  {}: {}", shown(k), shown(&text));
                     }
                 }
             }
@@ -313,35 +364,38 @@ fn run(command: Command, out: &mut String) -> relic::Result<ExitCode> {
             } else {
                 for e in &entries {
                     let fmt = e.format.unwrap_or("");
-                    outln!(out, "{:>12}  {:<12} {}", e.size, fmt, e.path);
+                    outln!(out, "{:>12}  {:<12} {}", e.size, fmt, shown(&e.path));
                 }
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Extract { output, recursive, force, quiet, archive, globs } => {
-            let out = output.unwrap_or_else(|| default_folder(&archive));
+        Command::Extract { output, recursive, force, quiet, json, archive, globs } => {
+            let out_dir = output.unwrap_or_else(|| default_folder(&archive));
             let bar = Bar::new(quiet, true);
             let opts = ops::ExtractOptions { recursive, force, globs };
-            let report = ops::extract(&archive, &out, &opts, &bar)?;
+            let report = ops::extract(&archive, &out_dir, &opts, &bar)?;
             drop(bar);
-            if !quiet {
-                eprintln!("extracted {} files ({} bytes) to {}", report.files, report.bytes, out.display());
+            if json {
+                print_json(out, &report.written)?;
+            } else if !quiet {
+                say!("extracted {} files ({} bytes) to {}", report.written.len(), report.bytes, out_dir.display());
             }
             Ok(finish(&report.failures))
         }
         Command::Convert { output, to, mips, textures, settings, force, quiet, json, inputs } => {
-            let bar = Bar::new(quiet, false);
             let options = relic::registry::ConvertOptions { mips, textures, settings };
             let req = ops::ConvertRequest { to, force, options };
+            ops::check_convert_request(&inputs, &req).map_err(Failure::Usage)?;
+            let bar = Bar::new(quiet, false);
             let report = ops::convert(&inputs, &output, &req, &bar);
             drop(bar);
             if json {
                 print_json(out, &report.outputs)?;
             } else if !quiet {
                 for s in &report.skipped {
-                    eprintln!("skipped {s}");
+                    say!("skipped {s}");
                 }
-                eprintln!("wrote {} files to {}", report.outputs.len(), output.display());
+                say!("wrote {} files to {}", report.outputs.len(), output.display());
             }
             Ok(finish(&report.failures))
         }
@@ -358,18 +412,38 @@ fn run(command: Command, out: &mut String) -> relic::Result<ExitCode> {
                 print_json(out, &items)?;
             } else {
                 for i in &items {
-                    outln!(out, "{:<9} {:<12} {}", i.outcome, i.format.unwrap_or("-"), i.path);
+                    outln!(out, "{:<9} {:<12} {}", i.outcome, i.format.unwrap_or("-"), shown(&i.path));
                 }
             }
             Ok(finish(&failures))
         }
         Command::Pack { format, output, force, no_dedupe, pixel_format, mips, input } => {
+            if relic::registry::by_id(&format).is_none() {
+                let ids: Vec<&str> = relic::FORMATS.iter().map(|f| f.id).collect();
+                return Err(Failure::Usage(format!("unknown format `{format}` (one of {})", ids.join(", "))));
+            }
             let opts = ops::PackOptions { force, no_dedupe, pixel_format, mips };
-            let written = ops::pack(&format, &input, &output, &opts)?;
-            eprintln!("wrote {} ({written} bytes)", output.display());
+            let report = ops::pack(&format, &input, &output, &opts)?;
+            for note in &report.notes {
+                say!("{note}");
+            }
+            say!("wrote {} ({} bytes)", output.display(), report.bytes);
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// A size with an optional K, M or G suffix (powers of 1024): `--max-entry-size 2G`.
+fn parse_size(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let (digits, shift) = match t.char_indices().last() {
+        Some((i, 'K' | 'k')) => (&t[..i], 10),
+        Some((i, 'M' | 'm')) => (&t[..i], 20),
+        Some((i, 'G' | 'g')) => (&t[..i], 30),
+        _ => (t, 0),
+    };
+    let n: u64 = digits.trim().parse().map_err(|_| format!("`{text}` is not a size (e.g. 1048576, 512M, 2G)"))?;
+    n.checked_mul(1 << shift).ok_or_else(|| format!("`{text}` is too large"))
 }
 
 /// `KEY=VALUE` of `--option`.

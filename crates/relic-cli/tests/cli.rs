@@ -290,7 +290,7 @@ fn failures_exit_1_and_usage_exits_2() {
     relic().args(["info"]).arg(&junk).assert().code(1);
     relic().arg("frobnicate").assert().code(2);
     relic().args(["extract"]).assert().code(2);
-    relic().args(["pack", "no-such-format", "-o", "x", "y"]).assert().code(1);
+    relic().args(["pack", "no-such-format", "-o", "x", "y"]).assert().code(2);
     relic().arg("--help").assert().success();
 }
 

@@ -71,10 +71,17 @@ fn cam_time_option() {
     relic().args(["pack", "ei-cam", "-o"]).arg(&back).arg(&json).assert().success();
     assert_eq!(std::fs::read(&back).unwrap(), std::fs::read(sample("intro.cam")).unwrap());
     relic().args(["convert", "--option", "nonsense", "-o"]).arg(dir.path()).arg(sample("intro.cam")).assert().code(2);
-    relic()
+    // Unknown values and keys are usage errors, found before anything is converted.
+    let out = relic()
         .args(["convert", "--force", "--option", "ei-cam.time=f64", "-o"])
         .arg(dir.path())
         .arg(sample("intro.cam"))
         .assert()
-        .code(1);
+        .code(2);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(stderr.contains("takes u32 or f32, not `f64`"), "{stderr}");
+    let mut cmd = relic();
+    cmd.args(["convert", "--option", "ei-cam.speed=1", "-o"]).arg(dir.path()).arg(sample("intro.cam"));
+    let stderr = String::from_utf8_lossy(&cmd.assert().code(2).get_output().stderr).into_owned();
+    assert!(stderr.contains("unknown option `ei-cam.speed`") && stderr.contains("ei-cam.time"), "{stderr}");
 }

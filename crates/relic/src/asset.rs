@@ -85,6 +85,21 @@ impl<'a> EntryData<'a> {
         }
     }
 
+    /// Writes the entry's bytes to `out` without holding a compressed entry in memory (extraction).
+    pub fn write_to(&self, out: &mut dyn std::io::Write) -> Result<u64> {
+        match self {
+            EntryData::Stored(b) => {
+                out.write_all(b).map_err(|e| crate::Error::io("output", e))?;
+                Ok(b.len() as u64)
+            }
+            EntryData::Zlib { packed, size, format, offset } => {
+                let at = crate::codec::zlib::At { format, field: "entry data", offset: *offset };
+                crate::codec::zlib::inflate_to(packed, *size, at, out)
+            }
+            EntryData::Unsupported(why) => Err(crate::Error::Unsupported(why.clone())),
+        }
+    }
+
     /// At most the first `n` bytes (all of a stored entry's bytes are borrowed; a compressed entry inflates
     /// only its head), for sniffing formats without decoding whole entries.
     pub fn head(&self, n: usize) -> Result<Cow<'a, [u8]>> {

@@ -42,6 +42,17 @@ pub enum Error {
     /// A request that cannot be carried out: unsafe path, existing file without --force, bad argument.
     #[error("{0}")]
     Refused(String),
+    /// Archives nested deeper than relic descends (a hostile file can nest them without end). Never
+    /// swallowed: an entry that is too deep is not quietly kept as a plain file.
+    #[error("{0}")]
+    TooDeep(String),
+    /// An error about one input file, naming it.
+    #[error("{}: {source}", path.display())]
+    InFile {
+        path: PathBuf,
+        #[source]
+        source: Box<Error>,
+    },
 }
 
 impl Error {
@@ -78,7 +89,27 @@ impl Error {
     pub fn location(&self) -> Option<&Location> {
         match self {
             Error::InvalidData { at, .. } | Error::Limit { at, .. } => Some(at),
+            Error::InFile { source, .. } => source.location(),
             _ => None,
+        }
+    }
+
+    /// Names the input file the error is about, unless the message already names it (an I/O error on that
+    /// file), so that no path is printed twice.
+    pub fn in_file(self, path: &std::path::Path) -> Self {
+        match &self {
+            Error::InFile { .. } => self,
+            Error::Io { path: p, .. } if p == path => self,
+            _ if self.to_string().starts_with(&format!("{}: ", path.display())) => self,
+            _ => Error::InFile { path: path.to_path_buf(), source: Box::new(self) },
+        }
+    }
+
+    /// The error without the file it names (for callers that print the file themselves).
+    pub fn without_file(&self) -> &Error {
+        match self {
+            Error::InFile { source, .. } => source.without_file(),
+            other => other,
         }
     }
 }

@@ -13,6 +13,7 @@ pub mod codec;
 pub mod error;
 pub mod export;
 pub mod layout;
+pub mod limits;
 pub mod ops;
 pub mod paths;
 pub mod reader;

@@ -56,15 +56,18 @@ pub fn identify(paths: &[PathBuf]) -> Vec<Identified> {
 fn open_known(path: &Path) -> Result<(source::Source, &'static Format)> {
     let data = source::open(path)?;
     let name = path.to_string_lossy();
-    let (format, _) = registry::sniff(&data, &name)
-        .ok_or_else(|| Error::Unsupported(format!("{}: not a format relic knows", path.display())))?;
+    let (format, _) =
+        registry::sniff(&data, &name).ok_or_else(|| Error::Unsupported("not a format relic knows".into()))?;
     Ok((data, format))
 }
 
 /// Header summary of a file.
 pub fn info(path: &Path) -> Result<(&'static Format, serde_json::Value)> {
-    let (data, format) = open_known(path)?;
-    Ok((format, format.codec_for(&path.to_string_lossy()).info(&data)?))
+    let run = || {
+        let (data, format) = open_known(path)?;
+        Ok((format, format.codec_for(&path.to_string_lossy()).info(&data)?))
+    };
+    run().map_err(|e: Error| e.in_file(path))
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -115,9 +118,7 @@ fn flatten<'a>(
     depth: u32,
     out: &mut Vec<FlatEntry<'a>>,
 ) -> Result<()> {
-    if depth > MAX_DEPTH {
-        return Err(Error::limit(format.id, "nested archive", 0, format!("nesting deeper than {MAX_DEPTH} levels")));
-    }
+    check_depth(format, archive_name, depth)?;
     for entry in archive_entries(format, data, archive_name)? {
         // An entry whose head cannot be decoded is identified by its name alone; its error shows when it
         // is extracted.
@@ -142,22 +143,38 @@ fn flatten<'a>(
         let Some(inner) = fmt.filter(|f| recursive && f.is_archive()) else { continue };
         // Only stored entries are descended into: their entries borrow the outer archive's bytes.
         let Some(data_ref) = stored else { continue };
-        // A nested archive that does not parse stays a plain file.
+        // A nested archive that does not parse stays a plain file; one nested too deep is an error.
         let mut children = Vec::new();
         let (n, p) = (format!("{}/", out[at].name), format!("{}/", out[at].path));
-        if flatten(inner, data_ref, &entry.name, (&n, &p), true, depth + 1, &mut children).is_ok() {
-            out[at].nested = true;
-            out.extend(children);
+        match flatten(inner, data_ref, &entry.name, (&n, &p), true, depth + 1, &mut children) {
+            Ok(()) => {
+                out[at].nested = true;
+                out.extend(children);
+            }
+            Err(e @ Error::TooDeep(_)) => return Err(e),
+            Err(_) => {}
         }
+    }
+    Ok(())
+}
+
+/// Archives nest at most [`MAX_DEPTH`] deep; deeper is an error, never a silent stop.
+fn check_depth(format: &Format, name: &str, depth: u32) -> Result<()> {
+    if depth > MAX_DEPTH {
+        return Err(Error::TooDeep(format!(
+            "{}: `{}` is nested more than {MAX_DEPTH} archives deep; relic stops there",
+            format.id,
+            paths::display_name(name)
+        )));
     }
     Ok(())
 }
 
 /// Lists an archive.
 pub fn list(path: &Path, recursive: bool) -> Result<Vec<ListedEntry>> {
-    let (data, format) = open_known(path)?;
+    let (data, format) = open_known(path).map_err(|e| e.in_file(path))?;
     let mut flat = Vec::new();
-    flatten(format, &data, &path.to_string_lossy(), ("", ""), recursive, 0, &mut flat)?;
+    flatten(format, &data, &path.to_string_lossy(), ("", ""), recursive, 0, &mut flat).map_err(|e| e.in_file(path))?;
     Ok(flat
         .into_iter()
         .map(|e| ListedEntry {
@@ -182,11 +199,21 @@ pub struct ExtractOptions {
     pub globs: Vec<String>,
 }
 
+/// One extracted file (the `--json` manifest of `relic extract`).
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct ExtractedItem {
+    /// The entry's name in the archive (nested names joined with `/`).
+    pub entry: String,
+    pub output: String,
+    pub size: u64,
+}
+
 #[derive(Debug, Default, Serialize)]
 pub struct ExtractReport {
-    pub files: usize,
+    /// Exactly the files written, in archive order.
+    pub written: Vec<ExtractedItem>,
     pub bytes: u64,
-    /// One line per entry that was not written.
+    /// One line per entry that was not written, naming the archive and the entry.
     pub failures: Vec<String>,
 }
 
@@ -205,15 +232,18 @@ fn glob_set(globs: &[String]) -> Result<Option<globset::GlobSet>> {
     b.build().map(Some).map_err(|e| Error::Refused(format!("bad patterns: {e}")))
 }
 
-/// Extracts an archive into `out_dir`: every entry is checked for a safe path, written to a temporary file
+/// Extracts an archive into `out_dir`: every entry is checked for a safe path, streamed to a temporary file
 /// and renamed into place, with its modification time; entries are written in parallel. With `recursive`,
-/// a nested archive is written as a folder of the same name holding its entries.
+/// a nested archive is written as a folder of the same name holding its entries. An archive whose entries
+/// would expand past `--max-expansion` times its size is refused before anything is written.
 pub fn extract(path: &Path, out_dir: &Path, opts: &ExtractOptions, progress: &dyn Progress) -> Result<ExtractReport> {
-    let (data, format) = open_known(path)?;
+    let (data, format) = open_known(path).map_err(|e| e.in_file(path))?;
     let mut flat = Vec::new();
-    flatten(format, &data, &path.to_string_lossy(), ("", ""), opts.recursive, 0, &mut flat)?;
+    flatten(format, &data, &path.to_string_lossy(), ("", ""), opts.recursive, 0, &mut flat)
+        .map_err(|e| e.in_file(path))?;
     let filter = glob_set(&opts.globs)?;
     let mut report = ExtractReport::default();
+    let failure = |what: &str| format!("{}: {what}", path.display());
     let mut seen = HashSet::new();
     let mut jobs = Vec::new();
     for e in flat.iter().filter(|e| !e.nested) {
@@ -223,32 +253,47 @@ pub fn extract(path: &Path, out_dir: &Path, opts: &ExtractOptions, progress: &dy
                 continue;
             }
         }
-        match output_path(out_dir, &e.path, &format!("entry `{}`", e.name)) {
+        let name = paths::display_name(&e.name);
+        match output_path(out_dir, &e.path, &format!("entry `{name}`")) {
+            // (On a case-insensitive disk a second entry differing only in case fails as existing: no
+            // entry ever overwrites another.)
             Ok(target) if seen.insert(target.clone()) => jobs.push((e, target)),
-            Ok(_) => report.failures.push(format!("entry `{}`: another entry has the same path `{}`", e.name, e.path)),
-            Err(err) => report.failures.push(err.to_string()),
+            Ok(_) => report.failures.push(failure(&format!(
+                "entry `{name}`: another entry has the same path `{}`",
+                paths::display_name(&e.path)
+            ))),
+            Err(err) => report.failures.push(failure(&err.to_string())),
         }
     }
-    progress.start(jobs.iter().map(|(e, _)| e.size).sum());
-    // Each entry is decoded (inflated) inside its own job and dropped once written, so memory holds only
-    // the entries being written at the moment.
+    let total: u64 = jobs.iter().map(|(e, _)| e.size).sum();
+    crate::limits::check_expansion(format.id, "entries", total, data.len() as u64).map_err(|e| e.in_file(path))?;
+    progress.start(total);
+    // Each entry is streamed (inflated) straight into its temporary file, so memory holds no whole entry.
     let results: Vec<Result<u64>> = jobs
         .par_iter()
         .map(|(e, target)| {
-            let bytes = e.data.bytes().map_err(|err| entry_error(&e.name, err))?;
             let wopts = WriteOptions { force: opts.force, modified: e.modified };
-            paths::write_bytes(target, &bytes, wopts)?;
+            let mut written = 0;
+            paths::write_atomic(out_dir, target, wopts, |w| {
+                written = e.data.write_to(w)?;
+                Ok(())
+            })
+            .map_err(|err| entry_error(&e.name, err))?;
             progress.advance(e.size);
-            Ok(bytes.len() as u64)
+            Ok(written)
         })
         .collect();
-    for r in results {
+    for ((e, target), r) in jobs.iter().zip(results) {
         match r {
             Ok(n) => {
-                report.files += 1;
+                report.written.push(ExtractedItem {
+                    entry: e.name.clone(),
+                    output: target.display().to_string(),
+                    size: n,
+                });
                 report.bytes += n;
             }
-            Err(err) => report.failures.push(err.to_string()),
+            Err(err) => report.failures.push(failure(&err.to_string())),
         }
     }
     Ok(report)
@@ -256,10 +301,11 @@ pub fn extract(path: &Path, out_dir: &Path, opts: &ExtractOptions, progress: &dy
 
 /// Names the entry in an error about its bytes (errors with a location already name format and offset).
 fn entry_error(name: &str, err: Error) -> Error {
+    let shown = paths::display_name(name);
     match err {
-        Error::Unsupported(msg) if !msg.contains(name) => Error::Unsupported(format!("entry `{name}`: {msg}")),
-        Error::InvalidData { .. } | Error::Limit { .. } => err.within(format_args!("entry `{name}`")),
-        other => other,
+        Error::InvalidData { .. } | Error::Limit { .. } => err.within(format_args!("entry `{shown}`")),
+        Error::Unsupported(msg) | Error::Refused(msg) if msg.contains(name) => Error::Refused(msg),
+        other => Error::Refused(format!("entry `{shown}`: {other}")),
     }
 }
 
@@ -312,7 +358,34 @@ fn stem_of(name: &str) -> &str {
     }
 }
 
-/// Converts files and folders (walked; their structure is kept under `out_dir`).
+/// Checks a conversion request before anything runs, for the CLI's usage errors (exit 2): `--option` keys
+/// and values the formats offer, a `--to` target some format makes, and for each file named (not folders)
+/// a target its format can make.
+pub fn check_convert_request(inputs: &[PathBuf], req: &ConvertRequest) -> std::result::Result<(), String> {
+    registry::check_settings(&req.options.settings)?;
+    let Some(to) = req.to.as_deref() else { return Ok(()) };
+    let all = registry::all_targets();
+    if !all.iter().any(|t| t.eq_ignore_ascii_case(to)) {
+        return Err(format!("unknown --to target `{to}` (one of {})", all.join(", ")));
+    }
+    for input in inputs.iter().filter(|p| p.is_file()) {
+        let Ok(Some((format, _))) = registry::identify_path(input) else { continue };
+        let targets = format.targets();
+        if !targets.iter().any(|t| t.eq_ignore_ascii_case(to)) {
+            return Err(format!(
+                "{} is {} ({}), which converts to {}, not {to}",
+                input.display(),
+                format.id,
+                format.name,
+                targets.join(", ")
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Converts files and folders (walked; their structure is kept under `out_dir`). A bad file or entry does
+/// not stop the batch: it is reported in `failures`, and `outputs` lists exactly the files written.
 pub fn convert(inputs: &[PathBuf], out_dir: &Path, req: &ConvertRequest, progress: &dyn Progress) -> ConvertReport {
     let mut report = ConvertReport::default();
     let mut jobs = Vec::new();
@@ -349,26 +422,29 @@ pub fn convert(inputs: &[PathBuf], out_dir: &Path, req: &ConvertRequest, progres
         }
     }
     progress.start(jobs.len() as u64);
-    let results: Vec<(Job, Result<Converted>)> = jobs
+    let results: Vec<(Job, Converted)> = jobs
         .into_par_iter()
         .map(|job| {
-            let r = convert_file(&job, req);
+            let r = convert_file(&job, out_dir, req);
             progress.advance(1);
             (job, r)
         })
         .collect();
     for (job, r) in results {
         match r {
-            Ok(Converted::Done(items)) => report.outputs.extend(items),
-            Ok(Converted::Unknown) if !job.explicit => {
+            Converted::Done(batch) => {
+                let (items, failures) = batch.failure_lines();
+                report.outputs.extend(items);
+                report.failures.extend(failures);
+            }
+            Converted::Unknown if !job.explicit => {
                 report.skipped.push(format!("{}: not a format relic knows", job.path.display()))
             }
-            Ok(Converted::Unknown) => report.failures.push(format!("{}: not a format relic knows", job.path.display())),
-            Ok(Converted::NotYet(id)) => report.skipped.push(format!(
+            Converted::Unknown => report.failures.push(format!("{}: not a format relic knows", job.path.display())),
+            Converted::NotYet(id) => report.skipped.push(format!(
                 "{}: {id} is read but not converted yet (`--to json` gives its data)",
                 job.path.display()
             )),
-            Err(e) => report.failures.push(format!("{}: {e}", job.path.display())),
         }
     }
     report
@@ -376,128 +452,245 @@ pub fn convert(inputs: &[PathBuf], out_dir: &Path, req: &ConvertRequest, progres
 
 /// What became of one file.
 enum Converted {
-    Done(Vec<ManifestItem>),
+    /// Converted, perhaps in part: what was written and what failed.
+    Done(Batch),
     /// No format matched.
     Unknown,
     /// A file met in a walked folder whose format (this id) has no conversion yet.
     NotYet(&'static str),
 }
 
+/// What one file (or one archive entry) produced: the files written, and the failures, each naming the
+/// input file and the entry.
+#[derive(Debug, Default)]
+struct Batch {
+    items: Vec<ManifestItem>,
+    failures: Vec<(String, Error)>,
+}
+
+impl Batch {
+    fn failed(input: &str, err: Error) -> Self {
+        Batch { items: vec![], failures: vec![(input.to_string(), err)] }
+    }
+    fn extend(&mut self, other: Batch) {
+        self.items.extend(other.items);
+        self.failures.extend(other.failures);
+    }
+    /// One line per failure: the input (file, or file/entry) first, its path not repeated.
+    fn failure_lines(self) -> (Vec<ManifestItem>, Vec<String>) {
+        let lines = self
+            .failures
+            .into_iter()
+            .map(|(input, e)| {
+                let msg = e.without_file().to_string();
+                if msg.starts_with(&format!("{input}: ")) {
+                    msg
+                } else {
+                    format!("{input}: {msg}")
+                }
+            })
+            .collect();
+        (self.items, lines)
+    }
+}
+
+/// Where a conversion writes: the output root (nothing is written outside it, nor through a link below
+/// it) and the options.
+struct Target<'r> {
+    root: &'r Path,
+    req: &'r ConvertRequest,
+    /// What the archives of this input may still expand to (`--max-expansion` times the input's size),
+    /// shared by its nested archives.
+    budget: std::sync::atomic::AtomicU64,
+}
+
+impl Target<'_> {
+    /// Takes `n` bytes from the expansion budget, or refuses.
+    fn spend(&self, format: &'static str, n: u64, file_len: u64) -> Result<()> {
+        use std::sync::atomic::Ordering;
+        let ok = self.budget.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| left.checked_sub(n)).is_ok();
+        if ok {
+            Ok(())
+        } else {
+            crate::limits::check_expansion(format, "entries", u64::MAX, file_len)
+        }
+    }
+
+    fn write(&self, path: &Path, bytes: &[u8], modified: Option<u64>) -> Result<()> {
+        paths::write_bytes(self.root, path, bytes, WriteOptions { force: self.req.force, modified })
+    }
+}
+
 /// Converts one file.
-fn convert_file(job: &Job, req: &ConvertRequest) -> Result<Converted> {
-    let data = source::open(&job.path)?;
+fn convert_file(job: &Job, root: &Path, req: &ConvertRequest) -> Converted {
+    let input = job.path.display().to_string();
+    let data = match source::open(&job.path) {
+        Ok(d) => d,
+        Err(e) => return Converted::Done(Batch::failed(&input, e)),
+    };
     let name = job.path.to_string_lossy().into_owned();
-    let Some((format, _)) = registry::sniff(&data, &name) else { return Ok(Converted::Unknown) };
+    let Some((format, _)) = registry::sniff(&data, &name) else { return Converted::Unknown };
     let to_json = req.to.as_deref().is_some_and(|t| t.eq_ignore_ascii_case("json"));
     if !job.explicit && !to_json && !format.capabilities.convert {
-        return Ok(Converted::NotYet(format.id));
+        return Converted::NotYet(format.id);
     }
-    let input = job.path.display().to_string();
-    let items = convert_bytes(format, &data, &name, &input, &job.out_dir, &job.stem, req, 0)?;
-    Ok(Converted::Done(items))
+    let budget = crate::limits::expansion_budget(data.len() as u64).into();
+    let target = Target { root, req, budget };
+    Converted::Done(convert_bytes(format, &data, &name, &input, &job.out_dir, &job.stem, &target, 0))
 }
 
 /// Converts bytes of a known format into `dir`, named after `stem`.
 #[allow(clippy::too_many_arguments)]
 fn convert_bytes(
-    format: &Format,
+    format: &'static Format,
     data: &[u8],
     name: &str,
     input: &str,
     dir: &Path,
     stem: &str,
-    req: &ConvertRequest,
+    target: &Target<'_>,
     depth: u32,
-) -> Result<Vec<ManifestItem>> {
-    let wopts = WriteOptions { force: req.force, modified: None };
-    let write = |rel: &str, bytes: &[u8], kind: &'static str| -> Result<ManifestItem> {
-        let target = output_path(dir, rel, "output")?;
-        paths::write_bytes(&target, bytes, wopts)?;
-        Ok(ManifestItem { input: input.to_string(), output: target.display().to_string(), kind })
+) -> Batch {
+    let mut batch = Batch::default();
+    let mut write = |rel: &str, bytes: &[u8], kind: &'static str| match output_path(dir, rel, "output")
+        .and_then(|path| target.write(&path, bytes, None).map(|()| path))
+    {
+        Ok(path) => {
+            batch.items.push(ManifestItem { input: input.to_string(), output: path.display().to_string(), kind })
+        }
+        Err(e) => batch.failures.push((input.to_string(), e)),
     };
-    if req.to.as_deref().is_some_and(|t| t.eq_ignore_ascii_case("json")) {
-        let value = format.codec_for(name).to_json(data)?;
-        return Ok(vec![write(&format!("{stem}.json"), &export::json::to_pretty(&value)?, "document")?]);
+    if target.req.to.as_deref().is_some_and(|t| t.eq_ignore_ascii_case("json")) {
+        match format.codec_for(name).to_json(data).and_then(|v| export::json::to_pretty(&v)) {
+            Ok(bytes) => write(&format!("{stem}.json"), &bytes, "document"),
+            Err(e) => return Batch::failed(input, e),
+        }
+        return batch;
     }
     if format.is_archive() {
-        return convert_archive(format, data, name, input, &dir.join(safe_component(stem)?), req, depth);
+        return match safe_component(stem) {
+            Ok(sub) => convert_archive(format, data, name, input, &dir.join(sub), target, depth),
+            Err(e) => Batch::failed(input, e),
+        };
     }
-    let assets = format.codec_for(name).convert(data, &req.options)?;
+    let files = match export_assets(format, data, name, stem, target.req) {
+        Ok(files) => files,
+        Err(e) => return Batch::failed(input, e),
+    };
+    for (rel, bytes, kind) in &files {
+        write(rel, bytes, kind);
+    }
+    batch
+}
+
+/// A file's assets exported, as (relative output path, bytes, kind). One unnamed asset's files sit beside
+/// each other as `<stem><suffix>.<ext>` (`x.png`, or `x.mip0.png`, `x.mip1.png`, … for a mip chain;
+/// `x.<table>.csv` for tables); several assets go into `<stem>/`.
+fn export_assets(
+    format: &Format,
+    data: &[u8],
+    name: &str,
+    stem: &str,
+    req: &ConvertRequest,
+) -> Result<Vec<(String, Vec<u8>, &'static str)>> {
+    let mut assets = format.codec_for(name).convert(data, &req.options)?;
+    // `--to` picks the assets that can be made into it (`--to txt` of a MOB: its scripts only).
+    if let Some(to) = req.to.as_deref() {
+        let fits = |a: &NamedAsset| export::extensions_for(&a.asset).iter().any(|e| e.eq_ignore_ascii_case(to));
+        if assets.iter().any(fits) {
+            assets.retain(fits);
+        }
+    }
+    let single = matches!(assets.as_slice(), [NamedAsset { name: None, .. }]);
     let mut files = Vec::new();
     for named in &assets {
         let base = named.name.as_deref().unwrap_or(stem);
         for out in export::export(&named.asset, req.to.as_deref(), base)? {
-            files.push((named.name.clone(), out, named.asset.kind()));
+            let rel = if single {
+                format!("{stem}{}.{}", out.suffix, out.extension)
+            } else {
+                format!("{stem}/{base}{}.{}", out.suffix, out.extension)
+            };
+            files.push((rel, out.bytes, named.asset.kind()));
         }
     }
-    // One unnamed asset: its files sit beside each other as `<stem><suffix>.<ext>` (`x.png`, or
-    // `x.mip0.png`, `x.mip1.png`, … for a mip chain; `x.<table>.csv` for tables).
-    if let [NamedAsset { name: None, .. }] = assets.as_slice() {
-        return files
-            .iter()
-            .map(|(_, out, kind)| write(&format!("{stem}{}.{}", out.suffix, out.extension), &out.bytes, kind))
-            .collect();
-    }
-    files
-        .iter()
-        .map(|(asset_name, out, kind)| {
-            let base = asset_name.as_deref().unwrap_or(stem);
-            write(&format!("{stem}/{base}{}.{}", out.suffix, out.extension), &out.bytes, kind)
-        })
-        .collect()
+    Ok(files)
 }
 
 fn safe_component(stem: &str) -> Result<PathBuf> {
-    paths::safe_relative_path(stem).map_err(|why| Error::Refused(format!("refusing output folder `{stem}`: {why}")))
+    paths::safe_relative_path(stem)
+        .map_err(|why| Error::Refused(format!("refusing output folder `{}`: {why}", paths::display_name(stem))))
 }
 
 /// Converts an archive entry by entry into `dir`: known formats are converted, nested archives become
-/// folders named after their entry, everything else is copied as it is (`raw`).
+/// folders named after their entry, everything else is copied as it is (`raw`). Every entry is tried; a
+/// bad one is reported (and, when its bytes could be read, kept raw so nothing is lost).
+#[allow(clippy::too_many_arguments)]
 fn convert_archive(
-    format: &Format,
+    format: &'static Format,
     data: &[u8],
     name: &str,
     input: &str,
     dir: &Path,
-    req: &ConvertRequest,
+    target: &Target<'_>,
     depth: u32,
-) -> Result<Vec<ManifestItem>> {
-    if depth > MAX_DEPTH {
-        return Err(Error::limit(format.id, "nested archive", 0, format!("nesting deeper than {MAX_DEPTH} levels")));
+) -> Batch {
+    if let Err(e) = check_depth(format, name, depth) {
+        return Batch::failed(input, e);
     }
-    let entries = archive_entries(format, data, name)?;
-    let results: Vec<Result<Vec<ManifestItem>>> = entries
-        .par_iter()
-        .map(|entry| {
-            let bytes = entry.data.bytes().map_err(|err| entry_error(&entry.name, err))?;
-            let entry_input = format!("{input}/{}", entry.path);
-            let target = output_path(dir, &entry.path, &format!("entry `{}`", entry.name))?;
-            let entry_dir = target.parent().map(Path::to_path_buf).unwrap_or_else(|| dir.to_path_buf());
-            let base = entry.path.rsplit('/').next().unwrap_or(&entry.path);
-            if let Some((inner, _)) = registry::sniff(&bytes, &entry.name) {
-                let attempt = if inner.is_archive() {
-                    let sub = entry_dir.join(base);
-                    convert_archive(inner, &bytes, &entry.name, &entry_input, &sub, req, depth + 1)
-                } else {
-                    convert_bytes(inner, &bytes, &entry.name, &entry_input, &entry_dir, stem_of(base), req, depth + 1)
-                };
-                match attempt {
-                    Ok(items) => return Ok(items),
-                    // An entry that looked like a format but is not (or is not convertible yet) is kept raw.
-                    Err(Error::InvalidData { .. } | Error::Limit { .. } | Error::Unsupported(_)) => {}
-                    Err(e) => return Err(e),
-                }
-            }
-            let wopts = WriteOptions { force: req.force, modified: entry.modified };
-            paths::write_bytes(&target, &bytes, wopts)?;
-            Ok(vec![ManifestItem { input: entry_input, output: target.display().to_string(), kind: "raw" }])
-        })
-        .collect();
-    let mut items = Vec::new();
-    for r in results {
-        items.extend(r?);
+    let entries = match archive_entries(format, data, name) {
+        Ok(entries) => entries,
+        Err(e) => return Batch::failed(input, e),
+    };
+    let total = entries.iter().map(|e| e.size).sum();
+    if let Err(e) = target.spend(format.id, total, data.len() as u64) {
+        return Batch::failed(input, e);
     }
-    Ok(items)
+    let results: Vec<Batch> = entries.par_iter().map(|entry| convert_entry(entry, input, dir, target, depth)).collect();
+    let mut batch = Batch::default();
+    for b in results {
+        batch.extend(b);
+    }
+    batch
+}
+
+/// Converts one archive entry (see [`convert_archive`]).
+fn convert_entry(entry: &Entry<'_>, input: &str, dir: &Path, target: &Target<'_>, depth: u32) -> Batch {
+    let entry_input = format!("{input}/{}", paths::display_name(&entry.path));
+    let out = match output_path(dir, &entry.path, &format!("entry `{}`", paths::display_name(&entry.name))) {
+        Ok(p) => p,
+        Err(e) => return Batch::failed(input, e),
+    };
+    let bytes = match entry.data.bytes() {
+        Ok(b) => b,
+        Err(e) => return Batch::failed(&entry_input, e),
+    };
+    let entry_dir = out.parent().map(Path::to_path_buf).unwrap_or_else(|| dir.to_path_buf());
+    let base = entry.path.rsplit('/').next().unwrap_or(&entry.path);
+    let mut batch = Batch::default();
+    if let Some((inner, _)) = registry::sniff(&bytes, &entry.name) {
+        let converted = if inner.is_archive() {
+            convert_archive(inner, &bytes, &entry.name, &entry_input, &entry_dir.join(base), target, depth + 1)
+        } else {
+            let stem = stem_of(base);
+            convert_bytes(inner, &bytes, &entry.name, &entry_input, &entry_dir, stem, target, depth + 1)
+        };
+        // Converted, perhaps in part: what failed is reported as it is.
+        if !converted.items.is_empty() || converted.failures.is_empty() {
+            return converted;
+        }
+        // Nothing came of it. A format relic does not convert yet is kept raw quietly; anything else (a bad
+        // file, one nested too deep, an expansion refused) is reported, and the entry is kept raw as well, so
+        // that nothing is lost.
+        if !converted.failures.iter().all(|(_, e)| matches!(e.without_file(), Error::Unsupported(_))) {
+            batch.failures = converted.failures;
+        }
+    }
+    match target.write(&out, &bytes, entry.modified) {
+        Ok(()) => batch.items.push(ManifestItem { input: entry_input, output: out.display().to_string(), kind: "raw" }),
+        Err(e) => batch.failures.push((entry_input, e)),
+    }
+    batch
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -551,10 +744,18 @@ pub fn collect_folder(dir: &Path, exclude: &Path) -> Result<Vec<FolderFile>> {
     Ok(files)
 }
 
+/// What `pack` did: the bytes written, and notes for the user (a companion file taken from beside the
+/// JSON, …), printed on stderr by the CLI.
+#[derive(Debug, Default)]
+pub struct PackReport {
+    pub bytes: u64,
+    pub notes: Vec<String>,
+}
+
 /// Writes a file of `format_id` from `input`: a folder (archives), the JSON that `convert --to json`
 /// writes, or another file the format is made from (a PNG for an image format, an INI for REG, …). The
 /// result is read back with the format's own reader before it is kept.
-pub fn pack(format_id: &str, input: &Path, output: &Path, opts: &PackOptions) -> Result<u64> {
+pub fn pack(format_id: &str, input: &Path, output: &Path, opts: &PackOptions) -> Result<PackReport> {
     let format = registry::by_id(format_id)
         .ok_or_else(|| Error::Refused(format!("unknown format `{format_id}` (see `relic formats`)")))?;
     if !format.capabilities.write {
@@ -570,7 +771,8 @@ pub fn pack(format_id: &str, input: &Path, output: &Path, opts: &PackOptions) ->
         mips: opts.mips,
     };
     let wopts = WriteOptions { force: opts.force, modified: None };
-    let mut written = 0u64;
+    let mut report = PackReport::default();
+    let input_name = input.to_string_lossy();
     if input.is_dir() {
         if !format.is_archive() {
             return Err(Error::Refused(format!(
@@ -579,46 +781,28 @@ pub fn pack(format_id: &str, input: &Path, output: &Path, opts: &PackOptions) ->
             )));
         }
         let files = collect_folder(input, output)?;
-        let mut failure = None;
-        paths::write_atomic(output, wopts, |w| {
+        paths::write_named(output, wopts, |w| {
             let mut counted = CountingWriter { inner: w, count: 0 };
-            match format.codec.pack_folder(files, &request, &mut counted) {
-                Ok(_) => {
-                    written = counted.count;
-                    Ok(())
-                }
-                Err(e) => {
-                    let msg = e.to_string();
-                    failure = Some(e);
-                    Err(std::io::Error::other(msg))
-                }
-            }
-        })
-        .map_err(|e| failure.take().unwrap_or(e))?;
-    } else if !registry::extension_of(&input.to_string_lossy()).is_some_and(|e| e.eq_ignore_ascii_case("json")) {
-        // Another kind of input the format is made from (a PNG for a texture, …).
-        let content = std::fs::read(input).map_err(|e| Error::io(input, e))?;
-        let bytes = format.codec.pack_input(&input.to_string_lossy(), &content, &request)?;
-        written = bytes.len() as u64;
-        paths::write_bytes(output, &bytes, wopts)?;
+            format.codec.pack_folder(files, &request, &mut counted)?;
+            report.bytes = counted.count;
+            Ok(())
+        })?;
     } else {
-        let text = std::fs::read(input).map_err(|e| Error::io(input, e))?;
-        let name = input.to_string_lossy();
-        let is_json = registry::extension_of(&name).map_or(true, |e| e.eq_ignore_ascii_case("json"));
-        let bytes = if is_json {
-            let value: serde_json::Value = serde_json::from_slice(&text).map_err(|e| {
+        let content = std::fs::read(input).map_err(|e| Error::io(input, e))?;
+        let bytes = if registry::extension_of(&input_name).is_some_and(|e| e.eq_ignore_ascii_case("json")) {
+            let value: serde_json::Value = serde_json::from_slice(&content).map_err(|e| {
                 Error::Refused(format!(
                     "{}: not JSON ({e}); give a folder or the JSON of `relic convert --to json`",
                     input.display()
                 ))
             })?;
-            format.codec.write_json(value)?
+            format.codec.write_json_at(value, input, &mut report.notes).map_err(|e| e.in_file(input))?
         } else {
-            // Another kind of input: a PNG for an image format, an INI for REG, …
-            format.codec.pack_input(&name, &text, &request)?
+            // Another kind of input the format is made from (a PNG for a texture, …).
+            format.codec.pack_input(&input_name, &content, &request).map_err(|e| e.in_file(input))?
         };
-        written = bytes.len() as u64;
-        paths::write_bytes(output, &bytes, wopts)?;
+        report.bytes = bytes.len() as u64;
+        paths::write_named(output, wopts, |w| w.write_all(&bytes).map_err(|e| Error::io(output, e)))?;
     }
     // Writers never produce a file their own reader rejects; should one, the file is not left behind.
     let check = source::open(output)?;
@@ -627,7 +811,7 @@ pub fn pack(format_id: &str, input: &Path, output: &Path, opts: &PackOptions) ->
         let _ = std::fs::remove_file(output);
         return Err(Error::Unsupported(format!("relic wrote a file it cannot read back ({e}); please report this")));
     }
-    Ok(written)
+    Ok(report)
 }
 
 struct CountingWriter<'a> {

@@ -1,14 +1,52 @@
-//! Safe output paths and atomic writes. Extraction and conversion never write outside the target folder,
-//! never overwrite without `force`, and write each file to a temporary name before renaming it into place.
+//! Safe output paths and atomic writes. Extraction, conversion and packing never write outside the target
+//! folder, never overwrite without `force`, and write each file to a temporary name before renaming it into
+//! place, so no partial file ever stands under a final name.
+//!
+//! Names taken from files are checked twice: [`safe_relative_path`] refuses names that could leave the folder
+//! or that cannot be created everywhere the files travel (`..`, rooted paths, drive letters, NUL and control
+//! characters, Windows device names, over-long names); [`write_atomic`] then walks the folders below the
+//! output root one component at a time and refuses any that is a link (a symlink, or on Windows a junction,
+//! which `symlink_metadata` reports as a link too), so a link already sitting in the output folder cannot
+//! redirect a write. The root itself is the user's choice and may be a link.
+//!
+//! Temporary files are registered while they exist, so that a Ctrl-C or SIGTERM handler can remove them
+//! before the process exits ([`exit_removing_temporaries`]); only `kill -9` can leave one behind, and then
+//! under its `.relic-*.tmp` name, never under a final one.
 
+use std::collections::HashSet;
 use std::io::Write;
 use std::path::{Component, Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, SystemTime};
 
 use crate::error::{Error, Result};
 
+/// Longest file or folder name relic creates, in bytes (the limit of ext4, NTFS and APFS).
+pub const MAX_COMPONENT_BYTES: usize = 255;
+/// Longest relative path relic creates below an output folder, in bytes.
+pub const MAX_RELATIVE_BYTES: usize = 1024;
+
+/// Windows device names: `CON.txt` opens the console there, whatever the extension, so such names are
+/// refused on every platform (the files travel).
+const DEVICE_NAMES: &[&str] = &["CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$", "CLOCK$"];
+
+fn is_device_name(part: &str) -> bool {
+    let base = part.split('.').next().unwrap_or(part).trim_end_matches(' ');
+    let upper = base.to_ascii_uppercase();
+    if DEVICE_NAMES.contains(&upper.as_str()) {
+        return true;
+    }
+    // COM0–COM9 and LPT0–LPT9, with the superscript digits Windows also treats as devices.
+    let mut chars = upper.chars();
+    let prefix: String = chars.by_ref().take(3).collect();
+    let rest: Vec<char> = chars.collect();
+    (prefix == "COM" || prefix == "LPT") && matches!(rest.as_slice(), [d] if d.is_ascii_digit() || "¹²³".contains(*d))
+}
+
 /// Checks a relative path taken from a file (`/` or `\` separated) and turns it into a `PathBuf`.
-/// Rejects empty names, NUL and control characters, absolute paths, drive letters (`C:`), and `.`/`..`.
+/// Rejects empty names, NUL and control characters, absolute paths, drive letters (`C:`), `.`/`..`,
+/// characters Windows does not allow in names, device names (`CON`, `aux.txt`, `COM1`, …), names ending in
+/// a dot or space (Windows drops them, so two entries could meet), and over-long names.
 pub fn safe_relative_path(path: &str) -> std::result::Result<PathBuf, String> {
     if path.is_empty() {
         return Err("empty name".into());
@@ -23,12 +61,25 @@ pub fn safe_relative_path(path: &str) -> std::result::Result<PathBuf, String> {
     if bytes.len() >= 2 && bytes[1] == b':' && bytes[0].is_ascii_alphabetic() {
         return Err("drive letter".into());
     }
+    if path.len() > MAX_RELATIVE_BYTES {
+        return Err(format!("path of {} bytes is longer than {MAX_RELATIVE_BYTES}", path.len()));
+    }
     let mut out = PathBuf::new();
     for part in path.split(['/', '\\']) {
         match part {
             "" => return Err("empty path component".into()),
             "." | ".." => return Err(format!("`{part}` path component")),
             _ if part.contains(':') => return Err("`:` in a path component".into()),
+            _ if part.contains(['<', '>', '"', '|', '?', '*']) => {
+                return Err("a character Windows does not allow in names (< > \" | ? *)".into())
+            }
+            _ if part.ends_with('.') || part.ends_with(' ') => {
+                return Err("a name ending in a dot or space (Windows drops them)".into())
+            }
+            _ if is_device_name(part) => return Err(format!("`{part}` is a Windows device name")),
+            _ if part.len() > MAX_COMPONENT_BYTES => {
+                return Err(format!("a name of {} bytes is longer than {MAX_COMPONENT_BYTES}", part.len()))
+            }
             _ => out.push(part),
         }
     }
@@ -39,11 +90,50 @@ pub fn safe_relative_path(path: &str) -> std::result::Result<PathBuf, String> {
     Ok(out)
 }
 
+/// Whether a character can change what a terminal shows beyond itself: control characters (ESC starts
+/// the sequences that clear a screen or move the cursor) and the bidirectional overrides that reorder text.
+fn is_terminal_control(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// Text made safe to print on a terminal: control characters and bidirectional overrides become escapes
+/// (`\u{1b}`); everything else, non-ASCII letters included, is kept. `keep_newlines` leaves `\n` alone for
+/// multi-line output.
+pub fn terminal_safe(text: &str, keep_newlines: bool) -> std::borrow::Cow<'_, str> {
+    let escape = |c: char| is_terminal_control(c) && !(keep_newlines && c == '\n');
+    if !text.chars().any(escape) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if escape(c) {
+            out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// A name as it is shown in messages: terminal controls escaped, and shortened to its start and end when
+/// it is over 120 characters (a hostile archive's names can be kilobytes long).
+pub fn display_name(name: &str) -> String {
+    const MAX: usize = 120;
+    let escaped = terminal_safe(name, false);
+    let count = escaped.chars().count();
+    if count <= MAX {
+        return escaped.into_owned();
+    }
+    let head: String = escaped.chars().take(MAX * 2 / 3).collect();
+    let tail: String = escaped.chars().skip(count - MAX / 3).collect();
+    format!("{head}…{tail}")
+}
+
 /// Joins a checked relative path under `root`, naming the entry in the error.
 pub fn output_path(root: &Path, relative: &str, what: &str) -> Result<PathBuf> {
     safe_relative_path(relative)
         .map(|p| root.join(p))
-        .map_err(|why| Error::Refused(format!("refusing to write {what} (path `{}`): {why}", relative.escape_debug())))
+        .map_err(|why| Error::Refused(format!("refusing to write {what} (path `{}`): {why}", display_name(relative))))
 }
 
 /// Options for writing one output file.
@@ -54,30 +144,143 @@ pub struct WriteOptions {
     pub modified: Option<u64>,
 }
 
-/// Writes a file atomically: the content goes to a temporary file in the same folder, which is then renamed
-/// into place (without replacing an existing file unless `force`). Parent folders are created.
+/// Temporary files that exist right now (see [`exit_removing_temporaries`]).
+static TEMPORARIES: Mutex<Option<HashSet<PathBuf>>> = Mutex::new(None);
+
+fn temporaries() -> MutexGuard<'static, Option<HashSet<PathBuf>>> {
+    TEMPORARIES.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Removes every temporary file relic is writing and exits with `code`, without letting another one be
+/// created in between (the registry stays locked until the process ends). For Ctrl-C and SIGTERM handlers.
+pub fn exit_removing_temporaries(code: i32) -> ! {
+    let live = temporaries();
+    for path in live.iter().flatten() {
+        let _ = std::fs::remove_file(path);
+    }
+    std::process::exit(code)
+}
+
+/// Unregisters a temporary file when dropped (after the file itself is gone or renamed).
+struct Registered(Option<PathBuf>);
+
+impl Drop for Registered {
+    fn drop(&mut self) {
+        if let Some(path) = self.0.take() {
+            if let Some(set) = temporaries().as_mut() {
+                set.remove(&path);
+            }
+        }
+    }
+}
+
+/// Creates the folders of `relative` below `root` one at a time, refusing any component that is a link or
+/// a file. `root` itself is created if missing and may be a link (the user named it).
+fn make_folders(root: &Path, relative: &Path) -> Result<PathBuf> {
+    std::fs::create_dir_all(root).map_err(|e| Error::io(root, e))?;
+    let mut dir = root.to_path_buf();
+    for part in relative.components() {
+        let Component::Normal(name) = part else {
+            return Err(Error::Refused(format!(
+                "refusing to write under {}: not a plain relative path",
+                dir.display()
+            )));
+        };
+        dir.push(name);
+        check_folder(&dir, true)?;
+    }
+    Ok(dir)
+}
+
+/// `dir` must be a real folder (not a link); with `create`, a missing one is made.
+fn check_folder(dir: &Path, create: bool) -> Result<()> {
+    match std::fs::symlink_metadata(dir) {
+        Ok(m) if m.file_type().is_symlink() => Err(Error::Refused(format!(
+            "refusing to write through {}: it is a link (relic never follows links in an output folder)",
+            dir.display()
+        ))),
+        Ok(m) if m.is_dir() => Ok(()),
+        Ok(_) => Err(Error::Refused(format!("cannot make folder {}: a file has that name", dir.display()))),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && create => match std::fs::create_dir(dir) {
+            // Another thread may have made it meanwhile; either way it is checked again.
+            Ok(()) => check_folder(dir, false),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => check_folder(dir, false),
+            Err(e) => Err(Error::io(dir, e)),
+        },
+        Err(e) => Err(Error::io(dir, e)),
+    }
+}
+
+/// A writer that keeps the first I/O error, so that a failure while filling a file is reported against the
+/// file's path whatever the filling code made of it.
+struct Capturing<'w> {
+    inner: &'w mut dyn Write,
+    error: Option<std::io::Error>,
+}
+
+impl Write for Capturing<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.inner.write(buf).inspect_err(|e| {
+            self.error.get_or_insert_with(|| std::io::Error::new(e.kind(), e.to_string()));
+        })
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush().inspect_err(|e| {
+            self.error.get_or_insert_with(|| std::io::Error::new(e.kind(), e.to_string()));
+        })
+    }
+}
+
+/// Writes `root/relative` atomically: the content goes to a temporary file in the same folder, which is then
+/// renamed into place (without replacing an existing file unless `force`). The folders below `root` are
+/// created one at a time and none may be a link; nor may the file itself.
 pub fn write_atomic(
+    root: &Path,
     path: &Path,
     opts: WriteOptions,
-    fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+    fill: impl FnOnce(&mut dyn Write) -> Result<()>,
 ) -> Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
+    let relative = path.strip_prefix(root).map_err(|_| {
+        Error::Refused(format!("refusing to write {}: it is not inside {}", path.display(), root.display()))
+    })?;
+    let Some(Component::Normal(_)) = relative.components().next_back() else {
+        return Err(Error::Refused(format!("refusing to write {}: no file name", path.display())));
     };
-    if !opts.force && path.exists() {
-        return Err(Error::Refused(format!("{} exists (use --force to overwrite)", path.display())));
+    let dir = make_folders(root, relative.parent().unwrap_or(Path::new("")))?;
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => {
+            return Err(Error::Refused(format!(
+                "refusing to write {}: it is a link (relic never writes through links)",
+                path.display()
+            )))
+        }
+        Ok(m) if m.is_dir() => return Err(Error::Refused(format!("{} is a folder", path.display()))),
+        Ok(_) if !opts.force => {
+            return Err(Error::Refused(format!("{} exists (use --force to overwrite)", path.display())))
+        }
+        _ => {}
     }
-    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     let mut builder = tempfile::Builder::new();
     builder.prefix(".relic-").suffix(".tmp");
     // Temporary files are private (0600); the finished file gets ordinary permissions.
     #[cfg(unix)]
     builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644));
-    let mut tmp = builder.tempfile_in(dir).map_err(|e| Error::io(dir, e))?;
+    // The registry is held while the file is created, so a signal handler sees every temporary file.
+    let mut registered = Registered(None);
+    let mut tmp = {
+        let mut live = temporaries();
+        let tmp = builder.tempfile_in(&dir).map_err(|e| Error::io(&dir, e))?;
+        live.get_or_insert_with(HashSet::new).insert(tmp.path().to_path_buf());
+        registered.0 = Some(tmp.path().to_path_buf());
+        tmp
+    };
     {
         let mut buf = std::io::BufWriter::with_capacity(1 << 16, tmp.as_file_mut());
-        fill(&mut buf).map_err(|e| Error::io(path, e))?;
+        let mut capturing = Capturing { inner: &mut buf, error: None };
+        let filled = fill(&mut capturing).and_then(|()| capturing.flush().map_err(|e| Error::io(path, e)));
+        if let Err(e) = filled {
+            return Err(capturing.error.take().map_or(e, |io| Error::io(path, io)));
+        }
         buf.flush().map_err(|e| Error::io(path, e))?;
     }
     if let Some(secs) = opts.modified {
@@ -92,12 +295,24 @@ pub fn write_atomic(
             Error::io(path, e.error)
         }
     })?;
+    drop(registered);
     Ok(())
 }
 
 /// Writes bytes atomically (see [`write_atomic`]).
-pub fn write_bytes(path: &Path, bytes: &[u8], opts: WriteOptions) -> Result<()> {
-    write_atomic(path, opts, |w| w.write_all(bytes))
+pub fn write_bytes(root: &Path, path: &Path, bytes: &[u8], opts: WriteOptions) -> Result<()> {
+    write_atomic(root, path, opts, |w| w.write_all(bytes).map_err(|e| Error::io(path, e)))
+}
+
+/// Writes a file the user named (`pack -o x.res`): its folder is the root, so only the file itself is
+/// checked (it must not be a link), and it is written atomically.
+pub fn write_named(path: &Path, opts: WriteOptions, fill: impl FnOnce(&mut dyn Write) -> Result<()>) -> Result<()> {
+    let root = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let file = path.file_name().map(|n| root.join(n)).unwrap_or_else(|| path.to_path_buf());
+    write_atomic(root, &file, opts, fill)
 }
 
 /// Modification time of a file in Unix seconds.
@@ -116,6 +331,12 @@ mod tests {
         {
             assert!(safe_relative_path(bad).is_err(), "{bad:?} accepted");
         }
+        let long = "x".repeat(256);
+        let deep = vec!["abcdefgh"; 120].join("/");
+        for bad in ["a?b", "a*", "x/y|z", "dir./x", "name ", "a\u{1b}[2J", long.as_str(), deep.as_str()] {
+            assert!(safe_relative_path(bad).is_err(), "{bad:?} accepted");
+        }
+        assert!(safe_relative_path(&"x".repeat(255)).is_ok());
         assert_eq!(safe_relative_path("a\\b/c.txt").unwrap(), Path::new("a").join("b").join("c.txt"));
         assert_eq!(safe_relative_path("quest q72h").unwrap(), PathBuf::from("quest q72h"));
     }
@@ -124,12 +345,13 @@ mod tests {
     fn atomic_write_refuses_overwrite_without_force_and_sets_time() {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("sub/f.bin");
-        write_bytes(&p, b"one", WriteOptions { force: false, modified: Some(1_000_000_000) }).unwrap();
+        let root = dir.path();
+        write_bytes(root, &p, b"one", WriteOptions { force: false, modified: Some(1_000_000_000) }).unwrap();
         assert_eq!(std::fs::read(&p).unwrap(), b"one");
-        let err = write_bytes(&p, b"two", WriteOptions::default()).unwrap_err();
+        let err = write_bytes(root, &p, b"two", WriteOptions::default()).unwrap_err();
         assert!(matches!(err, Error::Refused(_)), "{err}");
         assert_eq!(std::fs::read(&p).unwrap(), b"one");
-        write_bytes(&p, b"two", WriteOptions { force: true, modified: None }).unwrap();
+        write_bytes(root, &p, b"two", WriteOptions { force: true, modified: None }).unwrap();
         assert_eq!(std::fs::read(&p).unwrap(), b"two");
         let meta = std::fs::metadata(dir.path().join("sub/f.bin")).unwrap();
         assert!(modified_secs(&meta).unwrap() > 1_000_000_000);
@@ -137,5 +359,65 @@ mod tests {
         let names: Vec<_> =
             std::fs::read_dir(dir.path().join("sub")).unwrap().map(|e| e.unwrap().file_name()).collect();
         assert_eq!(names, vec![std::ffi::OsString::from("f.bin")]);
+    }
+}
+
+#[cfg(test)]
+mod device_and_link_tests {
+    use super::*;
+
+    #[test]
+    fn windows_device_names_are_refused_on_every_platform() {
+        for bad in
+            ["CON", "con.txt", "aux", "Nul.mmp", "PRN", "COM1", "com9.res", "LPT1", "lpt3.x", "dir/CON/x", "CONIN$"]
+        {
+            let err = safe_relative_path(bad).unwrap_err();
+            assert!(err.contains("device name"), "{bad:?}: {err}");
+        }
+        for good in ["CONSOLE", "com10", "auxData.res", "nul_x", "LPT", "concat.txt"] {
+            assert!(safe_relative_path(good).is_ok(), "{good:?} refused");
+        }
+    }
+
+    #[test]
+    fn display_names_are_escaped_and_shortened() {
+        assert_eq!(display_name("a\u{1b}[2Jb"), "a\\u{1b}[2Jb");
+        assert_eq!(display_name("data\\texture\\ä.bmp"), "data\\texture\\ä.bmp");
+        assert_eq!(terminal_safe("x\u{202E}y\n", true), "x\\u{202e}y\n");
+        assert_eq!(terminal_safe("x\n", false), "x\\u{a}");
+        let long = display_name(&"y".repeat(5000));
+        assert!(long.chars().count() <= 121 && long.contains('…'), "{long}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_below_the_root_is_never_written_through() {
+        let root = tempfile::tempdir().unwrap();
+        let elsewhere = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink(elsewhere.path(), root.path().join("data")).unwrap();
+        let target = root.path().join("data").join("x");
+        let err = write_bytes(root.path(), &target, b"x", WriteOptions { force: true, modified: None }).unwrap_err();
+        assert!(err.to_string().contains("is a link"), "{err}");
+        assert_eq!(std::fs::read_dir(elsewhere.path()).unwrap().count(), 0);
+        // A link at the final name is refused too, with or without --force.
+        std::os::unix::fs::symlink(elsewhere.path().join("f"), root.path().join("f")).unwrap();
+        for force in [false, true] {
+            let err = write_bytes(root.path(), &root.path().join("f"), b"x", WriteOptions { force, modified: None })
+                .unwrap_err();
+            assert!(err.to_string().contains("link"), "{err}");
+        }
+        assert!(!elsewhere.path().join("f").exists());
+        // The root itself may be a link: the user chose it.
+        let linked_root = root.path().join("out");
+        std::os::unix::fs::symlink(elsewhere.path(), &linked_root).unwrap();
+        write_bytes(&linked_root, &linked_root.join("ok"), b"ok", WriteOptions::default()).unwrap();
+        assert_eq!(std::fs::read(elsewhere.path().join("ok")).unwrap(), b"ok");
+    }
+
+    #[test]
+    fn paths_outside_the_root_are_refused() {
+        let root = tempfile::tempdir().unwrap();
+        let err = write_bytes(&root.path().join("a"), &root.path().join("b"), b"x", WriteOptions::default());
+        assert!(err.is_err());
     }
 }

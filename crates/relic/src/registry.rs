@@ -99,6 +99,15 @@ impl ConvertOptions {
     }
 }
 
+/// A choice a format offers for a field its spec leaves unsettled (`--option KEY=VALUE`).
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct FormatOption {
+    /// `<format id>.<name>`, e.g. `ei-cam.time`.
+    pub key: &'static str,
+    /// The values it takes, the default first.
+    pub values: &'static [&'static str],
+}
+
 /// The four faces of a format. Every method but `sniff` has a default that says "not supported", so a
 /// format implements what it does and the registry reports it.
 pub trait Codec: Sync {
@@ -117,6 +126,17 @@ pub trait Codec: Sync {
         None
     }
 
+    /// Choices for unsettled fields this format reads from [`ConvertOptions::settings`].
+    fn options(&self) -> &'static [FormatOption] {
+        &[]
+    }
+
+    /// `--to` targets this format converts to beyond `json` and those of its kind (see
+    /// [`Format::targets`]): `ini` for REG, `csv` for tables, `txt` for scripts.
+    fn extra_targets(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     /// Header summary for `relic info`.
     fn info(&self, data: &[u8]) -> Result<serde_json::Value>;
 
@@ -126,6 +146,13 @@ pub trait Codec: Sync {
     /// Writes the file that `to_json` describes (`pack FORMAT x.json`).
     fn write_json(&self, _value: serde_json::Value) -> Result<Vec<u8>> {
         Err(Error::Unsupported("this format is not written yet".into()))
+    }
+
+    /// Writes the file that `to_json` describes, from JSON read at `json_path`. Formats whose `convert`
+    /// also writes files a user edits beside the JSON (MOB's script `.txt`) take them from there, saying so
+    /// in `notes`, so that an edit is never silently ignored. By default the same as `write_json`.
+    fn write_json_at(&self, value: serde_json::Value, _json_path: &Path, _notes: &mut Vec<String>) -> Result<Vec<u8>> {
+        self.write_json(value)
     }
 
     /// Conversion to the asset model (non-archives).
@@ -199,6 +226,23 @@ impl Format {
         self.kind == Kind::Archive
     }
 
+    /// What `convert --to` can make of a file of this format: `json` (the file's own data), what its kind
+    /// exports to, and the format's extras. Archives convert entry by entry, so they take every target.
+    pub fn targets(&self) -> Vec<&'static str> {
+        if self.is_archive() {
+            return all_targets();
+        }
+        let mut out = vec!["json"];
+        out.extend_from_slice(match self.kind {
+            Kind::Image => &["png"][..],
+            Kind::Sound => &["wav"],
+            Kind::Model => &["glb", "gltf"],
+            Kind::Document | Kind::Archive => &[],
+        });
+        out.extend_from_slice(self.codec.extra_targets());
+        out
+    }
+
     /// The codec to read a file of this name with (see [`Codec::for_name`]).
     pub fn codec_for(&self, name: &str) -> &'static dyn Codec {
         self.codec.for_name(name).unwrap_or(self.codec)
@@ -217,6 +261,35 @@ pub static FORMATS: &[&Format] = &[
     &crate::ragnarok::grf::FORMAT,
     &crate::ragnarok::rsm::FORMAT,
 ];
+
+/// Every `--to` target some format produces.
+pub fn all_targets() -> Vec<&'static str> {
+    let mut out = vec!["json", "png", "wav", "glb", "gltf"];
+    for f in FORMATS {
+        for t in f.codec.extra_targets() {
+            if !out.contains(t) {
+                out.push(t);
+            }
+        }
+    }
+    out
+}
+
+/// Checks `--option` pairs against the options formats offer: an unknown key or value is a usage error,
+/// named with what is known.
+pub fn check_settings(settings: &[(String, String)]) -> std::result::Result<(), String> {
+    let known: Vec<&FormatOption> = FORMATS.iter().flat_map(|f| f.codec.options()).collect();
+    for (key, value) in settings {
+        let Some(option) = known.iter().find(|o| o.key.eq_ignore_ascii_case(key)) else {
+            let keys: Vec<&str> = known.iter().map(|o| o.key).collect();
+            return Err(format!("unknown option `{key}` (known: {})", keys.join(", ")));
+        };
+        if !option.values.iter().any(|v| v.eq_ignore_ascii_case(value)) {
+            return Err(format!("option `{}` takes {}, not `{value}`", option.key, option.values.join(" or ")));
+        }
+    }
+    Ok(())
+}
 
 pub fn by_id(id: &str) -> Option<&'static Format> {
     FORMATS.iter().copied().find(|f| f.id.eq_ignore_ascii_case(id))

@@ -1004,7 +1004,7 @@ fn extract_writes_files_with_times_and_respects_force() {
     let archive = save(tmp.path(), "a.res", &writer_made(&entries, true));
     let out = tmp.path().join("out");
     let report = ops::extract(&archive, &out, &ops::ExtractOptions::default(), &ops::Quiet).unwrap();
-    assert_eq!(report.files, 4);
+    assert_eq!(report.written.len(), 4);
     assert_eq!(report.bytes, 14 + 6 + 40 + 40);
     assert!(report.failures.is_empty(), "{:?}", report.failures);
     let want: BTreeMap<String, Vec<u8>> = entries.iter().map(|e| (e.0.replace('\\', "/"), e.1.to_vec())).collect();
@@ -1017,14 +1017,14 @@ fn extract_writes_files_with_times_and_respects_force() {
     // Again without force: every entry is refused and nothing changes.
     std::fs::write(out.join("readme.txt"), b"edited").unwrap();
     let report = ops::extract(&archive, &out, &ops::ExtractOptions::default(), &ops::Quiet).unwrap();
-    assert_eq!(report.files, 0);
+    assert_eq!(report.written.len(), 0);
     assert_eq!(report.failures.len(), 4, "{:?}", report.failures);
     assert!(report.failures.iter().all(|f| f.contains("exists")), "{:?}", report.failures);
     assert_eq!(std::fs::read(out.join("readme.txt")).unwrap(), b"edited");
     // With force every entry is written again.
     let force = ops::ExtractOptions { force: true, ..Default::default() };
     let report = ops::extract(&archive, &out, &force, &ops::Quiet).unwrap();
-    assert_eq!((report.files, report.failures.len()), (4, 0));
+    assert_eq!((report.written.len(), report.failures.len()), (4, 0));
     assert_eq!(tree(&out), want);
     assert_eq!(mtime(&out.join("readme.txt")), at_secs(985_950_276));
 
@@ -1050,7 +1050,7 @@ fn extract_recursive_writes_nested_archives_as_folders() {
     // Without --recursive the nested archives are plain files.
     let flat = tmp.path().join("flat");
     let report = ops::extract(&archive, &flat, &ops::ExtractOptions::default(), &ops::Quiet).unwrap();
-    assert_eq!(report.files, 3);
+    assert_eq!(report.written.len(), 3);
     assert_eq!(std::fs::read(flat.join("inner.res")).unwrap(), inner);
 
     let deep = tmp.path().join("deep");
@@ -1067,7 +1067,7 @@ fn extract_recursive_writes_nested_archives_as_folders() {
     .map(|(k, v)| (k.to_string(), v))
     .collect();
     assert_eq!(tree(&deep), want);
-    assert_eq!(report.files, 4);
+    assert_eq!(report.written.len(), 4);
     assert_eq!(mtime(&deep.join("inner.res/sub/y.txt")), at_secs(200));
     // Packing the .bon folder into a .bon archive takes the inherited extension off again.
     let bon_again = tmp.path().join("again.bon");
@@ -1091,7 +1091,7 @@ fn extract_refuses_unsafe_names() {
     let archive = save(tmp.path(), "bad.res", &bytes);
     let out = tmp.path().join("out");
     let report = ops::extract(&archive, &out, &ops::ExtractOptions::default(), &ops::Quiet).unwrap();
-    assert_eq!(report.files, 1);
+    assert_eq!(report.written.len(), 1);
     assert_eq!(report.failures.len(), 3, "{:?}", report.failures);
     for bad in ["..\\evil.txt", "C:\\x.txt", "\\abs.txt"] {
         let naming = report.failures.iter().filter(|f| f.contains(&format!("entry `{bad}`"))).count();
@@ -1115,7 +1115,7 @@ fn extract_reports_colliding_paths() {
     let archive = save(tmp.path(), "x.bon", &bytes);
     let out = tmp.path().join("out");
     let report = ops::extract(&archive, &out, &ops::ExtractOptions::default(), &ops::Quiet).unwrap();
-    assert_eq!(report.files, 1);
+    assert_eq!(report.written.len(), 1);
     assert_eq!(report.failures.len(), 1, "{:?}", report.failures);
     assert!(report.failures[0].contains("same path"), "{:?}", report.failures);
 }

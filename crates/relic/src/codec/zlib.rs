@@ -2,8 +2,9 @@
 //! decoded size a file declares, and compression for writers.
 //!
 //! Inflation never trusts a declared size blindly (a zip-bomb guard): a size that no deflate stream of the
-//! given length can reach, or one over [`MAX_INFLATED`], is refused before anything is allocated; the
-//! output buffer is exactly the declared size, and a stream that decodes to more or fewer bytes is an error.
+//! given length can reach, or one over `--max-entry-size` ([`crate::limits`]), is refused before anything is
+//! allocated; the output buffer is exactly the declared size, and a stream that decodes to more or fewer
+//! bytes is an error (decoding stops at the declared size, so a bomb is cut off there).
 
 use std::io::{Read, Write};
 
@@ -17,9 +18,6 @@ use crate::error::{Error, Result};
 /// yields at most 1032 bytes. A declared size above `packed × 1032` (plus a little for the stream's framing)
 /// cannot be honest.
 pub const MAX_RATIO: u64 = 1032;
-
-/// Largest single stream relic inflates (1 GiB); no asset of the supported games comes near it.
-pub const MAX_INFLATED: u64 = 1 << 30;
 
 /// Where a stream lies, for error messages.
 #[derive(Debug, Clone, Copy)]
@@ -44,12 +42,13 @@ pub fn check_declared(packed_len: usize, size: u64, at: At<'_>) -> Result<usize>
             ),
         ));
     }
-    if size > MAX_INFLATED {
+    let max = crate::limits::current().max_entry_size;
+    if size > max {
         return Err(Error::limit(
             at.format,
             at.field,
             at.offset,
-            format!("declares {size} inflated bytes, over relic's limit of {MAX_INFLATED}"),
+            format!("declares {size} inflated bytes, over relic's limit of {max} (--max-entry-size)"),
         ));
     }
     usize::try_from(size).map_err(|_| Error::limit(at.format, at.field, at.offset, "size does not fit in memory"))
@@ -76,6 +75,37 @@ pub fn inflate_exact(packed: &[u8], size: u64, at: At<'_>) -> Result<Vec<u8>> {
         Ok(_) => Err(bad(format!("zlib data inflates to more than the {size} bytes declared"))),
         Err(e) => Err(bad(format!("zlib data is corrupt at its end: {e}"))),
     }
+}
+
+/// Inflates a stream that must decode to exactly `size` bytes into `out`, 64 KiB at a time, so an entry is
+/// extracted without being held in memory. Stops with an error as soon as the stream passes `size`.
+pub fn inflate_to(packed: &[u8], size: u64, at: At<'_>, out: &mut dyn Write) -> Result<u64> {
+    check_declared(packed.len(), size, at)?;
+    let mut decoder = ZlibDecoder::new(packed);
+    let bad = |msg: String| Error::invalid(at.format, at.field, at.offset, msg);
+    let mut buf = vec![0u8; 1 << 16];
+    let mut filled = 0u64;
+    loop {
+        // One byte past the declared size is enough to tell a stream that is too long.
+        let want = usize::try_from((size - filled).saturating_add(1)).unwrap_or(usize::MAX).min(buf.len());
+        let chunk = buf.get_mut(..want).unwrap_or_default();
+        let n = match decoder.read(chunk) {
+            Ok(n) => n,
+            Err(e) => return Err(bad(format!("zlib data is corrupt after {filled} bytes: {e}"))),
+        };
+        if n == 0 {
+            break;
+        }
+        if filled + n as u64 > size {
+            return Err(bad(format!("zlib data inflates to more than the {size} bytes declared")));
+        }
+        out.write_all(chunk.get(..n).unwrap_or_default()).map_err(|e| Error::io("output", e))?;
+        filled += n as u64;
+    }
+    if filled != size {
+        return Err(bad(format!("zlib data inflates to {filled} bytes, {size} declared")));
+    }
+    Ok(filled)
 }
 
 /// Inflates at most the first `n` bytes of a stream whose decoded size is `size` (for sniffing).
@@ -131,8 +161,25 @@ mod tests {
         let packed = compress(b"", 9);
         let err = inflate_exact(&packed, u64::from(u32::MAX), AT).unwrap_err();
         assert!(matches!(err, Error::Limit { .. }), "{err}");
-        let err = inflate_exact(&vec![0u8; 2 << 20], MAX_INFLATED + 1, AT).unwrap_err();
+        let max = crate::limits::current().max_entry_size;
+        let err = inflate_exact(&vec![0u8; 2 << 20], max + 1, AT).unwrap_err();
         assert!(err.to_string().contains("relic's limit"), "{err}");
+    }
+
+    #[test]
+    fn streams_exactly_the_declared_size_and_cuts_off_longer_streams() {
+        let data: Vec<u8> = (0..300_000u32).map(|i| (i % 7) as u8).collect();
+        let packed = compress(&data, 6);
+        let mut out = Vec::new();
+        assert_eq!(inflate_to(&packed, data.len() as u64, AT, &mut out).unwrap(), data.len() as u64);
+        assert_eq!(out, data);
+        // A stream longer than declared stops at the declared size (plus at most one chunk), with an error.
+        let mut out = Vec::new();
+        let err = inflate_to(&packed, 100_000, AT, &mut out).unwrap_err();
+        assert!(err.to_string().contains("more than the 100000 bytes"), "{err}");
+        assert!(out.len() <= 100_000, "{} bytes written", out.len());
+        let err = inflate_to(&packed, data.len() as u64 + 1, AT, &mut Vec::new()).unwrap_err();
+        assert!(err.to_string().contains("inflates to 300000 bytes"), "{err}");
     }
 
     #[test]

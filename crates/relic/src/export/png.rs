@@ -30,7 +30,13 @@ pub fn decode_rgba(bytes: &[u8]) -> Result<Image> {
     let err = |e: png::DecodingError| Error::Refused(format!("PNG input: {e}"));
     let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
     decoder.set_transformations(png::Transformations::normalize_to_color8() | png::Transformations::ALPHA);
+    // The size is checked from the header, before a single pixel is decoded or allocated (a 1.5 MB PNG can
+    // declare 20000 × 20000 pixels).
+    decoder.set_limits(png::Limits {
+        bytes: usize::try_from(crate::limits::current().max_pixels * 8).unwrap_or(usize::MAX),
+    });
     let mut reader = decoder.read_info().map_err(err)?;
+    crate::limits::check_pixels("PNG input", reader.info().width, reader.info().height)?;
     let mut buf = vec![0; reader.output_buffer_size()];
     let info = reader.next_frame(&mut buf).map_err(err)?;
     buf.truncate(info.buffer_size());

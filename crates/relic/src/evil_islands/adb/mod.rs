@@ -42,6 +42,10 @@ pub static FORMAT: Format = Format {
 struct AdbCodec;
 
 impl Codec for AdbCodec {
+    fn extra_targets(&self) -> &'static [&'static str] {
+        &["csv"]
+    }
+
     fn sniff(&self, head: &[u8]) -> bool {
         head.starts_with(&types::MAGIC)
     }

@@ -41,6 +41,14 @@ pub static FORMAT: Format = Format {
 struct CamCodec;
 
 impl Codec for CamCodec {
+    fn options(&self) -> &'static [crate::registry::FormatOption] {
+        &[crate::registry::FormatOption { key: convert::TIME_OPTION, values: &["u32", "f32"] }]
+    }
+
+    fn extra_targets(&self) -> &'static [&'static str] {
+        &["csv"]
+    }
+
     fn sniff(&self, _head: &[u8]) -> bool {
         false
     }

@@ -81,6 +81,10 @@ fn json_error(e: serde_json::Error) -> Error {
 }
 
 impl Codec for DbCodec {
+    fn extra_targets(&self) -> &'static [&'static str] {
+        &["csv"]
+    }
+
     fn sniff(&self, _head: &[u8]) -> bool {
         false
     }

@@ -57,6 +57,57 @@ pub fn convert(mob: Mob) -> Result<Vec<NamedAsset>> {
     Ok(out)
 }
 
+/// The scripts of a document, mutable, in file order (as [`scripts`] finds them).
+fn scripts_mut<'a>(nodes: &'a mut [Node], depth: u32, out: &mut Vec<&'a mut Script>) {
+    // Deeper trees are refused by the writer; nothing past that depth is a script relic would write.
+    if depth > crate::reader::MAX_DEPTH {
+        return;
+    }
+    for node in nodes {
+        match &mut node.value {
+            Value::Script(s) => out.push(s),
+            Value::Record(children) => scripts_mut(children, depth + 1, out),
+            _ => {}
+        }
+    }
+}
+
+/// The file `convert` writes script `index` (0-based) to, beside the document `json_path`: `<stem>.txt`
+/// for the first, `script2.txt`, `script3.txt`, … for any others.
+pub fn script_file(json_path: &std::path::Path, index: usize) -> std::path::PathBuf {
+    let dir = json_path.parent().unwrap_or(std::path::Path::new(""));
+    let stem = json_path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    match index {
+        0 => dir.join(format!("{stem}.txt")),
+        n => dir.join(format!("script{}.txt", n + 1)),
+    }
+}
+
+/// The script `.txt` files that `convert` wrote are what a user edits: each one found beside the JSON
+/// replaces the script text in the document (its raw bytes are dropped only when the text changed), and
+/// `notes` says which files were taken, so an edit is never silently ignored.
+pub fn take_script_files(doc: &mut MobDocument, json_path: &std::path::Path, notes: &mut Vec<String>) -> Result<()> {
+    let mut found = Vec::new();
+    scripts_mut(&mut doc.nodes, 0, &mut found);
+    for (i, script) in found.into_iter().enumerate() {
+        let path = script_file(json_path, i);
+        let bytes = match std::fs::read(&path) {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => return Err(Error::io(&path, e)),
+        };
+        let text = String::from_utf8(bytes)
+            .map_err(|e| Error::Refused(format!("{}: the script is not UTF-8 text ({e})", path.display())))?;
+        if text == script.text.text {
+            notes.push(format!("script {} taken from {} (unchanged)", i + 1, path.display()));
+        } else {
+            notes.push(format!("script {} taken from {} (edited)", i + 1, path.display()));
+            script.text = CpString::new(text);
+        }
+    }
+    Ok(())
+}
+
 /// Summary for `relic info`: top-level nodes, node and unit counts, script size.
 pub fn info(mob: &Mob, file_size: usize) -> serde_json::Value {
     let all = walk(&mob.nodes);

@@ -21,6 +21,8 @@
 //! - Plot, Quaternion, Rectangle and LeverStats are arrays in file order: the spec names no components
 //!   (real OBJROTATION values look like `w` first, but that is not settled).
 //! - Node sizes are not stored in the JSON: the writer computes them, so an edited script simply grows.
+//! - `pack ei-mob x.json` takes each script from the `.txt` that `convert` wrote beside the JSON (`x.txt`,
+//!   `script2.txt`, …) when that file exists, and says so: the `.txt` is what a user edits.
 //! - No magic: files are recognised by the `.mob` extension.
 
 pub mod cipher;
@@ -33,6 +35,8 @@ pub mod write;
 pub use read::parse;
 pub use types::{Mob, MobDocument, Node, Value};
 pub use write::{write, write_document};
+
+use std::path::Path;
 
 use crate::asset::NamedAsset;
 use crate::error::Result;
@@ -58,6 +62,10 @@ pub static FORMAT: Format = Format {
 struct MobCodec;
 
 impl Codec for MobCodec {
+    fn extra_targets(&self) -> &'static [&'static str] {
+        &["txt"]
+    }
+
     fn sniff(&self, _head: &[u8]) -> bool {
         false
     }
@@ -72,6 +80,12 @@ impl Codec for MobCodec {
 
     fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
         let doc: MobDocument = crate::registry::document_from_json(FORMAT_ID, value)?;
+        write_document(&doc)
+    }
+
+    fn write_json_at(&self, value: serde_json::Value, json_path: &Path, notes: &mut Vec<String>) -> Result<Vec<u8>> {
+        let mut doc: MobDocument = crate::registry::document_from_json(FORMAT_ID, value)?;
+        convert::take_script_files(&mut doc, json_path, notes)?;
         write_document(&doc)
     }
 

@@ -53,6 +53,10 @@ pub static FORMAT: Format = Format {
 struct RegCodec;
 
 impl Codec for RegCodec {
+    fn extra_targets(&self) -> &'static [&'static str] {
+        &["ini"]
+    }
+
     fn sniff(&self, head: &[u8]) -> bool {
         head.starts_with(&types::MAGIC)
     }

@@ -45,6 +45,7 @@ pub fn parse(bytes: &[u8]) -> Result<Grf<'_>> {
     let table_real_size = t.u32("table.real_size")?;
     let stream_at = t.offset();
     let table_packed = t.bytes(table_packed_size as usize, "table.packed_size").map_err(|e| e.at_offset(table_at))?;
+    check_table_size(count, table_real_size, bytes.len() as u64, table_at + 4)?;
     let at = At { format: FORMAT_ID, field: "table", offset: stream_at };
     let table = zlib::inflate_exact(table_packed, u64::from(table_real_size), at)?;
 
@@ -82,6 +83,27 @@ pub fn parse(bytes: &[u8]) -> Result<Grf<'_>> {
         check_range(&r, &e.record, stream_at).map_err(|e| e.within(format_args!("table.entries[{i}]")))?;
     }
     Ok(Grf { header, table_packed_size, table_real_size, table_packed, entries, table_trailing, bytes })
+}
+
+/// Longest name a table record holds, NUL excluded: GRF tools and the client keep names in 256-byte
+/// buffers (the GRF layouts people published say nothing of a limit; this is the tools' one).
+pub const MAX_NAME_BYTES: u64 = 255;
+
+/// The inflated table is bounded before it is inflated: by what its entry count can need (each record at
+/// most a 255-byte name, its NUL and the 17 bytes of fields) and by `--max-expansion` times the file's size,
+/// so a small file cannot make relic inflate a huge table (a table bomb).
+fn check_table_size(count: u32, real_size: u32, file_len: u64, at: u64) -> Result<()> {
+    let most = u64::from(count) * (MAX_NAME_BYTES + 1 + RECORD_FIXED as u64);
+    if u64::from(real_size) > most {
+        return Err(Error::limit(
+            FORMAT_ID,
+            "table.real_size",
+            at,
+            format!("the table declares {real_size} bytes, more than its {count} entries can need ({most})"),
+        ));
+    }
+    crate::limits::check_expansion(FORMAT_ID, "table.real_size", u64::from(real_size), file_len)
+        .map_err(|e| e.at_offset(at))
 }
 
 /// Version 0x200 is read; the DES-encrypted 1.x versions and 0x300 are recognised and refused clearly.
