@@ -93,3 +93,177 @@ pub fn validate_gltf(paths: &[&std::path::Path]) -> Option<Vec<GltfReport>> {
             .collect(),
     )
 }
+
+// ---------------------------------------------------------------------------------------------------------
+// Hostile inputs built by hand, for the resource-limit tests (tests/limits.rs and the CLI's reliability
+// tests). They are built from the formats' byte layouts, not through relic's writers, so a writer's bug
+// cannot hide a reader's.
+
+/// LSB-first bit writer for deflate (RFC 1951 §3.1.1).
+struct Bits {
+    out: Vec<u8>,
+    acc: u64,
+    n: u32,
+}
+
+impl Bits {
+    fn put(&mut self, value: u32, count: u32) {
+        self.acc |= u64::from(value) << self.n;
+        self.n += count;
+        while self.n >= 8 {
+            self.out.push(self.acc as u8);
+            self.acc >>= 8;
+            self.n -= 8;
+        }
+    }
+    /// A Huffman code, most significant bit first (RFC 1951 §3.1.1).
+    fn code(&mut self, code: u32, len: u32) {
+        for i in (0..len).rev() {
+            self.put((code >> i) & 1, 1);
+        }
+    }
+}
+
+/// An honest zlib stream of `n` zero bytes (`n` ≥ 4 and `n − 1` a multiple of 258 plus 0 or 3), as small
+/// as deflate allows: one dynamic-Huffman block whose length-258 / distance-1 match costs 2 bits, so
+/// 1 GiB of zeros takes about 1 MiB, the ratio of a real decompression bomb.
+pub fn zeros_zlib(n: u64) -> Vec<u8> {
+    let matches = (n - 1) / 258;
+    let tail = (n - 1) % 258;
+    assert!(tail == 0 || tail == 3, "n − 1 must be 258·k or 258·k + 3");
+    let mut b = Bits { out: vec![0x78, 0x01], acc: 0, n: 0 };
+    b.put(1, 1); // BFINAL
+    b.put(2, 2); // BTYPE 10: dynamic Huffman
+    b.put(29, 5); // HLIT: 286 literal/length codes
+    b.put(0, 5); // HDIST: 1 distance code
+    b.put(14, 4); // HCLEN: 18 code-length codes
+                  // Code-length code lengths in their fixed order (16 17 18 0 8 7 9 6 10 5 11 4 12 3 13 2 14 1): symbols 1,
+                  // 2, 3 and 18 get 2 bits each, so their codes are 00, 01, 10, 11.
+    for len in [0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 2, 0, 2] {
+        b.put(len, 3);
+    }
+    let (one, two, three, zeros) = ((0, 2), (1, 2), (2, 2), (3, 2));
+    let run = |b: &mut Bits, count: u32| {
+        b.code(zeros.0, zeros.1);
+        b.put(count - 11, 7);
+    };
+    // Literal/length lengths: 0 → 2, 1..=255 → 0, 256 → 3, 257 → 3, 258..=284 → 0, 285 → 1; distance 0 → 1.
+    b.code(two.0, two.1);
+    run(&mut b, 138);
+    run(&mut b, 117);
+    b.code(three.0, three.1);
+    b.code(three.0, three.1);
+    run(&mut b, 27);
+    b.code(one.0, one.1);
+    b.code(one.0, one.1);
+    // Canonical codes: 285 → 0, literal 0 → 10, 256 → 110, 257 → 111; distance 0 → 0.
+    b.code(0b10, 2);
+    for _ in 0..matches {
+        b.code(0, 1);
+        b.code(0, 1);
+    }
+    if tail == 3 {
+        b.code(0b111, 3);
+        b.code(0, 1);
+    }
+    b.code(0b110, 3);
+    b.put(0, 7); // flush to a byte
+    let mut out = b.out;
+    let adler = ((n % 65521) << 16) | 1;
+    out.extend_from_slice(&(adler as u32).to_be_bytes());
+    out
+}
+
+/// One GRF 0x200 entry for [`grf_bytes`]: name, and the stored bytes as (offset from byte 46, compressed
+/// size, real size).
+pub struct GrfBombEntry {
+    pub name: String,
+    pub offset: u32,
+    pub compressed: u32,
+    pub real: u32,
+}
+
+/// A GRF 0x200 (header, `data`, then the table) whose table lists `entries` (flag 0x01) and is stored
+/// as `table_stream`, declared to inflate to `table_real` bytes; `count` is the header's entry count.
+pub fn grf_bytes(data: &[u8], entries: &[GrfBombEntry], count: u32, table: Option<(&[u8], u32)>) -> Vec<u8> {
+    let mut plain = Vec::new();
+    for e in entries {
+        plain.extend_from_slice(e.name.as_bytes());
+        plain.push(0);
+        plain.extend_from_slice(&e.compressed.to_le_bytes());
+        plain.extend_from_slice(&e.compressed.div_ceil(8).saturating_mul(8).to_le_bytes());
+        plain.extend_from_slice(&e.real.to_le_bytes());
+        plain.push(1);
+        plain.extend_from_slice(&e.offset.to_le_bytes());
+    }
+    let packed = crate::codec::zlib::compress(&plain, 6);
+    let (stream, real) = table.unwrap_or((&packed, plain.len() as u32));
+    let mut out = b"Master of Magic".to_vec();
+    out.extend(0u8..15);
+    out.extend_from_slice(&(data.len() as u32).to_le_bytes());
+    out.extend_from_slice(&0u32.to_le_bytes());
+    out.extend_from_slice(&(count + 7).to_le_bytes());
+    out.extend_from_slice(&0x200u32.to_le_bytes());
+    out.extend_from_slice(data);
+    out.extend_from_slice(&(stream.len() as u32).to_le_bytes());
+    out.extend_from_slice(&real.to_le_bytes());
+    out.extend_from_slice(stream);
+    out
+}
+
+/// A PNG that declares `width × height` RGBA pixels and holds only its header (a pixel bomb needs no more:
+/// the size must be refused before any pixel is read).
+pub fn png_header_only(width: u32, height: u32) -> Vec<u8> {
+    fn crc32(bytes: &[u8]) -> u32 {
+        let mut crc = !0u32;
+        for &b in bytes {
+            crc ^= u32::from(b);
+            for _ in 0..8 {
+                crc = if crc & 1 != 0 { (crc >> 1) ^ 0xEDB8_8320 } else { crc >> 1 };
+            }
+        }
+        !crc
+    }
+    let mut out = b"\x89PNG\r\n\x1a\n".to_vec();
+    let mut chunk = |kind: &[u8], body: &[u8]| {
+        out.extend_from_slice(&(body.len() as u32).to_be_bytes());
+        let mut typed = kind.to_vec();
+        typed.extend_from_slice(body);
+        out.extend_from_slice(&typed);
+        out.extend_from_slice(&crc32(&typed).to_be_bytes());
+    };
+    let mut ihdr = Vec::new();
+    ihdr.extend_from_slice(&width.to_be_bytes());
+    ihdr.extend_from_slice(&height.to_be_bytes());
+    ihdr.extend_from_slice(&[8, 6, 0, 0, 0]); // 8-bit RGBA, deflate, no filter, no interlace
+    chunk(b"IHDR", &ihdr);
+    chunk(b"IDAT", &[0x78, 0x01]);
+    chunk(b"IEND", &[]);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn zeros_zlib_is_an_honest_stream() {
+        let at = crate::codec::zlib::At { format: "test", field: "zeros", offset: 0 };
+        for n in [4u64, 259, 1 + 258 * 40, 1 + 258 * 4000 + 3] {
+            let stream = zeros_zlib(n);
+            let out = crate::codec::zlib::inflate_exact(&stream, n, at).unwrap_or_else(|e| panic!("{n}: {e}"));
+            assert!(out.iter().all(|&b| b == 0) && out.len() as u64 == n);
+        }
+        // 1 GiB in about 1 MiB.
+        let gib = zeros_zlib(1 << 30);
+        assert!(gib.len() < 1_100_000, "{}", gib.len());
+    }
+
+    #[test]
+    fn png_header_only_declares_its_size() {
+        let png = png_header_only(20_000, 20_000);
+        let decoder = png::Decoder::new(std::io::Cursor::new(&png));
+        let reader = decoder.read_info().unwrap();
+        assert_eq!((reader.info().width, reader.info().height), (20_000, 20_000));
+    }
+}

@@ -89,21 +89,37 @@ pub fn parse(bytes: &[u8]) -> Result<Grf<'_>> {
 /// buffers (the GRF layouts people published say nothing of a limit; this is the tools' one).
 pub const MAX_NAME_BYTES: u64 = 255;
 
-/// The inflated table is bounded before it is inflated: by what its entry count can need (each record at
-/// most a 255-byte name, its NUL and the 17 bytes of fields) and by `--max-expansion` times the file's size,
-/// so a small file cannot make relic inflate a huge table (a table bomb).
+/// How many times its file's size an honest table can inflate to: a record is at most 273 bytes (a 255-byte
+/// name, its NUL, 17 bytes of fields) and each file it lists takes at least an 8-byte zlib stream, so even
+/// a table of empty files with the longest names stays near 34×; 64 leaves room. `--max-expansion` above
+/// its default lifts this bound to itself, for the odd archive that needs it.
+pub const TABLE_RATIO: u64 = 64;
+
+/// The inflated table is bounded before it is inflated: by what its entry count can need and by
+/// [`TABLE_RATIO`] times the file's size, so a small file cannot make relic inflate a huge table and hold
+/// millions of records (a table bomb).
 fn check_table_size(count: u32, real_size: u32, file_len: u64, at: u64) -> Result<()> {
     let most = u64::from(count) * (MAX_NAME_BYTES + 1 + RECORD_FIXED as u64);
+    let limit = |message: String| Error::limit(FORMAT_ID, "table.real_size", at, message);
     if u64::from(real_size) > most {
-        return Err(Error::limit(
-            FORMAT_ID,
-            "table.real_size",
-            at,
-            format!("the table declares {real_size} bytes, more than its {count} entries can need ({most})"),
-        ));
+        return Err(limit(format!(
+            "the table declares {real_size} bytes, more than its {count} entries can need ({most})"
+        )));
     }
-    crate::limits::check_expansion(FORMAT_ID, "table.real_size", u64::from(real_size), file_len)
-        .map_err(|e| e.at_offset(at))
+    let limits = crate::limits::current();
+    let ratio = if limits.max_expansion > crate::limits::Limits::DEFAULT.max_expansion {
+        limits.max_expansion
+    } else {
+        TABLE_RATIO
+    };
+    if u64::from(real_size) > file_len.saturating_mul(ratio) {
+        return Err(limit(format!(
+            "the table declares {real_size} bytes, more than {ratio}× the file's {file_len} bytes (a table \
+             bomb; --max-expansion above {} lifts this)",
+            crate::limits::Limits::DEFAULT.max_expansion
+        )));
+    }
+    Ok(())
 }
 
 /// Version 0x200 is read; the DES-encrypted 1.x versions and 0x300 are recognised and refused clearly.
