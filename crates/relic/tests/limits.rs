@@ -98,7 +98,7 @@ fn grf_table_bomb_is_refused_before_inflating() {
     let (listed, peak) = peak_during(|| ops::list(&grf, true));
     assert!(listed.is_err());
     assert!(peak < BOUND, "ls took {peak} bytes");
-    let (checked, peak) = peak_during(|| ops::check(&[grf.clone()], &Quiet));
+    let (checked, peak) = peak_during(|| ops::check(std::slice::from_ref(&grf), &Quiet));
     assert_eq!(checked[0].outcome, "failed");
     assert!(peak < BOUND, "check took {peak} bytes");
 }
@@ -129,7 +129,8 @@ fn entries_pointing_at_one_huge_stream_are_refused_before_anything_is_written() 
     assert!(files_under(&out).is_empty(), "nothing may be written");
     assert!(peak < BOUND, "extract took {peak} bytes");
     let conv = dir.path().join("conv");
-    let (report, peak) = peak_during(|| ops::convert(&[grf.clone()], &conv, &ConvertRequest::default(), &Quiet));
+    let (report, peak) =
+        peak_during(|| ops::convert(std::slice::from_ref(&grf), &conv, &ConvertRequest::default(), &Quiet));
     assert!(report.outputs.is_empty() && report.failures.len() == 1, "{:?}", report.failures);
     assert!(report.failures[0].contains("would expand"), "{:?}", report.failures);
     assert!(files_under(&conv).is_empty());
@@ -220,7 +221,7 @@ fn archives_nested_200_deep_end_with_a_clear_error() {
     let opts = ExtractOptions { recursive: true, ..Default::default() };
     let err = ops::extract(&res, &dir.path().join("x"), &opts, &Quiet).unwrap_err().to_string();
     assert!(err.contains("nested more than 32"), "{err}");
-    let report = ops::convert(&[res.clone()], &dir.path().join("c"), &ConvertRequest::default(), &Quiet);
+    let report = ops::convert(std::slice::from_ref(&res), &dir.path().join("c"), &ConvertRequest::default(), &Quiet);
     assert!(report.failures.iter().any(|f| f.contains("nested more than 32")), "{:?}", report.failures);
     // Not nested recursively, the same archive lists its one entry.
     assert_eq!(ops::list(&res, false).unwrap().len(), 1);
