@@ -1,0 +1,342 @@
+//! The reliability contract, against the real `relic` binary: nothing escapes the output folder (links,
+//! device names), nothing half-written survives a kill, terminal output cannot be hijacked by a name,
+//! batches go on past bad entries and list exactly what they wrote, usage errors exit 2, and bombs fail
+//! cleanly inside a small address space.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use common::handmade_res;
+use serde_json::Value;
+
+fn relic() -> Command {
+    Command::cargo_bin("relic").unwrap()
+}
+
+fn samples() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples")
+}
+
+fn stderr_of(out: &assert_cmd::assert::Assert) -> String {
+    String::from_utf8_lossy(&out.get_output().stderr).into_owned()
+}
+
+fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = walkdir::WalkDir::new(dir)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| !e.file_type().is_dir())
+        .map(|e| e.into_path())
+        .collect();
+    files.sort();
+    files
+}
+
+#[cfg(unix)]
+#[test]
+fn a_symlink_in_the_output_folder_is_never_written_through() {
+    let dir = tempfile::tempdir().unwrap();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let res = dir.path().join("a.res");
+    std::fs::write(&res, handmade_res(&[(b"data\\x.txt", b"escaped"), (b"ok.txt", b"fine")])).unwrap();
+
+    // extract: `out/data` is a link to another folder.
+    let out = dir.path().join("out");
+    std::fs::create_dir(&out).unwrap();
+    std::os::unix::fs::symlink(elsewhere.path(), out.join("data")).unwrap();
+    let assert = relic().args(["extract", "--force", "-o"]).arg(&out).arg(&res).assert().code(1);
+    let stderr = stderr_of(&assert);
+    assert!(stderr.contains("is a link") && stderr.contains("data\\x.txt"), "{stderr}");
+    assert_eq!(std::fs::read(out.join("ok.txt")).unwrap(), b"fine");
+    assert_eq!(std::fs::read_dir(elsewhere.path()).unwrap().count(), 0, "nothing written through the link");
+
+    // convert: the archive's own folder `conv/a` is the link.
+    let conv = dir.path().join("conv");
+    std::fs::create_dir(&conv).unwrap();
+    std::os::unix::fs::symlink(elsewhere.path(), conv.join("a")).unwrap();
+    let assert = relic().args(["convert", "--force", "-o"]).arg(&conv).arg(&res).assert().code(1);
+    assert!(stderr_of(&assert).contains("is a link"), "{}", stderr_of(&assert));
+    assert_eq!(std::fs::read_dir(elsewhere.path()).unwrap().count(), 0);
+
+    // pack: the output file itself is a link (even with --force it is not written through).
+    let target = elsewhere.path().join("victim.res");
+    std::fs::write(&target, b"keep").unwrap();
+    let link = dir.path().join("packed.res");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let folder = dir.path().join("folder");
+    std::fs::create_dir(&folder).unwrap();
+    std::fs::write(folder.join("f.txt"), b"x").unwrap();
+    let assert = relic().args(["pack", "ei-res", "--force", "-o"]).arg(&link).arg(&folder).assert().code(1);
+    assert!(stderr_of(&assert).contains("link"), "{}", stderr_of(&assert));
+    assert_eq!(std::fs::read(&target).unwrap(), b"keep");
+}
+
+#[test]
+fn windows_device_names_are_refused_on_every_platform() {
+    let dir = tempfile::tempdir().unwrap();
+    let res = dir.path().join("devices.res");
+    let entries: [(&[u8], &[u8]); 5] =
+        [(b"CON", b"1"), (b"aux.txt", b"2"), (b"sub\\COM1.mmp", b"3"), (b"lpt9", b"4"), (b"ok.txt", b"fine")];
+    std::fs::write(&res, handmade_res(&entries)).unwrap();
+    let out = dir.path().join("out");
+    let assert = relic().args(["extract", "--json", "-o"]).arg(&out).arg(&res).assert().code(1);
+    let stderr = stderr_of(&assert);
+    for name in ["CON", "aux.txt", "COM1.mmp", "lpt9"] {
+        let line = stderr.lines().find(|l| l.contains(name)).unwrap_or_else(|| panic!("{name} not named: {stderr}"));
+        assert!(line.contains("device name") && line.contains("devices.res"), "{line}");
+    }
+    let manifest: Value = serde_json::from_slice(&assert.get_output().stdout).unwrap();
+    assert_eq!(manifest.as_array().unwrap().len(), 1, "{manifest}");
+    assert_eq!(manifest[0]["entry"], "ok.txt");
+    assert_eq!(files_under(&out), vec![out.join("ok.txt")]);
+}
+
+/// A RES of `count` entries of `size` bytes each, every one with its own content.
+fn large_res(count: usize, size: usize) -> (Vec<u8>, Vec<(String, Vec<u8>)>) {
+    let contents: Vec<(String, Vec<u8>)> = (0..count)
+        .map(|i| {
+            let bytes: Vec<u8> = (0..size).map(|j| ((j * 31 + i * 7) % 251) as u8).collect();
+            (format!("part{i:02}.bin"), bytes)
+        })
+        .collect();
+    let refs: Vec<(&[u8], &[u8])> = contents.iter().map(|(n, b)| (n.as_bytes(), b.as_slice())).collect();
+    (handmade_res(&refs), contents)
+}
+
+/// Every file under `out` with a final name holds exactly its entry's bytes; returns how many there are
+/// and how many temporary files remain.
+fn check_extracted(out: &Path, contents: &[(String, Vec<u8>)]) -> (usize, usize) {
+    let (mut finals, mut temps) = (0, 0);
+    for path in files_under(out) {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if name.starts_with(".relic-") && name.ends_with(".tmp") {
+            temps += 1;
+            continue;
+        }
+        let (_, expected) = contents.iter().find(|(n, _)| *n == name).unwrap_or_else(|| panic!("unexpected {name}"));
+        assert!(std::fs::read(&path).unwrap() == *expected, "{name} holds other bytes than its entry");
+        finals += 1;
+    }
+    (finals, temps)
+}
+
+#[cfg(unix)]
+#[test]
+fn a_kill_at_any_moment_leaves_no_partial_file_under_a_final_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let (bytes, contents) = large_res(48, 2 << 20);
+    let res = dir.path().join("large.res");
+    std::fs::write(&res, bytes).unwrap();
+    let bin = assert_cmd::cargo::cargo_bin("relic");
+    let mut saw_partial_run = false;
+    for (i, delay_ms) in [0u64, 5, 20, 50, 100, 200, 400].into_iter().enumerate() {
+        let out = dir.path().join(format!("out{i}"));
+        let mut child = std::process::Command::new(&bin)
+            .args(["extract", "-q", "-o"])
+            .arg(&out)
+            .arg(&res)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+        let _ = child.kill(); // SIGKILL: no handler runs
+        let _ = child.wait();
+        let (finals, _temps) = if out.exists() { check_extracted(&out, &contents) } else { (0, 0) };
+        saw_partial_run |= finals < contents.len();
+    }
+    assert!(saw_partial_run, "no kill landed before the extraction finished; the test proved nothing");
+}
+
+#[cfg(unix)]
+#[test]
+fn sigterm_and_sigint_remove_the_temporary_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let (bytes, contents) = large_res(48, 2 << 20);
+    let res = dir.path().join("large.res");
+    std::fs::write(&res, bytes).unwrap();
+    let bin = assert_cmd::cargo::cargo_bin("relic");
+    let mut interrupted = 0;
+    for (i, (signal, delay_ms)) in
+        [("TERM", 30u64), ("INT", 30), ("TERM", 80), ("INT", 150), ("TERM", 5)].into_iter().enumerate()
+    {
+        let out = dir.path().join(format!("out{i}"));
+        let mut child = std::process::Command::new(&bin)
+            .args(["extract", "-q", "-o"])
+            .arg(&out)
+            .arg(&res)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+        let _ = std::process::Command::new("kill").arg(format!("-{signal}")).arg(child.id().to_string()).status();
+        let status = child.wait().unwrap();
+        let (finals, temps) = if out.exists() { check_extracted(&out, &contents) } else { (0, 0) };
+        assert_eq!(temps, 0, "SIG{signal} after {delay_ms} ms left temporary files");
+        if status.code() == Some(130) {
+            interrupted += 1;
+            assert!(finals < contents.len() || finals == contents.len());
+        }
+    }
+    assert!(interrupted > 0, "no signal landed during the extraction; the test proved nothing");
+}
+
+#[test]
+fn names_printed_for_a_person_cannot_drive_the_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let res = dir.path().join("esc.res");
+    let evil: &[u8] = b"\x1b[2J\x1b[Hfake.txt";
+    std::fs::write(&res, handmade_res(&[(evil, b"x"), (b"plain.txt", b"y")])).unwrap();
+    let out = relic().args(["ls"]).arg(&res).assert().success().get_output().stdout.clone();
+    assert!(!out.contains(&0x1b), "raw ESC on stdout: {out:?}");
+    assert!(String::from_utf8_lossy(&out).contains("\\u{1b}[2J\\u{1b}[Hfake.txt"));
+    // JSON stays exact.
+    let json: Value =
+        serde_json::from_slice(&relic().args(["ls", "--json"]).arg(&res).assert().success().get_output().stdout)
+            .unwrap();
+    assert_eq!(json[0]["name"], "\u{1b}[2J\u{1b}[Hfake.txt");
+    // Errors too: extracting refuses the name and says so without the raw bytes.
+    let assert = relic().args(["extract", "-o"]).arg(dir.path().join("out")).arg(&res).assert().code(1);
+    let stderr = &assert.get_output().stderr;
+    assert!(!stderr.contains(&0x1b), "raw ESC on stderr: {}", String::from_utf8_lossy(stderr));
+    assert!(String::from_utf8_lossy(stderr).contains("control character"));
+}
+
+#[test]
+fn convert_goes_on_past_bad_entries_and_lists_exactly_what_it_wrote() {
+    let dir = tempfile::tempdir().unwrap();
+    let good_mmp = std::fs::read(samples().join("evil_islands/example_argb4.mmp")).unwrap();
+    let mut bad_mmp = good_mmp.clone();
+    bad_mmp.truncate(40);
+    let res = dir.path().join("mixed.res");
+    let entries: [(&[u8], &[u8]); 5] = [
+        (b"first.txt", b"one"),
+        (b"broken.mmp", &bad_mmp),
+        (b"..\\evil.txt", b"escape"),
+        (b"tex\\good.mmp", &good_mmp),
+        (b"last.txt", b"two"),
+    ];
+    std::fs::write(&res, handmade_res(&entries)).unwrap();
+    let out = dir.path().join("out");
+    let assert = relic().args(["convert", "--json", "-o"]).arg(&out).arg(&res).assert().code(1);
+    let stderr = stderr_of(&assert);
+    let failures: Vec<&str> = stderr.lines().filter(|l| l.starts_with("relic: ")).collect();
+    assert_eq!(failures.len(), 2, "{stderr}");
+    assert!(failures.iter().any(|l| l.contains("mixed.res/broken.mmp") && l.contains("ei-mmp")), "{stderr}");
+    assert!(failures.iter().any(|l| l.contains("mixed.res") && l.contains("evil.txt") && l.contains("..")), "{stderr}");
+    for line in &failures {
+        assert_eq!(line.matches(&*res.display().to_string()).count(), 1, "path printed once: {line}");
+    }
+    let manifest: Value = serde_json::from_slice(&assert.get_output().stdout).unwrap();
+    let mut listed: Vec<PathBuf> =
+        manifest.as_array().unwrap().iter().map(|i| PathBuf::from(i["output"].as_str().unwrap())).collect();
+    listed.sort();
+    assert_eq!(listed, files_under(&out), "the manifest lists exactly the files written");
+    let root = out.join("mixed");
+    assert!(listed.contains(&root.join("tex/good.png")));
+    // The broken texture is kept as it is, so nothing is lost.
+    assert_eq!(std::fs::read(root.join("broken.mmp")).unwrap(), bad_mmp);
+    assert_eq!(listed.len(), 4);
+    // The human summary says the same.
+    let assert = relic().args(["convert", "--force", "-o"]).arg(&out).arg(&res).assert().code(1);
+    assert!(stderr_of(&assert).contains("wrote 4 files"), "{}", stderr_of(&assert));
+}
+
+#[test]
+fn pack_ei_mob_takes_the_edited_script_beside_the_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let level = samples().join("evil_islands/level.mob");
+    relic().args(["convert", "-q", "-o"]).arg(dir.path()).arg(&level).assert().success();
+    let json = dir.path().join("level/level.json");
+    let txt = dir.path().join("level/level.txt");
+    let original = std::fs::read_to_string(&txt).unwrap();
+    // Unedited: the same bytes come back, and the script file is named.
+    let same = dir.path().join("same.mob");
+    let assert = relic().args(["pack", "ei-mob", "-o"]).arg(&same).arg(&json).assert().success();
+    assert!(stderr_of(&assert).contains("level.txt (unchanged)"), "{}", stderr_of(&assert));
+    assert_eq!(std::fs::read(&same).unwrap(), std::fs::read(&level).unwrap());
+    // Edited: the edit is what the new level holds.
+    let edited = original.replacen("GlobalVars", "GlobalVars /* edited in relic's test */", 1);
+    assert_ne!(edited, original);
+    std::fs::write(&txt, &edited).unwrap();
+    let new = dir.path().join("new.mob");
+    let assert = relic().args(["pack", "ei-mob", "-o"]).arg(&new).arg(&json).assert().success();
+    assert!(stderr_of(&assert).contains("level.txt (edited)"), "{}", stderr_of(&assert));
+    let back = dir.path().join("back");
+    relic().args(["convert", "-q", "-o"]).arg(&back).arg(&new).assert().success();
+    assert_eq!(std::fs::read_to_string(back.join("new/new.txt")).unwrap(), edited);
+    // Without the .txt, the JSON's script is used, silently as before.
+    std::fs::remove_file(&txt).unwrap();
+    let plain = dir.path().join("plain.mob");
+    let assert = relic().args(["pack", "ei-mob", "-o"]).arg(&plain).arg(&json).assert().success();
+    assert!(!stderr_of(&assert).contains("script"), "{}", stderr_of(&assert));
+    assert_eq!(std::fs::read(&plain).unwrap(), std::fs::read(&level).unwrap());
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let mmp = samples().join("evil_islands/example_argb4.mmp");
+    let assert = relic().args(["convert", "--to", "xyz", "-o"]).arg(dir.path()).arg(&mmp).assert().code(2);
+    assert!(stderr_of(&assert).contains("unknown --to target `xyz`"), "{}", stderr_of(&assert));
+    let assert = relic().args(["convert", "--to", "wav", "-o"]).arg(dir.path()).arg(&mmp).assert().code(2);
+    assert!(stderr_of(&assert).contains("converts to json, png, not wav"), "{}", stderr_of(&assert));
+    let assert = relic().args(["pack", "ei-nope", "-o"]).arg(dir.path().join("x")).arg(&mmp).assert().code(2);
+    assert!(stderr_of(&assert).contains("unknown format `ei-nope`"), "{}", stderr_of(&assert));
+    relic().args(["ls", "--max-entry-size", "lots"]).arg(&mmp).assert().code(2);
+    // Nothing was written by any of them.
+    assert!(files_under(dir.path()).is_empty());
+    // Targets a format does make are fine: `--to txt` of a MOB writes only its script.
+    let level = samples().join("evil_islands/level.mob");
+    relic().args(["convert", "-q", "--to", "txt", "-o"]).arg(dir.path()).arg(&level).assert().success();
+    assert_eq!(files_under(dir.path()), vec![dir.path().join("level.txt")]);
+}
+
+#[test]
+fn every_error_names_the_input_file_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let junk = dir.path().join("junk.res");
+    std::fs::write(&junk, b"\x3C\xE2\x9C\x01\xFF\xFF\xFF\xFF").unwrap();
+    let missing = dir.path().join("missing.res");
+    for (args, path) in [(vec!["info"], &junk), (vec!["ls"], &junk), (vec!["info"], &missing), (vec!["ls"], &missing)] {
+        let assert = relic().args(&args).arg(path).assert().code(1);
+        let stderr = stderr_of(&assert);
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert_eq!(stderr.matches(&*path.display().to_string()).count(), 1, "{stderr}");
+    }
+    let assert = relic().args(["extract", "-o"]).arg(dir.path().join("o")).arg(&junk).assert().code(1);
+    assert!(stderr_of(&assert).contains("junk.res: ei-res"), "{}", stderr_of(&assert));
+}
+
+/// The bombs fail with relic's own error (exit 1) inside a 1 GiB address space: without the limits they
+/// would need several GiB and die by allocation failure instead.
+#[cfg(target_os = "linux")]
+#[test]
+fn bombs_fail_cleanly_inside_a_small_address_space() {
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("huge.png");
+    std::fs::write(&png, relic::testing::png_header_only(20_000, 20_000)).unwrap();
+    let stream = relic::testing::zeros_zlib(1 << 30);
+    let table_bomb = dir.path().join("table.grf");
+    std::fs::write(&table_bomb, relic::testing::grf_bytes(&[], &[], 4_000_000, Some((&stream, 1 << 30)))).unwrap();
+    let bin = assert_cmd::cargo::cargo_bin("relic");
+    let run = |args: &str| {
+        let script = format!("ulimit -v 1048576; exec '{}' {args}", bin.display());
+        std::process::Command::new("sh").arg("-c").arg(script).output().unwrap()
+    };
+    let out = dir.path().join("huge.mmp");
+    for (args, expect) in [
+        (format!("pack ei-mmp -o '{}' '{}'", out.display(), png.display()), "--max-pixels"),
+        (format!("info '{}'", table_bomb.display()), "table bomb"),
+        (format!("ls '{}'", table_bomb.display()), "table bomb"),
+        (format!("check '{}'", table_bomb.display()), "table bomb"),
+    ] {
+        let output = run(&args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{args}: {stderr}");
+        assert!(stderr.contains(expect), "{args}: {stderr}");
+    }
+}
