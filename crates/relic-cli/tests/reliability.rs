@@ -122,6 +122,18 @@ fn check_extracted(out: &Path, contents: &[(String, Vec<u8>)]) -> (usize, usize)
     (finals, temps)
 }
 
+/// `relic extract -q -o OUT ARCHIVE`, running in the background.
+fn spawn_extract(archive: &Path, out: &Path) -> std::process::Child {
+    std::process::Command::new(assert_cmd::cargo::cargo_bin("relic"))
+        .args(["extract", "-q", "-o"])
+        .arg(out)
+        .arg(archive)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
 #[cfg(unix)]
 #[test]
 fn a_kill_at_any_moment_leaves_no_partial_file_under_a_final_name() {
@@ -129,18 +141,10 @@ fn a_kill_at_any_moment_leaves_no_partial_file_under_a_final_name() {
     let (bytes, contents) = large_res(48, 2 << 20);
     let res = dir.path().join("large.res");
     std::fs::write(&res, bytes).unwrap();
-    let bin = assert_cmd::cargo::cargo_bin("relic");
     let mut saw_partial_run = false;
     for (i, delay_ms) in [0u64, 5, 20, 50, 100, 200, 400].into_iter().enumerate() {
         let out = dir.path().join(format!("out{i}"));
-        let mut child = std::process::Command::new(&bin)
-            .args(["extract", "-q", "-o"])
-            .arg(&out)
-            .arg(&res)
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .unwrap();
+        let mut child = spawn_extract(&res, &out);
         std::thread::sleep(std::time::Duration::from_millis(delay_ms));
         let _ = child.kill(); // SIGKILL: no handler runs
         let _ = child.wait();
@@ -157,20 +161,12 @@ fn sigterm_and_sigint_remove_the_temporary_files() {
     let (bytes, contents) = large_res(48, 2 << 20);
     let res = dir.path().join("large.res");
     std::fs::write(&res, bytes).unwrap();
-    let bin = assert_cmd::cargo::cargo_bin("relic");
     let mut interrupted = 0;
     for (i, (signal, delay_ms)) in
         [("TERM", 30u64), ("INT", 30), ("TERM", 80), ("INT", 150), ("TERM", 5)].into_iter().enumerate()
     {
         let out = dir.path().join(format!("out{i}"));
-        let mut child = std::process::Command::new(&bin)
-            .args(["extract", "-q", "-o"])
-            .arg(&out)
-            .arg(&res)
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .unwrap();
+        let mut child = spawn_extract(&res, &out);
         std::thread::sleep(std::time::Duration::from_millis(delay_ms));
         let _ = std::process::Command::new("kill").arg(format!("-{signal}")).arg(child.id().to_string()).status();
         let status = child.wait().unwrap();
