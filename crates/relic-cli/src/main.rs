@@ -36,7 +36,8 @@ Examples:
   relic convert -o out samples
   relic convert --to json -o out level.mob
   relic pack ei-res -o new.res extracted_folder
-  relic check game/";
+  relic check game/
+  relic extract --max-expansion 5000 -o out odd.grf   # limits: --max-entry-size, --max-expansion, --max-pixels";
 
 #[derive(Parser)]
 #[command(name = "relic", version, about = "Open, convert and write back the asset files of classic games", after_help = EXAMPLES)]
