@@ -37,7 +37,7 @@ Examples:
   relic convert --to json -o out level.mob
   relic pack ei-res -o new.res extracted_folder
   relic check game/
-  relic extract --max-expansion 5000 -o out odd.grf   # limits: --max-entry-size, --max-expansion, --max-pixels";
+  relic extract --max-expansion 5000 -o out odd.grf   # also --max-entry-size, --max-pixels";
 
 #[derive(Parser)]
 #[command(name = "relic", version, about = "Open, convert and write back the asset files of classic games", after_help = EXAMPLES)]
@@ -297,6 +297,8 @@ fn run(command: Command, out: &mut String) -> Result<ExitCode, Failure> {
                             "kind": f.kind,
                             "capabilities": f.capabilities,
                             "notes": f.notes,
+                            "targets": f.targets(),
+                            "options": f.codec.options(),
                         })
                     })
                     .collect();
@@ -318,6 +320,17 @@ fn run(command: Command, out: &mut String) -> Result<ExitCode, Failure> {
                     );
                     if !f.notes.is_empty() {
                         outln!(out, "{:<14} note: {}", "", f.notes);
+                    }
+                    outln!(out, "{:<14} --to: {}", "", f.targets().join(", "));
+                    for o in f.codec.options() {
+                        outln!(
+                            out,
+                            "{:<14} --option {}={} (default {})",
+                            "",
+                            o.key,
+                            o.values.join("|"),
+                            o.values.first().unwrap_or(&"")
+                        );
                     }
                 }
             }
