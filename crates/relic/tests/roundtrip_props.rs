@@ -367,6 +367,23 @@ mod reg_props {
             prop_assert_eq!(tables(&packed), tables(&reg));
             prop_assert_eq!(convert::to_content(&packed).0, content);
         }
+
+        /// A gap placed anywhere (over records, the tables or another gap) is refused or written as it says.
+        #[test]
+        fn reg_documents_with_moved_gaps_are_refused_or_kept(
+            reg in reg(),
+            at in any::<Index>(),
+            bytes in prop::collection::vec(any::<u8>(), 1..6),
+        ) {
+            let mut reg = reg;
+            let gap = relic::layout::Gap { offset: at.index(reg.file_size as usize + 1) as u64, bytes: Base64(bytes) };
+            reg.gaps.push(gap);
+            let Ok(out) = write(&reg) else { return Ok(()) };
+            prop_assert_eq!(&parse(&out).map_err(fail)?.sections, &reg.sections);
+            for g in &reg.gaps {
+                prop_assert_eq!(out.get(g.offset as usize..g.offset as usize + g.bytes.0.len()), Some(&g.bytes.0[..]));
+            }
+        }
     }
 }
 
@@ -715,6 +732,21 @@ mod mmp_props {
             prop_assert!(expected.first() == Some(&rgba), "{:?}: the image is not held exactly", format);
             let again = encode(&decode_level(&mmp, 0).map_err(fail)?, w, h, format, mips).map_err(fail)?;
             same_bytes(&again, &bytes, "packed again from the decoded pixels")?;
+            // The same through the PNG of `relic convert` and `relic pack ei-mmp --format … [--mips] x.png`.
+            let codec = relic::evil_islands::mmp::FORMAT.codec;
+            let assets = codec.convert(&bytes, &relic::registry::ConvertOptions::default()).map_err(fail)?;
+            let Some(relic::asset::Asset::Image(image)) = assets.first().map(|a| &a.asset) else {
+                return Err(fail("convert gave no image"));
+            };
+            let png = relic::export::png::encode_image(image).map_err(fail)?;
+            prop_assert_eq!(png.len(), 1);
+            let request = relic::registry::PackRequest {
+                pixel_format: Some(format.name().to_string()),
+                mips,
+                ..Default::default()
+            };
+            let packed = codec.pack_input("texture.png", &png[0].bytes, &request).map_err(fail)?;
+            same_bytes(&packed, &bytes, "packed from the converted PNG")?;
             json_round_trip("ei-mmp", "texture.mmp", &bytes)?;
         }
     }
@@ -758,9 +790,9 @@ mod db_props {
     /// A value for a field whose format letter is `letter`: typed as the letter says, or any payload as
     /// the reader decodes it (raw when it does not fit the letter).
     fn value(letter: Option<u8>, enc: LengthEncoding, depth: u32) -> BoxedStrategy<Value> {
-        let decoded = prop::collection::vec(any::<u8>(), 0..12)
-            .prop_map(move |p| decode_value(Reader::new("ei-db", &p), letter, enc))
-            .boxed();
+        // Mostly short payloads; some around 127 bytes, where lengths move to the 4-byte form.
+        let payload = prop_oneof![4 => prop::collection::vec(any::<u8>(), 0..12), 1 => prop::collection::vec(any::<u8>(), 120..136)];
+        let decoded = payload.prop_map(move |p| decode_value(Reader::new("ei-db", &p), letter, enc)).boxed();
         let finite = any::<u32>().prop_map(f32::from_bits).prop_filter("finite", |f| f.is_finite());
         let typed = match letter {
             Some(b'S') => cp1251_text(10).prop_map(Value::String).boxed(),
