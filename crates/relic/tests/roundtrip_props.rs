@@ -5,25 +5,32 @@
 //! Each format's own test file already holds a property; this file covers what those leave out, and says
 //! which property it complements:
 //! - `ei-res`: `ei_res.rs` packs random names and contents with the writer. Here: lossless *documents* of
-//!   any layout (data in any order, shared and empty ranges, non-zero padding, any chain links and slack).
+//!   any layout (data in any order, shared and empty ranges, non-zero padding, any chain links and slack),
+//!   and documents with a part moved onto another, which are refused or written as they say.
 //! - `ei-reg`: `ei_reg.rs` lays out random INI content the way relic writes files. Here: files of any
-//!   layout (records in any order, padding, links), their JSON, and their INI packed anew.
+//!   layout (records in any order, padding, links), their JSON, their INI (byte for byte when the layout
+//!   is relic's, content otherwise), and gaps moved anywhere.
 //! - `ei-cam`: `ei_cam.rs` reads random bytes. Here: typed key frames written and read, in both time readings.
 //! - `ei-adb`: `ei_adb.rs` reads random bytes. Here: typed records (named bit fields in range, names with
 //!   junk after the NUL, trailing bytes) written and read.
 //! - `ei-mmp`: `ei_mmp.rs` packs uncompressed images. Here: documents of every pixel format (DXT, PNT3 and
 //!   unknown fourccs included, any mip count, trailing bytes), and images packed in every pixel format —
-//!   DXT with blocks the codec holds exactly — whose decoded pixels pack again to the same file.
+//!   DXT with blocks the codec holds exactly — whose decoded pixels, directly and through the PNG of
+//!   `convert`, pack again to the same file.
 //! - `ei-db`: `ei_db.rs` writes typed documents. Here: what it leaves out — `long` length forms on any
 //!   node, tables and records kept as data, trailer nodes, unknown table numbers, payloads the reader keeps
-//!   raw — through the codec each file name selects.
+//!   raw — through the codec each file name selects; and values of any kind in any field, whose reading is
+//!   a fixed point of writing.
 //! - `ei-mob`: `ei_mob.rs` writes trees of a few node types. Here: trees of every type id of the spec's
-//!   table, payloads that do not fit their type (kept as hex), unlisted ids, scripts with any cp1251 text.
+//!   table, payloads that do not fit their type (kept as hex), unlisted ids, scripts with any cp1251 text;
+//!   and values of another kind than the type id says, whose reading is a fixed point of writing.
 //! - `ro-grf`: `ro_grf.rs` packs ASCII names. Here: documents of any layout (CP949 names, names that only
-//!   their bytes keep, folder records, encrypted flags, shared ranges, table trailing bytes, padding), and
-//!   packing Korean names.
+//!   their bytes keep, folder records, encrypted flags, shared ranges, table trailing bytes, padding),
+//!   documents with a part moved onto another, and packing Korean names.
 //! - `ro-rsm`: `ro_rsm_random.rs` writes random models of every version. Here: Korean names (40-byte
 //!   fields filled to the last byte) and models through the codec's JSON.
+//!
+//! Byte-identical read → JSON → write of every sample and corpus file is `roundtrip_files.rs`.
 
 use proptest::prelude::*;
 use proptest::sample::Index;
@@ -360,10 +367,15 @@ mod reg_props {
             let bytes = write(&reg).map_err(fail)?;
             prop_assert_eq!(&parse(&bytes).map_err(fail)?, &reg);
             json_round_trip("ei-reg", "settings.reg", &bytes)?;
-            let (content, _) = convert::to_content(&reg);
+            let (content, layout) = convert::to_content(&reg);
             let text = convert::to_ini(&reg);
             prop_assert_eq!(&ini::parse(&text).map_err(fail)?, &content);
-            let packed = parse(&write_content(&content).map_err(fail)?).map_err(fail)?;
+            let repacked = write_content(&content).map_err(fail)?;
+            // Files laid out as relic lays them out pack back from their INI byte for byte (the README's claim).
+            if layout != convert::Layout::Other {
+                same_bytes(&repacked, &bytes, "packed from the INI")?;
+            }
+            let packed = parse(&repacked).map_err(fail)?;
             prop_assert_eq!(tables(&packed), tables(&reg));
             prop_assert_eq!(convert::to_content(&packed).0, content);
         }
