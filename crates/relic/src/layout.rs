@@ -35,10 +35,14 @@ pub fn gaps(bytes: &[u8], mut covered: Vec<(u64, u64)>) -> Vec<Gap> {
 }
 
 /// A zero-filled file of a fixed size that pieces are placed into; placing past the end is an error that
-/// names the document field.
+/// names the document field. Pieces may overlap only where they agree: a piece that would change bytes an
+/// earlier piece placed is an error too (a document whose records, names, data or gaps claim the same bytes
+/// with different values describes no file, and writing it would silently give back another document).
 pub struct Canvas {
     format: &'static str,
     buf: Vec<u8>,
+    /// One bit per byte of `buf`: placed by some piece.
+    placed: Vec<u64>,
 }
 
 impl Canvas {
@@ -52,25 +56,47 @@ impl Canvas {
                 format!("{size} is over the {max} bytes this format can hold"),
             ));
         }
-        Ok(Canvas { format, buf: vec![0; size as usize] })
+        Ok(Canvas { format, buf: vec![0; size as usize], placed: vec![0; (size as usize).div_ceil(64)] })
+    }
+
+    fn is_placed(&self, i: usize) -> bool {
+        self.placed.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1)
     }
 
     /// Copies `bytes` to offset `at`; `what` names the document field for the error.
     pub fn place(&mut self, at: u64, bytes: &[u8], what: impl FnOnce() -> String) -> Result<()> {
         let len = self.buf.len();
         let range = usize::try_from(at).ok().and_then(|s| Some(s..s.checked_add(bytes.len())?));
-        match range.and_then(|r| self.buf.get_mut(r)) {
-            Some(dst) => {
-                dst.copy_from_slice(bytes);
-                Ok(())
-            }
-            None => Err(Error::invalid(
+        let Some(range) = range.filter(|r| r.end <= len) else {
+            return Err(Error::invalid(
                 self.format,
                 what(),
                 0,
                 format!("0x{at:X}+0x{:X} lies past file_size 0x{len:X}", bytes.len()),
-            )),
+            ));
+        };
+        let conflict = range.clone().zip(bytes).find(|&(i, &b)| self.is_placed(i) && self.buf.get(i) != Some(&b));
+        if let Some((i, &b)) = conflict {
+            let there = self.buf.get(i).copied().unwrap_or(0);
+            return Err(Error::invalid(
+                self.format,
+                what(),
+                i as u64,
+                format!(
+                    "overlaps bytes an earlier part of the document placed with other values (0x{there:02X} there, \
+                     0x{b:02X} here): the document describes no file"
+                ),
+            ));
         }
+        for i in range.clone() {
+            if let Some(w) = self.placed.get_mut(i / 64) {
+                *w |= 1 << (i % 64);
+            }
+        }
+        if let Some(dst) = self.buf.get_mut(range) {
+            dst.copy_from_slice(bytes);
+        }
+        Ok(())
     }
 
     /// Places every gap.
@@ -103,5 +129,20 @@ mod tests {
         let err = c.place(3, &[1, 2], || "entries[3].offset".into()).unwrap_err();
         assert_eq!(err.location().unwrap().field, "entries[3].offset");
         assert!(Canvas::new("test", 9, 8).is_err());
+    }
+
+    #[test]
+    fn pieces_may_overlap_only_where_they_agree() {
+        let mut c = Canvas::new("test", 70, 70).unwrap();
+        c.place(0, &[1, 2, 3], || "a".into()).unwrap();
+        // The same bytes again (shared data ranges do this) are fine; so are implied zeros under a piece.
+        c.place(1, &[2, 3, 0, 0], || "b".into()).unwrap();
+        c.place(64, &[9, 9], || "c".into()).unwrap();
+        let err = c.place(2, &[3, 7], || "gaps[0]".into()).unwrap_err();
+        let at = err.location().unwrap();
+        assert_eq!((at.field.as_str(), at.offset), ("gaps[0]", 3), "{err}");
+        let err = c.place(63, &[0, 9, 8], || "d".into()).unwrap_err();
+        assert_eq!(err.location().unwrap().offset, 65, "{err}");
+        assert_eq!(c.into_bytes()[..5], [1, 2, 3, 0, 0]);
     }
 }

@@ -833,9 +833,19 @@ fn document_rejects_inconsistent_input() {
     let mut d = doc.clone();
     d.file_size = 200;
     assert!(field(&d).unwrap().starts_with("entries["), "{:?}", field(&d));
-    let mut d = doc;
+    let mut d = doc.clone();
     d.entries[0].name = "日本".into();
     assert_eq!(field(&d).as_deref(), Some("entries[0].name"));
+    // Two names at the same place with different bytes: no file holds both (this was written, and read
+    // back as another document).
+    let mut d = doc.clone();
+    d.entries[3].record.name_offset = d.entries[0].record.name_offset;
+    assert_eq!(field(&d).as_deref(), Some("entries[3].name_offset"));
+    // A gap over an entry's data with other bytes.
+    let mut d = doc;
+    let at = u64::from(d.entries[1].record.offset);
+    d.gaps.push(relic::layout::Gap { offset: at, bytes: relic::bytes::Base64(vec![0xEE]) });
+    assert_eq!(field(&d).as_deref(), Some("gaps[0]"));
 }
 
 // =========================================================================================================
