@@ -95,11 +95,14 @@ pub const MAX_NAME_BYTES: u64 = 255;
 /// its default lifts this bound to itself, for the odd archive that needs it.
 pub const TABLE_RATIO: u64 = 64;
 
-/// The inflated table is bounded before it is inflated: by what its entry count can need and by
-/// [`TABLE_RATIO`] times the file's size, so a small file cannot make relic inflate a huge table and hold
-/// millions of records (a table bomb).
+/// Bytes an inflated table may hold after its records (kept as `table_trailing`; some tools leave some).
+pub const TABLE_SLACK: u64 = 64 << 10;
+
+/// The inflated table is bounded before it is inflated: by what its entry count can need (plus
+/// [`TABLE_SLACK`]) and by [`TABLE_RATIO`] times the file's size, so a small file cannot make relic inflate
+/// a huge table and hold millions of records (a table bomb).
 fn check_table_size(count: u32, real_size: u32, file_len: u64, at: u64) -> Result<()> {
-    let most = u64::from(count) * (MAX_NAME_BYTES + 1 + RECORD_FIXED as u64);
+    let most = u64::from(count) * (MAX_NAME_BYTES + 1 + RECORD_FIXED as u64) + TABLE_SLACK;
     let limit = |message: String| Error::limit(FORMAT_ID, "table.real_size", at, message);
     if u64::from(real_size) > most {
         return Err(limit(format!(
