@@ -1,2 +1,10 @@
-//! Riot Engine / Drakan: Order of the Flame. Spec: `../shared/specs/drakan-riot-srsc.txt`.
-//! No format of this game is implemented yet; its formats join the registry as they are built.
+//! Riot Engine / Drakan: Order of the Flame. Spec: `../shared/specs/drakan-riot-srsc.txt`, with the Drakan
+//! part of `../shared/specs/CORRECTIONS.md`.
+//!
+//! - `records/`: the record bodies of SRSC files (textures, palettes, sounds, strings, classes, sequences,
+//!   models, animations, level records): one module each, plain data types and a parser over the body.
+//! - `srsc/` (`drakan-srsc`): the SRSC container (header, 14-byte directory, bodies), read, written back byte
+//!   for byte, listed, extracted and converted through the record modules.
+//! - `db/` (`drakan-db`): the `.db` database definition (text) and reference resolution across databases.
+
+pub mod records;
