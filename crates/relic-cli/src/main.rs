@@ -377,8 +377,19 @@ fn run(command: Command, out: &mut String) -> Result<ExitCode, Failure> {
                 print_json(out, &entries)?;
             } else {
                 for e in &entries {
-                    let fmt = e.format.unwrap_or("");
-                    outln!(out, "{:>12}  {:<12} {}", e.size, fmt, shown(&e.path));
+                    match &e.record {
+                        // Record containers: type (hex and name), id, and the path (group path, file).
+                        Some(r) => outln!(
+                            out,
+                            "{:>12}  {} {:<18} {:>5}  {}",
+                            e.size,
+                            r.record_type,
+                            r.type_name.unwrap_or("unknown"),
+                            r.id,
+                            shown(&e.path)
+                        ),
+                        None => outln!(out, "{:>12}  {:<12} {}", e.size, e.format.unwrap_or(""), shown(&e.path)),
+                    }
                 }
             }
             Ok(ExitCode::SUCCESS)

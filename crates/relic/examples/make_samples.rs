@@ -165,7 +165,31 @@ pub fn build() -> Vec<(&'static str, Vec<u8>)> {
         ("ragnarok/example.grf", grf_sample()),
         ("ragnarok/pyramid.rsm", pyramid(Version::new(1, 4))),
         ("ragnarok/pyramid.rsm2", pyramid(Version::new(2, 3))),
+        ("drakan/Dragon.rrc", dragon_rrc()),
     ]
+}
+
+/// A Drakan resource file: a group of strings (one enciphered, one plain), a DirectMusic segment and the
+/// version record (spec "Misc", CORRECTIONS.md on 0x0401 in Music.rrc).
+fn dragon_rrc() -> Vec<u8> {
+    use relic::drakan::records::{strings, write_string};
+    use relic::drakan::srsc::{write_packed, NewRecord};
+    let mut group = Vec::new();
+    write_string(b"Menu", &mut group);
+    let record = |record_type, id, group, body: Vec<u8>| NewRecord { record_type, id, group, body };
+    let text = |t, s: &str| strings::text_body(t, s).unwrap_or_else(|e| panic!("{e}"));
+    write_packed(
+        0x0100,
+        &[
+            record(0x0301, 1, 0, group),
+            record(strings::ENCIPHERED, 10, 1, text(strings::ENCIPHERED, "New Game")),
+            record(strings::ENCIPHERED, 11, 1, text(strings::ENCIPHERED, "Load Game")),
+            record(strings::PLAIN, 12, 0, text(strings::PLAIN, "Drakan: Order of the Flame — relic sample")),
+            record(strings::PLAIN, 0x20, 0, b"RIFF\x0c\0\0\0DMSGsegh\0\0\0\0".to_vec()),
+            record(0x0402, 0, 0, vec![0x02, 0x01, 0, 0]),
+        ],
+    )
+    .unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// A 2 × 2 24-bit BMP (bottom row first, rows padded to 4 bytes): red, green / blue, white.

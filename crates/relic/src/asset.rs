@@ -16,6 +16,9 @@ pub enum Asset {
     Document(Document),
     /// Text in the form a user edits (INI for REG files, a decrypted script, …), written as it is.
     Text(Text),
+    /// Bytes that already are a file a user opens (a DirectMusic `.sgt` inside a Drakan resource file, …),
+    /// written as they are.
+    Binary(Binary),
 }
 
 impl Asset {
@@ -26,6 +29,7 @@ impl Asset {
             Asset::Sound(_) => "sound",
             Asset::Scene(_) => "model",
             Asset::Document(_) | Asset::Text(_) => "document",
+            Asset::Binary(_) => "raw",
         }
     }
 }
@@ -55,6 +59,20 @@ pub struct Entry<'a> {
     /// Modification time, Unix seconds.
     pub modified: Option<u64>,
     pub data: EntryData<'a>,
+    /// For record containers (Drakan SRSC): the record's type, id and group.
+    pub record: Option<RecordInfo>,
+}
+
+/// A record of a record container, as `relic ls` shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RecordInfo {
+    /// The record type, `0x0040`.
+    #[serde(rename = "type")]
+    pub record_type: String,
+    pub type_name: Option<&'static str>,
+    pub id: u32,
+    /// The group as a path of group names (empty when the record is in no group).
+    pub group: String,
 }
 
 #[derive(Debug, Clone)]
@@ -348,6 +366,13 @@ pub enum ChannelValues {
 pub struct Document {
     pub value: serde_json::Value,
     pub tables: Vec<Table>,
+}
+
+/// Bytes with the extension they are saved under.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Binary {
+    pub extension: &'static str,
+    pub bytes: Vec<u8>,
 }
 
 /// Text with the extension it is saved under.

@@ -87,6 +87,9 @@ pub struct ListedEntry {
     /// Set when `--recursive` descended into this entry (its entries follow, prefixed with its name).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub nested: bool,
+    /// Record type, id and group, for record containers (Drakan SRSC).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub record: Option<crate::asset::RecordInfo>,
 }
 
 /// An entry with its place in a (possibly nested) archive. Its bytes are not decoded here: listing only
@@ -99,6 +102,7 @@ struct FlatEntry<'a> {
     format: Option<&'static Format>,
     data: EntryData<'a>,
     nested: bool,
+    record: Option<crate::asset::RecordInfo>,
 }
 
 fn archive_entries<'a>(format: &Format, data: &'a [u8], name: &str) -> Result<Vec<Entry<'a>>> {
@@ -139,6 +143,7 @@ fn flatten<'a>(
             format: fmt,
             data: entry.data,
             nested: false,
+            record: entry.record,
         });
         let Some(inner) = fmt.filter(|f| recursive && f.is_archive()) else { continue };
         // Only stored entries are descended into: their entries borrow the outer archive's bytes.
@@ -184,6 +189,7 @@ pub fn list(path: &Path, recursive: bool) -> Result<Vec<ListedEntry>> {
             modified: e.modified,
             format: e.format.map(|f| f.id),
             nested: e.nested,
+            record: e.record,
         })
         .collect())
 }
@@ -265,6 +271,8 @@ pub fn extract(path: &Path, out_dir: &Path, opts: &ExtractOptions, progress: &dy
             Err(err) => report.failures.push(failure(&err.to_string())),
         }
     }
+    let index =
+        if opts.globs.is_empty() { format.codec.extraction_index(&data, &path.to_string_lossy()) } else { None };
     let total: u64 = jobs.iter().map(|(e, _)| e.size).sum();
     crate::limits::check_expansion(format.id, "entries", total, data.len() as u64).map_err(|e| e.in_file(path))?;
     progress.start(total);
@@ -283,6 +291,18 @@ pub fn extract(path: &Path, out_dir: &Path, opts: &ExtractOptions, progress: &dy
             Ok(written)
         })
         .collect();
+    if let Some(index) = index {
+        let written = index.and_then(|(rel, bytes)| {
+            let target = output_path(out_dir, &rel, "index")?;
+            let wopts = WriteOptions { force: opts.force, modified: None };
+            paths::write_bytes(out_dir, &target, &bytes, wopts)?;
+            Ok(ExtractedItem { entry: rel, output: target.display().to_string(), size: bytes.len() as u64 })
+        });
+        match written {
+            Ok(item) => report.written.push(item),
+            Err(err) => report.failures.push(failure(&err.to_string())),
+        }
+    }
     for ((e, target), r) in jobs.iter().zip(results) {
         match r {
             Ok(n) => {
@@ -567,13 +587,14 @@ fn convert_bytes(
         }
         return batch;
     }
-    if format.is_archive() {
+    if format.is_archive() && !format.codec.converts_whole() {
         return match safe_component(stem) {
             Ok(sub) => convert_archive(format, data, name, input, &dir.join(sub), target, depth),
             Err(e) => Batch::failed(input, e),
         };
     }
-    let files = match export_assets(format, data, name, stem, target.req) {
+    let path = (depth == 0).then(|| Path::new(name));
+    let files = match export_assets(format, data, name, path, stem, target.req) {
         Ok(files) => files,
         Err(e) => return Batch::failed(input, e),
     };
@@ -590,10 +611,15 @@ fn export_assets(
     format: &Format,
     data: &[u8],
     name: &str,
+    path: Option<&Path>,
     stem: &str,
     req: &ConvertRequest,
 ) -> Result<Vec<(String, Vec<u8>, &'static str)>> {
-    let mut assets = format.codec_for(name).convert(data, &req.options)?;
+    let codec = format.codec_for(name);
+    let mut assets = match path {
+        Some(p) => codec.convert_at(data, p, &req.options)?,
+        None => codec.convert(data, &req.options)?,
+    };
     // `--to` picks the assets that can be made into it (`--to txt` of a MOB: its scripts only).
     if let Some(to) = req.to.as_deref() {
         let fits = |a: &NamedAsset| export::extensions_for(&a.asset).iter().any(|e| e.eq_ignore_ascii_case(to));

@@ -160,6 +160,25 @@ pub trait Codec: Sync {
         Err(Error::Unsupported("this format has no conversion yet".into()))
     }
 
+    /// Whether `convert` of this archive goes through [`Codec::convert`] as a whole rather than entry by
+    /// entry: for record containers whose records only make sense together (a Drakan texture needs its
+    /// palette, an animation its frames).
+    fn converts_whole(&self) -> bool {
+        false
+    }
+
+    /// Conversion of a file on disk: formats whose files refer to files beside them (a Drakan `.db` and its
+    /// SRSC files) read them from `path`'s folder. By default the same as `convert`.
+    fn convert_at(&self, data: &[u8], _path: &Path, opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
+        self.convert(data, opts)
+    }
+
+    /// A file `extract` writes beside the entries (when no pattern narrows the extraction) so that `pack`
+    /// can rebuild the archive exactly from the folder: `(relative path, bytes)`. SRSC writes its directory.
+    fn extraction_index(&self, _data: &[u8], _archive_name: &str) -> Option<Result<(String, Vec<u8>)>> {
+        None
+    }
+
     /// Archive entries; `None` for formats that are not archives.
     fn entries<'a>(&self, _data: &'a [u8], _archive_name: &str) -> Option<Result<Vec<Entry<'a>>>> {
         None
@@ -260,6 +279,7 @@ pub static FORMATS: &[&Format] = &[
     &crate::evil_islands::mob::FORMAT,
     &crate::ragnarok::grf::FORMAT,
     &crate::ragnarok::rsm::FORMAT,
+    &crate::drakan::srsc::FORMAT,
 ];
 
 /// Every `--to` target some format produces.

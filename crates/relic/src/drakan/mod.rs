@@ -8,3 +8,4 @@
 //! - `db/` (`drakan-db`): the `.db` database definition (text) and reference resolution across databases.
 
 pub mod records;
+pub mod srsc;

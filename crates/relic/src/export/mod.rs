@@ -24,6 +24,7 @@ pub fn extensions_for(asset: &Asset) -> Vec<&'static str> {
         Asset::Document(d) if !d.tables.is_empty() => vec!["json", "csv"],
         Asset::Document(_) => vec!["json"],
         Asset::Text(t) => vec![t.extension],
+        Asset::Binary(b) => vec![b.extension],
     }
 }
 
@@ -51,6 +52,9 @@ pub fn export(asset: &Asset, to: Option<&str>, stem: &str) -> Result<Vec<Exporte
         }
         (Asset::Text(t), _) => {
             Ok(vec![Exported { suffix: String::new(), extension: t.extension, bytes: t.text.clone().into_bytes() }])
+        }
+        (Asset::Binary(b), _) => {
+            Ok(vec![Exported { suffix: String::new(), extension: b.extension, bytes: b.bytes.clone() }])
         }
         (Asset::Scene(scene), "gltf") => gltf::to_gltf(scene, stem),
         (Asset::Scene(scene), _) => {

@@ -2,6 +2,8 @@
 //! per asset kind, each with plain serde types and `parse(body, base)`, where `base` is the absolute file
 //! offset of the body so errors name real file offsets.
 
+pub mod strings;
+
 use serde::{Deserialize, Serialize};
 
 use crate::error::Result;

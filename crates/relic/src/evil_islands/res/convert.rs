@@ -37,6 +37,7 @@ pub fn entries<'a>(res: &Res<'a>, archive_name: &str) -> Vec<Entry<'a>> {
                 size: rec.map_or(0, |r| u64::from(r.size)),
                 modified: rec.map(|r| u64::from(r.modified)),
                 data: EntryData::Stored(res.data(i)),
+                record: None,
             }
         })
         .collect()

@@ -24,6 +24,7 @@ pub fn entries<'a>(grf: &Grf<'a>) -> Vec<Entry<'a>> {
             size: u64::from(e.record.real_size),
             modified: None,
             data: grf.entry_data(i),
+            record: None,
         })
         .collect()
 }

@@ -1,0 +1,182 @@
+//! Riot Engine SRSC files (`drakan-srsc`): Drakan's textures (`.txd`), sounds (`.sdb`), models (`.mod`),
+//! animations (`.adb`), objects (`.odb`), sequences (`.ssd`), resources (`.rrc`), levels (`.lvl`) and saves
+//! (`.rsg`). Spec: `../shared/specs/drakan-riot-srsc.txt`, "Basic SRSC format", with CORRECTIONS.md.
+//!
+//! - Read: header (magic, u16 version, u32 directory offset, u16 count), the 14-byte directory, every body
+//!   range checked. The directory is the only map of the file: bodies are taken from their offsets and
+//!   sizes, never assumed packed or in directory order (CORRECTIONS.md).
+//! - Listed and extracted as records: `<group path>/<type>_<id>[_<name>].bin`, the group hierarchy resolved
+//!   to folders; extraction adds `directory.json`, from which `pack` rebuilds the file.
+//! - Written back: the JSON document byte for byte (bodies at their offsets, non-zero gaps kept); a folder
+//!   packed the way Drakan packs (header, bodies from offset 12, directory last).
+//! - String records (0x0400 enciphered, 0x0401 plain) are text in the document; `convert` writes
+//!   `strings.json` (`{id: text}`) beside the document, and `pack` takes it from there (or from the strings
+//!   file itself), enciphering 0x0400 again and keeping every other byte.
+//!
+//! Choices where the spec is silent: record names in paths are Windows-1252, made safe as file names;
+//! strings are Windows-1252 up to the first NUL and written back with one NUL; a record with the same type,
+//! id and group as an earlier one gets `.2.bin` (no Drakan file should have one).
+
+pub mod convert;
+pub mod read;
+pub mod types;
+pub mod write;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+pub use read::parse;
+pub use types::{DirectoryEntry, Srsc, SrscDocument, SrscHeader};
+pub use write::{write_document, write_packed, NewRecord};
+
+use crate::asset::{Asset, Binary, Document, Entry, NamedAsset};
+use crate::drakan::records::strings::{self, StringBody};
+use crate::error::{Error, Result};
+use crate::registry::{Capabilities, Codec, ConvertOptions, FolderFile, Format, Game, Kind, PackRequest};
+
+pub const FORMAT_ID: &str = "drakan-srsc";
+
+pub static FORMAT: Format = Format {
+    id: FORMAT_ID,
+    name: "Drakan / Riot Engine SRSC resource file",
+    game: Game::Drakan,
+    extensions: &["txd", "sdb", "mod", "adb", "odb", "ssd", "rrc", "lvl", "rsg"],
+    kind: Kind::Archive,
+    capabilities: Capabilities { read: true, convert: true, write: true },
+    notes: "Records listed with type, id and group path; extracted as <group path>/<type>_<id>_<name>.bin \
+            plus directory.json, from which pack rebuilds the file (type, id, group, order). String records \
+            (0x0400 deciphered, 0x0401) are Windows-1252 text up to the first NUL; convert writes strings.json \
+            ({id: text}) beside the document, and pack takes it from there. Music.rrc's RIFF blobs convert \
+            to .sgt/.dls.",
+    codec: &SrscCodec,
+};
+
+struct SrscCodec;
+
+impl Codec for SrscCodec {
+    fn sniff(&self, head: &[u8]) -> bool {
+        head.starts_with(types::MAGIC)
+    }
+
+    fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
+        Ok(convert::info(&parse(data)?))
+    }
+
+    fn to_json(&self, data: &[u8]) -> Result<serde_json::Value> {
+        crate::registry::document_json(FORMAT_ID, &convert::to_document(&parse(data)?))
+    }
+
+    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
+        let doc: SrscDocument = crate::registry::document_from_json(FORMAT_ID, value)?;
+        write_document(&doc)
+    }
+
+    /// The document, or the strings map `convert` writes (`strings.json`, found beside the document).
+    fn write_json_at(&self, value: serde_json::Value, json_path: &Path, notes: &mut Vec<String>) -> Result<Vec<u8>> {
+        let dir = json_path.parent().unwrap_or(Path::new(""));
+        let is_document = value.get("format").is_some();
+        let (mut doc, strings_path) = if is_document {
+            let doc: SrscDocument = crate::registry::document_from_json(FORMAT_ID, value)?;
+            (doc, dir.join(STRINGS_FILE))
+        } else {
+            // A strings map: the document is the folder's `<folder>.json` that `convert` wrote beside it.
+            let folder = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            let doc_path = dir.join(format!("{folder}.json"));
+            let text = std::fs::read(&doc_path).map_err(|e| {
+                Error::Refused(format!(
+                    "{}: a strings file packs with the document `relic convert` wrote beside it ({}: {e})",
+                    json_path.display(),
+                    doc_path.display()
+                ))
+            })?;
+            let value: serde_json::Value = serde_json::from_slice(&text)
+                .map_err(|e| Error::Refused(format!("{}: not JSON ({e})", doc_path.display())))?;
+            let doc: SrscDocument = crate::registry::document_from_json(FORMAT_ID, value)?;
+            (doc, json_path.to_path_buf())
+        };
+        if strings_path.exists() && strings_path != json_path {
+            let edited = read_strings(&strings_path)?;
+            let changed = convert::apply_strings(&mut doc, &edited)?;
+            notes.push(format!("strings taken from {} ({changed} changed)", strings_path.display()));
+        } else if !is_document {
+            let edited: BTreeMap<String, String> = read_strings(json_path)?;
+            let changed = convert::apply_strings(&mut doc, &edited)?;
+            notes.push(format!("strings taken from {} ({changed} changed)", json_path.display()));
+        }
+        write_document(&doc)
+    }
+
+    fn entries<'a>(&self, data: &'a [u8], _archive_name: &str) -> Option<Result<Vec<Entry<'a>>>> {
+        Some(parse(data).map(|s| convert::entries(&s)))
+    }
+
+    fn converts_whole(&self) -> bool {
+        true
+    }
+
+    fn convert(&self, data: &[u8], _opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
+        let srsc = parse(data)?;
+        let doc = convert::to_document(&srsc);
+        let strings = convert::strings_map(&doc);
+        // The lossless document (named after the file, `<stem>/<stem>.json`): `pack` rebuilds the file from
+        // it, with the strings beside it.
+        let value = crate::registry::document_json(FORMAT_ID, &doc)?;
+        let mut out = vec![NamedAsset { name: None, asset: Asset::Document(Document { value, tables: vec![] }) }];
+        if !strings.is_empty() {
+            let value = serde_json::to_value(&strings).map_err(|e| Error::Unsupported(format!("JSON: {e}")))?;
+            out.push(named(
+                STRINGS_FILE.trim_end_matches(".json"),
+                Asset::Document(Document { value, tables: vec![] }),
+            ));
+        }
+        let groups = convert::group_paths(&srsc);
+        for (i, e) in srsc.entries.iter().enumerate() {
+            if e.record_type == strings::PLAIN {
+                if let StringBody::Riff { extension } = strings::read_body(e.record_type, srsc.body(i)) {
+                    let name = asset_name(&groups, e, &format!("music_{}", e.id));
+                    out.push(named(&name, Asset::Binary(Binary { extension, bytes: srsc.body(i).to_vec() })));
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    fn extraction_index(&self, data: &[u8], _archive_name: &str) -> Option<Result<(String, Vec<u8>)>> {
+        Some(parse(data).and_then(|s| {
+            let dir = convert::extracted_directory(&s);
+            let bytes = crate::export::json::to_pretty(
+                &serde_json::to_value(&dir).map_err(|e| Error::Unsupported(format!("JSON: {e}")))?,
+            )?;
+            Ok((convert::DIRECTORY_FILE.to_string(), bytes))
+        }))
+    }
+
+    fn pack_folder(&self, files: Vec<FolderFile>, _request: &PackRequest, out: &mut dyn std::io::Write) -> Result<u64> {
+        let bytes = pack::from_folder(&files)?;
+        out.write_all(&bytes).map_err(|e| Error::io("output", e))?;
+        Ok(bytes.len() as u64)
+    }
+}
+
+mod pack;
+
+/// The strings file `convert` writes beside the document.
+pub const STRINGS_FILE: &str = "strings.json";
+
+fn read_strings(path: &Path) -> Result<BTreeMap<String, String>> {
+    let text = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    serde_json::from_slice(&text)
+        .map_err(|e| Error::Refused(format!("{}: not a strings file ({{\"id\": \"text\", …}}): {e}", path.display())))
+}
+
+fn named(name: &str, asset: Asset) -> NamedAsset {
+    NamedAsset { name: Some(name.to_string()), asset }
+}
+
+/// `<group path>/<name>` for an asset made from a record.
+fn asset_name(groups: &std::collections::HashMap<u16, String>, e: &DirectoryEntry, name: &str) -> String {
+    match groups.get(&e.group) {
+        Some(g) if !g.is_empty() => format!("{g}/{name}"),
+        _ => name.to_string(),
+    }
+}
