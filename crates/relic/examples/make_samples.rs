@@ -166,6 +166,7 @@ pub fn build() -> Vec<(&'static str, Vec<u8>)> {
         ("ragnarok/pyramid.rsm", pyramid(Version::new(1, 4))),
         ("ragnarok/pyramid.rsm2", pyramid(Version::new(2, 3))),
         ("drakan/Dragon.rrc", dragon_rrc()),
+        ("drakan/Sample.db", b"version 1.0\r\ndependencies 1\r\n1 Common\r\n".to_vec()),
     ]
 }
 

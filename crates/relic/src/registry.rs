@@ -280,6 +280,7 @@ pub static FORMATS: &[&Format] = &[
     &crate::ragnarok::grf::FORMAT,
     &crate::ragnarok::rsm::FORMAT,
     &crate::drakan::srsc::FORMAT,
+    &crate::drakan::db::FORMAT,
 ];
 
 /// Every `--to` target some format produces.

@@ -7,7 +7,7 @@ mod make_samples;
 use std::path::PathBuf;
 
 /// Registered formats that have no magic (identified by extension only).
-const NO_MAGIC: &[&str] = &["ei-cam", "ei-db", "ei-mob"];
+const NO_MAGIC: &[&str] = &["ei-cam", "ei-db", "ei-mob", "drakan-db"];
 
 fn samples_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples")

@@ -7,5 +7,6 @@
 //!   for byte, listed, extracted and converted through the record modules.
 //! - `db/` (`drakan-db`): the `.db` database definition (text) and reference resolution across databases.
 
+pub mod db;
 pub mod records;
 pub mod srsc;

@@ -114,31 +114,15 @@ impl Codec for SrscCodec {
         true
     }
 
-    fn convert(&self, data: &[u8], _opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
-        let srsc = parse(data)?;
-        let doc = convert::to_document(&srsc);
-        let strings = convert::strings_map(&doc);
-        // The lossless document (named after the file, `<stem>/<stem>.json`): `pack` rebuilds the file from
-        // it, with the strings beside it.
-        let value = crate::registry::document_json(FORMAT_ID, &doc)?;
-        let mut out = vec![NamedAsset { name: None, asset: Asset::Document(Document { value, tables: vec![] }) }];
-        if !strings.is_empty() {
-            let value = serde_json::to_value(&strings).map_err(|e| Error::Unsupported(format!("JSON: {e}")))?;
-            out.push(named(
-                STRINGS_FILE.trim_end_matches(".json"),
-                Asset::Document(Document { value, tables: vec![] }),
-            ));
-        }
-        let groups = convert::group_paths(&srsc);
-        for (i, e) in srsc.entries.iter().enumerate() {
-            if e.record_type == strings::PLAIN {
-                if let StringBody::Riff { extension } = strings::read_body(e.record_type, srsc.body(i)) {
-                    let name = asset_name(&groups, e, &format!("music_{}", e.id));
-                    out.push(named(&name, Asset::Binary(Binary { extension, bytes: srsc.body(i).to_vec() })));
-                }
-            }
-        }
-        Ok(out)
+    fn convert(&self, data: &[u8], opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
+        convert_in(data, None, opts)
+    }
+
+    /// With the file's `.db` beside it (`x.db` for `x.txd`), references are resolved across databases.
+    fn convert_at(&self, data: &[u8], path: &Path, opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
+        let db_path = path.with_extension("db");
+        let db = if db_path.is_file() { Some(crate::drakan::db::Database::load(&db_path)?) } else { None };
+        convert_in(data, db.as_ref(), opts)
     }
 
     fn extraction_index(&self, data: &[u8], _archive_name: &str) -> Option<Result<(String, Vec<u8>)>> {
@@ -159,6 +143,35 @@ impl Codec for SrscCodec {
 }
 
 mod pack;
+
+/// Converts an SRSC file's records; with its database, references are resolved across databases.
+pub fn convert_in(
+    data: &[u8],
+    _db: Option<&crate::drakan::db::Database>,
+    _opts: &ConvertOptions,
+) -> Result<Vec<NamedAsset>> {
+    let srsc = parse(data)?;
+    let doc = convert::to_document(&srsc);
+    let strings = convert::strings_map(&doc);
+    // The lossless document (named after the file, `<stem>/<stem>.json`): `pack` rebuilds the file from
+    // it, with the strings beside it.
+    let value = crate::registry::document_json(FORMAT_ID, &doc)?;
+    let mut out = vec![NamedAsset { name: None, asset: Asset::Document(Document { value, tables: vec![] }) }];
+    if !strings.is_empty() {
+        let value = serde_json::to_value(&strings).map_err(|e| Error::Unsupported(format!("JSON: {e}")))?;
+        out.push(named(STRINGS_FILE.trim_end_matches(".json"), Asset::Document(Document { value, tables: vec![] })));
+    }
+    let groups = convert::group_paths(&srsc);
+    for (i, e) in srsc.entries.iter().enumerate() {
+        if e.record_type == strings::PLAIN {
+            if let StringBody::Riff { extension } = strings::read_body(e.record_type, srsc.body(i)) {
+                let name = asset_name(&groups, e, &format!("music_{}", e.id));
+                out.push(named(&name, Asset::Binary(Binary { extension, bytes: srsc.body(i).to_vec() })));
+            }
+        }
+    }
+    Ok(out)
+}
 
 /// The strings file `convert` writes beside the document.
 pub const STRINGS_FILE: &str = "strings.json";
