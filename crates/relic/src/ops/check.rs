@@ -1,0 +1,85 @@
+//! `relic check`: every file read and written back, reported as identical or not.
+
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::registry;
+use crate::source;
+
+use super::*;
+
+/// What `check` found for one file.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct CheckItem {
+    pub path: String,
+    pub format: Option<&'static str>,
+    /// `identical` (read, written back byte for byte), `differs` (written back, other bytes), `read` (read
+    /// but the format is not written), `failed` (not read or not written) or `unknown` (no format).
+    pub outcome: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+}
+
+/// Reads every file under the inputs (folders are walked), writes each back through its format's JSON
+/// document, and reports whether the bytes come back identical: the conformance run over a game's files.
+pub fn check(inputs: &[PathBuf], progress: &dyn Progress) -> Vec<CheckItem> {
+    let mut files = Vec::new();
+    for input in inputs {
+        if input.is_dir() {
+            files.extend(
+                walkdir::WalkDir::new(input)
+                    .sort_by_file_name()
+                    .into_iter()
+                    .filter_map(std::result::Result::ok)
+                    .filter(|e| e.file_type().is_file())
+                    .map(|e| e.into_path()),
+            );
+        } else {
+            files.push(input.clone());
+        }
+    }
+    progress.start(files.len() as u64);
+    files
+        .par_iter()
+        .map(|path| {
+            let item = check_file(path);
+            progress.advance(1);
+            item
+        })
+        .collect()
+}
+
+fn check_file(path: &Path) -> CheckItem {
+    let item = |format, outcome, detail: Option<String>| CheckItem {
+        path: path.display().to_string(),
+        format,
+        outcome,
+        detail,
+    };
+    let data = match source::open(path) {
+        Ok(d) => d,
+        Err(e) => return item(None, "failed", Some(e.to_string())),
+    };
+    let name = path.to_string_lossy();
+    let Some((format, _)) = registry::sniff(&data, &name) else { return item(None, "unknown", None) };
+    let codec = format.codec_for(&name);
+    let value = match codec.to_json(&data) {
+        Ok(v) => v,
+        Err(e) => return item(Some(format.id), "failed", Some(e.to_string())),
+    };
+    if !format.capabilities.write {
+        return item(Some(format.id), "read", None);
+    }
+    match codec.write_json(value) {
+        Ok(bytes) if bytes[..] == data[..] => item(Some(format.id), "identical", None),
+        Ok(bytes) => {
+            let at = bytes.iter().zip(data.iter()).position(|(a, b)| a != b).unwrap_or(bytes.len().min(data.len()));
+            let detail =
+                format!("first difference at offset 0x{at:X} ({} bytes written, {} read)", bytes.len(), data.len());
+            item(Some(format.id), "differs", Some(detail))
+        }
+        Err(e) => item(Some(format.id), "failed", Some(format!("writing back: {e}"))),
+    }
+}

@@ -1,0 +1,145 @@
+//! `relic extract`: entries streamed to disk under the output folder, safely and atomically.
+
+use std::collections::HashSet;
+use std::path::Path;
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+use crate::paths::{self, output_path, WriteOptions};
+
+use super::list::flatten;
+use super::*;
+
+#[derive(Debug, Clone, Default)]
+pub struct ExtractOptions {
+    pub recursive: bool,
+    pub force: bool,
+    /// Only entries whose path (or file name) matches one of these globs; all when empty.
+    pub globs: Vec<String>,
+}
+
+/// One extracted file (the `--json` manifest of `relic extract`).
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct ExtractedItem {
+    /// The entry's name in the archive (nested names joined with `/`).
+    pub entry: String,
+    pub output: String,
+    pub size: u64,
+}
+
+#[derive(Debug, Default, Serialize)]
+pub struct ExtractReport {
+    /// Exactly the files written, in archive order.
+    pub written: Vec<ExtractedItem>,
+    pub bytes: u64,
+    /// One line per entry that was not written, naming the archive and the entry.
+    pub failures: Vec<String>,
+}
+
+fn glob_set(globs: &[String]) -> Result<Option<globset::GlobSet>> {
+    if globs.is_empty() {
+        return Ok(None);
+    }
+    let mut b = globset::GlobSetBuilder::new();
+    for g in globs {
+        let glob = globset::GlobBuilder::new(g)
+            .case_insensitive(true)
+            .build()
+            .map_err(|e| Error::Refused(format!("bad pattern `{g}`: {e}")))?;
+        b.add(glob);
+    }
+    b.build().map(Some).map_err(|e| Error::Refused(format!("bad patterns: {e}")))
+}
+
+/// Extracts an archive into `out_dir`: every entry is checked for a safe path, streamed to a temporary file
+/// and renamed into place, with its modification time; entries are written in parallel. With `recursive`,
+/// a nested archive is written as a folder of the same name holding its entries. An archive whose entries
+/// would expand past `--max-expansion` times its size is refused before anything is written.
+pub fn extract(path: &Path, out_dir: &Path, opts: &ExtractOptions, progress: &dyn Progress) -> Result<ExtractReport> {
+    let (data, format) = open_known(path).map_err(|e| e.in_file(path))?;
+    let mut flat = Vec::new();
+    flatten(format, &data, &path.to_string_lossy(), ("", ""), opts.recursive, 0, &mut flat)
+        .map_err(|e| e.in_file(path))?;
+    let filter = glob_set(&opts.globs)?;
+    let mut report = ExtractReport::default();
+    let failure = |what: &str| format!("{}: {what}", path.display());
+    let mut seen = HashSet::new();
+    let mut jobs = Vec::new();
+    for e in flat.iter().filter(|e| !e.nested) {
+        if let Some(set) = &filter {
+            let base = e.path.rsplit('/').next().unwrap_or(&e.path);
+            if !set.is_match(&e.path) && !set.is_match(base) {
+                continue;
+            }
+        }
+        let name = paths::display_name(&e.name);
+        match output_path(out_dir, &e.path, &format!("entry `{name}`")) {
+            // (On a case-insensitive disk a second entry differing only in case fails as existing: no
+            // entry ever overwrites another.)
+            Ok(target) if seen.insert(target.clone()) => jobs.push((e, target)),
+            Ok(_) => report.failures.push(failure(&format!(
+                "entry `{name}`: another entry has the same path `{}`",
+                paths::display_name(&e.path)
+            ))),
+            Err(err) => report.failures.push(failure(&err.to_string())),
+        }
+    }
+    let index =
+        if opts.globs.is_empty() { format.codec.extraction_index(&data, &path.to_string_lossy()) } else { None };
+    let total: u64 = jobs.iter().map(|(e, _)| e.size).sum();
+    crate::limits::check_expansion(format.id, "entries", total, data.len() as u64).map_err(|e| e.in_file(path))?;
+    progress.start(total);
+    // Each entry is streamed (inflated) straight into its temporary file, so memory holds no whole entry.
+    let results: Vec<Result<u64>> = jobs
+        .par_iter()
+        .map(|(e, target)| {
+            let wopts = WriteOptions { force: opts.force, modified: e.modified };
+            let mut written = 0;
+            paths::write_atomic(out_dir, target, wopts, |w| {
+                written = e.data.write_to(w)?;
+                Ok(())
+            })
+            .map_err(|err| entry_error(&e.name, err))?;
+            progress.advance(e.size);
+            Ok(written)
+        })
+        .collect();
+    if let Some(index) = index {
+        let written = index.and_then(|(rel, bytes)| {
+            let target = output_path(out_dir, &rel, "index")?;
+            let wopts = WriteOptions { force: opts.force, modified: None };
+            paths::write_bytes(out_dir, &target, &bytes, wopts)?;
+            Ok(ExtractedItem { entry: rel, output: target.display().to_string(), size: bytes.len() as u64 })
+        });
+        match written {
+            Ok(item) => report.written.push(item),
+            Err(err) => report.failures.push(failure(&err.to_string())),
+        }
+    }
+    for ((e, target), r) in jobs.iter().zip(results) {
+        match r {
+            Ok(n) => {
+                report.written.push(ExtractedItem {
+                    entry: e.name.clone(),
+                    output: target.display().to_string(),
+                    size: n,
+                });
+                report.bytes += n;
+            }
+            Err(err) => report.failures.push(failure(&err.to_string())),
+        }
+    }
+    Ok(report)
+}
+
+/// Names the entry in an error about its bytes (errors with a location already name format and offset).
+pub(super) fn entry_error(name: &str, err: Error) -> Error {
+    let shown = paths::display_name(name);
+    match err {
+        Error::InvalidData { .. } | Error::Limit { .. } => err.within(format_args!("entry `{shown}`")),
+        Error::Unsupported(msg) | Error::Refused(msg) if msg.contains(name) => Error::Refused(msg),
+        other => Error::Refused(format!("entry `{shown}`: {other}")),
+    }
+}

@@ -1,0 +1,76 @@
+//! The operations behind the CLI, generic over the registry: identify, info, list, extract, convert, pack and
+//! check, one file each. Parallel work (rayon) happens here, across files and entries, so library users get
+//! it too. Every operation writes through `paths` (no escape, no link followed, atomic, no clobber) and
+//! within `limits`.
+
+mod check;
+mod convert;
+mod extract;
+mod list;
+mod pack;
+
+pub use check::{check, CheckItem};
+pub use convert::{check_convert_request, convert, ConvertReport, ConvertRequest, ManifestItem};
+pub use extract::{extract, ExtractOptions, ExtractReport, ExtractedItem};
+pub use list::{list, ListedEntry};
+pub use pack::{collect_folder, pack, PackOptions, PackReport};
+
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+use crate::registry::{self, Confidence, Format};
+use crate::source;
+
+/// Progress of long work, reported in bytes or items; the CLI draws a bar from it.
+pub trait Progress: Sync {
+    fn start(&self, _total: u64) {}
+    fn advance(&self, _n: u64) {}
+}
+
+/// Progress that goes nowhere.
+pub struct Quiet;
+impl Progress for Quiet {}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Identified {
+    pub path: String,
+    pub format: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub confidence: Option<Confidence>,
+}
+
+/// Identifies files by magic, then extension. Unreadable files are reported with no format.
+pub fn identify(paths: &[PathBuf]) -> Vec<Identified> {
+    paths
+        .par_iter()
+        .map(|p| {
+            let found = registry::identify_path(p).ok().flatten();
+            Identified {
+                path: p.display().to_string(),
+                format: found.map(|(f, _)| f.id),
+                confidence: found.map(|(_, c)| c),
+            }
+        })
+        .collect()
+}
+
+/// Opens a file and finds its format, or says that no format matched.
+fn open_known(path: &Path) -> Result<(source::Source, &'static Format)> {
+    let data = source::open(path)?;
+    let name = path.to_string_lossy();
+    let (format, _) =
+        registry::sniff(&data, &name).ok_or_else(|| Error::Unsupported("not a format relic knows".into()))?;
+    Ok((data, format))
+}
+
+/// Header summary of a file.
+pub fn info(path: &Path) -> Result<(&'static Format, serde_json::Value)> {
+    let run = || {
+        let (data, format) = open_known(path)?;
+        Ok((format, format.codec_for(&path.to_string_lossy()).info(&data)?))
+    };
+    run().map_err(|e: Error| e.in_file(path))
+}
