@@ -14,6 +14,10 @@
 //!   when the texture is compressed and it is a zlib stream that inflates to that size; otherwise it is
 //!   kept raw and not applied. Applied alpha is the smaller of the map's and the pixel's own (so a colour
 //!   key stays transparent).
+//!
+//! The pixel loop is written here: no crate reads bottom-up rows with a pitch through a `.txd` palette and a
+//! colour key; the 16-bit words go through the shared masked decoder (`codec::pixel`), zlib through
+//! `codec::zlib` (bounded), and the APNG of animations through the `png` crate (`export::png`).
 
 use std::borrow::Cow;
 
@@ -261,7 +265,8 @@ fn to_frame(t: &Texture, palette: Option<&[[u8; 4]]>, order: ChannelOrder) -> Re
                     let c = palette.get(usize::from(*i)).ok_or_else(|| {
                         bad(format!("pixel ({x}, {y}) uses colour {i}, the palette has {}", palette.len()))
                     })?;
-                    [c[0], c[1], c[2], 255]
+                    let [red, green, blue, _flags] = *c;
+                    [red, green, blue, 255]
                 }
                 [lo, hi] => layout.map_or([0; 4], |l| l.decode_word(u32::from(u16::from_le_bytes([*lo, *hi])))),
                 [r, g, b] => [*r, *g, *b, 255],
