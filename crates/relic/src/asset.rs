@@ -140,6 +140,9 @@ pub struct Image {
     pub frames: Vec<Frame>,
     /// RGBA palette for indexed frames.
     pub palette: Option<Vec<[u8; 4]>>,
+    /// Frames per second when the frames are an animation (all `FrameRole::Frame`): the PNG exporter then
+    /// also writes an animated PNG. `None` for still images, mip chains and sprite sheets.
+    pub frame_rate: Option<f32>,
 }
 
 #[derive(Debug, Clone)]

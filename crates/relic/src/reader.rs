@@ -33,6 +33,12 @@ impl<'a> Reader<'a> {
         Reader { data, pos: 0, base: 0, format, depth: 0 }
     }
 
+    /// A reader over `data` that lies at absolute offset `base` of its file (a record body taken out of a
+    /// container), so errors name file offsets.
+    pub fn with_base(format: &'static str, data: &'a [u8], base: u64) -> Self {
+        Reader { data, pos: 0, base, format, depth: 0 }
+    }
+
     /// A reader for a nested file (an archive entry), keeping the nesting depth of its parent.
     pub fn nested(&self, format: &'static str, data: &'a [u8]) -> Result<Self> {
         let mut r = Reader::new(format, data);

@@ -601,6 +601,7 @@ fn write_png(path: &Path, w: u32, h: u32, rgba: &[u8]) {
             role: relic::asset::FrameRole::Frame,
         }],
         palette: None,
+        frame_rate: None,
     };
     std::fs::write(path, &relic::export::png::encode_image(&img).unwrap()[0].bytes).unwrap();
 }

@@ -17,6 +17,7 @@ fn rgba(w: u32, h: u32, px: [u8; 4]) -> Image {
             role: FrameRole::Frame,
         }],
         palette: None,
+        frame_rate: None,
     }
 }
 

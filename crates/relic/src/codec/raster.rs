@@ -25,6 +25,7 @@ pub fn decode(bytes: &[u8]) -> Result<Image> {
             role: FrameRole::Frame,
         }],
         palette: None,
+        frame_rate: None,
     })
 }
 

@@ -1,10 +1,21 @@
-//! PNG output for images: one PNG per frame (RGBA8, or indexed with a PLTE/tRNS palette).
+//! PNG output for images: one PNG per frame (RGBA8, or indexed with a PLTE/tRNS palette). An animation
+//! (an image with a frame rate and at least two frames of one size) is also written as an animated PNG
+//! (APNG, through the `png` crate's encoder): the APNG takes the image's own name and the frames are
+//! numbered `.frame0`, `.frame1`, ….
 
 use super::Exported;
 use crate::asset::{Frame, FrameRole, Image, Pixels};
 use crate::error::{Error, Result};
 
 pub fn encode_image(img: &Image) -> Result<Vec<Exported>> {
+    if let Some(rate) = animation_rate(img) {
+        let mut out = Vec::with_capacity(img.frames.len() + 1);
+        out.push(Exported { suffix: String::new(), extension: "png", bytes: encode_apng(img, rate)? });
+        for i in 0..img.frames.len() {
+            out.push(Exported { suffix: format!(".frame{i}"), extension: "png", bytes: encode_frame(img, i)? });
+        }
+        return Ok(out);
+    }
     let single = img.frames.len() == 1;
     let mut out = Vec::with_capacity(img.frames.len());
     let mut frame_no = 0usize;
@@ -56,7 +67,72 @@ pub fn decode_rgba(bytes: &[u8]) -> Result<Image> {
             role: FrameRole::Frame,
         }],
         palette: None,
+        frame_rate: None,
     })
+}
+
+/// The frame rate of an image that is written as an APNG: a positive rate, two frames or more, all plain
+/// frames (no mip levels) of the first frame's size and pixel kind.
+fn animation_rate(img: &Image) -> Option<f32> {
+    let rate = img.frame_rate.filter(|r| r.is_finite() && *r > 0.0)?;
+    let (first, rest) = img.frames.split_first()?;
+    let same = |f: &Frame| {
+        f.role == FrameRole::Frame
+            && (f.width, f.height) == (first.width, first.height)
+            && matches!(
+                (&f.pixels, &first.pixels),
+                (Pixels::Rgba8(_), Pixels::Rgba8(_)) | (Pixels::Indexed(_), Pixels::Indexed(_))
+            )
+    };
+    (!rest.is_empty() && same(first) && rest.iter().all(same)).then_some(rate)
+}
+
+/// An APNG frame delay `numerator / denominator` seconds for a rate in frames per second: exact for whole
+/// rates, else in milliseconds.
+pub fn frame_delay(rate: f32) -> (u16, u16) {
+    if rate.fract() == 0.0 && (1.0..=65535.0).contains(&rate) {
+        (1, rate as u16)
+    } else {
+        ((1000.0 / rate).round().clamp(1.0, 65535.0) as u16, 1000)
+    }
+}
+
+fn encode_apng(img: &Image, rate: f32) -> Result<Vec<u8>> {
+    let err = |e: png::EncodingError| Error::Unsupported(format!("APNG output: {e}"));
+    let first = img.frames.first().ok_or_else(|| Error::Unsupported("no frames".into()))?;
+    let mut bytes = Vec::new();
+    {
+        let mut enc = png::Encoder::new(&mut bytes, first.width, first.height);
+        enc.set_compression(png::Compression::Fast);
+        set_colour(&mut enc, img, &first.pixels)?;
+        enc.set_depth(png::BitDepth::Eight);
+        let frames = u32::try_from(img.frames.len()).map_err(|_| Error::Unsupported("too many frames".into()))?;
+        enc.set_animated(frames, 0).map_err(err)?; // 0 plays: loop for ever
+        let (num, den) = frame_delay(rate);
+        enc.set_frame_delay(num, den).map_err(err)?;
+        let mut w = enc.write_header().map_err(err)?;
+        for frame in &img.frames {
+            let (Pixels::Rgba8(data) | Pixels::Indexed(data)) = &frame.pixels;
+            w.write_image_data(data).map_err(err)?;
+        }
+        w.finish().map_err(err)?;
+    }
+    Ok(bytes)
+}
+
+/// Sets the colour type (and the palette of indexed pixels) for frames of this kind.
+fn set_colour<W: std::io::Write>(enc: &mut png::Encoder<'_, W>, img: &Image, pixels: &Pixels) -> Result<()> {
+    match pixels {
+        Pixels::Rgba8(_) => enc.set_color(png::ColorType::Rgba),
+        Pixels::Indexed(_) => {
+            let pal =
+                img.palette.as_deref().ok_or_else(|| Error::Unsupported("indexed frame without palette".into()))?;
+            enc.set_color(png::ColorType::Indexed);
+            enc.set_palette(pal.iter().flat_map(|c| [c[0], c[1], c[2]]).collect::<Vec<u8>>());
+            enc.set_trns(pal.iter().map(|c| c[3]).collect::<Vec<u8>>());
+        }
+    }
+    Ok(())
 }
 
 fn encode_frame(img: &Image, index: usize) -> Result<Vec<u8>> {
@@ -66,20 +142,8 @@ fn encode_frame(img: &Image, index: usize) -> Result<Vec<u8>> {
     {
         let mut enc = png::Encoder::new(&mut bytes, frame.width, frame.height);
         enc.set_compression(png::Compression::Fast);
-        let data: &[u8] = match &frame.pixels {
-            Pixels::Rgba8(px) => {
-                enc.set_color(png::ColorType::Rgba);
-                px
-            }
-            Pixels::Indexed(px) => {
-                let pal =
-                    img.palette.as_deref().ok_or_else(|| Error::Unsupported("indexed frame without palette".into()))?;
-                enc.set_color(png::ColorType::Indexed);
-                enc.set_palette(pal.iter().flat_map(|c| [c[0], c[1], c[2]]).collect::<Vec<u8>>());
-                enc.set_trns(pal.iter().map(|c| c[3]).collect::<Vec<u8>>());
-                px
-            }
-        };
+        set_colour(&mut enc, img, &frame.pixels)?;
+        let (Pixels::Rgba8(data) | Pixels::Indexed(data)) = &frame.pixels;
         enc.set_depth(png::BitDepth::Eight);
         let mut w = enc.write_header().map_err(err)?;
         w.write_image_data(data).map_err(err)?;
@@ -105,6 +169,7 @@ mod tests {
                 role: FrameRole::Frame,
             }],
             palette: None,
+            frame_rate: None,
         };
         let out = encode_image(&img).unwrap();
         assert_eq!(out.len(), 1);
@@ -116,5 +181,81 @@ mod tests {
         assert_eq!(&buf[..16], &px[..]);
         let back = decode_rgba(&out[0].bytes).unwrap();
         assert_eq!(back.frames[0].pixels, Pixels::Rgba8(px));
+    }
+
+    fn frame(w: u32, h: u32, px: Vec<u8>) -> Frame {
+        Frame {
+            name: None,
+            width: w,
+            height: h,
+            pixels: Pixels::Rgba8(px),
+            offset: (0, 0),
+            hotspots: vec![],
+            role: FrameRole::Frame,
+        }
+    }
+
+    /// One decoded APNG frame: delay numerator, denominator, RGBA pixels.
+    type ApngFrame = (u16, u16, Vec<u8>);
+
+    /// Decodes every frame of an APNG: (num_frames, num_plays, frames).
+    fn decode_apng(bytes: &[u8]) -> (u32, u32, Vec<ApngFrame>) {
+        let mut reader = png::Decoder::new(std::io::Cursor::new(bytes)).read_info().unwrap();
+        let actl = reader.info().animation_control.expect("an acTL chunk");
+        let mut frames = Vec::new();
+        for _ in 0..actl.num_frames {
+            let mut buf = vec![0; reader.output_buffer_size()];
+            let info = reader.next_frame(&mut buf).unwrap();
+            buf.truncate(info.buffer_size());
+            let fctl = reader.info().frame_control.expect("an fcTL chunk");
+            frames.push((fctl.delay_num, fctl.delay_den, buf));
+        }
+        (actl.num_frames, actl.num_plays, frames)
+    }
+
+    #[test]
+    fn animations_become_an_apng_plus_numbered_frames() {
+        let a = vec![255, 0, 0, 255, 0, 0, 0, 0];
+        let b = vec![0, 255, 0, 128, 1, 2, 3, 4];
+        let c = vec![9, 9, 9, 9, 0, 0, 255, 255];
+        let img = Image {
+            frames: vec![frame(2, 1, a.clone()), frame(2, 1, b.clone()), frame(2, 1, c.clone())],
+            palette: None,
+            frame_rate: Some(12.0),
+        };
+        let out = encode_image(&img).unwrap();
+        let suffixes: Vec<&str> = out.iter().map(|e| e.suffix.as_str()).collect();
+        assert_eq!(suffixes, ["", ".frame0", ".frame1", ".frame2"]);
+        let (n, plays, frames) = decode_apng(&out[0].bytes);
+        assert_eq!((n, plays), (3, 0));
+        assert_eq!(frames, vec![(1, 12, a.clone()), (1, 12, b), (1, 12, c)]);
+        // The single frames are plain PNGs.
+        assert_eq!(decode_rgba(&out[1].bytes).unwrap().frames[0].pixels, Pixels::Rgba8(a));
+        let plain = png::Decoder::new(std::io::Cursor::new(&out[1].bytes)).read_info().unwrap();
+        assert!(plain.info().animation_control.is_none());
+    }
+
+    #[test]
+    fn no_apng_without_a_rate_or_with_frames_of_different_sizes() {
+        let two = |rate, w2| Image {
+            frames: vec![frame(1, 1, vec![1, 2, 3, 4]), frame(w2, 1, vec![5; 4 * w2 as usize])],
+            palette: None,
+            frame_rate: rate,
+        };
+        for img in [two(None, 1), two(Some(10.0), 2), two(Some(0.0), 1), two(Some(f32::NAN), 1)] {
+            let out = encode_image(&img).unwrap();
+            let suffixes: Vec<&str> = out.iter().map(|e| e.suffix.as_str()).collect();
+            assert_eq!(suffixes, [".0", ".1"], "{:?}", img.frame_rate);
+        }
+        let one = Image { frames: vec![frame(1, 1, vec![1, 2, 3, 4])], palette: None, frame_rate: Some(5.0) };
+        assert_eq!(encode_image(&one).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn frame_delays() {
+        assert_eq!(frame_delay(15.0), (1, 15));
+        assert_eq!(frame_delay(12.5), (80, 1000));
+        assert_eq!(frame_delay(0.25), (4000, 1000));
+        assert_eq!(frame_delay(1e-9), (65535, 1000));
     }
 }

@@ -2,7 +2,18 @@
 //! per asset kind, each with plain serde types and `parse(body, base)`, where `base` is the absolute file
 //! offset of the body so errors name real file offsets.
 
+pub mod animation;
+pub mod character;
+pub mod class;
+pub mod common;
+pub mod group;
+pub mod level;
+pub mod model;
+pub mod palette;
+pub mod sequence;
+pub mod sound;
 pub mod strings;
+pub mod texture;
 
 use serde::{Deserialize, Serialize};
 
@@ -100,4 +111,93 @@ pub fn type_name(record_type: u16) -> Option<&'static str> {
 /// group's id (spec "Record ID and grouping"; sequences' is 0x0312, CORRECTIONS.md).
 pub fn is_group_definition(record_type: u16) -> bool {
     matches!(record_type, 0x0101 | 0x0201 | 0x0301 | 0x0312)
+}
+
+/// A record body decoded by one of the record modules (string records 0x0400–0x0402 are decoded by the
+/// SRSC layer). JSON: `{"palette": {…}}`, `{"texture": {…}}`, ….
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Decoded {
+    LevelInfo(level::LevelInfo),
+    LevelLayers(level::Layers),
+    Palette(palette::Palette),
+    Texture(texture::Texture),
+    RflReference(class::RflReference),
+    Group(group::GroupDefinition),
+    Class(class::ClassRecord),
+    ModelName(model::ModelName),
+    ModelCounters(model::Counters),
+    ModelVertices(model::Vertices),
+    ModelPolygons(model::Polygons),
+    ModelBsp(model::Bsp),
+    ModelTextures(model::TextureList),
+    ModelBounds(model::Bounds),
+    Character(character::Character),
+    ReoLod(model::ReoLod),
+    Sound(sound::SoundRecord),
+    SequenceInfo(sequence::SequenceInfo),
+    Sequence(sequence::Sequence),
+    AnimationInfo(animation::AnimationInfo),
+    AnimationFrames(animation::Frames),
+    AnimationLookup(animation::Lookup),
+}
+
+/// Decodes a record body by its type; `Ok(None)` for types no record module reads (strings, level
+/// records past 0x0001, unknown types), which the container keeps raw. `base` is the body's file offset.
+pub fn decode(record_type: u16, body: &[u8], base: u64) -> Result<Option<Decoded>> {
+    use Decoded as D;
+    Ok(Some(match record_type {
+        0x0000 => D::LevelInfo(level::parse_info(body, base)?),
+        0x0001 => D::LevelLayers(level::parse_layers(body, base)?),
+        0x0030 => D::Palette(palette::parse(body, base)?),
+        0x0040 => D::Texture(texture::parse(body, base)?),
+        0x0100 => D::RflReference(class::parse_rfl_reference(body, base)?),
+        t if is_group_definition(t) => D::Group(group::parse(body, base)?),
+        0x0102 => D::Class(class::parse(body, base)?),
+        0x0200 => D::ModelName(model::parse_name(body, base)?),
+        0x0202 => D::ModelCounters(model::parse_counters(body, base)?),
+        0x0203 => D::ModelVertices(model::parse_vertices(body, base)?),
+        0x0204 => D::ModelPolygons(model::parse_polygons(body, base)?),
+        0x0205 => D::ModelBsp(model::parse_bsp(body, base)?),
+        0x0206 => D::ModelTextures(model::parse_textures(body, base)?),
+        0x0207 => D::ModelBounds(model::parse_bounds(body, base)?),
+        0x0208 => D::Character(character::parse(body, base)?),
+        0x0209 => D::ReoLod(model::parse_reo_lod(body, base)?),
+        0x0302 => D::Sound(sound::parse(body, base)?),
+        0x0310 => D::SequenceInfo(sequence::parse_info(body, base)?),
+        0x0311 => D::Sequence(sequence::parse(body, base)?),
+        0x0501 => D::AnimationInfo(animation::parse_info(body, base)?),
+        0x0502 => D::AnimationFrames(animation::parse_frames(body, base)?),
+        0x0503 => D::AnimationLookup(animation::parse_lookup(body, base)?),
+        _ => return Ok(None),
+    }))
+}
+
+/// Writes a decoded body back: `encode(decode(t, b)?) == b` for every body `decode` accepts.
+pub fn encode(decoded: &Decoded) -> Vec<u8> {
+    use Decoded as D;
+    match decoded {
+        D::LevelInfo(v) => level::write_info(v),
+        D::LevelLayers(v) => level::write_layers(v),
+        D::Palette(v) => palette::write(v),
+        D::Texture(v) => texture::write(v),
+        D::RflReference(v) => class::write_rfl_reference(v),
+        D::Group(v) => group::write(v),
+        D::Class(v) => class::write(v),
+        D::ModelName(v) => model::write_name(v),
+        D::ModelCounters(v) => model::write_counters(v),
+        D::ModelVertices(v) => model::write_vertices(v),
+        D::ModelPolygons(v) => model::write_polygons(v),
+        D::ModelBsp(v) => model::write_bsp(v),
+        D::ModelTextures(v) => model::write_textures(v),
+        D::ModelBounds(v) => model::write_bounds(v),
+        D::Character(v) => character::write(v),
+        D::ReoLod(v) => model::write_reo_lod(v),
+        D::Sound(v) => sound::write(v),
+        D::SequenceInfo(v) => sequence::write_info(v),
+        D::Sequence(v) => sequence::write(v),
+        D::AnimationInfo(v) => animation::write_info(v),
+        D::AnimationFrames(v) => animation::write_frames(v),
+        D::AnimationLookup(v) => animation::write_lookup(v),
+    }
 }

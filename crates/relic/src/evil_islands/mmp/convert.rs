@@ -66,7 +66,7 @@ pub fn to_image(mmp: &Mmp<'_>, mips: bool) -> Result<Image> {
             role: if mips { FrameRole::Mip(i as u32) } else { FrameRole::Frame },
         });
     }
-    Ok(Image { frames, palette: None })
+    Ok(Image { frames, palette: None, frame_rate: None })
 }
 
 /// The lossless document.
