@@ -167,7 +167,119 @@ pub fn build() -> Vec<(&'static str, Vec<u8>)> {
         ("ragnarok/pyramid.rsm2", pyramid(Version::new(2, 3))),
         ("drakan/Dragon.rrc", dragon_rrc()),
         ("drakan/Sample.db", b"version 1.0\r\ndependencies 1\r\n1 Common\r\n".to_vec()),
+        ("drakan/Sample.txd", sample_txd()),
+        ("drakan/Sample.sdb", sample_sdb()),
+        ("drakan/Common.db", b"version 1.0\r\ndependencies 0\r\n".to_vec()),
+        ("drakan/Common.txd", common_txd()),
     ]
+}
+
+/// A Drakan texture record through relic's writer: stored (or zlib-compressed) pixels, bottom row first.
+fn drakan_texture(width: u32, height: u32, bpp: u16, flags: u32, fps: u8, pixels: &[u8], zlib: bool) -> Vec<u8> {
+    use relic::drakan::records::common::Flags;
+    use relic::drakan::records::texture::{self, Texture, NO_COLOUR_KEY};
+    use relic::drakan::records::Ref;
+    let data = if zlib { relic::codec::zlib::compress(pixels, 9) } else { pixels.to_vec() };
+    let compressed_size = data.len() as u32;
+    texture::write(&Texture {
+        width,
+        height,
+        pitch: width * u32::from(bpp) / 8,
+        bits_per_pixel: bpp,
+        alpha_bits: 0,
+        colour_key: NO_COLOUR_KEY,
+        mip_map: Ref::default(),
+        alternate: Ref::default(),
+        bump_map: Ref::default(),
+        animation_fps: fps,
+        flags: Flags::new(flags),
+        mip_map_number: 0,
+        material: Ref::default(),
+        ref_count: 0,
+        compression_level: if zlib { 9 } else { 0 },
+        compressed_size,
+        data: relic::bytes::Base64(data),
+        alpha_map: None,
+        trailing: Hex(vec![]),
+        data_offset: 0,
+    })
+}
+
+/// `Sample.txd`: a palette, an 8-bpp 4 × 4 texture, a 16-bpp 5:6:5 one, and a two-frame animation.
+fn sample_txd() -> Vec<u8> {
+    use relic::drakan::records::palette::{self, Palette};
+    use relic::drakan::srsc::{write_packed, NewRecord};
+    let colors = vec![[0, 0, 0, 0], [200, 40, 40, 0], [40, 200, 40, 0], [40, 40, 200, 0]];
+    let pal = palette::write(&Palette { colors, trailing: Hex(vec![]) });
+    let checker: Vec<u8> = (0..16u8).map(|i| (i + i / 4) % 4).collect();
+    let rgb565: Vec<u8> = (0..16u16).flat_map(|i| (i * 0x0841).to_le_bytes()).collect();
+    let frame = |v: u8| vec![v; 16];
+    let record = |record_type, id, body| NewRecord { record_type, id, group: 0, body };
+    write_packed(
+        0x0100,
+        &[
+            record(0x0030, 1, pal),
+            record(0x0040, 2, drakan_texture(4, 4, 8, 0, 0, &checker, true)),
+            record(0x0040, 3, drakan_texture(4, 4, 16, 0, 0, &rgb565, false)),
+            record(0x0040, 4, drakan_texture(4, 4, 8, 0, 4, &frame(1), true)),
+            record(0x0040, 5, drakan_texture(4, 4, 8, 0x20, 0, &frame(2), true)),
+        ],
+    )
+    .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// `Common.txd`: one 24-bit texture that `Sample.sdb`'s database can refer to.
+fn common_txd() -> Vec<u8> {
+    use relic::drakan::srsc::{write_packed, NewRecord};
+    let pixels: Vec<u8> = (0..4u8).flat_map(|i| [i * 60, 255 - i * 60, 128]).collect();
+    let body = drakan_texture(2, 2, 24, 0, 0, &pixels, false);
+    write_packed(0x0100, &[NewRecord { record_type: 0x0040, id: 1, group: 0, body }]).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// `Sample.sdb`: a sound group with an 8-bit mono sound and a 16-bit stereo one (zlib).
+fn sample_sdb() -> Vec<u8> {
+    use relic::codec::float::F32;
+    use relic::drakan::records::common::{Flags, Name};
+    use relic::drakan::records::sound::{self, SoundRecord};
+    use relic::drakan::records::write_string;
+    use relic::drakan::srsc::{write_packed, NewRecord};
+    let tone8: Vec<u8> = (0..64u32).map(|i| (128.0 + 100.0 * (i as f32 * 0.4).sin()) as u8).collect();
+    let tone16: Vec<u8> = (0..64u32)
+        .flat_map(|i| {
+            let v = (12000.0 * (i as f32 * 0.2).sin()) as i16;
+            [v.to_le_bytes(), (-v).to_le_bytes()].concat()
+        })
+        .collect();
+    let sound = |name: &str, channels: u16, bits: u16, pcm: &[u8], zlib: bool| {
+        let data = if zlib { relic::codec::zlib::compress(pcm, 9) } else { pcm.to_vec() };
+        sound::write(&SoundRecord {
+            name: Name::new(name),
+            flags: Flags::new(0),
+            channels,
+            bits,
+            frequency: 22050,
+            volume: -200,
+            dropoff: F32(1.5f32.to_bits()),
+            priority: 5,
+            decompressed_size: pcm.len() as u32,
+            compression_level: if zlib { 9 } else { 0 },
+            data: relic::bytes::Base64(data),
+            trailing: Hex(vec![]),
+            data_offset: 0,
+        })
+    };
+    let mut group = Vec::new();
+    write_string(b"Ambience", &mut group);
+    let record = |record_type, id, group, body| NewRecord { record_type, id, group, body };
+    write_packed(
+        0x0100,
+        &[
+            record(0x0301, 1, 0, group),
+            record(0x0302, 2, 1, sound("hum", 1, 8, &tone8, false)),
+            record(0x0302, 3, 1, sound("wind", 2, 16, &tone16, true)),
+        ],
+    )
+    .unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// A Drakan resource file: a group of strings (one enciphered, one plain), a DirectMusic segment and the

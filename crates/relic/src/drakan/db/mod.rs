@@ -217,7 +217,13 @@ impl Codec for DbCodec {
         for ext in ASSET_EXTENSIONS {
             let file = db.dir.join(format!("{}.{ext}", db.name));
             let Ok(bytes) = std::fs::read(&file) else { continue };
-            let assets = crate::drakan::srsc::convert_in(&bytes, Some(&db), opts).map_err(|e| e.in_file(&file))?;
+            let ctx = crate::drakan::srsc::Context {
+                stem: db.name.clone(),
+                extension: ext.to_string(),
+                db: Some(&db),
+                whole_database: true,
+            };
+            let assets = crate::drakan::srsc::convert_in(&bytes, &ctx, opts).map_err(|e| e.in_file(&file))?;
             for mut a in assets {
                 let inner = a.name.take().unwrap_or_else(|| db.name.clone());
                 a.name = Some(format!("{ext}/{inner}"));

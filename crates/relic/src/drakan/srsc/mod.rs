@@ -29,8 +29,7 @@ pub use read::parse;
 pub use types::{DirectoryEntry, Srsc, SrscDocument, SrscHeader};
 pub use write::{write_document, write_packed, NewRecord};
 
-use crate::asset::{Asset, Binary, Document, Entry, NamedAsset};
-use crate::drakan::records::strings::{self, StringBody};
+use crate::asset::{Entry, NamedAsset};
 use crate::error::{Error, Result};
 use crate::registry::{Capabilities, Codec, ConvertOptions, FolderFile, Format, Game, Kind, PackRequest};
 
@@ -114,15 +113,32 @@ impl Codec for SrscCodec {
         true
     }
 
+    fn options(&self) -> &'static [crate::registry::FormatOption] {
+        &[assets::ORDER_OPTION]
+    }
+
+    fn extra_targets(&self) -> &'static [&'static str] {
+        &["png", "wav", "sgt", "dls"]
+    }
+
     fn convert(&self, data: &[u8], opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
-        convert_in(data, None, opts)
+        let ctx = Context { stem: String::new(), extension: String::new(), db: None, whole_database: false };
+        convert_in(data, &ctx, opts)
     }
 
     /// With the file's `.db` beside it (`x.db` for `x.txd`), references are resolved across databases.
     fn convert_at(&self, data: &[u8], path: &Path, opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
         let db_path = path.with_extension("db");
         let db = if db_path.is_file() { Some(crate::drakan::db::Database::load(&db_path)?) } else { None };
-        convert_in(data, db.as_ref(), opts)
+        let name =
+            |p: Option<&std::ffi::OsStr>| p.map(|s| s.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
+        let ctx = Context {
+            stem: path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default(),
+            extension: name(path.extension()),
+            db: db.as_ref(),
+            whole_database: false,
+        };
+        convert_in(data, &ctx, opts)
     }
 
     fn extraction_index(&self, data: &[u8], _archive_name: &str) -> Option<Result<(String, Vec<u8>)>> {
@@ -142,36 +158,10 @@ impl Codec for SrscCodec {
     }
 }
 
+mod assets;
 mod pack;
 
-/// Converts an SRSC file's records; with its database, references are resolved across databases.
-pub fn convert_in(
-    data: &[u8],
-    _db: Option<&crate::drakan::db::Database>,
-    _opts: &ConvertOptions,
-) -> Result<Vec<NamedAsset>> {
-    let srsc = parse(data)?;
-    let doc = convert::to_document(&srsc);
-    let strings = convert::strings_map(&doc);
-    // The lossless document (named after the file, `<stem>/<stem>.json`): `pack` rebuilds the file from
-    // it, with the strings beside it.
-    let value = crate::registry::document_json(FORMAT_ID, &doc)?;
-    let mut out = vec![NamedAsset { name: None, asset: Asset::Document(Document { value, tables: vec![] }) }];
-    if !strings.is_empty() {
-        let value = serde_json::to_value(&strings).map_err(|e| Error::Unsupported(format!("JSON: {e}")))?;
-        out.push(named(STRINGS_FILE.trim_end_matches(".json"), Asset::Document(Document { value, tables: vec![] })));
-    }
-    let groups = convert::group_paths(&srsc);
-    for (i, e) in srsc.entries.iter().enumerate() {
-        if e.record_type == strings::PLAIN {
-            if let StringBody::Riff { extension } = strings::read_body(e.record_type, srsc.body(i)) {
-                let name = asset_name(&groups, e, &format!("music_{}", e.id));
-                out.push(named(&name, Asset::Binary(Binary { extension, bytes: srsc.body(i).to_vec() })));
-            }
-        }
-    }
-    Ok(out)
-}
+pub use assets::{convert_in, Context};
 
 /// The strings file `convert` writes beside the document.
 pub const STRINGS_FILE: &str = "strings.json";
@@ -180,16 +170,4 @@ fn read_strings(path: &Path) -> Result<BTreeMap<String, String>> {
     let text = std::fs::read(path).map_err(|e| Error::io(path, e))?;
     serde_json::from_slice(&text)
         .map_err(|e| Error::Refused(format!("{}: not a strings file ({{\"id\": \"text\", …}}): {e}", path.display())))
-}
-
-fn named(name: &str, asset: Asset) -> NamedAsset {
-    NamedAsset { name: Some(name.to_string()), asset }
-}
-
-/// `<group path>/<name>` for an asset made from a record.
-fn asset_name(groups: &std::collections::HashMap<u16, String>, e: &DirectoryEntry, name: &str) -> String {
-    match groups.get(&e.group) {
-        Some(g) if !g.is_empty() => format!("{g}/{name}"),
-        _ => name.to_string(),
-    }
 }

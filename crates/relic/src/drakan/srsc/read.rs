@@ -55,6 +55,11 @@ impl<'a> Srsc<'a> {
         self.entries.get(i).map_or(0, |e| u64::from(e.offset))
     }
 
+    /// Index of the first record of `record_type` in directory order.
+    pub fn find_first(&self, record_type: u16) -> Option<usize> {
+        self.entries.iter().position(|e| e.record_type == record_type)
+    }
+
     /// Index of the record of `record_type` and `id`, if any (the first in directory order).
     pub fn find(&self, record_type: u16, id: u16) -> Option<usize> {
         self.entries.iter().position(|e| e.record_type == record_type && e.id == id)

@@ -1,0 +1,286 @@
+//! SRSC records to assets: textures to PNG (animations to APNG plus frames, 8 bpp through the file's first
+//! palette), sounds to WAV, Music.rrc's RIFF blobs to `.sgt`/`.dls`, every record decoded into
+//! `records.json` (classes with their field values, sequences with typed actions, models, characters,
+//! animations, level records), the strings a translator edits, and the lossless document.
+//!
+//! References (`ref {id, db}`) are named `database/file:id` (`Common/Common.txd:12`) through the database's
+//! dependency table when the `.db` is known; a texture or sound a class or model refers to in another file
+//! is read from that file and converted too, under `refs/<database>/<file>/`.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
+
+use serde_json::{json, Value};
+
+use super::convert::{self, group_paths};
+use super::types::Srsc;
+use super::{parse, FORMAT_ID, STRINGS_FILE};
+use crate::asset::{Asset, Binary, Document, NamedAsset};
+use crate::drakan::db::Database;
+use crate::drakan::records::class::{RefKind, Value as FieldValue};
+use crate::drakan::records::strings::{self, StringBody};
+use crate::drakan::records::texture::{self, ChannelOrder, Texture};
+use crate::drakan::records::{self, sound, Decoded, Ref};
+use crate::error::{Error, Result};
+use crate::registry::{ConvertOptions, FormatOption};
+
+/// `--option drakan-texture.order=rgba|bgra`: the byte order of 32-bpp textures (CORRECTIONS.md: unsettled;
+/// the editor writes RGBA, the engine reads BGRA).
+pub const ORDER_OPTION: FormatOption = FormatOption { key: "drakan-texture.order", values: &["rgba", "bgra"] };
+
+fn channel_order(opts: &ConvertOptions) -> ChannelOrder {
+    match opts.setting(ORDER_OPTION.key) {
+        Some(v) if v.eq_ignore_ascii_case("bgra") => ChannelOrder::Bgra,
+        _ => ChannelOrder::Rgba,
+    }
+}
+
+/// Where a conversion stands: the file's own name and database, for naming and resolving references.
+pub struct Context<'d> {
+    /// The file's stem and extension (`Sample`, `odb`).
+    pub stem: String,
+    pub extension: String,
+    pub db: Option<&'d Database>,
+    /// Converting a whole database: references into its own files are converted with those files.
+    pub whole_database: bool,
+}
+
+/// The file extension a reference kind points into (spec "How the engine manages its assets").
+fn extension_of(kind: RefKind) -> &'static str {
+    match kind {
+        RefKind::Class => "odb",
+        RefKind::Model => "mod",
+        RefKind::Sound => "sdb",
+        RefKind::Animation => "adb",
+        RefKind::Sequence => "ssd",
+        RefKind::Texture => "txd",
+    }
+}
+
+impl Context<'_> {
+    /// `database/file:id`, or `file:id` for this database when its `.db` is unknown.
+    fn name_ref(&self, r: Ref, ext: &str) -> String {
+        match self.db.and_then(|db| db.asset_file(r.db, ext)) {
+            Some((_, shown)) => format!("{shown}:{}", r.id),
+            None if r.db == 0 => format!("{}.{ext}:{}", self.stem, r.id),
+            None => format!("database {}/?.{ext}:{}", r.db, r.id),
+        }
+    }
+
+    /// The SRSC file a reference points into, unless it is this very file or (converting a whole database)
+    /// another file of it.
+    fn foreign_file(&self, r: Ref, ext: &str) -> Option<(PathBuf, String)> {
+        if r.db == 0 && (ext == self.extension || self.whole_database) {
+            return None;
+        }
+        self.db.and_then(|db| db.asset_file(r.db, ext))
+    }
+}
+
+/// Converts an SRSC file's records (see the module notes).
+pub fn convert_in(data: &[u8], ctx: &Context<'_>, opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
+    let srsc = parse(data)?;
+    let doc = convert::to_document(&srsc);
+    let order = channel_order(opts);
+    // The lossless document (named after the file, `<stem>/<stem>.json`): `pack` rebuilds the file from it,
+    // with the strings beside it.
+    let value = crate::registry::document_json(FORMAT_ID, &doc)?;
+    let mut out = vec![NamedAsset { name: None, asset: document(value) }];
+    let strings = convert::strings_map(&doc);
+    if !strings.is_empty() {
+        out.push(named(STRINGS_FILE.trim_end_matches(".json"), document(to_value(&strings)?)));
+    }
+    let groups = group_paths(&srsc);
+    let in_group = |group: u16, name: &str| match groups.get(&group) {
+        Some(g) if !g.is_empty() => format!("{g}/{name}"),
+        _ => name.to_string(),
+    };
+    let mut listing = Vec::with_capacity(srsc.entries.len());
+    let mut textures: Vec<(u16, Texture)> = Vec::new();
+    let mut palette: Option<Vec<[u8; 4]>> = None;
+    let mut wanted: Vec<(Ref, &'static str)> = Vec::new();
+    for (i, e) in srsc.entries.iter().enumerate() {
+        let body = srsc.body(i);
+        let mut item = json!({
+            "type": format!("0x{:04X}", e.record_type),
+            "type_name": records::type_name(e.record_type),
+            "id": e.id,
+            "group": groups.get(&e.group).cloned().unwrap_or_default(),
+            "size": e.size,
+        });
+        match records::decode(e.record_type, body, srsc.body_offset(i)) {
+            Ok(Some(decoded)) => {
+                let refs = references(&decoded, ctx, &mut wanted);
+                if !refs.is_empty() {
+                    item["references"] = Value::Array(refs);
+                }
+                item["decoded"] = to_value(&decoded)?;
+                match decoded {
+                    Decoded::Palette(p) if palette.is_none() => palette = Some(p.colors),
+                    Decoded::Texture(t) => textures.push((e.id, t)),
+                    Decoded::Sound(s) => match sound::to_sound(&s) {
+                        Ok(pcm) => {
+                            let name = convert::file_component(&s.name.text);
+                            let name =
+                                if name.is_empty() { format!("sound_{}", e.id) } else { format!("{}_{name}", e.id) };
+                            out.push(named(&in_group(e.group, &name), Asset::Sound(pcm)));
+                        }
+                        Err(err) => item["error"] = Value::String(err.to_string()),
+                    },
+                    _ => {}
+                }
+            }
+            Ok(None) => {
+                if let Some(body) = string_item(e.record_type, body) {
+                    item["body"] = body;
+                }
+                if let StringBody::Riff { extension } = strings::read_body(e.record_type, body) {
+                    if e.record_type == strings::PLAIN {
+                        let name = in_group(e.group, &format!("music_{}", e.id));
+                        out.push(named(&name, Asset::Binary(Binary { extension, bytes: body.to_vec() })));
+                    }
+                }
+            }
+            // A record that does not decode is listed with its error and kept in the document; the rest of
+            // the file converts.
+            Err(err) => item["error"] = Value::String(err.to_string()),
+        }
+        listing.push(item);
+    }
+    let by_id: HashMap<u16, &Texture> = textures.iter().map(|(id, t)| (*id, t)).collect();
+    let refs: Vec<(u16, &Texture)> = textures.iter().map(|(id, t)| (*id, t)).collect();
+    for group in texture::animation_groups(&refs) {
+        let frames: Vec<&Texture> = group.ids.iter().filter_map(|id| by_id.get(id).copied()).collect();
+        let Some(first) = group.ids.first() else { continue };
+        let image = match frames.as_slice() {
+            [single] => texture::to_image(single, palette.as_deref(), order),
+            _ => texture::animation_to_image(&frames, palette.as_deref(), order),
+        };
+        match image {
+            Ok(image) => out.push(named(&format!("texture_{first}"), Asset::Image(image))),
+            Err(err) => listing.push(json!({"texture": first, "error": err.to_string()})),
+        }
+    }
+    out.extend(referenced_assets(&wanted, ctx, order, &mut listing));
+    out.push(named("records", document(Value::Array(listing))));
+    Ok(out)
+}
+
+/// A string record in the listing: its text, or what kind of blob it is.
+fn string_item(record_type: u16, body: &[u8]) -> Option<Value> {
+    if !matches!(record_type, strings::ENCIPHERED | strings::PLAIN) {
+        return None;
+    }
+    Some(match strings::read_body(record_type, body) {
+        StringBody::Text { text, .. } => json!({"text": text}),
+        StringBody::Riff { extension } => json!({"riff": extension}),
+        StringBody::Binary => json!({"hex": hex::encode(body)}),
+    })
+}
+
+/// The references a decoded record makes, named (`{"field": "Sound", "refers_to": "Common/Common.sdb:4"}`);
+/// textures and sounds are noted in `wanted` to be converted from their files.
+fn references(decoded: &Decoded, ctx: &Context<'_>, wanted: &mut Vec<(Ref, &'static str)>) -> Vec<Value> {
+    let mut out = Vec::new();
+    match decoded {
+        Decoded::Class(class) => {
+            if !class.model.is_null() {
+                out.push(json!({"field": "model", "refers_to": ctx.name_ref(class.model, "mod")}));
+            }
+            for field in &class.fields {
+                let mut push = |kind: RefKind, target: Ref| {
+                    if target.is_null() {
+                        return;
+                    }
+                    let ext = extension_of(kind);
+                    out.push(json!({"field": field.name.text, "refers_to": ctx.name_ref(target, ext)}));
+                    if matches!(kind, RefKind::Texture | RefKind::Sound) {
+                        wanted.push((target, ext));
+                    }
+                };
+                match &field.value {
+                    FieldValue::Ref { kind, target } => push(*kind, *target),
+                    FieldValue::Array(items) => {
+                        for item in items {
+                            if let FieldValue::Ref { kind, target } = item {
+                                push(*kind, *target);
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        Decoded::ModelTextures(list) => {
+            for (i, t) in list.used().into_iter().enumerate() {
+                out.push(json!({"texture": i, "refers_to": ctx.name_ref(t, "txd")}));
+                wanted.push((t, "txd"));
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
+/// Textures and sounds referred to in other files, read from those files and converted (each file read
+/// once; what cannot be found is listed, not fatal).
+fn referenced_assets(
+    wanted: &[(Ref, &'static str)],
+    ctx: &Context<'_>,
+    order: ChannelOrder,
+    listing: &mut Vec<Value>,
+) -> Vec<NamedAsset> {
+    let mut files: BTreeMap<PathBuf, Option<Vec<u8>>> = BTreeMap::new();
+    let mut done = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for &(r, ext) in wanted {
+        let Some((path, shown)) = ctx.foreign_file(r, ext) else { continue };
+        if !done.insert((path.clone(), r.id)) {
+            continue;
+        }
+        let bytes = files.entry(path.clone()).or_insert_with(|| std::fs::read(&path).ok());
+        let converted = bytes
+            .as_deref()
+            .ok_or_else(|| Error::Refused(format!("{}: not found", path.display())))
+            .and_then(|b| referenced_asset(b, r.id, ext, order));
+        let folder: Vec<String> = shown.split('/').map(convert::file_component).collect();
+        match converted {
+            Ok(asset) => {
+                let kind = if ext == "txd" { "texture" } else { "sound" };
+                out.push(named(&format!("refs/{}/{kind}_{}", folder.join("/"), r.id), asset));
+            }
+            Err(err) => listing.push(json!({"refers_to": format!("{shown}:{}", r.id), "error": err.to_string()})),
+        }
+    }
+    out
+}
+
+fn referenced_asset(bytes: &[u8], id: u16, ext: &str, order: ChannelOrder) -> Result<Asset> {
+    let srsc: Srsc<'_> = parse(bytes)?;
+    let record_type = if ext == "txd" { 0x0040 } else { 0x0302 };
+    let i = srsc
+        .find(record_type, id)
+        .ok_or_else(|| Error::Refused(format!("no record 0x{record_type:04X} with id {id}")))?;
+    let body = srsc.body(i);
+    if ext == "txd" {
+        let palette = srsc
+            .find_first(0x0030)
+            .map(|p| crate::drakan::records::palette::parse(srsc.body(p), srsc.body_offset(p)))
+            .transpose()?;
+        let t = texture::parse(body, srsc.body_offset(i))?;
+        return texture::to_image(&t, palette.as_ref().map(|p| p.colors.as_slice()), order).map(Asset::Image);
+    }
+    sound::to_sound(&sound::parse(body, srsc.body_offset(i))?).map(Asset::Sound)
+}
+
+fn named(name: &str, asset: Asset) -> NamedAsset {
+    NamedAsset { name: Some(name.to_string()), asset }
+}
+
+fn document(value: Value) -> Asset {
+    Asset::Document(Document { value, tables: vec![] })
+}
+
+fn to_value<T: serde::Serialize>(v: &T) -> Result<Value> {
+    serde_json::to_value(v).map_err(|e| Error::Unsupported(format!("{FORMAT_ID}: JSON: {e}")))
+}
