@@ -336,3 +336,27 @@ fn bombs_fail_cleanly_inside_a_small_address_space() {
         assert!(stderr.contains(expect), "{args}: {stderr}");
     }
 }
+
+#[test]
+fn drakan_ls_shows_record_types_ids_and_groups() {
+    let sdb = samples().join("drakan/Sample.sdb");
+    let out = relic().args(["ls"]).arg(&sdb).assert().success().get_output().stdout.clone();
+    let text = String::from_utf8(out).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert!(lines[0].contains("0x0301 sound_group") && lines[0].ends_with("0301_1_Ambience.bin"), "{text}");
+    assert!(lines[2].contains("0x0302 sound") && lines[2].contains("    3  Ambience/0302_3_wind.bin"), "{text}");
+    let json: Value =
+        serde_json::from_slice(&relic().args(["ls", "--json"]).arg(&sdb).assert().success().get_output().stdout)
+            .unwrap();
+    assert_eq!(
+        json[1]["record"],
+        serde_json::json!({"type": "0x0302", "type_name": "sound", "id": 2, "group": "Ambience"})
+    );
+    // extract → pack gives the file back byte for byte.
+    let dir = tempfile::tempdir().unwrap();
+    relic().args(["extract", "-q", "-o"]).arg(dir.path().join("x")).arg(&sdb).assert().success();
+    let back = dir.path().join("back.sdb");
+    relic().args(["pack", "drakan-srsc", "-o"]).arg(&back).arg(dir.path().join("x")).assert().success();
+    assert_eq!(std::fs::read(&back).unwrap(), std::fs::read(&sdb).unwrap());
+}

@@ -131,9 +131,8 @@ pub fn convert_in(data: &[u8], ctx: &Context<'_>, opts: &ConvertOptions) -> Resu
                 }
             }
             Ok(None) => {
-                if let Some(body) = string_item(e.record_type, body) {
-                    item["body"] = body;
-                }
+                // Strings show their text; the version record (0x0402) and unknown records their bytes.
+                item["body"] = string_item(e.record_type, body).unwrap_or_else(|| json!({"hex": hex::encode(body)}));
                 if let StringBody::Riff { extension } = strings::read_body(e.record_type, body) {
                     if e.record_type == strings::PLAIN {
                         let name = in_group(e.group, &format!("music_{}", e.id));
