@@ -76,6 +76,9 @@ enum Command {
     Info {
         #[arg(long)]
         json: bool,
+        /// Read the file as this format instead of identifying it (see `relic formats`)
+        #[arg(long, value_name = "FORMAT_ID")]
+        format: Option<String>,
         file: PathBuf,
     },
     /// List the entries of an archive
@@ -128,6 +131,12 @@ enum Command {
         /// Where models find their textures: a folder or an archive (e.g. a GRF)
         #[arg(long, value_name = "DIR_OR_ARCHIVE")]
         textures: Option<PathBuf>,
+        /// The palette for indexed images: PALS, JASC-PAL, RIFF PAL or raw 768-byte RGB
+        #[arg(long, value_name = "FILE")]
+        palette: Option<PathBuf>,
+        /// Read every input as this format instead of identifying it (formats never sniffed, e.g. dr-ftg-spr)
+        #[arg(long, value_name = "FORMAT_ID")]
+        format: Option<String>,
         /// A format's choice for an unsettled layout, e.g. `ei-cam.time=f32` (see `relic formats`)
         #[arg(long = "option", value_name = "KEY=VALUE", value_parser = parse_setting)]
         settings: Vec<(String, String)>,
@@ -356,8 +365,9 @@ fn run(command: Command, out: &mut String) -> Result<ExitCode, Failure> {
             }
             Ok(finish(&failures))
         }
-        Command::Info { json, file } => {
-            let (format, value) = ops::info(&file)?;
+        Command::Info { json, format, file } => {
+            let forced = format.as_deref().map(format_by_id).transpose()?;
+            let (format, value) = ops::info_as(&file, forced)?;
             if json {
                 print_json(out, &value)?;
             } else {
@@ -407,13 +417,18 @@ fn run(command: Command, out: &mut String) -> Result<ExitCode, Failure> {
             }
             Ok(finish(&report.failures))
         }
-        Command::Convert { output, to, mips, textures, settings, force, quiet, json, inputs } => {
-            let options = relic::registry::ConvertOptions { mips, textures, settings };
-            let req = ops::ConvertRequest { to, force, options };
+        Command::Convert { output, to, mips, textures, palette, format, settings, force, quiet, json, inputs } => {
+            let format = format.as_deref().map(format_by_id).transpose()?;
+            let options = relic::registry::ConvertOptions { mips, textures, palette, settings, ..Default::default() };
+            let req = ops::ConvertRequest { to, force, options, format };
             ops::check_convert_request(&inputs, &req).map_err(Failure::Usage)?;
             let bar = Bar::new(quiet, false);
             let report = ops::convert(&inputs, &output, &req, &bar);
             drop(bar);
+            let notes = req.options.notes.lock().map(|n| n.clone()).unwrap_or_default();
+            for note in notes.iter().collect::<std::collections::BTreeSet<_>>() {
+                say!("relic: warning: {note}");
+            }
             if json {
                 print_json(out, &report.outputs)?;
             } else if !quiet {
@@ -443,10 +458,7 @@ fn run(command: Command, out: &mut String) -> Result<ExitCode, Failure> {
             Ok(finish(&failures))
         }
         Command::Pack { format, output, force, no_dedupe, pixel_format, mips, input } => {
-            if relic::registry::by_id(&format).is_none() {
-                let ids: Vec<&str> = relic::FORMATS.iter().map(|f| f.id).collect();
-                return Err(Failure::Usage(format!("unknown format `{format}` (one of {})", ids.join(", "))));
-            }
+            format_by_id(&format)?;
             let opts = ops::PackOptions { force, no_dedupe, pixel_format, mips };
             let report = ops::pack(&format, &input, &output, &opts)?;
             for note in &report.notes {
@@ -456,6 +468,14 @@ fn run(command: Command, out: &mut String) -> Result<ExitCode, Failure> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// A format named on the command line (`--format`, `pack FORMAT`); an unknown id is a usage error.
+fn format_by_id(id: &str) -> Result<&'static relic::Format, Failure> {
+    relic::registry::by_id(id).ok_or_else(|| {
+        let ids: Vec<&str> = relic::FORMATS.iter().map(|f| f.id).collect();
+        Failure::Usage(format!("unknown format `{id}` (one of {})", ids.join(", ")))
+    })
 }
 
 /// A size with an optional K, M or G suffix (powers of 1024): `--max-entry-size 2G`.

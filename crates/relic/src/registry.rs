@@ -86,6 +86,11 @@ pub struct ConvertOptions {
     pub mips: bool,
     /// Where models find their textures (`--textures`): a folder or an archive.
     pub textures: Option<PathBuf>,
+    /// The palette indexed images are drawn with (`--palette`): PALS, JASC-PAL, RIFF PAL or raw RGB.
+    pub palette: Option<PathBuf>,
+    /// One-line notes for the user (a palette not found, a default taken), printed by the CLI as
+    /// warnings; shared by every conversion of one run.
+    pub notes: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
     /// Format-specific choices for unsettled layouts, as `(key, value)` pairs with keys named after the
     /// format (`--option ei-cam.time=f32`). Each format reads its own keys (its `notes` list them) and
     /// refuses values it does not know; the last pair for a key wins.
@@ -93,6 +98,11 @@ pub struct ConvertOptions {
 }
 
 impl ConvertOptions {
+    /// Adds a note for the user (see [`ConvertOptions::notes`]).
+    pub fn note(&self, text: impl Into<String>) {
+        self.notes.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(text.into());
+    }
+
     /// The value given for `key`, if any.
     pub fn setting(&self, key: &str) -> Option<&str> {
         self.settings.iter().rev().find(|(k, _)| k.eq_ignore_ascii_case(key)).map(|(_, v)| v.as_str())

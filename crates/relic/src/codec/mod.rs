@@ -4,6 +4,7 @@
 
 pub mod dxt;
 pub mod float;
+pub mod palette;
 pub mod pixel;
 pub mod raster;
 pub mod text;

@@ -1,2 +1,56 @@
-//! Dark Reign: The Future of War. Spec: `../shared/specs/dark-reign-spr-ftg.txt`.
-//! No format of this game is implemented yet; its formats join the registry as they are built.
+//! Dark Reign: The Future of War (Auran). Spec: `../shared/specs/dark-reign-spr-ftg.txt`, with the Dark
+//! Reign part of `../shared/specs/CORRECTIONS.md` (FTG magic, sprite tables, hotspots, palettes).
+//!
+//! - `ftg/` (`dr-ftg`): FTG archives.
+//! - `spr/` (`dr-spr`): RSPR/SSPR sprites (and the `LSPR` / 0x0200 variants).
+//! - `ftg_spr/` (`dr-ftg-spr`): the spec's headerless FTG sprite layout, never sniffed.
+//! - `pal/` (`dr-pal`): PALS palettes.
+//!
+//! Sprites are palette-indexed; [`palette_for`] finds the palette they are drawn with.
+
+use std::path::Path;
+
+use crate::codec::palette::{Palette, SixBitScaling};
+use crate::error::{Error, Result};
+use crate::registry::{ConvertOptions, FormatOption};
+
+/// `--option dr-pal.scaling=replicate|x4`: how PALS 6-bit channels become 8-bit (CORRECTIONS.md: unsettled;
+/// `(v<<2)|(v>>4)` reaches 255 and is the default, `x4` matches palettes converted by public tools).
+pub const SCALING_OPTION: FormatOption = FormatOption { key: "dr-pal.scaling", values: &["replicate", "x4"] };
+
+/// The 6-bit scaling the options ask for.
+pub fn scaling(opts: &ConvertOptions) -> SixBitScaling {
+    opts.setting(SCALING_OPTION.key).and_then(SixBitScaling::from_name).unwrap_or_default()
+}
+
+/// The palette a sprite is drawn with: `--palette`; else the one `.pal` file beside `beside` (the sprite's
+/// own path; the first by name when there are several, said in a note); else a greyscale ramp, with a
+/// one-line note. Index 0 is made transparent (spec: "index 0 is always transparent").
+pub fn palette_for(opts: &ConvertOptions, beside: Option<&Path>) -> Result<Palette> {
+    let scale = scaling(opts);
+    if let Some(path) = &opts.palette {
+        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+        return Ok(Palette::read(&bytes, scale).map_err(|e| e.in_file(path))?.with_transparent(0));
+    }
+    if let Some(dir) = beside.and_then(Path::parent) {
+        let mut found: Vec<std::path::PathBuf> =
+            std::fs::read_dir(if dir.as_os_str().is_empty() { Path::new(".") } else { dir })
+                .map(|rd| rd.filter_map(|e| e.ok()).map(|e| e.path()).collect())
+                .unwrap_or_default();
+        found.retain(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("pal")) && p.is_file());
+        found.sort();
+        if let Some(first) = found.first() {
+            if found.len() > 1 {
+                opts.note(format!(
+                    "{} palettes beside the sprites; using {} (--palette picks another)",
+                    found.len(),
+                    first.display()
+                ));
+            }
+            let bytes = std::fs::read(first).map_err(|e| Error::io(first, e))?;
+            return Ok(Palette::read(&bytes, scale).map_err(|e| e.in_file(first))?.with_transparent(0));
+        }
+    }
+    opts.note("no palette found (give --palette, or put the tileset's .PAL beside the sprites): drawn in greyscale");
+    Ok(Palette::greyscale().with_transparent(0))
+}

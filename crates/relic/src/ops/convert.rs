@@ -21,6 +21,9 @@ pub struct ConvertRequest {
     pub to: Option<String>,
     pub force: bool,
     pub options: ConvertOptions,
+    /// Read every input as this format instead of identifying it (`--format`): for layouts that have no
+    /// magic and are never sniffed (Dark Reign's headerless FTG sprites).
+    pub format: Option<&'static Format>,
 }
 
 /// One written output (the `--json` manifest of `relic convert`).
@@ -232,7 +235,8 @@ fn convert_file(job: &Job, root: &Path, req: &ConvertRequest) -> Converted {
         Err(e) => return Converted::Done(Batch::failed(&input, e)),
     };
     let name = job.path.to_string_lossy().into_owned();
-    let Some((format, _)) = registry::sniff(&data, &name) else { return Converted::Unknown };
+    let sniffed = registry::sniff(&data, &name).map(|(f, _)| f);
+    let Some(format) = req.format.or(sniffed) else { return Converted::Unknown };
     let to_json = req.to.as_deref().is_some_and(|t| t.eq_ignore_ascii_case("json"));
     if !job.explicit && !to_json && !format.capabilities.convert {
         return Converted::NotYet(format.id);

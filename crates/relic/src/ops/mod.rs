@@ -68,8 +68,16 @@ fn open_known(path: &Path) -> Result<(source::Source, &'static Format)> {
 
 /// Header summary of a file.
 pub fn info(path: &Path) -> Result<(&'static Format, serde_json::Value)> {
+    info_as(path, None)
+}
+
+/// Header summary of a file read as `format` (`--format`), or as the format it is identified as.
+pub fn info_as(path: &Path, format: Option<&'static Format>) -> Result<(&'static Format, serde_json::Value)> {
     let run = || {
-        let (data, format) = open_known(path)?;
+        let (data, format) = match format {
+            Some(f) => (source::open(path)?, f),
+            None => open_known(path)?,
+        };
         Ok((format, format.codec_for(&path.to_string_lossy()).info(&data)?))
     };
     run().map_err(|e: Error| e.in_file(path))
