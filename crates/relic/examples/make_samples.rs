@@ -171,6 +171,8 @@ pub fn build() -> Vec<(&'static str, Vec<u8>)> {
         ("drakan/Sample.sdb", sample_sdb()),
         ("drakan/Common.db", b"version 1.0\r\ndependencies 0\r\n".to_vec()),
         ("drakan/Common.txd", common_txd()),
+        ("dark_reign/BARREN.PAL", barren_pal()),
+        ("dark_reign/SPRITES.FTG", sprites_ftg()),
     ]
 }
 
@@ -279,6 +281,43 @@ fn sample_sdb() -> Vec<u8> {
             record(0x0302, 3, 1, sound("wind", 2, 16, &tone16, true)),
         ],
     )
+    .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// A Dark Reign PALS palette: a ramp of earth tones in the three colour planes, the three unknown planes and
+/// a stand-in for the game's tables (CORRECTIONS.md).
+fn barren_pal() -> Vec<u8> {
+    use relic::dark_reign::pal::{write, Pals};
+    let plane = |f: fn(u8) -> u8| relic::bytes::Base64((0..=255u8).map(f).collect());
+    let pals = Pals {
+        version: 0x0102,
+        planes: vec![
+            plane(|i| i / 4),
+            plane(|i| (i / 5).min(63)),
+            plane(|i| (i / 8).min(63)),
+            plane(|i| i % 64),
+            plane(|_| 0),
+            plane(|_| 63),
+        ],
+        tables: relic::bytes::Base64((0..512u32).map(|i| (i % 256) as u8).collect()),
+    };
+    write(&pals).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// A Dark Reign FTG holding the palette and a short 8-bit mono sound (CORRECTIONS.md: FTGs hold `.wav` too).
+fn sprites_ftg() -> Vec<u8> {
+    use relic::dark_reign::ftg::{write_new, NewEntry};
+    let sound = relic::export::wav::encode(&relic::asset::Sound {
+        channels: 1,
+        sample_rate: 11025,
+        bits_per_sample: 8,
+        data: (0..64u32).map(|i| (128 + (i % 16) * 4) as u8).collect(),
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
+    write_new(&[
+        NewEntry { name: "BARREN.PAL".into(), data: barren_pal() },
+        NewEntry { name: "BOOM.WAV".into(), data: sound },
+    ])
     .unwrap_or_else(|e| panic!("{e}"))
 }
 

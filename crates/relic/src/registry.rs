@@ -88,6 +88,9 @@ pub struct ConvertOptions {
     pub textures: Option<PathBuf>,
     /// The palette indexed images are drawn with (`--palette`): PALS, JASC-PAL, RIFF PAL or raw RGB.
     pub palette: Option<PathBuf>,
+    /// A palette found inside the archive being converted (an FTG's `.PAL`), for its images; `--palette`
+    /// still wins.
+    pub archive_palette: Option<std::sync::Arc<crate::codec::palette::Palette>>,
     /// One-line notes for the user (a palette not found, a default taken), printed by the CLI as
     /// warnings; shared by every conversion of one run.
     pub notes: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
@@ -168,6 +171,12 @@ pub trait Codec: Sync {
     /// Conversion to the asset model (non-archives).
     fn convert(&self, _data: &[u8], _opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
         Err(Error::Unsupported("this format has no conversion yet".into()))
+    }
+
+    /// Options for converting this archive's entries, when the archive holds something they need (an FTG's
+    /// `.PAL` for its sprites); `None` keeps the options as they are.
+    fn entry_options(&self, _data: &[u8], _opts: &ConvertOptions) -> Option<ConvertOptions> {
+        None
     }
 
     /// Whether `convert` of this archive goes through [`Codec::convert`] as a whole rather than entry by
@@ -291,6 +300,8 @@ pub static FORMATS: &[&Format] = &[
     &crate::ragnarok::rsm::FORMAT,
     &crate::drakan::srsc::FORMAT,
     &crate::drakan::db::FORMAT,
+    &crate::dark_reign::ftg::FORMAT,
+    &crate::dark_reign::pal::FORMAT,
 ];
 
 /// Every `--to` target some format produces.

@@ -8,6 +8,9 @@
 //!
 //! Sprites are palette-indexed; [`palette_for`] finds the palette they are drawn with.
 
+pub mod ftg;
+pub mod pal;
+
 use std::path::Path;
 
 use crate::codec::palette::{Palette, SixBitScaling};
@@ -23,14 +26,17 @@ pub fn scaling(opts: &ConvertOptions) -> SixBitScaling {
     opts.setting(SCALING_OPTION.key).and_then(SixBitScaling::from_name).unwrap_or_default()
 }
 
-/// The palette a sprite is drawn with: `--palette`; else the one `.pal` file beside `beside` (the sprite's
-/// own path; the first by name when there are several, said in a note); else a greyscale ramp, with a
-/// one-line note. Index 0 is made transparent (spec: "index 0 is always transparent").
+/// The palette a sprite is drawn with: `--palette`; else the `.PAL` of the FTG being converted; else the one
+/// `.pal` file beside `beside` (the sprite's own path; the first by name when there are several, said in a
+/// note); else a greyscale ramp, with a one-line note. Index 0 is made transparent (spec: "index 0 is always transparent").
 pub fn palette_for(opts: &ConvertOptions, beside: Option<&Path>) -> Result<Palette> {
     let scale = scaling(opts);
     if let Some(path) = &opts.palette {
         let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
         return Ok(Palette::read(&bytes, scale).map_err(|e| e.in_file(path))?.with_transparent(0));
+    }
+    if let Some(palette) = &opts.archive_palette {
+        return Ok(palette.as_ref().clone().with_transparent(0));
     }
     if let Some(dir) = beside.and_then(Path::parent) {
         let mut found: Vec<std::path::PathBuf> =

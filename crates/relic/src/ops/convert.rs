@@ -207,7 +207,7 @@ struct Target<'r> {
     req: &'r ConvertRequest,
     /// What the archives of this input may still expand to (`--max-expansion` times the input's size),
     /// shared by its nested archives.
-    budget: std::sync::atomic::AtomicU64,
+    budget: &'r std::sync::atomic::AtomicU64,
 }
 
 impl Target<'_> {
@@ -242,7 +242,7 @@ fn convert_file(job: &Job, root: &Path, req: &ConvertRequest) -> Converted {
         return Converted::NotYet(format.id);
     }
     let budget = crate::limits::expansion_budget(data.len() as u64).into();
-    let target = Target { root, req, budget };
+    let target = Target { root, req, budget: &budget };
     Converted::Done(convert_bytes(format, &data, &name, &input, &job.out_dir, &job.stem, &target, 0))
 }
 
@@ -359,6 +359,15 @@ fn convert_archive(
     if let Err(e) = target.spend(format.id, total, data.len() as u64) {
         return Batch::failed(input, e);
     }
+    // An archive may hold what its entries are converted with (an FTG's palette).
+    let entry_req;
+    let target = match format.codec.entry_options(data, &target.req.options) {
+        Some(options) => {
+            entry_req = ConvertRequest { options, ..target.req.clone() };
+            &Target { root: target.root, req: &entry_req, budget: target.budget }
+        }
+        None => target,
+    };
     let results: Vec<Batch> = entries.par_iter().map(|entry| convert_entry(entry, input, dir, target, depth)).collect();
     let mut batch = Batch::default();
     for b in results {

@@ -1,0 +1,141 @@
+//! FTG to the common model: entries (duplicates kept, none overwriting another), the lossless document, the
+//! extraction directory that `pack` rebuilds names and order from, and the info summary.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use super::types::*;
+use super::FORMAT_ID;
+use crate::asset::{Entry, EntryData};
+use crate::bytes::Base64;
+
+/// Extraction paths: the names as stored; a later duplicate (names compare without ASCII case, as the game
+/// looks them up) becomes `<stem>~<n>.<ext>`, so duplicates are extracted without overwriting each other.
+pub fn paths(ftg: &Ftg<'_>) -> Vec<String> {
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    ftg.entries
+        .iter()
+        .map(|e| {
+            let n = seen.entry(e.name.to_ascii_lowercase()).or_default();
+            *n += 1;
+            let name = e.name.replace('\\', "/");
+            if *n == 1 {
+                return name;
+            }
+            match name.rsplit_once('.') {
+                Some((stem, ext)) if !stem.is_empty() => format!("{stem}~{n}.{ext}"),
+                _ => format!("{name}~{n}"),
+            }
+        })
+        .collect()
+}
+
+/// The entries in directory order, borrowing their data.
+pub fn entries<'a>(ftg: &Ftg<'a>) -> Vec<Entry<'a>> {
+    ftg.entries
+        .iter()
+        .zip(paths(ftg))
+        .enumerate()
+        .map(|(i, (e, path))| Entry {
+            name_raw: Cow::Owned(e.name_field.split(|&b| b == 0).next().unwrap_or(&[]).to_vec()),
+            name: e.name.clone(),
+            path,
+            size: u64::from(e.size),
+            modified: None,
+            data: EntryData::Stored(ftg.data(i)),
+            record: None,
+        })
+        .collect()
+}
+
+/// The lossless document.
+pub fn to_document(ftg: &Ftg<'_>) -> FtgDocument {
+    let dir_at = u64::from(ftg.header.directory_offset);
+    let mut covered = vec![(0, HEADER_SIZE as u64), (dir_at, dir_at + ftg.entries.len() as u64 * ENTRY_SIZE as u64)];
+    let mut first: HashMap<(u32, u32), usize> = HashMap::new();
+    let entries = ftg
+        .entries
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            covered.push((u64::from(e.offset), u64::from(e.offset) + u64::from(e.size)));
+            let exact = super::write::name_field(&e.name).is_ok_and(|f| f == e.name_field);
+            let mut doc = FtgDocumentEntry {
+                name: e.name.clone(),
+                name_field: (!exact).then(|| Base64(e.name_field.to_vec())),
+                offset: e.offset,
+                size: e.size,
+                data: None,
+                same_as: None,
+            };
+            match first.get(&(e.offset, e.size)) {
+                Some(&j) if e.size > 0 => doc.same_as = Some(j),
+                _ => {
+                    first.insert((e.offset, e.size), i);
+                    doc.data = Some(Base64(ftg.data(i).to_vec()));
+                }
+            }
+            doc
+        })
+        .collect();
+    FtgDocument {
+        format: FORMAT_ID.into(),
+        magic: if &ftg.header.magic == MAGIC { "BOTG".into() } else { "FTG\\0".into() },
+        directory_offset: ftg.header.directory_offset,
+        file_count: ftg.header.file_count,
+        file_size: ftg.bytes.len() as u64,
+        entries,
+        gaps: crate::layout::gaps(ftg.bytes, covered),
+    }
+}
+
+/// The directory `extract` writes beside the files (`directory.json`): each entry's name as stored and the
+/// file it was extracted to, in directory order, so `pack` keeps names (duplicates included) and order.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ExtractedDirectory {
+    pub format: String,
+    pub entries: Vec<ExtractedEntry>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ExtractedEntry {
+    pub name: String,
+    pub path: String,
+}
+
+pub const DIRECTORY_FILE: &str = "directory.json";
+pub const DIRECTORY_FORMAT: &str = "dr-ftg-directory";
+
+pub fn extracted_directory(ftg: &Ftg<'_>) -> ExtractedDirectory {
+    ExtractedDirectory {
+        format: DIRECTORY_FORMAT.into(),
+        entries: ftg
+            .entries
+            .iter()
+            .zip(paths(ftg))
+            .map(|(e, path)| ExtractedEntry { name: e.name.clone(), path })
+            .collect(),
+    }
+}
+
+/// Summary for `relic info`.
+pub fn info(ftg: &Ftg<'_>) -> serde_json::Value {
+    let mut lower: HashMap<String, usize> = HashMap::new();
+    for e in &ftg.entries {
+        *lower.entry(e.name.to_ascii_lowercase()).or_default() += 1;
+    }
+    let duplicates = lower.values().filter(|&&n| n > 1).count();
+    let in_order = ftg.entries.windows(2).all(|w| w.first().map(|a| a.offset) <= w.get(1).map(|b| b.offset));
+    json!({
+        "format": FORMAT_ID,
+        "magic": if &ftg.header.magic == MAGIC { "BOTG" } else { "FTG\\0" },
+        "files": ftg.entries.len(),
+        "duplicate_names": duplicates,
+        "data_in_directory_order": in_order,
+        "directory_offset": ftg.header.directory_offset,
+        "file_size": ftg.bytes.len(),
+    })
+}

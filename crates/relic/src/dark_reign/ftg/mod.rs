@@ -1,0 +1,133 @@
+//! Dark Reign FTG archives (`dr-ftg`; spec "FTG Package Format", CORRECTIONS.md): `BOTG` (or `FTG\0` from
+//! community tools, read but never written), an i32 directory offset and file count, data stored as is,
+//! and 36-byte directory entries (28-byte NUL-terminated name, offset, size). The directory's order need not
+//! be the data's; duplicate names exist and the game takes the first (looked up without ASCII case).
+//!
+//! Listed, extracted (a later duplicate as `<stem>~<n>.<ext>`, with `directory.json` so that `pack` gives
+//! every entry its stored name and place back), packed from a folder (`BOTG`, data in directory order from
+//! offset 12, directory last) and from its JSON (byte for byte: names, order, data layout and padding).
+//! Converted entry by entry; the archive's `.PAL` draws its sprites (`--palette` still wins).
+//!
+//! Choices where the spec is silent: names are Windows-1252; a name field with bytes after its NUL is kept
+//! whole in the JSON; offsets and sizes are read as u32 (the spec's i32 are never negative in a file that
+//! fits); the JSON keeps the layout, so edited data of another size packs from a folder instead.
+
+pub mod convert;
+pub mod read;
+pub mod types;
+pub mod write;
+
+use std::collections::HashMap;
+
+pub use read::parse;
+pub use types::{Ftg, FtgDocument, FtgEntry};
+pub use write::{write_document, write_new, NewEntry};
+
+use crate::asset::Entry;
+use crate::error::{Error, Result};
+use crate::registry::{Capabilities, Codec, ConvertOptions, FolderFile, Format, Game, Kind, PackRequest};
+
+pub const FORMAT_ID: &str = "dr-ftg";
+
+pub static FORMAT: Format = Format {
+    id: FORMAT_ID,
+    name: "Dark Reign FTG archive",
+    game: Game::DarkReign,
+    extensions: &["ftg"],
+    kind: Kind::Archive,
+    capabilities: Capabilities { read: true, convert: true, write: true },
+    notes: "Magic BOTG (FTG\\0 from community tools is read, BOTG written). Duplicate names: the first wins for \
+            lookups; later ones extract as <stem>~<n>.<ext>, and directory.json lets pack restore every name \
+            and the order. The archive's .PAL draws its sprites when converted.",
+    codec: &FtgCodec,
+};
+
+struct FtgCodec;
+
+impl Codec for FtgCodec {
+    fn sniff(&self, head: &[u8]) -> bool {
+        head.starts_with(types::MAGIC)
+    }
+
+    fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
+        Ok(convert::info(&parse(data)?))
+    }
+
+    fn to_json(&self, data: &[u8]) -> Result<serde_json::Value> {
+        crate::registry::document_json(FORMAT_ID, &convert::to_document(&parse(data)?))
+    }
+
+    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
+        let doc: FtgDocument = crate::registry::document_from_json(FORMAT_ID, value)?;
+        write_document(&doc)
+    }
+
+    fn entries<'a>(&self, data: &'a [u8], _archive_name: &str) -> Option<Result<Vec<Entry<'a>>>> {
+        Some(parse(data).map(|f| convert::entries(&f)))
+    }
+
+    /// The archive's first `.PAL` (by directory order) draws its sprites.
+    fn entry_options(&self, data: &[u8], opts: &ConvertOptions) -> Option<ConvertOptions> {
+        let ftg = parse(data).ok()?;
+        let i = ftg.entries.iter().position(|e| e.name.to_ascii_lowercase().ends_with(".pal"))?;
+        let palette = crate::codec::palette::Palette::read(ftg.data(i), crate::dark_reign::scaling(opts)).ok()?;
+        Some(ConvertOptions { archive_palette: Some(std::sync::Arc::new(palette)), ..opts.clone() })
+    }
+
+    fn extraction_index(&self, data: &[u8], _archive_name: &str) -> Option<Result<(String, Vec<u8>)>> {
+        Some(parse(data).and_then(|f| {
+            let value = serde_json::to_value(convert::extracted_directory(&f))
+                .map_err(|e| Error::Unsupported(format!("JSON: {e}")))?;
+            Ok((convert::DIRECTORY_FILE.to_string(), crate::export::json::to_pretty(&value)?))
+        }))
+    }
+
+    fn pack_folder(&self, files: Vec<FolderFile>, _request: &PackRequest, out: &mut dyn std::io::Write) -> Result<u64> {
+        let read = |f: &FolderFile| std::fs::read(&f.path).map_err(|e| Error::io(&f.path, e));
+        let by_path: HashMap<&str, &FolderFile> = files.iter().map(|f| (f.relative.as_str(), f)).collect();
+        let entries = match by_path.get(convert::DIRECTORY_FILE) {
+            Some(index) => {
+                let dir: convert::ExtractedDirectory = serde_json::from_slice(&read(index)?)
+                    .map_err(|e| Error::Refused(format!("{}: not an FTG directory: {e}", index.path.display())))?;
+                if dir.format != convert::DIRECTORY_FORMAT {
+                    return Err(Error::Refused(format!(
+                        "{}: not `{}`",
+                        index.path.display(),
+                        convert::DIRECTORY_FORMAT
+                    )));
+                }
+                let listed: std::collections::HashSet<&str> = dir.entries.iter().map(|e| e.path.as_str()).collect();
+                if let Some(extra) = files
+                    .iter()
+                    .find(|f| f.relative != convert::DIRECTORY_FILE && !listed.contains(f.relative.as_str()))
+                {
+                    return Err(Error::Refused(format!(
+                        "{}: not listed in {}",
+                        extra.path.display(),
+                        convert::DIRECTORY_FILE
+                    )));
+                }
+                dir.entries
+                    .iter()
+                    .map(|e| {
+                        let file = by_path.get(e.path.as_str()).ok_or_else(|| {
+                            Error::Refused(format!(
+                                "{} lists `{}`, which is not in the folder",
+                                convert::DIRECTORY_FILE,
+                                e.path
+                            ))
+                        })?;
+                        Ok(NewEntry { name: e.name.clone(), data: read(file)? })
+                    })
+                    .collect::<Result<Vec<_>>>()?
+            }
+            None => files
+                .iter()
+                .map(|f| Ok(NewEntry { name: f.relative.replace('/', "\\"), data: read(f)? }))
+                .collect::<Result<Vec<_>>>()?,
+        };
+        let bytes = write_new(&entries)?;
+        out.write_all(&bytes).map_err(|e| Error::io("output", e))?;
+        Ok(bytes.len() as u64)
+    }
+}

@@ -1,0 +1,68 @@
+//! FTG as stored (spec "FTG Package Format", CORRECTIONS.md): a 12-byte header (magic, i32 directory offset,
+//! i32 file count), file data anywhere, and a directory of 36-byte entries (28-byte NUL-terminated name,
+//! i32 offset, i32 size).
+
+use serde::{Deserialize, Serialize};
+
+use crate::bytes::Base64;
+use crate::layout::Gap;
+
+pub const MAGIC: &[u8; 4] = b"BOTG";
+/// Written by some community tools; read, never written (CORRECTIONS.md).
+pub const MAGIC_COMMUNITY: &[u8; 4] = b"FTG\0";
+pub const HEADER_SIZE: usize = 12;
+pub const ENTRY_SIZE: usize = 36;
+pub const NAME_SIZE: usize = 28;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FtgHeader {
+    /// `BOTG`, or `FTG\0` from community tools.
+    pub magic: [u8; 4],
+    pub directory_offset: u32,
+    pub file_count: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FtgEntry {
+    /// The name field as stored (28 bytes, junk after the NUL included).
+    pub name_field: [u8; NAME_SIZE],
+    /// The name: the bytes before the NUL, Windows-1252.
+    pub name: String,
+    pub offset: u32,
+    pub size: u32,
+}
+
+#[derive(Debug, Clone)]
+pub struct Ftg<'a> {
+    pub header: FtgHeader,
+    pub entries: Vec<FtgEntry>,
+    pub bytes: &'a [u8],
+}
+
+/// The lossless JSON document: header, every directory entry in directory order with its data (shared
+/// ranges once), and non-zero bytes outside header, data and directory.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FtgDocument {
+    pub format: String,
+    pub magic: String,
+    pub directory_offset: u32,
+    pub file_count: u32,
+    pub file_size: u64,
+    pub entries: Vec<FtgDocumentEntry>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub gaps: Vec<Gap>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FtgDocumentEntry {
+    pub name: String,
+    /// The 28-byte field when the name alone does not give it back (junk after the NUL).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name_field: Option<Base64>,
+    pub offset: u32,
+    pub size: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Base64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub same_as: Option<usize>,
+}

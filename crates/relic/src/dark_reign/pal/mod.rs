@@ -1,0 +1,180 @@
+//! Dark Reign palettes (`dr-pal`, `.pal`; CORRECTIONS.md — the spec has no palette section): `PALS`, u32
+//! 0x0102, six 256-byte planes of 6-bit values (the first three are R, G, B; the meaning of the second three
+//! is unknown), then tables the game draws with (a 32 KiB RGB555 → index table at offset 1544, shading
+//! tables), kept as they are.
+//!
+//! `relic convert x.pal` writes a 16 × 16 swatch PNG and the JSON (colours at 8 bits under
+//! `--option dr-pal.scaling`, the raw 6-bit planes, the tables); `relic pack dr-pal x.json` writes it back
+//! byte for byte. Index 0 is transparent when sprites are drawn; the swatch shows every entry opaque. Index
+//! 47 is an ordinary colour (CORRECTIONS.md: 40–47 are team 1's shades), not a shadow.
+
+use serde::{Deserialize, Serialize};
+
+use crate::asset::{Asset, Document, NamedAsset};
+use crate::bytes::Base64;
+use crate::codec::palette::{Palette, SixBitScaling};
+use crate::error::{Error, Result};
+use crate::reader::Reader;
+use crate::registry::{Capabilities, Codec, ConvertOptions, Format, Game, Kind};
+
+pub const FORMAT_ID: &str = "dr-pal";
+pub const MAGIC: &[u8; 4] = b"PALS";
+/// Where the planes end and the game's tables begin.
+pub const PLANES_END: usize = 8 + 6 * 256;
+
+/// A PALS file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pals {
+    pub version: u32,
+    /// Six planes of 256 values each: R, G, B, then three of unknown meaning. Stored values may use all 8
+    /// bits; the colour is their low 6.
+    pub planes: Vec<Base64>,
+    /// Everything after the planes (the RGB555 → index table, shading tables), as stored.
+    pub tables: Base64,
+}
+
+pub fn parse(data: &[u8]) -> Result<Pals> {
+    let mut r = Reader::new(FORMAT_ID, data);
+    if r.bytes(4, "magic")? != MAGIC {
+        return Err(r.error_at("magic", 0, "expected `PALS`"));
+    }
+    let version = r.u32("version")?;
+    let mut planes = Vec::with_capacity(6);
+    for i in 0..6 {
+        planes.push(Base64(r.bytes(256, &format!("planes[{i}]"))?.to_vec()));
+    }
+    let tables = Base64(r.bytes(r.remaining(), "tables")?.to_vec());
+    Ok(Pals { version, planes, tables })
+}
+
+pub fn write(p: &Pals) -> Result<Vec<u8>> {
+    if p.planes.len() != 6 || p.planes.iter().any(|pl| pl.0.len() != 256) {
+        return Err(Error::invalid(FORMAT_ID, "planes", 8, "six planes of 256 values each"));
+    }
+    let mut out = Vec::with_capacity(PLANES_END + p.tables.0.len());
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&p.version.to_le_bytes());
+    for pl in &p.planes {
+        out.extend_from_slice(&pl.0);
+    }
+    out.extend_from_slice(&p.tables.0);
+    Ok(out)
+}
+
+impl Pals {
+    /// The 256 colours at 8 bits.
+    pub fn palette(&self, scaling: SixBitScaling) -> Palette {
+        let plane = |i: usize| self.planes.get(i).map_or(&[][..], |p| p.0.as_slice());
+        let (r, g, b) = (plane(0), plane(1), plane(2));
+        Palette {
+            colors: (0..256)
+                .map(|i| {
+                    let v = |p: &[u8]| scaling.scale(p.get(i).copied().unwrap_or(0));
+                    [v(r), v(g), v(b), 255]
+                })
+                .collect(),
+        }
+    }
+}
+
+pub static FORMAT: Format = Format {
+    id: FORMAT_ID,
+    name: "Dark Reign palette (PALS)",
+    game: Game::DarkReign,
+    extensions: &["pal"],
+    kind: Kind::Image,
+    capabilities: Capabilities { read: true, convert: true, write: true },
+    notes: "Six 6-bit planes (R, G, B, three unknown) and the game's tables, kept. 6-bit to 8-bit scaling: \
+            --option dr-pal.scaling=replicate ((v<<2)|(v>>4), default) or x4. convert writes a 16x16 swatch PNG \
+            and the JSON. --palette also takes JASC-PAL, RIFF PAL and raw 768-byte RGB.",
+    codec: &PalCodec,
+};
+
+struct PalCodec;
+
+impl Codec for PalCodec {
+    fn sniff(&self, head: &[u8]) -> bool {
+        head.starts_with(MAGIC)
+    }
+
+    fn options(&self) -> &'static [crate::registry::FormatOption] {
+        &[super::SCALING_OPTION]
+    }
+
+    fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
+        let p = parse(data)?;
+        Ok(serde_json::json!({
+            "format": FORMAT_ID,
+            "version": format!("0x{:04X}", p.version),
+            "colors": 256,
+            "table_bytes": p.tables.0.len(),
+        }))
+    }
+
+    fn to_json(&self, data: &[u8]) -> Result<serde_json::Value> {
+        let mut value = crate::registry::document_json(FORMAT_ID, &parse(data)?)?;
+        if let Some(map) = value.as_object_mut() {
+            map.insert("format".into(), FORMAT_ID.into());
+        }
+        Ok(value)
+    }
+
+    fn write_json(&self, mut value: serde_json::Value) -> Result<Vec<u8>> {
+        if let Some(map) = value.as_object_mut() {
+            map.remove("format");
+            map.remove("colors");
+        }
+        write(&crate::registry::document_from_json(FORMAT_ID, value)?)
+    }
+
+    fn convert(&self, data: &[u8], opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
+        let p = parse(data)?;
+        let palette = p.palette(super::scaling(opts));
+        let mut doc = self.to_json(data)?;
+        let colors: Vec<String> =
+            palette.colors.iter().map(|c| format!("#{:02X}{:02X}{:02X}", c[0], c[1], c[2])).collect();
+        if let Some(map) = doc.as_object_mut() {
+            map.insert("colors".into(), serde_json::json!(colors));
+        }
+        Ok(vec![
+            NamedAsset { name: None, asset: Asset::Image(palette.swatch()) },
+            NamedAsset { name: None, asset: Asset::Document(Document { value: doc, tables: vec![] }) },
+        ])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A PALS file by hand: entry i has R = i & 63, G = 63, B = 0; the unknown planes and tables are junk.
+    fn handmade() -> Vec<u8> {
+        let mut b = b"PALS".to_vec();
+        b.extend(0x0102u32.to_le_bytes());
+        b.extend((0..=255u8).map(|i| i & 63));
+        b.extend([63u8; 256]);
+        b.extend([0u8; 256]);
+        b.extend((0..768).map(|i| (i * 7 % 256) as u8));
+        b.extend([0xAB; 40]);
+        b
+    }
+
+    #[test]
+    fn reads_the_planes_and_writes_back() {
+        let bytes = handmade();
+        let p = parse(&bytes).unwrap();
+        let pal = p.palette(SixBitScaling::Replicate);
+        assert_eq!(pal.colors[47], [(47 << 2) | (47 >> 4), 255, 0, 255]);
+        assert_eq!(p.palette(SixBitScaling::Times4).colors[63], [252, 252, 0, 255]);
+        assert_eq!(write(&p).unwrap(), bytes);
+        let codec = FORMAT.codec;
+        assert_eq!(codec.write_json(codec.to_json(&bytes).unwrap()).unwrap(), bytes);
+        let assets = codec.convert(&bytes, &ConvertOptions::default()).unwrap();
+        let Asset::Document(d) = &assets[1].asset else { panic!() };
+        assert_eq!(d.value["colors"][1], "#04FF00");
+        // The JSON `convert` writes packs back too (its colours are informational).
+        assert_eq!(codec.write_json(d.value.clone()).unwrap(), bytes);
+        crate::testing::check_robustness(&bytes, false, |b| parse(b).and_then(|p| write(&p)));
+        assert!(parse(&bytes[..PLANES_END - 1]).is_err());
+    }
+}
