@@ -5,7 +5,8 @@
 //! writable formats, `convert --to json` → `pack`. Never a panic, never a hang, never unbounded memory:
 //!
 //! - panics are caught per mutant and reported with the file, the mutation and the stage;
-//! - a watchdog fails the test when one mutant runs longer than [`MUTANT_TIMEOUT`];
+//! - a watchdog fails the test when one mutant runs longer than [`MUTANT_TIMEOUT`] (or ten times as long as
+//!   the unmutated file, for files that are slow anyway);
 //! - a counting allocator measures each mutant's peak heap and holds it under [`memory_bound`];
 //! - a writer must never write a file its own reader refuses (`info` and `to_json` of the packed bytes),
 //!   and an unmutated file written back from its JSON document must come out byte-identical.
@@ -40,9 +41,11 @@
 //!   `len / FULL_SWEEP_BYTES` (never under [`MIN_MUTANTS`] of each kind), stopped after
 //!   [`LARGE_FILE_SECONDS`].
 //! - **budgeted** (the default debug build, which CI runs): files up to [`DEBUG_FULL_BYTES`] (every sample,
-//!   which the test checks) get the whole plan; a larger file gets the unmutated run and at least
-//!   [`MIN_MUTANTS`] truncations and flips, then as much of its plan, in order, as fits in
-//!   [`DEBUG_FILE_SECONDS`]. The summary line says how much of the plan ran; the full mode runs the rest.
+//!   which the test checks) get the whole plan; a larger file up to [`FULL_SWEEP_BYTES`] gets the
+//!   unmutated run and at least [`MIN_MUTANTS`] truncations and flips (unless it reaches
+//!   [`DEBUG_FILE_HARD_SECONDS`]), then as much of its plan, in order, as fits in [`DEBUG_FILE_SECONDS`];
+//!   larger files (FreeRCT's 7–50 MB ones, once read) are left to the full mode. The summary line says how
+//!   much of the plan ran; the full mode runs the rest.
 //!
 //! Files are swept by [`WORKERS`] threads (CI has two cores; the counting allocator counts per thread, so
 //! each mutant's peak is its own).
@@ -146,16 +149,21 @@ const LARGE_FILE_SECONDS: u64 = 60;
 /// 5,445 bytes) and the corpus's small files.
 const DEBUG_FULL_BYTES: usize = 6 << 10;
 /// Budgeted mode: time for a larger file, after its first `MIN_MUTANTS` truncations and flips. With two
-/// workers, the corpus's nine larger files take about 9 × 6 / 2 ≈ 30 s; FreeRCT's 23 larger `.rcd` files
-/// would add about 70 s once a format reads them.
+/// workers, the corpus's nine larger files take about 9 × 6 / 2 ≈ 30 s; FreeRCT's 20 `.rcd` files between
+/// 6 KiB and 4 MiB would add about 60 s once a format reads them.
 const DEBUG_FILE_SECONDS: u64 = 6;
-/// Floor of each kind of mutant for any file.
+/// Budgeted mode: a file stops at this time even before its floor of mutants.
+const DEBUG_FILE_HARD_SECONDS: u64 = 4 * DEBUG_FILE_SECONDS;
+/// Floor of each kind of mutant for any file (within `DEBUG_FILE_HARD_SECONDS` in the budgeted mode).
 const MIN_MUTANTS: usize = 16;
 /// Mutants of files up to this size also go through the JSON text between `convert --to json` and `pack`
 /// (the unmutated file always does).
 const TEXT_ROUND_TRIP_BYTES: usize = 64 << 10;
-/// One mutant taking longer than this is a hang (a debug build on a busy 2-core machine).
+/// One mutant taking longer than this is a hang (a debug build on a busy 2-core machine), or longer than
+/// `MUTANT_SLOWDOWN` times the unmutated file when that is more. The unmutated file itself has
+/// `MUTANT_TIMEOUT` plus a second per MiB.
 const MUTANT_TIMEOUT: Duration = Duration::from_secs(20);
+const MUTANT_SLOWDOWN: u32 = 10;
 /// Workers sweeping files side by side.
 const WORKERS: usize = 2;
 /// Samples relic writes (`samples/`); every one is identified and swept.
@@ -252,10 +260,12 @@ fn mode() -> Mode {
 
 struct Plan {
     mutations: Vec<Mutation>,
-    /// Mutants run whatever the time (the unmutated file and the floors).
+    /// Mutants run whatever the soft time limit (the unmutated file and the floors).
     guaranteed: usize,
     /// Stop after this long, once the guaranteed mutants ran.
     time_limit: Option<Duration>,
+    /// Stop after this long in any case (the unmutated file always runs).
+    hard_limit: Option<Duration>,
 }
 
 fn plan(name: &str, len: usize, mode: Mode) -> Plan {
@@ -287,13 +297,14 @@ fn plan(name: &str, len: usize, mode: Mode) -> Plan {
         mutations.extend(t.next());
         mutations.extend(f.next());
     }
-    let (guaranteed, time_limit) = match mode {
-        Mode::Full if len <= FULL_SWEEP_BYTES => (mutations.len(), None),
-        Mode::Full => (1 + 2 * MIN_MUTANTS, Some(Duration::from_secs(LARGE_FILE_SECONDS))),
-        Mode::Budgeted if len <= DEBUG_FULL_BYTES => (mutations.len(), None),
-        Mode::Budgeted => (1 + 2 * MIN_MUTANTS, Some(Duration::from_secs(DEBUG_FILE_SECONDS))),
+    let secs = |s| Some(Duration::from_secs(s));
+    let (guaranteed, time_limit, hard_limit) = match mode {
+        Mode::Full if len <= FULL_SWEEP_BYTES => (mutations.len(), None, None),
+        Mode::Full => (1 + 2 * MIN_MUTANTS, secs(LARGE_FILE_SECONDS), None),
+        Mode::Budgeted if len <= DEBUG_FULL_BYTES => (mutations.len(), None, None),
+        Mode::Budgeted => (1 + 2 * MIN_MUTANTS, secs(DEBUG_FILE_SECONDS), secs(DEBUG_FILE_HARD_SECONDS)),
     };
-    Plan { mutations, guaranteed, time_limit }
+    Plan { mutations, guaranteed, time_limit, hard_limit }
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -307,6 +318,8 @@ struct Progress {
     stage: &'static str,
     /// When the current mutant started; `None` between mutants.
     started: Option<Instant>,
+    /// How long it may take.
+    timeout: Duration,
 }
 
 /// Follows one mutant through the stages: tells the watchdog, and notes in which stage the heap peaked.
@@ -557,6 +570,14 @@ struct Tally {
 fn sweep_file(job: &Job, mode: Mode, progress: &Mutex<Progress>) -> FileReport {
     let Job { label, name, bytes, format } = job;
     let (name, bytes, format) = (name.as_str(), bytes.as_slice(), *format);
+    if mode == Mode::Budgeted && bytes.len() > FULL_SWEEP_BYTES {
+        let line = format!(
+            "{:<7} {:>9} B  left to the full mode (release build): too large for a debug build  {label}",
+            format.id,
+            bytes.len()
+        );
+        return FileReport { line, failures: Vec::new(), complete: false, label: label.clone() };
+    }
     let plan = plan(name, bytes.len(), mode);
     let bound = memory_bound(bytes.len());
     let base_entries = baseline(format.codec_for(name), name, bytes);
@@ -565,14 +586,26 @@ fn sweep_file(job: &Job, mode: Mode, progress: &Mutex<Progress>) -> FileReport {
     let (mut truncations, mut flips) = (Tally::default(), Tally::default());
     let (mut rewritten, mut max_peak, mut ran) = (0, 0usize, 0);
     let mut copy = bytes.to_vec();
+    let mut unmutated_time = Duration::ZERO;
     for (i, &mutation) in plan.mutations.iter().enumerate() {
-        if i >= plan.guaranteed && plan.time_limit.is_some_and(|limit| started.elapsed() > limit) {
+        let elapsed = started.elapsed();
+        let over = |limit: Option<Duration>| limit.is_some_and(|l| elapsed > l);
+        if i > 0 && (over(plan.hard_limit) || (i >= plan.guaranteed && over(plan.time_limit))) {
             break;
         }
         ran += 1;
         let what = mutation.describe(bytes.len());
         if let Ok(mut p) = progress.lock() {
-            *p = Progress { file: label.clone(), mutation: what.clone(), stage: "", started: Some(Instant::now()) };
+            *p = Progress {
+                file: label.clone(),
+                mutation: what.clone(),
+                stage: "",
+                started: Some(Instant::now()),
+                timeout: match mutation {
+                    Mutation::None => MUTANT_TIMEOUT + Duration::from_secs((bytes.len() >> 20) as u64),
+                    _ => MUTANT_TIMEOUT.max(unmutated_time * MUTANT_SLOWDOWN),
+                },
+            };
         }
         let input: &[u8] = match mutation {
             Mutation::None => bytes,
@@ -605,7 +638,10 @@ fn sweep_file(job: &Job, mode: Mode, progress: &Mutex<Progress>) -> FileReport {
         t.note_peak();
         let (stage, peak_stage) = (t.current.get(), t.peak_stage.get());
         let tally = match mutation {
-            Mutation::None => None,
+            Mutation::None => {
+                unmutated_time = mutant_started.elapsed();
+                None
+            }
             Mutation::Truncate(_) => Some(&mut truncations),
             Mutation::Flip { .. } => Some(&mut flips),
         };
@@ -781,10 +817,10 @@ fn sweep_all(jobs: Vec<Job>, mode: Mode) -> Result<Vec<FileReport>, String> {
             Err(mpsc::RecvTimeoutError::Timeout) => {
                 for slot in &slots {
                     let p = slot.lock().map(|p| p.clone()).unwrap_or_default();
-                    if p.started.is_some_and(|s| s.elapsed() > MUTANT_TIMEOUT) {
+                    if p.started.is_some_and(|s| s.elapsed() > p.timeout) {
                         return Err(format!(
-                            "hang: {}: {} has been in `{}` for over {MUTANT_TIMEOUT:?}",
-                            p.file, p.mutation, p.stage
+                            "hang: {}: {} has been in `{}` for over {:?}",
+                            p.file, p.mutation, p.stage, p.timeout
                         ));
                     }
                 }
