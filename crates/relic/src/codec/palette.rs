@@ -74,9 +74,10 @@ impl Palette {
         Err(Error::Refused("not a palette relic reads (PALS, JASC-PAL, RIFF PAL or raw 768-byte RGB)".into()))
     }
 
-    /// A swatch: 16 × 16 cells of 16 × 16 pixels, entry `i` at column `i % 16`, row `i / 16`.
+    /// A swatch: a 16 × 16 image, entry `i` at column `i % 16`, row `i / 16` (one pixel each: viewers
+    /// zoom, and it stays cheap to write for every palette of a game).
     pub fn swatch(&self) -> Image {
-        const CELL: usize = 16;
+        const CELL: usize = 1;
         let side = 16 * CELL;
         let mut rgba = vec![0u8; side * side * 4];
         for (y, row) in rgba.chunks_exact_mut(side * 4).enumerate() {
@@ -194,9 +195,10 @@ mod tests {
     fn the_swatch_places_entry_i_at_its_cell() {
         let img = Palette::greyscale().with_transparent(0).swatch();
         let Pixels::Rgba8(px) = &img.frames[0].pixels else { panic!() };
-        let at = |x: usize, y: usize| &px[(y * 256 + x) * 4..(y * 256 + x) * 4 + 4];
+        assert_eq!((img.frames[0].width, img.frames[0].height), (16, 16));
+        let at = |x: usize, y: usize| &px[(y * 16 + x) * 4..(y * 16 + x) * 4 + 4];
         assert_eq!(at(0, 0), [0, 0, 0, 0]);
-        assert_eq!(at(16 * 3 + 5, 16 * 2 + 9), [35, 35, 35, 255]);
+        assert_eq!(at(3, 2), [35, 35, 35, 255]);
     }
 
     #[test]
