@@ -291,6 +291,8 @@ pub static FORMATS: &[&Format] = &[
     &crate::ragnarok::rsm::FORMAT,
     &crate::drakan::srsc::FORMAT,
     &crate::drakan::db::FORMAT,
+    &crate::dark_reign::spr::FORMAT,
+    &crate::dark_reign::ftg_spr::FORMAT,
 ];
 
 /// Every `--to` target some format produces.

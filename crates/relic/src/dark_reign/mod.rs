@@ -8,6 +8,9 @@
 //!
 //! Sprites are palette-indexed; [`palette_for`] finds the palette they are drawn with.
 
+pub mod ftg_spr;
+pub mod spr;
+
 use std::path::Path;
 
 use crate::codec::palette::{Palette, SixBitScaling};
