@@ -183,6 +183,12 @@ pub fn assets(doc: &SprDocument, palette: &Palette, opts: &ConvertOptions, budge
         if pixels.len() != w * h {
             return Err(Error::invalid(FORMAT_ID, format!("pictures[{}].pixels", f.picture), 0, "wrong size"));
         }
+        let records = frame_hotspots(doc, f)?;
+        rows.push(FrameRow::new(doc, f, k * w, &records));
+        if w * h == 0 {
+            // A frame of no pixels has no PNG (nor can a PNG have no pixels); its picture stays in the document.
+            continue;
+        }
         let slot = rgba_of.get_mut(f.picture).ok_or_else(|| Error::invalid(FORMAT_ID, "picnr", 0, "no picture"))?;
         let rgba = slot.get_or_insert_with(|| paint.to_rgba(pixels)).clone();
         if let Some(s) = shown.get_mut(f.picture) {
@@ -196,10 +202,8 @@ pub fn assets(doc: &SprDocument, palette: &Palette, opts: &ConvertOptions, budge
                 }
             }
         }
-        let records = frame_hotspots(doc, f)?;
         let centre = records.iter().find(|r| r.flag == 0).map_or((0, 0), |r| (-i32::from(r.x), -i32::from(r.y)));
         let hotspots = records.iter().map(|r| Hotspot { x: r.x.into(), y: r.y.into(), flag: r.flag.into() }).collect();
-        rows.push(FrameRow::new(doc, f, k * w, &records));
         out.push(NamedAsset {
             name: Some(f.name.clone()),
             asset: Asset::Image(image(w as u32, h as u32, rgba, centre, hotspots)),

@@ -34,6 +34,10 @@ pub fn from_json_at(value: serde_json::Value, json_path: &Path, notes: &mut Vec<
 /// Replaces each shown picture's pixels with its frame PNG's (see [`from_json_at`]).
 pub fn take_pngs(doc: &mut SprDocument, paint: &Paint, dir: &Path, notes: &mut Vec<String>) -> Result<()> {
     let (w, h) = (doc.width.max(0) as usize, doc.height.max(0) as usize);
+    if w * h == 0 {
+        // Frames of no pixels have no PNGs: the document holds the (empty) pictures.
+        return Ok(());
+    }
     let list = frames(doc, crate::limits::current().max_entry_size)?;
     let mut taken: Vec<Option<(String, Vec<u8>)>> = vec![None; doc.pictures.len()];
     let (mut used, mut inexact) = (0usize, 0usize);
