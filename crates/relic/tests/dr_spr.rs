@@ -713,3 +713,24 @@ fn hostile_counts_are_refused_before_allocating() {
     assert_eq!(assets.len(), 1);
     assert_eq!(spr::write_document(&spr::parse(&empty).unwrap()).unwrap(), empty);
 }
+
+#[test]
+fn an_edit_that_outgrows_the_stored_layout_is_laid_out_afresh() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("shadow.spr");
+    std::fs::write(&input, sspr()).unwrap();
+    let out = dir.path().join("out");
+    convert(&input, &out, &ConvertRequest::default());
+    // Frame 0_1_0 (anim 0, rotation 1) shows picture 1, stored at offset 0 in 2 bytes: a checkerboard needs 8.
+    let png = out.join("shadow/0_1_0.png");
+    let px: Vec<u8> = (0..8).flat_map(|i| if i % 2 == 0 { [0, 0, 0, 128] } else { [0, 0, 0, 0] }).collect();
+    write_png(&png, 4, 2, &px);
+    let back = dir.path().join("back.spr");
+    let report = ops::pack("dr-spr", &out.join("shadow/shadow.json"), &back, &PackOptions::default()).unwrap();
+    assert!(report.notes.iter().any(|n| n.contains("laid out one after the other")), "{:?}", report.notes);
+    let doc = spr::parse(&std::fs::read(&back).unwrap()).unwrap();
+    assert!(doc.layout.is_none());
+    assert_eq!(doc.pictures[1].pixels.as_ref().unwrap().0, [1, 0, 1, 0, 1, 0, 1, 0]);
+    assert_eq!(doc.pictures[0].pixels.as_ref().unwrap().0, sspr_pictures()[0].1);
+    assert_eq!(doc.trailing.as_ref().unwrap().0, b"XY");
+}

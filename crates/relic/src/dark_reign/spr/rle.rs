@@ -5,7 +5,7 @@
 //! skip is legal when a line starts opaque (and so is any zero count). The high bit of odd counts has no
 //! known meaning: decoding ignores it, [`Runs`] keep it.
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::reader::Reader;
 
 /// The longest transparent run one count holds (8 bits).
@@ -194,11 +194,6 @@ pub fn encode_with(pixels: &[u8], width: usize, height: usize, shadow: bool, cou
         }
     }
     Ok(out)
-}
-
-/// An error about a picture's runs, for the document field `pictures[i].runs`.
-pub fn runs_error(format: &'static str, picture: usize, message: String) -> Error {
-    Error::invalid(format, format!("pictures[{picture}].runs"), 0, message)
 }
 
 #[cfg(test)]

@@ -93,7 +93,9 @@ fn place(layout: &PictureLayout, pictures: &[Vec<u8>]) -> Result<(Vec<u32>, Vec<
         return Err(bad("layout.offsets", format!("{} offsets for {} pictures", layout.offsets.len(), pictures.len())));
     }
     int32(layout.end as usize, "layout.end")?;
-    let mut canvas = Canvas::new(FORMAT_ID, u64::from(layout.end), i32::MAX as u64)?;
+    // The pixel data is allocated whole: no larger than an entry relic decodes (--max-entry-size).
+    let max = crate::limits::current().max_entry_size.min(i32::MAX as u64);
+    let mut canvas = Canvas::new(FORMAT_ID, u64::from(layout.end), max).map_err(|e| e.within("layout.end"))?;
     for (i, (p, &offset)) in pictures.iter().zip(&layout.offsets).enumerate() {
         canvas.place(u64::from(offset), p, || format!("layout.offsets[{i}]"))?;
     }
