@@ -173,6 +173,7 @@ pub fn build() -> Vec<(&'static str, Vec<u8>)> {
         ("drakan/Common.txd", common_txd()),
         ("dark_reign/BARREN.PAL", barren_pal()),
         ("dark_reign/SPRITES.FTG", sprites_ftg()),
+        ("dark_reign/unit.spr", dark_reign_unit()),
     ]
 }
 
@@ -304,7 +305,7 @@ fn barren_pal() -> Vec<u8> {
     write(&pals).unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// A Dark Reign FTG holding the palette and a short 8-bit mono sound (CORRECTIONS.md: FTGs hold `.wav` too).
+/// A Dark Reign FTG holding a sprite, the palette it is drawn with and a short 8-bit mono sound (CORRECTIONS.md: FTGs hold `.wav` too).
 fn sprites_ftg() -> Vec<u8> {
     use relic::dark_reign::ftg::{write_new, NewEntry};
     let sound = relic::export::wav::encode(&relic::asset::Sound {
@@ -315,6 +316,7 @@ fn sprites_ftg() -> Vec<u8> {
     })
     .unwrap_or_else(|e| panic!("{e}"));
     write_new(&[
+        NewEntry { name: "UNIT.SPR".into(), data: dark_reign_unit() },
         NewEntry { name: "BARREN.PAL".into(), data: barren_pal() },
         NewEntry { name: "BOOM.WAV".into(), data: sound },
     ])
@@ -561,6 +563,61 @@ fn adb() -> Vec<u8> {
         trailing: None,
     };
     relic::evil_islands::adb::write(&adb).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// A Dark Reign RSPR sprite through relic's writer: 12 × 9 pictures of a round unit with a barrel pointing
+/// the rotation's way (rotation 0 east, counter-clockwise), 3 anims in 2 sections (move: anims 0–1, one
+/// centre hotspot each; fire: anim 2, centre and turret), 4 rotations.
+fn dark_reign_unit() -> Vec<u8> {
+    use relic::bytes::Base64;
+    use relic::dark_reign::spr::{self, HotspotRecord, Magic, Picture, Section, SprDocument};
+    let (w, h) = (12i32, 9i32);
+    let mut pictures = Vec::new();
+    let mut hotspots = Vec::new();
+    for anim in 0..3 {
+        for rotation in 0..4 {
+            let (dx, dy) = [(1, 0), (0, -1), (-1, 0), (0, 1)][rotation];
+            let mut pixels = vec![0u8; (w * h) as usize];
+            for y in 0..h {
+                for x in 0..w {
+                    let (cx, cy) = (x - 6, y - 4);
+                    let barrel = (1..6).any(|t| (cx, cy) == (dx * t, dy * t));
+                    pixels[(y * w + x) as usize] = if barrel {
+                        0x60 + anim as u8
+                    } else if cx * cx + cy * cy <= 9 {
+                        0x20 + 4 * anim as u8 + (cx + cy).rem_euclid(3) as u8
+                    } else {
+                        0
+                    };
+                }
+            }
+            pictures.push(Picture { hotspot_index: hotspots.len() as i32, pixels: Some(Base64(pixels)), runs: None });
+            hotspots.push(HotspotRecord { x: 6, y: 4, flag: 0 });
+            if anim == 2 {
+                hotspots.push(HotspotRecord { x: (6 + 5 * dx) as u8, y: (4 + 4 * dy) as u8, flag: 1 });
+            }
+        }
+    }
+    let doc = SprDocument {
+        format: spr::FORMAT_ID.into(),
+        magic: Magic::Rspr,
+        version: 0x0210,
+        anims: 3,
+        rotations: 4,
+        width: w,
+        height: h,
+        picture_of_frames: (0..12).collect(),
+        sections: vec![
+            Section { first_anim: 0, last_anim: 1, rate: 19660, hotspots: 1 },
+            Section { first_anim: 2, last_anim: 2, rate: 32768, hotspots: 2 },
+        ],
+        anim_sections: vec![0, 0, 1],
+        pictures,
+        layout: None,
+        hotspots,
+        trailing: None,
+    };
+    spr::write_document(&doc).unwrap_or_else(|e| panic!("{e}"))
 }
 
 #[allow(dead_code)]

@@ -302,6 +302,8 @@ pub static FORMATS: &[&Format] = &[
     &crate::drakan::db::FORMAT,
     &crate::dark_reign::ftg::FORMAT,
     &crate::dark_reign::pal::FORMAT,
+    &crate::dark_reign::spr::FORMAT,
+    &crate::dark_reign::ftg_spr::FORMAT,
 ];
 
 /// Every `--to` target some format produces.

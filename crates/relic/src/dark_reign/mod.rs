@@ -9,7 +9,9 @@
 //! Sprites are palette-indexed; [`palette_for`] finds the palette they are drawn with.
 
 pub mod ftg;
+pub mod ftg_spr;
 pub mod pal;
+pub mod spr;
 
 use std::path::Path;
 

@@ -1,0 +1,81 @@
+//! The spec's "FTG-bundled SPR" layout (`dr-ftg-spr`): a headerless sprite of `num_frames` frames, each an
+//! 8-byte descriptor (u16 width, u16 height, i16 hotspot x, i16 hotspot y) after an 8-byte header (u16
+//! num_frames, u16 max_width, u16 max_height, u16 reserved), then every frame's raw 8-bit palette indices,
+//! rows top to bottom. Spec: `../shared/specs/dark-reign-spr-ftg.txt`, "FTG-bundled SPR Format".
+//!
+//! CORRECTIONS.md believes this section wrong: the sprites inside real SPRITES.FTG archives are RSPR/SSPR
+//! (`dr-spr`). relic reads the layout only when asked (`--format dr-ftg-spr`): it has no magic, so it is
+//! never sniffed and claims no extension.
+//!
+//! Choices: index 0 is transparent, as in every Dark Reign sprite; `max_width`/`max_height` are kept as
+//! stored (the spec says they may be 0), not recomputed; frame PNGs are `frame_<i>`; frames of no pixels
+//! get no PNG; the atlas is one row, frames of different heights not padded (spec "FTG Texture Atlas").
+
+pub mod convert;
+pub mod read;
+pub mod types;
+pub mod write;
+
+use std::path::Path;
+
+pub use convert::to_assets;
+pub use read::parse;
+pub use types::{FtgFrame, FtgSprDocument};
+pub use write::write_document;
+
+use crate::asset::NamedAsset;
+use crate::error::Result;
+use crate::registry::{Capabilities, Codec, ConvertOptions, Format, Game, Kind};
+
+pub const FORMAT_ID: &str = "dr-ftg-spr";
+
+pub static FORMAT: Format = Format {
+    id: FORMAT_ID,
+    name: "Dark Reign headerless FTG sprite (spec layout)",
+    game: Game::DarkReign,
+    extensions: &[],
+    kind: Kind::Image,
+    capabilities: Capabilities { read: true, convert: true, write: true },
+    notes: "The spec's headerless \"FTG-bundled SPR\" layout (u16 frame count and sizes, raw 8-bit pixels). \
+            Real archives hold RSPR/SSPR sprites (dr-spr), so this is never identified: select it with \
+            --format dr-ftg-spr (info, convert). convert: <stem>/frame_<i>.png per frame (hotspot from the \
+            descriptor), <stem>/<stem>.png (the atlas: one row, frames not padded) and <stem>/<stem>.json; \
+            pack from that JSON with the frame PNGs beside it, or from --to json, byte for byte.",
+    codec: &FtgSprCodec,
+};
+
+struct FtgSprCodec;
+
+impl Codec for FtgSprCodec {
+    /// Never: the layout has no magic, and real archives hold RSPR/SSPR (CORRECTIONS.md).
+    fn sniff(&self, _head: &[u8]) -> bool {
+        false
+    }
+
+    fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
+        Ok(convert::info(&parse(data)?))
+    }
+
+    fn to_json(&self, data: &[u8]) -> Result<serde_json::Value> {
+        crate::registry::document_json(FORMAT_ID, &parse(data)?)
+    }
+
+    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
+        let doc: FtgSprDocument = crate::registry::document_from_json(FORMAT_ID, value)?;
+        write_document(&doc)
+    }
+
+    fn write_json_at(&self, value: serde_json::Value, json_path: &Path, notes: &mut Vec<String>) -> Result<Vec<u8>> {
+        convert::from_json_at(value, json_path, notes)
+    }
+
+    fn convert(&self, data: &[u8], opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
+        parse(data)?;
+        to_assets(data, &crate::dark_reign::palette_for(opts, None)?, opts)
+    }
+
+    fn convert_at(&self, data: &[u8], path: &Path, opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
+        parse(data)?;
+        to_assets(data, &crate::dark_reign::palette_for(opts, Some(path))?, opts)
+    }
+}

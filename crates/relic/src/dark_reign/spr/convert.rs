@@ -1,0 +1,336 @@
+//! SPR to the common model: one PNG per frame (`<section>_<rotation>_<frame>`), the atlas and a JSON
+//! document; the frame list both `convert` and `pack` work from; the `relic info` summary.
+
+use serde::Serialize;
+use serde_json::json;
+
+use super::paint::{Paint, SHADOW};
+use super::read::AT_NANIMS;
+use super::types::*;
+use super::FORMAT_ID;
+use crate::asset::{Asset, Document, Frame, FrameRole, Hotspot, Image, NamedAsset, Pixels};
+use crate::codec::palette::Palette;
+use crate::error::{Error, Result};
+use crate::registry::ConvertOptions;
+
+/// One frame of the sprite: a picture shown for anim `anim` of section `section` at rotation `rotation`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FrameRef {
+    /// `<section>_<rotation>_<frame>`, the name of the frame's PNG.
+    pub name: String,
+    pub section: usize,
+    pub rotation: usize,
+    /// The animation index (`firstanim ..= lastanim`).
+    pub anim: usize,
+    /// The frame's place in its section, `anim − firstanim`.
+    pub frame: usize,
+    /// Index into the picture table.
+    pub picture: usize,
+}
+
+/// Each section's (first anim, anim count), checked (anims within `nanims`, hotspot counts not negative),
+/// and the number of frames of all sections (anims × rotations).
+pub fn section_ranges(doc: &SprDocument) -> Result<(Vec<(usize, usize)>, u64)> {
+    let at = Offsets::of(doc);
+    let nanims = usize::try_from(doc.anims).unwrap_or(0);
+    let nrots = usize::try_from(doc.rotations).unwrap_or(0);
+    let mut ranges = Vec::with_capacity(doc.sections.len());
+    let mut total = 0u64;
+    for (s, section) in doc.sections.iter().enumerate() {
+        let bad = |name: &str, k: u64, m: String| {
+            Error::invalid(FORMAT_ID, format!("sections[{s}].{name}"), at.sections + 16 * s as u64 + k, m)
+        };
+        let first = usize::try_from(section.first_anim)
+            .map_err(|_| bad("firstanim", 0, format!("{} is negative", section.first_anim)))?;
+        // An empty range (lastanim < firstanim) shows no frames.
+        let count = usize::try_from(section.last_anim).ok().filter(|&l| l >= first).map_or(0, |l| l - first + 1);
+        if count > 0 && first + count > nanims {
+            return Err(bad("lastanim", 4, format!("{} is past the {nanims} anims (nanims)", section.last_anim)));
+        }
+        if section.hotspots < 0 {
+            return Err(bad("numhotspots", 12, format!("{} is negative", section.hotspots)));
+        }
+        total = total.saturating_add((count as u64).saturating_mul(nrots as u64));
+        ranges.push((first, count));
+    }
+    Ok((ranges, total))
+}
+
+/// The frames in atlas order (spec "Texture Atlas Layout": for each section, for r in rotations, for a in
+/// firstanim..=lastanim), each checked against the tables: anims within `nanims`, pictures within `npics`.
+/// `budget` bounds frames × pixels per frame (a hostile file can list the same anims in many sections).
+pub fn frames(doc: &SprDocument, budget: u64) -> Result<Vec<FrameRef>> {
+    let at = Offsets::of(doc);
+    let nrots = usize::try_from(doc.rotations).unwrap_or(0);
+    let per_frame = (doc.width.max(0) as u64).saturating_mul(doc.height.max(0) as u64).max(1);
+    let (ranges, total) = section_ranges(doc)?;
+    if total.saturating_mul(per_frame) > budget {
+        return Err(Error::limit(
+            FORMAT_ID,
+            "sections",
+            at.sections,
+            format!("{total} frames of {per_frame} pixels are more than --max-expansion allows for this file"),
+        ));
+    }
+    let mut out = Vec::with_capacity(total as usize);
+    for (s, &(first, count)) in ranges.iter().enumerate() {
+        for r in 0..nrots {
+            for frame in 0..count {
+                let anim = first + frame;
+                let k = anim * nrots + r;
+                let field = format!("picnr[{k}]");
+                let v = *doc.picture_of_frames.get(k).ok_or_else(|| {
+                    Error::invalid(FORMAT_ID, &field, AT_NANIMS, "the anim-index table is shorter than nanims × nrots")
+                })?;
+                let picture = usize::try_from(v).ok().filter(|&p| p < doc.pictures.len()).ok_or_else(|| {
+                    Error::invalid(
+                        FORMAT_ID,
+                        &field,
+                        HEADER_SIZE + 4 * k as u64,
+                        format!("{v} is not one of the {} pictures (npics)", doc.pictures.len()),
+                    )
+                })?;
+                out.push(FrameRef { name: format!("{s}_{r}_{frame}"), section: s, rotation: r, anim, frame, picture });
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The hotspot records of a frame: `numhotspots` of its section, from the picture's `hotoff` on.
+pub fn frame_hotspots(doc: &SprDocument, f: &FrameRef) -> Result<Vec<HotspotRecord>> {
+    let n = doc.sections.get(f.section).map_or(0, |s| usize::try_from(s.hotspots).unwrap_or(0));
+    if n == 0 {
+        return Ok(vec![]);
+    }
+    let hotoff = doc.pictures.get(f.picture).map_or(-1, |p| p.hotspot_index);
+    usize::try_from(hotoff)
+        .ok()
+        .and_then(|start| doc.hotspots.get(start..start.checked_add(n)?))
+        .map(<[HotspotRecord]>::to_vec)
+        .ok_or_else(|| {
+            Error::invalid(
+                FORMAT_ID,
+                format!("picoffs[{}].hotoff", f.picture),
+                Offsets::of(doc).picoffs + 8 * f.picture as u64 + 4,
+                format!("{hotoff} + {n} hotspots of section {} pass the {} records", f.section, doc.hotspots.len()),
+            )
+        })
+}
+
+/// The direction rotation `r` faces, in degrees counter-clockwise from east (CORRECTIONS.md: rotation 0
+/// faces east, rotations go counter-clockwise; evenly spaced is relic's reading).
+pub fn degrees(r: usize, nrots: usize) -> f64 {
+    if nrots == 0 {
+        0.0
+    } else {
+        r as f64 * 360.0 / nrots as f64
+    }
+}
+
+/// A section's rate in frames per game cycle (16.16 fixed point, CORRECTIONS.md).
+pub fn frames_per_cycle(rate: i32) -> f64 {
+    f64::from(rate) / 65536.0
+}
+
+fn image(width: u32, height: u32, rgba: Vec<u8>, offset: (i32, i32), hotspots: Vec<Hotspot>) -> Image {
+    Image {
+        frames: vec![Frame {
+            name: None,
+            width,
+            height,
+            pixels: Pixels::Rgba8(rgba),
+            offset,
+            hotspots,
+            role: FrameRole::Frame,
+        }],
+        palette: None,
+        frame_rate: None,
+    }
+}
+
+/// What `relic convert` makes of an SPR file drawn with `palette`: a PNG per frame, named
+/// `<section>_<rotation>_<frame>` (the frame's hotspots in [`Frame::hotspots`], its offset the negated
+/// centre hotspot); the atlas (unnamed, so written as `<stem>/<stem>.png`); and the JSON document (unnamed
+/// too: `<stem>/<stem>.json`) from which `relic pack dr-spr` writes the file back with the frame PNGs.
+/// Public so that archives (FTG) convert the sprites they hold with their own palette.
+pub fn to_assets(data: &[u8], palette: &Palette, opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
+    let doc = super::parse(data)?;
+    let budget = crate::limits::expansion_budget(data.len() as u64);
+    assets(&doc, palette, opts, budget)
+}
+
+/// [`to_assets`] of a parsed document.
+pub fn assets(doc: &SprDocument, palette: &Palette, opts: &ConvertOptions, budget: u64) -> Result<Vec<NamedAsset>> {
+    let paint = if doc.magic.is_shadow() { Paint::Shadow } else { Paint::palette(palette) };
+    let list = frames(doc, budget)?;
+    let (w, h) = (doc.width.max(0) as usize, doc.height.max(0) as usize);
+    let atlas_width = list.len().saturating_mul(w);
+    let max = crate::limits::current().max_pixels;
+    let atlas_fits = (atlas_width as u64).saturating_mul(h as u64) <= max && u32::try_from(atlas_width).is_ok();
+    if !atlas_fits {
+        opts.note(format!("{atlas_width}×{h} atlas is over the limit of {max} pixels (--max-pixels): not written"));
+    }
+    let write_atlas = atlas_fits && atlas_width > 0 && h > 0;
+    let mut atlas = if write_atlas { vec![0u8; atlas_width * h * 4] } else { vec![] };
+    let mut out = Vec::with_capacity(list.len() + 2);
+    let mut rgba_of: Vec<Option<Vec<u8>>> = vec![None; doc.pictures.len()];
+    let mut shown = vec![false; doc.pictures.len()];
+    let mut rows = Vec::with_capacity(list.len());
+    for (k, f) in list.iter().enumerate() {
+        let picture = doc.pictures.get(f.picture).ok_or_else(|| Error::invalid(FORMAT_ID, "picnr", 0, "no picture"))?;
+        let pixels = picture.pixels.as_ref().map(|p| p.0.as_slice()).unwrap_or_default();
+        if pixels.len() != w * h {
+            return Err(Error::invalid(FORMAT_ID, format!("pictures[{}].pixels", f.picture), 0, "wrong size"));
+        }
+        let records = frame_hotspots(doc, f)?;
+        rows.push(FrameRow::new(doc, f, k * w, &records));
+        if w * h == 0 {
+            // A frame of no pixels has no PNG (nor can a PNG have no pixels); its picture stays in the document.
+            continue;
+        }
+        let slot = rgba_of.get_mut(f.picture).ok_or_else(|| Error::invalid(FORMAT_ID, "picnr", 0, "no picture"))?;
+        let rgba = slot.get_or_insert_with(|| paint.to_rgba(pixels)).clone();
+        if let Some(s) = shown.get_mut(f.picture) {
+            *s = true;
+        }
+        if write_atlas {
+            for (y, row) in rgba.chunks_exact(w * 4).enumerate() {
+                let start = (y * atlas_width + k * w) * 4;
+                if let Some(dst) = atlas.get_mut(start..start + w * 4) {
+                    dst.copy_from_slice(row);
+                }
+            }
+        }
+        let centre = records.iter().find(|r| r.flag == 0).map_or((0, 0), |r| (-i32::from(r.x), -i32::from(r.y)));
+        let hotspots = records.iter().map(|r| Hotspot { x: r.x.into(), y: r.y.into(), flag: r.flag.into() }).collect();
+        out.push(NamedAsset {
+            name: Some(f.name.clone()),
+            asset: Asset::Image(image(w as u32, h as u32, rgba, centre, hotspots)),
+        });
+    }
+    if write_atlas {
+        out.push(NamedAsset {
+            name: None,
+            asset: Asset::Image(image(atlas_width as u32, h as u32, atlas, (0, 0), vec![])),
+        });
+    }
+    let value = convert_document(doc, &paint, &shown, rows, write_atlas.then_some((atlas_width, h)))?;
+    out.push(NamedAsset { name: None, asset: Asset::Document(Document { value, tables: vec![] }) });
+    Ok(out)
+}
+
+/// A frame as the document of `relic convert` lists it.
+#[derive(Debug, Serialize)]
+struct FrameRow {
+    name: String,
+    section: usize,
+    rotation: usize,
+    degrees: f64,
+    anim: usize,
+    frame: usize,
+    picture: usize,
+    atlas: Rect,
+    hotspots: Vec<HotspotRow>,
+}
+
+#[derive(Debug, Serialize)]
+struct Rect {
+    x: usize,
+    y: usize,
+    width: usize,
+    height: usize,
+}
+
+#[derive(Debug, Serialize)]
+struct HotspotRow {
+    x: u8,
+    y: u8,
+    flag: u8,
+    kind: &'static str,
+}
+
+impl FrameRow {
+    fn new(doc: &SprDocument, f: &FrameRef, x: usize, records: &[HotspotRecord]) -> FrameRow {
+        FrameRow {
+            name: f.name.clone(),
+            section: f.section,
+            rotation: f.rotation,
+            degrees: degrees(f.rotation, doc.rotations.max(0) as usize),
+            anim: f.anim,
+            frame: f.frame,
+            picture: f.picture,
+            atlas: Rect { x, y: 0, width: doc.width.max(0) as usize, height: doc.height.max(0) as usize },
+            hotspots: records.iter().map(|r| HotspotRow { x: r.x, y: r.y, flag: r.flag, kind: r.kind() }).collect(),
+        }
+    }
+}
+
+/// The document of `relic convert`: the lossless document without the pixels the frame PNGs give back
+/// exactly, plus what a reader wants (ignored by `pack`): each section's rate in frames per cycle, each
+/// rotation's direction, the palette the PNGs were drawn with (`pack` maps colours back through it), the
+/// atlas size and every frame with its atlas rectangle and hotspots.
+fn convert_document(
+    doc: &SprDocument,
+    paint: &Paint,
+    shown: &[bool],
+    rows: Vec<FrameRow>,
+    atlas: Option<(usize, usize)>,
+) -> Result<serde_json::Value> {
+    let mut lean = doc.clone();
+    for (p, shown) in lean.pictures.iter_mut().zip(shown) {
+        let exact = p.pixels.as_ref().is_some_and(|px| paint.reproducible(&px.0));
+        if *shown && exact {
+            p.pixels = None;
+        }
+    }
+    let mut value = crate::registry::document_json(FORMAT_ID, &lean)?;
+    let nrots = doc.rotations.max(0) as usize;
+    if let Some(sections) = value.get_mut("sections").and_then(|s| s.as_array_mut()) {
+        for (v, s) in sections.iter_mut().zip(&doc.sections) {
+            v["frames_per_cycle"] = json!(frames_per_cycle(s.rate));
+        }
+    }
+    value["rotation_degrees"] = json!((0..nrots).map(|r| degrees(r, nrots)).collect::<Vec<_>>());
+    match paint.to_json() {
+        Some(colours) => value["palette"] = json!(colours),
+        None => value["shadow_colour"] = json!(format!("#{}", hex::encode(SHADOW))),
+    }
+    value["atlas"] = match atlas {
+        Some((width, height)) => json!({ "width": width, "height": height }),
+        None => serde_json::Value::Null,
+    };
+    value["frames"] = json!(rows);
+    value["about"] = json!(
+        "relic pack dr-spr <this file> takes each picture from the PNG of the first frame showing it (beside this \
+         file), mapping colours back through `palette`; `pixels` is kept only where a PNG cannot give the indices \
+         back. Hotspots are edited in `hotspots` (the file's table), not in `frames`."
+    );
+    Ok(value)
+}
+
+/// Header summary for `relic info`.
+pub fn info(doc: &SprDocument) -> serde_json::Value {
+    let frames = section_ranges(doc).map(|(_, total)| total).ok();
+    json!({
+        "format": FORMAT_ID,
+        "magic": doc.magic,
+        "version": format!("0x{:04X}", doc.version),
+        "shadow": doc.magic.is_shadow(),
+        "width": doc.width,
+        "height": doc.height,
+        "anims": doc.anims,
+        "rotations": doc.rotations,
+        "pictures": doc.pictures.len(),
+        "frames": frames,
+        "sections": doc.sections.iter().map(|s| json!({
+            "first_anim": s.first_anim,
+            "last_anim": s.last_anim,
+            "rate": s.rate,
+            "frames_per_cycle": frames_per_cycle(s.rate),
+            "hotspots": s.hotspots,
+        })).collect::<Vec<_>>(),
+        "hotspot_records": doc.hotspots.len(),
+        "layout": if doc.layout.is_some() { "stored offsets" } else { "packed" },
+    })
+}

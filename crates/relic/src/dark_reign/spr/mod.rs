@@ -1,0 +1,105 @@
+//! Dark Reign SPR sprites (`dr-spr`): every unit, building and effect of the game, palette-indexed and
+//! run-length encoded, in sections (move, fire, …) of animation frames, each in several rotations.
+//! Spec: `../shared/specs/dark-reign-spr-ftg.txt`, "SPR Sprite Format", with the Dark Reign part of
+//! CORRECTIONS.md, which wins where they differ.
+//!
+//! Layout: a 32-byte header (`RSPR`/`SSPR`/`LSPR`, int32 version 0x0210 or 0x0200, nanims, nrots, szx,
+//! szy, npics, nsects), then at offsets computed from it: the anim-index table `picnr[nanims · nrots]`, the
+//! sections (firstanim, lastanim, 16.16 rate in frames per game cycle, numhotspots), `anims[nanims]` (each
+//! anim's section), the picture table (npics × (picoff, hotoff), then a 4-byte end marker), the pixel data
+//! at `off_bits` (each picture's scanline runs, see [`rle`]), and at `off_bits` + end marker the hotspot
+//! table (int32 count, 3-byte x, y, flag records).
+//!
+//! Readings relic chose where the spec and CORRECTIONS.md are silent or contradict each other:
+//! - The spec's "npics + 1 entries" / `off_bits = off_picoffs + 8·npics + 4` contradiction: CORRECTIONS.md
+//!   settles it as npics 8-byte entries plus a 4-byte end marker; the end marker is the size of the pixel
+//!   data, so the last picture ends there (the spec's "sentinel").
+//! - The anim-index formula is missing from the spec: picture of (anim a, rotation r) = `picnr[a·nrots + r]`,
+//!   as OpenDR's loader reads it.
+//! - A picture's hotspots are records `hotoff .. hotoff + numhotspots` of the table, `numhotspots` being
+//!   that of the section whose range holds the frame's anim (the section being walked, as the spec's atlas
+//!   loop and OpenDR do; `anims[]` is kept but not consulted). x and y are unsigned bytes.
+//! - Rotation r faces `r · 360 / nrots` degrees counter-clockwise from east. The engine's loader shifts
+//!   rotations by nrots / 4 to face up; relic keeps the stored numbering.
+//! - Pictures are decoded from their own offsets and may share bytes or leave gaps; a file whose pictures
+//!   are not packed in table order keeps its offsets, end marker and non-zero gaps (`layout`).
+//! - `LSPR` is read as a normal sprite; SSPR opaque pixels are drawn as [`paint::SHADOW`] (black at half
+//!   opacity), never as palette index 47; index 0 is always transparent.
+//! - Frame PNGs are named `<section>_<rotation>_<frame>`, the frame counted from the section's first anim.
+
+pub mod convert;
+pub mod pack;
+pub mod paint;
+pub mod read;
+pub mod rle;
+pub mod types;
+pub mod write;
+
+use std::path::Path;
+
+pub use convert::{frames, to_assets, FrameRef};
+pub use read::parse;
+pub use types::{HotspotRecord, Magic, Picture, PictureLayout, Section, SprDocument};
+pub use write::{encode_picture, write_document};
+
+use crate::asset::NamedAsset;
+use crate::error::Result;
+use crate::registry::{Capabilities, Codec, ConvertOptions, Format, Game, Kind};
+
+pub const FORMAT_ID: &str = "dr-spr";
+
+pub static FORMAT: Format = Format {
+    id: FORMAT_ID,
+    name: "Dark Reign SPR sprite (RSPR/SSPR)",
+    game: Game::DarkReign,
+    extensions: &["spr"],
+    kind: Kind::Image,
+    capabilities: Capabilities { read: true, convert: true, write: true },
+    notes: "convert: <stem>/<section>_<rotation>_<frame>.png per frame, <stem>/<stem>.png (the atlas: one row, \
+            section by section, rotation by rotation, anim by anim) and <stem>/<stem>.json (sizes, sections with \
+            rates in 16.16 frames per game cycle, rotation directions counter-clockwise from east, hotspots and \
+            atlas rectangle of every frame, the palette). Palette: --palette, else the .pal beside the sprite, \
+            else greyscale. Shadow sprites (SSPR) are drawn black at half opacity. pack: from that JSON with the \
+            frame PNGs beside it (colours mapped back through its palette), or from --to json, byte for byte.",
+    codec: &SprCodec,
+};
+
+struct SprCodec;
+
+impl Codec for SprCodec {
+    fn sniff(&self, head: &[u8]) -> bool {
+        head.get(..4).and_then(|m| <[u8; 4]>::try_from(m).ok()).and_then(Magic::from_bytes).is_some()
+    }
+
+    fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
+        Ok(convert::info(&parse(data)?))
+    }
+
+    fn to_json(&self, data: &[u8]) -> Result<serde_json::Value> {
+        crate::registry::document_json(FORMAT_ID, &parse(data)?)
+    }
+
+    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
+        let doc: SprDocument = crate::registry::document_from_json(FORMAT_ID, value)?;
+        write_document(&doc)
+    }
+
+    fn write_json_at(&self, value: serde_json::Value, json_path: &Path, notes: &mut Vec<String>) -> Result<Vec<u8>> {
+        pack::from_json_at(value, json_path, notes)
+    }
+
+    fn convert(&self, data: &[u8], opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
+        convert_with(data, opts, None)
+    }
+
+    fn convert_at(&self, data: &[u8], path: &Path, opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
+        convert_with(data, opts, Some(path))
+    }
+}
+
+/// Reads the file, then finds its palette (so that a file that does not read asks for none).
+fn convert_with(data: &[u8], opts: &ConvertOptions, path: Option<&Path>) -> Result<Vec<NamedAsset>> {
+    let doc = parse(data)?;
+    let palette = crate::dark_reign::palette_for(opts, path)?;
+    convert::assets(&doc, &palette, opts, crate::limits::expansion_budget(data.len() as u64))
+}

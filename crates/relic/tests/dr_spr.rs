@@ -1,0 +1,736 @@
+//! Dark Reign sprites: `dr-spr` (RSPR/SSPR/LSPR) and the spec's headerless `dr-ftg-spr`, proven on files
+//! built by hand from the spec's tables ("SPR Sprite Format", "FTG-bundled SPR Format") with the Dark Reign
+//! points of CORRECTIONS.md, independently of relic's writer:
+//! - header, 32 bytes: magic, int32 version (0x0210; 0x0200 too), nanims, nrots, szx, szy, npics, nsects;
+//! - at 32 `picnr[nanims · nrots]` (picture of anim a, rotation r at a · nrots + r), then nsects 16-byte
+//!   sections (firstanim, lastanim, 16.16 rate, numhotspots), `anims[nanims]`, npics (picoff, hotoff)
+//!   pairs and a 4-byte end marker; pixel data at `off_bits = off_picoffs + 8 · npics + 4`;
+//! - scanlines: counts alternate from a transparent one (8 bits) to opaque ones (`& 0x7F`, followed by that
+//!   many indices unless SSPR), each line ending exactly at the width;
+//! - at `off_bits` + end marker: int32 count, then 3-byte (x, y, flag) hotspot records; a picture's are
+//!   `hotoff ..` for its section's numhotspots.
+
+use std::path::Path;
+
+use relic::codec::palette::Palette;
+use relic::dark_reign::ftg_spr;
+use relic::dark_reign::spr::{self, paint, rle, Magic};
+use relic::ops::{self, ConvertRequest, PackOptions, Quiet};
+use relic::registry::ConvertOptions;
+
+// =========================================================================================================
+// Hand-made fixtures
+
+/// One scanline: its stored bytes and the pixels it decodes to.
+type Line = (Vec<u8>, Vec<u8>);
+
+const W: usize = 140;
+
+/// A transparent line: one skip of the whole width.
+fn blank() -> Line {
+    (vec![W as u8], vec![0; W])
+}
+
+/// An opaque line of 140 pixels: a zero skip (the line starts opaque), 127 pixels, a zero skip, 13 more
+/// (a run longer than 127 split across steps).
+fn solid(seed: u8) -> Line {
+    let px: Vec<u8> = (0..W).map(|x| (x as u8).wrapping_mul(3).wrapping_add(seed) | 1).collect();
+    let mut bytes = vec![0, 127];
+    bytes.extend(&px[..127]);
+    bytes.extend([0, 13]);
+    bytes.extend(&px[127..]);
+    (bytes, px)
+}
+
+/// Skip 5, three pixels, skip 132.
+fn dots(a: u8) -> Line {
+    let mut px = vec![0; W];
+    px[5..8].copy_from_slice(&[a, a + 1, a + 2]);
+    (vec![5, 3, a, a + 1, a + 2, 132], px)
+}
+
+/// Skip 10, an opaque count 0x82 (high bit set: 2 pixels), skip 128.
+fn flagged() -> Line {
+    let mut px = vec![0; W];
+    px[10..12].copy_from_slice(&[200, 201]);
+    (vec![10, 0x82, 200, 201, 128], px)
+}
+
+/// A picture of lines: (bytes, pixels).
+fn picture(lines: &[Line]) -> (Vec<u8>, Vec<u8>) {
+    (lines.iter().flat_map(|l| l.0.clone()).collect(), lines.iter().flat_map(|l| l.1.clone()).collect())
+}
+
+/// Writes an SPR file from the spec's tables. Pictures are (bytes, picoff, hotoff); `bits` is the whole
+/// pixel data (its length is the end marker).
+struct SprFile<'a> {
+    magic: &'a [u8; 4],
+    version: i32,
+    nanims: i32,
+    nrots: i32,
+    szx: i32,
+    szy: i32,
+    picnr: &'a [i32],
+    sections: &'a [[i32; 4]],
+    anims: &'a [i32],
+    table: &'a [(i32, i32)],
+    bits: &'a [u8],
+    hotspots: &'a [[u8; 3]],
+    trailing: &'a [u8],
+}
+
+impl SprFile<'_> {
+    fn bytes(&self) -> Vec<u8> {
+        let mut out = self.magic.to_vec();
+        let mut int = |v: i32| out.extend(v.to_le_bytes());
+        for v in [self.version, self.nanims, self.nrots, self.szx, self.szy, self.table.len() as i32] {
+            int(v);
+        }
+        int(self.sections.len() as i32);
+        self.picnr.iter().for_each(|&v| int(v));
+        self.sections.iter().flatten().for_each(|&v| int(v));
+        self.anims.iter().for_each(|&v| int(v));
+        for &(picoff, hotoff) in self.table {
+            int(picoff);
+            int(hotoff);
+        }
+        int(self.bits.len() as i32);
+        let off_bits =
+            32 + 4 * self.picnr.len() + 16 * self.sections.len() + 4 * self.anims.len() + 8 * self.table.len() + 4;
+        assert_eq!(out.len(), off_bits, "off_bits as the spec computes it");
+        out.extend(self.bits);
+        out.extend((self.hotspots.len() as i32).to_le_bytes());
+        out.extend(self.hotspots.iter().flatten());
+        out.extend(self.trailing);
+        out
+    }
+}
+
+/// The six pictures of the RSPR fixture (140 × 3).
+fn rspr_pictures() -> Vec<(Vec<u8>, Vec<u8>)> {
+    vec![
+        picture(&[blank(), dots(10), solid(1)]),
+        picture(&[dots(20), blank(), blank()]),
+        picture(&[solid(2), solid(3), dots(30)]),
+        picture(&[flagged(), blank(), dots(40)]),
+        picture(&[blank(), blank(), blank()]),
+        picture(&[dots(50), flagged(), blank()]),
+    ]
+}
+
+/// Anim-index table: anims 0 and 1 (section 0) and anim 2 (section 1), four rotations each.
+const PICNR: [i32; 12] = [0, 1, 2, 3, 1, 2, 3, 4, 5, 5, 0, 4];
+const HOTOFF: [i32; 6] = [0, 2, 3, 4, 5, 7];
+const HOTSPOTS: [[u8; 3]; 9] =
+    [[70, 1, 0], [100, 1, 1], [71, 1, 0], [72, 2, 0], [73, 0, 0], [74, 1, 0], [10, 2, 2], [75, 1, 0], [20, 0, 3]];
+
+/// An RSPR: 140 × 3, 3 anims, 4 rotations, 6 pictures packed in table order, 2 sections (the second with
+/// two hotspots per picture), 9 hotspot records.
+fn rspr() -> Vec<u8> {
+    let pics = rspr_pictures();
+    let mut bits = Vec::new();
+    let mut table = Vec::new();
+    for (p, hotoff) in pics.iter().zip(HOTOFF) {
+        table.push((bits.len() as i32, hotoff));
+        bits.extend(&p.0);
+    }
+    SprFile {
+        magic: b"RSPR",
+        version: 0x0210,
+        nanims: 3,
+        nrots: 4,
+        szx: W as i32,
+        szy: 3,
+        picnr: &PICNR,
+        sections: &[[0, 1, 19660, 1], [2, 2, 65536, 2]],
+        anims: &[0, 0, 1],
+        table: &table,
+        bits: &bits,
+        hotspots: &HOTSPOTS,
+        trailing: &[],
+    }
+    .bytes()
+}
+
+/// The SSPR fixture's pictures (4 × 2): bytes and the 0 / 1 mask they decode to.
+fn sspr_pictures() -> Vec<(Vec<u8>, Vec<u8>)> {
+    vec![
+        (vec![0, 4, 1, 2, 1], vec![1, 1, 1, 1, 0, 1, 1, 0]),
+        (vec![4, 4], vec![0; 8]),
+        (vec![2, 0x82, 0, 1, 3], vec![0, 0, 1, 1, 1, 0, 0, 0]),
+    ]
+}
+
+/// An SSPR (no pixel bytes) whose pictures are stored out of table order with a non-zero byte between
+/// them, hotoff garbage (no section has hotspots), no hotspot records and two trailing bytes.
+fn sspr() -> Vec<u8> {
+    let p = sspr_pictures();
+    // p1 at 0, a stray 0xEE, p0 at 3, p2 at 8; the end marker leaves one zero byte after p2.
+    let mut bits = p[1].0.clone();
+    bits.push(0xEE);
+    bits.extend(&p[0].0);
+    bits.extend(&p[2].0);
+    bits.push(0);
+    SprFile {
+        magic: b"SSPR",
+        version: 0x0210,
+        nanims: 2,
+        nrots: 2,
+        szx: 4,
+        szy: 2,
+        picnr: &[0, 1, 2, 0],
+        sections: &[[0, 1, 19660, 0]],
+        anims: &[0, 0],
+        table: &[(3, -1), (0, 12345), (8, 0)],
+        bits: &bits,
+        hotspots: &[],
+        trailing: b"XY",
+    }
+    .bytes()
+}
+
+/// An LSPR, version 0x0200: one 2 × 1 picture whose opaque run stores index 0 (`0, 2, 5, 0`).
+fn lspr() -> Vec<u8> {
+    SprFile {
+        magic: b"LSPR",
+        version: 0x0200,
+        nanims: 1,
+        nrots: 1,
+        szx: 2,
+        szy: 1,
+        picnr: &[0],
+        sections: &[[0, 0, 19660, 1]],
+        anims: &[0],
+        table: &[(0, 0)],
+        bits: &[0, 2, 5, 0],
+        hotspots: &[[1, 0, 0]],
+        trailing: &[],
+    }
+    .bytes()
+}
+
+/// A palette whose entry i is (i, 255 − i, i / 2), opaque (the reader makes 0 transparent).
+fn palette() -> Palette {
+    Palette { colors: (0..=255u8).map(|i| [i, 255 - i, i / 2, 255]).collect() }
+}
+
+fn rgba_of(pixels: &[u8]) -> Vec<u8> {
+    pixels.iter().flat_map(|&i| if i == 0 { [0, 0, 0, 0] } else { [i, 255 - i, i / 2, 255] }).collect()
+}
+
+// =========================================================================================================
+// Reading
+
+#[test]
+fn rspr_tables_and_pictures_read_as_the_spec_lays_them_out() {
+    let doc = spr::parse(&rspr()).unwrap();
+    assert_eq!(
+        (doc.magic, doc.version, doc.anims, doc.rotations, doc.width, doc.height),
+        (Magic::Rspr, 0x0210, 3, 4, 140, 3)
+    );
+    assert_eq!(doc.picture_of_frames, PICNR);
+    assert_eq!(doc.sections.len(), 2);
+    assert_eq!(
+        (doc.sections[1].first_anim, doc.sections[1].last_anim, doc.sections[1].rate, doc.sections[1].hotspots),
+        (2, 2, 65536, 2)
+    );
+    assert_eq!(doc.anim_sections, [0, 0, 1]);
+    assert_eq!(doc.hotspots.len(), 9);
+    assert_eq!((doc.hotspots[6].x, doc.hotspots[6].y, doc.hotspots[6].flag), (10, 2, 2));
+    assert!(doc.layout.is_none(), "pictures packed in table order need no stored layout");
+    for (i, (p, expect)) in doc.pictures.iter().zip(rspr_pictures()).enumerate() {
+        assert_eq!(p.pixels.as_ref().unwrap().0, expect.1, "picture {i}");
+        assert_eq!(p.hotspot_index, HOTOFF[i]);
+        // Only the pictures with a high-bit opaque count keep their counts.
+        assert_eq!(p.runs.is_some(), i == 3 || i == 5, "picture {i}");
+    }
+    assert_eq!(doc.pictures[3].runs.as_ref().unwrap().0, [10, 0x82, 128, 140, 5, 3, 132]);
+}
+
+#[test]
+fn sspr_opaque_runs_carry_no_bytes_and_the_stored_layout_is_kept() {
+    let doc = spr::parse(&sspr()).unwrap();
+    assert_eq!(doc.magic, Magic::Sspr);
+    for (p, expect) in doc.pictures.iter().zip(sspr_pictures()) {
+        assert_eq!(p.pixels.as_ref().unwrap().0, expect.1);
+    }
+    let layout = doc.layout.as_ref().unwrap();
+    assert_eq!((layout.offsets.as_slice(), layout.end), (&[3, 0, 8][..], 14));
+    assert_eq!(layout.gaps.len(), 1);
+    assert_eq!((layout.gaps[0].offset, layout.gaps[0].bytes.0.as_slice()), (2, &[0xEE][..]));
+    assert_eq!(doc.pictures[1].hotspot_index, 12345);
+    assert_eq!(doc.trailing.as_ref().unwrap().0, b"XY");
+}
+
+#[test]
+fn lspr_0200_reads_as_a_normal_sprite_and_keeps_an_index_0_run() {
+    let doc = spr::parse(&lspr()).unwrap();
+    assert_eq!((doc.magic, doc.version), (Magic::Lspr, 0x0200));
+    assert_eq!(doc.pictures[0].pixels.as_ref().unwrap().0, [5, 0]);
+    assert_eq!(doc.pictures[0].runs.as_ref().unwrap().0, [0, 2], "relic would write 0, 1, 5, 1");
+}
+
+#[test]
+fn every_fixture_writes_back_byte_for_byte() {
+    for bytes in [rspr(), sspr(), lspr()] {
+        let doc = spr::parse(&bytes).unwrap();
+        assert_eq!(spr::write_document(&doc).unwrap(), bytes);
+        let codec = spr::FORMAT.codec;
+        let text = relic::export::json::to_pretty(&codec.to_json(&bytes).unwrap()).unwrap();
+        let value: serde_json::Value = serde_json::from_slice(&text).unwrap();
+        assert_eq!(codec.write_json(value).unwrap(), bytes);
+    }
+}
+
+#[test]
+fn bad_files_are_named_errors() {
+    let err = |bytes: &[u8]| spr::parse(bytes).unwrap_err();
+    let mut b = rspr();
+    b[0] = b'X';
+    assert_eq!(err(&b).location().unwrap().field, "magic");
+    let mut b = rspr();
+    b[4] = 0x11;
+    let e = err(&b);
+    assert_eq!((e.location().unwrap().field.as_str(), e.location().unwrap().offset), ("version", 4));
+    // picoff of picture 2 past the pixel data.
+    let mut b = rspr();
+    let at = 32 + 48 + 32 + 12 + 16;
+    b[at..at + 4].copy_from_slice(&100_000i32.to_le_bytes());
+    let e = err(&b);
+    assert_eq!((e.location().unwrap().field.as_str(), e.location().unwrap().offset), ("picoffs[2].picoff", at as u64));
+    // A run past the width names the picture.
+    let mut b = lspr();
+    let n = b.len();
+    b[n - 4 - 3 - 4 + 1] = 3;
+    assert!(err(&b).location().unwrap().field.starts_with("pictures[0]"), "{}", err(&b));
+    // A picnr that is no picture fails the conversion, naming the entry.
+    let mut b = rspr();
+    b[32 + 4 * 5..32 + 4 * 6].copy_from_slice(&6i32.to_le_bytes());
+    let e = spr::to_assets(&b, &palette(), &ConvertOptions::default()).unwrap_err();
+    assert_eq!((e.location().unwrap().field.as_str(), e.location().unwrap().offset), ("picnr[5]", 52));
+}
+
+// =========================================================================================================
+// Conversion
+
+/// The frames of the RSPR fixture in atlas order: (name, anim, rotation, section).
+fn rspr_frames() -> Vec<(String, usize, usize, usize)> {
+    let mut out = Vec::new();
+    for r in 0..4 {
+        for a in 0..2 {
+            out.push((format!("0_{r}_{a}"), a, r, 0));
+        }
+    }
+    for r in 0..4 {
+        out.push((format!("1_{r}_0"), 2, r, 1));
+    }
+    out
+}
+
+#[test]
+fn frames_atlas_and_hotspots_come_out_as_the_spec_places_them() {
+    use relic::asset::{Asset, Hotspot, Pixels};
+    let assets = spr::to_assets(&rspr(), &palette(), &ConvertOptions::default()).unwrap();
+    let pics = rspr_pictures();
+    let expected = rspr_frames();
+    assert_eq!(assets.len(), expected.len() + 2, "frames, the atlas and the document");
+    let Asset::Image(atlas) = &assets[expected.len()].asset else { panic!("the atlas") };
+    assert!(assets[expected.len()].name.is_none());
+    assert_eq!((atlas.frames[0].width, atlas.frames[0].height), (12 * 140, 3));
+    let Pixels::Rgba8(atlas_px) = &atlas.frames[0].pixels else { panic!() };
+    for (k, (name, a, r, s)) in expected.iter().enumerate() {
+        assert_eq!(assets[k].name.as_deref(), Some(name.as_str()));
+        let Asset::Image(img) = &assets[k].asset else { panic!() };
+        let f = &img.frames[0];
+        let picture = PICNR[a * 4 + r] as usize;
+        let Pixels::Rgba8(px) = &f.pixels else { panic!() };
+        assert_eq!(*px, rgba_of(&pics[picture].1), "{name}");
+        for y in 0..3 {
+            let row = &atlas_px[(y * 12 * 140 + k * 140) * 4..(y * 12 * 140 + (k + 1) * 140) * 4];
+            assert_eq!(row, &px[y * 140 * 4..(y + 1) * 140 * 4], "{name} row {y} in the atlas");
+        }
+        let hot = |i: usize| {
+            let h = HOTSPOTS[HOTOFF[picture] as usize + i];
+            Hotspot { x: h[0].into(), y: h[1].into(), flag: h[2].into() }
+        };
+        let want: Vec<Hotspot> = (0..if *s == 0 { 1 } else { 2 }).map(hot).collect();
+        assert_eq!(f.hotspots, want, "{name}");
+        assert_eq!(f.offset, (-want[0].x, -want[0].y), "the centre hotspot is the origin");
+    }
+    let Asset::Document(doc) = &assets[expected.len() + 1].asset else { panic!("the document") };
+    let v = &doc.value;
+    assert_eq!(v["sections"][0]["frames_per_cycle"], 19660.0 / 65536.0);
+    assert_eq!(v["sections"][1]["frames_per_cycle"], 1.0);
+    assert_eq!(v["rotation_degrees"], serde_json::json!([0.0, 90.0, 180.0, 270.0]));
+    assert_eq!(v["frames"][9]["name"], "1_1_0");
+    assert_eq!(v["frames"][9]["atlas"], serde_json::json!({"x": 9 * 140, "y": 0, "width": 140, "height": 3}));
+    assert_eq!(v["frames"][9]["degrees"], 90.0);
+    assert_eq!(v["frames"][9]["hotspots"][1], serde_json::json!({"x": 20, "y": 0, "flag": 3, "kind": "explosion"}));
+    assert_eq!(v["palette"][7], "#07f803ff");
+    assert_eq!(v["palette"][0], "#00000000");
+    // Every picture is shown by a frame with exact colours: the document leaves the pixels to the PNGs.
+    assert!(v["pictures"].as_array().unwrap().iter().all(|p| p.get("pixels").is_none()));
+    assert!(v["pictures"][3].get("runs").is_some());
+}
+
+#[test]
+fn shadows_are_translucent_black_and_index_47_is_just_a_colour() {
+    use relic::asset::{Asset, Pixels};
+    let assets = spr::to_assets(&sspr(), &palette(), &ConvertOptions::default()).unwrap();
+    let Asset::Image(img) = &assets[0].asset else { panic!() };
+    let Pixels::Rgba8(px) = &img.frames[0].pixels else { panic!() };
+    let s = paint::SHADOW;
+    assert_eq!(s, [0, 0, 0, 128]);
+    let t = [0u8; 4];
+    assert_eq!(px.chunks(4).collect::<Vec<_>>(), [s, s, s, s, t, s, s, t]);
+    // An RSPR pixel of index 47 is drawn with palette entry 47.
+    let mut b = lspr();
+    let n = b.len();
+    b[n - 4 - 3 - 4 + 2] = 47;
+    let assets = spr::to_assets(&b, &palette(), &ConvertOptions::default()).unwrap();
+    let Asset::Image(img) = &assets[0].asset else { panic!() };
+    assert_eq!(img.frames[0].pixels, Pixels::Rgba8(vec![47, 208, 23, 255, 0, 0, 0, 0]));
+}
+
+// =========================================================================================================
+// The encoder
+
+/// A deterministic pseudo-random sprite line generator (xorshift), with long runs.
+fn lines(seed: u32, width: usize, height: usize) -> Vec<u8> {
+    let mut s = seed.max(1);
+    let mut next = || {
+        s ^= s << 13;
+        s ^= s >> 17;
+        s ^= s << 5;
+        s
+    };
+    let mut out = Vec::with_capacity(width * height);
+    while out.len() < width * height {
+        let run = (next() % 400) as usize;
+        let opaque = next() % 2 == 0;
+        for _ in 0..run.min(width * height - out.len()) {
+            out.push(if opaque { (next() % 255 + 1) as u8 } else { 0 });
+        }
+    }
+    out
+}
+
+#[test]
+fn the_encoder_round_trips_pixels_exactly() {
+    for (seed, w, h) in [(1, 300, 7), (2, 1, 5), (3, 128, 4), (4, 256, 3), (5, 600, 2), (6, 0, 3), (7, 3, 0)] {
+        let px = lines(seed, w, h);
+        for shadow in [false, true] {
+            let px: Vec<u8> = if shadow { px.iter().map(|&p| u8::from(p != 0)).collect() } else { px.clone() };
+            let bytes = rle::encode(&px, w, shadow);
+            let mut r = relic::reader::Reader::new("test", &bytes);
+            let dec = rle::decode(&mut r, w, h, shadow).unwrap();
+            assert_eq!(dec.pixels, px, "seed {seed} shadow {shadow}");
+            assert_eq!(r.remaining(), 0);
+        }
+    }
+}
+
+#[test]
+fn a_document_written_from_pixels_reads_back_the_same() {
+    let mut doc = spr::parse(&rspr()).unwrap();
+    for (i, p) in doc.pictures.iter_mut().enumerate() {
+        p.runs = None;
+        p.pixels = Some(relic::bytes::Base64(lines(i as u32 + 10, 140, 3)));
+    }
+    let bytes = spr::write_document(&doc).unwrap();
+    let back = spr::parse(&bytes).unwrap();
+    assert_eq!(back, doc);
+}
+
+// =========================================================================================================
+// Through the operations: convert, edit, pack
+
+fn convert(input: &Path, out: &Path, req: &ConvertRequest) -> Vec<String> {
+    let report = ops::convert(std::slice::from_ref(&input.to_path_buf()), out, req, &Quiet);
+    assert!(report.failures.is_empty(), "{:?}", report.failures);
+    let mut names: Vec<String> = report
+        .outputs
+        .iter()
+        .map(|o| Path::new(&o.output).strip_prefix(out).unwrap().to_string_lossy().replace('\\', "/"))
+        .collect();
+    names.sort();
+    names
+}
+
+/// A raw 768-byte RGB palette file of [`palette`].
+fn palette_file() -> Vec<u8> {
+    palette().colors.iter().flat_map(|c| [c[0], c[1], c[2]]).collect()
+}
+
+#[test]
+fn convert_then_pack_is_byte_identical_for_every_fixture() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("tileset.pal"), palette_file()).unwrap();
+    let written = {
+        let mut doc = spr::parse(&rspr()).unwrap();
+        doc.pictures.iter_mut().for_each(|p| p.runs = None);
+        spr::write_document(&doc).unwrap()
+    };
+    for (stem, bytes) in [("unit", rspr()), ("shadow", sspr()), ("odd", lspr()), ("relic", written)] {
+        let input = dir.path().join(format!("{stem}.spr"));
+        std::fs::write(&input, &bytes).unwrap();
+        let out = dir.path().join(format!("out_{stem}"));
+        let names = convert(&input, &out, &ConvertRequest::default());
+        assert!(
+            names.contains(&format!("{stem}/{stem}.json")) && names.contains(&format!("{stem}/{stem}.png")),
+            "{names:?}"
+        );
+        let back = dir.path().join(format!("{stem}.back.spr"));
+        let report =
+            ops::pack("dr-spr", &out.join(format!("{stem}/{stem}.json")), &back, &PackOptions::default()).unwrap();
+        assert!(report.notes.iter().any(|n| n.contains("frame PNGs")), "{:?}", report.notes);
+        assert_eq!(std::fs::read(&back).unwrap(), bytes, "{stem}: convert → pack");
+        // --to json → pack, without PNGs.
+        let out = dir.path().join(format!("json_{stem}"));
+        let req = ConvertRequest { to: Some("json".into()), ..Default::default() };
+        assert_eq!(convert(&input, &out, &req), vec![format!("{stem}.json")]);
+        let back = dir.path().join(format!("{stem}.json.spr"));
+        ops::pack("dr-spr", &out.join(format!("{stem}.json")), &back, &PackOptions::default()).unwrap();
+        assert_eq!(std::fs::read(&back).unwrap(), bytes, "{stem}: --to json → pack");
+    }
+    let names = convert(&dir.path().join("unit.spr"), &dir.path().join("names"), &ConvertRequest::default());
+    let mut want: Vec<String> = rspr_frames().into_iter().map(|f| format!("unit/{}.png", f.0)).collect();
+    want.extend(["unit/unit.json".to_string(), "unit/unit.png".to_string()]);
+    want.sort();
+    assert_eq!(names, want);
+}
+
+#[test]
+fn an_edited_frame_png_is_packed_and_the_runs_refit() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("unit.spr");
+    std::fs::write(&input, rspr()).unwrap();
+    let out = dir.path().join("out");
+    let req = ConvertRequest {
+        options: ConvertOptions { palette: Some(write_pal(dir.path())), ..Default::default() },
+        ..Default::default()
+    };
+    convert(&input, &out, &req);
+    // Frame 0_0_1 shows picture 1 (row 0: skip 5, 20 21 22). Paint x = 0 of row 0 with palette colour 9 and
+    // x = 6 transparent.
+    let png = out.join("unit/0_0_1.png");
+    let mut px = paint::read_png(&png, 140, 3).unwrap();
+    px[..4].copy_from_slice(&[9, 246, 4, 255]);
+    px[6 * 4..7 * 4].copy_from_slice(&[0, 0, 0, 0]);
+    write_png(&png, 140, 3, &px);
+    let back = dir.path().join("edited.spr");
+    let report = ops::pack("dr-spr", &out.join("unit/unit.json"), &back, &PackOptions::default()).unwrap();
+    // 0_1_0 shows picture 1 too (anim 0, rotation 1) and was not edited: said so.
+    assert!(report.notes.iter().any(|n| n.contains("0_1_0.png differs from 0_0_1.png")), "{:?}", report.notes);
+    let doc = spr::parse(&std::fs::read(&back).unwrap()).unwrap();
+    let p1 = &doc.pictures[1].pixels.as_ref().unwrap().0;
+    assert_eq!(&p1[..8], &[9, 0, 0, 0, 0, 20, 0, 22]);
+    assert_eq!(doc.pictures[0], spr::parse(&rspr()).unwrap().pictures[0]);
+    // A colour not in the palette goes to the nearest entry, with a note.
+    let mut px = paint::read_png(&png, 140, 3).unwrap();
+    px[..4].copy_from_slice(&[100, 156, 50, 255]);
+    write_png(&png, 140, 3, &px);
+    let again = dir.path().join("nearest.spr");
+    let report = ops::pack("dr-spr", &out.join("unit/unit.json"), &again, &PackOptions::default()).unwrap();
+    assert!(report.notes.iter().any(|n| n.contains("nearest")), "{:?}", report.notes);
+    let doc = spr::parse(&std::fs::read(&again).unwrap()).unwrap();
+    assert_eq!(doc.pictures[1].pixels.as_ref().unwrap().0[0], 100);
+}
+
+fn write_pal(dir: &Path) -> std::path::PathBuf {
+    let path = dir.join("game.pal");
+    std::fs::write(&path, palette_file()).unwrap();
+    path
+}
+
+fn write_png(path: &Path, w: u32, h: u32, rgba: &[u8]) {
+    use relic::asset::{Frame, FrameRole, Image, Pixels};
+    let img = Image {
+        frames: vec![Frame {
+            name: None,
+            width: w,
+            height: h,
+            pixels: Pixels::Rgba8(rgba.to_vec()),
+            offset: (0, 0),
+            hotspots: vec![],
+            role: FrameRole::Frame,
+        }],
+        palette: None,
+        frame_rate: None,
+    };
+    let out = relic::export::png::encode_image(&img).unwrap();
+    std::fs::write(path, &out[0].bytes).unwrap();
+}
+
+#[test]
+fn duplicate_palette_colours_keep_their_indices_through_convert_and_pack() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut colours = palette_file();
+    // Entry 21 gets entry 20's colour: the PNG alone cannot tell them apart, so the document keeps pixels.
+    colours.copy_within(60..63, 63);
+    std::fs::write(dir.path().join("dup.pal"), colours).unwrap();
+    let input = dir.path().join("unit.spr");
+    std::fs::write(&input, rspr()).unwrap();
+    let out = dir.path().join("out");
+    convert(&input, &out, &ConvertRequest::default());
+    let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(out.join("unit/unit.json")).unwrap()).unwrap();
+    assert!(doc["pictures"][1].get("pixels").is_some(), "picture 1 uses index 21");
+    assert!(doc["pictures"][4].get("pixels").is_none());
+    let back = dir.path().join("back.spr");
+    ops::pack("dr-spr", &out.join("unit/unit.json"), &back, &PackOptions::default()).unwrap();
+    assert_eq!(std::fs::read(back).unwrap(), rspr());
+}
+
+// =========================================================================================================
+// The spec's headerless FTG sprite layout
+
+/// Two frames: 3 × 2 with hotspot (1, −1), 2 × 3 with hotspot (0, 2); then `trailing`.
+fn ftg_spr(trailing: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for v in [2u16, 3, 3, 0] {
+        out.extend(v.to_le_bytes());
+    }
+    for (w, h, x, y) in [(3u16, 2u16, 1i16, -1i16), (2, 3, 0, 2)] {
+        out.extend(w.to_le_bytes());
+        out.extend(h.to_le_bytes());
+        out.extend(x.to_le_bytes());
+        out.extend(y.to_le_bytes());
+    }
+    out.extend([1, 2, 3, 0, 5, 6]);
+    out.extend([7, 8, 9, 0, 11, 12]);
+    out.extend(trailing);
+    out
+}
+
+#[test]
+fn ftg_sprites_read_write_and_convert_as_the_spec_says() {
+    use relic::asset::{Asset, Hotspot, Pixels};
+    let bytes = ftg_spr(b"!");
+    let doc = ftg_spr::parse(&bytes).unwrap();
+    assert_eq!((doc.max_width, doc.max_height, doc.frames.len()), (3, 3, 2));
+    assert_eq!((doc.frames[0].offset_x, doc.frames[0].offset_y), (1, -1));
+    assert_eq!(doc.frames[1].pixels.as_ref().unwrap().0, [7, 8, 9, 0, 11, 12]);
+    assert_eq!(ftg_spr::write_document(&doc).unwrap(), bytes);
+    let assets = ftg_spr::to_assets(&bytes, &palette(), &ConvertOptions::default()).unwrap();
+    let names: Vec<Option<&str>> = assets.iter().map(|a| a.name.as_deref()).collect();
+    assert_eq!(names, [Some("frame_0"), Some("frame_1"), None, None]);
+    let Asset::Image(f0) = &assets[0].asset else { panic!() };
+    assert_eq!(f0.frames[0].hotspots, [Hotspot { x: 1, y: -1, flag: 0 }]);
+    assert_eq!(f0.frames[0].offset, (-1, 1));
+    let Asset::Image(atlas) = &assets[2].asset else { panic!() };
+    assert_eq!((atlas.frames[0].width, atlas.frames[0].height), (5, 3));
+    let Pixels::Rgba8(px) = &atlas.frames[0].pixels else { panic!() };
+    let row = |y: usize| px[y * 20..(y + 1) * 20].to_vec();
+    let cat = |a: &[u8], b: &[u8]| [rgba_of(a), rgba_of(b)].concat();
+    assert_eq!(row(0), cat(&[1, 2, 3], &[7, 8]));
+    assert_eq!(row(1), cat(&[0, 5, 6], &[9, 0]));
+    assert_eq!(row(2), cat(&[0, 0, 0], &[11, 12]), "the short frame is not padded: transparent below");
+    let Asset::Document(d) = &assets[3].asset else { panic!() };
+    assert_eq!(d.value["frames"][1]["atlas"], serde_json::json!({"x": 3, "y": 0, "width": 2, "height": 3}));
+    // Never sniffed, no extension: chosen with --format only.
+    let f = relic::registry::by_id("dr-ftg-spr").unwrap();
+    assert!(f.extensions.is_empty() && !f.codec.sniff(&bytes) && !f.codec.sniff(&rspr()));
+    assert!(f.notes.contains("RSPR/SSPR"));
+}
+
+#[test]
+fn ftg_sprites_go_through_convert_and_pack_with_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("bundled.spr");
+    let bytes = ftg_spr(b"");
+    std::fs::write(&input, &bytes).unwrap();
+    // Identified by extension as dr-spr, it fails; --format reads it as the spec's layout.
+    let report = ops::convert(std::slice::from_ref(&input), &dir.path().join("x"), &ConvertRequest::default(), &Quiet);
+    assert!(!report.failures.is_empty());
+    let req = ConvertRequest { format: relic::registry::by_id("dr-ftg-spr"), ..Default::default() };
+    let out = dir.path().join("out");
+    let names = convert(&input, &out, &req);
+    assert_eq!(names, ["bundled/bundled.json", "bundled/bundled.png", "bundled/frame_0.png", "bundled/frame_1.png"]);
+    let back = dir.path().join("back.spr");
+    ops::pack("dr-ftg-spr", &out.join("bundled/bundled.json"), &back, &PackOptions::default()).unwrap();
+    assert_eq!(std::fs::read(&back).unwrap(), bytes);
+    let (format, info) = ops::info_as(&input, req.format).unwrap();
+    assert_eq!((format.id, info["frames"].as_u64()), ("dr-ftg-spr", Some(2)));
+}
+
+// =========================================================================================================
+// Robustness
+
+#[test]
+fn truncations_and_flips_never_panic() {
+    let opts = ConvertOptions::default();
+    for (bytes, strict) in [(rspr(), true), (sspr(), false), (lspr(), true)] {
+        let report = relic::testing::check_robustness(&bytes, strict, |b| {
+            let doc = spr::parse(b)?;
+            assert_eq!(spr::write_document(&doc).unwrap(), b, "a file that reads writes back");
+            spr::to_assets(b, &palette(), &opts).map(|_| ())
+        });
+        assert_eq!(report.truncations, bytes.len());
+    }
+    for (bytes, strict) in [(ftg_spr(b""), true), (ftg_spr(b"tail"), false)] {
+        relic::testing::check_robustness(&bytes, strict, |b| {
+            let doc = ftg_spr::parse(b)?;
+            assert_eq!(ftg_spr::write_document(&doc).unwrap(), b);
+            ftg_spr::to_assets(b, &palette(), &opts).map(|_| ())
+        });
+    }
+}
+
+/// A one-anim, one-rotation RSPR with one section and one empty picture, to vary.
+fn tiny() -> SprFile<'static> {
+    SprFile {
+        magic: b"RSPR",
+        version: 0x0210,
+        nanims: 1,
+        nrots: 1,
+        szx: 0,
+        szy: 0,
+        picnr: &[0],
+        sections: &[[0, 0, 0, 0]],
+        anims: &[0],
+        table: &[(0, 0)],
+        bits: &[],
+        hotspots: &[],
+        trailing: &[],
+    }
+}
+
+#[test]
+fn hostile_counts_are_refused_before_allocating() {
+    // One picture of 60000 × 60000 pixels.
+    let big = SprFile { szx: 60000, szy: 60000, bits: &[0; 4], ..tiny() }.bytes();
+    assert!(matches!(spr::parse(&big), Err(relic::Error::Limit { .. })));
+    // 3000 sections showing the same 200 × 200 picture: refused at conversion.
+    let sections = vec![[0, 0, 0, 0]; 3000];
+    let bits = [200u8; 200];
+    let many = SprFile { szx: 200, szy: 200, sections: &sections, bits: &bits, ..tiny() }.bytes();
+    spr::parse(&many).unwrap();
+    let e = spr::to_assets(&many, &palette(), &ConvertOptions::default()).unwrap_err();
+    assert!(matches!(e, relic::Error::Limit { .. }), "{e}");
+    // An empty sprite converts to its document alone.
+    let empty = tiny().bytes();
+    let assets = spr::to_assets(&empty, &palette(), &ConvertOptions::default()).unwrap();
+    assert_eq!(assets.len(), 1);
+    assert_eq!(spr::write_document(&spr::parse(&empty).unwrap()).unwrap(), empty);
+}
+
+#[test]
+fn an_edit_that_outgrows_the_stored_layout_is_laid_out_afresh() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("shadow.spr");
+    std::fs::write(&input, sspr()).unwrap();
+    let out = dir.path().join("out");
+    convert(&input, &out, &ConvertRequest::default());
+    // Frame 0_1_0 (anim 0, rotation 1) shows picture 1, stored at offset 0 in 2 bytes: a checkerboard needs 8.
+    let png = out.join("shadow/0_1_0.png");
+    let px: Vec<u8> = (0..8).flat_map(|i| if i % 2 == 0 { [0, 0, 0, 128] } else { [0, 0, 0, 0] }).collect();
+    write_png(&png, 4, 2, &px);
+    let back = dir.path().join("back.spr");
+    let report = ops::pack("dr-spr", &out.join("shadow/shadow.json"), &back, &PackOptions::default()).unwrap();
+    assert!(report.notes.iter().any(|n| n.contains("laid out one after the other")), "{:?}", report.notes);
+    let doc = spr::parse(&std::fs::read(&back).unwrap()).unwrap();
+    assert!(doc.layout.is_none());
+    assert_eq!(doc.pictures[1].pixels.as_ref().unwrap().0, [1, 0, 1, 0, 1, 0, 1, 0]);
+    assert_eq!(doc.pictures[0].pixels.as_ref().unwrap().0, sspr_pictures()[0].1);
+    assert_eq!(doc.trailing.as_ref().unwrap().0, b"XY");
+}
