@@ -1,0 +1,213 @@
+//! Builds the seed corpus of the fuzz targets: `relic-fuzz-seed OUT INPUT...` writes `OUT/<target>/<blake3>`
+//! for every input file whose format a target reads, for the entries of archives among them (nested
+//! archives too), and for small files made by relic's own writers in variants the inputs lack (every MMP
+//! pixel format, every RSM version). Prints how many seeds each target got.
+//!
+//! A file's format is the format id of a folder it sits in (`tests/bad/ei-res/…`, `tests/regression/ei-mob/…`,
+//! whose files have no extension), otherwise what the registry sniffs from its magic and name.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use relic::registry::{self, Format};
+
+/// Inputs above this size are left out (libFuzzer would cut them to `-max_len` anyway).
+const MAX_SEED: usize = 4 << 20;
+/// Nested archives are followed this deep.
+const MAX_NESTING: u32 = 3;
+
+/// The names the `ei_db` target's first byte picks (keep in step with `fuzz_targets/ei_db.rs`).
+const DB_NAMES: [&str; 9] =
+    ["fuzz.idb", "fuzz.ldb", "fuzz.pdb", "fuzz.sdb", "fuzz.udb", "fuzz.qdb", "acks.db", "prints.db", "fuzz.db"];
+
+struct Seeds {
+    out: PathBuf,
+    counts: BTreeMap<String, usize>,
+}
+
+impl Seeds {
+    fn put(&mut self, target: &str, bytes: &[u8]) {
+        if bytes.len() > MAX_SEED {
+            return;
+        }
+        let dir = self.out.join(target);
+        let path = dir.join(blake3::hash(bytes).to_hex().as_str());
+        if path.exists() {
+            return;
+        }
+        if let Err(e) = std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&path, bytes)) {
+            eprintln!("{}: {e}", path.display());
+            std::process::exit(1);
+        }
+        *self.counts.entry(target.to_string()).or_default() += 1;
+    }
+
+    /// Seeds of one file of `format` named `name`, and of its entries when it is an archive.
+    fn add(&mut self, format: &'static Format, name: &str, bytes: &[u8], depth: u32) {
+        let target = format.id.replace('-', "_");
+        match format.id {
+            "ei-db" => {
+                // Every layout: the target's first byte picks the file name.
+                for (pick, _) in DB_NAMES.iter().enumerate() {
+                    let mut seed = vec![pick as u8];
+                    seed.extend_from_slice(bytes);
+                    self.put(&target, &seed);
+                }
+                return;
+            }
+            "ei-reg" => {
+                self.put(&target, bytes);
+                if let Ok(file) = relic::evil_islands::reg::parse(bytes) {
+                    self.put("ei_reg_ini", relic::evil_islands::reg::convert::to_ini(&file).as_bytes());
+                }
+                return;
+            }
+            _ => self.put(&target, bytes),
+        }
+        if depth >= MAX_NESTING {
+            return;
+        }
+        let Some(Ok(entries)) = format.codec.entries(bytes, name) else { return };
+        for entry in entries {
+            if entry.size > MAX_SEED as u64 {
+                continue;
+            }
+            let Ok(data) = entry.data.bytes() else { continue };
+            if let Some((f, _)) = registry::sniff(&data, &entry.path) {
+                self.add(f, &entry.path, &data, depth + 1);
+            }
+        }
+    }
+
+    fn add_path(&mut self, path: &Path) {
+        if path.is_dir() {
+            let mut children: Vec<PathBuf> = match std::fs::read_dir(path) {
+                Ok(dir) => dir.filter_map(Result::ok).map(|e| e.path()).collect(),
+                Err(e) => {
+                    eprintln!("{}: {e}", path.display());
+                    return;
+                }
+            };
+            children.sort();
+            for child in children {
+                self.add_path(&child);
+            }
+            return;
+        }
+        let Ok(meta) = std::fs::metadata(path) else { return };
+        if meta.len() > 64 << 20 {
+            return;
+        }
+        let Ok(bytes) = std::fs::read(path) else { return };
+        let name = path.to_string_lossy();
+        let by_folder =
+            path.ancestors().skip(1).filter_map(|a| a.file_name()).find_map(|n| registry::by_id(&n.to_string_lossy()));
+        let format = by_folder.or_else(|| registry::sniff(&bytes, &name).map(|(f, _)| f));
+        if let Some(format) = format {
+            // Regression files have no extension: give ei-db the name of a database.
+            let name = if by_folder.is_some_and(|f| f.id == "ei-db") && registry::extension_of(&name).is_none() {
+                "fuzz.db".into()
+            } else {
+                name
+            };
+            self.add(format, &name, &bytes, 0);
+        }
+    }
+
+    /// Files made by relic's writers, in the variants the samples and the corpus lack.
+    fn add_made(&mut self) {
+        use relic::evil_islands::mmp::{self, PixelFormat};
+        for format in PixelFormat::ALL {
+            for (w, h) in [(4, 4), (8, 8), (8, 4), (16, 16), (3, 5)] {
+                let rgba: Vec<u8> = (0..w * h * 4).map(|i| (i * 37 % 251) as u8).collect();
+                for mips in [false, true] {
+                    if let Ok(bytes) = mmp::encode(&rgba, w, h, format, mips) {
+                        self.put("ei_mmp", &bytes);
+                    }
+                }
+            }
+        }
+        // A flat texture: PNT3 packs it, other formats compress well.
+        let flat = [0x40u8, 0x80, 0xC0, 0xFF].repeat(64);
+        if let Ok(bytes) = mmp::encode(&flat, 8, 8, PixelFormat::Pnt3, false) {
+            self.put("ei_mmp", &bytes);
+        }
+        for (major, minor) in [(1, 1), (1, 2), (1, 3), (1, 4), (1, 5), (1, 6), (2, 2), (2, 3)] {
+            if let Ok(bytes) = relic::ragnarok::rsm::write(&model(relic::ragnarok::rsm::Version::new(major, minor))) {
+                self.put("ro_rsm", &bytes);
+            }
+        }
+    }
+}
+
+/// A small animated model of `version`: two meshes (a child under the root), a triangle each, key frames of
+/// every kind the version has, and a volume box.
+fn model(version: relic::ragnarok::rsm::Version) -> relic::ragnarok::rsm::Rsm {
+    use relic::ragnarok::rsm::*;
+    let mut rsm = Rsm::new(version);
+    rsm.animation_length = if version.is_rsm2() { 10 } else { 1000 };
+    rsm.shade_type = 2;
+    let mut meshes = Vec::new();
+    for (name, parent) in [("root", ""), ("child", "root")] {
+        let mut m = Mesh::new(version, name);
+        m.parent_name = Name::new(parent);
+        if version.has_mesh_textures() {
+            m.textures = vec![Name::new("t.bmp")];
+        } else {
+            m.texture_indices = vec![0];
+        }
+        m.vertices = vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.5]];
+        let color = version.has_vertex_colors().then_some(0xFF80_8080);
+        m.tex_vertices = [[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]].map(|uv| TexVertex { color, uv }).to_vec();
+        let smooth_groups = if version.has_smooth_groups() { vec![1] } else { vec![] };
+        m.faces =
+            vec![Face { vertices: [0, 1, 2], tex_vertices: [0, 1, 2], two_sided: 1, smooth_groups, ..Face::default() }];
+        let end = rsm.animation_length;
+        m.rotation_keys = vec![
+            RotationKey { frame: 0, quaternion: [0.0, 0.0, 0.0, 1.0] },
+            RotationKey { frame: end, quaternion: [0.0, 1.0, 0.0, 0.0] },
+        ];
+        if version.has_mesh_scale_keys() {
+            m.scale_keys = vec![ScaleKey { frame: end / 2, scale: [2.0, 1.0, 1.0], data: 0.0 }];
+        }
+        if version.is_rsm2() {
+            m.position_keys = vec![PositionKey { frame: end, position: [0.0, 1.0, 0.0], data: 0 }];
+        }
+        if version.has_mesh_textures() {
+            m.texture_animations = vec![TextureAnimation {
+                texture: 0,
+                channels: vec![TextureChannel {
+                    kind: texture_kind::ROTATE,
+                    keys: vec![TextureKey { frame: 0, value: 0.0 }, TextureKey { frame: end, value: 1.0 }],
+                }],
+            }];
+        }
+        meshes.push(m);
+    }
+    if version.is_rsm2() {
+        rsm.root_names = vec![Name::new("root")];
+    } else {
+        rsm.textures = vec![Name::new("t.bmp")];
+        rsm.root_names = vec![Name::new("root")];
+    }
+    rsm.meshes = meshes;
+    let flag = version.has_volume_box_flags().then_some(0);
+    rsm.volume_boxes = Some(vec![VolumeBox { size: [1.0; 3], position: [0.0; 3], rotation: [0.0; 3], flag }]);
+    rsm
+}
+
+fn main() {
+    let mut args = std::env::args_os().skip(1);
+    let Some(out) = args.next() else {
+        eprintln!("usage: relic-fuzz-seed OUT INPUT...");
+        std::process::exit(2);
+    };
+    let mut seeds = Seeds { out: PathBuf::from(out), counts: BTreeMap::new() };
+    for input in args {
+        seeds.add_path(Path::new(&input));
+    }
+    seeds.add_made();
+    for (target, n) in &seeds.counts {
+        println!("{target:<12} {n:>5} new seeds");
+    }
+}
