@@ -196,12 +196,41 @@ fn model(version: relic::ragnarok::rsm::Version) -> relic::ragnarok::rsm::Rsm {
     rsm
 }
 
+/// `relic-fuzz-seed --regression TARGET FILE...`: copies fuzz inputs of `TARGET` into
+/// `crates/relic/tests/regression/<format-id>/<blake3>` (for `ei_db`, without the byte that picks the file
+/// type: the regression test reads its files under every type).
+fn regression(target: &str, files: impl Iterator<Item = std::ffi::OsString>) {
+    let id = if target == "ei_reg_ini" { "ei-reg".to_string() } else { target.replace('_', "-") };
+    if registry::by_id(&id).is_none() {
+        eprintln!("relic-fuzz-seed: no format for target {target}");
+        std::process::exit(2);
+    }
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../crates/relic/tests/regression").join(&id);
+    for file in files {
+        let bytes = std::fs::read(&file).unwrap_or_else(|e| {
+            eprintln!("{}: {e}", Path::new(&file).display());
+            std::process::exit(1);
+        });
+        let bytes = if target == "ei_db" { bytes.get(1..).unwrap_or_default().to_vec() } else { bytes };
+        let path = dir.join(blake3::hash(&bytes).to_hex().as_str());
+        if let Err(e) = std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&path, &bytes)) {
+            eprintln!("{}: {e}", path.display());
+            std::process::exit(1);
+        }
+        println!("crates/relic/tests/regression/{id}/{}", blake3::hash(&bytes).to_hex());
+    }
+}
+
 fn main() {
     let mut args = std::env::args_os().skip(1);
     let Some(out) = args.next() else {
-        eprintln!("usage: relic-fuzz-seed OUT INPUT...");
+        eprintln!("usage: relic-fuzz-seed OUT INPUT... | relic-fuzz-seed --regression TARGET FILE...");
         std::process::exit(2);
     };
+    if out == "--regression" {
+        let target = args.next().unwrap_or_default();
+        return regression(&target.to_string_lossy(), args);
+    }
     let mut seeds = Seeds { out: PathBuf::from(out), counts: BTreeMap::new() };
     for input in args {
         seeds.add_path(Path::new(&input));
