@@ -62,6 +62,11 @@ impl Seeds {
                 }
                 return;
             }
+            "ei-mob" => {
+                self.put(&target, bytes);
+                self.add_mob_parts(bytes);
+                return;
+            }
             _ => self.put(&target, bytes),
         }
         if depth >= MAX_NESTING {
@@ -75,6 +80,37 @@ impl Seeds {
             let Ok(data) = entry.data.bytes() else { continue };
             if let Some((f, _)) = registry::sniff(&data, &entry.path) {
                 self.add(f, &entry.path, &data, depth + 1);
+            }
+        }
+    }
+
+    /// Real levels are large, and large inputs fuzz slowly: a MOB also gives small files of its own nodes,
+    /// the whole tree with every node's children cut to the first three, and each node type's first two
+    /// subtrees as files of their own.
+    fn add_mob_parts(&mut self, bytes: &[u8]) {
+        use relic::evil_islands::mob::{self, MobDocument, Node, Value};
+        fn prune(node: &Node) -> Node {
+            match &node.value {
+                Value::Record(children) => {
+                    Node { type_id: node.type_id, value: Value::Record(children.iter().take(3).map(prune).collect()) }
+                }
+                _ => node.clone(),
+            }
+        }
+        let Ok(file) = mob::parse(bytes) else { return };
+        let write = |nodes: Vec<Node>| mob::write_document(&MobDocument { format: mob::FORMAT_ID.into(), nodes }).ok();
+        if let Some(small) = write(file.nodes.iter().map(prune).collect()) {
+            self.put("ei_mob", &small);
+        }
+        let mut seen: BTreeMap<u32, usize> = BTreeMap::new();
+        for node in mob::convert::walk(&file.nodes) {
+            let n = seen.entry(node.type_id).or_default();
+            if *n >= 2 {
+                continue;
+            }
+            *n += 1;
+            if let Some(part) = write(vec![prune(node)]).filter(|b| b.len() <= 32 << 10) {
+                self.put("ei_mob", &part);
             }
         }
     }
