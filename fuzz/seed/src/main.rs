@@ -73,6 +73,9 @@ impl Seeds {
             return;
         }
         let Some(Ok(entries)) = format.codec.entries(bytes, name) else { return };
+        if bytes.len() > 64 << 10 {
+            self.add_small_archive(format, &entries);
+        }
         for entry in entries {
             if entry.size > MAX_SEED as u64 {
                 continue;
@@ -81,6 +84,43 @@ impl Seeds {
             if let Some((f, _)) = registry::sniff(&data, &entry.path) {
                 self.add(f, &entry.path, &data, depth + 1);
             }
+        }
+    }
+
+    /// A large archive also gives a small one of its first small entries (real names, times and bytes),
+    /// written by relic's writer, which fits the targets' `-max_len`.
+    fn add_small_archive(&mut self, format: &'static Format, entries: &[relic::asset::Entry<'_>]) {
+        let small: Vec<(Vec<u8>, u32, Vec<u8>)> = entries
+            .iter()
+            .filter(|e| e.size <= 4096)
+            .filter_map(|e| {
+                let modified = e.modified.map_or(0, |t| u32::try_from(t).unwrap_or(0));
+                Some((e.name_raw.to_vec(), modified, e.data.bytes().ok()?.into_owned()))
+            })
+            .take(8)
+            .collect();
+        let written = match format.id {
+            "ei-res" => {
+                use relic::evil_islands::res::{write_archive, PackInput, PackOptions, PackSource};
+                let inputs = small
+                    .into_iter()
+                    .map(|(name, modified, data)| PackInput { name, modified, source: PackSource::Bytes(data) })
+                    .collect();
+                let mut out = Vec::new();
+                write_archive(inputs, PackOptions::default(), &mut out).ok().map(|_| out)
+            }
+            "ro-grf" => {
+                use relic::ragnarok::grf::{write_archive_bytes, PackInput, PackSource};
+                let inputs = small
+                    .into_iter()
+                    .map(|(name, _, data)| PackInput { name, source: PackSource::Bytes(data) })
+                    .collect();
+                write_archive_bytes(inputs).ok()
+            }
+            _ => None,
+        };
+        if let Some(bytes) = written {
+            self.put(&format.id.replace('-', "_"), &bytes);
         }
     }
 
