@@ -67,6 +67,10 @@ impl Seeds {
                 self.add_mob_parts(bytes);
                 return;
             }
+            "ro-grf" => {
+                self.put(&target, bytes);
+                self.add_grf_parts(bytes);
+            }
             _ => self.put(&target, bytes),
         }
         if depth >= MAX_NESTING {
@@ -120,7 +124,32 @@ impl Seeds {
             _ => None,
         };
         if let Some(bytes) = written {
-            self.put(&format.id.replace('-', "_"), &bytes);
+            self.add(format, "small", &bytes, MAX_NESTING);
+        }
+    }
+
+    /// A GRF in the parts form of the `ro_grf` target (entry count, table length, inflated table, entry data
+    /// region), so the fuzzer reaches the table's records.
+    fn add_grf_parts(&mut self, bytes: &[u8]) {
+        use relic::ragnarok::grf::types::{COUNT_BIAS, HEADER_SIZE};
+        let u32_at = |at: usize| bytes.get(at..at + 4).and_then(|b| b.try_into().ok()).map(u32::from_le_bytes);
+        let parts = || -> Option<Vec<u8>> {
+            relic::ragnarok::grf::parse(bytes).ok()?;
+            let (table_offset, seed, raw_count) = (u32_at(30)?, u32_at(34)?, u32_at(38)?);
+            let count = u16::try_from(raw_count.checked_sub(seed)?.checked_sub(COUNT_BIAS)?).ok()?;
+            let table_at = HEADER_SIZE.checked_add(usize::try_from(table_offset).ok()?)?;
+            let (packed_size, real_size) = (u32_at(table_at)?, u32_at(table_at + 4)?);
+            let packed = bytes.get(table_at + 8..table_at + 8 + usize::try_from(packed_size).ok()?)?;
+            let at = relic::codec::zlib::At { format: "ro-grf", field: "table", offset: 0 };
+            let table = relic::codec::zlib::inflate_exact(packed, u64::from(real_size), at).ok()?;
+            let mut out = count.to_le_bytes().to_vec();
+            out.extend_from_slice(&u16::try_from(table.len()).ok()?.to_le_bytes());
+            out.extend_from_slice(&table);
+            out.extend_from_slice(bytes.get(HEADER_SIZE..table_at)?);
+            Some(out)
+        };
+        if let Some(seed) = parts() {
+            self.put("ro_grf", &seed);
         }
     }
 
