@@ -1,18 +1,19 @@
-//! Fuzz target for Ragnarok Online RSM/RSM2 models (`ro-rsm`): parsing must never panic, and a file that
-//! parses must come back byte-identical through its JSON document and the writer (the format is lossless).
+//! `ro-rsm`: reading never panics; a model that parses writes back byte for byte through its JSON (value and
+//! text), and converts to a glTF scene exported as `.glb` and `.gltf` + `.bin`.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use relic::ragnarok::rsm::{parse, write, Rsm};
+use relic::ragnarok::rsm::{self, parse, write};
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(rsm) = parse(data) else { return };
-    let _ = rsm.roots();
-    let _ = rsm.parents();
-    for m in &rsm.meshes {
-        let _ = rsm.mesh_textures(m);
+    if !relic_fuzz::check(&rsm::FORMAT, "fuzz.rsm", data) {
+        return;
     }
-    let json = serde_json::to_string(&rsm).expect("a parsed model serializes");
-    let back: Rsm = serde_json::from_str(&json).expect("its JSON reads back");
-    assert_eq!(write(&back).expect("it writes"), data, "JSON round trip changed the bytes");
+    let model = parse(data).expect("parsed once");
+    let _ = model.roots();
+    let _ = model.parents();
+    for m in &model.meshes {
+        let _ = model.mesh_textures(m);
+    }
+    assert_eq!(write(&model).expect("a parsed model writes"), data, "parse → write");
 });

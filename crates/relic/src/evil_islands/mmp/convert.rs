@@ -97,9 +97,10 @@ pub fn info(mmp: &Mmp<'_>) -> serde_json::Value {
         "channels": channels(h),
     });
     if h.fourcc.pixel_format() == Some(PixelFormat::Pnt3) {
-        let unpacked = u64::from(h.width) * u64::from(h.height) * 4;
+        // 4 · w · h needs more than 64 bits for the largest sides.
+        let unpacked = u128::from(h.width) * u128::from(h.height) * 4;
         v["packed_size"] = json!(h.mip_levels_count);
-        v["pnt3_stored_raw"] = json!(u64::from(h.mip_levels_count) >= unpacked);
+        v["pnt3_stored_raw"] = json!(u128::from(h.mip_levels_count) >= unpacked);
     }
     if !mmp.trailing.is_empty() {
         v["trailing_bytes"] = json!(mmp.trailing.len());
@@ -114,4 +115,21 @@ fn channels(h: &MmpHeader) -> String {
         .filter(|(_, c)| c.count != 0)
         .map(|(n, c)| format!("{n}{}", c.count))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Fuzz find: `info` of a PNT3 texture with the largest sides overflowed `4 · w · h` in 64 bits.
+    #[test]
+    fn info_of_the_largest_pnt3_texture() {
+        let mut bytes = super::super::encode(&[1, 2, 3, 4], 1, 1, PixelFormat::Pnt3, false).unwrap();
+        bytes.get_mut(4..12).unwrap().copy_from_slice(&[0xFF; 8]);
+        let mmp = super::super::parse(&bytes).unwrap();
+        let v = info(&mmp);
+        assert_eq!(v["width"], u32::MAX);
+        assert_eq!(v["pnt3_stored_raw"], false);
+        assert!(decode_level(&mmp, 0).is_err());
+    }
 }

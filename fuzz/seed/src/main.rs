@@ -1,0 +1,347 @@
+//! Builds the seed corpus of the fuzz targets: `relic-fuzz-seed OUT INPUT...` writes `OUT/<target>/<blake3>`
+//! for every input file whose format a target reads, for the entries of archives among them (nested
+//! archives too), and for small files made by relic's own writers in variants the inputs lack (every MMP
+//! pixel format, every RSM version). Prints how many seeds each target got.
+//!
+//! A file's format is the format id of a folder it sits in (`tests/bad/ei-res/…`, `tests/regression/ei-mob/…`,
+//! whose files have no extension), otherwise what the registry sniffs from its magic and name.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use relic::registry::{self, Format};
+
+/// Inputs above this size are left out (libFuzzer would cut them to `-max_len` anyway).
+const MAX_SEED: usize = 4 << 20;
+/// Nested archives are followed this deep.
+const MAX_NESTING: u32 = 3;
+
+/// The names the `ei_db` target's first byte picks (keep in step with `fuzz_targets/ei_db.rs`).
+const DB_NAMES: [&str; 9] =
+    ["fuzz.idb", "fuzz.ldb", "fuzz.pdb", "fuzz.sdb", "fuzz.udb", "fuzz.qdb", "acks.db", "prints.db", "fuzz.db"];
+
+struct Seeds {
+    out: PathBuf,
+    counts: BTreeMap<String, usize>,
+}
+
+impl Seeds {
+    fn put(&mut self, target: &str, bytes: &[u8]) {
+        if bytes.len() > MAX_SEED {
+            return;
+        }
+        let dir = self.out.join(target);
+        let path = dir.join(blake3::hash(bytes).to_hex().as_str());
+        if path.exists() {
+            return;
+        }
+        if let Err(e) = std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&path, bytes)) {
+            eprintln!("{}: {e}", path.display());
+            std::process::exit(1);
+        }
+        *self.counts.entry(target.to_string()).or_default() += 1;
+    }
+
+    /// Seeds of one file of `format` named `name`, and of its entries when it is an archive.
+    fn add(&mut self, format: &'static Format, name: &str, bytes: &[u8], depth: u32) {
+        let target = format.id.replace('-', "_");
+        match format.id {
+            "ei-db" => {
+                // Every layout: the target's first byte picks the file name.
+                for (pick, _) in DB_NAMES.iter().enumerate() {
+                    let mut seed = vec![pick as u8];
+                    seed.extend_from_slice(bytes);
+                    self.put(&target, &seed);
+                }
+                return;
+            }
+            "ei-reg" => {
+                self.put(&target, bytes);
+                if let Ok(file) = relic::evil_islands::reg::parse(bytes) {
+                    self.put("ei_reg_ini", relic::evil_islands::reg::convert::to_ini(&file).as_bytes());
+                }
+                return;
+            }
+            "ei-mob" => {
+                self.put(&target, bytes);
+                self.add_mob_parts(bytes);
+                return;
+            }
+            "ro-grf" => {
+                self.put(&target, bytes);
+                self.add_grf_parts(bytes);
+            }
+            _ => self.put(&target, bytes),
+        }
+        if depth >= MAX_NESTING {
+            return;
+        }
+        let Some(Ok(entries)) = format.codec.entries(bytes, name) else { return };
+        if bytes.len() > 64 << 10 {
+            self.add_small_archive(format, &entries);
+        }
+        for entry in entries {
+            if entry.size > MAX_SEED as u64 {
+                continue;
+            }
+            let Ok(data) = entry.data.bytes() else { continue };
+            if let Some((f, _)) = registry::sniff(&data, &entry.path) {
+                self.add(f, &entry.path, &data, depth + 1);
+            }
+        }
+    }
+
+    /// A large archive also gives a small one of its first small entries (real names, times and bytes),
+    /// written by relic's writer, which fits the targets' `-max_len`.
+    fn add_small_archive(&mut self, format: &'static Format, entries: &[relic::asset::Entry<'_>]) {
+        let small: Vec<(Vec<u8>, u32, Vec<u8>)> = entries
+            .iter()
+            .filter(|e| e.size <= 4096)
+            .filter_map(|e| {
+                let modified = e.modified.map_or(0, |t| u32::try_from(t).unwrap_or(0));
+                Some((e.name_raw.to_vec(), modified, e.data.bytes().ok()?.into_owned()))
+            })
+            .take(8)
+            .collect();
+        let written = match format.id {
+            "ei-res" => {
+                use relic::evil_islands::res::{write_archive, PackInput, PackOptions, PackSource};
+                let inputs = small
+                    .into_iter()
+                    .map(|(name, modified, data)| PackInput { name, modified, source: PackSource::Bytes(data) })
+                    .collect();
+                let mut out = Vec::new();
+                write_archive(inputs, PackOptions::default(), &mut out).ok().map(|_| out)
+            }
+            "ro-grf" => {
+                use relic::ragnarok::grf::{write_archive_bytes, PackInput, PackSource};
+                let inputs = small
+                    .into_iter()
+                    .map(|(name, _, data)| PackInput { name, source: PackSource::Bytes(data) })
+                    .collect();
+                write_archive_bytes(inputs).ok()
+            }
+            _ => None,
+        };
+        if let Some(bytes) = written {
+            self.add(format, "small", &bytes, MAX_NESTING);
+        }
+    }
+
+    /// A GRF in the parts form of the `ro_grf` target (entry count, table length, inflated table, entry data
+    /// region), so the fuzzer reaches the table's records.
+    fn add_grf_parts(&mut self, bytes: &[u8]) {
+        use relic::ragnarok::grf::types::{COUNT_BIAS, HEADER_SIZE};
+        let u32_at = |at: usize| bytes.get(at..at + 4).and_then(|b| b.try_into().ok()).map(u32::from_le_bytes);
+        let parts = || -> Option<Vec<u8>> {
+            relic::ragnarok::grf::parse(bytes).ok()?;
+            let (table_offset, seed, raw_count) = (u32_at(30)?, u32_at(34)?, u32_at(38)?);
+            let count = u16::try_from(raw_count.checked_sub(seed)?.checked_sub(COUNT_BIAS)?).ok()?;
+            let table_at = HEADER_SIZE.checked_add(usize::try_from(table_offset).ok()?)?;
+            let (packed_size, real_size) = (u32_at(table_at)?, u32_at(table_at + 4)?);
+            let packed = bytes.get(table_at + 8..table_at + 8 + usize::try_from(packed_size).ok()?)?;
+            let at = relic::codec::zlib::At { format: "ro-grf", field: "table", offset: 0 };
+            let table = relic::codec::zlib::inflate_exact(packed, u64::from(real_size), at).ok()?;
+            let mut out = count.to_le_bytes().to_vec();
+            out.extend_from_slice(&u16::try_from(table.len()).ok()?.to_le_bytes());
+            out.extend_from_slice(&table);
+            out.extend_from_slice(bytes.get(HEADER_SIZE..table_at)?);
+            Some(out)
+        };
+        if let Some(seed) = parts() {
+            self.put("ro_grf", &seed);
+        }
+    }
+
+    /// Real levels are large, and large inputs fuzz slowly: a MOB also gives small files of its own nodes,
+    /// the whole tree with every node's children cut to the first three, and each node type's first two
+    /// subtrees as files of their own.
+    fn add_mob_parts(&mut self, bytes: &[u8]) {
+        use relic::evil_islands::mob::{self, MobDocument, Node, Value};
+        fn prune(node: &Node) -> Node {
+            match &node.value {
+                Value::Record(children) => {
+                    Node { type_id: node.type_id, value: Value::Record(children.iter().take(3).map(prune).collect()) }
+                }
+                _ => node.clone(),
+            }
+        }
+        let Ok(file) = mob::parse(bytes) else { return };
+        let write = |nodes: Vec<Node>| mob::write_document(&MobDocument { format: mob::FORMAT_ID.into(), nodes }).ok();
+        if let Some(small) = write(file.nodes.iter().map(prune).collect()) {
+            self.put("ei_mob", &small);
+        }
+        let mut seen: BTreeMap<u32, usize> = BTreeMap::new();
+        for node in mob::convert::walk(&file.nodes) {
+            let n = seen.entry(node.type_id).or_default();
+            if *n >= 2 {
+                continue;
+            }
+            *n += 1;
+            if let Some(part) = write(vec![prune(node)]).filter(|b| b.len() <= 32 << 10) {
+                self.put("ei_mob", &part);
+            }
+        }
+    }
+
+    fn add_path(&mut self, path: &Path) {
+        if path.is_dir() {
+            let mut children: Vec<PathBuf> = match std::fs::read_dir(path) {
+                Ok(dir) => dir.filter_map(Result::ok).map(|e| e.path()).collect(),
+                Err(e) => {
+                    eprintln!("{}: {e}", path.display());
+                    return;
+                }
+            };
+            children.sort();
+            for child in children {
+                self.add_path(&child);
+            }
+            return;
+        }
+        let Ok(meta) = std::fs::metadata(path) else { return };
+        if meta.len() > 64 << 20 {
+            return;
+        }
+        let Ok(bytes) = std::fs::read(path) else { return };
+        let name = path.to_string_lossy();
+        let by_folder =
+            path.ancestors().skip(1).filter_map(|a| a.file_name()).find_map(|n| registry::by_id(&n.to_string_lossy()));
+        let format = by_folder.or_else(|| registry::sniff(&bytes, &name).map(|(f, _)| f));
+        if let Some(format) = format {
+            // Regression files have no extension: give ei-db the name of a database.
+            let name = if by_folder.is_some_and(|f| f.id == "ei-db") && registry::extension_of(&name).is_none() {
+                "fuzz.db".into()
+            } else {
+                name
+            };
+            self.add(format, &name, &bytes, 0);
+        }
+    }
+
+    /// Files made by relic's writers, in the variants the samples and the corpus lack.
+    fn add_made(&mut self) {
+        use relic::evil_islands::mmp::{self, PixelFormat};
+        for format in PixelFormat::ALL {
+            for (w, h) in [(4, 4), (8, 8), (8, 4), (16, 16), (3, 5)] {
+                let rgba: Vec<u8> = (0..w * h * 4).map(|i| (i * 37 % 251) as u8).collect();
+                for mips in [false, true] {
+                    if let Ok(bytes) = mmp::encode(&rgba, w, h, format, mips) {
+                        self.put("ei_mmp", &bytes);
+                    }
+                }
+            }
+        }
+        // A flat texture: PNT3 packs it, other formats compress well.
+        let flat = [0x40u8, 0x80, 0xC0, 0xFF].repeat(64);
+        if let Ok(bytes) = mmp::encode(&flat, 8, 8, PixelFormat::Pnt3, false) {
+            self.put("ei_mmp", &bytes);
+        }
+        for (major, minor) in [(1, 1), (1, 2), (1, 3), (1, 4), (1, 5), (1, 6), (2, 2), (2, 3)] {
+            if let Ok(bytes) = relic::ragnarok::rsm::write(&model(relic::ragnarok::rsm::Version::new(major, minor))) {
+                self.put("ro_rsm", &bytes);
+            }
+        }
+    }
+}
+
+/// A small animated model of `version`: two meshes (a child under the root), a triangle each, key frames of
+/// every kind the version has, and a volume box.
+fn model(version: relic::ragnarok::rsm::Version) -> relic::ragnarok::rsm::Rsm {
+    use relic::ragnarok::rsm::*;
+    let mut rsm = Rsm::new(version);
+    rsm.animation_length = if version.is_rsm2() { 10 } else { 1000 };
+    rsm.shade_type = 2;
+    let mut meshes = Vec::new();
+    for (name, parent) in [("root", ""), ("child", "root")] {
+        let mut m = Mesh::new(version, name);
+        m.parent_name = Name::new(parent);
+        if version.has_mesh_textures() {
+            m.textures = vec![Name::new("t.bmp")];
+        } else {
+            m.texture_indices = vec![0];
+        }
+        m.vertices = vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.5]];
+        let color = version.has_vertex_colors().then_some(0xFF80_8080);
+        m.tex_vertices = [[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]].map(|uv| TexVertex { color, uv }).to_vec();
+        let smooth_groups = if version.has_smooth_groups() { vec![1] } else { vec![] };
+        m.faces =
+            vec![Face { vertices: [0, 1, 2], tex_vertices: [0, 1, 2], two_sided: 1, smooth_groups, ..Face::default() }];
+        let end = rsm.animation_length;
+        m.rotation_keys = vec![
+            RotationKey { frame: 0, quaternion: [0.0, 0.0, 0.0, 1.0] },
+            RotationKey { frame: end, quaternion: [0.0, 1.0, 0.0, 0.0] },
+        ];
+        if version.has_mesh_scale_keys() {
+            m.scale_keys = vec![ScaleKey { frame: end / 2, scale: [2.0, 1.0, 1.0], data: 0.0 }];
+        }
+        if version.is_rsm2() {
+            m.position_keys = vec![PositionKey { frame: end, position: [0.0, 1.0, 0.0], data: 0 }];
+        }
+        if version.has_mesh_textures() {
+            m.texture_animations = vec![TextureAnimation {
+                texture: 0,
+                channels: vec![TextureChannel {
+                    kind: texture_kind::ROTATE,
+                    keys: vec![TextureKey { frame: 0, value: 0.0 }, TextureKey { frame: end, value: 1.0 }],
+                }],
+            }];
+        }
+        meshes.push(m);
+    }
+    if version.is_rsm2() {
+        rsm.root_names = vec![Name::new("root")];
+    } else {
+        rsm.textures = vec![Name::new("t.bmp")];
+        rsm.root_names = vec![Name::new("root")];
+    }
+    rsm.meshes = meshes;
+    let flag = version.has_volume_box_flags().then_some(0);
+    rsm.volume_boxes = Some(vec![VolumeBox { size: [1.0; 3], position: [0.0; 3], rotation: [0.0; 3], flag }]);
+    rsm
+}
+
+/// `relic-fuzz-seed --regression TARGET FILE...`: copies fuzz inputs of `TARGET` into
+/// `crates/relic/tests/regression/<format-id>/<blake3>` (for `ei_db`, without the byte that picks the file
+/// type: the regression test reads its files under every type).
+fn regression(target: &str, files: impl Iterator<Item = std::ffi::OsString>) {
+    let id = if target == "ei_reg_ini" { "ei-reg".to_string() } else { target.replace('_', "-") };
+    if registry::by_id(&id).is_none() {
+        eprintln!("relic-fuzz-seed: no format for target {target}");
+        std::process::exit(2);
+    }
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../crates/relic/tests/regression").join(&id);
+    for file in files {
+        let bytes = std::fs::read(&file).unwrap_or_else(|e| {
+            eprintln!("{}: {e}", Path::new(&file).display());
+            std::process::exit(1);
+        });
+        let bytes = if target == "ei_db" { bytes.get(1..).unwrap_or_default().to_vec() } else { bytes };
+        let path = dir.join(blake3::hash(&bytes).to_hex().as_str());
+        if let Err(e) = std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&path, &bytes)) {
+            eprintln!("{}: {e}", path.display());
+            std::process::exit(1);
+        }
+        println!("crates/relic/tests/regression/{id}/{}", blake3::hash(&bytes).to_hex());
+    }
+}
+
+fn main() {
+    let mut args = std::env::args_os().skip(1);
+    let Some(out) = args.next() else {
+        eprintln!("usage: relic-fuzz-seed OUT INPUT... | relic-fuzz-seed --regression TARGET FILE...");
+        std::process::exit(2);
+    };
+    if out == "--regression" {
+        let target = args.next().unwrap_or_default();
+        return regression(&target.to_string_lossy(), args);
+    }
+    let mut seeds = Seeds { out: PathBuf::from(out), counts: BTreeMap::new() };
+    for input in args {
+        seeds.add_path(Path::new(&input));
+    }
+    seeds.add_made();
+    for (target, n) in &seeds.counts {
+        println!("{target:<12} {n:>5} new seeds");
+    }
+}
