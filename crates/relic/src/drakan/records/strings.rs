@@ -53,7 +53,9 @@ pub fn read_body(record_type: u16, body: &[u8]) -> StringBody {
     let end = plain.iter().position(|&b| b == 0).unwrap_or(plain.len());
     let text_bytes = plain.get(..end).unwrap_or(&[]);
     let printable = text_bytes.iter().all(|&b| b >= 0x20 || matches!(b, b'\t' | b'\r' | b'\n'));
-    if body.is_empty() || !printable || (record_type == PLAIN && body.len() == 4 && end < 4) {
+    // Music.rrc's 4-byte volumes start with control bytes; a body that reads as text is text (and one whose
+    // text does not give its bytes back keeps them: nothing is lost either way).
+    if body.is_empty() || !printable {
         return StringBody::Binary;
     }
     let text = crate::codec::text::decode(encoding_rs::WINDOWS_1252, text_bytes);
@@ -109,6 +111,8 @@ mod tests {
         assert_eq!(read_body(PLAIN, b"RIFF\x10\0\0\0DMSGsegh"), StringBody::Riff { extension: "sgt" });
         assert_eq!(read_body(PLAIN, b"RIFF\x10\0\0\0DLS colh"), StringBody::Riff { extension: "dls" });
         assert_eq!(read_body(PLAIN, &[0x10, 0x27, 0, 0]), StringBody::Binary);
+        // Found by the round-trip property: three accented letters and the NUL are text, not a volume.
+        assert_eq!(read_body(PLAIN, b"\xE9\xE9\xE9\0"), StringBody::Text { text: "ééé".into(), exact: true });
         assert!(text_body(ENCIPHERED, "日本").is_err());
     }
 }
