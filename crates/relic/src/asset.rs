@@ -145,6 +145,25 @@ pub struct Image {
     pub frame_rate: Option<f32>,
 }
 
+impl Image {
+    /// One RGBA8 frame, with its drawing offset and hotspots.
+    pub fn single(width: u32, height: u32, rgba: Vec<u8>, offset: (i32, i32), hotspots: Vec<Hotspot>) -> Image {
+        Image {
+            frames: vec![Frame {
+                name: None,
+                width,
+                height,
+                pixels: Pixels::Rgba8(rgba),
+                offset,
+                hotspots,
+                role: FrameRole::Frame,
+            }],
+            palette: None,
+            frame_rate: None,
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct Frame {
     pub name: Option<String>,

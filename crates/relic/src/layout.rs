@@ -7,6 +7,13 @@ use serde::{Deserialize, Serialize};
 use crate::bytes::Base64;
 use crate::error::{Error, Result};
 
+/// The `len` bytes at `start` of a file, or nothing when they do not lie inside it (for offset-table
+/// formats whose ranges were checked when the table was read).
+pub fn range(bytes: &[u8], start: u64, len: u64) -> &[u8] {
+    let r = usize::try_from(start).ok().zip(usize::try_from(len).ok()).and_then(|(s, l)| Some(s..s.checked_add(l)?));
+    r.and_then(|r| bytes.get(r)).unwrap_or(&[])
+}
+
 /// Bytes of a file outside every structure a reader knows (non-zero padding, slack), kept so that the
 /// file is written back exactly; zero bytes are implied.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

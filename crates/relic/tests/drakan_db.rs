@@ -6,38 +6,10 @@
 
 use std::path::Path;
 
+mod srsc_fixtures;
+
 use relic::ops::{self, ConvertRequest, Quiet};
-
-fn srsc(records: &[(u16, u16, u16, Vec<u8>)]) -> Vec<u8> {
-    let bodies: usize = records.iter().map(|r| r.3.len()).sum();
-    let mut out = b"SRSC".to_vec();
-    out.extend(0x0100u16.to_le_bytes());
-    out.extend(((12 + bodies) as u32).to_le_bytes());
-    out.extend((records.len() as u16).to_le_bytes());
-    let mut offsets = Vec::new();
-    for r in records {
-        offsets.push(out.len() as u32);
-        out.extend(&r.3);
-    }
-    for (r, off) in records.iter().zip(offsets) {
-        out.extend(r.0.to_le_bytes());
-        out.extend(r.1.to_le_bytes());
-        out.extend(r.2.to_le_bytes());
-        out.extend(off.to_le_bytes());
-        out.extend((r.3.len() as u32).to_le_bytes());
-    }
-    out
-}
-
-fn string(text: &str) -> Vec<u8> {
-    let mut b = text.as_bytes().to_vec();
-    if b.len() % 2 == 1 {
-        b.push(0);
-    }
-    let mut out = (b.len() as u16).to_le_bytes().to_vec();
-    out.extend(b);
-    out
-}
+use srsc_fixtures::{packed, string};
 
 /// Texture 0x0040: the 54-byte header (CORRECTIONS.md), stored pixels.
 fn texture(width: u32, height: u32, bpp: u16, pixels: &[u8]) -> Vec<u8> {
@@ -106,13 +78,13 @@ fn database(dir: &Path) {
     write(dir, "Sample.db", b"version 1.0\r\ndependencies 1\r\n1 Common\r\n");
     write(dir, "Common.db", b"version 1.0\r\ndependencies 0\r\n");
     // Common.txd: texture 1, 24 bpp, 2 × 1, stored bottom-up: one row red, blue.
-    write(dir, "Common.txd", &srsc(&[(0x0040, 1, 0, texture(2, 1, 24, &[255, 0, 0, 0, 0, 255]))]));
+    write(dir, "Common.txd", &packed(&[(0x0040, 1, 0, &texture(2, 1, 24, &[255, 0, 0, 0, 0, 255]))]));
     // Sample.txd: palette (black, green, white) and an 8-bpp 2 × 2 texture, bottom row first.
     let mut palette = 3u16.to_le_bytes().to_vec();
     palette.extend([0, 0, 0, 0, 0, 255, 0, 0, 255, 255, 255, 0]);
-    write(dir, "Sample.txd", &srsc(&[(0x0030, 1, 0, palette), (0x0040, 2, 0, texture(2, 2, 8, &[0, 1, 2, 1]))]));
-    write(dir, "Sample.sdb", &srsc(&[(0x0302, 7, 0, sound("crackle", &[128, 200, 56, 128]))]));
-    write(dir, "Sample.odb", &srsc(&[(0x0101, 1, 0, string("Lights")), (0x0102, 2, 1, class())]));
+    write(dir, "Sample.txd", &packed(&[(0x0030, 1, 0, &palette), (0x0040, 2, 0, &texture(2, 2, 8, &[0, 1, 2, 1]))]));
+    write(dir, "Sample.sdb", &packed(&[(0x0302, 7, 0, &sound("crackle", &[128, 200, 56, 128]))]));
+    write(dir, "Sample.odb", &packed(&[(0x0101, 1, 0, &string("Lights")), (0x0102, 2, 1, &class())]));
 }
 
 fn rgba(png: &Path) -> (u32, u32, Vec<u8>) {

@@ -4,45 +4,11 @@
 //! strings, Music.rrc's RIFF blobs, later Riot layouts (aligned bodies, directory out of order), and
 //! robustness.
 
+mod srsc_fixtures;
+
 use relic::drakan::srsc::{self, convert};
 use relic::ops::{self, ConvertRequest, ExtractOptions, PackOptions, Quiet};
-
-/// One record of a hand-made file: type, id, group, body.
-type Rec<'a> = (u16, u16, u16, &'a [u8]);
-
-/// An SRSC file with bodies packed from offset 12 in directory order and the directory last (Drakan's own
-/// layout), written from the spec's byte tables.
-fn packed(records: &[Rec<'_>]) -> Vec<u8> {
-    let bodies: usize = records.iter().map(|r| r.3.len()).sum();
-    let mut out = b"SRSC".to_vec();
-    out.extend(0x0100u16.to_le_bytes());
-    out.extend(((12 + bodies) as u32).to_le_bytes());
-    out.extend((records.len() as u16).to_le_bytes());
-    let mut offsets = Vec::new();
-    for r in records {
-        offsets.push(out.len() as u32);
-        out.extend(r.3);
-    }
-    for (r, off) in records.iter().zip(offsets) {
-        out.extend(r.0.to_le_bytes());
-        out.extend(r.1.to_le_bytes());
-        out.extend(r.2.to_le_bytes());
-        out.extend(off.to_le_bytes());
-        out.extend((r.3.len() as u32).to_le_bytes());
-    }
-    out
-}
-
-/// An SRSC string (u16 length, bytes, a zero pad byte for odd lengths, the pad counted in the length).
-fn string(text: &str) -> Vec<u8> {
-    let mut b = text.as_bytes().to_vec();
-    if b.len() % 2 == 1 {
-        b.push(0);
-    }
-    let mut out = (b.len() as u16).to_le_bytes().to_vec();
-    out.extend(b);
-    out
-}
+use srsc_fixtures::{packed, string};
 
 /// The spec's cipher, written again here from the spec's C code so the test does not lean on relic's.
 fn spec_cipher(bytes: &[u8]) -> Vec<u8> {

@@ -5,7 +5,9 @@
 //! Written here: the containers are a few bytes of header around a colour table, and no kept crate reads
 //! these palette files.
 
-use crate::asset::{Frame, FrameRole, Image, Pixels};
+use crate::asset::Image;
+#[cfg(test)]
+use crate::asset::Pixels;
 use crate::error::{Error, Result};
 
 /// 256 colours, RGBA.
@@ -88,19 +90,7 @@ impl Palette {
                 }
             }
         }
-        Image {
-            frames: vec![Frame {
-                name: None,
-                width: side as u32,
-                height: side as u32,
-                pixels: Pixels::Rgba8(rgba),
-                offset: (0, 0),
-                hotspots: vec![],
-                role: FrameRole::Frame,
-            }],
-            palette: None,
-            frame_rate: None,
-        }
+        Image::single(side as u32, side as u32, rgba, (0, 0), vec![])
     }
 }
 

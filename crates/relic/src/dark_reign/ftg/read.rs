@@ -36,13 +36,7 @@ pub fn parse(bytes: &[u8]) -> Result<Ftg<'_>> {
 impl<'a> Ftg<'a> {
     /// The data of entry `i` (ranges were checked by `parse`).
     pub fn data(&self, i: usize) -> &'a [u8] {
-        self.entries
-            .get(i)
-            .and_then(|e| {
-                let start = usize::try_from(e.offset).ok()?;
-                self.bytes.get(start..start.checked_add(usize::try_from(e.size).ok()?)?)
-            })
-            .unwrap_or(&[])
+        self.entries.get(i).map_or(&[], |e| crate::layout::range(self.bytes, e.offset.into(), e.size.into()))
     }
 
     /// The entry the game finds for `name`: ASCII case ignored, the first of duplicates (CORRECTIONS.md).

@@ -8,7 +8,7 @@ use serde_json::json;
 use super::types::*;
 use super::write::write_document;
 use super::FORMAT_ID;
-use crate::asset::{Asset, Document, Frame, FrameRole, Hotspot, Image, NamedAsset, Pixels};
+use crate::asset::{Asset, Document, Hotspot, Image, NamedAsset};
 use crate::bytes::Base64;
 use crate::codec::palette::Palette;
 use crate::dark_reign::spr::paint::{read_png, Paint};
@@ -18,22 +18,6 @@ use crate::registry::ConvertOptions;
 /// The name of frame `i`'s PNG.
 pub fn frame_name(i: usize) -> String {
     format!("frame_{i}")
-}
-
-fn image(width: u32, height: u32, rgba: Vec<u8>, offset: (i32, i32), hotspots: Vec<Hotspot>) -> Image {
-    Image {
-        frames: vec![Frame {
-            name: None,
-            width,
-            height,
-            pixels: Pixels::Rgba8(rgba),
-            offset,
-            hotspots,
-            role: FrameRole::Frame,
-        }],
-        palette: None,
-        frame_rate: None,
-    }
 }
 
 /// What `relic convert --format dr-ftg-spr` makes of a file drawn with `palette` (index 0 transparent): a
@@ -76,7 +60,7 @@ pub fn to_assets(data: &[u8], palette: &Palette, opts: &ConvertOptions) -> Resul
             if paint.reproducible(pixels) {
                 kept.pixels = None;
             }
-            let img = image(w as u32, h as u32, rgba, (-hotspot.x, -hotspot.y), vec![hotspot]);
+            let img = Image::single(w as u32, h as u32, rgba, (-hotspot.x, -hotspot.y), vec![hotspot]);
             out.push(NamedAsset { name: Some(frame_name(i)), asset: Asset::Image(img) });
         }
         rows.push(json!({
@@ -87,7 +71,7 @@ pub fn to_assets(data: &[u8], palette: &Palette, opts: &ConvertOptions) -> Resul
         x += w;
     }
     if write_atlas {
-        let img = image(atlas_width as u32, atlas_height as u32, atlas, (0, 0), vec![]);
+        let img = Image::single(atlas_width as u32, atlas_height as u32, atlas, (0, 0), vec![]);
         out.push(NamedAsset { name: None, asset: Asset::Image(img) });
     }
     let mut value = crate::registry::document_json(FORMAT_ID, &lean)?;

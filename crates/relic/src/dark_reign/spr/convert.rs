@@ -8,7 +8,7 @@ use super::paint::{Paint, SHADOW};
 use super::read::AT_NANIMS;
 use super::types::*;
 use super::FORMAT_ID;
-use crate::asset::{Asset, Document, Frame, FrameRole, Hotspot, Image, NamedAsset, Pixels};
+use crate::asset::{Asset, Document, Hotspot, Image, NamedAsset};
 use crate::codec::palette::Palette;
 use crate::error::{Error, Result};
 use crate::registry::ConvertOptions;
@@ -133,22 +133,6 @@ pub fn frames_per_cycle(rate: i32) -> f64 {
     f64::from(rate) / 65536.0
 }
 
-fn image(width: u32, height: u32, rgba: Vec<u8>, offset: (i32, i32), hotspots: Vec<Hotspot>) -> Image {
-    Image {
-        frames: vec![Frame {
-            name: None,
-            width,
-            height,
-            pixels: Pixels::Rgba8(rgba),
-            offset,
-            hotspots,
-            role: FrameRole::Frame,
-        }],
-        palette: None,
-        frame_rate: None,
-    }
-}
-
 /// What `relic convert` makes of an SPR file drawn with `palette`: a PNG per frame, named
 /// `<section>_<rotation>_<frame>` (the frame's hotspots in [`Frame::hotspots`], its offset the negated
 /// centre hotspot); the atlas (unnamed, so written as `<stem>/<stem>.png`); and the JSON document (unnamed
@@ -206,13 +190,13 @@ pub fn assets(doc: &SprDocument, palette: &Palette, opts: &ConvertOptions, budge
         let hotspots = records.iter().map(|r| Hotspot { x: r.x.into(), y: r.y.into(), flag: r.flag.into() }).collect();
         out.push(NamedAsset {
             name: Some(f.name.clone()),
-            asset: Asset::Image(image(w as u32, h as u32, rgba, centre, hotspots)),
+            asset: Asset::Image(Image::single(w as u32, h as u32, rgba, centre, hotspots)),
         });
     }
     if write_atlas {
         out.push(NamedAsset {
             name: None,
-            asset: Asset::Image(image(atlas_width as u32, h as u32, atlas, (0, 0), vec![])),
+            asset: Asset::Image(Image::single(atlas_width as u32, h as u32, atlas, (0, 0), vec![])),
         });
     }
     let value = convert_document(doc, &paint, &shown, rows, write_atlas.then_some((atlas_width, h)))?;

@@ -41,13 +41,7 @@ pub fn parse(bytes: &[u8]) -> Result<Srsc<'_>> {
 impl<'a> Srsc<'a> {
     /// The body of entry `i` (empty when there is no such entry; ranges were checked by `parse`).
     pub fn body(&self, i: usize) -> &'a [u8] {
-        self.entries
-            .get(i)
-            .and_then(|e| {
-                let start = usize::try_from(e.offset).ok()?;
-                self.bytes.get(start..start.checked_add(usize::try_from(e.size).ok()?)?)
-            })
-            .unwrap_or(&[])
+        self.entries.get(i).map_or(&[], |e| crate::layout::range(self.bytes, e.offset.into(), e.size.into()))
     }
 
     /// Absolute offset of entry `i`'s body.

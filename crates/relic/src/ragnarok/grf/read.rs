@@ -195,7 +195,9 @@ impl<'a> Grf<'a> {
     /// The stored (compressed) bytes of entry `i`; empty for folder records.
     pub fn stored(&self, i: usize) -> &'a [u8] {
         match self.entries.get(i).map(|e| e.record) {
-            Some(rec) if rec.is_file() => slice(self.bytes, rec.data_start(), u64::from(rec.compressed_size)),
+            Some(rec) if rec.is_file() => {
+                crate::layout::range(self.bytes, rec.data_start(), u64::from(rec.compressed_size))
+            }
             _ => &[],
         }
     }
@@ -239,10 +241,4 @@ impl<'a> Grf<'a> {
     pub fn file_count(&self) -> usize {
         self.entries.iter().filter(|e| e.record.is_file()).count()
     }
-}
-
-fn slice(bytes: &[u8], start: u64, len: u64) -> &[u8] {
-    let range =
-        usize::try_from(start).ok().zip(usize::try_from(len).ok()).and_then(|(s, l)| Some(s..s.checked_add(l)?));
-    range.and_then(|r| bytes.get(r)).unwrap_or(&[])
 }
