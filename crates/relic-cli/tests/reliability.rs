@@ -360,3 +360,39 @@ fn drakan_ls_shows_record_types_ids_and_groups() {
     relic().args(["pack", "drakan-srsc", "-o"]).arg(&back).arg(dir.path().join("x")).assert().success();
     assert_eq!(std::fs::read(&back).unwrap(), std::fs::read(&sdb).unwrap());
 }
+
+#[test]
+fn dark_reign_sprites_find_their_palette_or_say_they_are_grey() {
+    let dir = tempfile::tempdir().unwrap();
+    let spr = dir.path().join("unit.spr");
+    std::fs::copy(samples().join("dark_reign/unit.spr"), &spr).unwrap();
+    // Alone: greyscale, with a one-line warning.
+    let assert = relic().args(["convert", "-o"]).arg(dir.path().join("grey")).arg(&spr).assert().success();
+    let warnings: Vec<String> =
+        stderr_of(&assert).lines().filter(|l| l.contains("warning:")).map(String::from).collect();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(warnings[0].contains("no palette found"), "{warnings:?}");
+    // With the tileset's palette beside it: no warning, and other colours.
+    std::fs::copy(samples().join("dark_reign/BARREN.PAL"), dir.path().join("BARREN.PAL")).unwrap();
+    let assert = relic().args(["convert", "-o"]).arg(dir.path().join("pal")).arg(&spr).assert().success();
+    assert!(!stderr_of(&assert).contains("warning:"), "{}", stderr_of(&assert));
+    let grey = std::fs::read(dir.path().join("grey/unit/unit.png")).unwrap();
+    let coloured = std::fs::read(dir.path().join("pal/unit/unit.png")).unwrap();
+    assert_ne!(grey, coloured);
+    // --palette takes other palette files too (JASC-PAL here) and wins.
+    let jasc = dir.path().join("red.pal.txt");
+    let mut text = String::from("JASC-PAL\r\n0100\r\n256\r\n");
+    for _ in 0..256 {
+        text.push_str("255 0 0\r\n");
+    }
+    std::fs::write(&jasc, text).unwrap();
+    relic()
+        .args(["convert", "--palette"])
+        .arg(&jasc)
+        .arg("-o")
+        .arg(dir.path().join("red"))
+        .arg(&spr)
+        .assert()
+        .success();
+    assert_ne!(std::fs::read(dir.path().join("red/unit/unit.png")).unwrap(), coloured);
+}
