@@ -734,3 +734,23 @@ fn an_edit_that_outgrows_the_stored_layout_is_laid_out_afresh() {
     assert_eq!(doc.pictures[0].pixels.as_ref().unwrap().0, sspr_pictures()[0].1);
     assert_eq!(doc.trailing.as_ref().unwrap().0, b"XY");
 }
+
+/// Fuzz find: a header claiming 2^28 rotations and no anims made the convert document list 2^28 rotation
+/// angles (2 GiB). Only the rotations the anim table holds are listed.
+#[test]
+fn a_header_with_huge_rotation_counts_converts_in_small_memory() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/regression/dr-spr/ee10c48ffa22ee1a8ae583bed8b9a5a08686bbd3ab980ed59a5cdd020f511544");
+    let bytes = std::fs::read(path).unwrap();
+    let palette = relic::codec::palette::Palette::greyscale();
+    let assets = relic::dark_reign::spr::to_assets(&bytes, &palette, &Default::default()).unwrap();
+    let doc = assets
+        .iter()
+        .find_map(|a| match &a.asset {
+            relic::asset::Asset::Document(d) => Some(&d.value),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(doc["rotation_degrees"], serde_json::json!([]));
+    assert_eq!(doc["rotations"], 0x1000_0001);
+}

@@ -269,7 +269,9 @@ fn convert_document(
         }
     }
     let mut value = crate::registry::document_json(FORMAT_ID, &lean)?;
-    let nrots = doc.rotations.max(0) as usize;
+    // Only the rotations the anim index table holds are listed: a header can claim 2^28 rotations with no
+    // anims (a fuzz find: 2 GiB for this list alone).
+    let nrots = (doc.rotations.max(0) as usize).min(doc.picture_of_frames.len());
     if let Some(sections) = value.get_mut("sections").and_then(|s| s.as_array_mut()) {
         for (v, s) in sections.iter_mut().zip(&doc.sections) {
             v["frames_per_cycle"] = json!(frames_per_cycle(s.rate));
