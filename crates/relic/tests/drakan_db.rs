@@ -116,6 +116,12 @@ fn converting_a_database_converts_its_files_and_resolves_references() {
     // The class: fields decoded, references named database/file:id.
     let records: serde_json::Value =
         serde_json::from_slice(&std::fs::read(root.join("odb/records.json")).unwrap()).unwrap();
+    // Pixel data is converted, not repeated in the listing: the texture shows its size.
+    let txd: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(root.join("txd/records.json")).unwrap()).unwrap();
+    let tex = &txd.as_array().unwrap().iter().find(|r| r["type"] == "0x0040").unwrap()["decoded"]["texture"];
+    assert_eq!((tex["width"].as_u64(), tex["data_bytes"].as_u64()), (Some(2), Some(4)));
+    assert!(tex.get("data").is_none());
     let class = records.as_array().unwrap().iter().find(|r| r["type"] == "0x0102").unwrap();
     assert_eq!(class["group"], "Lights");
     let refs = class["references"].as_array().unwrap();

@@ -114,7 +114,7 @@ pub fn convert_in(data: &[u8], ctx: &Context<'_>, opts: &ConvertOptions) -> Resu
                 if !refs.is_empty() {
                     item["references"] = Value::Array(refs);
                 }
-                item["decoded"] = to_value(&decoded)?;
+                item["decoded"] = listing_value(&decoded)?;
                 match decoded {
                     Decoded::Palette(p) if palette.is_none() => palette = Some(p.colors),
                     Decoded::Texture(t) => textures.push((e.id, t)),
@@ -163,6 +163,29 @@ pub fn convert_in(data: &[u8], ctx: &Context<'_>, opts: &ConvertOptions) -> Resu
     out.extend(referenced_assets(&wanted, ctx, order, &mut listing));
     out.push(named("records", document(Value::Array(listing))));
     Ok(out)
+}
+
+/// A decoded record as `records.json` shows it: every field, except that the pixel and sample data of
+/// textures and sounds (already converted to PNG and WAV, and kept whole in the lossless document) are
+/// given by their size rather than repeated as base64.
+fn listing_value(decoded: &Decoded) -> Result<Value> {
+    let mut value = to_value(decoded)?;
+    for kind in ["texture", "sound"] {
+        if let Some(fields) = value.get_mut(kind).and_then(Value::as_object_mut) {
+            for bulk in ["data", "alpha_map"] {
+                let size = match (decoded, bulk) {
+                    (Decoded::Texture(t), "data") => Some(t.data.0.len()),
+                    (Decoded::Texture(t), _) => t.alpha_map.as_ref().map(|a| a.0.len()),
+                    (Decoded::Sound(s), "data") => Some(s.data.0.len()),
+                    _ => None,
+                };
+                if fields.remove(bulk).is_some() {
+                    fields.insert(format!("{bulk}_bytes"), json!(size));
+                }
+            }
+        }
+    }
+    Ok(value)
 }
 
 /// A string record in the listing: its text, or what kind of blob it is.
