@@ -68,6 +68,49 @@ pub struct FolderFile {
     pub modified: Option<u64>,
 }
 
+/// A folder being packed, with the index an extraction wrote into it (SRSC and FTG write `directory.json`
+/// so that `pack` restores what file names cannot say: stored names, ids, order).
+pub struct PackFolder<'f> {
+    files: &'f [FolderFile],
+    by_path: std::collections::HashMap<&'f str, &'f FolderFile>,
+}
+
+impl<'f> PackFolder<'f> {
+    pub fn new(files: &'f [FolderFile]) -> Self {
+        PackFolder { files, by_path: files.iter().map(|f| (f.relative.as_str(), f)).collect() }
+    }
+
+    /// The file at `relative`'s bytes; `index` names what listed it, for the error.
+    pub fn read(&self, relative: &str, index: &str) -> Result<Vec<u8>> {
+        let file = self
+            .by_path
+            .get(relative)
+            .ok_or_else(|| Error::Refused(format!("{index} lists `{relative}`, which is not in the folder")))?;
+        std::fs::read(&file.path).map_err(|e| Error::io(&file.path, e))
+    }
+
+    /// The index `name`, when the folder has one: JSON whose `format` must be `format`.
+    pub fn index<T: serde::de::DeserializeOwned>(&self, name: &str, format: &str) -> Result<Option<T>> {
+        let Some(file) = self.by_path.get(name) else { return Ok(None) };
+        let text = std::fs::read(&file.path).map_err(|e| Error::io(&file.path, e))?;
+        let value: serde_json::Value = serde_json::from_slice(&text)
+            .map_err(|e| Error::Refused(format!("{}: not JSON: {e}", file.path.display())))?;
+        if value.get("format").and_then(serde_json::Value::as_str) != Some(format) {
+            return Err(Error::Refused(format!("{}: its format is not `{format}`", file.path.display())));
+        }
+        serde_json::from_value(value).map(Some).map_err(|e| Error::Refused(format!("{}: {e}", file.path.display())))
+    }
+
+    /// Refuses a file the index `name` does not list (an added file would otherwise be left out silently).
+    pub fn all_listed<'p>(&self, name: &str, listed: impl IntoIterator<Item = &'p str>) -> Result<()> {
+        let listed: std::collections::HashSet<&str> = listed.into_iter().collect();
+        match self.files.iter().find(|f| f.relative != name && !listed.contains(f.relative.as_str())) {
+            Some(extra) => Err(Error::Refused(format!("{}: not listed in {name}", extra.path.display()))),
+            None => Ok(()),
+        }
+    }
+}
+
 /// Options of `relic pack`.
 #[derive(Debug, Clone, Default)]
 pub struct PackRequest {

@@ -17,15 +17,13 @@ pub mod read;
 pub mod types;
 pub mod write;
 
-use std::collections::HashMap;
-
 pub use read::parse;
 pub use types::{Ftg, FtgDocument, FtgEntry};
 pub use write::{write_document, write_new, NewEntry};
 
 use crate::asset::Entry;
 use crate::error::{Error, Result};
-use crate::registry::{Capabilities, Codec, ConvertOptions, FolderFile, Format, Game, Kind, PackRequest};
+use crate::registry::{Capabilities, Codec, ConvertOptions, FolderFile, Format, Game, Kind, PackFolder, PackRequest};
 
 pub const FORMAT_ID: &str = "dr-ftg";
 
@@ -83,47 +81,23 @@ impl Codec for FtgCodec {
     }
 
     fn pack_folder(&self, files: Vec<FolderFile>, _request: &PackRequest, out: &mut dyn std::io::Write) -> Result<u64> {
-        let read = |f: &FolderFile| std::fs::read(&f.path).map_err(|e| Error::io(&f.path, e));
-        let by_path: HashMap<&str, &FolderFile> = files.iter().map(|f| (f.relative.as_str(), f)).collect();
-        let entries = match by_path.get(convert::DIRECTORY_FILE) {
-            Some(index) => {
-                let dir: convert::ExtractedDirectory = serde_json::from_slice(&read(index)?)
-                    .map_err(|e| Error::Refused(format!("{}: not an FTG directory: {e}", index.path.display())))?;
-                if dir.format != convert::DIRECTORY_FORMAT {
-                    return Err(Error::Refused(format!(
-                        "{}: not `{}`",
-                        index.path.display(),
-                        convert::DIRECTORY_FORMAT
-                    )));
-                }
-                let listed: std::collections::HashSet<&str> = dir.entries.iter().map(|e| e.path.as_str()).collect();
-                if let Some(extra) = files
-                    .iter()
-                    .find(|f| f.relative != convert::DIRECTORY_FILE && !listed.contains(f.relative.as_str()))
-                {
-                    return Err(Error::Refused(format!(
-                        "{}: not listed in {}",
-                        extra.path.display(),
-                        convert::DIRECTORY_FILE
-                    )));
-                }
+        let folder = PackFolder::new(&files);
+        let index = folder.index::<convert::ExtractedDirectory>(convert::DIRECTORY_FILE, convert::DIRECTORY_FORMAT)?;
+        let entries = match index {
+            Some(dir) => {
+                folder.all_listed(convert::DIRECTORY_FILE, dir.entries.iter().map(|e| e.path.as_str()))?;
                 dir.entries
                     .iter()
                     .map(|e| {
-                        let file = by_path.get(e.path.as_str()).ok_or_else(|| {
-                            Error::Refused(format!(
-                                "{} lists `{}`, which is not in the folder",
-                                convert::DIRECTORY_FILE,
-                                e.path
-                            ))
-                        })?;
-                        Ok(NewEntry { name: e.name.clone(), data: read(file)? })
+                        Ok(NewEntry { name: e.name.clone(), data: folder.read(&e.path, convert::DIRECTORY_FILE)? })
                     })
                     .collect::<Result<Vec<_>>>()?
             }
             None => files
                 .iter()
-                .map(|f| Ok(NewEntry { name: f.relative.replace('/', "\\"), data: read(f)? }))
+                .map(|f| {
+                    Ok(NewEntry { name: f.relative.replace('/', "\\"), data: folder.read(&f.relative, "the folder")? })
+                })
                 .collect::<Result<Vec<_>>>()?,
         };
         let bytes = write_new(&entries)?;

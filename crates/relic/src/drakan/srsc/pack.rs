@@ -11,36 +11,20 @@ use super::write::{write_packed_in_order, NewRecord};
 use super::FORMAT_ID;
 use crate::drakan::records;
 use crate::error::{Error, Result};
-use crate::registry::FolderFile;
+use crate::registry::{FolderFile, PackFolder};
 
 fn read(file: &FolderFile) -> Result<Vec<u8>> {
     std::fs::read(&file.path).map_err(|e| Error::io(&file.path, e))
 }
 
 pub fn from_folder(files: &[FolderFile]) -> Result<Vec<u8>> {
-    let by_path: HashMap<&str, &FolderFile> = files.iter().map(|f| (f.relative.as_str(), f)).collect();
-    if let Some(index) = by_path.get(DIRECTORY_FILE) {
-        let text = read(index)?;
-        let dir: ExtractedDirectory = serde_json::from_slice(&text)
-            .map_err(|e| Error::Refused(format!("{}: not an SRSC directory: {e}", index.path.display())))?;
-        if dir.format != DIRECTORY_FORMAT {
-            return Err(Error::Refused(format!("{}: format is not `{DIRECTORY_FORMAT}`", index.path.display())));
-        }
-        let listed: std::collections::HashSet<&str> = dir.records.iter().map(|r| r.path.as_str()).collect();
-        if let Some(extra) =
-            files.iter().find(|f| f.relative != DIRECTORY_FILE && !listed.contains(f.relative.as_str()))
-        {
-            return Err(Error::Refused(format!(
-                "{}: not listed in {DIRECTORY_FILE} (add it there with its type, id and group)",
-                extra.path.display()
-            )));
-        }
+    let folder = PackFolder::new(files);
+    if let Some(dir) = folder.index::<ExtractedDirectory>(DIRECTORY_FILE, DIRECTORY_FORMAT)? {
+        folder.all_listed(DIRECTORY_FILE, dir.records.iter().map(|r| r.path.as_str()))?;
         let mut new = Vec::with_capacity(dir.records.len());
         for r in &dir.records {
-            let file = by_path.get(r.path.as_str()).ok_or_else(|| {
-                Error::Refused(format!("{DIRECTORY_FILE} lists `{}`, which is not in the folder", r.path))
-            })?;
-            new.push(NewRecord { record_type: r.record_type, id: r.id, group: r.group, body: read(file)? });
+            let body = folder.read(&r.path, DIRECTORY_FILE)?;
+            new.push(NewRecord { record_type: r.record_type, id: r.id, group: r.group, body });
         }
         let mut order: Vec<usize> = (0..dir.records.len()).collect();
         order.sort_by_key(|&i| (dir.records.get(i).map_or(0, |r| r.body_order), i));
