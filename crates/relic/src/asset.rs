@@ -41,6 +41,12 @@ pub struct NamedAsset {
     pub asset: Asset,
 }
 
+impl NamedAsset {
+    /// The name of the one asset of several that is written beside the `<stem>/` folder the others go
+    /// into, as `<stem>.<ext>`: a document that indexes them (an RCD's `x.json` beside `x/`).
+    pub const BESIDE: &'static str = ".";
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // Archive entries
 

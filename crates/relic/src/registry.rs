@@ -347,6 +347,7 @@ pub static FORMATS: &[&Format] = &[
     &crate::dark_reign::pal::FORMAT,
     &crate::dark_reign::spr::FORMAT,
     &crate::dark_reign::ftg_spr::FORMAT,
+    &crate::freerct::rcd::FORMAT,
 ];
 
 /// Every `--to` target some format produces.

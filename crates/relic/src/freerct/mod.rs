@@ -1,2 +1,4 @@
-//! FreeRCT. Spec: `../shared/specs/freerct-rcd.txt`.
-//! No format of this game is implemented yet; its formats join the registry as they are built.
+//! FreeRCT. Spec: `../shared/specs/freerct-rcd.txt` (the version 1 era), with the FreeRCT part of
+//! CORRECTIONS.md and FreeRCT's own `data_format.rst` for version 2.
+
+pub mod rcd;

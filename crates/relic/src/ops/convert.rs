@@ -293,7 +293,8 @@ fn convert_bytes(
 
 /// A file's assets exported, as (relative output path, bytes, kind). One unnamed asset's files sit beside
 /// each other as `<stem><suffix>.<ext>` (`x.png`, or `x.mip0.png`, `x.mip1.png`, … for a mip chain;
-/// `x.<table>.csv` for tables); several assets go into `<stem>/`.
+/// `x.<table>.csv` for tables); several assets go into `<stem>/`, except one named
+/// [`NamedAsset::BESIDE`], which sits beside that folder as `<stem>.<ext>` (the document that indexes it).
 fn export_assets(
     format: &Format,
     data: &[u8],
@@ -317,9 +318,12 @@ fn export_assets(
     let single = matches!(assets.as_slice(), [NamedAsset { name: None, .. }]);
     let mut files = Vec::new();
     for named in &assets {
-        let base = named.name.as_deref().unwrap_or(stem);
+        let base = match named.name.as_deref() {
+            None | Some(NamedAsset::BESIDE) => stem,
+            Some(name) => name,
+        };
         for out in export::export(&named.asset, req.to.as_deref(), base)? {
-            let rel = if single {
+            let rel = if single || named.name.as_deref() == Some(NamedAsset::BESIDE) {
                 format!("{stem}{}.{}", out.suffix, out.extension)
             } else {
                 format!("{stem}/{base}{}.{}", out.suffix, out.extension)

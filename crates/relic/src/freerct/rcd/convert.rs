@@ -1,0 +1,457 @@
+//! RCD to the common model: `<stem>.json` (the blocks with their fields, sprite references resolved to
+//! PNG names), one PNG per pixel block in `<stem>/` (named after the block and its first user), the
+//! recolour layers of 32PX sprites that have them, and a sheet per game block, one row per view or group
+//! in the spec's order, each sprite placed by its offset so that a tile set lines up as in the game.
+
+use std::collections::HashMap;
+
+use rayon::prelude::*;
+use serde_json::{json, Map, Value};
+
+use super::fields::{reference, visit_refs};
+use super::json::block_json;
+use super::layouts::{self, COLOUR_RANGES};
+use super::pixels::{decode_32bpp, decode_8bpp, encode_32bpp, encode_8bpp, Planes32};
+use super::types::*;
+use crate::asset::{Asset, Document, Frame, FrameRole, Image, NamedAsset, Pixels};
+use crate::codec::palette::{Palette, SixBitScaling};
+use crate::error::Result;
+use crate::registry::ConvertOptions;
+
+/// FreeRCT's fixed 8bpp palette (JASC-PAL, from `../shared/palettes/freerct-8bpp.pal`): index 0 is
+/// transparent; the game draws the others opaque.
+pub const PALETTE_FILE: &[u8] = include_bytes!("palette.pal");
+/// FreeRCT's recolour gradients: 18 colour ranges × 256 intensities × RGB (the game's
+/// `recolour_palettes.cpp` tables, as data).
+pub const GRADIENTS: &[u8; 18 * 256 * 3] = include_bytes!("recolour.bin");
+
+/// The fixed palette, index 0 transparent.
+pub fn palette() -> Palette {
+    Palette::read(PALETTE_FILE, SixBitScaling::Replicate).unwrap_or_else(|_| Palette::greyscale()).with_transparent(0)
+}
+
+/// The colour of `intensity` in colour range `range` (grey for a range past the 18).
+pub fn gradient(range: usize, intensity: u8) -> [u8; 3] {
+    let at = ((if range < 18 { range } else { 0 }) * 256 + usize::from(intensity)) * 3;
+    match GRADIENTS.get(at..at + 3) {
+        Some(c) => [c[0], c[1], c[2]],
+        None => [0, 0, 0],
+    }
+}
+
+/// `relic info`: versions, block counts by magic and version, what is kept raw, the INFO strings.
+pub fn info(rcd: &Rcd<'_>) -> Value {
+    let mut counts: Vec<(String, u32, usize)> = Vec::new();
+    let mut unparsed = Vec::new();
+    for (i, b) in rcd.blocks.iter().enumerate() {
+        let magic = b.magic_str();
+        match counts.iter_mut().find(|(m, v, _)| *m == magic && *v == b.version) {
+            Some(c) => c.2 += 1,
+            None => counts.push((magic.clone(), b.version, 1)),
+        }
+        if let Body::Raw { reason: Some(r), .. } = &b.body {
+            unparsed.push(json!({ "block": i + 1, "magic": magic, "reason": r }));
+        }
+    }
+    let mut v = json!({
+        "format": super::FORMAT_ID,
+        "file_version": rcd.version,
+        "blocks": rcd.blocks.len(),
+        "sprites": rcd.blocks.iter().filter(|b| b.is_pixels()).count(),
+        "block_counts": counts.iter().map(|(m, v, n)| json!({ "magic": m, "version": v, "count": n })).collect::<Vec<_>>(),
+        "kept_raw": counts.iter().filter(|(m, v, _)| {
+            let magic = magic_from_text(m).unwrap_or_default();
+            !matches!((&magic, *v), (b"8PXL", 1 | 2) | (b"32PX", 1) | (b"INFO", 1) | (b"TEXT", 3))
+                && layouts::layout(&magic, *v).is_none()
+        }).map(|(m, v, _)| format!("{m} v{v}")).collect::<Vec<_>>(),
+    });
+    if !unparsed.is_empty() {
+        v["unparsed"] = json!(unparsed);
+    }
+    if let Some(Body::Info(i)) = rcd.blocks.first().map(|b| &b.body) {
+        v["info"] = serde_json::to_value(i).unwrap_or(Value::Null);
+    }
+    v
+}
+
+/// A sprite as game blocks see it: its pixel block and drawing offset.
+#[derive(Debug, Clone, Copy)]
+struct SpriteRef {
+    pixels: usize,
+    offset: (i32, i32),
+}
+
+/// What a reference to block `n` draws: a SPRT (version 1) through its 8PXL, or a pixel block itself.
+fn sprite_ref(rcd: &Rcd<'_>, n: u32) -> Option<SpriteRef> {
+    let i = usize::try_from(n).ok()?.checked_sub(1)?;
+    match &rcd.blocks.get(i)?.body {
+        Body::Pixels8 { offset, .. } => {
+            Some(SpriteRef { pixels: i, offset: offset.map_or((0, 0), |(x, y)| (i32::from(x), i32::from(y))) })
+        }
+        Body::Pixels32 { offset: (x, y), .. } => Some(SpriteRef { pixels: i, offset: (i32::from(*x), i32::from(*y)) }),
+        Body::Fields(m) if &rcd.blocks.get(i)?.magic == b"SPRT" => {
+            let p = usize::try_from(reference(m.get("pixels")?, "").ok()?).ok()?.checked_sub(1)?;
+            let x = m.get("x_offset")?.as_i64()? as i32;
+            let y = m.get("y_offset")?.as_i64()? as i32;
+            matches!(rcd.blocks.get(p)?.body, Body::Pixels8 { .. }).then_some(SpriteRef { pixels: p, offset: (x, y) })
+        }
+        _ => None,
+    }
+}
+
+/// A pixel block decoded: RGBA for sheets, plus what its PNG holds.
+struct Decoded {
+    width: u32,
+    height: u32,
+    offset: (i32, i32),
+    rgba: Vec<u8>,
+    /// Palette indices of an 8PXL (its PNG is indexed).
+    indices: Option<Vec<u8>>,
+    /// A 32PX's recolour layers as an image (red = layer, green = intensity, opaque where recoloured).
+    recolour: Option<Vec<u8>>,
+    /// Whether re-encoding the pixels gives the block's bytes (else the document keeps them).
+    canonical: bool,
+}
+
+/// What the pixel blocks' first users say about them: a name, SPRT v1's palette, recolour sources.
+#[derive(Default, Clone)]
+struct Usage {
+    name: Option<String>,
+    palette: Option<Vec<u8>>,
+    sources: [Option<usize>; 4],
+}
+
+fn sanitize(s: &str) -> String {
+    s.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' { c.to_ascii_lowercase() } else { '_' }).collect()
+}
+
+/// The first user of every pixel block, in file order.
+fn usages(rcd: &Rcd<'_>) -> Vec<Usage> {
+    let mut out = vec![Usage::default(); rcd.blocks.len()];
+    // Recolour sources of frame sets, from the shops that use them (SHOP v8 → FSET).
+    let mut fset_sources: HashMap<usize, [Option<usize>; 4]> = HashMap::new();
+    for b in &rcd.blocks {
+        if let (b"SHOP", Body::Fields(m)) = (&b.magic, &b.body) {
+            let Some(fset) = m.get("frame_set").and_then(|v| reference(v, "").ok()).filter(|&n| n > 0) else {
+                continue;
+            };
+            let mut sources = [None; 4];
+            for (k, s) in sources.iter_mut().take(3).enumerate() {
+                *s = m.get(&format!("recolour_{}", k + 1)).and_then(recolour_source);
+            }
+            fset_sources.entry(fset as usize - 1).or_insert(sources);
+        }
+    }
+    for (bi, b) in rcd.blocks.iter().enumerate() {
+        let Body::Fields(m) = &b.body else { continue };
+        let Some(layout) = layouts::layout(&b.magic, b.version) else { continue };
+        if &b.magic == b"SPRT" {
+            // A version 1 sprite's palette belongs to its 8PXL.
+            if let (Some(p), Some(pal)) = (sprite_ref(rcd, bi as u32 + 1), m.get("palette").and_then(Value::as_str)) {
+                let slot = &mut out[p.pixels];
+                if slot.palette.is_none() {
+                    slot.palette = hex::decode(pal).ok();
+                }
+            }
+            continue;
+        }
+        let sources = fset_sources.get(&bi).copied().unwrap_or_default();
+        let mut m = m.clone();
+        let magic = sanitize(&b.magic_str());
+        visit_refs(layout, &mut m, false, &mut |row, name, v| {
+            let Some(s) = reference(v, "").ok().and_then(|n| sprite_ref(rcd, n)) else { return };
+            let slot = &mut out[s.pixels];
+            if slot.name.is_none() {
+                let row = if row.is_empty() { String::new() } else { format!("_{}", sanitize(row)) };
+                slot.name = Some(format!("{magic}{}{row}_{}", bi + 1, sanitize(name)));
+                slot.sources = sources;
+            }
+        });
+    }
+    out
+}
+
+/// The source colour range of a recolouring, when it names one of the 18.
+fn recolour_source(v: &Value) -> Option<usize> {
+    let source = match v.get("source") {
+        Some(Value::String(s)) => COLOUR_RANGES.iter().position(|n| n == s)?,
+        Some(n) => n.as_u64()? as usize,
+        None => (v.as_u64()? >> 24) as usize,
+    };
+    (source < 18).then_some(source)
+}
+
+/// The PNG name (without extension) of pixel block `i`.
+fn png_name(i: usize, rcd: &Rcd<'_>, usage: &Usage) -> String {
+    match &usage.name {
+        Some(n) => format!("{:04}_{n}", i + 1),
+        None => format!("{:04}_{}", i + 1, sanitize(&rcd.blocks[i].magic_str())),
+    }
+}
+
+fn decode(block: &Block<'_>, at: u64, usage: &Usage, fixed: &Palette) -> Result<Decoded> {
+    match &block.body {
+        Body::Pixels8 { width, height, offset, data } => {
+            let indices = decode_8bpp(data, *width, *height, at)?;
+            let canonical = encode_8bpp(*width, *height, &indices) == data.as_ref();
+            let pal = match &usage.palette {
+                Some(p) if p.len() == 768 => {
+                    Palette::read(p, SixBitScaling::Replicate).unwrap_or_else(|_| fixed.clone()).with_transparent(0)
+                }
+                _ => fixed.clone(),
+            };
+            let mut rgba = Vec::with_capacity(indices.len() * 4);
+            for &i in &indices {
+                rgba.extend_from_slice(pal.colors.get(usize::from(i)).unwrap_or(&[0; 4]));
+            }
+            Ok(Decoded {
+                width: u32::from(*width),
+                height: u32::from(*height),
+                offset: offset.map_or((0, 0), |(x, y)| (i32::from(x), i32::from(y))),
+                rgba,
+                indices: Some(indices),
+                recolour: None,
+                canonical,
+            })
+        }
+        Body::Pixels32 { width, height, offset: (x, y), data } => {
+            let planes = decode_32bpp(data, *width, *height, at)?;
+            let canonical = encode_32bpp(*width, *height, &planes) == data.as_ref();
+            let (rgba, recolour) = draw_32bpp(&planes, &usage.sources);
+            Ok(Decoded {
+                width: u32::from(*width),
+                height: u32::from(*height),
+                offset: (i32::from(*x), i32::from(*y)),
+                rgba,
+                indices: None,
+                recolour,
+                canonical,
+            })
+        }
+        _ => Ok(Decoded {
+            width: 0,
+            height: 0,
+            offset: (0, 0),
+            rgba: vec![],
+            indices: None,
+            recolour: None,
+            canonical: true,
+        }),
+    }
+}
+
+/// A 32PX sprite drawn: recolour pixels in the gradient of their layer's source range (CORRECTIONS.md:
+/// layer L ≥ 1 is entry L − 1 of the object's recolourings, anything else the first), and the layers as
+/// an image when there are any.
+fn draw_32bpp(p: &Planes32, sources: &[Option<usize>; 4]) -> (Vec<u8>, Option<Vec<u8>>) {
+    let mut rgba = p.rgba.clone();
+    if !p.recolour.iter().any(|&r| r) {
+        return (rgba, None);
+    }
+    let mut layers = vec![0u8; p.recolour.len() * 4];
+    for (i, &rec) in p.recolour.iter().enumerate() {
+        if !rec {
+            continue;
+        }
+        let layer = p.layer[i];
+        let entry = if (1..=4).contains(&layer) { usize::from(layer - 1) } else { 0 };
+        let range = sources[entry].unwrap_or(0);
+        rgba[i * 4..i * 4 + 3].copy_from_slice(&gradient(range, p.intensity[i]));
+        layers[i * 4..i * 4 + 4].copy_from_slice(&[layer, p.intensity[i], 0, 255]);
+    }
+    (rgba, Some(layers))
+}
+
+fn image(width: u32, height: u32, pixels: Pixels, offset: (i32, i32), palette: Option<Vec<[u8; 4]>>) -> Asset {
+    Asset::Image(Image {
+        frames: vec![Frame { name: None, width, height, pixels, offset, hotspots: vec![], role: FrameRole::Frame }],
+        palette,
+        frame_rate: None,
+    })
+}
+
+/// The assets of an RCD file: its document (beside the folder), a PNG per pixel block, recolour layers,
+/// a sheet per game block.
+pub fn assets(rcd: &Rcd<'_>, opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
+    let fixed = match &opts.palette {
+        Some(path) => {
+            let bytes = std::fs::read(path).map_err(|e| crate::error::Error::io(path, e))?;
+            Palette::read(&bytes, SixBitScaling::Replicate)?.with_transparent(0)
+        }
+        None => palette(),
+    };
+    let usage = usages(rcd);
+    // Block body offsets, for errors naming a byte of the file.
+    let mut at = Vec::with_capacity(rcd.blocks.len());
+    let mut pos = FILE_HEADER as u64;
+    for b in &rcd.blocks {
+        let header = match &b.body {
+            Body::Pixels8 { offset: Some(_), .. } | Body::Pixels32 { .. } => 8,
+            _ => 4,
+        };
+        at.push(pos + BLOCK_HEADER as u64 + header);
+        pos +=
+            BLOCK_HEADER as u64 + super::write::body_bytes(&b.magic, b.version, &b.body).map_or(0, |v| v.len() as u64);
+    }
+    let decoded: Vec<Option<Result<Decoded>>> = rcd
+        .blocks
+        .par_iter()
+        .enumerate()
+        .map(|(i, b)| b.is_pixels().then(|| decode(b, at[i], &usage[i], &fixed)))
+        .collect();
+
+    let mut out = Vec::new();
+    let mut doc_blocks = Vec::with_capacity(rcd.blocks.len());
+    let mut names: Vec<Option<String>> = vec![None; rcd.blocks.len()];
+    for (i, b) in rcd.blocks.iter().enumerate() {
+        let Some(result) = &decoded[i] else { continue };
+        match result {
+            Ok(d) => {
+                let name = png_name(i, rcd, &usage[i]);
+                let pixels = match &d.indices {
+                    Some(ix) => Pixels::Indexed(ix.clone()),
+                    None => Pixels::Rgba8(d.rgba.clone()),
+                };
+                let palette = d.indices.as_ref().map(|_| {
+                    let pal = match &usage[i].palette {
+                        Some(p) if p.len() == 768 => Palette::read(p, SixBitScaling::Replicate)
+                            .map(|p| p.with_transparent(0))
+                            .unwrap_or_else(|_| fixed.clone()),
+                        _ => fixed.clone(),
+                    };
+                    pal.colors
+                });
+                if d.width * d.height > 0 {
+                    out.push(NamedAsset {
+                        name: Some(name.clone()),
+                        asset: image(d.width, d.height, pixels, d.offset, palette),
+                    });
+                    if let Some(layers) = &d.recolour {
+                        out.push(NamedAsset {
+                            name: Some(format!("{name}.recolour")),
+                            asset: image(d.width, d.height, Pixels::Rgba8(layers.clone()), d.offset, None),
+                        });
+                    }
+                    names[i] = Some(name);
+                }
+            }
+            Err(e) => {
+                opts.note(format!("{}: block {} ({}) kept as bytes: {e}", super::FORMAT_ID, i + 1, b.magic_str()))
+            }
+        }
+    }
+    for (i, b) in rcd.blocks.iter().enumerate() {
+        let keep_data = match &decoded[i] {
+            Some(Ok(d)) => !d.canonical || names[i].is_none(),
+            _ => true,
+        };
+        let mut v = block_json(i + 1, b, keep_data);
+        if let Some(name) = &names[i] {
+            v["png"] = json!(format!("{name}.png"));
+            if matches!(&decoded[i], Some(Ok(d)) if d.recolour.is_some()) {
+                v["recolour_png"] = json!(format!("{name}.recolour.png"));
+            }
+        }
+        if let (Body::Fields(_), Some(layout)) = (&b.body, layouts::layout(&b.magic, b.version)) {
+            let mut m: Map<String, Value> = v.as_object().cloned().unwrap_or_default();
+            let mut rows: Vec<(String, Vec<Option<SpriteRef>>)> = Vec::new();
+            visit_refs(layout, &mut m, false, &mut |row, _name, value| {
+                let n = reference(value, "").unwrap_or(0);
+                let s = if n == 0 { None } else { sprite_ref(rcd, n) };
+                if n != 0 {
+                    let png = s.and_then(|s| names[s.pixels].as_ref()).map(|n| format!("{n}.png"));
+                    *value = json!({ "block": n, "png": png });
+                }
+                match rows.last_mut() {
+                    Some((r, cells)) if r == row => cells.push(s),
+                    _ => rows.push((row.to_string(), vec![s])),
+                }
+            });
+            if rows.iter().any(|(_, cells)| cells.iter().any(Option::is_some)) {
+                let sheet_name = format!("{:04}_{}_sheet", i + 1, sanitize(&b.magic_str()));
+                match sheet(&rows, &decoded) {
+                    Some((w, h, rgba)) => {
+                        m.insert("sheet".into(), json!(format!("{sheet_name}.png")));
+                        out.push(NamedAsset {
+                            name: Some(sheet_name),
+                            asset: image(w, h, Pixels::Rgba8(rgba), (0, 0), None),
+                        });
+                    }
+                    None => opts.note(format!(
+                        "{}: block {} ({}): its sheet would be too large; none written",
+                        super::FORMAT_ID,
+                        i + 1,
+                        b.magic_str()
+                    )),
+                }
+            }
+            v = Value::Object(m);
+        }
+        doc_blocks.push(v);
+    }
+    let doc = json!({
+        "format": super::FORMAT_ID,
+        "file_version": rcd.version,
+        "images": "PNG names are relative to the folder named after this document",
+        "blocks": doc_blocks,
+    });
+    out.insert(
+        0,
+        NamedAsset {
+            name: Some(NamedAsset::BESIDE.into()),
+            asset: Asset::Document(Document { value: doc, tables: vec![] }),
+        },
+    );
+    Ok(out)
+}
+
+/// Space between the cells of a sheet, in pixels.
+const SHEET_GAP: u32 = 2;
+
+/// A block's sheet: one row per group, one cell per sprite, every cell the size of the union of the
+/// sprites' rectangles around their common origin, so sprites keep their relative placement.
+fn sheet(
+    rows: &[(String, Vec<Option<SpriteRef>>)],
+    decoded: &[Option<Result<Decoded>>],
+) -> Option<(u32, u32, Vec<u8>)> {
+    let get = |s: &SpriteRef| match decoded.get(s.pixels) {
+        Some(Some(Ok(d))) if d.width * d.height > 0 => Some(d),
+        _ => None,
+    };
+    let (mut x0, mut y0, mut x1, mut y1) = (i64::MAX, i64::MAX, i64::MIN, i64::MIN);
+    for s in rows.iter().flat_map(|(_, c)| c.iter().flatten()) {
+        if let Some(d) = get(s) {
+            x0 = x0.min(i64::from(s.offset.0));
+            y0 = y0.min(i64::from(s.offset.1));
+            x1 = x1.max(i64::from(s.offset.0) + i64::from(d.width));
+            y1 = y1.max(i64::from(s.offset.1) + i64::from(d.height));
+        }
+    }
+    if x0 > x1 {
+        return None;
+    }
+    let (cw, ch) = (u64::try_from(x1 - x0).ok()?, u64::try_from(y1 - y0).ok()?);
+    let cols = rows.iter().map(|(_, c)| c.len()).max().unwrap_or(0) as u64;
+    let w = cols * (cw + u64::from(SHEET_GAP));
+    let h = rows.len() as u64 * (ch + u64::from(SHEET_GAP));
+    if w == 0 || h == 0 || w.saturating_mul(h) > crate::limits::current().max_pixels {
+        return None;
+    }
+    let (w, h) = (w as usize, h as usize);
+    let mut rgba = vec![0u8; w * h * 4];
+    for (r, (_, cells)) in rows.iter().enumerate() {
+        for (c, s) in cells.iter().enumerate() {
+            let Some((s, d)) = s.as_ref().and_then(|s| Some((s, get(s)?))) else { continue };
+            let left = c * (cw as usize + SHEET_GAP as usize) + (i64::from(s.offset.0) - x0) as usize;
+            let top = r * (ch as usize + SHEET_GAP as usize) + (i64::from(s.offset.1) - y0) as usize;
+            let dw = d.width as usize;
+            for (y, src) in d.rgba.chunks_exact(dw * 4).enumerate() {
+                let start = ((top + y) * w + left) * 4;
+                if let Some(dest) = rgba.get_mut(start..start + dw * 4) {
+                    dest.copy_from_slice(src);
+                }
+            }
+        }
+    }
+    Some((w as u32, h as u32, rgba))
+}

@@ -1,0 +1,87 @@
+//! FreeRCT RCD data files (`freerct-rcd`): the sprites and game data of FreeRCT, a block file. A header
+//! (`RCDF`, u32 version 1 or 2), then blocks of magic, version, body length and body, numbered from 1 in
+//! file order; game blocks (surfaces, paths, GUI borders, shops, animations…) refer to sprite blocks by
+//! number. Spec: `../shared/specs/freerct-rcd.txt` (version 1), corrected and extended by CORRECTIONS.md
+//! (header, ANIM v1's 12-byte frames, PATH v1's fields, the 8PXL run rules, version 2) and FreeRCT's
+//! `data_format.rst` for the version 2 blocks.
+//!
+//! - Version 1: 8PXL v1 pixels, SPRT sprites (offsets and the 8PXL; v1 also a 768-byte palette), the game
+//!   blocks of the spec. Version 2: INFO first, 8PXL v2 (offsets inside), 32PX (RGBA with recolour
+//!   layers), TEXT v3, and newer versions of the game blocks. Every (magic, version) in `layouts.rs` is
+//!   read field by field; every other block (FreeRCT's rides, scenery, tracks…) is listed and kept raw.
+//! - The 8bpp palette is fixed in the game (`palette.pal`, FreeRCT's, index 0 transparent); SPRT v1's own
+//!   palette is used for its sprite when present. Its 768 bytes are read as 8-bit RGB: the spec does not
+//!   say, and no version 1 file with one is known.
+//! - 32PX recolour pixels are drawn with the gradient (`recolour.bin`, FreeRCT's 18 × 256 RGB tables) of
+//!   the colour range the sprite's first user names as its source (SHOP recolourings through its FSET),
+//!   grey where none does.
+//! - Where the spec is wrong or silent: see CORRECTIONS.md; beyond it, relic reads SHOP only in versions 1
+//!   and 8 (the intermediate layouts are in no known file) and keeps FSET-less blocks raw.
+
+pub mod convert;
+pub mod fields;
+pub mod json;
+pub mod layouts;
+pub mod pack;
+pub mod pixels;
+pub mod read;
+pub mod text;
+pub mod types;
+pub mod write;
+
+use std::path::Path;
+
+pub use read::parse;
+pub use types::{Block, Body, Rcd};
+pub use write::write;
+
+use crate::asset::NamedAsset;
+use crate::error::Result;
+use crate::registry::{Capabilities, Codec, ConvertOptions, Format, Game, Kind};
+
+pub const FORMAT_ID: &str = "freerct-rcd";
+
+pub static FORMAT: Format = Format {
+    id: FORMAT_ID,
+    name: "FreeRCT RCD data file",
+    game: Game::FreeRct,
+    extensions: &["rcd"],
+    kind: Kind::Image,
+    capabilities: Capabilities { read: true, convert: true, write: true },
+    notes: "convert: <stem>.json (every block in file order with its fields by name, enumerations named, sprite \
+            references as {block, png}) and <stem>/ with one PNG per pixel block (8PXL palette-indexed with \
+            FreeRCT's fixed palette, index 0 transparent; 32PX RGBA with recolour pixels drawn in their colour \
+            range, their layers and intensities in <name>.recolour.png: red = layer, green = intensity) and a \
+            sheet per game block (<block>_<magic>_sheet.png, one row per view or group in the spec's order). \
+            pack: from that JSON and folder (PNGs re-encoded as FreeRCT's generator does, identical blocks \
+            shared), or from --to json, byte for byte. Blocks relic does not read field by field are kept raw.",
+    codec: &RcdCodec,
+};
+
+struct RcdCodec;
+
+impl Codec for RcdCodec {
+    fn sniff(&self, head: &[u8]) -> bool {
+        head.starts_with(types::MAGIC)
+    }
+
+    fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
+        Ok(convert::info(&parse(data)?))
+    }
+
+    fn to_json(&self, data: &[u8]) -> Result<serde_json::Value> {
+        Ok(json::to_json(&parse(data)?))
+    }
+
+    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
+        write(&json::from_json(&value)?)
+    }
+
+    fn write_json_at(&self, value: serde_json::Value, json_path: &Path, notes: &mut Vec<String>) -> Result<Vec<u8>> {
+        pack::from_json_at(&value, json_path, notes)
+    }
+
+    fn convert(&self, data: &[u8], opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
+        convert::assets(&parse(data)?, opts)
+    }
+}

@@ -1,0 +1,311 @@
+//! `relic pack freerct-rcd x.json`: the lossless document as it is, or the document of `relic convert`
+//! with its PNGs in the folder beside it (`x/` for `x.json`). Each pixel block takes its pixels from its
+//! PNG: unchanged pixels keep the block's bytes (the document holds them when re-encoding would not give
+//! them), changed ones are encoded as FreeRCT's generator does. Blocks that then became identical are
+//! written once and references renumbered, as the generator shares them.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use rayon::prelude::*;
+use serde_json::{json, Value};
+
+use super::convert::palette;
+use super::fields::{reference, visit_refs};
+use super::json::{block_header, from_json};
+use super::layouts;
+use super::pixels::{decode_32bpp, decode_8bpp, encode_32bpp, encode_8bpp, Planes32};
+use super::types::*;
+use super::write::{body_bytes, write};
+use super::FORMAT_ID;
+use crate::bytes::Base64;
+use crate::codec::palette::{Palette, SixBitScaling};
+use crate::error::{Error, Result};
+
+pub fn from_json_at(value: &Value, json_path: &Path, notes: &mut Vec<String>) -> Result<Vec<u8>> {
+    let uses_pngs =
+        value.get("blocks").and_then(Value::as_array).is_some_and(|list| list.iter().any(|b| b.get("png").is_some()));
+    if !uses_pngs {
+        return write(&from_json(value)?);
+    }
+    let folder = json_path.with_extension("");
+    let mut value = value.clone();
+    let palettes = sprite_palettes(&value);
+    let fixed = palette();
+    let Some(blocks) = value.get_mut("blocks").and_then(Value::as_array_mut) else {
+        return Err(Error::invalid(FORMAT_ID, "blocks", 0, "missing"));
+    };
+    let results: Vec<Result<Taken>> = blocks
+        .par_iter_mut()
+        .enumerate()
+        .map(|(i, b)| {
+            let pal = palettes.get(&(i + 1)).unwrap_or(&fixed);
+            take_png(i + 1, b, &folder, pal)
+        })
+        .collect();
+    let (mut kept, mut encoded, mut inexact) = (0usize, 0usize, 0usize);
+    for r in results {
+        match r? {
+            Taken::None => {}
+            Taken::Kept => kept += 1,
+            Taken::Encoded(off) => {
+                encoded += 1;
+                inexact += off;
+            }
+        }
+    }
+    notes.push(format!(
+        "pixel blocks from the PNGs in {}: {encoded} encoded, {kept} unchanged and kept as the document holds them{}",
+        folder.display(),
+        if inexact > 0 {
+            format!(" ({inexact} pixels were not palette colours: the nearest taken)")
+        } else {
+            String::new()
+        }
+    ));
+    let rcd = from_json(&value)?;
+    let rcd = share_identical(rcd, notes)?;
+    write(&rcd)
+}
+
+enum Taken {
+    None,
+    Kept,
+    /// Encoded from the PNG; the number of pixels mapped to a nearest palette colour.
+    Encoded(usize),
+}
+
+/// The palettes of version 1 sprites (SPRT v1) by the 8PXL block they draw.
+fn sprite_palettes(value: &Value) -> HashMap<usize, Palette> {
+    let mut out = HashMap::new();
+    for b in value.get("blocks").and_then(Value::as_array).into_iter().flatten() {
+        if b.get("magic").and_then(Value::as_str) != Some("SPRT") {
+            continue;
+        }
+        let (Some(pixels), Some(pal)) = (b.get("pixels"), b.get("palette").and_then(Value::as_str)) else { continue };
+        let Ok(n) = reference(pixels, "") else { continue };
+        if let Some(p) = hex::decode(pal).ok().and_then(|p| Palette::read(&p, SixBitScaling::Replicate).ok()) {
+            out.entry(n as usize).or_insert(p.with_transparent(0));
+        }
+    }
+    out
+}
+
+fn bad(number: usize, field: &str, m: impl Into<String>) -> Error {
+    Error::invalid(FORMAT_ID, format!("blocks[{number}].{field}"), 0, m)
+}
+
+fn read_file(folder: &Path, name: &str, number: usize, field: &str) -> Result<Vec<u8>> {
+    let rel = crate::paths::safe_relative_path(name).map_err(|why| bad(number, field, format!("`{name}`: {why}")))?;
+    let path = folder.join(rel);
+    std::fs::read(&path).map_err(|e| Error::io(&path, e))
+}
+
+/// Replaces a pixel block's `data`, `width` and `height` with its PNG's (see the module doc).
+fn take_png(number: usize, b: &mut Value, folder: &Path, pal: &Palette) -> Result<Taken> {
+    let Some(png) = b.get("png").and_then(Value::as_str).map(str::to_string) else { return Ok(Taken::None) };
+    let (magic, version) = block_header(number, b)?;
+    let old = match b.get("data") {
+        Some(d) => Some(serde_json::from_value::<Base64>(d.clone()).map_err(|e| bad(number, "data", e.to_string()))?.0),
+        None => None,
+    };
+    let old_size = (b.get("width").and_then(Value::as_u64), b.get("height").and_then(Value::as_u64));
+    let bytes = read_file(folder, &png, number, "png")?;
+    let size_of = |w: u32, h: u32| -> Result<(u16, u16)> {
+        Ok((
+            u16::try_from(w).map_err(|_| bad(number, "png", format!("{png} is wider than 65535")))?,
+            u16::try_from(h).map_err(|_| bad(number, "png", format!("{png} is higher than 65535")))?,
+        ))
+    };
+    let (w, h, data, off) = match (&magic, version) {
+        (b"8PXL", _) => {
+            let hint = match (&old, old_size) {
+                (Some(d), (Some(ow), Some(oh))) => decode_8bpp(d, ow as u16, oh as u16, 0).ok().map(|p| (ow, oh, p)),
+                _ => None,
+            };
+            let (w, h, indices, off) = indices_of_png(&bytes, pal, hint.as_ref().map(|(_, _, p)| p.as_slice()))?;
+            let (w, h) = size_of(w, h)?;
+            if let Some((ow, oh, p)) = &hint {
+                if (*ow, *oh) == (u64::from(w), u64::from(h)) && *p == indices {
+                    return Ok(Taken::Kept);
+                }
+            }
+            (w, h, encode_8bpp(w, h, &indices), off)
+        }
+        (b"32PX", _) => {
+            let img = crate::export::png::decode_rgba(&bytes)?;
+            let frame = img.frames.first().ok_or_else(|| bad(number, "png", "no frame"))?;
+            let crate::asset::Pixels::Rgba8(rgba) = &frame.pixels else { return Err(bad(number, "png", "not RGBA")) };
+            let layers = match b.get("recolour_png").and_then(Value::as_str) {
+                Some(name) => {
+                    let img = crate::export::png::decode_rgba(&read_file(folder, name, number, "recolour_png")?)?;
+                    match img.frames.into_iter().next() {
+                        Some(f) if (f.width, f.height) == (frame.width, frame.height) => match f.pixels {
+                            crate::asset::Pixels::Rgba8(p) => Some(p),
+                            _ => None,
+                        },
+                        _ => return Err(bad(number, "recolour_png", format!("{name} is not the size of {png}"))),
+                    }
+                }
+                None => None,
+            };
+            let (w, h) = size_of(frame.width, frame.height)?;
+            let planes = planes_of(rgba, layers.as_deref());
+            if let (Some(d), (Some(ow), Some(oh))) = (&old, old_size) {
+                if (ow, oh) == (u64::from(w), u64::from(h)) && decode_32bpp(d, w, h, 0).is_ok_and(|p| p == planes) {
+                    return Ok(Taken::Kept);
+                }
+            }
+            (w, h, encode_32bpp(w, h, &planes), 0)
+        }
+        _ => {
+            return Err(bad(number, "png", format!("only 8PXL and 32PX blocks take a PNG, not {}", magic_text(&magic))))
+        }
+    };
+    b["width"] = json!(w);
+    b["height"] = json!(h);
+    b["data"] = json!(Base64(data));
+    Ok(Taken::Encoded(off))
+}
+
+/// A PNG's palette indices: an 8-bit indexed PNG's own (as convert writes them), else its colours mapped
+/// to `pal` (alpha 0 is index 0; a colour several entries share keeps the index `hint` had there).
+fn indices_of_png(bytes: &[u8], pal: &Palette, hint: Option<&[u8]>) -> Result<(u32, u32, Vec<u8>, usize)> {
+    let err = |e: png::DecodingError| Error::Refused(format!("PNG input: {e}"));
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    decoder.set_transformations(png::Transformations::IDENTITY);
+    decoder.set_limits(png::Limits {
+        bytes: usize::try_from(crate::limits::current().max_pixels * 8).unwrap_or(usize::MAX),
+    });
+    let mut reader = decoder.read_info().map_err(err)?;
+    let (w, h) = (reader.info().width, reader.info().height);
+    crate::limits::check_pixels("PNG input", w, h)?;
+    if reader.info().color_type == png::ColorType::Indexed && reader.info().bit_depth == png::BitDepth::Eight {
+        let mut buf = vec![0; reader.output_buffer_size()];
+        let info = reader.next_frame(&mut buf).map_err(err)?;
+        buf.truncate(info.buffer_size());
+        return Ok((w, h, buf, 0));
+    }
+    let img = crate::export::png::decode_rgba(bytes)?;
+    let Some(crate::asset::Pixels::Rgba8(rgba)) = img.frames.first().map(|f| &f.pixels) else {
+        return Err(Error::Refused("PNG input: no pixels".into()));
+    };
+    let mut off = 0;
+    let mut cache: HashMap<[u8; 3], u8> = HashMap::new();
+    let indices = rgba
+        .chunks_exact(4)
+        .enumerate()
+        .map(|(i, p)| {
+            if p[3] == 0 {
+                return 0;
+            }
+            let rgb = [p[0], p[1], p[2]];
+            if let Some(&k) = hint
+                .and_then(|h| h.get(i))
+                .filter(|&&k| k != 0 && pal.colors.get(usize::from(k)).is_some_and(|c| c[..3] == rgb))
+            {
+                return k;
+            }
+            *cache.entry(rgb).or_insert_with(|| {
+                let (k, d) = nearest(pal, rgb);
+                if d > 0 {
+                    off += 1;
+                }
+                k
+            })
+        })
+        .collect();
+    Ok((w, h, indices, off))
+}
+
+/// The palette entry (1–255) nearest to `rgb`, and its squared distance.
+fn nearest(pal: &Palette, rgb: [u8; 3]) -> (u8, u32) {
+    let mut best = (1u8, u32::MAX);
+    for (k, c) in pal.colors.iter().enumerate().skip(1).take(255) {
+        let d: u32 = (0..3).map(|j| (i32::from(c[j]) - i32::from(rgb[j])).pow(2) as u32).sum();
+        if d < best.1 {
+            best = (k as u8, d);
+        }
+    }
+    best
+}
+
+/// 32PX planes from a PNG's RGBA and its recolour layer image (red = layer, green = intensity, opaque
+/// where the pixel is recoloured): the form `decode_32bpp` gives.
+fn planes_of(rgba: &[u8], layers: Option<&[u8]>) -> Planes32 {
+    let n = rgba.len() / 4;
+    let mut p = Planes32 { rgba: vec![0; n * 4], layer: vec![0; n], intensity: vec![0; n], recolour: vec![false; n] };
+    for i in 0..n {
+        let px = &rgba[i * 4..i * 4 + 4];
+        match layers.and_then(|l| l.get(i * 4..i * 4 + 4)) {
+            Some(l) if l[3] == 255 => {
+                p.recolour[i] = true;
+                p.layer[i] = l[0];
+                p.intensity[i] = l[1];
+                p.rgba[i * 4 + 3] = px[3];
+            }
+            _ if px[3] == 0 => {}
+            _ => p.rgba[i * 4..i * 4 + 4].copy_from_slice(px),
+        }
+    }
+    p
+}
+
+/// Writes each block once, as FreeRCT's generator does: a block identical to an earlier one (after its
+/// own references were renumbered) is dropped and references to it point at the earlier one. A raw
+/// block after a dropped one cannot be renumbered (its references are unknown), so then nothing is
+/// shared and the notes say so.
+fn share_identical(rcd: Rcd<'static>, notes: &mut Vec<String>) -> Result<Rcd<'static>> {
+    let mut renumber: Vec<u32> = Vec::with_capacity(rcd.blocks.len() + 1);
+    renumber.push(0);
+    let mut seen: HashMap<([u8; 4], u32, Vec<u8>), u32> = HashMap::new();
+    let mut kept: Vec<Block<'static>> = Vec::with_capacity(rcd.blocks.len());
+    let mut dropped = 0usize;
+    let original = rcd.clone();
+    for mut block in rcd.blocks {
+        let mut forward = false;
+        if let (Body::Fields(m), Some(layout)) = (&mut block.body, layouts::layout(&block.magic, block.version)) {
+            visit_refs(layout, m, true, &mut |_, _, v| {
+                if let Ok(n) = reference(v, "") {
+                    match renumber.get(n as usize) {
+                        Some(&to) if to != n => *v = json!(to),
+                        Some(_) => {}
+                        None => forward = true,
+                    }
+                }
+            });
+        }
+        if dropped > 0 && forward {
+            notes.push(format!(
+                "{dropped} blocks are identical to earlier ones but were kept: a {} block refers forward",
+                block.magic_str()
+            ));
+            return Ok(original);
+        }
+        if dropped > 0 && matches!(block.body, Body::Raw { .. }) {
+            notes.push(format!(
+                "{dropped} blocks are identical to earlier ones but were kept: a {} block relic cannot renumber follows",
+                block.magic_str()
+            ));
+            return Ok(original);
+        }
+        let bytes = body_bytes(&block.magic, block.version, &block.body)?;
+        let key = (block.magic, block.version, bytes);
+        match seen.get(&key) {
+            Some(&n) => {
+                renumber.push(n);
+                dropped += 1;
+            }
+            None => {
+                kept.push(block);
+                let n = kept.len() as u32;
+                seen.insert(key, n);
+                renumber.push(n);
+            }
+        }
+    }
+    if dropped > 0 {
+        notes.push(format!("{dropped} blocks identical to earlier ones are shared, as FreeRCT's generator does"));
+    }
+    Ok(Rcd { version: original.version, blocks: kept })
+}
