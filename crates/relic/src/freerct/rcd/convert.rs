@@ -367,6 +367,14 @@ pub fn assets(rcd: &Rcd<'_>, opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
                     _ => rows.push((row.to_string(), vec![s])),
                 }
             });
+            if let Some(columns) = layouts::sheet_columns(&b.magic) {
+                rows = rows
+                    .into_iter()
+                    .flat_map(|(row, cells)| {
+                        cells.chunks(columns).map(|c| (row.clone(), c.to_vec())).collect::<Vec<_>>()
+                    })
+                    .collect();
+            }
             if rows.iter().any(|(_, cells)| cells.iter().any(Option::is_some)) {
                 let sheet_name = format!("{:04}_{}_sheet", i + 1, sanitize(&b.magic_str()));
                 match sheet(&rows, &decoded) {

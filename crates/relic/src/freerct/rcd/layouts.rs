@@ -514,6 +514,12 @@ const fn border_fields(types: Names) -> [Field; 10] {
     ]
 }
 
+/// How many sprites a row of a block's sheet holds when a group is laid out as a grid rather than one
+/// row: the nine GUI border sprites are the spec's 3 × 3 picture.
+pub fn sheet_columns(magic: &[u8; 4]) -> Option<usize> {
+    (magic == b"GBOR").then_some(3)
+}
+
 /// The layout of a (magic, version), if relic reads it field by field.
 pub fn layout(magic: &[u8; 4], version: u32) -> Option<&'static Layout> {
     LAYOUTS.iter().find(|l| l.magic.as_bytes() == magic && l.versions.contains(&version))
