@@ -298,7 +298,7 @@ fn an_edited_png_packs_and_reads_back_with_the_edit() {
     let original = rcd::parse(&original_bytes).unwrap();
     let (_, _, px) = pixels8(&file, 1);
     assert_eq!(px, edited);
-    assert!(px.iter().any(|&i| i == 48));
+    assert!(px.contains(&48));
     for n in (3..38).step_by(2) {
         assert_eq!(pixels8(&file, n), pixels8(&original, n), "block {n} unchanged");
     }
