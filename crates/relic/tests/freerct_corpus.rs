@@ -350,3 +350,89 @@ fn pillow_reads_the_pngs() {
     // (0, 0) is index 0: transparent; (5, 13) is index 15, palette colour 91 115 115.
     assert_eq!(text, "P (10, 27)\n0 0 0 0 91 115 115 255");
 }
+
+/// Two sprites made identical in their PNGs are written once, as FreeRCT's generator shares them, and
+/// every later reference is renumbered.
+#[test]
+fn identical_pixel_blocks_are_shared_when_packed() {
+    let Some(dir) = corpus() else { return };
+    let out = tempfile::tempdir().unwrap();
+    let input = dir.join("groundtile_8bpp64.rcd");
+    convert(&input, out.path());
+    let folder = out.path().join("groundtile_8bpp64");
+    // Block 3 (the north-up slope) takes block 1's pixels (the flat tile).
+    std::fs::copy(folder.join("0001_surf39_north_flat.png"), folder.join("0003_surf39_north_n.png")).unwrap();
+    let back = out.path().join("shared.rcd");
+    let report =
+        ops::pack("freerct-rcd", &out.path().join("groundtile_8bpp64.json"), &back, &PackOptions::default()).unwrap();
+    assert!(report.notes.iter().any(|n| n.contains("1 blocks identical")), "{:?}", report.notes);
+    let bytes = std::fs::read(&back).unwrap();
+    let file = rcd::parse(&bytes).unwrap();
+    assert_eq!((file.blocks.len(), count(&file, b"8PXL"), count(&file, b"SPRT")), (38, 18, 19));
+    let doc = to_json(&file);
+    // SPRT 4 became block 3 and draws block 1; the next 8PXL (old 5) is block 4, its SPRT (old 6) block 5.
+    assert_eq!(doc["blocks"][2]["magic"], "SPRT");
+    assert_eq!(doc["blocks"][2]["pixels"], 1);
+    assert_eq!(doc["blocks"][4]["pixels"], 4);
+    let surf = &doc["blocks"][37];
+    assert_eq!(
+        (surf["north"]["flat"].as_u64(), surf["north"]["n"].as_u64(), surf["north"]["e"].as_u64()),
+        (Some(2), Some(3), Some(5))
+    );
+    assert_eq!(surf["north"]["steep_w"], 37);
+}
+
+/// A pixel block another tool wrote differently from FreeRCT's generator (here: one run split in two)
+/// keeps its bytes through convert → pack, and is encoded anew once its PNG is edited.
+#[test]
+fn non_generator_pixel_bytes_survive_until_edited() {
+    fn block(magic: &[u8; 4], version: u32, body: &[u8]) -> Vec<u8> {
+        let mut b = magic.to_vec();
+        b.extend(version.to_le_bytes());
+        b.extend((body.len() as u32).to_le_bytes());
+        b.extend(body);
+        b
+    }
+    // 8PXL v2, 4 × 1 at (−2, −1): pixels 7 7 7 7 written as (0, 2, 7, 7) then (0x80, 2, 7, 7).
+    let mut pxl = vec![4, 0, 1, 0, 0xFE, 0xFF, 0xFF, 0xFF];
+    pxl.extend(4u32.to_le_bytes());
+    pxl.extend([0, 2, 7, 7, 0x80, 2, 7, 7]);
+    let mut file = b"RCDF".to_vec();
+    file.extend(2u32.to_le_bytes());
+    file.extend(block(b"INFO", 1, b"1\0n\0u\0\0\0"));
+    file.extend(block(b"8PXL", 2, &pxl));
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("split.rcd");
+    std::fs::write(&input, &file).unwrap();
+    let out = dir.path().join("out");
+    convert(&input, &out);
+    let doc: Value = serde_json::from_slice(&std::fs::read(out.join("split.json")).unwrap()).unwrap();
+    assert!(doc["blocks"][1]["data"].is_string(), "the document keeps bytes re-encoding would not give");
+    let back = dir.path().join("back.rcd");
+    ops::pack("freerct-rcd", &out.join("split.json"), &back, &PackOptions::default()).unwrap();
+    assert_eq!(std::fs::read(&back).unwrap(), file);
+
+    // Edited: pixel 0 becomes index 9; the block is encoded as the generator does (one run of 4).
+    let png_path = out.join("split").join(doc["blocks"][1]["png"].as_str().unwrap());
+    let decoder = png::Decoder::new(std::fs::File::open(&png_path).unwrap());
+    let mut reader = decoder.read_info().unwrap();
+    let info = reader.info().clone();
+    let mut buf = vec![0; reader.output_buffer_size()];
+    reader.next_frame(&mut buf).unwrap();
+    assert_eq!(buf, [7, 7, 7, 7]);
+    let mut enc = png::Encoder::new(std::fs::File::create(&png_path).unwrap(), 4, 1);
+    enc.set_color(png::ColorType::Indexed);
+    enc.set_palette(info.palette.as_deref().unwrap().to_vec());
+    enc.write_header().unwrap().write_image_data(&[9, 7, 7, 7]).unwrap();
+    drop(reader);
+    let back = dir.path().join("edited.rcd");
+    ops::pack("freerct-rcd", &out.join("split.json"), &back, &PackOptions::default()).unwrap();
+    let bytes = std::fs::read(&back).unwrap();
+    let packed = rcd::parse(&bytes).unwrap();
+    match &packed.blocks[1].body {
+        Body::Pixels8 { width: 4, height: 1, offset: Some((-2, -1)), data } => {
+            assert_eq!(data.as_ref(), &[4, 0, 0, 0, 0x80, 4, 9, 7, 7, 7]);
+        }
+        other => panic!("{other:?}"),
+    }
+}
