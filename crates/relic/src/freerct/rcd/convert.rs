@@ -272,7 +272,27 @@ fn image(width: u32, height: u32, pixels: Pixels, offset: (i32, i32), palette: O
 
 /// The assets of an RCD file: its document (beside the folder), a PNG per pixel block, recolour layers,
 /// a sheet per game block.
-pub fn assets(rcd: &Rcd<'_>, opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
+///
+/// `file_len` bounds what is drawn: the RGBA of every sprite and sheet together stays within
+/// `--max-expansion` times the file (a few header bytes can declare a 65535-pixel-wide sprite of empty
+/// lines), checked from the headers before anything is decoded.
+pub fn assets(rcd: &Rcd<'_>, file_len: u64, opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
+    let mut budget = crate::limits::expansion_budget(file_len);
+    let mut drawn = 0u64;
+    for (i, b) in rcd.blocks.iter().enumerate() {
+        if let Body::Pixels8 { width, height, .. } | Body::Pixels32 { width, height, .. } = &b.body {
+            drawn += u64::from(*width) * u64::from(*height) * 4;
+            if drawn > budget {
+                return Err(crate::error::Error::limit(
+                    super::FORMAT_ID,
+                    format!("block[{}].width", i + 1),
+                    0,
+                    format!("its sprites draw {drawn} bytes or more, past --max-expansion times the file's {file_len}"),
+                ));
+            }
+        }
+    }
+    budget -= drawn;
     let fixed = match &opts.palette {
         Some(path) => {
             let bytes = std::fs::read(path).map_err(|e| crate::error::Error::io(path, e))?;
@@ -377,8 +397,9 @@ pub fn assets(rcd: &Rcd<'_>, opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
             }
             if rows.iter().any(|(_, cells)| cells.iter().any(Option::is_some)) {
                 let sheet_name = format!("{:04}_{}_sheet", i + 1, sanitize(&b.magic_str()));
-                match sheet(&rows, &decoded) {
+                match sheet(&rows, &decoded, budget) {
                     Some((w, h, rgba)) => {
+                        budget -= rgba.len() as u64;
                         m.insert("sheet".into(), json!(format!("{sheet_name}.png")));
                         out.push(NamedAsset {
                             name: Some(sheet_name),
@@ -386,7 +407,7 @@ pub fn assets(rcd: &Rcd<'_>, opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
                         });
                     }
                     None => opts.note(format!(
-                        "{}: block {} ({}): its sheet would be too large; none written",
+                        "{}: block {} ({}): its sheet would be past --max-pixels or --max-expansion; none written",
                         super::FORMAT_ID,
                         i + 1,
                         b.magic_str()
@@ -442,7 +463,8 @@ fn sheet(
     let cols = rows.iter().map(|(_, c)| c.len()).max().unwrap_or(0) as u64;
     let w = cols * (cw + u64::from(SHEET_GAP));
     let h = rows.len() as u64 * (ch + u64::from(SHEET_GAP));
-    if w == 0 || h == 0 || w.saturating_mul(h) > crate::limits::current().max_pixels {
+    let pixels = w.saturating_mul(h);
+    if pixels == 0 || pixels > crate::limits::current().max_pixels || pixels.saturating_mul(4) > budget {
         return None;
     }
     let (w, h) = (w as usize, h as usize);

@@ -82,6 +82,6 @@ impl Codec for RcdCodec {
     }
 
     fn convert(&self, data: &[u8], opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
-        convert::assets(&parse(data)?, opts)
+        convert::assets(&parse(data)?, data.len() as u64, opts)
     }
 }
