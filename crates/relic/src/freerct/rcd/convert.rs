@@ -438,10 +438,12 @@ pub fn assets(rcd: &Rcd<'_>, file_len: u64, opts: &ConvertOptions) -> Result<Vec
 const SHEET_GAP: u32 = 2;
 
 /// A block's sheet: one row per group, one cell per sprite, every cell the size of the union of the
-/// sprites' rectangles around their common origin, so sprites keep their relative placement.
+/// sprites' rectangles around their common origin, so sprites keep their relative placement. `None` when
+/// it would pass `--max-pixels` or take more than `budget` bytes of RGBA.
 fn sheet(
     rows: &[(String, Vec<Option<SpriteRef>>)],
     decoded: &[Option<Result<Decoded>>],
+    budget: u64,
 ) -> Option<(u32, u32, Vec<u8>)> {
     let get = |s: &SpriteRef| match decoded.get(s.pixels) {
         Some(Some(Ok(d))) if d.width * d.height > 0 => Some(d),
