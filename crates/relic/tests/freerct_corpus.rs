@@ -436,3 +436,18 @@ fn non_generator_pixel_bytes_survive_until_edited() {
         other => panic!("{other:?}"),
     }
 }
+
+/// A 4 KiB file declaring a 65535 × 1000 sprite of empty lines is refused before anything is drawn.
+#[test]
+fn a_tiny_file_cannot_declare_huge_sprites() {
+    let mut pxl = vec![0xFF, 0xFF, 0xE8, 0x03, 0, 0, 0, 0];
+    pxl.extend([0u8; 4000]); // 1000 empty lines
+    let mut file = b"RCDF".to_vec();
+    file.extend(2u32.to_le_bytes());
+    file.extend(b"8PXL");
+    file.extend(2u32.to_le_bytes());
+    file.extend((pxl.len() as u32).to_le_bytes());
+    file.extend(&pxl);
+    let err = rcd::FORMAT.codec.convert(&file, &relic::registry::ConvertOptions::default()).unwrap_err();
+    assert!(err.to_string().contains("--max-expansion"), "{err}");
+}
