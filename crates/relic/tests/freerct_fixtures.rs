@@ -190,6 +190,11 @@ const UNKNOWN_BODY: &[u8] = b"zz\x00\xFF\x01";
 ///  5 SHOP v1                6 PLAT v1             7 TARE v1           8 PARE v1
 ///  9 GSLI v1               10 GBOR v1            11 ZZZZ v7 (unknown) 12 GSLI v1 one byte too long
 fn v1_file() -> Vec<u8> {
+    v1_file_with(&palette_a())
+}
+
+/// The version 1 file with another palette in SPRT 2.
+fn v1_file_with(palette_2: &[u8]) -> Vec<u8> {
     let mut tare = vec![2];
     tare.extend(none(17));
     tare.push(4); // steep_w
@@ -201,7 +206,7 @@ fn v1_file() -> Vec<u8> {
         1,
         &[
             block(b"8PXL", 1, &Le::new().u16(4).u16(3).bytes(&pixels_a()).0),
-            block(b"SPRT", 1, &Le::new().i16(-2).i16(-3).u32(1).bytes(&palette_a()).0),
+            block(b"SPRT", 1, &Le::new().i16(-2).i16(-3).u32(1).bytes(palette_2).0),
             block(b"8PXL", 1, &Le::new().u16(2).u16(1).bytes(&pixels_b()).0),
             block(b"SPRT", 1, &Le::new().i16(5).i16(-1).u32(3).bytes(&palette_b()).0),
             // Shops/stalls: zoom width, height in voxels, views ne se sw nw.
@@ -402,7 +407,10 @@ fn v1_file_reads_every_block_as_the_spec_lays_it_out() {
     assert_eq!(parsed.version, 1);
     assert_eq!(parsed.blocks.len(), 12);
     let magics: Vec<String> = parsed.blocks.iter().map(|b| b.magic_str()).collect();
-    assert_eq!(magics, ["8PXL", "SPRT", "8PXL", "SPRT", "SHOP", "PLAT", "TARE", "PARE", "GSLI", "GBOR", "ZZZZ", "GSLI"]);
+    assert_eq!(
+        magics,
+        ["8PXL", "SPRT", "8PXL", "SPRT", "SHOP", "PLAT", "TARE", "PARE", "GSLI", "GBOR", "ZZZZ", "GSLI"]
+    );
 
     // The pixel blocks: size, no offset in version 1, line data kept as stored and decoded exactly.
     match &parsed.blocks[0].body {
@@ -620,7 +628,10 @@ fn v2_file_reads_info_pixels_text_and_game_blocks() {
     assert_eq!(b[4]["ground_type"], "semi-transparent-grass");
     assert_eq!((b[4]["tile_width"].clone(), b[4]["z_height"].clone()), (json!(64), json!(16)));
     assert_eq!(north.as_object().unwrap().len(), 23);
-    assert_eq!((north["flat"].clone(), north["n"].clone(), north["steep_w_top"].clone()), (json!(2), json!(3), json!(3)));
+    assert_eq!(
+        (north["flat"].clone(), north["n"].clone(), north["steep_w_top"].clone()),
+        (json!(2), json!(3), json!(3))
+    );
     let set: Vec<&str> =
         north.as_object().unwrap().iter().filter(|(_, v)| !v.is_null()).map(|(k, _)| k.as_str()).collect();
     assert_eq!(set, ["flat", "n", "steep_w_top"]);
@@ -639,7 +650,14 @@ fn v2_recolour_pixels_are_drawn_grey_without_a_source_and_kept_as_layers() {
     let assets = FORMAT.codec.convert(&v2_file(), &ConvertOptions::default()).unwrap();
     assert_eq!(
         names(&assets),
-        [".", "0002_surf5_north_flat", "0003_surf5_north_n", "0003_surf5_north_n.recolour", "0005_surf_sheet", "0006_plat_sheet"]
+        [
+            ".",
+            "0002_surf5_north_flat",
+            "0003_surf5_north_n",
+            "0003_surf5_north_n.recolour",
+            "0005_surf_sheet",
+            "0006_plat_sheet"
+        ]
     );
     let c = asset(&assets, "0002_surf5_north_flat");
     assert_eq!(c.frames[0].offset, (-5, -7));
@@ -942,17 +960,21 @@ fn convert_then_pack_is_byte_identical() {
 
 #[test]
 fn an_edited_sprite_png_is_encoded_with_its_sprt_palette() {
-    // Repaint SPRT 2's sprite (8PXL 1) through its PNG in RGBA: colours of palette A map back to their
-    // indices, so the 8PXL is re-encoded as the generator would, and nothing else changes.
+    edit_sprite_and_pack(&palette_a());
+}
+
+/// Repaints SPRT 2's sprite (8PXL 1) of the version 1 file, whose SPRT holds `pal_a`, through its PNG in
+/// RGBA: colours of that palette map back to their indices, so the 8PXL is re-encoded as the generator
+/// would, and nothing else changes.
+fn edit_sprite_and_pack(pal_a: &[u8]) {
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("one.rcd");
-    std::fs::write(&input, v1_file()).unwrap();
+    std::fs::write(&input, v1_file_with(pal_a)).unwrap();
     let out = dir.path().join("out");
     convert(&input, &out, &ConvertRequest::default());
     let png: PathBuf = out.join("one/0001_shop5_views_ne.png");
     // 4 × 3: row 0 `0 5 6 0` becomes `200 5 6 0` (palette A's entry 200 is (200, 55, 0x40)).
     let mut rgba = Vec::new();
-    let pal_a = palette_a();
     for &i in &[200u8, 5, 6, 0, 0, 0, 0, 0, 7, 0, 0, 8] {
         let at = usize::from(i) * 3;
         rgba.extend_from_slice(&pal_a[at..at + 3]);
@@ -969,10 +991,28 @@ fn an_edited_sprite_png_is_encoded_with_its_sprt_palette() {
     assert!(!notes.iter().any(|n| n.contains("nearest")), "{notes:?}");
     let edited = std::fs::read(&back).unwrap();
     // The expected file: block 1 with row 0 `200 5 6 0` (gap 0, three pixels, the last entry).
-    let mut want = v1_file();
+    let mut want = v1_file_with(pal_a);
     let new_lines = pxl_lines(&[Some(vec![0x80, 3, 200, 5, 6]), None, Some(vec![0, 1, 7, 0x82, 1, 8])]);
     let new_block = block(b"8PXL", 1, &Le::new().u16(4).u16(3).bytes(&new_lines).0);
     let old_len = 12 + 4 + pixels_a().len();
     want.splice(8..8 + old_len, new_block);
     assert_eq!(edited, want);
+}
+
+#[test]
+fn a_sprt_palette_is_raw_rgb_whatever_its_first_bytes_spell() {
+    // SPRT v1's palette is 768 bytes of RGB. Entry 0 is transparent and its colour unused, so its first
+    // bytes may spell anything, also the magic of a palette file (PALS, JASC-PAL, RIFF … PAL ).
+    for start in [&b"PALS"[..], b"JASC-PAL", b"RIFF\x00\x03\x00\x00PAL "] {
+        let mut pal = palette_a();
+        pal[..start.len()].copy_from_slice(start);
+        let assets = FORMAT.codec.convert(&v1_file_with(&pal), &ConvertOptions::default()).unwrap();
+        let got = asset(&assets, "0001_shop5_views_ne").palette.clone().unwrap();
+        let want: Vec<[u8; 4]> =
+            pal.chunks_exact(3).enumerate().map(|(i, c)| [c[0], c[1], c[2], if i == 0 { 0 } else { 255 }]).collect();
+        assert_eq!(got, want, "palette starting {:?}", String::from_utf8_lossy(start));
+        let sheet = &asset(&assets, "0009_gsli_sheet").frames[0];
+        assert_eq!(rgba_at(&sheet.pixels, sheet.width, 1, 0), [5, 250, 0x40, 255]);
+        edit_sprite_and_pack(&pal);
+    }
 }
