@@ -19,7 +19,7 @@ use base64::Engine as _;
 use relic::asset::{Asset, NamedAsset, Pixels};
 use relic::freerct::rcd::convert::gradient;
 use relic::freerct::rcd::json::{from_json, to_json};
-use relic::freerct::rcd::pixels::{decode_32bpp, decode_8bpp, encode_8bpp};
+use relic::freerct::rcd::pixels::{decode_32bpp, decode_8bpp, encode_32bpp, encode_8bpp};
 use relic::freerct::rcd::{parse, write, Body, FORMAT};
 use relic::ops::{self, ConvertRequest, PackOptions, Quiet};
 use relic::registry::ConvertOptions;
@@ -571,6 +571,10 @@ fn v2_file_reads_info_pixels_text_and_game_blocks() {
     let parsed = parse(&bytes).unwrap();
     assert_eq!(parsed.version, 2);
     assert_eq!(parsed.blocks.len(), 8);
+    // The 32PX line lengths count the whole line with their own 2 bytes (13 + 2, 11 + 2); the last is 0.
+    let lines = pixels_32();
+    assert_eq!((&lines[..2], &lines[15..17], &lines[28..30]), (&[15u8, 0][..], &[13u8, 0][..], &[0u8, 0][..]));
+    assert_eq!(lines.len(), 30 + 10);
     match &parsed.blocks[1].body {
         Body::Pixels8 { width: 3, height: 2, offset: Some((-5, -7)), data } => {
             assert_eq!(decode_8bpp(data, 3, 2, 0).unwrap(), C_ROWS)
@@ -580,6 +584,7 @@ fn v2_file_reads_info_pixels_text_and_game_blocks() {
     match &parsed.blocks[2].body {
         Body::Pixels32 { width: 5, height: 3, offset: (-2, -4), data } => {
             let p = decode_32bpp(data, 5, 3, 0).unwrap();
+            assert_eq!(encode_32bpp(5, 3, &p), data.as_ref(), "the fixture is as the generator writes it");
             #[rustfmt::skip]
             let rgba: Vec<u8> = vec![
                 10, 20, 30, 255,  40, 50, 60, 255,  70, 80, 90, 128,  0, 0, 0, 0,  0, 0, 0, 0,
