@@ -30,6 +30,14 @@ pub fn palette() -> Palette {
     Palette::read(PALETTE_FILE, SixBitScaling::Replicate).unwrap_or_else(|_| Palette::greyscale()).with_transparent(0)
 }
 
+/// A SPRT v1 palette: 768 bytes of RGB, index 0 transparent. Taken as raw RGB whatever its first bytes
+/// spell (entry 0's colour is unused and may read `PALS` or `JASC-PAL`), never sniffed as a palette file.
+pub fn sprite_palette(bytes: &[u8]) -> Option<Palette> {
+    (bytes.len() == 768).then(|| {
+        Palette { colors: bytes.chunks_exact(3).map(|c| [c[0], c[1], c[2], 255]).collect() }.with_transparent(0)
+    })
+}
+
 /// The colour of `intensity` in colour range `range` (grey for a range past the 18).
 pub fn gradient(range: usize, intensity: u8) -> [u8; 3] {
     let at = ((if range < 18 { range } else { 0 }) * 256 + usize::from(intensity)) * 3;
@@ -194,12 +202,7 @@ fn decode(block: &Block<'_>, at: u64, usage: &Usage, fixed: &Palette) -> Result<
         Body::Pixels8 { width, height, offset, data } => {
             let indices = decode_8bpp(data, *width, *height, at)?;
             let canonical = encode_8bpp(*width, *height, &indices) == data.as_ref();
-            let pal = match &usage.palette {
-                Some(p) if p.len() == 768 => {
-                    Palette::read(p, SixBitScaling::Replicate).unwrap_or_else(|_| fixed.clone()).with_transparent(0)
-                }
-                _ => fixed.clone(),
-            };
+            let pal = usage.palette.as_deref().and_then(sprite_palette).unwrap_or_else(|| fixed.clone());
             let mut rgba = Vec::with_capacity(indices.len() * 4);
             for &i in &indices {
                 rgba.extend_from_slice(pal.colors.get(usize::from(i)).unwrap_or(&[0; 4]));
@@ -333,12 +336,7 @@ pub fn assets(rcd: &Rcd<'_>, file_len: u64, opts: &ConvertOptions) -> Result<Vec
                     None => Pixels::Rgba8(d.rgba.clone()),
                 };
                 let palette = d.indices.as_ref().map(|_| {
-                    let pal = match &usage[i].palette {
-                        Some(p) if p.len() == 768 => Palette::read(p, SixBitScaling::Replicate)
-                            .map(|p| p.with_transparent(0))
-                            .unwrap_or_else(|_| fixed.clone()),
-                        _ => fixed.clone(),
-                    };
+                    let pal = usage[i].palette.as_deref().and_then(sprite_palette).unwrap_or_else(|| fixed.clone());
                     pal.colors
                 });
                 if d.width * d.height > 0 {

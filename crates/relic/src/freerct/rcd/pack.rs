@@ -10,7 +10,7 @@ use std::path::Path;
 use rayon::prelude::*;
 use serde_json::{json, Value};
 
-use super::convert::palette;
+use super::convert::{palette, sprite_palette};
 use super::fields::{reference, visit_refs};
 use super::json::{block_header, from_json};
 use super::layouts;
@@ -19,7 +19,7 @@ use super::types::*;
 use super::write::{body_bytes, write};
 use super::FORMAT_ID;
 use crate::bytes::Base64;
-use crate::codec::palette::{Palette, SixBitScaling};
+use crate::codec::palette::Palette;
 use crate::error::{Error, Result};
 
 pub fn from_json_at(value: &Value, json_path: &Path, notes: &mut Vec<String>) -> Result<Vec<u8>> {
@@ -84,8 +84,8 @@ fn sprite_palettes(value: &Value) -> HashMap<usize, Palette> {
         }
         let (Some(pixels), Some(pal)) = (b.get("pixels"), b.get("palette").and_then(Value::as_str)) else { continue };
         let Ok(n) = reference(pixels, "") else { continue };
-        if let Some(p) = hex::decode(pal).ok().and_then(|p| Palette::read(&p, SixBitScaling::Replicate).ok()) {
-            out.entry(n as usize).or_insert(p.with_transparent(0));
+        if let Some(p) = hex::decode(pal).ok().and_then(|p| sprite_palette(&p)) {
+            out.entry(n as usize).or_insert(p);
         }
     }
     out
