@@ -220,7 +220,7 @@ fn decode(block: &Block<'_>, at: u64, usage: &Usage, fixed: &Palette) -> Result<
         Body::Pixels32 { width, height, offset: (x, y), data } => {
             let planes = decode_32bpp(data, *width, *height, at)?;
             let canonical = encode_32bpp(*width, *height, &planes) == data.as_ref();
-            let (rgba, recolour) = draw_32bpp(&planes, &usage.sources);
+            let (rgba, recolour) = draw_32bpp(planes, &usage.sources);
             Ok(Decoded {
                 width: u32::from(*width),
                 height: u32::from(*height),
@@ -246,8 +246,8 @@ fn decode(block: &Block<'_>, at: u64, usage: &Usage, fixed: &Palette) -> Result<
 /// A 32PX sprite drawn: recolour pixels in the gradient of their layer's source range (CORRECTIONS.md:
 /// layer L ≥ 1 is entry L − 1 of the object's recolourings, anything else the first), and the layers as
 /// an image when there are any.
-fn draw_32bpp(p: &Planes32, sources: &[Option<usize>; 4]) -> (Vec<u8>, Option<Vec<u8>>) {
-    let mut rgba = p.rgba.clone();
+fn draw_32bpp(p: Planes32, sources: &[Option<usize>; 4]) -> (Vec<u8>, Option<Vec<u8>>) {
+    let mut rgba = p.rgba;
     if !p.recolour.iter().any(|&r| r) {
         return (rgba, None);
     }
@@ -323,41 +323,20 @@ pub fn assets(rcd: &Rcd<'_>, file_len: u64, opts: &ConvertOptions) -> Result<Vec
         .map(|(i, b)| b.is_pixels().then(|| decode(b, at[i], &usage[i], &fixed)))
         .collect();
 
-    let mut out = Vec::new();
-    let mut doc_blocks = Vec::with_capacity(rcd.blocks.len());
+    // Names first: the document and the sheets refer to the PNGs; the pixels move into them last, so
+    // that no sprite is held twice.
     let mut names: Vec<Option<String>> = vec![None; rcd.blocks.len()];
     for (i, b) in rcd.blocks.iter().enumerate() {
-        let Some(result) = &decoded[i] else { continue };
-        match result {
-            Ok(d) => {
-                let name = png_name(i, rcd, &usage[i]);
-                let pixels = match &d.indices {
-                    Some(ix) => Pixels::Indexed(ix.clone()),
-                    None => Pixels::Rgba8(d.rgba.clone()),
-                };
-                let palette = d.indices.as_ref().map(|_| {
-                    let pal = usage[i].palette.as_deref().and_then(sprite_palette).unwrap_or_else(|| fixed.clone());
-                    pal.colors
-                });
-                if d.width * d.height > 0 {
-                    out.push(NamedAsset {
-                        name: Some(name.clone()),
-                        asset: image(d.width, d.height, pixels, d.offset, palette),
-                    });
-                    if let Some(layers) = &d.recolour {
-                        out.push(NamedAsset {
-                            name: Some(format!("{name}.recolour")),
-                            asset: image(d.width, d.height, Pixels::Rgba8(layers.clone()), d.offset, None),
-                        });
-                    }
-                    names[i] = Some(name);
-                }
-            }
-            Err(e) => {
+        match &decoded[i] {
+            Some(Ok(d)) if d.width * d.height > 0 => names[i] = Some(png_name(i, rcd, &usage[i])),
+            Some(Err(e)) => {
                 opts.note(format!("{}: block {} ({}) kept as bytes: {e}", super::FORMAT_ID, i + 1, b.magic_str()))
             }
+            _ => {}
         }
     }
+    let mut sheets = Vec::new();
+    let mut doc_blocks = Vec::with_capacity(rcd.blocks.len());
     for (i, b) in rcd.blocks.iter().enumerate() {
         let keep_data = match &decoded[i] {
             Some(Ok(d)) => !d.canonical || names[i].is_none(),
@@ -399,13 +378,13 @@ pub fn assets(rcd: &Rcd<'_>, file_len: u64, opts: &ConvertOptions) -> Result<Vec
                     Some((w, h, rgba)) => {
                         budget -= rgba.len() as u64;
                         m.insert("sheet".into(), json!(format!("{sheet_name}.png")));
-                        out.push(NamedAsset {
+                        sheets.push(NamedAsset {
                             name: Some(sheet_name),
                             asset: image(w, h, Pixels::Rgba8(rgba), (0, 0), None),
                         });
                     }
                     None => opts.note(format!(
-                        "{}: block {} ({}): its sheet would be past --max-pixels or --max-expansion; none written",
+                        "{}: block {} ({}): its sheet would be past --max-pixels or --max-expansion, or far larger than its sprites; none written",
                         super::FORMAT_ID,
                         i + 1,
                         b.magic_str()
@@ -422,18 +401,36 @@ pub fn assets(rcd: &Rcd<'_>, file_len: u64, opts: &ConvertOptions) -> Result<Vec
         "images": "PNG names are relative to the folder named after this document",
         "blocks": doc_blocks,
     });
-    out.insert(
-        0,
-        NamedAsset {
-            name: Some(NamedAsset::BESIDE.into()),
-            asset: Asset::Document(Document { value: doc, tables: vec![] }),
-        },
-    );
+    let mut out = vec![NamedAsset {
+        name: Some(NamedAsset::BESIDE.into()),
+        asset: Asset::Document(Document { value: doc, tables: vec![] }),
+    }];
+    for (i, d) in decoded.into_iter().enumerate() {
+        let (Some(Ok(d)), Some(name)) = (d, names[i].take()) else { continue };
+        let (pixels, palette) = match d.indices {
+            Some(ix) => {
+                let pal = usage[i].palette.as_deref().and_then(sprite_palette).unwrap_or_else(|| fixed.clone());
+                (Pixels::Indexed(ix), Some(pal.colors))
+            }
+            None => (Pixels::Rgba8(d.rgba), None),
+        };
+        out.push(NamedAsset { name: Some(name.clone()), asset: image(d.width, d.height, pixels, d.offset, palette) });
+        if let Some(layers) = d.recolour {
+            out.push(NamedAsset {
+                name: Some(format!("{name}.recolour")),
+                asset: image(d.width, d.height, Pixels::Rgba8(layers), d.offset, None),
+            });
+        }
+    }
+    out.extend(sheets);
     Ok(out)
 }
 
 /// Space between the cells of a sheet, in pixels.
 const SHEET_GAP: u32 = 2;
+/// A sheet is drawn when it is at most this many times its sprites' area (plus a megapixel): far more
+/// than any generator-made block needs (three zoom levels of one frame set take about 2.3 times).
+const SHEET_SLACK: u64 = 16;
 
 /// A block's sheet: one row per group, one cell per sprite, every cell the size of the union of the
 /// sprites' rectangles around their common origin, so sprites keep their relative placement. `None` when
@@ -464,7 +461,19 @@ fn sheet(
     let w = cols * (cw + u64::from(SHEET_GAP));
     let h = rows.len() as u64 * (ch + u64::from(SHEET_GAP));
     let pixels = w.saturating_mul(h);
-    if pixels == 0 || pixels > crate::limits::current().max_pixels || pixels.saturating_mul(4) > budget {
+    // A sheet is about as large as its sprites (cells are their union); one far larger comes from a sprite
+    // far out of place, and would cost memory for nothing to see.
+    let area: u64 = rows
+        .iter()
+        .flat_map(|(_, c)| c.iter().flatten())
+        .filter_map(|s| get(s).map(|d| u64::from(d.width) * u64::from(d.height)))
+        .sum();
+    let plausible = area.saturating_mul(SHEET_SLACK).saturating_add(1 << 20);
+    if pixels == 0
+        || pixels > crate::limits::current().max_pixels
+        || pixels > plausible
+        || pixels.saturating_mul(4) > budget
+    {
         return None;
     }
     let (w, h) = (w as usize, h as usize);
