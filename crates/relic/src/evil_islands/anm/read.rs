@@ -16,20 +16,16 @@ pub fn parse(bytes: &[u8]) -> Result<Anm> {
     let n = r.count(u64::from(count), 16, "rotation_frames_count")?;
     let mut rotations = Vec::with_capacity(n);
     for i in 0..n {
-        let field = |c: &str| format!("rotation_frames[{i}].{c}");
-        rotations.push(Quat {
-            w: f32(&mut r, &field("w"))?,
-            x: f32(&mut r, &field("x"))?,
-            y: f32(&mut r, &field("y"))?,
-            z: f32(&mut r, &field("z"))?,
-        });
+        let q =
+            (|| Ok(Quat { w: f32(&mut r, "w")?, x: f32(&mut r, "x")?, y: f32(&mut r, "y")?, z: f32(&mut r, "z")? }))();
+        rotations.push(q.map_err(|e: Error| e.within(format_args!("rotation_frames[{i}]")))?);
     }
 
     let count = r.u32("translation_frames_count")?;
     let n = r.count(u64::from(count), 12, "translation_frames_count")?;
     let mut translations = Vec::with_capacity(n);
     for i in 0..n {
-        translations.push(vec3(&mut r, &format!("translation_frames[{i}]"))?);
+        translations.push(vec3(&mut r).map_err(|e| e.within(format_args!("translation_frames[{i}]")))?);
     }
 
     let frames = r.u32("morphing_frames_count")?;
@@ -52,7 +48,8 @@ pub fn parse(bytes: &[u8]) -> Result<Anm> {
     for f in 0..n {
         let mut frame = Vec::with_capacity(per_frame);
         for v in 0..per_frame {
-            frame.push(vec3(&mut r, &format!("morphing_frames[{f}].vertex_shift[{v}]"))?);
+            let at = |e: Error| e.within(format_args!("morphing_frames[{f}].vertex_shift[{v}]"));
+            frame.push(vec3(&mut r).map_err(at)?);
         }
         morph_frames.push(frame);
     }
@@ -64,6 +61,6 @@ fn f32(r: &mut Reader<'_>, field: &str) -> Result<F32> {
     r.array::<4>(field).map(F32::from_le_bytes)
 }
 
-fn vec3(r: &mut Reader<'_>, field: &str) -> Result<Vec3> {
-    Ok([f32(r, &format!("{field}.x"))?, f32(r, &format!("{field}.y"))?, f32(r, &format!("{field}.z"))?])
+fn vec3(r: &mut Reader<'_>) -> Result<Vec3> {
+    Ok([f32(r, "x")?, f32(r, "y")?, f32(r, "z")?])
 }

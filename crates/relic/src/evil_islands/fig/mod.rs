@@ -16,7 +16,10 @@
 //! the last used vertex are padding (zeros in real files) and are kept. Normals are 4-blocks x[4] y[4]
 //! z[4] w[4], decoded into `[x, y, z, w]` per normal and kept as stored (not normalised:
 //! [`Fig::unit_normals`] normalises). The morph extremes are the corners of the strength × dexterity ×
-//! height cube that the spec's trilinear formula blends (`val[0]` … `val[7]`).
+//! height cube that the spec's trilinear formula blends (`val[0]` … `val[7]`): in morph m, bit 0 picks the
+//! extreme of the formula's `coefs[1]`, bit 1 that of `coefs[0]`, bit 2 that of `coefs[2]` (height). Which
+//! of strength and dexterity `coefs[0]` and `coefs[1]` are is unsettled between public readers
+//! (CORRECTIONS.md); the same morph order holds for BON offsets and the header bounds.
 //!
 //! What the spec leaves open and relic's choice:
 //! - FIG1: the spec only shows FIG8; relic reads n of everything that FIG8 has 8 of (bounds and morphs).

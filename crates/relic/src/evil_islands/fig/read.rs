@@ -81,8 +81,9 @@ pub fn parse(bytes: &[u8]) -> Result<Fig> {
     // Vertex blocks: 4 lanes × 3 axes × n morphs × 4 bytes each.
     let blocks = r.count(u64::from(h.vertex_blocks), 48 * n, "vertex_count")?;
     let mut positions: Vec<Vec<Vec3>> = (0..n).map(|_| Vec::with_capacity(blocks * LANES)).collect();
-    for b in 0..blocks {
-        let block = r.bytes(48 * n, &format!("vertex_array[{b}]"))?;
+    for _ in 0..blocks {
+        // Whole blocks fit (counted above); the offset of an error names the block.
+        let block = r.bytes(48 * n, "vertex_array")?;
         let at = |axis: usize, m: usize, lane: usize| float_at(block, (axis * n + m) * LANES + lane);
         for (m, morph) in positions.iter_mut().enumerate() {
             for lane in 0..LANES {
@@ -93,8 +94,8 @@ pub fn parse(bytes: &[u8]) -> Result<Fig> {
 
     let blocks = r.count(u64::from(h.normal_blocks), 64, "normal_count")?;
     let mut normals = Vec::with_capacity(blocks * LANES);
-    for b in 0..blocks {
-        let block = r.bytes(64, &format!("normal_array[{b}]"))?;
+    for _ in 0..blocks {
+        let block = r.bytes(64, "normal_array")?;
         for lane in 0..LANES {
             normals.push([0, 1, 2, 3].map(|axis| float_at(block, axis * LANES + lane)));
         }
@@ -160,8 +161,8 @@ fn f32(r: &mut Reader<'_>, field: &str) -> Result<F32> {
 fn vec3s(r: &mut Reader<'_>, n: usize, field: &str) -> Result<Vec<Vec3>> {
     (0..n)
         .map(|m| {
-            let field = format!("{field}[{m}]");
-            Ok([f32(r, &format!("{field}.x"))?, f32(r, &format!("{field}.y"))?, f32(r, &format!("{field}.z"))?])
+            let v = (|| Ok([f32(r, "x")?, f32(r, "y")?, f32(r, "z")?]))();
+            v.map_err(|e: crate::error::Error| e.within(format_args!("{field}[{m}]")))
         })
         .collect()
 }
