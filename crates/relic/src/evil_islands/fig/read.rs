@@ -104,8 +104,8 @@ pub fn parse(bytes: &[u8]) -> Result<Fig> {
     let count = r.count(u64::from(h.texcoords), 8, "texcoord_count")?;
     let mut texcoords = Vec::with_capacity(count);
     for i in 0..count {
-        texcoords
-            .push([f32(&mut r, &format!("texcoord_array[{i}].u"))?, f32(&mut r, &format!("texcoord_array[{i}].v"))?]);
+        let uv = (|| Ok([f32(&mut r, "u")?, f32(&mut r, "v")?]))();
+        texcoords.push(uv.map_err(|e: crate::error::Error| e.within(format_args!("texcoord_array[{i}]")))?);
     }
 
     let count = r.count(u64::from(h.indices), 2, "index_count")?;
