@@ -92,6 +92,11 @@ fn the_morphing_vertex_count_may_be_left_out() {
     let parsed = parse(&game).unwrap();
     assert_eq!((parsed.morph_vertex_count, parsed.morph_frames.len()), (Some(0), 0));
     assert_eq!(corpus::through_json_text(&anm::FORMAT, &game), game);
+    // A vertex count without frames is kept whatever it is.
+    let mut stated = editor_fixture();
+    stated.extend(500u32.to_le_bytes());
+    assert_eq!(parse(&stated).unwrap().morph_vertex_count, Some(500));
+    assert_eq!(corpus::through_json_text(&anm::FORMAT, &stated), stated);
     // Two bytes where the count would be are neither.
     let mut short = editor_fixture();
     short.extend([0, 0]);

@@ -43,7 +43,8 @@ pub fn parse(bytes: &[u8]) -> Result<Anm> {
         Error::limit(FORMAT_ID, "morphing_vertex_count", r.offset() - 4, format!("{vertices} vertices per frame"))
     })?;
     let n = r.count(u64::from(frames), frame_size, "morphing_frames_count")?;
-    let per_frame = r.count(u64::from(vertices), 12, "morphing_vertex_count")?;
+    // Checked only when frames follow: a file without frames may still state a vertex count.
+    let per_frame = if n == 0 { 0 } else { r.count(u64::from(vertices), 12, "morphing_vertex_count")? };
     let mut morph_frames = Vec::with_capacity(n);
     for f in 0..n {
         let mut frame = Vec::with_capacity(per_frame);
