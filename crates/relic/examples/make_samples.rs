@@ -162,6 +162,10 @@ pub fn build() -> Vec<(&'static str, Vec<u8>)> {
         ("evil_islands/settings.reg", reg()),
         ("evil_islands/intro.cam", cam()),
         ("evil_islands/unhuma.adb", adb()),
+        ("evil_islands/unit.lnk", unit_lnk()),
+        ("evil_islands/body.fig", body_fig()),
+        ("evil_islands/body.bon", body_bon()),
+        ("evil_islands/body.anm", body_anm()),
         ("ragnarok/example.grf", grf_sample()),
         ("ragnarok/pyramid.rsm", pyramid(Version::new(1, 4))),
         ("ragnarok/pyramid.rsm2", pyramid(Version::new(2, 3))),
@@ -513,6 +517,82 @@ fn cam() -> Vec<u8> {
         })
         .collect();
     relic::evil_islands::cam::write(&Cam { records }).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// A two-part skeleton: the body is the root, the head hangs from it.
+fn unit_lnk() -> Vec<u8> {
+    use relic::evil_islands::lnk::{Link, Lnk};
+    let link = |name: &str, parent: Option<&str>| Link {
+        name: name.into(),
+        parent: parent.map(String::from),
+        ..Default::default()
+    };
+    let lnk = Lnk { links: vec![link("body", None), link("head", Some("body"))], ..Default::default() };
+    relic::evil_islands::lnk::write(&lnk).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// A tetrahedron with 8 morph extremes: morph m is the base shape scaled by 1 + m/4 (exact in binary).
+fn body_fig() -> Vec<u8> {
+    use relic::codec::float::F32;
+    use relic::evil_islands::fig::{Bounds, Fig, MorphComponent, VertexComponent};
+    let v = |x: f32, y: f32, z: f32| [F32::new(x), F32::new(y), F32::new(z)];
+    let base = [[1.0, 0.0, 0.0], [-1.0, 1.0, 0.0], [-1.0, -1.0, 0.0], [0.0, 0.0, 2.0]];
+    let positions: Vec<Vec<_>> = (0..8)
+        .map(|m| {
+            let s = 1.0 + m as f32 / 4.0;
+            base.iter().map(|p| v(p[0] * s, p[1] * s, p[2] * s)).collect()
+        })
+        .collect();
+    let bounds = (0..8)
+        .map(|m| {
+            let s = 1.0 + m as f32 / 4.0;
+            Bounds { center: v(0.0, 0.0, s), min: v(-s, -s, 0.0), max: v(s, s, 2.0 * s), radius: F32::new(2.0 * s) }
+        })
+        .collect();
+    let normals = [[0.0, 0.0, -1.0], [1.0, 1.0, 1.0], [1.0, -1.0, 1.0], [-1.0, 0.0, 1.0]]
+        .iter()
+        .map(|n| [F32::new(n[0]), F32::new(n[1]), F32::new(n[2]), F32::new(0.0)])
+        .collect();
+    let texcoords = [[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.0]].iter().map(|t| t.map(F32::new)).collect();
+    let fig = Fig {
+        group: 19,
+        texture_index: 1,
+        bounds,
+        positions,
+        normals,
+        texcoords,
+        indices: vec![0, 2, 1, 0, 1, 3, 1, 2, 3, 2, 0, 3],
+        vertices: (0..4).map(|i| VertexComponent { position: i, normal: i, texcoord: i }).collect(),
+        morph_components: (0..4).map(|i| MorphComponent { morph: i, vertex: i }).collect(),
+        ..Default::default()
+    };
+    relic::evil_islands::fig::write(&fig).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The body part's offsets: half a unit up, scaled with the morph like the mesh.
+fn body_bon() -> Vec<u8> {
+    use relic::codec::float::F32;
+    let offsets = (0..8).map(|m| [0.0, 0.0, 0.5 * (1.0 + m as f32 / 4.0)].map(F32::new)).collect();
+    relic::evil_islands::bon::write(&relic::evil_islands::bon::Bon { offsets }).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The body part turning a quarter turn about z per frame, rising a little, with no morphing frames (the
+/// morphing vertex count is kept, as game files do).
+fn body_anm() -> Vec<u8> {
+    use relic::codec::float::F32;
+    use relic::evil_islands::anm::{Anm, Quat};
+    let s = std::f32::consts::FRAC_1_SQRT_2;
+    let turns = [(1.0, 0.0), (s, s), (0.0, 1.0), (-s, s)];
+    let anm = Anm {
+        rotations: turns
+            .iter()
+            .map(|&(w, z)| Quat { w: F32::new(w), x: F32::new(0.0), y: F32::new(0.0), z: F32::new(z) })
+            .collect(),
+        translations: (0..4).map(|i| [0.0, 0.0, 0.5 + i as f32 * 0.125].map(F32::new)).collect(),
+        morph_vertex_count: Some(0),
+        ..Default::default()
+    };
+    relic::evil_islands::anm::write(&anm).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// An animation database for a human unit: three animations with their packed flags.

@@ -277,6 +277,36 @@ pub fn document_from_json<T: serde::de::DeserializeOwned>(format: &'static str, 
         .map_err(|e| Error::invalid(format, "document", 0, format!("not a {format} document: {e}")))
 }
 
+/// A file's data as JSON with `"format": <id>` put first (for [`Codec::to_json`] of formats whose types
+/// carry no `format` field themselves).
+pub fn tagged_document_json<T: Serialize>(format: &'static str, data: &T) -> Result<serde_json::Value> {
+    let serde_json::Value::Object(fields) = document_json(format, data)? else {
+        return Err(Error::Unsupported(format!("{format}: JSON: the document is not an object")));
+    };
+    let mut out = serde_json::Map::with_capacity(fields.len() + 1);
+    out.insert("format".into(), serde_json::Value::String(format.into()));
+    out.extend(fields.into_iter().filter(|(k, _)| k != "format"));
+    Ok(serde_json::Value::Object(out))
+}
+
+/// The data back from JSON written by [`tagged_document_json`]: `format` must name this format.
+pub fn tagged_document_from_json<T: serde::de::DeserializeOwned>(
+    format: &'static str,
+    value: serde_json::Value,
+) -> Result<T> {
+    let serde_json::Value::Object(mut fields) = value else {
+        return Err(Error::invalid(format, "document", 0, format!("not a {format} document: not a JSON object")));
+    };
+    match fields.remove("format") {
+        Some(serde_json::Value::String(id)) if id == format => {}
+        other => {
+            let found = other.map_or_else(|| "no `format`".to_string(), |v| format!("`format` {v}"));
+            return Err(Error::invalid(format, "format", 0, format!("not a {format} document: {found}")));
+        }
+    }
+    document_from_json(format, serde_json::Value::Object(fields))
+}
+
 /// One registered format.
 pub struct Format {
     /// Fixed id used by the CLI, JSON and docs (`ei-res`, …).
@@ -339,6 +369,10 @@ pub static FORMATS: &[&Format] = &[
     &crate::evil_islands::mmp::FORMAT,
     &crate::evil_islands::db::FORMAT,
     &crate::evil_islands::mob::FORMAT,
+    &crate::evil_islands::lnk::FORMAT,
+    &crate::evil_islands::bon::FORMAT,
+    &crate::evil_islands::fig::FORMAT,
+    &crate::evil_islands::anm::FORMAT,
     &crate::ragnarok::grf::FORMAT,
     &crate::ragnarok::rsm::FORMAT,
     &crate::drakan::srsc::FORMAT,

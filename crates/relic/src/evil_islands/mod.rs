@@ -2,8 +2,12 @@
 //! Evil Islands part of `CORRECTIONS.md`.
 
 pub mod adb;
+pub mod anm;
+pub mod bon;
 pub mod cam;
 pub mod db;
+pub mod fig;
+pub mod lnk;
 pub mod mmp;
 pub mod mob;
 pub mod reg;

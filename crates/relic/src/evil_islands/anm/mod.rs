@@ -1,0 +1,87 @@
+//! Evil Islands ANM files (`ei-anm`): one model part's animation — a rotation and a translation per frame,
+//! and optional morphing frames that shift the part's vertices.
+//!
+//! Layout (spec "ANM", CORRECTIONS.md): u32 rotation count, quaternions (4 × f32, stored w, x, y, z); u32
+//! translation count, vec3s; u32 morphing frame count, u32 morphing vertex count, then per frame one vec3
+//! shift per vertex. An animation set `.anm` is a RES archive (`ei-res`) whose entries are the animations,
+//! themselves RES archives of one ANM entry per part, named after the part.
+//!
+//! What the spec leaves open and relic's choice:
+//! - The morphing vertex count may be missing: editor-written files end right after a zero frame count,
+//!   game files keep it (CORRECTIONS.md). relic reads it as absent (`morph_vertex_count: null`) only when the
+//!   file ends there, and writes it back only when it was there.
+//! - No file states a frame rate; one engine re-implementation assumes 15 frames per second. Frames here
+//!   are plain indices.
+//! - Rotations are kept as stored (w first, not normalised); [`Quat::xyzw`] gives glTF's order. Whether
+//!   translation and rotation counts must agree is not said; relic keeps both lists as they are.
+//! - Bytes after the last frame are kept as `trailing` (real files have none).
+//!
+//! Identification: no magic. A `.anm` file is `ei-res` when it starts with the RES magic and `ei-anm`
+//! otherwise; entries inside animation archives carry no extension.
+
+pub mod read;
+pub mod types;
+pub mod write;
+
+pub use read::parse;
+pub use types::{Anm, Quat, Vec3};
+pub use write::write;
+
+use serde_json::json;
+
+use crate::error::Result;
+use crate::registry::{Capabilities, Codec, Format, Game, Kind};
+
+pub const FORMAT_ID: &str = "ei-anm";
+
+/// The frame rate one engine re-implementation assumes (CORRECTIONS.md: no file states one).
+pub const ASSUMED_FRAMES_PER_SECOND: u32 = 15;
+
+pub static FORMAT: Format = Format {
+    id: FORMAT_ID,
+    name: "Evil Islands ANM (one part's animation)",
+    game: Game::EvilIslands,
+    extensions: &["anm"],
+    kind: Kind::Model,
+    capabilities: Capabilities { read: true, convert: false, write: true },
+    notes: "no magic: a .anm that is not a RES archive (an animation set is one: `ei-res`) is one part's \
+            animation. JSON holds rotations (w, x, y, z as stored), translations and morphing frames; the \
+            morphing vertex count is null when the file leaves it out. `pack` writes it back byte for byte.",
+    codec: &AnmCodec,
+};
+
+struct AnmCodec;
+
+impl Codec for AnmCodec {
+    fn sniff(&self, _head: &[u8]) -> bool {
+        false
+    }
+
+    /// A `.anm` whose bytes did not match the RES magic (magic is checked before names).
+    fn claims_name(&self, name: &str) -> bool {
+        FORMAT.has_extension(name)
+    }
+
+    fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
+        let anm = parse(data)?;
+        Ok(json!({
+            "format": FORMAT_ID,
+            "rotation_frames": anm.rotations.len(),
+            "translation_frames": anm.translations.len(),
+            "morphing_frames": anm.morph_frames.len(),
+            "morphing_vertex_count": anm.morph_vertex_count,
+            "seconds_at_15_fps": anm.rotations.len().max(anm.translations.len()) as f64
+                / f64::from(ASSUMED_FRAMES_PER_SECOND),
+            "trailing_bytes": anm.trailing.0.len(),
+            "file_size": data.len(),
+        }))
+    }
+
+    fn to_json(&self, data: &[u8]) -> Result<serde_json::Value> {
+        crate::registry::tagged_document_json(FORMAT_ID, &parse(data)?)
+    }
+
+    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
+        write(&crate::registry::tagged_document_from_json::<Anm>(FORMAT_ID, value)?)
+    }
+}

@@ -1,0 +1,89 @@
+//! Evil Islands BON files (`ei-bon`): where a model part sits relative to its parent part, once per morph
+//! extreme (strength, dexterity, height — see the FIG module).
+//!
+//! Layout (spec "Bon", CORRECTIONS.md): no header and no magic — vec3 offsets (3 × f32: x, y, z) to the end
+//! of the file; 8 of them (96 bytes) in every real file, in the morph order of FIG vertices. Only a
+//! translation is stored, no rotation. A *model's* `.bon` is a RES archive with one such entry per part,
+//! named after the part (`ei-res` reads it; [`parse_set`] gives its parts); a `.bon` that does not start
+//! with the RES magic is one part's offsets on its own, as real game files carry them next to single FIG
+//! files.
+//!
+//! Identification: a `.bon` file is `ei-res` when it starts with the RES magic and `ei-bon` otherwise (by
+//! content, not by extension alone). What the spec leaves open and relic's choice: the spec reads offsets
+//! "to the end of the stream", so relic takes any non-zero multiple of 12 bytes (a one-morph model would have
+//! 12) and refuses a partial offset at the end or an empty file.
+
+pub mod read;
+pub mod types;
+pub mod write;
+
+pub use read::parse;
+pub use types::{Bon, Vec3};
+pub use write::write;
+
+use serde_json::json;
+
+use crate::codec::text::{decode, CP1251};
+use crate::error::Result;
+use crate::registry::{Capabilities, Codec, Format, Game, Kind};
+
+pub const FORMAT_ID: &str = "ei-bon";
+
+pub static FORMAT: Format = Format {
+    id: FORMAT_ID,
+    name: "Evil Islands BON (bone offsets of one part)",
+    game: Game::EvilIslands,
+    extensions: &["bon"],
+    kind: Kind::Model,
+    capabilities: Capabilities { read: true, convert: false, write: true },
+    notes: "no magic: a .bon that is not a RES archive (a model's .bon is one: `ei-res`) holds one part's \
+            offsets, 8 × vec3 (one per morph extreme). JSON lists them; `pack` writes them back byte for byte.",
+    codec: &BonCodec,
+};
+
+struct BonCodec;
+
+impl Codec for BonCodec {
+    fn sniff(&self, _head: &[u8]) -> bool {
+        false
+    }
+
+    /// A `.bon` whose bytes did not match the RES magic (magic is checked before names).
+    fn claims_name(&self, name: &str) -> bool {
+        FORMAT.has_extension(name)
+    }
+
+    fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
+        let bon = parse(data)?;
+        Ok(json!({
+            "format": FORMAT_ID,
+            "offsets": bon.offsets.len(),
+            "morph_0": bon.offsets.first(),
+            "file_size": data.len(),
+        }))
+    }
+
+    fn to_json(&self, data: &[u8]) -> Result<serde_json::Value> {
+        crate::registry::tagged_document_json(FORMAT_ID, &parse(data)?)
+    }
+
+    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
+        write(&crate::registry::tagged_document_from_json::<Bon>(FORMAT_ID, value)?)
+    }
+}
+
+/// The parts of a bone set: a model's `.bon` RES archive gives each entry's name (cp1251) and offsets, in
+/// file-table order; a `.bon` without the RES magic gives one part with an empty name.
+pub fn parse_set(bytes: &[u8]) -> Result<Vec<(String, Bon)>> {
+    if !bytes.starts_with(&crate::evil_islands::res::types::MAGIC) {
+        return Ok(vec![(String::new(), parse(bytes)?)]);
+    }
+    let res = crate::evil_islands::res::parse(bytes)?;
+    (0..res.len())
+        .map(|i| {
+            let name = decode(CP1251, res.name(i));
+            let bon = parse(res.data(i)).map_err(|e| e.within(format_args!("entry {name:?}")))?;
+            Ok((name, bon))
+        })
+        .collect()
+}

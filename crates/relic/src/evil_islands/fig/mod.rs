@@ -1,0 +1,111 @@
+//! Evil Islands FIG files (`ei-fig`): one model part's mesh, with 8 morph extremes (or 1).
+//!
+//! Layout (spec "FIG", corrected by CORRECTIONS.md): magic `FIG` + an ASCII digit n, the morph count
+//! (`FIG8`; `FIG1` also exists); 9 × u32 header (vertex block count, normal block count, texture coordinate
+//! count, index count, vertex component count, morphing component count, an unknown u32 at 0x1C, render
+//! group, texture index); n centres, n box minima, n box maxima (vec3 each) and n radii; the vertex blocks;
+//! the normal blocks; texture coordinates (2 × f32); u16 triangle indices into the vertex components;
+//! vertex components (u16 position, normal, texture coordinate index); morphing components (u16 morph
+//! index, vertex index).
+//!
+//! Vertices come in blocks of 4 (SSE lanes). CORRECTIONS.md: the floats of a block run **axis (x, y, z) →
+//! morph m → lane**, so float `b·12n + axis·4n + m·4 + lane` of the vertex data is coordinate `axis` of
+//! vertex `4b + lane` in morph `m` (the spec's .ksy reads them as per-morph x[4] y[4] z[4], which puts real
+//! vertices outside their bounding boxes). relic decodes them into one position list per morph
+//! ([`Fig::positions`]); a vertex component's `position` indexes those lists (flat `4b + lane`). Lanes past
+//! the last used vertex are padding (zeros in real files) and are kept. Normals are 4-blocks x[4] y[4]
+//! z[4] w[4], decoded into `[x, y, z, w]` per normal and kept as stored (not normalised:
+//! [`Fig::unit_normals`] normalises). The morph extremes are the corners of the strength × dexterity ×
+//! height cube that the spec's trilinear formula blends (`val[0]` … `val[7]`): in morph m, bit 0 picks the
+//! extreme of the formula's `coefs[1]`, bit 1 that of `coefs[0]`, bit 2 that of `coefs[2]` (height). Which
+//! of strength and dexterity `coefs[0]` and `coefs[1]` are is unsettled between public readers
+//! (CORRECTIONS.md); the same morph order holds for BON offsets and the header bounds.
+//!
+//! What the spec leaves open and relic's choice:
+//! - FIG1: the spec only shows FIG8; relic reads n of everything that FIG8 has 8 of (bounds and morphs).
+//!   Digits 1–9 are accepted, anything else is refused.
+//! - Header u32 at 0x1C ("unknown", 0 in every file) is kept as `unk_0x1c`; `group` and `texture_index`
+//!   are kept as numbers.
+//! - Normals written by one community editor before mid-2022 are stored one normal at a time (x, y, z, w)
+//!   rather than in 4-blocks (`cannotDisplay.mod` in the corpus); nothing in the file tells the two apart, so
+//!   relic always decodes 4-blocks (the game's layout) and writes back what it read. Non-unit normals are
+//!   never rejected.
+//! - The morphing components' meaning is not known (`(i, i)` in every file seen); they are kept as pairs.
+//! - Texture coordinates are kept as stored (one community editor rescales those of some item groups by
+//!   their file names; relic does not).
+//! - Indices are not checked on reading (so any file round-trips); [`Fig::problems`] lists those out of
+//!   range, and `info` reports them. Bytes after the morphing components are kept as `trailing`.
+
+pub mod read;
+pub mod types;
+pub mod write;
+
+pub use read::parse;
+pub use types::{Bounds, Fig, MorphComponent, Vec2, Vec3, Vec4, VertexComponent};
+pub use write::write;
+
+use serde_json::json;
+
+use crate::error::Result;
+use crate::registry::{Capabilities, Codec, Format, Game, Kind};
+
+pub const FORMAT_ID: &str = "ei-fig";
+
+pub static FORMAT: Format = Format {
+    id: FORMAT_ID,
+    name: "Evil Islands FIG (model part mesh with morph extremes)",
+    game: Game::EvilIslands,
+    extensions: &["fig"],
+    kind: Kind::Model,
+    capabilities: Capabilities { read: true, convert: false, write: true },
+    notes: "magic FIG8 (8 morph extremes) or FIG1. JSON holds the vertex blocks decoded per CORRECTIONS.md into \
+            one position list per morph, normals as stored (x, y, z, w), texture coordinates, triangle \
+            indices and vertex components; `pack` writes them back byte for byte.",
+    codec: &FigCodec,
+};
+
+struct FigCodec;
+
+impl Codec for FigCodec {
+    fn sniff(&self, head: &[u8]) -> bool {
+        read::morph_count(head).is_some()
+    }
+
+    fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
+        Ok(info(&parse(data)?, data.len()))
+    }
+
+    fn to_json(&self, data: &[u8]) -> Result<serde_json::Value> {
+        crate::registry::tagged_document_json(FORMAT_ID, &parse(data)?)
+    }
+
+    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
+        write(&crate::registry::tagged_document_from_json::<Fig>(FORMAT_ID, value)?)
+    }
+}
+
+/// Summary for `relic info`: counts, the header fields, morph 0's bounds and what does not hold together.
+pub fn info(fig: &Fig, file_size: usize) -> serde_json::Value {
+    let used = fig.used_positions().iter().filter(|&&u| u).count();
+    json!({
+        "format": FORMAT_ID,
+        "morphs": fig.morph_count(),
+        "vertex_blocks": fig.position_count() / types::LANES,
+        "positions_per_morph": fig.position_count(),
+        "positions_used": used,
+        "normals": fig.normals.len(),
+        "texcoords": fig.texcoords.len(),
+        "indices": fig.indices.len(),
+        "triangles": fig.indices.len() / 3,
+        "vertex_components": fig.vertices.len(),
+        "morph_components": fig.morph_components.len(),
+        "unk_0x1c": fig.unk_0x1c,
+        "group": fig.group,
+        "texture_index": fig.texture_index,
+        "bounds_morph_0": fig.bounds.first(),
+        "positions_outside_bounds": fig.positions_outside_bounds().len(),
+        "problems": fig.problems(),
+        "trailing_bytes": fig.trailing.0.len(),
+        "file_size": file_size,
+    })
+}

@@ -1,0 +1,74 @@
+//! Evil Islands LNK files (`ei-lnk`): the bone hierarchy of a model — which part hangs from which.
+//!
+//! Layout (spec "Lnk", CORRECTIONS.md): u32 link count, then per link a u32 length and the part's cp1251
+//! name, a u32 length and the parent's name. Lengths include the trailing NUL; the root's parent has
+//! length 0. Inside a model `.mod` (a RES archive) the LNK is the entry named after the model; the other
+//! entries are the FIG parts its links name.
+//!
+//! What the spec leaves open and relic's choice: nothing says a name must end in a NUL, so a name stored
+//! without one is read as is and flagged (`name_unterminated`, `parent_unterminated`) to be written the same
+//! way; bytes after the last link are kept as `trailing` (real files have none). Parents are not required
+//! to name a link of the file (`info` lists the ones that do not). LNK has no magic: files are recognised by
+//! the `.lnk` extension only (inside a `.mod`, entries carry no extension).
+
+pub mod read;
+pub mod types;
+pub mod write;
+
+pub use read::parse;
+pub use types::{Link, Lnk};
+pub use write::write;
+
+use serde_json::json;
+
+use crate::error::Result;
+use crate::registry::{Capabilities, Codec, Format, Game, Kind};
+
+pub const FORMAT_ID: &str = "ei-lnk";
+
+pub static FORMAT: Format = Format {
+    id: FORMAT_ID,
+    name: "Evil Islands LNK (model bone hierarchy)",
+    game: Game::EvilIslands,
+    extensions: &["lnk"],
+    kind: Kind::Model,
+    capabilities: Capabilities { read: true, convert: false, write: true },
+    notes: "no magic: recognised by the .lnk extension (inside a .mod archive it is the entry named after the \
+            model). JSON lists the links (part, parent) in file order; `pack` writes them back byte for byte.",
+    codec: &LnkCodec,
+};
+
+struct LnkCodec;
+
+impl Codec for LnkCodec {
+    fn sniff(&self, _head: &[u8]) -> bool {
+        false
+    }
+
+    fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
+        Ok(info(&parse(data)?))
+    }
+
+    fn to_json(&self, data: &[u8]) -> Result<serde_json::Value> {
+        crate::registry::tagged_document_json(FORMAT_ID, &parse(data)?)
+    }
+
+    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
+        write(&crate::registry::tagged_document_from_json::<Lnk>(FORMAT_ID, value)?)
+    }
+}
+
+/// Summary for `relic info`: the parts, the root(s), the depth of the tree and what does not fit in it.
+pub fn info(lnk: &Lnk) -> serde_json::Value {
+    let depths: Vec<Option<usize>> = (0..lnk.links.len()).map(|i| lnk.depth(i)).collect();
+    json!({
+        "format": FORMAT_ID,
+        "links": lnk.links.len(),
+        "roots": lnk.roots().iter().filter_map(|&i| lnk.links.get(i)).map(|l| &l.name).collect::<Vec<_>>(),
+        "depth": depths.iter().flatten().max(),
+        "parents_missing": lnk.missing_parents(),
+        "links_in_cycles_or_under_missing_parents": depths.iter().filter(|d| d.is_none()).count(),
+        "parts": lnk.links.iter().map(|l| json!([l.name, l.parent])).collect::<Vec<_>>(),
+        "trailing_bytes": lnk.trailing.0.len(),
+    })
+}
