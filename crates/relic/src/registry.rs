@@ -141,9 +141,38 @@ pub struct ConvertOptions {
     /// format (`--option ei-cam.time=f32`). Each format reads its own keys (its `notes` list them) and
     /// refuses values it does not know; the last pair for a key wins.
     pub settings: Vec<(String, String)>,
+    /// A model's bone offsets given by the user (`--bones`), instead of the file found beside it.
+    pub bones: Option<PathBuf>,
+    /// A model's animations given by the user (`--anims`), instead of the file found beside it.
+    pub anims: Option<PathBuf>,
+    /// Morph parameters of figures (`--morph STR,DEX,HEIGHT`, each 0..1; 0,0,0 when absent).
+    pub morph: Option<[f32; 3]>,
+    /// Entries of the archive being converted that its entries may need, by lower-case name (a model's
+    /// `.bon`, `.anm` and texture beside its `.mod` in a RES), set through the archive's `entry_options`:
+    /// what "the file beside it" is for an entry.
+    pub siblings: Option<std::sync::Arc<std::collections::HashMap<String, Vec<u8>>>>,
 }
 
 impl ConvertOptions {
+    /// The bytes of a file named `name` beside the file being converted: an entry of the same archive
+    /// (see [`ConvertOptions::siblings`]), else a file in `path`'s folder, matched ignoring ASCII case.
+    pub fn beside(&self, path: Option<&Path>, name: &str) -> Option<Vec<u8>> {
+        if let Some(bytes) = self.siblings.as_ref().and_then(|s| s.get(&name.to_lowercase())) {
+            return Some(bytes.clone());
+        }
+        let dir = path?.parent()?;
+        let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
+        let exact = dir.join(name);
+        if exact.is_file() {
+            return std::fs::read(exact).ok();
+        }
+        let found = std::fs::read_dir(dir)
+            .ok()?
+            .flatten()
+            .find(|e| e.file_name().to_str().is_some_and(|n| n.eq_ignore_ascii_case(name)) && e.path().is_file())?;
+        std::fs::read(found.path()).ok()
+    }
+
     /// Adds a note for the user (see [`ConvertOptions::notes`]).
     pub fn note(&self, text: impl Into<String>) {
         self.notes.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(text.into());

@@ -10,5 +10,6 @@ pub mod fig;
 pub mod lnk;
 pub mod mmp;
 pub mod mob;
+pub mod model;
 pub mod reg;
 pub mod res;

@@ -22,8 +22,9 @@ pub use types::{Res, ResDocument, ResHeader, ResRecord};
 pub use write::{write_archive, write_document, PackInput, PackOptions, PackSource};
 
 use crate::asset::Entry;
+use crate::asset::NamedAsset;
 use crate::error::Result;
-use crate::registry::{Capabilities, Codec, FolderFile, Format, Game, Kind, PackRequest};
+use crate::registry::{Capabilities, Codec, ConvertOptions, FolderFile, Format, Game, Kind, PackRequest};
 
 pub const FORMAT_ID: &str = "ei-res";
 
@@ -63,6 +64,18 @@ impl Codec for ResCodec {
         Some(parse(data).map(|res| convert::entries(&res, archive_name)))
     }
 
+    /// A `.mod` is a figure: converted whole, to one glTF scene (`evil_islands::model`).
+    fn for_name(&self, name: &str) -> Option<&'static dyn Codec> {
+        let ext = crate::registry::extension_of(name)?;
+        ext.eq_ignore_ascii_case("mod").then_some(&ModelCodec as &'static dyn Codec)
+    }
+
+    /// Models inside the archive find their bones, animations and textures among its entries.
+    fn entry_options(&self, data: &[u8], opts: &ConvertOptions) -> Option<ConvertOptions> {
+        let siblings = crate::evil_islands::model::siblings(&parse(data).ok()?)?;
+        Some(ConvertOptions { siblings: Some(std::sync::Arc::new(siblings)), ..opts.clone() })
+    }
+
     fn pack_folder(&self, files: Vec<FolderFile>, request: &PackRequest, out: &mut dyn std::io::Write) -> Result<u64> {
         // Extraction gave extensionless entries of a .bon/.anm archive their parent's extension; take it
         // off again so that extract + pack gives the same names.
@@ -86,5 +99,47 @@ impl Codec for ResCodec {
             })
             .collect::<Result<Vec<_>>>()?;
         write_archive(inputs, PackOptions { dedupe: !request.no_dedupe }, out)
+    }
+}
+
+/// A `.mod` RES: everything a RES does, and `convert` makes the figure's glTF scene rather than extracting
+/// the parts (see `evil_islands::model`).
+struct ModelCodec;
+
+impl Codec for ModelCodec {
+    fn sniff(&self, head: &[u8]) -> bool {
+        ResCodec.sniff(head)
+    }
+
+    fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
+        ResCodec.info(data)
+    }
+
+    fn to_json(&self, data: &[u8]) -> Result<serde_json::Value> {
+        ResCodec.to_json(data)
+    }
+
+    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
+        ResCodec.write_json(value)
+    }
+
+    fn entries<'a>(&self, data: &'a [u8], archive_name: &str) -> Option<Result<Vec<Entry<'a>>>> {
+        ResCodec.entries(data, archive_name)
+    }
+
+    fn pack_folder(&self, files: Vec<FolderFile>, request: &PackRequest, out: &mut dyn std::io::Write) -> Result<u64> {
+        ResCodec.pack_folder(files, request, out)
+    }
+
+    fn converts_whole(&self) -> bool {
+        true
+    }
+
+    fn convert(&self, data: &[u8], opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
+        crate::evil_islands::model::convert_mod(data, None, opts)
+    }
+
+    fn convert_at(&self, data: &[u8], path: &std::path::Path, opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
+        crate::evil_islands::model::convert_mod(data, Some(path), opts)
     }
 }

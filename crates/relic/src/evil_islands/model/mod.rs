@@ -1,0 +1,219 @@
+//! Evil Islands figures as glTF: a `.mod` model (a RES whose entry named after the model is the LNK and
+//! whose other entries are FIG parts, CORRECTIONS.md), its `.bon` bone offsets and `.anm` animations
+//! (RES archives found beside it, or `--bones` / `--anims`), and its texture (`<model>.mmp` beside it or in
+//! `--textures`), assembled into one scene: the LNK hierarchy as nodes placed by their bone offsets, one
+//! mesh per part with the morph extremes as morph targets, one clip per animation.
+//!
+//! - Morphs: the base mesh and the bone offsets are the spec's trilinear blend (`val[0..8]`, `coefs`) at
+//!   `--morph STR,DEX,HEIGHT` (default 0,0,0), taking STR as `coefs[0]`, DEX as `coefs[1]` and HEIGHT as
+//!   `coefs[2]` (which of strength and dexterity is which is unsettled, CORRECTIONS.md); each extreme is a
+//!   morph target holding its difference from the base, so weight 1 on target m shows extreme m.
+//! - Axes: the game is Z-up; [`to_gltf`] turns `(x, y, z)` into glTF's Y-up `(x, z, −y)` (a rotation, so
+//!   quaternions turn the same way), in this one place.
+//! - Animations: an `.anm` RES holds one RES per animation, whose entries are parts (ANM files); an
+//!   `.anm` RES whose entries are ANM files is one animation. Keys are at 15 frames per second: no file
+//!   states a rate; CORRECTIONS.md reports that one engine re-implementation assumes 15. ANM rotations
+//!   are stored w, x, y, z and become glTF's x, y, z, w; translations replace the bone offset while the
+//!   clip plays. Morphing frames become morph targets of their own, one per frame, whose weights the clip
+//!   steps through, when their vertex count is the part's position count (else they are left out, noted).
+
+pub mod scene;
+
+use std::path::Path;
+
+use crate::asset::{Asset, NamedAsset};
+use crate::codec::text::{decode, CP1251};
+use crate::error::{Error, Result};
+use crate::evil_islands::{anm, bon, fig, lnk, mmp, res};
+use crate::registry::ConvertOptions;
+
+pub use scene::{to_gltf, to_scene};
+
+/// One animation: its name and an ANM per part name.
+pub type Clip = (String, Vec<(String, anm::Anm)>);
+
+/// A figure and what it is drawn with.
+#[derive(Debug, Clone, Default)]
+pub struct Figure {
+    pub name: String,
+    pub lnk: lnk::Lnk,
+    /// FIG parts by entry name, in RES order.
+    pub parts: Vec<(String, fig::Fig)>,
+    /// Bone offsets by part name.
+    pub bones: Vec<(String, bon::Bon)>,
+    /// Animations: (clip name, ANM by part name).
+    pub animations: Vec<Clip>,
+    pub texture: Option<crate::asset::Image>,
+}
+
+impl Figure {
+    pub fn part(&self, name: &str) -> Option<&fig::Fig> {
+        find(&self.parts, name)
+    }
+
+    pub fn bone(&self, name: &str) -> Option<&bon::Bon> {
+        find(&self.bones, name)
+    }
+}
+
+/// The value named `name` (exactly, else ignoring ASCII case: RES names are matched that way).
+pub fn find<'v, T>(list: &'v [(String, T)], name: &str) -> Option<&'v T> {
+    list.iter()
+        .find(|(n, _)| n == name)
+        .or_else(|| list.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)))
+        .map(|(_, v)| v)
+}
+
+/// The stem of a file name (`unit` of `dir/unit.mod`).
+fn stem(name: &str) -> &str {
+    let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
+    base.rsplit_once('.').map_or(base, |(s, _)| s)
+}
+
+/// Reads a `.mod` RES: the LNK (the entry named after the model, else the one entry that is not a FIG)
+/// and the FIG parts. Without a file name (an entry converted on its own) the LNK's entry names the model.
+pub fn read_mod(bytes: &[u8], name: Option<&str>) -> Result<Figure> {
+    let archive = res::parse(bytes)?;
+    let wanted = name.map(stem);
+    let mut lnk_entry: Option<(String, &[u8])> = None;
+    let mut others = Vec::new();
+    let mut parts = Vec::new();
+    for i in 0..archive.len() {
+        let entry = decode(CP1251, archive.name(i));
+        let data = archive.data(i);
+        if fig::read::morph_count(data).is_some() {
+            let part = fig::parse(data).map_err(|e| e.within(format_args!("part {entry:?}")))?;
+            parts.push((entry, part));
+        } else if wanted.is_some_and(|m| entry.eq_ignore_ascii_case(m)) {
+            lnk_entry = Some((entry, data));
+        } else {
+            others.push((entry, data));
+        }
+    }
+    let (model, lnk_bytes) = match lnk_entry {
+        Some(l) => l,
+        None if others.len() == 1 => others.remove(0),
+        None => {
+            return Err(Error::invalid(
+                res::FORMAT_ID,
+                "model",
+                0,
+                format!("no entry named after the model (the LNK) and {} entries that are not FIG parts", others.len()),
+            ))
+        }
+    };
+    let lnk = lnk::parse(lnk_bytes).map_err(|e| e.within(format_args!("LNK {model:?}")))?;
+    let model = wanted.map_or(model, str::to_string);
+    Ok(Figure { name: model, lnk, parts, ..Default::default() })
+}
+
+/// Reads an animation set: a RES of animations (each a RES of parts) or a RES of parts (one animation,
+/// named `default`).
+pub fn read_animations(bytes: &[u8]) -> Result<Vec<Clip>> {
+    let archive = res::parse(bytes)?;
+    let mut clips = Vec::new();
+    let mut loose = Vec::new();
+    for i in 0..archive.len() {
+        let entry = decode(CP1251, archive.name(i));
+        let data = archive.data(i);
+        if data.starts_with(&res::types::MAGIC) {
+            let inner = res::parse(data).map_err(|e| e.within(format_args!("animation {entry:?}")))?;
+            let mut parts = Vec::with_capacity(inner.len());
+            for k in 0..inner.len() {
+                let part = decode(CP1251, inner.name(k));
+                let anm = anm::parse(inner.data(k)).map_err(|e| e.within(format_args!("{entry}/{part}")))?;
+                parts.push((part, anm));
+            }
+            clips.push((entry, parts));
+        } else {
+            let anm = anm::parse(data).map_err(|e| e.within(format_args!("part {entry:?}")))?;
+            loose.push((entry, anm));
+        }
+    }
+    if !loose.is_empty() {
+        clips.push(("default".to_string(), loose));
+    }
+    Ok(clips)
+}
+
+/// A texture for `name` (`unit.mmp`): beside the model, else in `--textures` (a folder or a RES).
+fn texture(opts: &ConvertOptions, path: Option<&Path>, name: &str) -> Result<Option<crate::asset::Image>> {
+    let bytes = match opts.beside(path, name) {
+        Some(b) => Some(b),
+        None => match &opts.textures {
+            Some(t) if t.is_dir() => opts_in_dir(t, name),
+            Some(t) => {
+                let source = crate::source::open(t)?;
+                let archive = res::parse(&source)?;
+                (0..archive.len())
+                    .find(|&i| {
+                        let entry = decode(CP1251, archive.name(i));
+                        entry.eq_ignore_ascii_case(name)
+                            || entry.rsplit(['\\', '/']).next().is_some_and(|b| b.eq_ignore_ascii_case(name))
+                    })
+                    .map(|i| archive.data(i).to_vec())
+            }
+            None => None,
+        },
+    };
+    match bytes {
+        Some(b) => Ok(Some(mmp::convert::to_image(&mmp::parse(&b)?, false)?)),
+        None => Ok(None),
+    }
+}
+
+fn opts_in_dir(dir: &Path, name: &str) -> Option<Vec<u8>> {
+    let probe = ConvertOptions::default();
+    probe.beside(Some(&dir.join("_")), name)
+}
+
+/// Loads a `.mod` with what lies beside it (or what the options name) and converts it to one scene.
+pub fn convert_mod(bytes: &[u8], path: Option<&Path>, opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
+    let name = path.and_then(|p| p.file_name()).map(|n| n.to_string_lossy().into_owned());
+    let mut figure = read_mod(bytes, name.as_deref())?;
+    let model = figure.name.clone();
+    let bones = match &opts.bones {
+        Some(p) => Some(std::fs::read(p).map_err(|e| Error::io(p, e))?),
+        None => opts.beside(path, &format!("{model}.bon")),
+    };
+    match bones {
+        Some(b) => figure.bones = bon::parse_set(&b)?,
+        None => {
+            opts.note(format!("{model}: no {model}.bon beside it (--bones): parts placed at their parents' origin"))
+        }
+    }
+    let anims = match &opts.anims {
+        Some(p) => Some(std::fs::read(p).map_err(|e| Error::io(p, e))?),
+        None => opts.beside(path, &format!("{model}.anm")),
+    };
+    if let Some(a) = anims {
+        figure.animations = read_animations(&a)?;
+    }
+    figure.texture = texture(opts, path, &format!("{model}.mmp"))?;
+    if figure.texture.is_none() {
+        opts.note(format!("{model}: no {model}.mmp beside it or in --textures: untextured"));
+    }
+    let morph = opts.morph.unwrap_or([0.0; 3]);
+    let scene = to_scene(&figure, morph, &mut |n| opts.note(n))?;
+    Ok(vec![NamedAsset { name: None, asset: Asset::Scene(scene) }])
+}
+
+/// The `.mod` archives of a RES and the files beside them that their conversion needs, by lower-case name:
+/// for an archive's [`crate::registry::Codec::entry_options`].
+pub fn siblings(archive: &res::Res<'_>) -> Option<std::collections::HashMap<String, Vec<u8>>> {
+    let names: Vec<String> = (0..archive.len()).map(|i| decode(CP1251, archive.name(i)).to_lowercase()).collect();
+    let models: Vec<&str> = names.iter().filter(|n| n.ends_with(".mod")).map(|n| stem(n)).collect();
+    if models.is_empty() {
+        return None;
+    }
+    let wanted =
+        |n: &str| [".bon", ".anm", ".mmp"].iter().any(|e| n.ends_with(e)) && models.iter().any(|m| stem(n) == *m);
+    Some(
+        names
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| wanted(n))
+            .map(|(i, n)| (n.rsplit(['\\', '/']).next().unwrap_or(n).to_string(), archive.data(i).to_vec()))
+            .collect(),
+    )
+}
