@@ -116,7 +116,7 @@ enum Command {
     },
     /// Convert files, folders and archives to open formats (PNG, WAV, glTF, JSON)
     #[command(
-        after_help = "Examples:\n  relic convert -o out samples\n  relic convert --to json -o out texts.res\n  relic convert --json -o out textures.res > manifest.json"
+        after_help = "Examples:\n  relic convert -o out samples\n  relic convert --to json -o out texts.res\n  relic convert --json -o out textures.res > manifest.json\n  relic convert --morph 1,0,0.5 --textures Res/textures.res -o out unhufe.mod"
     )]
     Convert {
         /// Output folder
@@ -134,6 +134,15 @@ enum Command {
         /// The palette for indexed images: PALS, JASC-PAL, RIFF PAL or raw 768-byte RGB
         #[arg(long, value_name = "FILE")]
         palette: Option<PathBuf>,
+        /// A figure's bone offsets (Evil Islands `.bon`), instead of the one beside the model
+        #[arg(long, value_name = "FILE")]
+        bones: Option<PathBuf>,
+        /// A figure's animations (Evil Islands `.anm` RES), instead of the one beside the model
+        #[arg(long, value_name = "FILE")]
+        anims: Option<PathBuf>,
+        /// A figure's morph: strength, dexterity and height, each from 0 to 1 (default 0,0,0)
+        #[arg(long, value_name = "STR,DEX,HEIGHT", value_parser = parse_morph)]
+        morph: Option<[f32; 3]>,
         /// Read every input as this format instead of identifying it (formats never sniffed, e.g. dr-ftg-spr)
         #[arg(long, value_name = "FORMAT_ID")]
         format: Option<String>,
@@ -417,9 +426,33 @@ fn run(command: Command, out: &mut String) -> Result<ExitCode, Failure> {
             }
             Ok(finish(&report.failures))
         }
-        Command::Convert { output, to, mips, textures, palette, format, settings, force, quiet, json, inputs } => {
+        Command::Convert {
+            output,
+            to,
+            mips,
+            textures,
+            palette,
+            bones,
+            anims,
+            morph,
+            format,
+            settings,
+            force,
+            quiet,
+            json,
+            inputs,
+        } => {
             let format = format.as_deref().map(format_by_id).transpose()?;
-            let options = relic::registry::ConvertOptions { mips, textures, palette, settings, ..Default::default() };
+            let options = relic::registry::ConvertOptions {
+                mips,
+                textures,
+                palette,
+                settings,
+                bones,
+                anims,
+                morph,
+                ..Default::default()
+            };
             let req = ops::ConvertRequest { to, force, options, format };
             ops::check_convert_request(&inputs, &req).map_err(Failure::Usage)?;
             let bar = Bar::new(quiet, false);
@@ -492,6 +525,16 @@ fn parse_size(text: &str) -> Result<u64, String> {
 }
 
 /// `KEY=VALUE` of `--option`.
+/// `--morph STR,DEX,HEIGHT`: three numbers from 0 to 1.
+fn parse_morph(text: &str) -> Result<[f32; 3], String> {
+    let values: Vec<f32> =
+        text.split(',').map(|v| v.trim().parse::<f32>()).collect::<Result<_, _>>().map_err(|e| e.to_string())?;
+    match values.as_slice() {
+        [s, d, h] if values.iter().all(|v| (0.0..=1.0).contains(v)) => Ok([*s, *d, *h]),
+        _ => Err(format!("`{text}` is not three numbers from 0 to 1 (strength, dexterity, height)")),
+    }
+}
+
 fn parse_setting(text: &str) -> Result<(String, String), String> {
     match text.split_once('=') {
         Some((k, v)) if !k.trim().is_empty() => Ok((k.trim().to_string(), v.trim().to_string())),

@@ -46,8 +46,9 @@ pub use write::write;
 
 use serde_json::json;
 
+use crate::asset::NamedAsset;
 use crate::error::Result;
-use crate::registry::{Capabilities, Codec, Format, Game, Kind};
+use crate::registry::{Capabilities, Codec, ConvertOptions, Format, Game, Kind};
 
 pub const FORMAT_ID: &str = "ei-fig";
 
@@ -57,7 +58,7 @@ pub static FORMAT: Format = Format {
     game: Game::EvilIslands,
     extensions: &["fig"],
     kind: Kind::Model,
-    capabilities: Capabilities { read: true, convert: false, write: true },
+    capabilities: Capabilities { read: true, convert: true, write: true },
     notes: "magic FIG8 (8 morph extremes) or FIG1. JSON holds the vertex blocks decoded per CORRECTIONS.md into \
             one position list per morph, normals as stored (x, y, z, w), texture coordinates, triangle \
             indices and vertex components; `pack` writes them back byte for byte.",
@@ -81,6 +82,10 @@ impl Codec for FigCodec {
 
     fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
         write(&crate::registry::tagged_document_from_json::<Fig>(FORMAT_ID, value)?)
+    }
+
+    fn convert(&self, data: &[u8], opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
+        crate::evil_islands::model::convert_part(&parse(data)?, opts)
     }
 }
 

@@ -21,8 +21,9 @@ pub use write::write;
 
 use serde_json::json;
 
+use crate::asset::NamedAsset;
 use crate::error::Result;
-use crate::registry::{Capabilities, Codec, Format, Game, Kind};
+use crate::registry::{Capabilities, Codec, ConvertOptions, Format, Game, Kind};
 
 pub const FORMAT_ID: &str = "ei-lnk";
 
@@ -32,7 +33,7 @@ pub static FORMAT: Format = Format {
     game: Game::EvilIslands,
     extensions: &["lnk"],
     kind: Kind::Model,
-    capabilities: Capabilities { read: true, convert: false, write: true },
+    capabilities: Capabilities { read: true, convert: true, write: true },
     notes: "no magic: recognised by the .lnk extension (inside a .mod archive it is the entry named after the \
             model). JSON lists the links (part, parent) in file order; `pack` writes them back byte for byte.",
     codec: &LnkCodec,
@@ -55,6 +56,10 @@ impl Codec for LnkCodec {
 
     fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
         write(&crate::registry::tagged_document_from_json::<Lnk>(FORMAT_ID, value)?)
+    }
+
+    fn convert(&self, data: &[u8], opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
+        crate::evil_islands::model::convert_skeleton(parse(data)?, opts)
     }
 }
 

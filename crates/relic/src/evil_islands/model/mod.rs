@@ -217,3 +217,19 @@ pub fn siblings(archive: &res::Res<'_>) -> Option<std::collections::HashMap<Stri
             .collect(),
     )
 }
+
+/// A FIG on its own: one node with its mesh at `--morph` (the extremes as morph targets).
+pub fn convert_part(part: &fig::Fig, opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
+    let lnk =
+        lnk::Lnk { links: vec![lnk::types::Link { name: "part".into(), ..Default::default() }], ..Default::default() };
+    let figure = Figure { name: "part".into(), lnk, parts: vec![("part".into(), part.clone())], ..Default::default() };
+    let scene = to_scene(&figure, opts.morph.unwrap_or([0.0; 3]), &mut |n| opts.note(n))?;
+    Ok(vec![NamedAsset { name: None, asset: Asset::Scene(scene) }])
+}
+
+/// A LNK on its own: the part hierarchy as nodes, without meshes or offsets.
+pub fn convert_skeleton(lnk: lnk::Lnk, opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
+    let figure = Figure { name: "skeleton".into(), lnk, ..Default::default() };
+    let scene = to_scene(&figure, opts.morph.unwrap_or([0.0; 3]), &mut |n| opts.note(n))?;
+    Ok(vec![NamedAsset { name: None, asset: Asset::Scene(scene) }])
+}
