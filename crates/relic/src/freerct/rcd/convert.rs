@@ -407,6 +407,12 @@ pub fn assets(rcd: &Rcd<'_>, opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
 
 /// Space between the cells of a sheet, in pixels.
 const SHEET_GAP: u32 = 2;
+/// A sheet over this many times the pixels of the sprites it places (and over `SHEET_FREE_PIXELS`) is not
+/// drawn: offsets or sizes far apart (a damaged file) would make a huge, nearly empty image out of a few
+/// bytes. Real sheets stay under 40 times (TCOR's corner highlights, small sprites spread over a tile; most
+/// under 2 times).
+const SHEET_SPREAD: u64 = 64;
+const SHEET_FREE_PIXELS: u64 = 1 << 20;
 
 /// A block's sheet: one row per group, one cell per sprite, every cell the size of the union of the
 /// sprites' rectangles around their common origin, so sprites keep their relative placement.
@@ -419,8 +425,10 @@ fn sheet(
         _ => None,
     };
     let (mut x0, mut y0, mut x1, mut y1) = (i64::MAX, i64::MAX, i64::MIN, i64::MIN);
+    let mut sprite_pixels = 0u64;
     for s in rows.iter().flat_map(|(_, c)| c.iter().flatten()) {
         if let Some(d) = get(s) {
+            sprite_pixels += u64::from(d.width) * u64::from(d.height);
             x0 = x0.min(i64::from(s.offset.0));
             y0 = y0.min(i64::from(s.offset.1));
             x1 = x1.max(i64::from(s.offset.0) + i64::from(d.width));
@@ -434,7 +442,11 @@ fn sheet(
     let cols = rows.iter().map(|(_, c)| c.len()).max().unwrap_or(0) as u64;
     let w = cols * (cw + u64::from(SHEET_GAP));
     let h = rows.len() as u64 * (ch + u64::from(SHEET_GAP));
-    if w == 0 || h == 0 || w.saturating_mul(h) > crate::limits::current().max_pixels {
+    let area = w.saturating_mul(h);
+    if w == 0 || h == 0 || area > crate::limits::current().max_pixels {
+        return None;
+    }
+    if area > SHEET_FREE_PIXELS && area / SHEET_SPREAD > sprite_pixels {
         return None;
     }
     let (w, h) = (w as usize, h as usize);
