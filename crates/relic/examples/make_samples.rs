@@ -178,6 +178,8 @@ pub fn build() -> Vec<(&'static str, Vec<u8>)> {
         ("dark_reign/BARREN.PAL", barren_pal()),
         ("dark_reign/SPRITES.FTG", sprites_ftg()),
         ("dark_reign/unit.spr", dark_reign_unit()),
+        ("freerct/tiles.rcd", freerct_tiles()),
+        ("freerct/baseset.rcd", freerct_baseset()),
     ]
 }
 
@@ -698,6 +700,342 @@ fn dark_reign_unit() -> Vec<u8> {
         trailing: None,
     };
     spr::write_document(&doc).unwrap_or_else(|e| panic!("{e}"))
+}
+
+// FreeRCT RCD files, written byte by byte from `../shared/specs/freerct-rcd.txt` and the FreeRCT part of
+// CORRECTIONS.md (not through relic's writer, so that the reader is checked against the spec).
+
+/// An RCD block: magic, u32 version, u32 body length, body.
+fn rcd_block(out: &mut Vec<u8>, magic: &[u8; 4], version: u32, body: &[u8]) {
+    out.extend_from_slice(magic);
+    out.extend_from_slice(&version.to_le_bytes());
+    out.extend_from_slice(&(body.len() as u32).to_le_bytes());
+    out.extend_from_slice(body);
+}
+
+/// The 8PXL line data of palette-indexed rows (0 transparent): a u32 offset per line relative to the
+/// table (0: an empty line), then per line entries (gap, count, pixels), the last entry's gap with bit 7
+/// set. Index 0 is never stored; gaps over 127 become (127, 0) fillers; runs over 255 are split.
+fn rcd_8pxl_lines(rows: &[Vec<u8>]) -> Vec<u8> {
+    let mut lines = Vec::new();
+    for row in rows {
+        let mut line = Vec::new();
+        let mut last = None;
+        let (mut x, mut done) = (0usize, 0usize);
+        while x < row.len() {
+            if row[x] == 0 {
+                x += 1;
+                continue;
+            }
+            let start = x;
+            while x < row.len() && row[x] != 0 {
+                x += 1;
+            }
+            let mut gap = start - done;
+            while gap > 127 {
+                line.extend_from_slice(&[127, 0]);
+                gap -= 127;
+            }
+            for (i, run) in row[start..x].chunks(255).enumerate() {
+                last = Some(line.len());
+                line.extend_from_slice(&[if i == 0 { gap as u8 } else { 0 }, run.len() as u8]);
+                line.extend_from_slice(run);
+            }
+            done = x;
+        }
+        if let Some(at) = last {
+            line[at] |= 0x80;
+        }
+        lines.push(line);
+    }
+    let mut out = Vec::new();
+    let mut offset = 4 * rows.len();
+    for line in &lines {
+        out.extend_from_slice(&(if line.is_empty() { 0 } else { offset as u32 }).to_le_bytes());
+        offset += line.len();
+    }
+    lines.iter().for_each(|l| out.extend_from_slice(l));
+    out
+}
+
+/// An 8PXL body: u16 width, u16 height, (version 2: i16 x and y offsets,) the lines.
+fn rcd_8pxl(rows: &[Vec<u8>], offset: Option<(i16, i16)>) -> Vec<u8> {
+    let mut body = Vec::new();
+    body.extend_from_slice(&(rows.first().map_or(0, Vec::len) as u16).to_le_bytes());
+    body.extend_from_slice(&(rows.len() as u16).to_le_bytes());
+    if let Some((x, y)) = offset {
+        body.extend_from_slice(&x.to_le_bytes());
+        body.extend_from_slice(&y.to_le_bytes());
+    }
+    body.extend_from_slice(&rcd_8pxl_lines(rows));
+    body
+}
+
+/// A pixel of a 32PX sprite.
+#[derive(Clone, Copy, PartialEq)]
+enum Px {
+    Clear,
+    Rgba([u8; 3], u8),
+    /// Recolour layer, alpha, intensity.
+    Recolour(u8, u8, u8),
+}
+
+/// A 32PX v1 body: u16 width, u16 height, i16 x and y offsets, then per line a u16 length counting the
+/// whole line (0 on the last), runs of up to 63 pixels (run byte: kind in bits 6–7, count in bits 0–5;
+/// 0 opaque RGB, 1 alpha + RGB, 2 transparent, 3 layer + alpha + intensities) and a 0 byte. Trailing
+/// transparent pixels are left to the 0 byte.
+fn rcd_32px(rows: &[Vec<Px>], offset: (i16, i16)) -> Vec<u8> {
+    let mut body = Vec::new();
+    for v in [rows.first().map_or(0, Vec::len) as u16, rows.len() as u16, offset.0 as u16, offset.1 as u16] {
+        body.extend_from_slice(&v.to_le_bytes());
+    }
+    // Pixels of one run share kind, alpha and layer.
+    let key = |p: Px| match p {
+        Px::Clear => (2, 0, 0),
+        Px::Rgba(_, a) => (if a == 255 { 0 } else { 1 }, a, 0),
+        Px::Recolour(layer, a, _) => (3, a, layer),
+    };
+    for (y, row) in rows.iter().enumerate() {
+        let mut line = vec![0, 0];
+        let end = row.iter().rposition(|&p| p != Px::Clear).map_or(0, |i| i + 1);
+        let mut x = 0;
+        while x < end {
+            let k = key(row[x]);
+            let n = row[x..end].iter().take(63).take_while(|&&p| key(p) == k).count();
+            line.push((k.0 << 6) | n as u8);
+            match k.0 {
+                1 => line.push(k.1),
+                3 => line.extend_from_slice(&[k.2, k.1]),
+                _ => {}
+            }
+            for p in &row[x..x + n] {
+                match *p {
+                    Px::Rgba(rgb, _) => line.extend_from_slice(&rgb),
+                    Px::Recolour(_, _, intensity) => line.push(intensity),
+                    Px::Clear => {}
+                }
+            }
+            x += n;
+        }
+        line.push(0);
+        let length = if y + 1 == rows.len() { 0 } else { line.len() as u16 };
+        line[..2].copy_from_slice(&length.to_le_bytes());
+        body.extend_from_slice(&line);
+    }
+    body
+}
+
+/// Which pixels of a `w` × `h` box a convex polygon (clockwise, y down) covers, at the pixel centres.
+fn polygon_mask(w: usize, h: usize, poly: &[(f32, f32)]) -> Vec<Vec<bool>> {
+    (0..h)
+        .map(|y| {
+            (0..w)
+                .map(|x| {
+                    let (px, py) = (x as f32 + 0.5, y as f32 + 0.5);
+                    (0..poly.len()).all(|i| {
+                        let ((ax, ay), (bx, by)) = (poly[i], poly[(i + 1) % poly.len()]);
+                        (bx - ax) * (py - ay) - (by - ay) * (px - ax) >= 0.0
+                    })
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Whether pixel (x, y) of a mask is on its edge (a 4-neighbour is outside).
+fn on_edge(mask: &[Vec<bool>], x: usize, y: usize) -> bool {
+    let at = |x: isize, y: isize| {
+        y >= 0 && x >= 0 && mask.get(y as usize).and_then(|r| r.get(x as usize)).copied().unwrap_or(false)
+    };
+    let (x, y) = (x as isize, y as isize);
+    !(at(x - 1, y) && at(x + 1, y) && at(x, y - 1) && at(x, y + 1))
+}
+
+/// A grass tile of the 16-pixel zoom: FreeRCT's greens (palette 72–78), darker at the edges.
+fn grass_8bpp(h: usize, poly: &[(f32, f32)]) -> Vec<Vec<u8>> {
+    let mask = polygon_mask(16, h, poly);
+    (0..h)
+        .map(|y| {
+            (0..16)
+                .map(|x| match (mask[y][x], on_edge(&mask, x, y)) {
+                    (false, _) => 0,
+                    (true, true) => 72,
+                    (true, false) => 75 + ((x + 2 * y) % 3) as u8,
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// `samples/freerct/tiles.rcd`, an RCD version 1 file: three grass tiles of the 16-pixel zoom (flat, north
+/// corner up, east corner up) as 8PXL v1 + SPRT v2 pairs, a tile-selection outline (two runs per line),
+/// a SURF v3 ground block (grass, 16 wide, 4 pixels per level) using the three tiles, and a TSEL v1 using
+/// the outline for the flat slope.
+fn freerct_tiles() -> Vec<u8> {
+    let flat = [(8.0, 0.0), (16.0, 4.0), (8.0, 8.0), (0.0, 4.0)];
+    // Raised corners: 4 pixels up (the z height); the north one grows the sprite by 4 lines.
+    let north_up = [(8.0, 0.0), (16.0, 8.0), (8.0, 12.0), (0.0, 8.0)];
+    let east_up = [(8.0, 0.0), (16.0, 0.0), (8.0, 8.0), (0.0, 4.0)];
+    let mask = polygon_mask(16, 8, &flat);
+    let outline: Vec<Vec<u8>> =
+        (0..8).map(|y| (0..16).map(|x| if mask[y][x] && on_edge(&mask, x, y) { 183 } else { 0 }).collect()).collect();
+    let sprites = [
+        (grass_8bpp(8, &flat), (-8i16, 0i16)),
+        (grass_8bpp(12, &north_up), (-8, -4)),
+        (grass_8bpp(8, &east_up), (-8, 0)),
+        (outline, (-8, 0)),
+    ];
+    let mut out = b"RCDF".to_vec();
+    out.extend_from_slice(&1u32.to_le_bytes());
+    let mut sprt = Vec::new(); // block numbers of the SPRT blocks
+    let mut block = 0u32;
+    for (rows, (x, y)) in &sprites {
+        rcd_block(&mut out, b"8PXL", 1, &rcd_8pxl(rows, None));
+        block += 1;
+        let mut body = Vec::new();
+        body.extend_from_slice(&x.to_le_bytes());
+        body.extend_from_slice(&y.to_le_bytes());
+        body.extend_from_slice(&block.to_le_bytes());
+        rcd_block(&mut out, b"SPRT", 2, &body);
+        block += 1;
+        sprt.push(block);
+    }
+    // SURF v3: ground type 16 (grass), zoom width 16, z height 4, the 19 north-view slopes (flat, n, e, …).
+    let mut surf = Vec::new();
+    for v in [16u16, 16, 4] {
+        surf.extend_from_slice(&v.to_le_bytes());
+    }
+    let mut slopes = [0u32; 19];
+    slopes[..3].copy_from_slice(&sprt[..3]);
+    slopes.iter().for_each(|s| surf.extend_from_slice(&s.to_le_bytes()));
+    rcd_block(&mut out, b"SURF", 3, &surf);
+    // TSEL v1: zoom width 16, z height 4, the 19 slopes (only the flat one drawn).
+    let mut tsel = Vec::new();
+    for v in [16u16, 4] {
+        tsel.extend_from_slice(&v.to_le_bytes());
+    }
+    let mut slopes = [0u32; 19];
+    slopes[0] = sprt[3];
+    slopes.iter().for_each(|s| tsel.extend_from_slice(&s.to_le_bytes()));
+    rcd_block(&mut out, b"TSEL", 1, &tsel);
+    out
+}
+
+/// A TEXT v3 record: u16 length including itself, u8 name length including its NUL, the name, then per
+/// language {u16 length including itself, u8 language length including NUL, language, u8 plural-form
+/// count, the NUL-terminated forms}.
+fn rcd_text_record(name: &str, translations: &[(&str, &[&str])]) -> Vec<u8> {
+    let mut rec = vec![0, 0, name.len() as u8 + 1];
+    rec.extend_from_slice(name.as_bytes());
+    rec.push(0);
+    for (language, forms) in translations {
+        let mut t = vec![0, 0, language.len() as u8 + 1];
+        t.extend_from_slice(language.as_bytes());
+        t.push(0);
+        t.push(forms.len() as u8);
+        for f in *forms {
+            t.extend_from_slice(f.as_bytes());
+            t.push(0);
+        }
+        let n = t.len() as u16;
+        t[..2].copy_from_slice(&n.to_le_bytes());
+        rec.extend_from_slice(&t);
+    }
+    let n = rec.len() as u16;
+    rec[..2].copy_from_slice(&n.to_le_bytes());
+    rec
+}
+
+/// `samples/freerct/baseset.rcd`, an RCD version 2 file: INFO first; nine 8PXL v2 pieces of a raised
+/// button border (light top and left, dark bottom and right, FreeRCT's greys) and the GBOR v2 using them
+/// (type 7, button); a 32PX v1 grass tile with a semi-transparent rim and a recolour stripe (layer 1) and
+/// a SURF v6 using it as its flat sprite; a TEXT v3 of two strings in two languages, one with plurals.
+fn freerct_baseset() -> Vec<u8> {
+    let mut out = b"RCDF".to_vec();
+    out.extend_from_slice(&2u32.to_le_bytes());
+    let mut info = Vec::new();
+    for s in [
+        "20261124T120000",
+        "relic sample baseset",
+        "org.relic/samples/baseset/1",
+        "",
+        "A small version 2 RCD file, written by hand for relic's samples.",
+    ] {
+        info.extend_from_slice(s.as_bytes());
+        info.push(0);
+    }
+    rcd_block(&mut out, b"INFO", 1, &info);
+    // The border pieces: 3-pixel corners and edges, a 1-pixel middle (spec "GUI": top-left to bottom-right).
+    let (light, face, dark) = (21u8, 17u8, 12u8);
+    let corner = |top: u8, left: u8, bottom: u8, right: u8| -> Vec<Vec<u8>> {
+        (0..3)
+            .map(|y| {
+                (0..3)
+                    .map(|x| match (y, x) {
+                        (0, _) if top != 0 => top,
+                        (2, _) if bottom != 0 => bottom,
+                        (_, 0) if left != 0 => left,
+                        (_, 2) if right != 0 => right,
+                        _ => face,
+                    })
+                    .collect()
+            })
+            .collect()
+    };
+    let pieces: [Vec<Vec<u8>>; 9] = [
+        corner(light, light, 0, 0),
+        vec![vec![light], vec![face], vec![face]],
+        corner(light, 0, 0, dark),
+        vec![vec![light, face, face]],
+        vec![vec![face]],
+        vec![vec![face, face, dark]],
+        corner(0, light, dark, 0),
+        vec![vec![face], vec![face], vec![dark]],
+        corner(0, 0, dark, dark),
+    ];
+    let mut gbor = vec![7, 0, 3, 3, 3, 3, 8, 8, 1, 1]; // u16 type 7, borders, minimum size, steps
+    for (i, rows) in pieces.iter().enumerate() {
+        rcd_block(&mut out, b"8PXL", 2, &rcd_8pxl(rows, Some((0, 0))));
+        gbor.extend_from_slice(&(2 + i as u32).to_le_bytes());
+    }
+    rcd_block(&mut out, b"GBOR", 2, &gbor);
+    // The 32PX tile: block 12. Edge pixels at alpha 160, a recolour stripe along the middle lines.
+    let mask = polygon_mask(16, 8, &[(8.0, 0.0), (16.0, 4.0), (8.0, 8.0), (0.0, 4.0)]);
+    let tile: Vec<Vec<Px>> = (0..8)
+        .map(|y| {
+            (0..16)
+                .map(|x| {
+                    let green = [71 + 8 * ((x + y) % 3) as u8, 143 + 12 * (y % 2) as u8, 43];
+                    match (mask[y][x], on_edge(&mask, x, y)) {
+                        (false, _) => Px::Clear,
+                        (true, true) => Px::Rgba([47, 95, 31], 160),
+                        (true, false) if (3..5).contains(&y) && (5..11).contains(&x) => {
+                            Px::Recolour(1, 255, 96 + 16 * (x as u8 - 5))
+                        }
+                        (true, false) => Px::Rgba(green, 255),
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    rcd_block(&mut out, b"32PX", 1, &rcd_32px(&tile, (-8, 0)));
+    // SURF v6: ground type 16 (grass), zoom width 16, z height 4, 23 slopes of which the flat one drawn.
+    let mut surf = Vec::new();
+    for v in [16u16, 16, 4] {
+        surf.extend_from_slice(&v.to_le_bytes());
+    }
+    let mut slopes = [0u32; 23];
+    slopes[0] = 12;
+    slopes.iter().for_each(|s| surf.extend_from_slice(&s.to_le_bytes()));
+    rcd_block(&mut out, b"SURF", 6, &surf);
+    // TEXT v3: records sorted by name.
+    let mut text = rcd_text_record("NAME", &[("en_GB", &["Grass"]), ("nl_NL", &["Gras"])]);
+    text.extend(rcd_text_record(
+        "TILES",
+        &[("en_GB", &["%d tile", "%d tiles"]), ("nl_NL", &["%d tegel", "%d tegels"])],
+    ));
+    rcd_block(&mut out, b"TEXT", 3, &text);
+    out
 }
 
 #[allow(dead_code)]

@@ -121,3 +121,40 @@ fn sample_level_holds_what_the_generator_put_in() {
     let scripts = relic::evil_islands::mob::convert::scripts(&level);
     assert!(scripts[0].text.text.contains("Привет, Гипат!"));
 }
+
+#[test]
+fn sample_rcd_files_hold_what_the_generator_put_in() {
+    use relic::freerct::rcd::{self, pixels, Body};
+    let data = std::fs::read(samples_dir().join("freerct/tiles.rcd")).unwrap();
+    let tiles = rcd::parse(&data).unwrap();
+    assert_eq!((tiles.version, tiles.blocks.len()), (1, 10));
+    let Body::Fields(surf) = &tiles.blocks[8].body else { panic!("block 9 is not read: {:?}", tiles.blocks[8]) };
+    assert_eq!((surf["ground_type"].as_str(), surf["tile_width"].as_u64()), (Some("grass0"), Some(16)));
+    assert_eq!([&surf["north"]["flat"], &surf["north"]["n"], &surf["north"]["e"]], [2, 4, 6]);
+    let Body::Fields(tsel) = &tiles.blocks[9].body else { panic!("block 10 is not read") };
+    assert_eq!(tsel["surface"]["flat"], 8);
+    // The outline has two runs on its middle lines; index 0 is never stored.
+    let Body::Pixels8 { width, height, data: lines, .. } = &tiles.blocks[6].body else { panic!() };
+    let outline = pixels::decode_8bpp(lines, *width, *height, 0).unwrap();
+    let row = &outline[3 * 16..4 * 16];
+    assert_eq!(row.windows(2).filter(|w| w[0] == 0 && w[1] != 0).count() + usize::from(row[0] != 0), 2);
+    assert!(outline.iter().all(|&i| i == 0 || i == 183));
+
+    let data = std::fs::read(samples_dir().join("freerct/baseset.rcd")).unwrap();
+    let baseset = rcd::parse(&data).unwrap();
+    assert_eq!((baseset.version, baseset.blocks.len()), (2, 14));
+    assert!(matches!(&baseset.blocks[0].body, Body::Info(i) if i.name.as_bytes() == b"relic sample baseset"));
+    let Body::Fields(gbor) = &baseset.blocks[10].body else { panic!("block 11 is not read") };
+    assert_eq!((gbor["widget_type"].as_str(), &gbor["sprites"]["bottom_right"]), (Some("button"), &10.into()));
+    let Body::Pixels32 { width, height, offset, data: lines } = &baseset.blocks[11].body else { panic!() };
+    assert_eq!((*width, *height, *offset), (16, 8, (-8, 0)));
+    let planes = pixels::decode_32bpp(lines, *width, *height, 0).unwrap();
+    assert_eq!(planes.recolour.iter().filter(|&&r| r).count(), 12);
+    assert!(planes.layer.iter().all(|&l| l <= 1));
+    assert!(planes.rgba.chunks(4).any(|p| p[3] == 160), "the rim is semi-transparent");
+    let Body::Fields(surf) = &baseset.blocks[12].body else { panic!("block 13 is not read") };
+    assert_eq!(surf["north"]["flat"], 12);
+    let Body::Text(strings) = &baseset.blocks[13].body else { panic!("block 14 is not read") };
+    assert_eq!(strings.len(), 2);
+    assert_eq!(strings[1].translations[0].forms.len(), 2, "TILES has two plural forms");
+}

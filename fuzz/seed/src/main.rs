@@ -15,6 +15,11 @@ use relic::registry::{self, Format};
 const MAX_SEED: usize = 4 << 20;
 /// Nested archives are followed this deep.
 const MAX_NESTING: u32 = 3;
+/// RCD files above this size give no seeds (FreeRCT's largest data files, cut to `-max_len`, would only
+/// repeat their first blocks).
+const MAX_RCD: usize = 2 << 20;
+/// An RCD file larger than the targets' `-max_len` (64 KiB) also gives small RCD files of its parts.
+const SMALL_RCD: usize = 48 << 10;
 
 /// The names the `ei_db` target's first byte picks (keep in step with `fuzz_targets/ei_db.rs`).
 const DB_NAMES: [&str; 9] =
@@ -70,6 +75,15 @@ impl Seeds {
             "ro-grf" => {
                 self.put(&target, bytes);
                 self.add_grf_parts(bytes);
+            }
+            "freerct-rcd" => {
+                if bytes.len() <= MAX_RCD {
+                    self.put(&target, bytes);
+                    if bytes.len() > 64 << 10 {
+                        self.add_rcd_parts(bytes);
+                    }
+                }
+                return;
             }
             _ => self.put(&target, bytes),
         }
@@ -180,6 +194,95 @@ impl Seeds {
             *n += 1;
             if let Some(part) = write(vec![prune(node)]).filter(|b| b.len() <= 32 << 10) {
                 self.put("ei_mob", &part);
+            }
+        }
+    }
+
+    /// A large RCD file also gives small ones: for the first two blocks of each (magic, version), a file of
+    /// that block and the blocks it refers to (sprites, FSET, TEXT, recursively), renumbered, after the
+    /// file's INFO block when it has one (when that is too large, with the file's smallest sprite for each
+    /// of its sprites). Blocks relic keeps raw come alone (their references unknown).
+    fn add_rcd_parts(&mut self, bytes: &[u8]) {
+        use relic::freerct::rcd::{self, fields, layouts, Block, Body, Rcd};
+        fn refs(block: &Block<'_>) -> Vec<usize> {
+            let mut out = Vec::new();
+            if let (Body::Fields(m), Some(layout)) = (&block.body, layouts::layout(&block.magic, block.version)) {
+                fields::visit_refs(layout, &mut m.clone(), true, &mut |_, _, v| {
+                    if let Ok(n) = fields::reference(v, "") {
+                        out.push(n as usize);
+                    }
+                });
+            }
+            out
+        }
+        let Ok(file) = rcd::parse(bytes) else { return };
+        let info = file.blocks.first().filter(|b| matches!(b.body, Body::Info(_)));
+        let mut smallest: BTreeMap<([u8; 4], u32), &Block<'_>> = BTreeMap::new();
+        for b in file.blocks.iter().filter(|b| b.is_pixels()) {
+            let size = |b: &Block<'_>| match &b.body {
+                Body::Pixels8 { data, .. } | Body::Pixels32 { data, .. } => data.len(),
+                _ => usize::MAX,
+            };
+            let s = smallest.entry((b.magic, b.version)).or_insert(b);
+            if size(b) < size(s) {
+                *s = b;
+            }
+        }
+        let mut seen: BTreeMap<([u8; 4], u32), usize> = BTreeMap::new();
+        for (i, block) in file.blocks.iter().enumerate() {
+            let n = seen.entry((block.magic, block.version)).or_default();
+            if *n >= 2 || (i == 0 && info.is_some()) {
+                continue;
+            }
+            *n += 1;
+            // The block's closure under references (block numbers from 1), in file order.
+            let mut wanted = std::collections::BTreeSet::from([i + 1]);
+            let mut todo = vec![i + 1];
+            while let Some(k) = todo.pop() {
+                for r in file.blocks.get(k - 1).map(refs).unwrap_or_default() {
+                    if r >= 1 && r <= file.blocks.len() && wanted.insert(r) {
+                        todo.push(r);
+                    }
+                }
+            }
+            if info.is_some() {
+                wanted.remove(&1);
+            }
+            let mut number: BTreeMap<usize, usize> = BTreeMap::new();
+            let mut blocks: Vec<Block<'_>> = info.into_iter().cloned().collect();
+            for &k in &wanted {
+                blocks.push(file.blocks[k - 1].clone());
+                number.insert(k, blocks.len());
+            }
+            for block in &mut blocks {
+                if let (Body::Fields(m), Some(layout)) = (&mut block.body, layouts::layout(&block.magic, block.version))
+                {
+                    fields::visit_refs(layout, m, true, &mut |_, _, v| {
+                        if let Ok(r @ 1..) = fields::reference(v, "") {
+                            let to = number.get(&(r as usize)).copied().unwrap_or(0);
+                            match v {
+                                serde_json::Value::Object(o) => {
+                                    o.insert("block".into(), to.into());
+                                }
+                                _ => *v = to.into(),
+                            }
+                        }
+                    });
+                }
+            }
+            let Ok(mut small) = rcd::write(&Rcd { version: file.version, blocks: blocks.clone() }) else { continue };
+            if small.len() > SMALL_RCD {
+                // Too large (a shop's frame set of big sprites): its sprites become the file's smallest.
+                for b in blocks.iter_mut().filter(|b| b.is_pixels()) {
+                    if let Some(s) = smallest.get(&(b.magic, b.version)) {
+                        *b = (*s).clone();
+                    }
+                }
+                let Ok(smaller) = rcd::write(&Rcd { version: file.version, blocks }) else { continue };
+                small = smaller;
+            }
+            if small.len() <= SMALL_RCD {
+                self.put("freerct_rcd", &small);
             }
         }
     }

@@ -429,8 +429,8 @@ pub fn assets(rcd: &Rcd<'_>, file_len: u64, opts: &ConvertOptions) -> Result<Vec
 /// Space between the cells of a sheet, in pixels.
 const SHEET_GAP: u32 = 2;
 /// A sheet is drawn when it is at most this many times its sprites' area (plus a megapixel): far more
-/// than any generator-made block needs (three zoom levels of one frame set take about 2.3 times).
-const SHEET_SLACK: u64 = 16;
+/// than any generator-made block needs (real sheets stay under 40 times: TCOR's corner highlights, small sprites spread over a tile; most under 2).
+const SHEET_SLACK: u64 = 64;
 
 /// A block's sheet: one row per group, one cell per sprite, every cell the size of the union of the
 /// sprites' rectangles around their common origin, so sprites keep their relative placement. `None` when
@@ -445,8 +445,10 @@ fn sheet(
         _ => None,
     };
     let (mut x0, mut y0, mut x1, mut y1) = (i64::MAX, i64::MAX, i64::MIN, i64::MIN);
+    let mut sprite_pixels = 0u64;
     for s in rows.iter().flat_map(|(_, c)| c.iter().flatten()) {
         if let Some(d) = get(s) {
+            sprite_pixels += u64::from(d.width) * u64::from(d.height);
             x0 = x0.min(i64::from(s.offset.0));
             y0 = y0.min(i64::from(s.offset.1));
             x1 = x1.max(i64::from(s.offset.0) + i64::from(d.width));
@@ -463,12 +465,7 @@ fn sheet(
     let pixels = w.saturating_mul(h);
     // A sheet is about as large as its sprites (cells are their union); one far larger comes from a sprite
     // far out of place, and would cost memory for nothing to see.
-    let area: u64 = rows
-        .iter()
-        .flat_map(|(_, c)| c.iter().flatten())
-        .filter_map(|s| get(s).map(|d| u64::from(d.width) * u64::from(d.height)))
-        .sum();
-    let plausible = area.saturating_mul(SHEET_SLACK).saturating_add(1 << 20);
+    let plausible = sprite_pixels.saturating_mul(SHEET_SLACK).saturating_add(1 << 20);
     if pixels == 0
         || pixels > crate::limits::current().max_pixels
         || pixels > plausible
