@@ -26,5 +26,10 @@ fn a_sheet_of_sprites_placed_far_apart_is_not_drawn() {
     assert!(images.iter().any(|(n, _, _)| n.contains("tsel_sheet")), "{images:?}");
     assert_eq!(images.iter().filter(|(n, _, _)| !n.contains("sheet")).count(), 4, "every sprite: {images:?}");
     let notes = opts.notes.lock().unwrap();
-    assert!(notes.iter().any(|n| n.contains("block 9 (SURF): its sheet would be too large")), "{notes:?}");
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.contains("block 9 (SURF): its sheet would be") && n.contains("far larger than its sprites")),
+        "{notes:?}"
+    );
 }

@@ -173,9 +173,13 @@ pub fn to_scene(figure: &Figure, morph: [f32; 3], note: &mut dyn FnMut(String)) 
     Ok(scene)
 }
 
+/// A unit quaternion: as stored when it is one already (to glTF's tolerance), else normalised; identity
+/// for a zero or non-finite one.
 fn normalise(q: [f32; 4]) -> [f32; 4] {
     let len = q.iter().map(|c| c * c).sum::<f32>().sqrt();
-    if len.is_finite() && len > 0.0 {
+    if (len - 1.0).abs() < 1e-5 {
+        q
+    } else if len.is_finite() && len > 0.0 {
         q.map(|c| c / len)
     } else {
         [0.0, 0.0, 0.0, 1.0]
