@@ -166,6 +166,15 @@ pub fn build() -> Vec<(&'static str, Vec<u8>)> {
         ("evil_islands/body.fig", body_fig()),
         ("evil_islands/body.bon", body_bon()),
         ("evil_islands/body.anm", body_anm()),
+        // A whole figure: the model (LNK + FIG parts), its bone set and its animation set, as the game keeps
+        // them side by side; `relic convert unit.mod` finds the other two and makes one glTF.
+        (
+            "evil_islands/unit.mod",
+            res(vec![entry("unit", &unit_lnk()), entry("body", &body_fig()), entry("head", &body_fig())]),
+        ),
+        ("evil_islands/unit.bon", res(vec![entry("body", &body_bon()), entry("head", &body_bon())])),
+        ("evil_islands/unit.anm", res(vec![entry("idle", &res(vec![entry("body", &body_anm())]))])),
+        ("evil_islands/unit.mmp", texture(8, PixelFormat::Argb4, false)),
         ("ragnarok/example.grf", grf_sample()),
         ("ragnarok/pyramid.rsm", pyramid(Version::new(1, 4))),
         ("ragnarok/pyramid.rsm2", pyramid(Version::new(2, 3))),

@@ -303,3 +303,27 @@ fn corpus_models_convert_validate_and_stay_in_their_boxes() {
     assert_eq!(models, 10);
     assert!(report.outputs.iter().filter(|o| o.output.ends_with(".glb")).count() >= 10);
 }
+
+/// The sample figure (`samples/evil_islands/unit.*`): the model finds its bones, animations and texture
+/// beside it.
+#[test]
+fn the_sample_figure_finds_what_lies_beside_it() {
+    let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/evil_islands");
+    let out = tempfile::tempdir().unwrap();
+    let report = ops::convert(&[samples.join("unit.mod")], out.path(), &ConvertRequest::default(), &Quiet);
+    assert!(report.failures.is_empty(), "{:?}", report.failures);
+    let (doc, bin) = read_glb(&std::fs::read(out.path().join("unit.glb")).unwrap());
+    assert_eq!(doc["images"].as_array().unwrap().len(), 1);
+    assert_eq!(doc["animations"][0]["name"], "idle");
+    let (head_index, head) = node(&doc, "head");
+    let (_, body) = node(&doc, "body");
+    assert_eq!(body["children"], serde_json::json!([head_index]));
+    // body.bon's morph-0 offset (0, 0, 0.5), Z-up, is (0, 0.5, 0) in glTF.
+    assert_eq!(head["translation"], serde_json::json!([0.0, 0.5, -0.0]));
+    let prim = &doc["meshes"][head["mesh"].as_u64().unwrap() as usize]["primitives"][0];
+    let p = accessor(&doc, &bin, prim["attributes"]["POSITION"].as_u64().unwrap());
+    assert_eq!(&p[..3], &[1.0, 0.0, -0.0]);
+    if let Some(reports) = relic::testing::validate_gltf(&[&out.path().join("unit.glb")]) {
+        assert_eq!(reports[0].errors, 0, "{:?}", reports[0]);
+    }
+}

@@ -143,15 +143,19 @@ fn repo_root() -> PathBuf {
 fn every_sample_writes_back_byte_for_byte_through_json() {
     let tally = check_tree(&repo_root().join("samples"));
     // Every file of samples/ is of a writable format (one per format at least, `samples.rs` checks that),
-    // example.res holds one nested archive (unit.bon), SPRITES.FTG a palette and a sprite. A test that checks
+    // example.res holds one nested archive (unit.bon), SPRITES.FTG a palette and a sprite, unit.anm one
+    // animation (a RES), unit.mod two FIG parts (its LNK has no magic and no extension). A test that checks
     // nothing must fail.
-    assert_eq!(tally.files.len(), 26, "sample files checked: {:#?}", tally.files);
+    assert_eq!(tally.files.len(), 30, "sample files checked: {:#?}", tally.files);
     assert_eq!(
         tally.nested,
         [
             "dark_reign/SPRITES.FTG/UNIT.SPR (dr-spr)",
             "dark_reign/SPRITES.FTG/BARREN.PAL (dr-pal)",
-            "evil_islands/example.res/unit.bon (ei-res)"
+            "evil_islands/example.res/unit.bon (ei-res)",
+            "evil_islands/unit.anm/idle (ei-res)",
+            "evil_islands/unit.mod/head (ei-fig)",
+            "evil_islands/unit.mod/body (ei-fig)"
         ]
         .map(String::from)
     );
