@@ -327,3 +327,39 @@ fn the_sample_figure_finds_what_lies_beside_it() {
         assert_eq!(reports[0].errors, 0, "{:?}", reports[0]);
     }
 }
+
+/// Morphing frames (one shift per position of the part) become morph targets of their own, and the clip
+/// steps their weights: frame k's target at 1, every other at 0.
+#[test]
+fn morphing_frames_become_targets_stepped_by_the_clip() {
+    let mut anm = Vec::new();
+    u32s(&mut anm, &[0, 0, 2, 4]); // no rotations, no translations, 2 frames of 4 vertices
+    for k in 0..2 {
+        for v in 0..4 {
+            floats(&mut anm, &[k as f32, v as f32, 0.5]);
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("model.mod"), res(&[("model", lnk()), ("body", fig8(0)), ("arm", fig8(1))]))
+        .unwrap();
+    std::fs::write(dir.path().join("model.anm"), res(&[("wave", res(&[("arm", anm)]))])).unwrap();
+    let (doc, bin) = convert(&dir.path().join("model.mod"), &dir.path().join("out"), None);
+    let (arm_index, arm) = node(&doc, "arm");
+    let prim = &doc["meshes"][arm["mesh"].as_u64().unwrap() as usize]["primitives"][0];
+    let targets = prim["targets"].as_array().unwrap();
+    assert_eq!(targets.len(), 10);
+    assert_eq!(doc["meshes"][arm["mesh"].as_u64().unwrap() as usize]["extras"]["targetNames"][9], "wave#1");
+    // Frame 1's shift of vertex 2, (1, 2, 0.5) Z-up, is (1, 0.5, −2) in glTF.
+    let d = accessor(&doc, &bin, targets[9]["POSITION"].as_u64().unwrap());
+    assert_eq!(&d[6..9], &[1.0, 0.5, -2.0]);
+    let clip = &doc["animations"][0];
+    let weights = clip["channels"].as_array().unwrap().iter().find(|c| c["target"]["path"] == "weights").unwrap();
+    assert_eq!(weights["target"]["node"], arm_index);
+    let sampler = &clip["samplers"][weights["sampler"].as_u64().unwrap() as usize];
+    assert_eq!(sampler["interpolation"], "STEP");
+    let w = accessor(&doc, &bin, sampler["output"].as_u64().unwrap());
+    let mut expect = vec![0.0f32; 20];
+    expect[8] = 1.0;
+    expect[10 + 9] = 1.0;
+    assert_eq!(w, expect);
+}

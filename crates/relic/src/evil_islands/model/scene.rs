@@ -78,9 +78,11 @@ pub fn to_scene(figure: &Figure, morph: [f32; 3], note: &mut dyn FnMut(String)) 
                 for (clip, anm) in &anims {
                     if !anm.morph_frames.is_empty() && !frames_fit(part, anm) {
                         note(format!(
-                            "{}: part {}: the morphing frames of {clip} have {} vertices, the part {}: left out",
+                            "{}: part {}: the {} morphing frames of {clip} (of {} vertices; the part has {}) are left \
+                             out: they must match the part and be at most {MAX_MORPH_FRAMES}",
                             figure.name,
                             link.name,
+                            anm.morph_frames.len(),
                             anm.morph_vertex_count.unwrap_or(0),
                             part.position_count()
                         ));
@@ -210,9 +212,15 @@ fn frame_weights(mesh: &Mesh, part: &fig::Fig, anm: &anm::Anm, clip: &str) -> Op
 /// One part's mesh: every vertex component a glTF vertex (position blended at `morph`, unit normal, UV),
 /// the triangles whose indices are in range (the count of the others is returned), the morph extremes as
 /// targets and, for every animation of the part with morphing frames that fit it, one target per frame.
-/// Whether an animation's morphing frames fit a part: one shift per position of the part.
+/// Morphing frames a clip may turn into morph targets: each frame is a target and every key holds a
+/// weight per target, so the glTF grows with the square of the frames (real clips have a few dozen).
+pub const MAX_MORPH_FRAMES: usize = 256;
+
+/// Whether an animation's morphing frames fit a part: one shift per position of the part, and no more
+/// than [`MAX_MORPH_FRAMES`] frames.
 fn frames_fit(part: &fig::Fig, anm: &anm::Anm) -> bool {
     !anm.morph_frames.is_empty()
+        && anm.morph_frames.len() <= MAX_MORPH_FRAMES
         && anm.morph_vertex_count.is_some_and(|n| n as usize == part.position_count())
         && anm.morph_frames.iter().all(|f| f.len() == part.position_count())
 }
