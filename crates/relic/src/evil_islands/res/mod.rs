@@ -35,7 +35,10 @@ pub static FORMAT: Format = Format {
     extensions: &["res", "mod", "bon", "anm", "mpr", "mq"],
     kind: Kind::Archive,
     capabilities: Capabilities { read: true, convert: true, write: true },
-    notes: "",
+    notes: "convert extracts and converts the entries, except a .mod figure, which converts whole to one glTF: \
+            its LNK as nodes placed by the .bon beside it (--bones), its FIG parts as meshes at --morph \
+            STR,DEX,HEIGHT with the 8 extremes as morph targets, the .anm set beside it (--anims) as clips at \
+            15 fps, <model>.mmp beside it or in --textures embedded.",
     codec: &ResCodec,
 };
 
