@@ -10,5 +10,7 @@ pub mod fig;
 pub mod lnk;
 pub mod mmp;
 pub mod mob;
+pub mod mp;
 pub mod reg;
 pub mod res;
+pub mod sec;

@@ -274,7 +274,7 @@ fn convert_bytes(
         }
         return batch;
     }
-    if format.is_archive() && !format.codec.converts_whole() {
+    if format.is_archive() && !format.codec_for(name).converts_whole() {
         return match safe_component(stem) {
             Ok(sub) => convert_archive(format, data, name, input, &dir.join(sub), target, depth),
             Err(e) => Batch::failed(input, e),
@@ -395,7 +395,7 @@ fn convert_entry(entry: &Entry<'_>, input: &str, dir: &Path, target: &Target<'_>
     let base = entry.path.rsplit('/').next().unwrap_or(&entry.path);
     let mut batch = Batch::default();
     if let Some((inner, _)) = registry::sniff(&bytes, &entry.name) {
-        let converted = if inner.is_archive() {
+        let converted = if inner.is_archive() && !inner.codec_for(&entry.name).converts_whole() {
             convert_archive(inner, &bytes, &entry.name, &entry_input, &entry_dir.join(base), target, depth + 1)
         } else {
             let stem = stem_of(base);

@@ -45,6 +45,12 @@ impl Codec for ResCodec {
         head.starts_with(&types::MAGIC)
     }
 
+    /// A `.mpr` (a map: its MP and SEC files) is a RES that converts as a whole map.
+    fn for_name(&self, name: &str) -> Option<&'static dyn Codec> {
+        let mpr = crate::registry::extension_of(name).is_some_and(|e| e.eq_ignore_ascii_case("mpr"));
+        mpr.then_some(&crate::evil_islands::mp::mpr::MPR_CODEC as &'static dyn Codec)
+    }
+
     fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
         Ok(convert::info(&parse(data)?))
     }
