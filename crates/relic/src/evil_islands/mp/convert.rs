@@ -140,6 +140,7 @@ pub fn convert_map(
     let mut out = Vec::new();
     let mut terrain_doc = json!({
         "coordinates": "glTF y-up: (x, height, -y) of the map's (x, y, z); one cell = 1 unit",
+        "files": "scene and height map are in the folder beside this document named as it is without .json",
         "height_scale": f64::from(mp.max_altitude.get()) / terrain::ALTITUDE_DIVISOR,
         "sectors_found": sectors.len(),
         "sectors_missing": missing_count,

@@ -22,7 +22,7 @@ pub fn info(sec: &Sec, file_size: usize) -> serde_json::Value {
         materials.sort_unstable();
         materials.dedup();
         json!({
-            "water_cells": w.materials.iter().filter(|&&m| m != NO_LIQUID).count(),
+            "water_tiles": w.materials.iter().filter(|&&m| m != NO_LIQUID).count(),
             "materials": materials,
             "min_z": w.vertices.iter().map(|v| v.z).min(),
             "max_z": w.vertices.iter().map(|v| v.z).max(),
