@@ -49,19 +49,29 @@ fn json_text_and_bytes_round_trip() {
         assert_eq!(again, text);
     }
     let value = sec::FORMAT.codec.to_json(&wet_sec()).unwrap();
-    assert_eq!(value["vertices"][40], serde_json::json!({"dx": 0, "dy": 0, "z": wet_z(7), "normal": UP}));
-    assert_eq!(value["water"]["tiles"][0], serde_json::json!({"index": 9, "texture": 0, "rotation": 1}));
-    assert_eq!(value["water"]["tiles"][255], serde_json::json!({"index": 63, "texture": 255, "rotation": 3}));
-    assert_eq!(value["water"]["materials"][255], 65535);
+    // Laid out as the sector: 33 rows (y) of 33 values (x) per vertex field, 16 rows of 16 tiles.
+    assert_eq!(value["land"]["z"][1][7], wet_z(7));
+    assert_eq!(value["land"]["z"][32].as_array().unwrap().len(), 33);
+    assert_eq!(value["land"]["normal"][1][7], UP);
+    assert_eq!(value["water"]["dx"][4][5], -3);
+    assert_eq!(value["water"]["dy"][4][5], 5);
+    assert_eq!(value["water"]["tiles"][0][0], serde_json::json!({"index": 9, "texture": 0, "rotation": 1}));
+    assert_eq!(value["water"]["tiles"][15][15], serde_json::json!({"index": 63, "texture": 255, "rotation": 3}));
+    assert_eq!(value["water"]["materials"][7][15], 1);
+    assert_eq!(value["water"]["materials"][15][15], 65535);
+    let dry = sec::FORMAT.codec.to_json(&dry_sec()).unwrap();
+    assert_eq!((dry["land"]["dx"][7][5].clone(), dry["land"]["dy"][7][5].clone()), (127.into(), (-127).into()));
+    assert_eq!(dry["land"]["z"][7][5], dry_z(5, 7));
+    assert!(dry.get("water").is_none());
     // What the packed u16 cannot hold is refused, as is a water layer the liquids byte does not announce.
     let mut bad = value.clone();
-    bad["tiles"][0]["rotation"] = serde_json::json!(4);
+    bad["land"]["tiles"][0][0]["rotation"] = serde_json::json!(4);
     assert!(sec::FORMAT.codec.write_json(bad).is_err());
     let mut bad = value.clone();
     bad["liquids"] = serde_json::json!(0);
     assert!(sec::FORMAT.codec.write_json(bad).is_err());
     let mut bad = value;
-    bad["vertices"].as_array_mut().unwrap().pop();
+    bad["land"]["z"][3].as_array_mut().unwrap().pop();
     assert!(sec::FORMAT.codec.write_json(bad).is_err());
     // Trailing bytes are kept.
     let mut longer = dry_sec();

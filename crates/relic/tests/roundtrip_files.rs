@@ -145,7 +145,7 @@ fn every_sample_writes_back_byte_for_byte_through_json() {
     // Every file of samples/ is of a writable format (one per format at least, `samples.rs` checks that),
     // example.res holds one nested archive (unit.bon), SPRITES.FTG a palette and a sprite. A test that checks
     // nothing must fail.
-    assert_eq!(tally.files.len(), 24, "sample files checked: {:#?}", tally.files);
+    assert_eq!(tally.files.len(), 27, "sample files checked: {:#?}", tally.files);
     assert_eq!(
         tally.nested,
         [

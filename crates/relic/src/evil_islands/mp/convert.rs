@@ -168,7 +168,11 @@ pub fn convert_map(
             .collect::<Vec<_>>());
         out.push(NamedAsset { name: Some("terrain".into()), asset: Asset::Scene(terrain::scene(&placed, &setting)) });
         terrain_doc["scene"] = json!("terrain.glb");
-        match terrain::heightmap(&placed, mp.sectors_x, mp.sectors_y) {
+        // The height map covers the sectors from (0, 0) to the last one found: the header's extents for a
+        // whole map, and never a huge empty image for a header that claims more sectors than there are.
+        let extent_x = sectors.iter().map(|s| s.0 + 1).max().unwrap_or(0);
+        let extent_y = sectors.iter().map(|s| s.1 + 1).max().unwrap_or(0);
+        match terrain::heightmap(&placed, extent_x, extent_y) {
             Ok(img) => {
                 let size = img.frames.first().map(|f| (f.width, f.height)).unwrap_or_default();
                 terrain_doc["heightmap"] = json!({

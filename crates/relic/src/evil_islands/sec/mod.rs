@@ -40,8 +40,8 @@ pub static FORMAT: Format = Format {
     capabilities: Capabilities { read: true, convert: true, write: true },
     notes: "magic 74F74BCF. convert x000001.sec gives a one-sector .glb at the sector's place (x 0, y 1 from \
             the name), heights scaled by the max altitude of x.mp beside it (64 when there is none); convert \
-            the .mp or .mpr for the whole map. JSON keeps vertices (dx, dy, z, packed normal) and tiles \
-            unpacked (index, texture, rotation).",
+            the .mp or .mpr for the whole map. JSON lays each layer out as the sector: 33 rows of 33 dx, dy, \
+            z and packed normals, 16 rows of 16 tiles (index, texture, rotation) and water materials.",
     codec: &SecCodec,
 };
 
