@@ -414,3 +414,23 @@ fn relic_convert_writes_the_glb_heightmap_and_document_and_they_validate() {
     let paths: Vec<&std::path::Path> = glbs.iter().map(|p| p.as_path()).collect();
     validate(&paths);
 }
+
+#[test]
+fn a_bad_sector_is_left_out_with_a_note_and_to_png_gives_the_heightmap() {
+    use relic::ops::{convert, ConvertRequest};
+    let dir = map_folder(["zone.mp", "zone000000.sec", "zone001000.sec"]);
+    std::fs::write(dir.path().join("zone001000.sec"), &wet_sec()[..100]).unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let req = ConvertRequest { to: Some("png".into()), ..Default::default() };
+    relic::ops::check_convert_request(&[dir.path().join("zone.mp")], &req).unwrap();
+    let report = convert(&[dir.path().join("zone.mp")], out.path(), &req, &relic::ops::Quiet);
+    assert!(report.failures.is_empty(), "{:?}", report.failures);
+    assert_eq!(report.outputs.len(), 1);
+    assert!(report.outputs[0].output.ends_with("heightmap.png"), "{:?}", report.outputs);
+    let notes = req.options.notes.lock().unwrap();
+    assert!(notes.iter().any(|n| n.contains("zone001000.sec left out")), "{notes:?}");
+    // The height map covers the sectors found: sector 0 only.
+    let png = std::fs::read(&report.outputs[0].output).unwrap();
+    let reader = png::Decoder::new(std::io::Cursor::new(png)).read_info().unwrap();
+    assert_eq!((reader.info().width, reader.info().height), (33, 33));
+}

@@ -11,7 +11,7 @@ use super::terrain::{self, Placed, Setting};
 use super::types::*;
 use super::FORMAT_ID;
 use crate::asset::{Asset, Document, NamedAsset};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::evil_islands::sec::{self, Sec};
 use crate::registry::ConvertOptions;
 
@@ -103,8 +103,10 @@ pub fn convert_map(
         if sectors.iter().any(|s| (s.0, s.1) == (x, y)) {
             continue; // the same sector under another case of its name
         }
-        let sec = sec::parse(&bytes).map_err(|e| Error::Refused(format!("{name}: {e}")))?;
-        sectors.push((x, y, sec));
+        match sec::parse(&bytes) {
+            Ok(sec) => sectors.push((x, y, sec)),
+            Err(e) => opts.note(format!("{map}: sector {name} left out (a hole in the terrain): {e}")),
+        }
     }
     if !outside.is_empty() {
         opts.note(format!(

@@ -59,6 +59,11 @@ pub static FORMAT: Format = Format {
 struct MpCodec;
 
 impl Codec for MpCodec {
+    /// The height map (`--to png`).
+    fn extra_targets(&self) -> &'static [&'static str] {
+        &["png"]
+    }
+
     fn sniff(&self, head: &[u8]) -> bool {
         head.starts_with(&types::MAGIC)
     }
