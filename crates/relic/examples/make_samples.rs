@@ -175,6 +175,9 @@ pub fn build() -> Vec<(&'static str, Vec<u8>)> {
         ("evil_islands/unit.bon", res(vec![entry("body", &body_bon()), entry("head", &body_bon())])),
         ("evil_islands/unit.anm", res(vec![entry("idle", &res(vec![entry("body", &body_anm())]))])),
         ("evil_islands/unit.mmp", texture(8, PixelFormat::Argb4, false)),
+        ("evil_islands/isle.mp", isle_mp()),
+        ("evil_islands/isle000000.sec", isle_sector(0)),
+        ("evil_islands/isle001000.sec", isle_sector(1)),
         ("ragnarok/example.grf", grf_sample()),
         ("ragnarok/pyramid.rsm", pyramid(Version::new(1, 4))),
         ("ragnarok/pyramid.rsm2", pyramid(Version::new(2, 3))),
@@ -528,6 +531,91 @@ fn cam() -> Vec<u8> {
         })
         .collect();
     relic::evil_islands::cam::write(&Cam { records }).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The header of `isle`, a 2 × 1-sector map: max altitude 40, one 256-pixel atlas of 32-pixel tiles, an
+/// earth material and a water material, the last atlas row animated.
+fn isle_mp() -> Vec<u8> {
+    use relic::bytes::Hex;
+    use relic::codec::float::F32;
+    use relic::evil_islands::mp::{AnimatedTile, Material, Mp, Rgba};
+    let material = |kind: u32, [r, g, b, a]: [f32; 4], wave: f32| Material {
+        kind,
+        color: Rgba { r: F32::new(r), g: F32::new(g), b: F32::new(b), a: F32::new(a) },
+        self_illumination: F32::new(0.0),
+        wave_multiplier: F32::new(wave),
+        warp_speed: F32::new(0.0),
+        unk_0x20: Hex(vec![0; 12]),
+    };
+    let mp = Mp {
+        max_altitude: F32::new(40.0),
+        sectors_x: 2,
+        sectors_y: 1,
+        textures_count: 1,
+        texture_size: 256,
+        tile_size: 32,
+        materials: vec![material(1, [0.5, 0.375, 0.25, 1.0], 1.0), material(3, [0.125, 0.375, 0.75, 0.625], 0.5)],
+        // Ground types: grass, sand and stone rows, water in the last row.
+        tile_types: (0..64u32).map(|i| [0, 0, 3, 3, 2, 2, 5, 6][i as usize / 8]).collect(),
+        animated_tiles: vec![AnimatedTile { start: 56, length: 4 }],
+        ..Default::default()
+    };
+    relic::evil_islands::mp::write(&mp).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Sector `x` of `isle`: a hill whose top is in sector 0 and a lake filling the low middle of sector 1
+/// (its water at altitude 6000 over the cells whose ground is below it).
+fn isle_sector(x: u32) -> Vec<u8> {
+    use relic::evil_islands::sec::types::NO_LIQUID;
+    use relic::evil_islands::sec::{Sec, Tile, Vertex, Water};
+    // Stored altitude of map grid point (gx, gy): a hill at (16, 16) and a hollow at (48, 16).
+    let z = |gx: f64, gy: f64| {
+        let bump = |cx: f64, r: f64| (-((gx - cx).powi(2) + (gy - 16.0).powi(2)) / (r * r)).exp();
+        (9000.0 + 30000.0 * bump(16.0, 9.0) - 8000.0 * bump(48.0, 8.0)).round()
+    };
+    let pack = |n: [f64; 3]| {
+        let len = (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt();
+        let [nx, ny, nz] = n.map(|v| v / len);
+        let x = (nx * 1000.0 + 1000.0).round() as u32;
+        let y = (ny * 1000.0 + 1000.0).round() as u32;
+        let z = (nz * 1000.0).round() as u32;
+        z << 22 | x << 11 | y
+    };
+    let scale = 40.0 / 65535.0;
+    let gx0 = f64::from(x) * 32.0;
+    let vertices: Vec<Vertex> = (0..33 * 33)
+        .map(|i| {
+            let (gx, gy) = (gx0 + f64::from(i % 33), f64::from(i / 33));
+            let slope = |dx: f64, dy: f64| (z(gx + dx, gy + dy) - z(gx - dx, gy - dy)) * scale / 2.0;
+            Vertex { dx: 0, dy: 0, z: z(gx, gy) as u16, normal: pack([-slope(1.0, 0.0), -slope(0.0, 1.0), 1.0]) }
+        })
+        .collect();
+    // Tiles: grass, sand where low, stone where high; rotations vary.
+    let tiles: Vec<Tile> = (0..256u16)
+        .map(|t| {
+            let h = vertices[usize::from(t / 16 * 2 * 33 + t % 16 * 2 + 34)].z;
+            let row = if h > 25000 {
+                4
+            } else if h < 8000 {
+                2
+            } else {
+                0
+            };
+            Tile::new(row * 8 + t % 8, 0, t % 4).unwrap_or_default()
+        })
+        .collect();
+    let water = (x == 1).then(|| {
+        let wet = |t: usize| vertices[t / 16 * 2 * 33 + t % 16 * 2 + 34].z < 6500;
+        Water {
+            vertices: vertices.iter().map(|v| Vertex { z: 6000, normal: pack([0.0, 0.0, 1.0]), ..*v }).collect(),
+            tiles: (0..256)
+                .map(|t| if wet(t) { Tile::new(56, 0, 0).unwrap_or_default() } else { Tile(0xFFFF) })
+                .collect(),
+            materials: (0..256).map(|t| if wet(t) { 1 } else { NO_LIQUID }).collect(),
+        }
+    });
+    let sec = Sec { liquids: if water.is_some() { 3 } else { 0 }, vertices, tiles, water, ..Default::default() };
+    relic::evil_islands::sec::write(&sec).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// A two-part skeleton: the body is the root, the head hangs from it.

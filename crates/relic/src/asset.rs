@@ -188,6 +188,9 @@ pub enum Pixels {
     Rgba8(Vec<u8>),
     /// Row-major palette indices, top row first, `width * height` bytes.
     Indexed(Vec<u8>),
+    /// Row-major 16-bit grey levels, top row first, `width * height` values (height maps; written as a
+    /// 16-bit greyscale PNG).
+    Gray16(Vec<u16>),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

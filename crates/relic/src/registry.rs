@@ -402,6 +402,8 @@ pub static FORMATS: &[&Format] = &[
     &crate::evil_islands::bon::FORMAT,
     &crate::evil_islands::fig::FORMAT,
     &crate::evil_islands::anm::FORMAT,
+    &crate::evil_islands::mp::FORMAT,
+    &crate::evil_islands::sec::FORMAT,
     &crate::ragnarok::grf::FORMAT,
     &crate::ragnarok::rsm::FORMAT,
     &crate::drakan::srsc::FORMAT,

@@ -393,7 +393,7 @@ fn rgba_at(pixels: &Pixels, width: u32, x: u32, y: u32) -> [u8; 4] {
             let i = ((y * width + x) * 4) as usize;
             [p[i], p[i + 1], p[i + 2], p[i + 3]]
         }
-        Pixels::Indexed(_) => panic!("indexed pixels"),
+        other => panic!("not RGBA: {other:?}"),
     }
 }
 

@@ -40,8 +40,8 @@
 //!   files up to [`FULL_SWEEP_BYTES`] get the whole plan; larger files a plan scaled down by
 //!   `len / FULL_SWEEP_BYTES` (never under [`MIN_MUTANTS`] of each kind), stopped after
 //!   [`LARGE_FILE_SECONDS`].
-//! - **budgeted** (the default debug build, which CI runs): files up to [`DEBUG_FULL_BYTES`] (every sample,
-//!   which the test checks) get the whole plan; a larger file up to [`FULL_SWEEP_BYTES`] gets the
+//! - **budgeted** (the default debug build, which CI runs): files up to [`DEBUG_FULL_BYTES`] and samples up
+//!   to [`DEBUG_FULL_SAMPLE_BYTES`] (every sample, which the test checks) get the whole plan; a larger file up to [`FULL_SWEEP_BYTES`] gets the
 //!   unmutated run and at least [`MIN_MUTANTS`] truncations and flips (unless it reaches
 //!   [`DEBUG_FILE_HARD_SECONDS`]), then as much of its plan, in order, as fits in [`DEBUG_FILE_SECONDS`];
 //!   larger files (FreeRCT's 7–50 MB ones) are left to the full mode. The summary line says how
@@ -145,9 +145,12 @@ const FLIPS: usize = 1000;
 const FULL_SWEEP_BYTES: usize = 4 << 20;
 /// Full mode: time limit of a file larger than `FULL_SWEEP_BYTES`.
 const LARGE_FILE_SECONDS: u64 = 60;
-/// Budgeted mode: files up to this size get the whole plan: every sample (the largest, `level.mob`, has
-/// 5,445 bytes) and the corpus's small files.
+/// Budgeted mode: files up to this size get the whole plan: the corpus's small files and every sample but
+/// the map sectors (the next largest, `level.mob`, has 5,445 bytes).
 const DEBUG_FULL_BYTES: usize = 6 << 10;
+/// Budgeted mode: samples up to this size get the whole plan too: every sample (the largest, the map sector
+/// `isle001000.sec`, has 18,965 bytes: a sector's size is fixed).
+const DEBUG_FULL_SAMPLE_BYTES: usize = 20 << 10;
 /// Budgeted mode: time for a larger file, after its first `MIN_MUTANTS` truncations and flips. With two
 /// workers, the corpus's nine larger files take about 9 × 6 / 2 ≈ 30 s; FreeRCT's 11 `.rcd` files between
 /// 6 KiB and 4 MiB add about 60 s (`scenery.rcd` needs 18 s for its floor of mutants; `paths.rcd` stops at
@@ -168,7 +171,7 @@ const MUTANT_SLOWDOWN: u32 = 10;
 /// Workers sweeping files side by side.
 const WORKERS: usize = 2;
 /// Samples relic writes (`samples/`); every one is identified and swept.
-const SAMPLE_FILES: usize = 30;
+const SAMPLE_FILES: usize = 33;
 /// Corpus files relic identified when this test was written (FreeRCT's 17 `.rcd` files included); more may
 /// be identified later, not fewer.
 const CORPUS_KNOWN_AT_LEAST: usize = 28;
@@ -272,7 +275,7 @@ struct Plan {
     hard_limit: Option<Duration>,
 }
 
-fn plan(name: &str, len: usize, mode: Mode) -> Plan {
+fn plan(name: &str, len: usize, mode: Mode, sample: bool) -> Plan {
     let mut truncations: Vec<usize> = if len <= SMALL_FILE {
         (0..len).collect()
     } else {
@@ -305,7 +308,9 @@ fn plan(name: &str, len: usize, mode: Mode) -> Plan {
     let (guaranteed, time_limit, hard_limit) = match mode {
         Mode::Full if len <= FULL_SWEEP_BYTES => (mutations.len(), None, None),
         Mode::Full => (1 + 2 * MIN_MUTANTS, secs(LARGE_FILE_SECONDS), None),
-        Mode::Budgeted if len <= DEBUG_FULL_BYTES => (mutations.len(), None, None),
+        Mode::Budgeted if len <= DEBUG_FULL_BYTES || (sample && len <= DEBUG_FULL_SAMPLE_BYTES) => {
+            (mutations.len(), None, None)
+        }
         Mode::Budgeted => (1 + 2 * MIN_MUTANTS, secs(DEBUG_FILE_SECONDS), secs(DEBUG_FILE_HARD_SECONDS)),
     };
     Plan { mutations, guaranteed, time_limit, hard_limit }
@@ -588,7 +593,7 @@ fn sweep_file(job: &Job, mode: Mode, progress: &Mutex<Progress>) -> FileReport {
         );
         return FileReport { line, failures: Vec::new(), complete: false, label: label.clone() };
     }
-    let plan = plan(name, bytes.len(), mode);
+    let plan = plan(name, bytes.len(), mode, label.starts_with("samples/"));
     let bound = memory_bound(bytes.len());
     let base_entries = baseline(format.codec_for(name), name, bytes);
     let started = Instant::now();
@@ -913,7 +918,7 @@ fn every_file_survives_truncations_and_bit_flips_through_every_face() {
         assert_eq!(sample_skipped, 0, "every sample is a format relic knows");
         assert!(
             cut_samples.is_empty(),
-            "samples not swept whole (raise DEBUG_FULL_BYTES, or keep samples small): {cut_samples:?}"
+            "samples not swept whole (raise DEBUG_FULL_SAMPLE_BYTES, or keep samples small): {cut_samples:?}"
         );
         if let Some(c) = corpus_count {
             assert!(c >= CORPUS_KNOWN_AT_LEAST, "corpus files swept: {c}, expected at least {CORPUS_KNOWN_AT_LEAST}");

@@ -11,5 +11,7 @@ pub mod lnk;
 pub mod mmp;
 pub mod mob;
 pub mod model;
+pub mod mp;
 pub mod reg;
 pub mod res;
+pub mod sec;

@@ -1,4 +1,5 @@
-//! PNG output for images: one PNG per frame (RGBA8, or indexed with a PLTE/tRNS palette). An animation
+//! PNG output for images: one PNG per frame (RGBA8, indexed with a PLTE/tRNS palette, or 16-bit greyscale
+//! for height maps). An animation
 //! (an image with a frame rate and at least two frames of one size) is also written as an animated PNG
 //! (APNG, through the `png` crate's encoder): the APNG takes the image's own name and the frames are
 //! numbered `.frame0`, `.frame1`, ….
@@ -81,7 +82,9 @@ fn animation_rate(img: &Image) -> Option<f32> {
             && (f.width, f.height) == (first.width, first.height)
             && matches!(
                 (&f.pixels, &first.pixels),
-                (Pixels::Rgba8(_), Pixels::Rgba8(_)) | (Pixels::Indexed(_), Pixels::Indexed(_))
+                (Pixels::Rgba8(_), Pixels::Rgba8(_))
+                    | (Pixels::Indexed(_), Pixels::Indexed(_))
+                    | (Pixels::Gray16(_), Pixels::Gray16(_))
             )
     };
     (!rest.is_empty() && same(first) && rest.iter().all(same)).then_some(rate)
@@ -105,25 +108,36 @@ fn encode_apng(img: &Image, rate: f32) -> Result<Vec<u8>> {
         let mut enc = png::Encoder::new(&mut bytes, first.width, first.height);
         enc.set_compression(png::Compression::Fast);
         set_colour(&mut enc, img, &first.pixels)?;
-        enc.set_depth(png::BitDepth::Eight);
         let frames = u32::try_from(img.frames.len()).map_err(|_| Error::Unsupported("too many frames".into()))?;
         enc.set_animated(frames, 0).map_err(err)?; // 0 plays: loop for ever
         let (num, den) = frame_delay(rate);
         enc.set_frame_delay(num, den).map_err(err)?;
         let mut w = enc.write_header().map_err(err)?;
         for frame in &img.frames {
-            let (Pixels::Rgba8(data) | Pixels::Indexed(data)) = &frame.pixels;
-            w.write_image_data(data).map_err(err)?;
+            w.write_image_data(&sample_bytes(&frame.pixels)).map_err(err)?;
         }
         w.finish().map_err(err)?;
     }
     Ok(bytes)
 }
 
-/// Sets the colour type (and the palette of indexed pixels) for frames of this kind.
+/// The pixels as PNG sample bytes: 8-bit samples as they are, 16-bit ones big-endian (PNG's byte order).
+fn sample_bytes(pixels: &Pixels) -> std::borrow::Cow<'_, [u8]> {
+    match pixels {
+        Pixels::Rgba8(data) | Pixels::Indexed(data) => std::borrow::Cow::Borrowed(data),
+        Pixels::Gray16(levels) => std::borrow::Cow::Owned(levels.iter().flat_map(|v| v.to_be_bytes()).collect()),
+    }
+}
+
+/// Sets the colour type and bit depth (and the palette of indexed pixels) for frames of this kind.
 fn set_colour<W: std::io::Write>(enc: &mut png::Encoder<'_, W>, img: &Image, pixels: &Pixels) -> Result<()> {
+    enc.set_depth(png::BitDepth::Eight);
     match pixels {
         Pixels::Rgba8(_) => enc.set_color(png::ColorType::Rgba),
+        Pixels::Gray16(_) => {
+            enc.set_color(png::ColorType::Grayscale);
+            enc.set_depth(png::BitDepth::Sixteen);
+        }
         Pixels::Indexed(_) => {
             let pal =
                 img.palette.as_deref().ok_or_else(|| Error::Unsupported("indexed frame without palette".into()))?;
@@ -143,10 +157,8 @@ fn encode_frame(img: &Image, index: usize) -> Result<Vec<u8>> {
         let mut enc = png::Encoder::new(&mut bytes, frame.width, frame.height);
         enc.set_compression(png::Compression::Fast);
         set_colour(&mut enc, img, &frame.pixels)?;
-        let (Pixels::Rgba8(data) | Pixels::Indexed(data)) = &frame.pixels;
-        enc.set_depth(png::BitDepth::Eight);
         let mut w = enc.write_header().map_err(err)?;
-        w.write_image_data(data).map_err(err)?;
+        w.write_image_data(&sample_bytes(&frame.pixels)).map_err(err)?;
     }
     Ok(bytes)
 }
@@ -249,6 +261,33 @@ mod tests {
         }
         let one = Image { frames: vec![frame(1, 1, vec![1, 2, 3, 4])], palette: None, frame_rate: Some(5.0) };
         assert_eq!(encode_image(&one).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn gray16_frames_are_16_bit_greyscale_pngs() {
+        let levels = vec![0u16, 1, 0x1234, 65535, 32768, 258];
+        let img = Image {
+            frames: vec![Frame {
+                name: None,
+                width: 3,
+                height: 2,
+                pixels: Pixels::Gray16(levels.clone()),
+                offset: (0, 0),
+                hotspots: vec![],
+                role: FrameRole::Frame,
+            }],
+            palette: None,
+            frame_rate: None,
+        };
+        let out = encode_image(&img).unwrap();
+        let mut reader = png::Decoder::new(std::io::Cursor::new(&out[0].bytes)).read_info().unwrap();
+        assert_eq!(reader.info().color_type, png::ColorType::Grayscale);
+        assert_eq!(reader.info().bit_depth, png::BitDepth::Sixteen);
+        let mut buf = vec![0; reader.output_buffer_size()];
+        let info = reader.next_frame(&mut buf).unwrap();
+        assert_eq!((info.width, info.height), (3, 2));
+        let back: Vec<u16> = buf[..12].chunks_exact(2).map(|b| u16::from_be_bytes([b[0], b[1]])).collect();
+        assert_eq!(back, levels);
     }
 
     #[test]

@@ -58,7 +58,7 @@ fn rgba(img: &Image) -> &[u8] {
     assert_eq!(img.frames.len(), 1);
     match &img.frames[0].pixels {
         Pixels::Rgba8(px) => px,
-        Pixels::Indexed(_) => panic!("indexed"),
+        other => panic!("not RGBA: {other:?}"),
     }
 }
 

@@ -67,10 +67,17 @@ impl Codec for ResCodec {
         Some(parse(data).map(|res| convert::entries(&res, archive_name)))
     }
 
-    /// A `.mod` is a figure: converted whole, to one glTF scene (`evil_islands::model`).
+    /// A `.mod` is a figure, converted whole to one glTF scene (`evil_islands::model`); a `.mpr` (a map:
+    /// its MP and SEC files) converts as a whole map (`evil_islands::mp::mpr`).
     fn for_name(&self, name: &str) -> Option<&'static dyn Codec> {
         let ext = crate::registry::extension_of(name)?;
-        ext.eq_ignore_ascii_case("mod").then_some(&ModelCodec as &'static dyn Codec)
+        if ext.eq_ignore_ascii_case("mod") {
+            Some(&ModelCodec)
+        } else if ext.eq_ignore_ascii_case("mpr") {
+            Some(&crate::evil_islands::mp::mpr::MPR_CODEC)
+        } else {
+            None
+        }
     }
 
     /// Models inside the archive find their bones, animations and textures among its entries.

@@ -297,7 +297,7 @@ fn bgra(c: u32) -> [f32; 4] {
 fn has_transparency(image: &Image) -> bool {
     image.frames.iter().any(|f| match &f.pixels {
         crate::asset::Pixels::Rgba8(px) => px.chunks_exact(4).any(|p| p[3] < 255),
-        crate::asset::Pixels::Indexed(_) => false,
+        crate::asset::Pixels::Indexed(_) | crate::asset::Pixels::Gray16(_) => false,
     })
 }
 

@@ -1,0 +1,105 @@
+//! Evil Islands MP files (`ei-mp`): the header of a map — its size in sectors, maximum altitude, texture
+//! atlases, materials, the ground type of every atlas tile and the animated tiles. The terrain itself is in
+//! the map's SEC files (`ei-sec`, `<map>XXXYYY.sec`); the game keeps both in a `.mpr` RES archive.
+//!
+//! Layout (spec "MP", corrected by CORRECTIONS.md): magic `72 F6 4A CE`; f32 max altitude; u32 sectors x,
+//! sectors y, texture count, texture size, tile count, tile size; **u16** material count then u32 animated
+//! tile count (unaligned, 38-byte header); 44-byte materials (u32 type, RGBA f32, self-illumination, wave
+//! multiplier, warp speed, 12 unknown bytes kept as `unk_0x20`); `tile count` u32 ground types; (u16 start,
+//! u16 length) animated tiles. Bytes after them (none seen) are kept as `trailing`.
+//!
+//! Conversion (`relic convert zone.mp`, with `zoneXXXYYY.sec` beside it, or `relic convert zone.mpr`):
+//! `zone.json` (the MP's data — `pack ei-mp` reads it back — and a `terrain` summary), `zone/terrain.glb`
+//! (land and water meshes, tile UVs into the atlases `zoneNNN.mmp`, embedded when found in `--textures` or
+//! beside the file) and `zone/heightmap.png` (16-bit stored altitudes); see [`terrain`] for the geometry.
+//!
+//! Unsettled (CORRECTIONS.md and the spec's silences): the material type enum (the spec's table and the one
+//! real map disagree; kept as a number); whether altitudes divide by 65535 or 65534 (relic: 65535, the spec);
+//! which way a tile's rotation turns and where atlas rows start (relic follows two public engine
+//! re-implementations: clockwise seen from above, rows from the bottom of the stored image); one
+//! re-implementation also samples only the inner 48 × 48 pixels of a 64-pixel tile (an 8-pixel border),
+//! which relic does not (the whole tile is mapped).
+
+pub mod atlas;
+pub mod convert;
+pub mod mpr;
+pub mod read;
+pub mod terrain;
+pub mod types;
+pub mod write;
+
+pub use read::parse;
+pub use types::{AnimatedTile, Material, Mp, Rgba};
+pub use write::write;
+
+use std::path::Path;
+
+use crate::asset::NamedAsset;
+use crate::error::Result;
+use crate::registry::{Capabilities, Codec, ConvertOptions, Format, Game, Kind};
+
+pub const FORMAT_ID: &str = "ei-mp";
+
+pub static FORMAT: Format = Format {
+    id: FORMAT_ID,
+    name: "Evil Islands MP (map header)",
+    game: Game::EvilIslands,
+    extensions: &["mp"],
+    kind: Kind::Model,
+    capabilities: Capabilities { read: true, convert: true, write: true },
+    notes: "magic 72F64ACE. convert x.mp reads the sectors x000000.sec … beside it (or convert the .mpr RES \
+            that holds them) and writes x.json (the map's data and a terrain summary), x/terrain.glb (land, \
+            and water as a second alpha-blended mesh; atlases xNNN.mmp embedded when found in --textures (a \
+            folder or RES) or beside the file) and x/heightmap.png (16-bit). glTF is y-up: (x, height, -y). \
+            Unsettled: the material type enum; tile rotation turns clockwise seen from above and atlas rows \
+            count from the bottom of the stored image (as public engine re-implementations do).",
+    codec: &MpCodec,
+};
+
+struct MpCodec;
+
+impl Codec for MpCodec {
+    /// The height map (`--to png`).
+    fn extra_targets(&self) -> &'static [&'static str] {
+        &["png"]
+    }
+
+    fn sniff(&self, head: &[u8]) -> bool {
+        head.starts_with(&types::MAGIC)
+    }
+
+    fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
+        Ok(convert::info(&parse(data)?, data.len()))
+    }
+
+    fn to_json(&self, data: &[u8]) -> Result<serde_json::Value> {
+        crate::registry::tagged_document_json(FORMAT_ID, &parse(data)?)
+    }
+
+    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
+        let mut value = value;
+        // The document `convert` writes has a `terrain` summary beside the map's data: not part of the file.
+        if let Some(fields) = value.as_object_mut() {
+            fields.remove("terrain");
+        }
+        write(&crate::registry::tagged_document_from_json::<Mp>(FORMAT_ID, value)?)
+    }
+
+    fn convert(&self, data: &[u8], opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
+        convert::convert_map("map", &parse(data)?, vec![], &atlas::AtlasSource::None, opts)
+    }
+
+    fn convert_at(&self, data: &[u8], path: &Path, opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
+        let mp = parse(data)?;
+        let map = map_name(path);
+        let dir = path.parent().map(|d| if d.as_os_str().is_empty() { Path::new(".") } else { d });
+        let sectors = dir.map(|d| convert::sectors_in_folder(d, &map)).unwrap_or_default();
+        let atlases = atlas::AtlasSource::open(opts.textures.as_deref(), dir)?;
+        convert::convert_map(&map, &mp, sectors, &atlases, opts)
+    }
+}
+
+/// The map name of a file: its stem (`zone1` of `maps/zone1.mp`).
+pub fn map_name(path: &Path) -> String {
+    path.file_stem().map_or_else(|| "map".to_string(), |s| s.to_string_lossy().into_owned())
+}

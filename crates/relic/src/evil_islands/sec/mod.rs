@@ -1,0 +1,91 @@
+//! Evil Islands SEC files (`ei-sec`): one 32 × 32-cell sector of a map's terrain, `<map>XXXYYY.sec` (the
+//! sector's x then y, three digits each; the map header is `<map>.mp`, `ei-mp`).
+//!
+//! Layout (spec "SEC", corrected by CORRECTIONS.md): magic `74 F7 4B CF`; a liquids byte (any value but 0
+//! means a water layer; real files hold 3); 33 × 33 row-major land vertices of 8 bytes (s8 dx, s8 dy, u16
+//! z, u32 packed normal); with water, 33 × 33 water vertices (dx and dy signed too); 16 × 16 land tiles
+//! (u16: index bits 0–5, atlas bits 6–13, quarter turns bits 14–15); with water, 16 × 16 water tiles and
+//! 16 × 16 u16 water material indices into the map's materials (0xFFFF: a dry cell, whose tile is 0xFFFF
+//! too). Bytes after the last layer (none seen) are kept as `trailing`.
+//!
+//! Conversion: a sector alone becomes a one-sector `.glb` at its place on the map (from its name; the
+//! origin when the name does not say), heights scaled with the max altitude of `<map>.mp` beside it (64 and
+//! a note when there is none). The geometry is the map's ([`crate::evil_islands::mp::terrain`]). Packed
+//! normals are not all unit length (CORRECTIONS.md): they are normalised in the scene and kept as stored
+//! in the JSON.
+
+pub mod convert;
+pub mod read;
+pub mod types;
+pub mod write;
+
+pub use read::parse;
+pub use types::{Sec, Tile, Vertex, Water};
+pub use write::write;
+
+use std::path::Path;
+
+use crate::asset::NamedAsset;
+use crate::error::Result;
+use crate::registry::{Capabilities, Codec, ConvertOptions, Format, Game, Kind};
+
+pub const FORMAT_ID: &str = "ei-sec";
+
+pub static FORMAT: Format = Format {
+    id: FORMAT_ID,
+    name: "Evil Islands SEC (map sector)",
+    game: Game::EvilIslands,
+    extensions: &["sec"],
+    kind: Kind::Model,
+    capabilities: Capabilities { read: true, convert: true, write: true },
+    notes: "magic 74F74BCF. convert x000001.sec gives a one-sector .glb at the sector's place (x 0, y 1 from \
+            the name), heights scaled by the max altitude of x.mp beside it (64 when there is none); convert \
+            the .mp or .mpr for the whole map. JSON lays each layer out as the sector: 33 rows of 33 dx, dy, \
+            z and packed normals, 16 rows of 16 tiles (index, texture, rotation) and water materials.",
+    codec: &SecCodec,
+};
+
+struct SecCodec;
+
+impl Codec for SecCodec {
+    fn sniff(&self, head: &[u8]) -> bool {
+        read::is_sec(head)
+    }
+
+    fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
+        Ok(convert::info(&parse(data)?, data.len()))
+    }
+
+    fn to_json(&self, data: &[u8]) -> Result<serde_json::Value> {
+        crate::registry::tagged_document_json(FORMAT_ID, &parse(data)?)
+    }
+
+    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
+        write(&crate::registry::tagged_document_from_json::<Sec>(FORMAT_ID, value)?)
+    }
+
+    fn convert(&self, data: &[u8], opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
+        convert::convert_sector(&parse(data)?, None, opts)
+    }
+
+    fn convert_at(&self, data: &[u8], path: &Path, opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
+        convert::convert_sector(&parse(data)?, Some(path), opts)
+    }
+}
+
+/// The map name and sector position a sector file name gives: `zone1000002.sec` → (`zone1`, 0, 2). The
+/// last six characters before the extension are the position, x then y, three digits each.
+pub fn sector_name(name: &str) -> Option<(&str, u32, u32)> {
+    let base = name.rsplit(['/', '\\']).next()?;
+    let (stem, ext) = base.rsplit_once('.')?;
+    if !ext.eq_ignore_ascii_case("sec") || stem.len() < 6 || !stem.is_char_boundary(stem.len() - 6) {
+        return None;
+    }
+    let (prefix, digits) = stem.split_at(stem.len() - 6);
+    if !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let x = digits.get(..3)?.parse().ok()?;
+    let y = digits.get(3..)?.parse().ok()?;
+    Some((prefix, x, y))
+}
