@@ -94,11 +94,18 @@ impl Seeds {
         if bytes.len() > 64 << 10 {
             self.add_small_archive(format, &entries);
         }
+        // A model `.mod`: its LNK is the entry named after the model (no extension, no magic).
+        let model = (format.id == "ei-res"
+            && registry::extension_of(name).is_some_and(|e| e.eq_ignore_ascii_case("mod")))
+        .then(|| stem(name));
         for entry in entries {
             if entry.size > MAX_SEED as u64 {
                 continue;
             }
             let Ok(data) = entry.data.bytes() else { continue };
+            if model.is_some_and(|m| entry.name.eq_ignore_ascii_case(m)) {
+                self.put("ei_lnk", &data);
+            }
             if let Some((f, _)) = registry::sniff(&data, &entry.path) {
                 self.add(f, &entry.path, &data, depth + 1);
             }
@@ -340,12 +347,39 @@ impl Seeds {
         if let Ok(bytes) = mmp::encode(&flat, 8, 8, PixelFormat::Pnt3, false) {
             self.put("ei_mmp", &bytes);
         }
+        // A humanoid's part hierarchy (the corpus's models have one part): three levels under the root, a
+        // child written before its parent.
+        use relic::evil_islands::lnk::{self, Link, Lnk};
+        let links = [
+            ("hp", None),
+            ("bd", Some("hp")),
+            ("hd", Some("bd")),
+            ("rh1", Some("bd")),
+            ("rh2", Some("rh1")),
+            ("lh2", Some("lh1")),
+            ("lh1", Some("bd")),
+            ("rl1", Some("hp")),
+            ("ll1", Some("hp")),
+        ];
+        let links = links
+            .iter()
+            .map(|(name, parent)| Link { name: (*name).into(), parent: parent.map(Into::into), ..Link::default() })
+            .collect();
+        if let Ok(bytes) = lnk::write(&Lnk { links, ..Lnk::default() }) {
+            self.put("ei_lnk", &bytes);
+        }
         for (major, minor) in [(1, 1), (1, 2), (1, 3), (1, 4), (1, 5), (1, 6), (2, 2), (2, 3)] {
             if let Ok(bytes) = relic::ragnarok::rsm::write(&model(relic::ragnarok::rsm::Version::new(major, minor))) {
                 self.put("ro_rsm", &bytes);
             }
         }
     }
+}
+
+/// The stem of a file name (`unit` of `dir/unit.mod`).
+fn stem(name: &str) -> &str {
+    let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
+    base.rsplit_once('.').map_or(base, |(s, _)| s)
 }
 
 /// A small animated model of `version`: two meshes (a child under the root), a triangle each, key frames of
