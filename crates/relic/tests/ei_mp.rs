@@ -434,3 +434,28 @@ fn a_bad_sector_is_left_out_with_a_note_and_to_png_gives_the_heightmap() {
     let reader = png::Decoder::new(std::io::Cursor::new(png)).read_info().unwrap();
     assert_eq!((reader.info().width, reader.info().height), (33, 33));
 }
+
+#[test]
+fn the_sample_map_converts_and_every_glb_validates() {
+    use relic::ops::{convert, ConvertRequest};
+    let samples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/evil_islands");
+    let inputs = ["isle.mp", "isle000000.sec", "isle001000.sec"].map(|n| samples.join(n));
+    let out = tempfile::tempdir().unwrap();
+    let req = ConvertRequest::default();
+    let report = convert(&inputs, out.path(), &req, &relic::ops::Quiet);
+    assert!(report.failures.is_empty(), "{:?}", report.failures);
+    let glbs = ["isle/terrain.glb", "isle000000.glb", "isle001000.glb"].map(|n| out.path().join(n));
+    let (doc, bin) = read_glb(&std::fs::read(&glbs[0]).unwrap());
+    assert_eq!(doc["nodes"][0]["name"], "isle");
+    let water = doc["meshes"].as_array().unwrap().iter().find(|m| m["name"] == "water").unwrap();
+    let positions = accessor::<3>(&doc, &bin, water["primitives"][0]["attributes"]["POSITION"].as_u64().unwrap());
+    assert_eq!(positions.len(), 60 * 9, "the lake's 60 tiles in sector 1");
+    let lake = (6000.0 * 40.0 / 65535.0) as f32;
+    assert!(positions.iter().all(|p| (p[1] - lake).abs() < 1e-4 && p[0] >= 32.0));
+    let heightmap =
+        png::Decoder::new(std::io::Cursor::new(std::fs::read(out.path().join("isle/heightmap.png")).unwrap()));
+    let reader = heightmap.read_info().unwrap();
+    assert_eq!((reader.info().width, reader.info().height), (65, 33));
+    let paths: Vec<&std::path::Path> = glbs.iter().map(|p| p.as_path()).collect();
+    validate(&paths);
+}
