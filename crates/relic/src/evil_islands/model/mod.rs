@@ -136,35 +136,17 @@ pub fn read_animations(bytes: &[u8]) -> Result<Vec<Clip>> {
     Ok(clips)
 }
 
-/// A texture for `name` (`unit.mmp`): beside the model, else in `--textures` (a folder or a RES).
+/// A texture for `name` (`unit.mmp`): beside the model, else in `--textures` (a folder or a RES), looked
+/// up as map atlases are.
 fn texture(opts: &ConvertOptions, path: Option<&Path>, name: &str) -> Result<Option<crate::asset::Image>> {
     let bytes = match opts.beside(path, name) {
         Some(b) => Some(b),
-        None => match &opts.textures {
-            Some(t) if t.is_dir() => opts_in_dir(t, name),
-            Some(t) => {
-                let source = crate::source::open(t)?;
-                let archive = res::parse(&source)?;
-                (0..archive.len())
-                    .find(|&i| {
-                        let entry = decode(CP1251, archive.name(i));
-                        entry.eq_ignore_ascii_case(name)
-                            || entry.rsplit(['\\', '/']).next().is_some_and(|b| b.eq_ignore_ascii_case(name))
-                    })
-                    .map(|i| archive.data(i).to_vec())
-            }
-            None => None,
-        },
+        None => crate::evil_islands::mp::atlas::AtlasSource::open(opts.textures.as_deref(), None)?.bytes(name),
     };
     match bytes {
         Some(b) => Ok(Some(mmp::convert::to_image(&mmp::parse(&b)?, false)?)),
         None => Ok(None),
     }
-}
-
-fn opts_in_dir(dir: &Path, name: &str) -> Option<Vec<u8>> {
-    let probe = ConvertOptions::default();
-    probe.beside(Some(&dir.join("_")), name)
 }
 
 /// Loads a `.mod` with what lies beside it (or what the options name) and converts it to one scene.

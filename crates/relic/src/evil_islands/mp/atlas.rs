@@ -1,7 +1,8 @@
 //! Finding a map's texture atlases, `<map>NNN.mmp` (three digits, from 000): in `--textures` (a folder,
 //! searched recursively, or a RES archive such as the game's `textures.res`), else in the folder of the
 //! file being converted. Names are compared case-insensitively, by file name only (folders inside the
-//! archive or below the folder do not matter).
+//! archive or below the folder do not matter). Figures look their texture up here too
+//! (`evil_islands::model`).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -38,7 +39,7 @@ impl AtlasSource {
     }
 
     /// The bytes of the file called `name` (any case), if there is one.
-    fn bytes(&self, name: &str) -> Option<Vec<u8>> {
+    pub fn bytes(&self, name: &str) -> Option<Vec<u8>> {
         let key = base_name(name);
         match self {
             AtlasSource::Files(files) => std::fs::read(files.get(&key)?).ok(),

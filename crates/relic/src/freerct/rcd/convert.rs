@@ -313,8 +313,7 @@ pub fn assets(rcd: &Rcd<'_>, file_len: u64, opts: &ConvertOptions) -> Result<Vec
             _ => 4,
         };
         at.push(pos + BLOCK_HEADER as u64 + header);
-        pos +=
-            BLOCK_HEADER as u64 + super::write::body_bytes(&b.magic, b.version, &b.body).map_or(0, |v| v.len() as u64);
+        pos += BLOCK_HEADER as u64 + super::write::body_len(b).map_or(0, |n| n as u64);
     }
     let decoded: Vec<Option<Result<Decoded>>> = rcd
         .blocks

@@ -6,7 +6,7 @@ use crate::error::{Error, Result};
 
 pub fn write(rcd: &Rcd<'_>) -> Result<Vec<u8>> {
     let mut out = Vec::with_capacity(
-        FILE_HEADER + rcd.blocks.iter().map(|b| BLOCK_HEADER + body_len_hint(&b.body)).sum::<usize>(),
+        FILE_HEADER + rcd.blocks.iter().map(|b| BLOCK_HEADER + body_len(b).unwrap_or(0)).sum::<usize>(),
     );
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&rcd.version.to_le_bytes());
@@ -23,12 +23,14 @@ pub fn write(rcd: &Rcd<'_>) -> Result<Vec<u8>> {
     Ok(out)
 }
 
-fn body_len_hint(body: &Body<'_>) -> usize {
-    match body {
-        Body::Pixels8 { data, .. } | Body::Pixels32 { data, .. } => data.len() + 8,
+/// The length of a block's body as written, without writing pixel and raw data again.
+pub fn body_len(block: &Block<'_>) -> Result<usize> {
+    Ok(match &block.body {
+        Body::Pixels8 { offset, data, .. } => 4 + if offset.is_some() { 4 } else { 0 } + data.len(),
+        Body::Pixels32 { data, .. } => 8 + data.len(),
         Body::Raw { bytes, .. } => bytes.len(),
-        _ => 64,
-    }
+        body => body_bytes(&block.magic, block.version, body)?.len(),
+    })
 }
 
 /// The body bytes of a block (without its 12-byte header).
