@@ -234,6 +234,10 @@ pub struct Scene {
     pub textures: Vec<Texture>,
     pub skins: Vec<Skin>,
     pub animations: Vec<Animation>,
+    /// Application data kept beside the scene (glTF `scenes[0].extras`); `Null` for none. The same holds
+    /// for the `extras` of nodes, meshes, materials and animations: what a format stores that glTF has no
+    /// field for (flags, thresholds, bounds), so it is not lost.
+    pub extras: serde_json::Value,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -247,19 +251,27 @@ pub enum Transform {
     },
 }
 
-#[derive(Debug, Clone)]
+impl Default for Transform {
+    fn default() -> Self {
+        Transform::Matrix([1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0])
+    }
+}
+
+#[derive(Debug, Clone, Default)]
 pub struct Node {
     pub name: String,
     pub transform: Transform,
     pub children: Vec<usize>,
     pub mesh: Option<usize>,
     pub skin: Option<usize>,
+    pub extras: serde_json::Value,
 }
 
 #[derive(Debug, Clone, Default)]
 pub struct Mesh {
     pub name: String,
     pub primitives: Vec<Primitive>,
+    pub extras: serde_json::Value,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -295,6 +307,7 @@ pub struct Material {
     pub alpha_blend: bool,
     /// No lighting (glTF `KHR_materials_unlit`).
     pub unlit: bool,
+    pub extras: serde_json::Value,
 }
 
 impl Default for Material {
@@ -307,6 +320,7 @@ impl Default for Material {
             double_sided: false,
             alpha_blend: false,
             unlit: false,
+            extras: serde_json::Value::Null,
         }
     }
 }
@@ -338,10 +352,11 @@ pub struct Skin {
     pub inverse_bind_matrices: Vec<[f32; 16]>,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Animation {
     pub name: String,
     pub channels: Vec<Channel>,
+    pub extras: serde_json::Value,
 }
 
 #[derive(Debug, Clone)]

@@ -44,6 +44,7 @@ fn full_scene() -> Scene {
                 children: vec![1, 2],
                 mesh: None,
                 skin: None,
+                extras: serde_json::json!({"kind": "root"}),
             },
             Node {
                 name: "quad".into(),
@@ -55,6 +56,7 @@ fn full_scene() -> Scene {
                 children: vec![],
                 mesh: Some(0),
                 skin: Some(0),
+                extras: Value::Null,
             },
             Node {
                 name: "bone".into(),
@@ -62,15 +64,21 @@ fn full_scene() -> Scene {
                 children: vec![],
                 mesh: None,
                 skin: None,
+                extras: Value::Null,
             },
         ],
         roots: vec![0],
-        meshes: vec![Mesh { name: "quad".into(), primitives: vec![quad] }],
+        meshes: vec![Mesh {
+            name: "quad".into(),
+            primitives: vec![quad],
+            extras: serde_json::json!({"lod_distance": 12.5}),
+        }],
         materials: vec![Material {
             name: "tex\\stone.bmp".into(),
             texture: Some(0),
             texture_transform: Some(TextureTransform::default()),
             double_sided: true,
+            extras: serde_json::json!({"shading": ["flat"]}),
             ..Material::default()
         }],
         textures: vec![Texture { name: "stone".into(), image: rgba(2, 2, [10, 20, 30, 255]) }],
@@ -125,7 +133,9 @@ fn full_scene() -> Scene {
                     interpolation: Interpolation::Linear,
                 },
             ],
+            extras: serde_json::json!({"non_looping": true}),
         }],
+        extras: serde_json::json!({"source": "test"}),
     }
 }
 
@@ -200,6 +210,13 @@ fn glb_holds_the_scene_exactly() {
     let sampler = &doc["animations"][0]["samplers"][0];
     let rot = floats(&doc, &bin, sampler["output"].as_u64().unwrap() as usize);
     assert_eq!(&rot[4..8], &[0.0, 0.0, 0.70710677, 0.70710677]);
+    // What a format keeps beside the geometry lands in `extras`, merged with the morph target names.
+    assert_eq!(doc["scenes"][0]["extras"], serde_json::json!({"source": "test"}));
+    assert_eq!(doc["nodes"][0]["extras"], serde_json::json!({"kind": "root"}));
+    assert!(doc["nodes"][1].get("extras").is_none());
+    assert_eq!(doc["meshes"][0]["extras"], serde_json::json!({"lod_distance": 12.5, "targetNames": ["raise"]}));
+    assert_eq!(doc["materials"][0]["extras"], serde_json::json!({"shading": ["flat"]}));
+    assert_eq!(doc["animations"][0]["extras"], serde_json::json!({"non_looping": true}));
 }
 
 #[test]

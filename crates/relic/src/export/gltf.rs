@@ -146,7 +146,15 @@ fn material_json(m: &Material, texture_index: Option<usize>, used: &mut Vec<&'st
         v["extensions"] = json!({"KHR_materials_unlit": {}});
         used.push("KHR_materials_unlit");
     }
+    set_extras(&mut v, &m.extras);
     v
+}
+
+/// Puts a format's own data into a glTF object's `extras` (glTF 2.0 §5: any JSON value; `Null` is none).
+fn set_extras(object: &mut Value, extras: &Value) {
+    if !extras.is_null() {
+        object["extras"] = extras.clone();
+    }
 }
 
 fn png_of(image: &Image) -> Result<Vec<u8>> {
@@ -207,11 +215,18 @@ fn build(scene: &Scene) -> Result<(Value, Vec<u8>)> {
             prims.push(prim);
         }
         let mut m = json!({"name": mesh.name, "primitives": prims});
+        let mut extras = mesh.extras.clone();
         if let Some(first) = mesh.primitives.first().filter(|p| !p.morph_targets.is_empty()) {
             m["weights"] = json!(vec![0.0; first.morph_targets.len()]);
-            m["extras"] =
-                json!({"targetNames": first.morph_targets.iter().map(|t| t.name.clone()).collect::<Vec<_>>()});
+            let names: Vec<String> = first.morph_targets.iter().map(|t| t.name.clone()).collect();
+            match &mut extras {
+                Value::Object(map) => {
+                    map.insert("targetNames".into(), json!(names));
+                }
+                _ => extras = json!({ "targetNames": names }),
+            }
         }
+        set_extras(&mut m, &extras);
         meshes.push(m);
     }
 
@@ -222,6 +237,7 @@ fn build(scene: &Scene) -> Result<(Value, Vec<u8>)> {
     let mut extra: Vec<Value> = Vec::new();
     for n in &scene.nodes {
         let mut v = json!({"name": n.name});
+        set_extras(&mut v, &n.extras);
         let mut holder = Map::new();
         match &n.transform {
             Transform::Matrix(m) if *m == IDENTITY => {}
@@ -329,16 +345,20 @@ fn build(scene: &Scene) -> Result<(Value, Vec<u8>)> {
             channels.push(json!({"sampler": samplers.len() - 1, "target": target}));
         }
         if !channels.is_empty() {
-            animations.push(json!({"name": anim.name, "samplers": samplers, "channels": channels}));
+            let mut a = json!({"name": anim.name, "samplers": samplers, "channels": channels});
+            set_extras(&mut a, &anim.extras);
+            animations.push(a);
         }
     }
 
     used.sort_unstable();
     used.dedup();
+    let mut scene_json = json!({"nodes": scene.roots});
+    set_extras(&mut scene_json, &scene.extras);
     let mut doc = json!({
         "asset": {"version": "2.0", "generator": concat!("relic ", env!("CARGO_PKG_VERSION"))},
         "scene": 0,
-        "scenes": [{"nodes": scene.roots}],
+        "scenes": [scene_json],
         "nodes": nodes,
     });
     let sections: [(&str, Vec<Value>); 8] = [

@@ -105,7 +105,7 @@ pub fn to_scene(figure: &Figure, morph: [f32; 3], note: &mut dyn FnMut(String)) 
             transform: Transform::Trs { translation, rotation: [0.0, 0.0, 0.0, 1.0], scale: [1.0; 3] },
             children,
             mesh,
-            skin: None,
+            ..Default::default()
         });
     }
     scene.roots = figure.lnk.roots();
@@ -169,7 +169,7 @@ pub fn to_scene(figure: &Figure, morph: [f32; 3], note: &mut dyn FnMut(String)) 
             }
         }
         if !channels.is_empty() {
-            scene.animations.push(Animation { name: clip.clone(), channels });
+            scene.animations.push(Animation { name: clip.clone(), channels, ..Default::default() });
         }
     }
     Ok(scene)
@@ -266,5 +266,5 @@ fn part_mesh(name: &str, part: &fig::Fig, morph: [f32; 3], anims: &[(&str, &anm:
             prim.morph_targets.push(MorphTarget { name: frame_target(clip, k), positions, normals: vec![] });
         }
     }
-    (Mesh { name: name.to_string(), primitives: vec![prim] }, dropped)
+    (Mesh { name: name.to_string(), primitives: vec![prim], ..Default::default() }, dropped)
 }

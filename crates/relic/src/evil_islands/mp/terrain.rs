@@ -208,16 +208,16 @@ pub fn scene(sectors: &[Placed<'_>], setting: &Setting<'_>) -> Scene {
         transform: Transform::Matrix(IDENTITY),
         children,
         mesh,
-        skin: None,
+        ..Default::default()
     };
     scene.nodes.push(node(setting.map_name, None, vec![]));
     scene.roots.push(0);
     if !land_prims.is_empty() {
-        scene.meshes.push(Mesh { name: "land".into(), primitives: land_prims });
+        scene.meshes.push(Mesh { name: "land".into(), primitives: land_prims, ..Default::default() });
         scene.nodes.push(node("land", Some(scene.meshes.len() - 1), vec![]));
     }
     if !water_prims.is_empty() {
-        scene.meshes.push(Mesh { name: "water".into(), primitives: water_prims });
+        scene.meshes.push(Mesh { name: "water".into(), primitives: water_prims, ..Default::default() });
         scene.nodes.push(node("water", Some(scene.meshes.len() - 1), vec![]));
     }
     let children = (1..scene.nodes.len()).collect();

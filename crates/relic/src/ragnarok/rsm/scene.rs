@@ -195,6 +195,7 @@ impl Builder<'_> {
             // Textures with transparent (magenta) texels, and models with alpha below 255, blend.
             alpha_blend: alpha < 1.0 || texture.is_some_and(|t| has_transparency(&self.scene.textures[t].image)),
             unlit,
+            extras: serde_json::Value::Null,
         });
         let index = self.scene.materials.len() - 1;
         self.materials.insert(key, index);
@@ -268,7 +269,7 @@ impl Builder<'_> {
             }
         }
         let primitives = prims.into_iter().map(|p| p.1).collect();
-        Geometry { mesh: SceneMesh { name: mesh.name.text.clone(), primitives } }
+        Geometry { mesh: SceneMesh { name: mesh.name.text.clone(), primitives, ..Default::default() } }
     }
 }
 
@@ -302,7 +303,7 @@ fn has_transparency(image: &Image) -> bool {
 }
 
 fn push_node(scene: &mut Scene, name: &str, transform: Transform) -> usize {
-    scene.nodes.push(Node { name: name.to_string(), transform, children: Vec::new(), mesh: None, skin: None });
+    scene.nodes.push(Node { name: name.to_string(), transform, ..Default::default() });
     scene.nodes.len() - 1
 }
 
@@ -454,7 +455,7 @@ pub fn to_scene(rsm: &Rsm, lookup: Option<&dyn TextureLookup>) -> Result<Scene> 
     }
     texture_channels(rsm, &mut b, &mut channels, time);
     if !channels.is_empty() {
-        b.scene.animations.push(Animation { name: "animation".into(), channels });
+        b.scene.animations.push(Animation { name: "animation".into(), channels, ..Default::default() });
     }
     Ok(b.scene)
 }
