@@ -5,8 +5,11 @@
 //!   models, animations, level records): one module each, plain data types and a parser over the body.
 //! - `srsc/` (`drakan-srsc`): the SRSC container (header, 14-byte directory, bodies), read, written back byte
 //!   for byte, listed, extracted and converted through the record modules.
+//! - `scene/`: models, characters with their animations, and level layers as glTF scenes (through the
+//!   record modules), with the textures they reference.
 //! - `db/` (`drakan-db`): the `.db` database definition (text) and reference resolution across databases.
 
 pub mod db;
 pub mod records;
+pub mod scene;
 pub mod srsc;

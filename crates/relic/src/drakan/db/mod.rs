@@ -221,6 +221,7 @@ impl Codec for DbCodec {
                 stem: db.name.clone(),
                 extension: ext.to_string(),
                 db: Some(&db),
+                dir: Some(db.dir.clone()),
                 whole_database: true,
             };
             let assets = crate::drakan::srsc::convert_in(&bytes, &ctx, opts).map_err(|e| e.in_file(&file))?;

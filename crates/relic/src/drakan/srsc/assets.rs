@@ -41,6 +41,9 @@ pub struct Context<'d> {
     pub stem: String,
     pub extension: String,
     pub db: Option<&'d Database>,
+    /// The folder the file is in, when it is a file on disk: its database's other files (`x.txd`, `x.adb`
+    /// for `x.mod`) are found there when no `.db` is known.
+    pub dir: Option<PathBuf>,
     /// Converting a whole database: references into its own files are converted with those files.
     pub whole_database: bool,
 }
@@ -58,6 +61,30 @@ fn extension_of(kind: RefKind) -> &'static str {
 }
 
 impl Context<'_> {
+    /// The file with extension `ext` of database index `db` (0: this file's own database): through the
+    /// `.db` when known, else (index 0) the file with this stem beside this one; and how output names it.
+    pub fn database_file(&self, db: u16, ext: &str) -> Option<(PathBuf, String)> {
+        if let Some(found) = self.db.and_then(|d| d.asset_file(db, ext)) {
+            return Some(found);
+        }
+        if db != 0 || self.stem.is_empty() {
+            return None;
+        }
+        let name = format!("{}.{ext}", self.stem);
+        let dir = self.dir.clone().unwrap_or_default();
+        // Any case, as the game's files come from case-insensitive file systems.
+        let found = std::fs::read_dir(&dir)
+            .ok()
+            .and_then(|entries| {
+                entries
+                    .flatten()
+                    .map(|e| e.path())
+                    .find(|p| p.file_name().is_some_and(|n| n.to_string_lossy().eq_ignore_ascii_case(&name)))
+            })
+            .unwrap_or_else(|| dir.join(&name));
+        Some((found, name))
+    }
+
     /// `database/file:id`, or `file:id` for this database when its `.db` is unknown.
     fn name_ref(&self, r: Ref, ext: &str) -> String {
         match self.db.and_then(|db| db.asset_file(r.db, ext)) {
@@ -161,6 +188,8 @@ pub fn convert_in(data: &[u8], ctx: &Context<'_>, opts: &ConvertOptions) -> Resu
         }
     }
     out.extend(referenced_assets(&wanted, ctx, order, &mut listing));
+    // Models, characters and level layers as glTF scenes (with heightmaps for layers).
+    out.extend(crate::drakan::scene::convert(&srsc, ctx, opts, order, &mut listing));
     out.push(named("records", document(Value::Array(listing))));
     Ok(out)
 }

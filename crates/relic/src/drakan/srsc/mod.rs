@@ -122,7 +122,7 @@ impl Codec for SrscCodec {
     }
 
     fn convert(&self, data: &[u8], opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
-        let ctx = Context { stem: String::new(), extension: String::new(), db: None, whole_database: false };
+        let ctx = Context { stem: String::new(), extension: String::new(), db: None, dir: None, whole_database: false };
         convert_in(data, &ctx, opts)
     }
 
@@ -136,6 +136,7 @@ impl Codec for SrscCodec {
             stem: path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default(),
             extension: name(path.extension()),
             db: db.as_ref(),
+            dir: path.parent().map(Path::to_path_buf),
             whole_database: false,
         };
         convert_in(data, &ctx, opts)

@@ -1,0 +1,50 @@
+//! Drakan scenes for glTF: models of a `.mod` (static meshes and skinned characters with the clips of their
+//! `.adb`), and the landscape layers of a `.lvl`. Spec: `drakan-riot-srsc.txt` "Model (0x0200 - 0x0209)",
+//! "Animation (0x0501 - 0x0503)", and CORRECTIONS.md (quads, row-vector matrices, the `.lvl` layout).
+//!
+//! Axes: relic keeps Drakan's coordinates as OpenDrakan uses them — X, Y up, Z — which are glTF's
+//! (Y up), so positions, matrices and key frames go to glTF unchanged; [`to_gltf`] is the one place that
+//! says so. Two things do change: model polygons are clockwise when seen from the front (OpenDrakan
+//! renders them with a clockwise front face), so their winding is reversed for glTF's counter-clockwise
+//! rule; and texture rows are stored bottom-up, so `v` becomes `1 − v` (the PNG is written top row first).
+
+pub mod textures;
+
+/// Drakan position → glTF position. Drakan's axes (as OpenDrakan reads them) are glTF's: Y is up.
+pub fn to_gltf(p: [f32; 3]) -> [f32; 3] {
+    p
+}
+
+/// Drakan texture coordinate → glTF: rows are stored bottom-up, glTF's `v = 0` is the image's top row.
+pub fn uv_to_gltf(uv: [f32; 2]) -> [f32; 2] {
+    [uv[0], 1.0 - uv[1]]
+}
+
+pub mod level;
+pub mod model;
+
+use serde_json::{json, Value};
+
+use crate::asset::NamedAsset;
+use crate::drakan::records::texture::ChannelOrder;
+use crate::drakan::srsc::{Context, Srsc};
+use crate::registry::ConvertOptions;
+
+/// The scenes of an SRSC file: one `.glb` per model (characters with their skin and clips), and for a
+/// level its layers' terrain and heightmaps. What cannot be converted is listed in `records.json` (the
+/// `listing`), not fatal: the rest of the file converts.
+pub fn convert(
+    srsc: &Srsc<'_>,
+    ctx: &Context<'_>,
+    opts: &ConvertOptions,
+    order: ChannelOrder,
+    listing: &mut Vec<Value>,
+) -> Vec<NamedAsset> {
+    let mut textures = textures::TextureSource::new(order);
+    let mut out = Vec::new();
+    let mut problems = Vec::new();
+    out.extend(model::convert(srsc, ctx, opts, &mut textures, &mut problems));
+    out.extend(level::convert(srsc, ctx, opts, &mut textures, &mut problems));
+    listing.extend(problems.into_iter().map(|p| json!({"scene": p})));
+    out
+}
