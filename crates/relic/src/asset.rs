@@ -307,6 +307,8 @@ pub struct Material {
     pub alpha_blend: bool,
     /// No lighting (glTF `KHR_materials_unlit`).
     pub unlit: bool,
+    /// glTF `roughnessFactor` (metallic is 0): 1 is matte, lower is shinier.
+    pub roughness: f32,
     pub extras: serde_json::Value,
 }
 
@@ -320,6 +322,7 @@ impl Default for Material {
             double_sided: false,
             alpha_blend: false,
             unlit: false,
+            roughness: 1.0,
             extras: serde_json::Value::Null,
         }
     }

@@ -128,7 +128,7 @@ fn normalized(v: [f32; 3]) -> [f32; 3] {
 }
 
 fn material_json(m: &Material, texture_index: Option<usize>, used: &mut Vec<&'static str>) -> Value {
-    let mut pbr = json!({"baseColorFactor": m.base_color, "metallicFactor": 0.0, "roughnessFactor": 1.0});
+    let mut pbr = json!({"baseColorFactor": m.base_color, "metallicFactor": 0.0, "roughnessFactor": m.roughness});
     if let Some(t) = texture_index {
         let mut info = json!({"index": t});
         if let Some(tt) = &m.texture_transform {

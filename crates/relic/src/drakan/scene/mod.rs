@@ -22,6 +22,7 @@ pub fn uv_to_gltf(uv: [f32; 2]) -> [f32; 2] {
 
 pub mod level;
 pub mod model;
+pub mod skeleton;
 
 use serde_json::{json, Value};
 

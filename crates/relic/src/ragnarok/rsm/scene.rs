@@ -195,7 +195,7 @@ impl Builder<'_> {
             // Textures with transparent (magenta) texels, and models with alpha below 255, blend.
             alpha_blend: alpha < 1.0 || texture.is_some_and(|t| has_transparency(&self.scene.textures[t].image)),
             unlit,
-            extras: serde_json::Value::Null,
+            ..Default::default()
         });
         let index = self.scene.materials.len() - 1;
         self.materials.insert(key, index);
