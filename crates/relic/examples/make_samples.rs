@@ -187,6 +187,10 @@ pub fn build() -> Vec<(&'static str, Vec<u8>)> {
         ("drakan/Sample.sdb", sample_sdb()),
         ("drakan/Common.db", b"version 1.0\r\ndependencies 0\r\n".to_vec()),
         ("drakan/Common.txd", common_txd()),
+        // A static crate and a skinned character (`Wisp`, three joints, two LODs) whose animation is in
+        // the database's `.adb`: `relic convert Sample.mod` makes one `.glb` per model.
+        ("drakan/Sample.mod", sample_mod()),
+        ("drakan/Sample.adb", sample_adb()),
         ("dark_reign/BARREN.PAL", barren_pal()),
         ("dark_reign/SPRITES.FTG", sprites_ftg()),
         ("dark_reign/unit.spr", dark_reign_unit()),
@@ -224,6 +228,261 @@ fn drakan_texture(width: u32, height: u32, bpp: u16, flags: u32, fps: u8, pixels
         trailing: Hex(vec![]),
         data_offset: 0,
     })
+}
+
+/// A column-vector matrix in the form Drakan stores it (`mat3x4f` applied to row vectors, CORRECTIONS.md):
+/// the rows of the linear part are the matrix's columns.
+fn drakan_matrix(m: glam::Mat4) -> relic::drakan::records::common::Mat3x4 {
+    use relic::codec::float::F32;
+    let c = m.to_cols_array();
+    relic::drakan::records::common::Mat3x4 {
+        linear: [c[0], c[1], c[2], c[4], c[5], c[6], c[8], c[9], c[10]].map(F32::new),
+        translation: [c[12], c[13], c[14]].map(F32::new),
+    }
+}
+
+/// Polygons over `vertices` (corner lists of a convex shape around `centre`), stored clockwise seen from
+/// outside as Drakan has them, with UVs from `uv`.
+fn drakan_polygons(
+    vertices: &[[f32; 3]],
+    faces: &[(&[u16], u16, u16)],
+    centre: [f32; 3],
+    uv: impl Fn([f32; 3]) -> [f32; 2],
+) -> relic::drakan::records::model::Polygons {
+    use glam::Vec3;
+    use relic::codec::float::F32;
+    use relic::drakan::records::model::{PolyVertex, Polygon, Polygons};
+    let at = |i: u16| Vec3::from_array(vertices[usize::from(i)]);
+    let polygons = faces
+        .iter()
+        .map(|&(corners, flags, texture_index)| {
+            let mut corners = corners.to_vec();
+            let (a, b, c) = (at(corners[0]), at(corners[1]), at(corners[2]));
+            // Counter-clockwise from outside when the right-hand normal points away from the centre; Drakan
+            // stores the other way round.
+            if (b - a).cross(c - a).dot(a - Vec3::from_array(centre)) > 0.0 {
+                corners.reverse();
+            }
+            Polygon {
+                flags,
+                texture_index,
+                vertices: corners
+                    .iter()
+                    .map(|&i| PolyVertex { index: i, uv: uv(vertices[usize::from(i)]).map(F32::new) })
+                    .collect(),
+            }
+        })
+        .collect();
+    Polygons { polygons, trailing: Hex(vec![]) }
+}
+
+/// `Sample.mod`: model 1 `Crate`, a unit box of six quads textured with `Sample.txd` 2 and 3 (flat shaded,
+/// one side double sided, a REO LOD and a bounding sphere); model 2 `Wisp`, a character: a diamond column
+/// over three joints (`base`, `waist`, `crown`) with two LODs and animation 1 of `Sample.adb`.
+fn sample_mod() -> Vec<u8> {
+    use glam::{Mat4, Vec3};
+    use relic::codec::float::F32;
+    use relic::drakan::records::character::{
+        CharBounds, CharSphere, Character, JointInfo, LodMeshInfo, NodeInfo, VertexWeight,
+    };
+    use relic::drakan::records::common::{BoundingInfo, Flags, Name, Sphere};
+    use relic::drakan::records::model::{self, Bounds, ModelName, ReoLod, Shapes, TextureList, Vertices};
+    use relic::drakan::records::{character, Ref};
+    use relic::drakan::srsc::{write_packed, NewRecord};
+    let v3 = |p: [f32; 3]| p.map(F32::new);
+    let name = |text: &str, shading: u32| {
+        model::write_name(&ModelName { name: Name::new(text), shading: Flags::new(shading), trailing: Hex(vec![]) })
+    };
+    let vertices = |list: &[[f32; 3]]| {
+        model::write_vertices(&Vertices { vertices: list.iter().map(|&p| v3(p)).collect(), trailing: Hex(vec![]) })
+    };
+    let record = |record_type, id, body| NewRecord { record_type, id, group: 0, body };
+
+    // The crate: corner i has x = bit 0, y = bit 1, z = bit 2 (0 or 1).
+    let corners: Vec<[f32; 3]> = (0..8).map(|i| [i & 1, i >> 1 & 1, i >> 2 & 1].map(|b| b as f32)).collect();
+    let crate_faces: [(&[u16], u16, u16); 6] = [
+        (&[1, 3, 7, 5], 0, 0),
+        (&[0, 4, 6, 2], 0, 0),
+        (&[2, 6, 7, 3], 0, 1),
+        (&[0, 1, 5, 4], 0x0002, 1),
+        (&[4, 5, 7, 6], 0, 0),
+        (&[0, 2, 3, 1], 0, 0),
+    ];
+    let bounds = Bounds {
+        bounding_info: BoundingInfo {
+            sphere: Sphere { center: v3([0.5; 3]), radius: F32::new(0.87) },
+            ..Default::default()
+        },
+        is_obb: 0,
+        hierarchy: vec![[0, 0]],
+        shapes: Shapes::Spheres(vec![Sphere { center: v3([0.5; 3]), radius: F32::new(0.87) }]),
+        trailing: Hex(vec![]),
+    };
+    let textures = TextureList { textures: vec![Ref { id: 2, db: 0 }, Ref { id: 3, db: 0 }], trailing: Hex(vec![]) };
+
+    // The wisp: LOD 0 is a column of a base point, two square rings and a crown point; LOD 1 a diamond.
+    let ring = |y: f32, r: f32| [[r, y, 0.0], [0.0, y, r], [-r, y, 0.0], [0.0, y, -r]];
+    let mut wisp: Vec<[f32; 3]> = vec![[0.0, 0.0, 0.0]];
+    wisp.extend(ring(1.0, 0.4));
+    wisp.extend(ring(2.0, 0.3));
+    wisp.push([0.0, 3.0, 0.0]);
+    let lod1_start = wisp.len() as u16;
+    wisp.push([0.0, 0.0, 0.0]);
+    wisp.extend(ring(1.5, 0.35));
+    wisp.push([0.0, 3.0, 0.0]);
+    let mut faces: Vec<(Vec<u16>, u16, u16)> = Vec::new();
+    for k in 0..4u16 {
+        let (a, b) = (1 + k, 1 + (k + 1) % 4);
+        faces.push((vec![0, b, a], 0, 0));
+        faces.push((vec![a, b, b + 4, a + 4], 0, 0));
+        faces.push((vec![a + 4, b + 4, 9], 0, 0));
+    }
+    let lod0_polys = faces.len() as u32;
+    for k in 0..4u16 {
+        // LOD 1 indices are relative to its first vertex.
+        let (a, b) = (1 + k, 1 + (k + 1) % 4);
+        faces.push((vec![0, b, a], 0, 0));
+        faces.push((vec![a, b, 5], 0, 0));
+    }
+    let lod1_polys = faces.len() as u32 - lod0_polys;
+    let face_refs: Vec<(&[u16], u16, u16)> = faces.iter().map(|(c, f, t)| (c.as_slice(), *f, *t)).collect();
+    // LOD 1 faces index its own vertices.
+    let wisp_uv = |p: [f32; 3]| [((p[0] + p[2]) + 0.5).clamp(0.0, 1.0), p[1] / 3.0];
+    let centre = [0.0, 1.5, 0.0];
+    let mut polys = drakan_polygons(&wisp, &face_refs[..lod0_polys as usize], centre, wisp_uv);
+    let lod1_faces = &face_refs[lod0_polys as usize..];
+    polys.polygons.extend(drakan_polygons(&wisp[usize::from(lod1_start)..], lod1_faces, centre, wisp_uv).polygons);
+    let bind = [Mat4::IDENTITY, Mat4::from_translation(Vec3::Y), Mat4::from_translation(Vec3::Y * 2.0)];
+    // Weights by height: each vertex between two joints is shared by them.
+    let weights_for = |list: &[[f32; 3]], joint: usize| -> Vec<VertexWeight> {
+        list.iter()
+            .enumerate()
+            .filter_map(|(i, p)| {
+                let w = (1.0 - (p[1] - joint as f32).abs()).max(0.0);
+                let w = if joint == 2 && p[1] > 2.0 { 1.0 } else { w };
+                (w > 0.0).then(|| VertexWeight { vertex_index: i as u32, weight: F32::new(w) })
+            })
+            .collect()
+    };
+    let (lod0, lod1) = wisp.split_at(usize::from(lod1_start));
+    let joints: Vec<JointInfo> = (0..3)
+        .map(|j| JointInfo {
+            inverted_model_rel_xform: drakan_matrix(bind[j].inverse()),
+            mesh_index: 0,
+            first_child_index: if j < 2 { j as i32 + 1 } else { 0 },
+            next_sibling_index: 0,
+            weights_per_lod: vec![weights_for(lod0, j), weights_for(lod1, j)],
+        })
+        .collect();
+    let node = |name: &str, joint: i32| NodeInfo { name: name.into(), name_raw: None, joint_info_index: joint };
+    let mesh_info =
+        |distance: f32, first_vertex: u32, num_vertices: u32, first_poly: u32, num_polys: u32| LodMeshInfo {
+            distance_threshold: F32::new(distance),
+            usage: 0,
+            node_index: 0,
+            first_vertex_index: first_vertex,
+            num_vertices,
+            first_poly_index: first_poly,
+            num_polys,
+        };
+    let character = Character {
+        bounding_info: BoundingInfo {
+            sphere: Sphere { center: v3([0.0, 1.5, 0.0]), radius: F32::new(1.6) },
+            ..Default::default()
+        },
+        lod_names: vec![Name::new("Wisp_low")],
+        nodes: vec![node("base", 0), node("waist", 1), node("crown", 2), node("crown_effector", -1)],
+        joints,
+        lod_meshes: vec![
+            vec![mesh_info(0.0, 0, u32::from(lod1_start), 0, lod0_polys)],
+            vec![mesh_info(40.0, u32::from(lod1_start), lod1.len() as u32, lod0_polys, lod1_polys)],
+        ],
+        anim_ids: vec![Ref { id: 1, db: 0 }],
+        channels: vec![],
+        bounds: CharBounds::OnePerLod(vec![CharSphere::default(); 2]),
+        trailing: Hex(vec![]),
+    };
+    write_packed(
+        0x0100,
+        &[
+            record(0x0200, 1, name("Crate", 0x8001)),
+            record(0x0203, 1, vertices(&corners)),
+            record(
+                0x0204,
+                1,
+                model::write_polygons(&drakan_polygons(&corners, &crate_faces, [0.5; 3], |p| [p[0], p[1].max(p[2])])),
+            ),
+            record(0x0206, 1, model::write_textures(&textures)),
+            record(0x0207, 1, model::write_bounds(&bounds)),
+            record(
+                0x0209,
+                1,
+                model::write_reo_lod(&ReoLod {
+                    record_id: 1,
+                    threshold_distance: F32::new(64.0),
+                    trailing: Hex(vec![]),
+                }),
+            ),
+            record(0x0200, 2, name("Wisp", 0x8002)),
+            record(0x0203, 2, vertices(&wisp)),
+            record(0x0204, 2, model::write_polygons(&polys)),
+            record(
+                0x0206,
+                2,
+                model::write_textures(&TextureList { textures: vec![Ref { id: 2, db: 0 }], trailing: Hex(vec![]) }),
+            ),
+            record(0x0208, 2, character::write(&character)),
+        ],
+    )
+    .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// `Sample.adb`: animation 1 `sway` of the wisp: the waist and crown lean ±20° about Z and back in 1 s.
+fn sample_adb() -> Vec<u8> {
+    use glam::{Mat4, Vec3};
+    use relic::codec::float::F32;
+    use relic::drakan::records::animation::{self, AnimationInfo, FrameRange, Frames, KeyFrame, Lookup};
+    use relic::drakan::records::common::{Flags, Name};
+    use relic::drakan::srsc::{write_packed, NewRecord};
+    let lean = |deg: f32| Mat4::from_translation(Vec3::Y) * Mat4::from_rotation_z(deg.to_radians());
+    let keys = |list: &[(f32, Mat4)]| -> Vec<KeyFrame> {
+        list.iter().map(|&(t, m)| KeyFrame { t: F32::new(t), xform: drakan_matrix(m) }).collect()
+    };
+    let mut frames = keys(&[(0.0, Mat4::IDENTITY)]);
+    frames.extend(keys(&[(0.0, lean(0.0)), (0.5, lean(20.0)), (1.0, lean(0.0))]));
+    frames.extend(keys(&[(0.0, lean(0.0)), (0.5, lean(-20.0)), (1.0, lean(0.0))]));
+    let range = |first, num| FrameRange { first_frame_index: first, num_frames: num };
+    let info = AnimationInfo {
+        name: Name::new("sway"),
+        duration: F32::new(1.0),
+        original_num_frames: 3,
+        num_frames: 3,
+        flags: Flags::new(0),
+        model_num_nodes: 4,
+        model_num_channels: 0,
+        unk1: 0,
+        ref_count: 1,
+        rotation_threshold: F32::new(0.01),
+        scale_threshold: F32::new(0.01),
+        translation_threshold: F32::new(0.01),
+        trailing: Hex(vec![]),
+    };
+    let record = |record_type, body| NewRecord { record_type, id: 1, group: 0, body };
+    write_packed(
+        0x0100,
+        &[
+            record(0x0501, animation::write_info(&info)),
+            record(0x0502, animation::write_frames(&Frames { frames, trailing: Hex(vec![]) })),
+            record(
+                0x0503,
+                animation::write_lookup(&Lookup {
+                    nodes: vec![range(0, 1), range(1, 3), range(4, 3)],
+                    trailing: Hex(vec![]),
+                }),
+            ),
+        ],
+    )
+    .unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// `Sample.txd`: a palette, an 8-bpp 4 × 4 texture, a 16-bpp 5:6:5 one, and a two-frame animation.

@@ -28,6 +28,9 @@ const DB_NAMES: [&str; 9] =
 struct Seeds {
     out: PathBuf,
     counts: BTreeMap<String, usize>,
+    /// Model, character, animation, texture and level records of every Drakan SRSC input, for one merged
+    /// `drakan_scene` seed whose models find their animations and textures in the same file.
+    scene_records: Vec<relic::drakan::srsc::NewRecord>,
 }
 
 impl Seeds {
@@ -75,6 +78,25 @@ impl Seeds {
             "ro-grf" => {
                 self.put(&target, bytes);
                 self.add_grf_parts(bytes);
+            }
+            "drakan-srsc" => {
+                self.put(&target, bytes);
+                self.put("drakan_scene", bytes);
+                if let Ok(file) = relic::drakan::srsc::parse(bytes) {
+                    for (i, e) in file.entries.iter().enumerate() {
+                        let wanted = matches!(e.record_type, 0x0000 | 0x0001 | 0x0030 | 0x0040 | 0x0200..=0x0209 | 0x0501..=0x0503);
+                        let taken = self.scene_records.iter().any(|r| r.record_type == e.record_type && r.id == e.id);
+                        if wanted && !taken {
+                            self.scene_records.push(relic::drakan::srsc::NewRecord {
+                                record_type: e.record_type,
+                                id: e.id,
+                                group: 0,
+                                body: file.body(i).to_vec(),
+                            });
+                        }
+                    }
+                }
+                return;
             }
             "freerct-rcd" => {
                 if bytes.len() <= MAX_RCD {
@@ -473,9 +495,14 @@ fn main() {
         let target = args.next().unwrap_or_default();
         return regression(&target.to_string_lossy(), args);
     }
-    let mut seeds = Seeds { out: PathBuf::from(out), counts: BTreeMap::new() };
+    let mut seeds = Seeds { out: PathBuf::from(out), counts: BTreeMap::new(), scene_records: Vec::new() };
     for input in args {
         seeds.add_path(Path::new(&input));
+    }
+    if !seeds.scene_records.is_empty() {
+        if let Ok(merged) = relic::drakan::srsc::write_packed(0x0100, &seeds.scene_records) {
+            seeds.put("drakan_scene", &merged);
+        }
     }
     seeds.add_made();
     for (target, n) in &seeds.counts {

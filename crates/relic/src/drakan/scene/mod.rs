@@ -42,10 +42,24 @@ pub fn convert(
     listing: &mut Vec<Value>,
 ) -> Vec<NamedAsset> {
     let mut textures = textures::TextureSource::new(order);
+    let mut anims = skeleton::AnimationSource::default();
+    convert_with(srsc, ctx, opts, &mut textures, &mut anims, listing)
+}
+
+/// [`convert`] with the sources of textures and animations given (so their files can be supplied in
+/// memory, as the fuzz target does).
+pub fn convert_with(
+    srsc: &Srsc<'_>,
+    ctx: &Context<'_>,
+    opts: &ConvertOptions,
+    textures: &mut textures::TextureSource,
+    anims: &mut skeleton::AnimationSource,
+    listing: &mut Vec<Value>,
+) -> Vec<NamedAsset> {
     let mut out = Vec::new();
     let mut problems = Vec::new();
-    out.extend(model::convert(srsc, ctx, opts, &mut textures, &mut problems));
-    out.extend(level::convert(srsc, ctx, opts, &mut textures, &mut problems));
+    out.extend(model::convert(srsc, ctx, anims, textures, &mut problems));
+    out.extend(level::convert(srsc, ctx, opts, textures, &mut problems));
     listing.extend(problems.into_iter().map(|p| json!({"scene": p})));
     out
 }

@@ -30,8 +30,7 @@ use crate::drakan::records::model::{self, Polygon, ShadingFlags};
 use crate::drakan::records::{self, common::Flags, Decoded, Ref};
 use crate::drakan::srsc::convert::file_component;
 use crate::drakan::srsc::{Context, Srsc};
-use crate::error::Result;
-use crate::registry::ConvertOptions;
+use crate::error::{Error, Result};
 
 /// Polygon flag 0x0002: double sided (spec 0x0204, "probably").
 const DOUBLE_SIDED: u16 = 0x0002;
@@ -91,7 +90,7 @@ pub fn collect(srsc: &Srsc<'_>, problems: &mut Vec<String>) -> Vec<ModelRecords>
 pub fn convert(
     srsc: &Srsc<'_>,
     ctx: &Context<'_>,
-    _opts: &ConvertOptions,
+    anims: &mut skeleton::AnimationSource,
     textures: &mut TextureSource,
     problems: &mut Vec<String>,
 ) -> Vec<NamedAsset> {
@@ -99,7 +98,6 @@ pub fn convert(
     if models.is_empty() {
         return Vec::new();
     }
-    let mut anims = skeleton::AnimationSource::default();
     let mut names: HashMap<String, usize> = HashMap::new();
     for m in &models {
         let name = m.name.as_ref().map(|n| file_component(&n.name.text)).unwrap_or_default();
@@ -114,7 +112,7 @@ pub fn convert(
         } else {
             safe
         };
-        match model_scene(m, ctx, textures, &mut anims, problems) {
+        match model_scene(m, ctx, textures, anims, problems) {
             Ok(scene) => out.push(NamedAsset { name: Some(format!("models/{file}")), asset: Asset::Scene(scene) }),
             Err(err) => problems.push(format!("model {} `{text}`: {err}", m.id)),
         }
@@ -137,6 +135,9 @@ pub fn model_scene(
         .as_ref()
         .map(|v| v.vertices.iter().map(|p| super::to_gltf([p[0].get(), p[1].get(), p[2].get()])).collect())
         .unwrap_or_default();
+    if let Some(i) = vertices.iter().position(|p| !p.iter().all(|c| c.is_finite())) {
+        return Err(Error::Refused(format!("vertex {i} is not a finite position")));
+    }
     let polygons: &[Polygon] = m.polygons.as_ref().map_or(&[], |p| p.polygons.as_slice());
     let shading = m.name.as_ref().map_or(Flags::new(0), |n| Flags::<ShadingFlags>::new(n.shading.value));
     let mut scene = Scene::default();
@@ -410,7 +411,7 @@ fn build_mesh(
         let corners: Vec<(usize, [f32; 2])> = poly
             .vertices
             .iter()
-            .map(|v| (usize::from(v.index), super::uv_to_gltf([v.uv[0].get(), v.uv[1].get()])))
+            .map(|v| (usize::from(v.index), finite_uv(super::uv_to_gltf([v.uv[0].get(), v.uv[1].get()]))))
             .collect();
         if corners.iter().any(|(i, _)| *i >= vertices.len()) {
             skipped += 1;
@@ -452,6 +453,11 @@ fn build_mesh(
         }
     }
     Built { mesh: Mesh { name: name.to_string(), primitives: prims, ..Default::default() }, skipped_polygons: skipped }
+}
+
+/// A texture coordinate with any non-finite component (a damaged file) made 0.
+fn finite_uv(uv: [f32; 2]) -> [f32; 2] {
+    uv.map(|c| if c.is_finite() { c } else { 0.0 })
 }
 
 /// A glTF vertex of a primitive: the stored vertex, its UV and normal (bit patterns).

@@ -162,10 +162,18 @@ pub fn add_skeleton(scene: &mut Scene, c: &Character) -> SkinInfo {
             None => scene.roots.push(base + j),
         }
     }
-    scene.skins.push(Skin {
-        joints: joint_nodes.clone(),
-        inverse_bind_matrices: c.joints.iter().map(|j| to_f32(matrix(&j.inverted_model_rel_xform))).collect(),
-    });
+    // A damaged stored matrix (not finite, or singular) binds its joint where the node tree puts it.
+    let inverse_bind_matrices = c
+        .joints
+        .iter()
+        .zip(&world)
+        .map(|(j, w)| {
+            let ibm = matrix(&j.inverted_model_rel_xform);
+            let m = if ibm.is_finite() && ibm.determinant().abs() > 1e-30 { ibm } else { w.inverse() };
+            Some(to_f32(m)).filter(|m| m.iter().all(|v| v.is_finite())).unwrap_or(to_f32(DMat4::IDENTITY))
+        })
+        .collect();
+    scene.skins.push(Skin { joints: joint_nodes.clone(), inverse_bind_matrices });
     SkinInfo { skin: scene.skins.len() - 1, joint_nodes }
 }
 
@@ -248,6 +256,11 @@ pub struct AnimationSource {
 }
 
 impl AnimationSource {
+    /// Makes `bytes` the content of `path` (an `.adb` that is not on disk).
+    pub fn give(&mut self, path: PathBuf, bytes: Vec<u8>) {
+        self.files.insert(path, Some(Arc::new(bytes)));
+    }
+
     fn file(&mut self, path: &PathBuf) -> Option<Arc<Vec<u8>>> {
         self.files.entry(path.clone()).or_insert_with(|| std::fs::read(path).ok().map(Arc::new)).clone()
     }
