@@ -344,7 +344,7 @@ fn check_reads_and_writes_back_every_file() {
     let samples = sample().parent().unwrap().parent().unwrap().to_path_buf();
     let v = json_of(relic().args(["check", "--json", "-q"]).arg(&samples));
     let items = v.as_array().unwrap();
-    assert_eq!(items.len(), 33, "{items:?}");
+    assert_eq!(items.len(), 36, "{items:?}");
     assert!(items.iter().all(|i| i["outcome"] == "identical"), "{items:?}");
     let formats: std::collections::BTreeSet<&str> = items.iter().map(|i| i["format"].as_str().unwrap()).collect();
     // All but `dr-ftg-spr`, which is never identified (`--format` only) and so has no sample.

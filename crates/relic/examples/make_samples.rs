@@ -191,6 +191,9 @@ pub fn build() -> Vec<(&'static str, Vec<u8>)> {
         // the database's `.adb`: `relic convert Sample.mod` makes one `.glb` per model.
         ("drakan/Sample.mod", sample_mod()),
         ("drakan/Sample.adb", sample_adb()),
+        // A level of two landscape layers textured from `Sample.txd`: `relic convert Sample.lvl` makes
+        // `terrain.glb` and a 16-bit heightmap per layer.
+        ("drakan/Sample.lvl", sample_lvl()),
         ("dark_reign/BARREN.PAL", barren_pal()),
         ("dark_reign/SPRITES.FTG", sprites_ftg()),
         ("dark_reign/unit.spr", dark_reign_unit()),
@@ -480,6 +483,97 @@ fn sample_adb() -> Vec<u8> {
                     trailing: Hex(vec![]),
                 }),
             ),
+        ],
+    )
+    .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// `Sample.lvl`: level info (one database reference, index 1 → `Sample`, found beside the level) and two
+/// layers: `Meadow`, a 6 × 6 floor with a hill, a hole, an invisible triangle and both cell divisions, and
+/// `Ledge`, a 2 × 2 ceiling above it.
+fn sample_lvl() -> Vec<u8> {
+    use relic::codec::float::F32;
+    use relic::drakan::records::common::Name;
+    use relic::drakan::records::level::{self, DatabaseRef, LayerBlock, LayerDefinition, Layers, LevelInfo};
+    use relic::drakan::srsc::{write_packed, NewRecord};
+    // Vertices (u8 type, u8 0, u16 v; height = (v − 0x8000)·2), then cells (u16 flags, left and right
+    // texture refs, 8 × u16 texture coordinates), CORRECTIONS.md.
+    let grid =
+        |w: u32, h: u32, height: &dyn Fn(u32, u32) -> i32, cell: &dyn Fn(u32, u32) -> (u16, [u16; 2], [u16; 2])| {
+            let mut out = Vec::new();
+            for row in 0..=h {
+                for col in 0..=w {
+                    out.extend([0u8, 0]);
+                    out.extend(((0x8000 + height(col, row) / 2) as u16).to_le_bytes());
+                }
+            }
+            // Corner A (top left) = (0, 1), B = (1, 1), C = (0, 0), D = (1, 0): the texture once per cell.
+            let uv: [u16; 8] = [0, 0xFFFF, 0xFFFF, 0, 0, 0, 0xFFFF, 0xFFFF];
+            for row in 0..h {
+                for col in 0..w {
+                    let (flags, left, right) = cell(col, row);
+                    out.extend(flags.to_le_bytes());
+                    for half in [left, right] {
+                        out.extend(half[0].to_le_bytes());
+                        out.extend(half[1].to_le_bytes());
+                    }
+                    for t in uv {
+                        out.extend(t.to_le_bytes());
+                    }
+                }
+            }
+            LayerBlock { data: relic::bytes::Base64(relic::codec::zlib::compress(&out, 9)), offset: 0 }
+        };
+    let hill = |col: u32, row: u32| {
+        let (dx, dz) = (col as f32 - 3.0, row as f32 - 3.0);
+        (600.0 * (-(dx * dx + dz * dz) / 4.0).exp()) as i32 * 2
+    };
+    const HOLE: [u16; 2] = [0xFFFF, 0xFFFF];
+    const INVISIBLE: [u16; 2] = [0xFFFE, 0xFFFF];
+    let meadow_cell = |col: u32, row: u32| {
+        let texture = [if (col + row) % 2 == 0 { 2 } else { 3 }, 1];
+        match (col, row) {
+            (4, 1) => (0, HOLE, HOLE),
+            (1, 4) => (0, INVISIBLE, texture),
+            _ => (if col < 3 { 0x0001 } else { 0 }, texture, texture),
+        }
+    };
+    let definition =
+        |id: u32, name: &str, size: u32, layer_type: u32, origin: u32, world_height: f32| LayerDefinition {
+            id,
+            width: size,
+            height: size,
+            layer_type,
+            origin_x: origin,
+            origin_y: origin,
+            world_height: F32::new(world_height),
+            name: Name::new(name),
+            flags: 0,
+            light_direction: F32::new(0.8),
+            light_ascension: F32::new(0.9),
+            light_colour: 0x00FF_F0D0,
+            ambient_colour: 0x0020_2830,
+            dropoff: 0,
+            visible_layers: vec![],
+        };
+    let layers = Layers {
+        layers: vec![definition(1, "Meadow", 6, 0, 0, 0.0), definition(2, "Ledge", 2, 1, 2, 3000.0)],
+        marker: 1,
+        blocks: vec![grid(6, 6, &hill, &meadow_cell), grid(2, 2, &|_, _| 0, &|_, _| (0, [2, 1], [2, 1]))],
+        trailing: Hex(vec![]),
+    };
+    let info = LevelInfo {
+        name: Name::new("Sample level"),
+        max_width: 6,
+        max_height: 6,
+        refs: vec![DatabaseRef { db_index: 1, unk: 0, path: Name::new("Sample") }],
+        trailing: Hex(vec![]),
+    };
+    write_packed(
+        0x0100,
+        &[
+            NewRecord { record_type: 0x0000, id: 0, group: 0, body: level::write_info(&info) },
+            NewRecord { record_type: 0x0001, id: 0, group: 0, body: level::write_layers(&layers) },
         ],
     )
     .unwrap_or_else(|e| panic!("{e}"))

@@ -114,3 +114,11 @@ fn layers_0x0001_definitions_and_blocks() {
     assert_eq!(err.location().unwrap().offset, l.blocks[0].offset, "{err}");
     assert!(l.blocks[0].offset > 0x500);
 }
+
+#[test]
+fn a_layer_of_u32_max_cells_is_a_limit_error_not_an_overflow() {
+    // (w + 1)(h + 1) passes 2^64 here; the size check must not wrap or panic.
+    let def = level::LayerDefinition { width: u32::MAX, height: u32::MAX, ..Default::default() };
+    let err = decode_block(&def, &level::LayerBlock::default()).unwrap_err();
+    assert!(err.to_string().contains("overflows"), "{err}");
+}

@@ -218,13 +218,12 @@ pub fn write_layers(l: &Layers) -> Vec<u8> {
 /// height, and must match exactly).
 pub fn decode_block(def: &LayerDefinition, block: &LayerBlock) -> Result<LayerGrid> {
     let (w, h) = (u64::from(def.width), u64::from(def.height));
-    let vertices = (w + 1) * (h + 1);
+    // Widths and heights up to u32::MAX: (w + 1)(h + 1) alone can pass 2^64.
+    let overflow = || Error::limit(FORMAT_ID, "level_layers.blocks", block.offset, "layer size overflows");
+    let vertices = (w + 1).checked_mul(h + 1).ok_or_else(overflow)?;
     let cells = w * h;
-    let size = vertices
-        .checked_mul(4)
-        .zip(cells.checked_mul(26))
-        .and_then(|(a, b)| a.checked_add(b))
-        .ok_or_else(|| Error::limit(FORMAT_ID, "level_layers.blocks", block.offset, "layer size overflows"))?;
+    let size =
+        vertices.checked_mul(4).zip(cells.checked_mul(26)).and_then(|(a, b)| a.checked_add(b)).ok_or_else(overflow)?;
     let at = zlib::At { format: FORMAT_ID, field: "level_layers.block", offset: block.offset };
     let data = zlib::inflate_exact(&block.data.0, size, at)?;
     // The inflated size is exact, so these reads cannot run short.
