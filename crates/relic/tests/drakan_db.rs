@@ -9,30 +9,7 @@ use std::path::Path;
 mod srsc_fixtures;
 
 use relic::ops::{self, ConvertRequest, Quiet};
-use srsc_fixtures::{packed, string};
-
-/// Texture 0x0040: the 54-byte header (CORRECTIONS.md), stored pixels.
-fn texture(width: u32, height: u32, bpp: u16, pixels: &[u8]) -> Vec<u8> {
-    let pitch = width * u32::from(bpp) / 8;
-    let mut b = Vec::new();
-    b.extend(width.to_le_bytes());
-    b.extend(height.to_le_bytes());
-    b.extend(pitch.to_le_bytes());
-    b.extend(bpp.to_le_bytes());
-    b.extend(0u32.to_le_bytes()); // alpha bits
-    b.extend(0xFFFF_FFFFu32.to_le_bytes()); // no colour key
-    b.extend([0u8; 12]); // mip map, alternate, bump refs
-    b.push(0); // fps
-    b.push(0); // flags
-    b.extend(0u16.to_le_bytes()); // mip map number
-    b.extend([0u8; 4]); // material ref
-    b.extend(0u32.to_le_bytes()); // ref count
-    b.extend(0u32.to_le_bytes()); // compression level: stored
-    b.extend((pixels.len() as u32).to_le_bytes());
-    assert_eq!(b.len(), 54);
-    b.extend(pixels);
-    b
-}
+use srsc_fixtures::{packed, string, texture};
 
 /// Sound 0x0302: 8-bit mono, stored.
 fn sound(name: &str, samples: &[u8]) -> Vec<u8> {

@@ -24,41 +24,12 @@ use serde_json::{json, Value};
 
 mod srsc_fixtures;
 
-use srsc_fixtures::{packed, string};
+use srsc_fixtures::{packed, texture};
 
 // ---------------------------------------------------------------------------------------------------------
 // Byte builders
 
-#[derive(Default)]
-struct B(Vec<u8>);
-
-impl B {
-    fn u16(mut self, v: u16) -> Self {
-        self.0.extend(v.to_le_bytes());
-        self
-    }
-    fn u32(mut self, v: u32) -> Self {
-        self.0.extend(v.to_le_bytes());
-        self
-    }
-    fn f32(mut self, v: f32) -> Self {
-        self.0.extend(v.to_le_bytes());
-        self
-    }
-    /// `ref`: u16 id, u16 database index.
-    fn r(self, id: u16, db: u16) -> Self {
-        self.u16(id).u16(db)
-    }
-    /// An SRSC string: u16 length, the bytes, a zero pad byte for odd lengths (counted in the length).
-    fn str(mut self, text: &str) -> Self {
-        self.0.extend(string(text));
-        self
-    }
-    fn bytes(mut self, b: &[u8]) -> Self {
-        self.0.extend(b);
-        self
-    }
-}
+use srsc_fixtures::Bytes as B;
 
 const HOLE: (u16, u16) = (0xFFFF, 0xFFFF);
 const INVISIBLE: (u16, u16) = (0xFFFE, 0xFFFF);
@@ -215,26 +186,6 @@ fn info_record() -> Vec<u8> {
 
 fn lvl() -> Vec<u8> {
     packed(&[(0x0000, 0, 0, &info_record()), (0x0001, 0, 0, &layers_record(&layers()))])
-}
-
-/// Texture 0x0040: the 54-byte header (CORRECTIONS.md), stored pixels.
-fn texture(width: u32, height: u32, bpp: u16, pixels: &[u8]) -> Vec<u8> {
-    let b = B::default()
-        .u32(width)
-        .u32(height)
-        .u32(width * u32::from(bpp) / 8)
-        .u16(bpp)
-        .u32(0) // alpha bits
-        .u32(0xFFFF_FFFF) // no colour key
-        .bytes(&[0; 12]) // mip map, alternate, bump refs
-        .bytes(&[0, 0]) // fps, flags
-        .u16(0) // mip map number
-        .bytes(&[0; 4]) // material ref
-        .u32(0) // ref count
-        .u32(0) // compression level: stored
-        .u32(pixels.len() as u32);
-    assert_eq!(b.0.len(), 54);
-    b.bytes(pixels).0
 }
 
 /// `Tex.txd`: palette (black, green, white) and texture 7, 8 bpp, 2 × 2, bottom row first.

@@ -14,64 +14,9 @@ use serde_json::Value;
 mod srsc_fixtures;
 
 use relic::ops::{self, ConvertRequest, Quiet};
-use srsc_fixtures::{packed, string};
+use srsc_fixtures::{packed, texture};
 
-/// Little-endian byte builder.
-#[derive(Default)]
-struct B(Vec<u8>);
-
-impl B {
-    fn u16(mut self, v: u16) -> Self {
-        self.0.extend(v.to_le_bytes());
-        self
-    }
-    fn u32(mut self, v: u32) -> Self {
-        self.0.extend(v.to_le_bytes());
-        self
-    }
-    fn i32(mut self, v: i32) -> Self {
-        self.0.extend(v.to_le_bytes());
-        self
-    }
-    fn f32s(mut self, v: &[f32]) -> Self {
-        for f in v {
-            self.0.extend(f.to_le_bytes());
-        }
-        self
-    }
-    fn str(mut self, s: &str) -> Self {
-        self.0.extend(string(s));
-        self
-    }
-    fn bytes(mut self, b: &[u8]) -> Self {
-        self.0.extend(b);
-        self
-    }
-    fn done(self) -> Vec<u8> {
-        self.0
-    }
-}
-
-/// Texture 0x0040: the 54-byte header (CORRECTIONS.md), stored pixels.
-fn texture(width: u32, height: u32, bpp: u16, pixels: &[u8]) -> Vec<u8> {
-    let b = B::default()
-        .u32(width)
-        .u32(height)
-        .u32(width * u32::from(bpp) / 8)
-        .u16(bpp)
-        .u32(0)
-        .u32(0xFFFF_FFFF)
-        .bytes(&[0; 12])
-        .bytes(&[0, 0])
-        .u16(0)
-        .bytes(&[0; 4])
-        .u32(0)
-        .u32(0)
-        .u32(pixels.len() as u32)
-        .done();
-    assert_eq!(b.len(), 54);
-    [b, pixels.to_vec()].concat()
-}
+use srsc_fixtures::Bytes as B;
 
 /// The stored form of a matrix that acts on row vectors (CORRECTIONS.md: p' = p·L + t): for the
 /// column-vector matrix `m`, L's rows are m's columns and t its translation.
