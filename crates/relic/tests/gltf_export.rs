@@ -247,3 +247,40 @@ fn khronos_validator_accepts_glb_and_gltf() {
         assert_eq!(r.errors, 0, "{}: {:#?}", r.path, r.messages);
     }
 }
+
+/// The README's main job on the shipped samples: every glTF it writes (RSM models, Evil Islands figures and
+/// maps, Drakan models, characters and levels) passes the Khronos validator with no error.
+#[test]
+fn every_gltf_the_samples_give_passes_the_validator() {
+    let samples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples");
+    let out = tempfile::tempdir().unwrap();
+    let report = relic::ops::convert(&[samples], out.path(), &Default::default(), &relic::ops::Quiet);
+    assert!(report.failures.is_empty(), "{:?}", report.failures);
+    let mut glbs = Vec::new();
+    let mut stack = vec![out.path().to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "glb") {
+                glbs.push(p);
+            }
+        }
+    }
+    glbs.sort();
+    let names: Vec<String> =
+        glbs.iter().map(|p| p.strip_prefix(out.path()).unwrap().to_string_lossy().replace('\\', "/")).collect();
+    for want in
+        ["drakan/Sample.mod/models/Crate.glb", "drakan/Sample.mod/models/Wisp.glb", "drakan/Sample.lvl/terrain.glb"]
+    {
+        assert!(names.iter().any(|n| n.ends_with(want)), "{want} missing from {names:?}");
+    }
+    let paths: Vec<&std::path::Path> = glbs.iter().map(|p| p.as_path()).collect();
+    if let Some(reports) = relic::testing::validate_gltf(&paths) {
+        assert_eq!(reports.len(), glbs.len());
+        for r in reports {
+            assert_eq!((r.errors, r.warnings), (0, 0), "{r:?}");
+        }
+    }
+}
