@@ -3,7 +3,6 @@
 //! through `relic::paths::terminal_safe`, so a name holding escape sequences cannot drive the terminal;
 //! `--json` output is exact. Ctrl-C and SIGTERM remove relic's temporary files before it exits.
 
-use std::fmt::Write as _;
 use std::io::{IsTerminal, Write as _};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -204,7 +203,7 @@ fn main() -> ExitCode {
         max_expansion: cli.max_expansion,
         max_pixels: cli.max_pixels,
     });
-    let mut out = String::new();
+    let mut out = Vec::new();
     let code = match run(cli.command, &mut out) {
         Ok(code) => code,
         Err(Failure::Usage(msg)) => {
@@ -218,7 +217,7 @@ fn main() -> ExitCode {
     };
     // Standard output is written once at the end; a closed pipe (`relic ls x | head`) is not an error.
     let mut stdout = std::io::stdout().lock();
-    match stdout.write_all(out.as_bytes()).and_then(|()| stdout.flush()) {
+    match stdout.write_all(&out).and_then(|()| stdout.flush()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
             say!("relic: writing output: {e}");
             ExitCode::from(1)
@@ -256,11 +255,11 @@ fn shown(text: &str) -> std::borrow::Cow<'_, str> {
     relic::paths::terminal_safe(text, false)
 }
 
-fn print_json(out: &mut String, value: &impl serde::Serialize) -> Result<(), Failure> {
-    let text =
-        serde_json::to_string_pretty(value).map_err(|e| relic::Error::Unsupported(format!("JSON output: {e}")))?;
-    out.push_str(&text);
-    out.push('\n');
+/// JSON straight into the output buffer (no intermediate string: `ls --json` of a large archive is megabytes).
+fn print_json(out: &mut Vec<u8>, value: &impl serde::Serialize) -> Result<(), Failure> {
+    serde_json::to_writer_pretty(&mut *out, value)
+        .map_err(|e| relic::Error::Unsupported(format!("JSON output: {e}")))?;
+    out.push(b'\n');
     Ok(())
 }
 
@@ -300,7 +299,7 @@ impl Drop for Bar {
     }
 }
 
-fn run(command: Command, out: &mut String) -> Result<ExitCode, Failure> {
+fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
     match command {
         Command::Formats { json } => {
             if json {
@@ -393,7 +392,18 @@ fn run(command: Command, out: &mut String) -> Result<ExitCode, Failure> {
         Command::Ls { json, recursive, archive } => {
             let entries = ops::list(&archive, recursive)?;
             if json {
-                print_json(out, &entries)?;
+                // Straight to standard output through one buffer: a large archive's listing is megabytes.
+                let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+                let written = serde_json::to_writer_pretty(&mut stdout, &entries)
+                    .map_err(std::io::Error::from)
+                    .and_then(|()| stdout.write_all(b"\n"))
+                    .and_then(|()| stdout.flush());
+                match written {
+                    Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                        return Err(relic::Error::Unsupported(format!("writing output: {e}")).into())
+                    }
+                    _ => {}
+                }
             } else {
                 for e in &entries {
                     match &e.record {

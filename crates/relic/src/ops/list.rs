@@ -62,13 +62,19 @@ pub(super) fn flatten<'a>(
     out: &mut Vec<FlatEntry<'a>>,
 ) -> Result<()> {
     check_depth(format, archive_name, depth)?;
-    for entry in archive_entries(format, data, archive_name)? {
+    let entries = archive_entries(format, data, archive_name)?;
+    out.reserve(entries.len());
+    for entry in entries {
         // An entry whose head cannot be decoded is identified by its name alone; its error shows when it
         // is extracted.
         let head = entry.data.head(SNIFF_BYTES).unwrap_or_default();
         let fmt = registry::sniff(&head, &entry.name).map(|(f, _)| f);
-        let name = format!("{}{}", prefix.0, entry.name);
-        let path = format!("{}{}", prefix.1, entry.path);
+        // The entry's own name names a nested archive when it is descended into.
+        let inner_name = (recursive && fmt.is_some_and(|f| f.is_archive())).then(|| entry.name.clone());
+        // Top-level names move as they are; nested ones get their archive's prefix.
+        let join = |prefix: &str, s: String| if prefix.is_empty() { s } else { format!("{prefix}{s}") };
+        let name = join(prefix.0, entry.name);
+        let path = join(prefix.1, entry.path);
         let at = out.len();
         let stored = match entry.data {
             EntryData::Stored(b) => Some(b),
@@ -90,7 +96,8 @@ pub(super) fn flatten<'a>(
         // A nested archive that does not parse stays a plain file; one nested too deep is an error.
         let mut children = Vec::new();
         let (n, p) = (format!("{}/", out[at].name), format!("{}/", out[at].path));
-        match flatten(inner, data_ref, &entry.name, (&n, &p), true, depth + 1, &mut children) {
+        let inner_name = inner_name.unwrap_or_default();
+        match flatten(inner, data_ref, &inner_name, (&n, &p), true, depth + 1, &mut children) {
             Ok(()) => {
                 out[at].nested = true;
                 out.extend(children);

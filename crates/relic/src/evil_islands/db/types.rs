@@ -185,21 +185,24 @@ impl FileType {
     /// The file type a file name says (its base name, `/` or `\` separated, case-insensitive):
     /// `acks.db` and `prints.db` by whole name, the others by extension.
     pub fn from_name(name: &str) -> FileType {
-        let base = name.rsplit(['/', '\\']).next().unwrap_or(name).to_ascii_lowercase();
-        match base.as_str() {
-            "acks.db" => return FileType::Acks,
-            "prints.db" => return FileType::Prints,
-            _ => {}
+        // No allocation: `ls` asks this of every entry of an archive.
+        let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
+        if base.eq_ignore_ascii_case("acks.db") {
+            return FileType::Acks;
         }
-        match base.rsplit_once('.').map(|(_, e)| e) {
-            Some("idb") => FileType::Items,
-            Some("ldb") => FileType::Levers,
-            Some("pdb") => FileType::Perks,
-            Some("sdb") => FileType::Spells,
-            Some("udb") => FileType::Units,
-            Some("qdb") => FileType::Quests,
-            _ => FileType::Unknown,
+        if base.eq_ignore_ascii_case("prints.db") {
+            return FileType::Prints;
         }
+        let ext = base.rsplit_once('.').map_or("", |(_, e)| e);
+        const BY_EXTENSION: [(&str, FileType); 6] = [
+            ("idb", FileType::Items),
+            ("ldb", FileType::Levers),
+            ("pdb", FileType::Perks),
+            ("sdb", FileType::Spells),
+            ("udb", FileType::Units),
+            ("qdb", FileType::Quests),
+        ];
+        BY_EXTENSION.iter().find(|(e, _)| ext.eq_ignore_ascii_case(e)).map_or(FileType::Unknown, |(_, t)| *t)
     }
 }
 
