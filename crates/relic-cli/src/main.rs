@@ -148,6 +148,9 @@ enum Command {
         /// A format's choice for an unsettled layout, e.g. `ei-cam.time=f32` (see `relic formats`)
         #[arg(long = "option", value_name = "KEY=VALUE", value_parser = parse_setting)]
         settings: Vec<(String, String)>,
+        /// PNG compression: fast (the default: fdeflate), default (zlib 6) or best (zlib 9), each with its filters
+        #[arg(long, value_name = "LEVEL", default_value = "fast", value_parser = parse_compression)]
+        compression: relic::export::png::PngCompression,
         #[arg(long, short)]
         force: bool,
         #[arg(long, short)]
@@ -447,6 +450,7 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
             morph,
             format,
             settings,
+            compression,
             force,
             quiet,
             json,
@@ -461,6 +465,7 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
                 bones,
                 anims,
                 morph,
+                compression,
                 ..Default::default()
             };
             let req = ops::ConvertRequest { to, force, options, format };
@@ -536,6 +541,12 @@ fn parse_size(text: &str) -> Result<u64, String> {
 
 /// `KEY=VALUE` of `--option`.
 /// `--morph STR,DEX,HEIGHT`: three numbers from 0 to 1.
+fn parse_compression(s: &str) -> Result<relic::export::png::PngCompression, String> {
+    relic::export::png::PngCompression::from_name(s).ok_or_else(|| {
+        format!("`{s}` is not a compression level ({})", relic::export::png::PngCompression::NAMES.join(", "))
+    })
+}
+
 fn parse_morph(text: &str) -> Result<[f32; 3], String> {
     let values: Vec<f32> =
         text.split(',').map(|v| v.trim().parse::<f32>()).collect::<Result<_, _>>().map_err(|e| e.to_string())?;

@@ -360,3 +360,34 @@ fn check_reads_and_writes_back_every_file() {
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("broken.res") && err.contains("ei-res"), "{err}");
 }
+
+/// `--compression` changes the PNG's size and speed, never its pixels; an unknown level is a usage error.
+#[test]
+fn png_compression_levels_give_the_same_pixels() {
+    let texture = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples/evil_islands/example_dxt1.mmp");
+    let dir = tempfile::tempdir().unwrap();
+    let mut decoded = Vec::new();
+    for level in ["fast", "default", "best"] {
+        let out = dir.path().join(level);
+        relic()
+            .args(["convert", "-q", "--mips", "--compression", level, "-o"])
+            .arg(&out)
+            .arg(&texture)
+            .assert()
+            .success();
+        let mut levels = Vec::new();
+        for mip in 0..5 {
+            let png = out.join(format!("example_dxt1.mip{mip}.png"));
+            let mut reader = png::Decoder::new(std::fs::File::open(&png).unwrap()).read_info().unwrap();
+            let mut buf = vec![0; reader.output_buffer_size()];
+            let info = reader.next_frame(&mut buf).unwrap();
+            buf.truncate(info.buffer_size());
+            levels.push((info.width, info.height, buf));
+        }
+        decoded.push(levels);
+    }
+    assert_eq!(decoded[0][0].0, 16);
+    assert_eq!(decoded[0], decoded[1]);
+    assert_eq!(decoded[0], decoded[2]);
+    relic().args(["convert", "--compression", "fastest", "-o"]).arg(dir.path()).arg(&texture).assert().code(2);
+}

@@ -151,6 +151,8 @@ pub struct ConvertOptions {
     /// `.bon`, `.anm` and texture beside its `.mod` in a RES), set through the archive's `entry_options`:
     /// what "the file beside it" is for an entry.
     pub siblings: Option<std::sync::Arc<std::collections::HashMap<String, Vec<u8>>>>,
+    /// PNG compression of image output (`--compression fast|default|best`; fast by default).
+    pub compression: crate::export::png::PngCompression,
 }
 
 impl ConvertOptions {

@@ -46,6 +46,66 @@ impl Channel {
     }
 }
 
+/// How [`PixelLayout::decode`] makes one output channel: the same values as [`Channel::decode`] (and 255
+/// for an absent alpha channel), through a table when the channel stores at most 256 values.
+enum Lane {
+    Const(u8),
+    Table { channel: Channel, table: [u8; 256] },
+    Formula(Channel),
+}
+
+/// A channel read through a 256-entry table (a constant is a table with an empty mask).
+#[derive(Clone, Copy)]
+struct Table {
+    mask: u32,
+    shift: u32,
+    table: [u8; 256],
+}
+
+impl Table {
+    #[inline(always)]
+    fn get(&self, word: u32) -> u8 {
+        self.table[((word & self.mask).checked_shr(self.shift).unwrap_or(0) & 0xFF) as usize]
+    }
+}
+
+impl Lane {
+    fn table(&self) -> Option<Table> {
+        match self {
+            Lane::Const(v) => Some(Table { mask: 0, shift: 0, table: [*v; 256] }),
+            Lane::Table { channel, table } => Some(Table { mask: channel.mask, shift: channel.shift, table: *table }),
+            Lane::Formula(_) => None,
+        }
+    }
+
+    /// `empty` is what a channel without bits decodes to (0 for colour, 255 for alpha, as `decode_word`).
+    fn of(channel: Channel, empty: u8) -> Lane {
+        let max = channel.max();
+        if max == 0 {
+            return Lane::Const(empty);
+        }
+        if max > 255 {
+            return Lane::Formula(channel);
+        }
+        let mut table = [0u8; 256];
+        for (value, t) in table.iter_mut().enumerate().take(max as usize + 1) {
+            *t = channel.decode((value as u32) << channel.shift);
+        }
+        Lane::Table { channel, table }
+    }
+
+    fn get(&self, word: u32) -> u8 {
+        match self {
+            Lane::Const(v) => *v,
+            // (word & mask) >> shift ≤ max ≤ 255, so the index stays inside the table.
+            Lane::Table { channel, table } => {
+                table[((word & channel.mask).checked_shr(channel.shift).unwrap_or(0) & 0xFF) as usize]
+            }
+            Lane::Formula(channel) => channel.decode(word),
+        }
+    }
+}
+
 /// A masked pixel layout. Alpha is `None` when the format has none: decoded alpha is then 255.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PixelLayout {
@@ -136,10 +196,32 @@ impl PixelLayout {
         if data.len() % n != 0 {
             return Err(format!("{} bytes do not hold whole {n}-byte pixels", data.len()));
         }
-        let mut out = Vec::with_capacity(data.len() / n * 4);
-        for px in data.chunks_exact(n) {
-            let word = px.iter().rev().fold(0u32, |w, &b| (w << 8) | u32::from(b));
-            out.extend_from_slice(&self.decode_word(word));
+        // Each channel of up to 256 stored values goes through a table made once per call (the formula
+        // divides per channel per pixel, which made ARGB8 textures decode at a third of DXT1's speed).
+        let lanes = [
+            Lane::of(self.red, 0),
+            Lane::of(self.green, 0),
+            Lane::of(self.blue, 0),
+            self.alpha.map_or(Lane::Const(255), |a| Lane::of(a, 255)),
+        ];
+        let mut out = vec![0u8; data.len() / n * 4];
+        let word_of = |px: &[u8]| px.iter().rev().fold(0u32, |w, &b| (w << 8) | u32::from(b));
+        match lanes.each_ref().map(Lane::table) {
+            // The common case, every channel through a table: four lookups a pixel, no branches.
+            [Some(r), Some(g), Some(b), Some(a)] => {
+                for (px, rgba) in data.chunks_exact(n).zip(out.chunks_exact_mut(4)) {
+                    let word = word_of(px);
+                    rgba.copy_from_slice(&[r.get(word), g.get(word), b.get(word), a.get(word)]);
+                }
+            }
+            _ => {
+                for (px, rgba) in data.chunks_exact(n).zip(out.chunks_exact_mut(4)) {
+                    let word = word_of(px);
+                    for (o, lane) in rgba.iter_mut().zip(&lanes) {
+                        *o = lane.get(word);
+                    }
+                }
+            }
         }
         Ok(out)
     }
@@ -165,6 +247,44 @@ impl PixelLayout {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn whole_buffers_decode_as_each_word_does() {
+        // The tables of `decode` against the formula of `decode_word`, for the fixed layouts and for masks
+        // as files carry them: gaps, 10-bit channels, no alpha, an empty channel, 3-byte pixels.
+        let odd = PixelLayout {
+            bytes_per_pixel: 4,
+            alpha: Some(Channel { mask: 0b1010_0000_0000_0000_0000_0000_0000_0000, shift: 29 }),
+            red: Channel::bits(10, 20),
+            green: Channel { mask: 0x000F_F000, shift: 12 },
+            blue: Channel::NONE,
+        };
+        let rgb24 = PixelLayout {
+            bytes_per_pixel: 3,
+            alpha: None,
+            red: Channel::bits(8, 16),
+            green: Channel::bits(8, 8),
+            blue: Channel::bits(8, 0),
+        };
+        let mut state = 0x2545_F491u32;
+        let data: Vec<u8> = (0..4096 * 4)
+            .map(|_| {
+                state ^= state << 13;
+                state ^= state >> 17;
+                state ^= state << 5;
+                state as u8
+            })
+            .collect();
+        for layout in [ARGB4, R5G6B5, A1R5G5B5, ARGB8, odd, rgb24] {
+            let n = layout.bytes_per_pixel;
+            let data = &data[..data.len() / n * n];
+            let expected: Vec<u8> = data
+                .chunks_exact(n)
+                .flat_map(|px| layout.decode_word(px.iter().rev().fold(0u32, |w, &b| (w << 8) | u32::from(b))))
+                .collect();
+            assert_eq!(layout.decode(data).unwrap(), expected, "{layout:?}");
+        }
+    }
 
     #[test]
     fn known_words_decode_to_exact_colours() {

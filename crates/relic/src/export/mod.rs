@@ -31,6 +31,16 @@ pub fn extensions_for(asset: &Asset) -> Vec<&'static str> {
 /// Exports an asset to `to` (or its default format). `stem` is the output file name without extension
 /// (a glTF JSON file refers to its `.bin` by name).
 pub fn export(asset: &Asset, to: Option<&str>, stem: &str) -> Result<Vec<Exported>> {
+    export_with(asset, to, stem, png::PngCompression::default())
+}
+
+/// [`export`] with the PNG compression chosen (`relic convert --compression`).
+pub fn export_with(
+    asset: &Asset,
+    to: Option<&str>,
+    stem: &str,
+    png_level: png::PngCompression,
+) -> Result<Vec<Exported>> {
     let exts = extensions_for(asset);
     let ext = match to {
         Some(t) => exts
@@ -44,7 +54,7 @@ pub fn export(asset: &Asset, to: Option<&str>, stem: &str) -> Result<Vec<Exporte
             .ok_or_else(|| Error::Unsupported(format!("no exporter for a {} yet", asset.kind())))?,
     };
     match (asset, ext) {
-        (Asset::Image(img), _) => png::encode_image(img),
+        (Asset::Image(img), _) => png::encode_image_with(img, png_level),
         (Asset::Sound(s), _) => Ok(vec![Exported { suffix: String::new(), extension: "wav", bytes: wav::encode(s)? }]),
         (Asset::Document(d), "csv") => json::tables_to_csv(d),
         (Asset::Document(d), _) => {

@@ -322,7 +322,7 @@ fn export_assets(
             None | Some(NamedAsset::BESIDE) => stem,
             Some(name) => name,
         };
-        for out in export::export(&named.asset, req.to.as_deref(), base)? {
+        for out in export::export_with(&named.asset, req.to.as_deref(), base, req.options.compression)? {
             let rel = if single || named.name.as_deref() == Some(NamedAsset::BESIDE) {
                 format!("{stem}{}.{}", out.suffix, out.extension)
             } else {
