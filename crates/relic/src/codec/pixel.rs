@@ -46,15 +46,9 @@ impl Channel {
     }
 }
 
-/// How [`PixelLayout::decode`] makes one output channel: the same values as [`Channel::decode`] (and 255
-/// for an absent alpha channel), through a table when the channel stores at most 256 values.
-enum Lane {
-    Const(u8),
-    Table { channel: Channel, table: [u8; 256] },
-    Formula(Channel),
-}
-
-/// A channel read through a 256-entry table (a constant is a table with an empty mask).
+/// One output channel of [`PixelLayout::decode`] read through a 256-entry table: the same values as
+/// [`Channel::decode`], or a constant (an empty mask): 0 for a colour channel without bits, 255 for an
+/// absent or empty alpha channel, as `decode_word` gives.
 #[derive(Clone, Copy)]
 struct Table {
     mask: u32,
@@ -63,46 +57,26 @@ struct Table {
 }
 
 impl Table {
-    #[inline(always)]
-    fn get(&self, word: u32) -> u8 {
-        self.table[((word & self.mask).checked_shr(self.shift).unwrap_or(0) & 0xFF) as usize]
-    }
-}
-
-impl Lane {
-    fn table(&self) -> Option<Table> {
-        match self {
-            Lane::Const(v) => Some(Table { mask: 0, shift: 0, table: [*v; 256] }),
-            Lane::Table { channel, table } => Some(Table { mask: channel.mask, shift: channel.shift, table: *table }),
-            Lane::Formula(_) => None,
-        }
-    }
-
-    /// `empty` is what a channel without bits decodes to (0 for colour, 255 for alpha, as `decode_word`).
-    fn of(channel: Channel, empty: u8) -> Lane {
+    /// `None` when the channel stores more than 256 values (the formula is used then).
+    fn of(channel: Channel, empty: u8) -> Option<Table> {
         let max = channel.max();
         if max == 0 {
-            return Lane::Const(empty);
+            return Some(Table { mask: 0, shift: 0, table: [empty; 256] });
         }
         if max > 255 {
-            return Lane::Formula(channel);
+            return None;
         }
         let mut table = [0u8; 256];
         for (value, t) in table.iter_mut().enumerate().take(max as usize + 1) {
             *t = channel.decode((value as u32) << channel.shift);
         }
-        Lane::Table { channel, table }
+        Some(Table { mask: channel.mask, shift: channel.shift, table })
     }
 
+    #[inline(always)]
     fn get(&self, word: u32) -> u8 {
-        match self {
-            Lane::Const(v) => *v,
-            // (word & mask) >> shift ≤ max ≤ 255, so the index stays inside the table.
-            Lane::Table { channel, table } => {
-                table[((word & channel.mask).checked_shr(channel.shift).unwrap_or(0) & 0xFF) as usize]
-            }
-            Lane::Formula(channel) => channel.decode(word),
-        }
+        // (word & mask) >> shift ≤ max ≤ 255: the index stays inside the table.
+        self.table[((word & self.mask).checked_shr(self.shift).unwrap_or(0) & 0xFF) as usize]
     }
 }
 
@@ -198,28 +172,26 @@ impl PixelLayout {
         }
         // Each channel of up to 256 stored values goes through a table made once per call (the formula
         // divides per channel per pixel, which made ARGB8 textures decode at a third of DXT1's speed).
-        let lanes = [
-            Lane::of(self.red, 0),
-            Lane::of(self.green, 0),
-            Lane::of(self.blue, 0),
-            self.alpha.map_or(Lane::Const(255), |a| Lane::of(a, 255)),
+        let tables = [
+            Table::of(self.red, 0),
+            Table::of(self.green, 0),
+            Table::of(self.blue, 0),
+            self.alpha.map_or(Table::of(Channel::NONE, 255), |a| Table::of(a, 255)),
         ];
         let mut out = vec![0u8; data.len() / n * 4];
         let word_of = |px: &[u8]| px.iter().rev().fold(0u32, |w, &b| (w << 8) | u32::from(b));
-        match lanes.each_ref().map(Lane::table) {
-            // The common case, every channel through a table: four lookups a pixel, no branches.
+        match tables {
+            // Four lookups a pixel, no branches.
             [Some(r), Some(g), Some(b), Some(a)] => {
                 for (px, rgba) in data.chunks_exact(n).zip(out.chunks_exact_mut(4)) {
                     let word = word_of(px);
                     rgba.copy_from_slice(&[r.get(word), g.get(word), b.get(word), a.get(word)]);
                 }
             }
+            // A channel wider than 8 bits: the formula.
             _ => {
                 for (px, rgba) in data.chunks_exact(n).zip(out.chunks_exact_mut(4)) {
-                    let word = word_of(px);
-                    for (o, lane) in rgba.iter_mut().zip(&lanes) {
-                        *o = lane.get(word);
-                    }
+                    rgba.copy_from_slice(&self.decode_word(word_of(px)));
                 }
             }
         }
