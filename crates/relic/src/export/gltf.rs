@@ -28,22 +28,44 @@ struct Builder {
 
 impl Builder {
     fn view(&mut self, bytes: &[u8], target: Option<u32>) -> usize {
+        self.view_with(target, |bin| bin.extend_from_slice(bytes))
+    }
+
+    /// A buffer view of what `write` appends, 4-byte aligned.
+    fn view_with(&mut self, target: Option<u32>, write: impl FnOnce(&mut Vec<u8>)) -> usize {
         while self.bin.len() % 4 != 0 {
             self.bin.push(0);
         }
-        let mut v = json!({"buffer": 0, "byteOffset": self.bin.len(), "byteLength": bytes.len()});
+        let start = self.bin.len();
+        write(&mut self.bin);
+        let mut v = json!({"buffer": 0, "byteOffset": start, "byteLength": self.bin.len() - start});
         if let Some(t) = target {
             v["target"] = json!(t);
         }
-        self.bin.extend_from_slice(bytes);
         self.views.push(v);
         self.views.len() - 1
     }
 
     /// A float accessor of `N`-component items (`SCALAR`, `VEC2`, …), with min/max when asked.
     fn floats<const N: usize>(&mut self, items: &[[f32; N]], target: Option<u32>, bounds: bool) -> usize {
-        let bytes: Vec<u8> = items.iter().flatten().flat_map(|f| f.to_le_bytes()).collect();
-        let view = self.view(&bytes, target);
+        self.floats_mapped(items, |v| v, target, bounds)
+    }
+
+    /// [`Builder::floats`] of `map(item)`, written straight into the buffer (no copy of the items).
+    fn floats_mapped<const N: usize>(
+        &mut self,
+        items: &[[f32; N]],
+        map: impl Fn([f32; N]) -> [f32; N],
+        target: Option<u32>,
+        bounds: bool,
+    ) -> usize {
+        let view = self.view_with(target, |bin| {
+            for item in items {
+                for f in map(*item) {
+                    bin.extend_from_slice(&f.to_le_bytes());
+                }
+            }
+        });
         let kind = match N {
             1 => "SCALAR",
             2 => "VEC2",
@@ -56,6 +78,7 @@ impl Builder {
             let mut min = [f32::INFINITY; N];
             let mut max = [f32::NEG_INFINITY; N];
             for item in items {
+                let item = map(*item);
                 for k in 0..N {
                     min[k] = min[k].min(item[k]);
                     max[k] = max[k].max(item[k]);
@@ -69,20 +92,28 @@ impl Builder {
     }
 
     fn indices(&mut self, indices: &[u32], vertex_count: usize) -> usize {
-        let (bytes, component): (Vec<u8>, u32) = if vertex_count <= usize::from(u16::MAX) {
-            (indices.iter().flat_map(|&i| (i as u16).to_le_bytes()).collect(), UNSIGNED_SHORT)
-        } else {
-            (indices.iter().flat_map(|i| i.to_le_bytes()).collect(), UNSIGNED_INT)
-        };
-        let view = self.view(&bytes, Some(ELEMENT_ARRAY_BUFFER));
+        let short = vertex_count <= usize::from(u16::MAX);
+        let component = if short { UNSIGNED_SHORT } else { UNSIGNED_INT };
+        let view = self.view_with(Some(ELEMENT_ARRAY_BUFFER), |bin| {
+            for &i in indices {
+                if short {
+                    bin.extend_from_slice(&(i as u16).to_le_bytes());
+                } else {
+                    bin.extend_from_slice(&i.to_le_bytes());
+                }
+            }
+        });
         self.accessors
             .push(json!({"bufferView": view, "componentType": component, "count": indices.len(), "type": "SCALAR"}));
         self.accessors.len() - 1
     }
 
     fn joints(&mut self, joints: &[[u16; 4]]) -> usize {
-        let bytes: Vec<u8> = joints.iter().flatten().flat_map(|j| j.to_le_bytes()).collect();
-        let view = self.view(&bytes, Some(ARRAY_BUFFER));
+        let view = self.view_with(Some(ARRAY_BUFFER), |bin| {
+            for j in joints.iter().flatten() {
+                bin.extend_from_slice(&j.to_le_bytes());
+            }
+        });
         self.accessors
             .push(json!({"bufferView": view, "componentType": UNSIGNED_SHORT, "count": joints.len(), "type": "VEC4"}));
         self.accessors.len() - 1
@@ -165,9 +196,42 @@ fn png_of(image: &Image) -> Result<Vec<u8>> {
         .ok_or_else(|| Error::Unsupported("glTF output: a texture has no frame".into()))
 }
 
+/// The binary buffer's size for a scene whose textures encode to `pngs` (each view padded to 4 bytes; an
+/// upper bound: index views may be u16), so that the buffer is allocated once.
+fn buffer_size(scene: &Scene, pngs: &[Vec<u8>]) -> usize {
+    let view = |bytes: usize| bytes + 3;
+    let mut size: usize = pngs.iter().map(|p| view(p.len())).sum();
+    for p in scene.meshes.iter().flat_map(|m| &m.primitives) {
+        let n = p.positions.len();
+        size += view(12 * n) + view(4 * p.indices.len());
+        for (len, bytes) in [(p.normals.len(), 12), (p.uvs.len(), 8), (p.colors.len(), 16), (p.joints.len(), 8)] {
+            size += view(len * bytes);
+        }
+        size += view(16 * p.weights.len());
+        size += p.morph_targets.iter().map(|t| view(12 * t.positions.len()) + view(12 * t.normals.len())).sum::<usize>();
+    }
+    size += scene.skins.iter().map(|s| view(64 * s.inverse_bind_matrices.len())).sum::<usize>();
+    for ch in scene.animations.iter().flat_map(|a| &a.channels) {
+        let values = match &ch.values {
+            ChannelValues::Translation(v) | ChannelValues::Scale(v) => 12 * v.len(),
+            ChannelValues::Rotation(v) => 16 * v.len(),
+            ChannelValues::Vec2(v) => 8 * v.len(),
+            ChannelValues::Scalar(v) => 4 * v.len(),
+            ChannelValues::MorphWeights(v) => 4 * v.iter().map(Vec::len).sum::<usize>(),
+        };
+        size += view(4 * ch.times.len()) + view(values);
+    }
+    size + 3
+}
+
 /// Builds the glTF JSON document and binary buffer.
 fn build(scene: &Scene) -> Result<(Value, Vec<u8>)> {
-    let mut b = Builder::default();
+    // Textures are encoded first (in parallel), so the buffer's size is known and it is allocated once.
+    let pngs: Vec<Vec<u8>> = {
+        use rayon::prelude::*;
+        scene.textures.par_iter().map(|t| png_of(&t.image)).collect::<Result<_>>()?
+    };
+    let mut b = Builder { bin: Vec::with_capacity(buffer_size(scene, &pngs)), ..Default::default() };
     let mut used: Vec<&'static str> = Vec::new();
 
     let mut meshes = Vec::with_capacity(scene.meshes.len());
@@ -178,8 +242,7 @@ fn build(scene: &Scene) -> Result<(Value, Vec<u8>)> {
             let mut attrs = Map::new();
             attrs.insert("POSITION".into(), json!(b.floats(&p.positions, Some(ARRAY_BUFFER), true)));
             if !p.normals.is_empty() {
-                let normals: Vec<[f32; 3]> = p.normals.iter().map(|&v| normalized(v)).collect();
-                attrs.insert("NORMAL".into(), json!(b.floats(&normals, Some(ARRAY_BUFFER), false)));
+                attrs.insert("NORMAL".into(), json!(b.floats_mapped(&p.normals, normalized, Some(ARRAY_BUFFER), false)));
             }
             if !p.uvs.is_empty() {
                 attrs.insert("TEXCOORD_0".into(), json!(b.floats(&p.uvs, Some(ARRAY_BUFFER), false)));
@@ -284,15 +347,14 @@ fn build(scene: &Scene) -> Result<(Value, Vec<u8>)> {
         .skins
         .iter()
         .map(|s| {
-            let ibm: Vec<[f32; 16]> = s.inverse_bind_matrices.clone();
-            json!({"joints": s.joints, "inverseBindMatrices": b.floats(&ibm, None, false)})
+            json!({"joints": s.joints, "inverseBindMatrices": b.floats(&s.inverse_bind_matrices, None, false)})
         })
         .collect();
 
     // Images go into the binary buffer as PNG.
     let mut images = Vec::new();
-    for t in &scene.textures {
-        let view = b.view(&png_of(&t.image)?, None);
+    for (t, png) in scene.textures.iter().zip(&pngs) {
+        let view = b.view(png, None);
         images.push(json!({"name": t.name, "bufferView": view, "mimeType": "image/png"}));
     }
     let textures: Vec<Value> = (0..scene.textures.len()).map(|i| json!({"source": i, "sampler": 0})).collect();
@@ -520,6 +582,63 @@ mod tests {
             Quat::from_array(r),
             Vec3::new(t[0], t[1], t[2]),
         ) * Mat4::from_quat(Quat::from_array(inner))
+    }
+
+    /// The binary buffer is allocated once: its size is known before the first byte is written.
+    #[test]
+    fn the_buffer_never_grows() {
+        use crate::asset::*;
+        let image = Image {
+            frames: vec![Frame {
+                name: None,
+                width: 3,
+                height: 2,
+                pixels: Pixels::Rgba8(vec![7; 24]),
+                offset: (0, 0),
+                hotspots: vec![],
+                role: FrameRole::Frame,
+            }],
+            palette: None,
+            frame_rate: None,
+        };
+        let prim = Primitive {
+            positions: vec![[0.0; 3], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]],
+            normals: vec![[0.0, 0.0, 1.0]; 3],
+            uvs: vec![[0.0; 2]; 3],
+            colors: vec![[1.0; 4]; 3],
+            joints: vec![[0; 4]; 3],
+            weights: vec![[1.0, 0.0, 0.0, 0.0]; 3],
+            indices: vec![0, 1, 2],
+            material: Some(0),
+            morph_targets: vec![MorphTarget { name: "m".into(), positions: vec![[0.0; 3]; 3], normals: vec![] }],
+        };
+        let channel = |values| Channel {
+            target: ChannelTarget::Node(0),
+            times: vec![0.0, 1.0, 2.0],
+            values,
+            interpolation: Interpolation::Linear,
+        };
+        let scene = Scene {
+            nodes: vec![Node { name: "n".into(), mesh: Some(0), skin: Some(0), ..Default::default() }],
+            roots: vec![0],
+            meshes: vec![Mesh { name: "m".into(), primitives: vec![prim.clone(), prim], ..Default::default() }],
+            materials: vec![Material { texture: Some(0), ..Default::default() }],
+            textures: vec![Texture { name: "t".into(), image }],
+            skins: vec![Skin { joints: vec![0], inverse_bind_matrices: vec![IDENTITY] }],
+            animations: vec![Animation {
+                name: "a".into(),
+                channels: vec![
+                    channel(ChannelValues::Rotation(vec![[0.0, 0.0, 0.0, 1.0]; 3])),
+                    channel(ChannelValues::MorphWeights(vec![vec![0.5]; 3])),
+                ],
+                ..Default::default()
+            }],
+            ..Default::default()
+        };
+        let pngs = vec![png_of(&scene.textures[0].image).unwrap()];
+        let (_, bin) = build(&scene).unwrap();
+        assert!(bin.len() <= buffer_size(&scene, &pngs), "{} > {}", bin.len(), buffer_size(&scene, &pngs));
+        assert_eq!(bin.capacity(), buffer_size(&scene, &pngs), "the buffer grew");
     }
 
     #[test]
