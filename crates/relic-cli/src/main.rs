@@ -36,7 +36,9 @@ Examples:
   relic convert --to json -o out level.mob
   relic pack ei-res -o new.res extracted_folder
   relic check game/
-  relic extract --max-expansion 5000 -o out odd.grf   # also --max-entry-size, --max-pixels";
+  relic extract --max-expansion 5000 -o out odd.grf   # also --max-entry-size, --max-pixels
+  relic convert --files-from list.txt --shard 3/8 --report r3.json -o out   # one of 8 machines
+  relic merge-reports -o all.json r*.json";
 
 #[derive(Parser)]
 #[command(name = "relic", version, about = "Open, convert and write back the asset files of classic games", after_help = EXAMPLES)]
@@ -52,6 +54,42 @@ struct Cli {
     /// Largest image (width × height) decoded from an input such as a PNG to pack
     #[arg(long, global = true, value_name = "PIXELS", default_value_t = relic::limits::Limits::DEFAULT.max_pixels)]
     max_pixels: u64,
+}
+
+/// Options that spread a batch over machines (`convert`, `extract`, `check`).
+#[derive(clap::Args, Debug, Clone)]
+struct Batch {
+    /// Take the inputs from a file, one path per line (`-`: standard input); `#` starts a comment line
+    #[arg(long, value_name = "LIST")]
+    files_from: Option<PathBuf>,
+    /// Only the inputs of shard K of N (K from 1), chosen by a hash of each input's path: N copies of the
+    /// command with K = 1…N do the whole batch once, without two writing the same file
+    #[arg(long, value_name = "K/N")]
+    shard: Option<ops::Shard>,
+    /// Write a summary of this run (inputs, outputs, failures) as JSON; `relic merge-reports` combines them
+    #[arg(long, value_name = "FILE.json")]
+    report: Option<PathBuf>,
+}
+
+impl Batch {
+    /// The inputs named on the command line, then those of `--files-from`.
+    fn inputs(&self, named: Vec<PathBuf>) -> Result<Vec<PathBuf>, Failure> {
+        let mut all = named;
+        if let Some(list) = &self.files_from {
+            all.extend(ops::read_files_from(list)?);
+        }
+        if all.is_empty() {
+            return Err(Failure::Usage("no inputs: name some, or give --files-from".into()));
+        }
+        Ok(all)
+    }
+
+    fn write_report(&self, report: ops::Report) -> Result<(), Failure> {
+        if let Some(path) = &self.report {
+            report.sorted().write(path)?;
+        }
+        Ok(())
+    }
 }
 
 #[derive(Subcommand)]
@@ -109,7 +147,11 @@ enum Command {
         /// Print the manifest of written files as JSON
         #[arg(long)]
         json: bool,
-        archive: PathBuf,
+        #[command(flatten)]
+        batch: Batch,
+        /// The archive (with --files-from: none; each listed archive goes to a folder of its own)
+        #[arg(required_unless_present = "files_from")]
+        archive: Option<PathBuf>,
         /// Only entries whose path or file name matches (case-insensitive)
         globs: Vec<String>,
     },
@@ -158,7 +200,9 @@ enum Command {
         /// Print the manifest of written files as JSON
         #[arg(long)]
         json: bool,
-        #[arg(required = true)]
+        #[command(flatten)]
+        batch: Batch,
+        #[arg(required_unless_present = "files_from")]
         inputs: Vec<PathBuf>,
     },
     /// Read every file, write it back, and report what does not come back byte for byte
@@ -168,8 +212,19 @@ enum Command {
         json: bool,
         #[arg(long, short)]
         quiet: bool,
-        #[arg(required = true)]
+        #[command(flatten)]
+        batch: Batch,
+        #[arg(required_unless_present = "files_from")]
         inputs: Vec<PathBuf>,
+    },
+    /// Combine the `--report` files of a sharded run into one (refuses overlaps; names missing shards)
+    #[command(after_help = "Example:\n  relic merge-reports -o all.json reports/*.json")]
+    MergeReports {
+        /// Write the merged report here instead of standard output
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+        #[arg(required = true)]
+        reports: Vec<PathBuf>,
     },
     /// Write a file of FORMAT from a folder (archives), the JSON of `convert --to json`, or the file
     /// `convert` wrote (an INI for REG, …)
@@ -426,11 +481,37 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Extract { output, recursive, force, quiet, json, archive, globs } => {
-            let out_dir = output.unwrap_or_else(|| default_folder(&archive));
+        Command::Extract { output, recursive, force, quiet, json, batch, archive, mut globs } => {
             let bar = Bar::new(quiet, true);
-            let opts = ops::ExtractOptions { recursive, force, globs };
-            let report = ops::extract(&archive, &out_dir, &opts, &bar)?;
+            let (report, out_dir) = if let Some(list) = &batch.files_from {
+                // With a list, every positional is a pattern.
+                globs.splice(0..0, archive.map(|a| a.to_string_lossy().into_owned()));
+                let archives = ops::read_files_from(list)?;
+                let out_dir = output.unwrap_or_else(|| PathBuf::from("."));
+                let opts = ops::ExtractOptions { recursive, force, globs };
+                let report = ops::extract_many(&archives, &out_dir, &opts, batch.shard, &bar);
+                let mut summary = ops::Report::new("extract", batch.shard, &[]);
+                summary.inputs = ops::Shard::select(batch.shard, archives, |p| p.as_path())
+                    .iter()
+                    .map(|p| p.display().to_string())
+                    .collect();
+                summary.outputs = report.written.iter().map(|w| w.output.clone()).collect();
+                summary.bytes = report.bytes;
+                summary.failures = report.failures.clone();
+                batch.write_report(summary)?;
+                (report, out_dir)
+            } else {
+                let archive = archive.ok_or_else(|| Failure::Usage("no archive named".into()))?;
+                let out_dir = output.unwrap_or_else(|| default_folder(&archive));
+                let opts = ops::ExtractOptions { recursive, force, globs };
+                let report = ops::extract(&archive, &out_dir, &opts, &bar)?;
+                let mut summary = ops::Report::new("extract", None, std::slice::from_ref(&archive));
+                summary.outputs = report.written.iter().map(|w| w.output.clone()).collect();
+                summary.bytes = report.bytes;
+                summary.failures = report.failures.clone();
+                batch.write_report(summary)?;
+                (report, out_dir)
+            };
             drop(bar);
             if json {
                 print_json(out, &report.written)?;
@@ -454,8 +535,11 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
             force,
             quiet,
             json,
+            batch,
             inputs,
         } => {
+            let listed = batch.files_from.is_some();
+            let inputs = batch.inputs(inputs)?;
             let format = format.as_deref().map(format_by_id).transpose()?;
             let options = relic::registry::ConvertOptions {
                 mips,
@@ -468,11 +552,17 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
                 compression,
                 ..Default::default()
             };
-            let req = ops::ConvertRequest { to, force, options, format };
+            let req = ops::ConvertRequest { to, force, options, format, shard: batch.shard, listed };
             ops::check_convert_request(&inputs, &req).map_err(Failure::Usage)?;
             let bar = Bar::new(quiet, false);
             let report = ops::convert(&inputs, &output, &req, &bar);
             drop(bar);
+            let mut summary = ops::Report::new("convert", batch.shard, &[]);
+            summary.inputs = report.inputs.clone();
+            summary.outputs = report.outputs.iter().map(|o| o.output.clone()).collect();
+            summary.failures = report.failures.clone();
+            summary.skipped = report.skipped.clone();
+            batch.write_report(summary)?;
             let notes = req.options.notes.lock().map(|n| n.clone()).unwrap_or_default();
             for note in notes.iter().collect::<std::collections::BTreeSet<_>>() {
                 say!("relic: warning: {note}");
@@ -487,15 +577,21 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
             }
             Ok(finish(&report.failures))
         }
-        Command::Check { json, quiet, inputs } => {
+        Command::Check { json, quiet, batch, inputs } => {
+            let inputs = batch.inputs(inputs)?;
             let bar = Bar::new(quiet, false);
-            let items = ops::check(&inputs, &bar);
+            let items = ops::check_shard(&inputs, batch.shard, &bar);
             drop(bar);
             let failures: Vec<String> = items
                 .iter()
                 .filter(|i| matches!(i.outcome, "differs" | "failed"))
                 .map(|i| format!("{}: {} ({})", i.path, i.outcome, i.detail.as_deref().unwrap_or("")))
                 .collect();
+            let mut summary = ops::Report::new("check", batch.shard, &[]);
+            summary.inputs = items.iter().map(|i| i.path.clone()).collect();
+            summary.outputs = items.iter().map(|i| format!("{}: {}", i.path, i.outcome)).collect();
+            summary.failures = failures.clone();
+            batch.write_report(summary)?;
             if json {
                 print_json(out, &items)?;
             } else {
@@ -504,6 +600,28 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
                 }
             }
             Ok(finish(&failures))
+        }
+        Command::MergeReports { output, reports } => {
+            let reports = reports.iter().map(|p| ops::Report::read(p)).collect::<relic::Result<Vec<_>>>()?;
+            let (merged, notes) = ops::merge_reports(reports)?;
+            for note in &notes {
+                say!("relic: warning: {note}");
+            }
+            match output {
+                Some(path) => {
+                    merged.write(&path)?;
+                    say!(
+                        "merged {} shards: {} inputs, {} outputs, {} failures into {}",
+                        merged.shards.len(),
+                        merged.inputs.len(),
+                        merged.outputs.len(),
+                        merged.failures.len(),
+                        path.display()
+                    );
+                }
+                None => print_json(out, &merged)?,
+            }
+            Ok(ExitCode::SUCCESS)
         }
         Command::Pack { format, output, force, no_dedupe, pixel_format, mips, input } => {
             format_by_id(&format)?;

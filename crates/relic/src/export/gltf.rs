@@ -208,7 +208,8 @@ fn buffer_size(scene: &Scene, pngs: &[Vec<u8>]) -> usize {
             size += view(len * bytes);
         }
         size += view(16 * p.weights.len());
-        size += p.morph_targets.iter().map(|t| view(12 * t.positions.len()) + view(12 * t.normals.len())).sum::<usize>();
+        size +=
+            p.morph_targets.iter().map(|t| view(12 * t.positions.len()) + view(12 * t.normals.len())).sum::<usize>();
     }
     size += scene.skins.iter().map(|s| view(64 * s.inverse_bind_matrices.len())).sum::<usize>();
     for ch in scene.animations.iter().flat_map(|a| &a.channels) {
@@ -242,7 +243,8 @@ fn build(scene: &Scene) -> Result<(Value, Vec<u8>)> {
             let mut attrs = Map::new();
             attrs.insert("POSITION".into(), json!(b.floats(&p.positions, Some(ARRAY_BUFFER), true)));
             if !p.normals.is_empty() {
-                attrs.insert("NORMAL".into(), json!(b.floats_mapped(&p.normals, normalized, Some(ARRAY_BUFFER), false)));
+                attrs
+                    .insert("NORMAL".into(), json!(b.floats_mapped(&p.normals, normalized, Some(ARRAY_BUFFER), false)));
             }
             if !p.uvs.is_empty() {
                 attrs.insert("TEXCOORD_0".into(), json!(b.floats(&p.uvs, Some(ARRAY_BUFFER), false)));
@@ -346,9 +348,7 @@ fn build(scene: &Scene) -> Result<(Value, Vec<u8>)> {
     let skins: Vec<Value> = scene
         .skins
         .iter()
-        .map(|s| {
-            json!({"joints": s.joints, "inverseBindMatrices": b.floats(&s.inverse_bind_matrices, None, false)})
-        })
+        .map(|s| json!({"joints": s.joints, "inverseBindMatrices": b.floats(&s.inverse_bind_matrices, None, false)}))
         .collect();
 
     // Images go into the binary buffer as PNG.

@@ -25,6 +25,11 @@ pub struct CheckItem {
 /// Reads every file under the inputs (folders are walked), writes each back through its format's JSON
 /// document, and reports whether the bytes come back identical: the conformance run over a game's files.
 pub fn check(inputs: &[PathBuf], progress: &dyn Progress) -> Vec<CheckItem> {
+    check_shard(inputs, None, progress)
+}
+
+/// [`check`] of the files of one shard (`--shard K/N`, by each file's path).
+pub fn check_shard(inputs: &[PathBuf], shard: Option<super::Shard>, progress: &dyn Progress) -> Vec<CheckItem> {
     let mut files = Vec::new();
     for input in inputs {
         if input.is_dir() {
@@ -40,6 +45,7 @@ pub fn check(inputs: &[PathBuf], progress: &dyn Progress) -> Vec<CheckItem> {
             files.push(input.clone());
         }
     }
+    let files = super::Shard::select(shard, files, |p| p.as_path());
     progress.start(files.len() as u64);
     files
         .par_iter()

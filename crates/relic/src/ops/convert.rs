@@ -24,6 +24,12 @@ pub struct ConvertRequest {
     /// Read every input as this format instead of identifying it (`--format`): for layouts that have no
     /// magic and are never sniffed (Dark Reign's headerless FTG sprites).
     pub format: Option<&'static Format>,
+    /// Only the inputs of this shard (`--shard K/N`); names are still chosen over every input, so the
+    /// union of the shards is one whole run.
+    pub shard: Option<super::Shard>,
+    /// The inputs come from a list (`--files-from`): a file of no known format, or of a format not
+    /// converted yet, is skipped as in a walked folder, not a failure.
+    pub listed: bool,
 }
 
 /// One written output (the `--json` manifest of `relic convert`).
@@ -43,6 +49,8 @@ pub struct ConvertReport {
     /// Files in walked folders that were not converted, one line each with the reason (no format matched,
     /// or the format is read but not converted yet).
     pub skipped: Vec<String>,
+    /// The files this run took up (those of its shard), as found.
+    pub inputs: Vec<String>,
 }
 
 /// A file to convert and the folder its outputs go to.
@@ -114,7 +122,12 @@ pub fn convert(inputs: &[PathBuf], out_dir: &Path, req: &ConvertRequest, progres
                 }
             }
         } else {
-            jobs.push(Job { path: input.clone(), out_dir: out_dir.to_path_buf(), explicit: true, stem: String::new() });
+            jobs.push(Job {
+                path: input.clone(),
+                out_dir: out_dir.to_path_buf(),
+                explicit: !req.listed,
+                stem: String::new(),
+            });
         }
     }
     let mut stems: std::collections::HashMap<(PathBuf, String), usize> = Default::default();
@@ -127,6 +140,9 @@ pub fn convert(inputs: &[PathBuf], out_dir: &Path, req: &ConvertRequest, progres
             job.stem = job.path.file_name().map_or_else(|| job.stem.clone(), |n| n.to_string_lossy().into_owned());
         }
     }
+    // The shard is taken after the names: a name two inputs share is made unique over the whole batch.
+    let jobs = super::Shard::select(req.shard, jobs, |j| j.path.as_path());
+    report.inputs = jobs.iter().map(|j| j.path.display().to_string()).collect();
     progress.start(jobs.len() as u64);
     let results: Vec<(Job, Converted)> = jobs
         .into_par_iter()

@@ -134,6 +134,59 @@ pub fn extract(path: &Path, out_dir: &Path, opts: &ExtractOptions, progress: &dy
     Ok(report)
 }
 
+/// Extracts many archives (a `--files-from` list), each into a folder of its own under `out_dir`: the
+/// archive's path as listed without its extension (`game/Res/textures.res` → `game/Res/textures/`), with
+/// roots, drive letters and `..` left out; where two listed archives would share a folder, each keeps its
+/// whole file name (`textures.res/`). Folders are chosen over the whole list before a shard is taken, so
+/// shards never write into each other's folders. One archive failing does not stop the others.
+pub fn extract_many(
+    archives: &[std::path::PathBuf],
+    out_dir: &Path,
+    opts: &ExtractOptions,
+    shard: Option<super::Shard>,
+    progress: &dyn Progress,
+) -> ExtractReport {
+    let folder = |p: &Path, whole_name: bool| -> std::path::PathBuf {
+        let mut parts: Vec<String> = p
+            .components()
+            .filter_map(|c| match c {
+                std::path::Component::Normal(s) => Some(s.to_string_lossy().into_owned()),
+                _ => None,
+            })
+            .collect();
+        if let (Some(last), false) = (parts.last_mut(), whole_name) {
+            if let Some((stem, _)) = last.rsplit_once('.').filter(|(s, _)| !s.is_empty()) {
+                *last = stem.to_string();
+            }
+        }
+        parts.iter().collect()
+    };
+    let mut count: std::collections::HashMap<String, usize> = Default::default();
+    for a in archives {
+        *count.entry(folder(a, false).to_string_lossy().to_lowercase()).or_default() += 1;
+    }
+    let jobs: Vec<(&std::path::PathBuf, std::path::PathBuf)> = archives
+        .iter()
+        .map(|a| {
+            let shared = count.get(&folder(a, false).to_string_lossy().to_lowercase()).is_some_and(|&n| n > 1);
+            (a, folder(a, shared))
+        })
+        .collect();
+    let jobs = super::Shard::select(shard, jobs, |(a, _)| a.as_path());
+    let mut report = ExtractReport::default();
+    for (archive, dest) in jobs {
+        match extract(archive, &out_dir.join(dest), opts, progress) {
+            Ok(r) => {
+                report.written.extend(r.written);
+                report.bytes += r.bytes;
+                report.failures.extend(r.failures);
+            }
+            Err(e) => report.failures.push(e.to_string()),
+        }
+    }
+    report
+}
+
 /// Names the entry in an error about its bytes (errors with a location already name format and offset).
 pub(super) fn entry_error(name: &str, err: Error) -> Error {
     let shown = paths::display_name(name);

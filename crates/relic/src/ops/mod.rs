@@ -8,12 +8,14 @@ mod convert;
 mod extract;
 mod list;
 mod pack;
+mod shard;
 
-pub use check::{check, CheckItem};
+pub use check::{check, check_shard, CheckItem};
 pub use convert::{check_convert_request, convert, ConvertReport, ConvertRequest, ManifestItem};
-pub use extract::{extract, ExtractOptions, ExtractReport, ExtractedItem};
+pub use extract::{extract, extract_many, ExtractOptions, ExtractReport, ExtractedItem};
 pub use list::{list, ListedEntry};
 pub use pack::{collect_folder, pack, PackOptions, PackReport};
+pub use shard::{merge_reports, read_files_from, Report, Shard};
 
 use std::path::{Path, PathBuf};
 
