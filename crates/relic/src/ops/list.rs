@@ -64,11 +64,20 @@ pub(super) fn flatten<'a>(
     check_depth(format, archive_name, depth)?;
     let entries = archive_entries(format, data, archive_name)?;
     out.reserve(entries.len());
-    for entry in entries {
-        // An entry whose head cannot be decoded is identified by its name alone; its error shows when it
-        // is extracted.
+    // Identifying entries (a compressed entry's head is inflated for it) is most of a listing's work:
+    // spread it over the cores. An entry whose head cannot be decoded is identified by its name alone;
+    // its error shows when it is extracted.
+    let sniff = |entry: &Entry<'_>| {
         let head = entry.data.head(SNIFF_BYTES).unwrap_or_default();
-        let fmt = registry::sniff(&head, &entry.name).map(|(f, _)| f);
+        registry::sniff(&head, &entry.name).map(|(f, _)| f)
+    };
+    let formats: Vec<Option<&'static Format>> = if entries.len() >= 4096 {
+        use rayon::prelude::*;
+        entries.par_iter().map(sniff).collect()
+    } else {
+        entries.iter().map(sniff).collect()
+    };
+    for (entry, fmt) in entries.into_iter().zip(formats) {
         // The entry's own name names a nested archive when it is descended into.
         let inner_name = (recursive && fmt.is_some_and(|f| f.is_archive())).then(|| entry.name.clone());
         // Top-level names move as they are; nested ones get their archive's prefix.
