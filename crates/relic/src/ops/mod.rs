@@ -12,7 +12,7 @@ mod pack;
 pub use check::{check, CheckItem};
 pub use convert::{check_convert_request, convert, ConvertReport, ConvertRequest, ManifestItem};
 pub use extract::{extract, ExtractOptions, ExtractReport, ExtractedItem};
-pub use list::{list, ListedEntry};
+pub use list::{archive_entries, check_depth, list, ListedEntry};
 pub use pack::{collect_folder, pack, PackOptions, PackReport};
 
 use std::path::{Path, PathBuf};
