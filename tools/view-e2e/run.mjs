@@ -152,8 +152,12 @@ try {
   const sliders = await page.locator('#preview .morph input[type=range]').count();
   expect(sliders === 8, `the figure has a slider for each of its 8 morph extremes (${sliders})`);
   await page.locator('#preview .morph input[type=range]').first().fill('1');
-  if (readmeShot) await page.screenshot({ path: readmeShot });
   await shot('figure');
+  await open('evil_islands/isle.mp', 'model');
+  pixels = await drawn();
+  expect(pixels.colours > 3, `the Evil Islands terrain is drawn (${pixels.colours} colours)`);
+  if (readmeShot) await page.screenshot({ path: readmeShot });
+  await shot('terrain');
 
   // Documents: an INI as a table with a search box, and database tables.
   await open('evil_islands/settings.reg', 'document');

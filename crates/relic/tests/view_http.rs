@@ -276,7 +276,10 @@ fn every_endpoint_answers_and_nothing_under_the_root_is_written() {
     assert_eq!(broken.status, 422, "{}", broken.text());
     let body = broken.json();
     let error = body["error"].as_str().unwrap();
-    assert!(error.contains("ei-mmp") && !error.contains('\n') && !error.contains(&*f.root.to_string_lossy()), "{error}");
+    assert!(
+        error.contains("ei-mmp") && !error.contains('\n') && !error.contains(&*f.root.to_string_lossy()),
+        "{error}"
+    );
     assert_eq!(body["kind"], "image");
     assert_eq!(get(a, "/api/preview?path=evil_islands/nothing.mmp").status, 404);
     assert_eq!(get(a, "/api/tree?path=evil_islands/example.res/nothing").status, 404);

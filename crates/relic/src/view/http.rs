@@ -142,7 +142,11 @@ fn route(state: &State, request: &Request) -> Result<Reply, Rejection> {
         [host] => {
             return Err(Rejection::new(
                 403,
-                format!("refusing a request for host `{}`: this server answers {}", shown(host), super::url_of(state.addr)),
+                format!(
+                    "refusing a request for host `{}`: this server answers {}",
+                    shown(host),
+                    super::url_of(state.addr)
+                ),
             ))
         }
         _ => return Err(Rejection::new(403, "refusing a request without exactly one Host header")),

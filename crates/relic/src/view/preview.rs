@@ -74,9 +74,7 @@ struct Subject<'i> {
 
 /// Whether an item converts (else its preview is its JSON, or its bytes for a file of no known format).
 fn converts(data: &Data) -> bool {
-    data.format.is_some_and(|f| {
-        f.capabilities.convert && (!f.is_archive() || f.codec_for(&data.name).converts_whole())
-    })
+    data.format.is_some_and(|f| f.capabilities.convert && (!f.is_archive() || f.codec_for(&data.name).converts_whole()))
 }
 
 fn subject<'i>(tree: &Tree, item: &'i Item) -> Option<Subject<'i>> {
@@ -177,7 +175,10 @@ pub(super) fn preview(tree: &Tree, item: &Item) -> Result<Value, (u16, Value)> {
             } else if format.is_some() {
                 // Read but not converted: its data as a document.
                 out.insert("kind".into(), json!("document"));
-                out.insert("assets".into(), json!([{"name": "data", "kind": "document", "json": file_url(&path, "json", None, None)}]));
+                out.insert(
+                    "assets".into(),
+                    json!([{"name": "data", "kind": "document", "json": file_url(&path, "json", None, None)}]),
+                );
             } else {
                 raw_view(&path, &data.bytes, &mut out);
             }
@@ -207,7 +208,11 @@ pub(super) fn preview(tree: &Tree, item: &Item) -> Result<Value, (u16, Value)> {
                 let index = if is_leaf { None } else { Some(i) };
                 views.push(asset_view(&path, index, named, &stem));
                 let ext = export::extensions_for(&named.asset).first().copied().unwrap_or("bin");
-                let label = if is_leaf { path.rsplit('/').next().unwrap_or(&path).to_string() } else { asset_file_name(named, &stem) };
+                let label = if is_leaf {
+                    path.rsplit('/').next().unwrap_or(&path).to_string()
+                } else {
+                    asset_file_name(named, &stem)
+                };
                 downloads.push(json!({"label": label, "url": file_url(&path, ext, index, None)}));
             }
             let kind = match (data.format, &item) {
@@ -301,7 +306,9 @@ fn raw_view(path: &str, bytes: &[u8], out: &mut Map<String, Value>) {
         let url = file_url(path, "raw", None, None);
         let view = match kind {
             "sound" => json!({"name": "sound", "kind": "sound", "url": url}),
-            _ => json!({"name": "image", "kind": "image", "frames": [{"label": "image", "url": url}], "frame_rate": null}),
+            _ => {
+                json!({"name": "image", "kind": "image", "frames": [{"label": "image", "url": url}], "frame_rate": null})
+            }
         };
         out.insert("kind".into(), json!(kind));
         out.insert("assets".into(), json!([view]));
@@ -312,7 +319,8 @@ fn raw_view(path: &str, bytes: &[u8], out: &mut Map<String, Value>) {
         Some((text, encoding)) => {
             out.insert("kind".into(), json!("document"));
             let truncated = head.len() < bytes.len();
-            let view = json!({"name": "text", "kind": "text", "text": text, "encoding": encoding, "truncated": truncated});
+            let view =
+                json!({"name": "text", "kind": "text", "text": text, "encoding": encoding, "truncated": truncated});
             out.insert("assets".into(), json!([view]));
         }
         None => {
@@ -406,7 +414,12 @@ fn content_type(ext: &str) -> &'static str {
 }
 
 /// `/api/file`.
-pub(super) fn file(tree: &Tree, files: &Arc<Cache<Arc<Vec<u8>>>>, item: &Item, query: &Query) -> Result<FileOut, Rejection> {
+pub(super) fn file(
+    tree: &Tree,
+    files: &Arc<Cache<Arc<Vec<u8>>>>,
+    item: &Item,
+    query: &Query,
+) -> Result<FileOut, Rejection> {
     let ext = query.get("as").unwrap_or("raw").to_ascii_lowercase();
     if ext.is_empty() || !ext.bytes().all(|b| b.is_ascii_alphanumeric()) || ext.len() > 8 {
         return Err(Rejection::bad(format!("`as={}` is not a file type", shown(&ext))));
@@ -465,11 +478,16 @@ pub(super) fn file(tree: &Tree, files: &Arc<Cache<Arc<Vec<u8>>>>, item: &Item, q
     let named = converted.assets.get(index).ok_or_else(|| Rejection::new(404, format!("no asset {index}")))?;
     let exts = export::extensions_for(&named.asset);
     let Some(ext) = exts.iter().copied().find(|e| e.eq_ignore_ascii_case(&ext)) else {
-        return Err(Rejection::new(404, format!("a {} converts to {}, not .{ext}", named.asset.kind(), exts.join(", "))));
+        return Err(Rejection::new(
+            404,
+            format!("a {} converts to {}, not .{ext}", named.asset.kind(), exts.join(", ")),
+        ));
     };
     let stem = match item {
         Item::Asset { .. } => leaf_stem(&path),
-        _ => asset_file_name(named, &subject.data.stem()).rsplit_once('.').map_or(String::new(), |(s, _)| s.to_string()),
+        _ => {
+            asset_file_name(named, &subject.data.stem()).rsplit_once('.').map_or(String::new(), |(s, _)| s.to_string())
+        }
     };
     let file_stem = stem.rsplit('/').next().unwrap_or(&stem).to_string();
     let (conv, stem2) = (Arc::clone(&converted), file_stem.clone());

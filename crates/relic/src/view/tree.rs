@@ -95,12 +95,24 @@ pub(super) struct Converted {
 
 /// A resolved item.
 pub(super) enum Item {
-    Folder { path: String, disk: PathBuf },
+    Folder {
+        path: String,
+        disk: PathBuf,
+    },
     Data(Data),
     /// A folder inside a container's listing (`data/texture` of a GRF).
-    Virtual { path: String, container: Data, prefix: String },
+    Virtual {
+        path: String,
+        container: Data,
+        prefix: String,
+    },
     /// Converted file `index` of a record container.
-    Asset { path: String, container: Data, index: usize, converted: Arc<Converted> },
+    Asset {
+        path: String,
+        container: Data,
+        index: usize,
+        converted: Arc<Converted>,
+    },
 }
 
 impl Item {
@@ -301,9 +313,9 @@ impl Tree {
 
     fn open_entry(&self, container: &Data, index: usize, leaf: &Leaf, path: String) -> Result<Data, Rejection> {
         let format = container.format.ok_or_else(|| not_found(&path))?;
-        crate::ops::check_depth(format, &container.name, container.depth + 1)
-            .map_err(|e| self.unreadable(&e))?;
-        let entries = crate::ops::archive_entries(format, &container.bytes, &container.name).map_err(|e| self.unreadable(&e))?;
+        crate::ops::check_depth(format, &container.name, container.depth + 1).map_err(|e| self.unreadable(&e))?;
+        let entries =
+            crate::ops::archive_entries(format, &container.bytes, &container.name).map_err(|e| self.unreadable(&e))?;
         let entry = entries.get(index).ok_or_else(|| not_found(&path))?;
         let bytes = entry.data.bytes().map_err(|e| self.unreadable(&e))?.into_owned();
         let options = format.codec.entry_options(&container.bytes, &container.options);
@@ -408,7 +420,11 @@ impl Tree {
             }
         }
         out.sort_by(|a, b| {
-            (a.kind != "folder", a.name.to_lowercase(), &a.name).cmp(&(b.kind != "folder", b.name.to_lowercase(), &b.name))
+            (a.kind != "folder", a.name.to_lowercase(), &a.name).cmp(&(
+                b.kind != "folder",
+                b.name.to_lowercase(),
+                &b.name,
+            ))
         });
         out
     }
@@ -548,7 +564,8 @@ pub(super) fn asset_size(asset: &Asset) -> usize {
             prims + scene.textures.iter().map(|t| image(&t.image)).sum::<usize>() + scene.nodes.len() * 128
         }
         Asset::Document(d) => {
-            json_size(&d.value) + d.tables.iter().map(|t| t.rows.iter().flatten().map(String::len).sum::<usize>()).sum::<usize>()
+            json_size(&d.value)
+                + d.tables.iter().map(|t| t.rows.iter().flatten().map(String::len).sum::<usize>()).sum::<usize>()
         }
         Asset::Text(t) => t.text.len(),
         Asset::Binary(b) => b.bytes.len(),
