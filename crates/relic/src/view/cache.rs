@@ -56,9 +56,10 @@ impl<V: Clone + Send + 'static> Cache<V> {
                 let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(work))
                     .unwrap_or_else(|_| Err("relic failed on this item (a bug: please report it)".to_string()));
                 let size = outcome.as_ref().map_or(64, |v| (cache.size_of)(v)) + key.len();
+                // Counted (and older values evicted) before anyone sees the value.
+                cache.filled(key, size);
                 *lock(&slot.value) = Some(outcome);
                 slot.ready.notify_all();
-                cache.filled(key, size);
             });
         }
         let mut value = lock(&slot.value);
