@@ -3,7 +3,7 @@
 //   node tools/view-e2e/run.mjs URL OUT_DIR [README_SCREENSHOT]
 //
 // URL is a `relic view samples` already listening. The script clicks through the page's contract (tree
-// items carry `data-path`; `#preview` has `data-kind` and `data-state` = ready | error): an archive and
+// items carry `data-path`, and only they; `#preview` has `data-kind` and `data-state` = ready | error): an archive and
 // its entries, a texture, sounds, models and documents, checks what is drawn (image sizes, WebGL pixels,
 // audio durations, table rows), fails on any console error, and saves a screenshot of each step in OUT_DIR.
 // The browser is Debian's chromium (RELIC_CHROMIUM overrides the path); playwright-core never downloads one.
@@ -36,8 +36,11 @@ let step = 0;
 
 const context = await browser.newContext({ viewport: { width: 1400, height: 860 }, deviceScaleFactor: 1 });
 const page = await context.newPage();
+/** The one resource that is meant to fail (the error pane is checked last). */
+const MISSING = 'evil_islands/no_such_texture.mmp';
 page.on('console', (m) => {
-  if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
+  const expected = decodeURIComponent(m.location()?.url || '').includes(MISSING);
+  if (m.type() === 'error' && !expected) problems.push(`console error: ${m.text()} (${m.location()?.url})`);
 });
 page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
 page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} (${r.failure()?.errorText})`));
@@ -63,17 +66,16 @@ async function shot(name) {
 async function open(path, kind) {
   const parts = path.split('/');
   for (let i = 1; i < parts.length; i++) {
-    const parent = parts.slice(0, i).join('/');
-    const row = page.locator(`#tree .row${sel(parent)}`);
-    if (await page.locator(`#tree .row${sel(parts.slice(0, i + 1).join('/'))}`).count()) continue;
-    await row.click();
-    await page.locator(`#tree .row${sel(parts.slice(0, i + 1).join('/'))}`).waitFor({ timeout: 15000 });
+    // Locators are strict: each `data-path` must name exactly one element.
+    if (await page.locator(sel(parts.slice(0, i + 1).join('/'))).count()) continue;
+    await page.locator(sel(parts.slice(0, i).join('/'))).click();
+    await page.locator(sel(parts.slice(0, i + 1).join('/'))).waitFor({ timeout: 15000 });
   }
-  await page.locator(`#tree .row${sel(path)}`).click();
-  const pane = page.locator(`#preview${sel(path)}`);
+  await page.locator(sel(path)).click();
+  const pane = page.locator('#preview');
   await page.waitForFunction((p) => {
     const el = document.getElementById('preview');
-    return el.dataset.path === p && (el.dataset.state === 'ready' || el.dataset.state === 'error');
+    return el.dataset.item === p && (el.dataset.state === 'ready' || el.dataset.state === 'error');
   }, path, { timeout: 30000 });
   const state = await pane.getAttribute('data-state');
   if (state !== 'ready') {
@@ -87,7 +89,7 @@ async function open(path, kind) {
 
 try {
   await page.goto(url);
-  await page.locator(`#tree .row${sel('evil_islands')}`).waitFor();
+  await page.locator(sel('evil_islands')).waitFor();
   pass('the tree lists the samples');
 
   // An archive, an entry in a folder of it, and an archive in it (RES in RES).
@@ -109,6 +111,11 @@ try {
   await page.waitForFunction(() => document.querySelector('#preview img.picture').naturalWidth === 8);
   pass('mip 1 of the texture is 8×8');
   await shot('texture');
+
+  // A BMP inside a GRF, under a Korean folder name, shown as it is.
+  await open('ragnarok/example.grf/data/texture/유저인터페이스/sample.bmp', 'image');
+  size = await page.locator('#preview img.picture').evaluate((img) => [img.naturalWidth, img.naturalHeight]);
+  expect(size[0] === 2 && size[1] === 2, `the GRF's BMP is 2×2 (${size.join('×')})`);
 
   // Sprite frames inside an FTG, drawn with the archive's palette.
   await open('dark_reign/SPRITES.FTG/UNIT.SPR', 'image');
@@ -178,6 +185,16 @@ try {
   });
   pass('the filter keeps the matching items and their folders');
   await page.locator('#filter').fill('');
+
+  // An item that cannot be read (a link to one that is not there): relic's one-line error, not a blank pane.
+  await page.evaluate((p) => { location.hash = `#/${p}`; }, MISSING);
+  await page.waitForFunction((p) => {
+    const el = document.getElementById('preview');
+    return el.dataset.item === p && el.dataset.state === 'error';
+  }, MISSING);
+  const message = await page.locator('#preview .error').textContent();
+  expect(message.includes('nothing at'), `the pane shows the error: ${message}`);
+  await shot('error');
 } catch (e) {
   problems.push(e.message.split('\n')[0]);
   await shot('failure').catch(() => {});

@@ -47,7 +47,7 @@ export class Pane {
     const token = ++this.token;
     this.reset();
     const el = this.el;
-    el.dataset.path = path;
+    el.dataset.item = path;
     el.dataset.kind = hint?.kind || '';
     el.dataset.state = 'loading';
     el.replaceChildren(h('div', { class: 'title' }, h('h2', { text: hint?.name || path || '/' })),
@@ -117,7 +117,7 @@ export class Pane {
     if (data.kind) el.dataset.kind = data.kind;
     el.dataset.state = 'error';
     el.replaceChildren(...[
-      h('div', { class: 'title' }, h('h2', { text: data.name || el.dataset.path || '/' })),
+      h('div', { class: 'title' }, h('h2', { text: data.name || el.dataset.item || '/' })),
       h('div', { class: 'error', role: 'alert', text: message }),
       downloads(data.downloads || []),
       info(data),
