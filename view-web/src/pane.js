@@ -16,7 +16,7 @@ const VIEWS = {
   document: (el, data, ctx) => showDocuments(el, data.assets.filter((a) => a.kind === 'document' || a.kind === 'text'), ctx),
   archive: (el, data, ctx) => showListing(el, data, ctx),
   folder: (el, data, ctx) => showListing(el, data, ctx),
-  binary: (el, data) => showHex(el, data),
+  binary: (el, data) => showHex(el, data.hex != null ? data : (data.assets || []).find((a) => a.hex) || {}),
 };
 
 /** The kind each asset kind is shown under. */

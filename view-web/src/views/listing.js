@@ -38,5 +38,6 @@ export async function showHex(el, data) {
     lines.push(`${i.toString(16).padStart(8, '0')}  ${row.join(' ').padEnd(47)}  ${text}`);
   }
   const note = data.size > bytes.length ? `the first ${bytes.length} of ${data.size} bytes` : `${bytes.length} bytes`;
-  el.append(h('p', { class: 'hint', text: `relic has no format for this file; ${note}:` }), h('pre', { class: 'hex', text: lines.join('\n') }));
+  const what = data.extension ? `a .${data.extension} file, passed on as it is` : 'relic has no format for this file';
+  el.append(h('p', { class: 'hint', text: `${what}; ${note}:` }), h('pre', { class: 'hex', text: lines.join('\n') }));
 }

@@ -18,6 +18,17 @@ const MAX_TABLE_CELLS: usize = 200_000;
 const MAX_INLINE_TEXT: usize = 1 << 20;
 /// Rows of an archive's listing in its preview.
 const MAX_LISTING: usize = 2000;
+/// The largest file whose own data is given as JSON (`convert --to json` of an archive holds its every
+/// byte, base64-encoded): past it, the raw bytes are the download.
+const MAX_JSON_INPUT: usize = 64 << 20;
+
+/// The downloads of a file's own data: its JSON (when relic reads it and it is not too large) and its bytes.
+fn own_downloads(data: &Data, path: &str, downloads: &mut Vec<Value>) {
+    if data.format.is_some() && data.bytes.len() <= MAX_JSON_INPUT {
+        downloads.push(json!({"label": "JSON (file data)", "url": file_url(path, "json", None, None)}));
+    }
+    downloads.push(json!({"label": "raw bytes", "url": file_url(path, "raw", None, None)}));
+}
 
 /// The bytes of a file to send, shared with the cache or the memory map they come from.
 #[derive(Clone)]
@@ -182,10 +193,7 @@ pub(super) fn preview(tree: &Tree, item: &Item) -> Result<Value, (u16, Value)> {
             } else {
                 raw_view(&path, &data.bytes, &mut out);
             }
-            if format.is_some() {
-                downloads.push(json!({"label": "JSON (file data)", "url": file_url(&path, "json", None, None)}));
-            }
-            downloads.push(json!({"label": "raw bytes", "url": file_url(&path, "raw", None, None)}));
+            own_downloads(data, &path, &mut downloads);
         }
         _ => {
             let subject = subject(tree, item).expect("items that convert have a subject");
@@ -193,8 +201,9 @@ pub(super) fn preview(tree: &Tree, item: &Item) -> Result<Value, (u16, Value)> {
             if let Some(error) = subject.error {
                 out.insert("error".into(), json!(error));
                 out.insert("kind".into(), json!(data.format.map_or("file", kind_of)));
-                downloads.push(json!({"label": "JSON (file data)", "url": file_url(&path, "json", None, None)}));
-                downloads.push(json!({"label": "raw bytes", "url": file_url(&path, "raw", None, None)}));
+                if !matches!(item, Item::Asset { .. }) {
+                    own_downloads(data, &path, &mut downloads);
+                }
                 out.insert("downloads".into(), Value::Array(downloads));
                 return Err((422, Value::Object(out)));
             }
@@ -222,7 +231,8 @@ pub(super) fn preview(tree: &Tree, item: &Item) -> Result<Value, (u16, Value)> {
                 (Some(f), _) => kind_of(f),
                 (None, _) => "file",
             };
-            let kind = if kind == "file" { "document" } else { kind };
+            // Bytes a conversion passes on as they are (a DirectMusic `.sgt`) are shown as bytes.
+            let kind = if kind == "file" { "binary" } else { kind };
             out.insert("kind".into(), json!(kind));
             if kind == "archive" {
                 listing(tree, item, &mut out);
@@ -232,8 +242,7 @@ pub(super) fn preview(tree: &Tree, item: &Item) -> Result<Value, (u16, Value)> {
                 out.insert("notes".into(), json!(converted.notes));
             }
             if !is_leaf {
-                downloads.push(json!({"label": "JSON (file data)", "url": file_url(&path, "json", None, None)}));
-                downloads.push(json!({"label": "raw bytes", "url": file_url(&path, "raw", None, None)}));
+                own_downloads(data, &path, &mut downloads);
             }
         }
     }
@@ -396,6 +405,7 @@ fn asset_view(path: &str, index: Option<usize>, named: &NamedAsset, stem: &str) 
         Asset::Binary(b) => {
             v["extension"] = json!(b.extension);
             v["size"] = json!(b.bytes.len());
+            v["hex"] = json!(hex::encode(&b.bytes[..b.bytes.len().min(4096)]));
             v["url"] = json!(file_url(path, b.extension, index, None));
         }
     }
@@ -448,6 +458,10 @@ pub(super) fn file(
     }
     if let Some(d) = data.filter(|_| ext == "json" && asset.is_none()) {
         let format = d.format.ok_or_else(|| Rejection::new(422, "not a format relic knows"))?;
+        if d.bytes.len() > MAX_JSON_INPUT {
+            let why = format!("{} bytes is too large to give as JSON here: take the raw bytes", d.bytes.len());
+            return Err(Rejection::new(413, why));
+        }
         let d2 = d.clone();
         let bytes = files.get(&key, move || {
             format
