@@ -187,7 +187,9 @@ fn every_endpoint_answers_and_nothing_under_the_root_is_written() {
     let top = ok(a, "/api/tree").json();
     assert_eq!(top["root"]["is_dir"], true);
     let listed = names(&top["children"]);
-    for expected in ["dark_reign", "drakan", "evil_islands", "ragnarok", "inside.mmp"] {
+    for expected in
+        ["dark_reign", "drakan", "evil_islands", "ragnarok", if cfg!(unix) { "inside.mmp" } else { "drakan" }]
+    {
         assert!(listed.iter().any(|n| n == expected), "{expected} not in {listed:?}");
     }
     for hidden in ["escape", "escape_dir", "fifo", "notes.txt"] {
@@ -221,8 +223,8 @@ fn every_endpoint_answers_and_nothing_under_the_root_is_written() {
     let png = ok(a, frames[0]["url"].as_str().unwrap());
     assert_eq!((png.header("content-type"), png_size(&png.body)), ("image/png", (16, 16)));
     assert_eq!(png_size(&ok(a, frames[1]["url"].as_str().unwrap()).body), (8, 8));
-    let link = ok(a, "/api/preview?path=inside.mmp").json();
-    assert_eq!(link["kind"], "image");
+    #[cfg(unix)]
+    assert_eq!(ok(a, "/api/preview?path=inside.mmp").json()["kind"], "image");
 
     // Raw bytes, the file's own data as JSON, and downloads.
     let raw_bytes = ok(a, "/api/file?path=evil_islands/example_dxt1.mmp&as=raw");
