@@ -36,6 +36,7 @@ Examples:
   relic convert --to json -o out level.mob
   relic pack ei-res -o new.res extracted_folder
   relic check game/
+  relic view --open game/
   relic extract --max-expansion 5000 -o out odd.grf   # also --max-entry-size, --max-pixels
   relic convert --files-from list.txt --shard 3/8 --report r3.json -o out   # one of 8 machines
   relic merge-reports -o all.json r*.json";
@@ -225,6 +226,30 @@ enum Command {
         output: Option<PathBuf>,
         #[arg(required = true)]
         reports: Vec<PathBuf>,
+    },
+    /// Browse and preview everything relic opens under PATH in a local web page (prints its URL first)
+    #[command(after_help = "\
+Examples:
+  relic view samples                 # prints http://127.0.0.1:PORT/ and serves until Ctrl-C
+  relic view --open game/Res/textures.res
+  relic view --port 8080 game/
+
+Only PATH and what lies under it is served, read-only, on 127.0.0.1 (or ::1 with --host ::1).")]
+    View {
+        /// A file, an archive or a folder
+        path: PathBuf,
+        /// Port to listen on (0: a free one)
+        #[arg(long, default_value_t = 0)]
+        port: u16,
+        /// Address to listen on: 127.0.0.1, ::1 or localhost (any other needs --unsafe-host)
+        #[arg(long, default_value = "127.0.0.1")]
+        host: String,
+        /// Allow a --host that is not a loopback address: anyone who reaches it can read every file under PATH
+        #[arg(long)]
+        unsafe_host: bool,
+        /// Open the page in the system browser
+        #[arg(long)]
+        open: bool,
     },
     /// Write a file of FORMAT from a folder (archives), the JSON of `convert --to json`, or the file
     /// `convert` wrote (an INI for REG, …)
@@ -623,6 +648,7 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Command::View { path, port, host, unsafe_host, open } => view(&path, port, &host, unsafe_host, open),
         Command::Pack { format, output, force, no_dedupe, pixel_format, mips, input } => {
             format_by_id(&format)?;
             let opts = ops::PackOptions { force, no_dedupe, pixel_format, mips };
@@ -633,6 +659,48 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
             say!("wrote {} ({} bytes)", output.display(), report.bytes);
             Ok(ExitCode::SUCCESS)
         }
+    }
+}
+
+/// `relic view`: serves until stopped. The URL is the first line on stdout, printed (and flushed) as soon
+/// as the server listens, so that a script can read it.
+fn view(path: &Path, port: u16, host: &str, unsafe_host: bool, open: bool) -> Result<ExitCode, Failure> {
+    let ip = relic::view::parse_host(host).map_err(Failure::Usage)?;
+    if !ip.is_loopback() && !unsafe_host {
+        return Err(Failure::Usage(format!(
+            "--host {host} is not a loopback address (127.0.0.1, ::1, localhost); add --unsafe-host to serve \
+             every file under {} to anyone who can reach it",
+            path.display()
+        )));
+    }
+    let options = relic::view::ViewOptions { host: ip, port, allow_any_host: unsafe_host, ..Default::default() };
+    let server = relic::view::serve(path, options)?;
+    let url = server.url();
+    let mut stdout = std::io::stdout().lock();
+    let _ = writeln!(stdout, "{url}").and_then(|()| stdout.flush());
+    drop(stdout);
+    say!("relic: serving {} at {url} (Ctrl-C stops)", path.display());
+    if open {
+        open_browser(&url);
+    }
+    server.wait();
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Starts the system's browser on `url`; a missing opener is only a warning.
+fn open_browser(url: &str) {
+    let mut command = if cfg!(target_os = "macos") {
+        std::process::Command::new("open")
+    } else if cfg!(windows) {
+        let mut c = std::process::Command::new("cmd");
+        c.args(["/C", "start", ""]);
+        c
+    } else {
+        std::process::Command::new("xdg-open")
+    };
+    command.arg(url).stdin(std::process::Stdio::null()).stdout(std::process::Stdio::null());
+    if let Err(e) = command.stderr(std::process::Stdio::null()).spawn() {
+        say!("relic: warning: could not start a browser ({e}); open {url}");
     }
 }
 

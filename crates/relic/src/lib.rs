@@ -20,6 +20,8 @@ pub mod reader;
 pub mod registry;
 pub mod source;
 pub mod testing;
+#[cfg(feature = "view")]
+pub mod view;
 
 pub mod dark_reign;
 pub mod drakan;

@@ -44,7 +44,8 @@ pub(super) struct FlatEntry<'a> {
     pub(super) record: Option<crate::asset::RecordInfo>,
 }
 
-pub(super) fn archive_entries<'a>(format: &Format, data: &'a [u8], name: &str) -> Result<Vec<Entry<'a>>> {
+/// An archive's entries (an error for a format that is not an archive).
+pub fn archive_entries<'a>(format: &Format, data: &'a [u8], name: &str) -> Result<Vec<Entry<'a>>> {
     format
         .codec
         .entries(data, name)
@@ -119,7 +120,7 @@ pub(super) fn flatten<'a>(
 }
 
 /// Archives nest at most [`MAX_DEPTH`] deep; deeper is an error, never a silent stop.
-pub(super) fn check_depth(format: &Format, name: &str, depth: u32) -> Result<()> {
+pub fn check_depth(format: &Format, name: &str, depth: u32) -> Result<()> {
     if depth > MAX_DEPTH {
         return Err(Error::TooDeep(format!(
             "{}: `{}` is nested more than {MAX_DEPTH} archives deep; relic stops there",

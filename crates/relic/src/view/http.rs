@@ -1,0 +1,230 @@
+//! The HTTP side: request threads take requests from `tiny_http`, check the method, the `Host` header and
+//! the request target, route them, and answer with the security headers every response carries. Slow work
+//! (listing, converting, encoding) goes through the caches of [`super::tree`] and [`super::preview`], which
+//! run it on rayon's pool.
+
+use std::net::{IpAddr, SocketAddr};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use serde_json::{json, Value};
+use tiny_http::{Header, Method, Request, Response};
+
+use super::assets;
+use super::cache::Cache;
+use super::preview::{self, Body};
+use super::request::{shown, Query, Rejection};
+use super::tree::{Item, Root, Tree};
+
+pub(super) struct State {
+    tree: Tree,
+    files: Arc<Cache<Arc<Vec<u8>>>>,
+    addr: SocketAddr,
+    allow_any_host: bool,
+    pub(super) stopping: AtomicBool,
+}
+
+impl State {
+    pub(super) fn new(root: Root, addr: SocketAddr, allow_any_host: bool, cache_bytes: usize) -> State {
+        State {
+            tree: Tree::new(root, cache_bytes),
+            files: Arc::new(Cache::new(cache_bytes / 2, |b: &Arc<Vec<u8>>| b.len())),
+            addr,
+            allow_any_host,
+            stopping: AtomicBool::new(false),
+        }
+    }
+
+    /// Whether a `Host` header names the address served: `127.0.0.1:PORT`, `[::1]:PORT` or
+    /// `localhost:PORT`, the port included. A host name other than `localhost` is refused even when the
+    /// server listens on every address, since that is what a DNS rebinding attack sends.
+    fn host_ok(&self, host: &str) -> bool {
+        let host = host.trim().to_ascii_lowercase();
+        let split = match host.strip_prefix('[') {
+            Some(rest) => rest.split_once("]:"),
+            None => host.rsplit_once(':'),
+        };
+        let Some((name, port)) = split else { return false };
+        if port != self.addr.port().to_string() {
+            return false;
+        }
+        if name == "localhost" {
+            return self.addr.ip().is_loopback() || self.addr.ip().is_unspecified();
+        }
+        match name.parse::<IpAddr>() {
+            Ok(ip) if ip == self.addr.ip() => true,
+            Ok(_) => self.allow_any_host && self.addr.ip().is_unspecified(),
+            Err(_) => false,
+        }
+    }
+}
+
+/// A request thread: answers requests until the server stops.
+pub(super) fn run(http: &tiny_http::Server, state: &State) {
+    loop {
+        match http.recv() {
+            Ok(request) => answer(state, request),
+            Err(_) if state.stopping.load(Ordering::SeqCst) => return,
+            Err(_) => continue,
+        }
+    }
+}
+
+fn header(name: &str, value: &str) -> Header {
+    // Every value put here is ASCII (file names are percent-encoded first).
+    Header::from_bytes(name.as_bytes(), value.as_bytes()).unwrap_or_else(|()| {
+        Header::from_bytes(&b"X-Relic-Dropped-Header"[..], name.as_bytes()).expect("an ASCII header")
+    })
+}
+
+/// The app page may run its own scripts and draw blobs it made (three.js decodes a model's textures
+/// through blob URLs), and nothing else.
+const APP_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
+img-src 'self' blob: data:; media-src 'self' blob:; connect-src 'self' blob: data:; worker-src 'self' blob:; \
+object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+/// Files and API answers are data, never a page: opened on their own, they run nothing.
+const DATA_POLICY: &str = "default-src 'none'; sandbox; frame-ancestors 'none'";
+
+struct Reply {
+    status: u16,
+    content_type: &'static str,
+    body: Body,
+    headers: Vec<Header>,
+    policy: &'static str,
+}
+
+impl Reply {
+    fn json(status: u16, value: &Value) -> Reply {
+        let bytes = serde_json::to_vec(value).unwrap_or_else(|_| b"{\"error\":\"JSON output\"}".to_vec());
+        Reply {
+            status,
+            content_type: "application/json",
+            body: Body::Made(Arc::new(bytes)),
+            headers: Vec::new(),
+            policy: DATA_POLICY,
+        }
+    }
+
+    fn error(r: &Rejection) -> Reply {
+        Reply::json(r.status, &json!({"error": r.message}))
+    }
+}
+
+fn answer(state: &State, request: Request) {
+    let reply = route(state, &request).unwrap_or_else(|r| Reply::error(&r));
+    let mut headers = vec![
+        header("Content-Type", reply.content_type),
+        header("X-Content-Type-Options", "nosniff"),
+        header("Referrer-Policy", "no-referrer"),
+        header("X-Frame-Options", "DENY"),
+        header("Cross-Origin-Resource-Policy", "same-origin"),
+        header("Cross-Origin-Opener-Policy", "same-origin"),
+        header("Content-Security-Policy", reply.policy),
+        header("Cache-Control", "no-store"),
+    ];
+    headers.extend(reply.headers);
+    let len = reply.body.as_ref().len();
+    let response = Response::new(reply.status.into(), headers, std::io::Cursor::new(reply.body), Some(len), None);
+    // A client that went away is no error of ours.
+    let _ = request.respond(response);
+}
+
+fn route(state: &State, request: &Request) -> Result<Reply, Rejection> {
+    if !matches!(request.method(), Method::Get | Method::Head) {
+        let mut reply = Reply::error(&Rejection::new(405, "only GET and HEAD are answered"));
+        reply.headers.push(header("Allow", "GET, HEAD"));
+        return Ok(reply);
+    }
+    let hosts: Vec<&str> =
+        request.headers().iter().filter(|h| h.field.equiv("Host")).map(|h| h.value.as_str()).collect();
+    match hosts.as_slice() {
+        [host] if state.host_ok(host) => {}
+        [host] => {
+            return Err(Rejection::new(
+                403,
+                format!(
+                    "refusing a request for host `{}`: this server answers {}",
+                    shown(host),
+                    super::url_of(state.addr)
+                ),
+            ))
+        }
+        _ => return Err(Rejection::new(403, "refusing a request without exactly one Host header")),
+    }
+    // A page of another site may point at this server (an <img>, a form): browsers say so.
+    let fetch_site = request.headers().iter().find(|h| h.field.equiv("Sec-Fetch-Site")).map(|h| h.value.as_str());
+    if fetch_site.is_some_and(|s| !matches!(s, "same-origin" | "none")) {
+        return Err(Rejection::new(403, "refusing a request from another site"));
+    }
+    let target = request.url();
+    if !target.starts_with('/') {
+        return Err(Rejection::bad("the request target must be a path"));
+    }
+    let (path, query) = target.split_once('?').unwrap_or((target, ""));
+    match path {
+        "/" | "/index.html" => Ok(asset_reply(assets::INDEX)),
+        _ if path.starts_with("/assets/") => {
+            let file = assets::get(&path["/assets/".len()..]).ok_or_else(|| Rejection::new(404, "no such file"))?;
+            Ok(asset_reply(file))
+        }
+        "/api/tree" | "/api/info" | "/api/preview" | "/api/file" => api(state, path, &Query::parse(query)?),
+        _ => Err(Rejection::new(404, format!("no endpoint `{}`", shown(path)))),
+    }
+}
+
+fn asset_reply(file: &'static assets::File) -> Reply {
+    Reply {
+        status: 200,
+        content_type: file.content_type,
+        body: Body::Made(Arc::new(file.bytes.to_vec())),
+        headers: Vec::new(),
+        policy: APP_POLICY,
+    }
+}
+
+fn api(state: &State, endpoint: &str, query: &Query) -> Result<Reply, Rejection> {
+    let path = query.path()?;
+    let tree = &state.tree;
+    let item = tree.resolve(&path)?;
+    match endpoint {
+        "/api/tree" => {
+            let children = tree.children(&item)?;
+            let mut value = json!({"path": path, "children": children});
+            if path.is_empty() {
+                let kind = match &item {
+                    Item::Folder { .. } => "folder",
+                    Item::Data(d) => d.format.map_or("file", super::tree::kind_of),
+                    _ => "file",
+                };
+                value["root"] = json!({"name": tree.root.name, "is_dir": tree.root.is_dir, "kind": kind});
+            }
+            Ok(Reply::json(200, &value))
+        }
+        "/api/info" => Ok(Reply::json(200, &preview::info(tree, &item))),
+        "/api/preview" => Ok(match preview::preview(tree, &item) {
+            Ok(v) => Reply::json(200, &v),
+            Err((status, v)) => Reply::json(status, &v),
+        }),
+        _ => {
+            let out = preview::file(tree, &state.files, &item, query)?;
+            let download = query.get("download").is_some_and(|v| v == "1");
+            let disposition = if download { "attachment" } else { "inline" };
+            let ascii: String = out
+                .file_name
+                .chars()
+                .map(|c| if c.is_ascii_graphic() && !matches!(c, '"' | '\\' | '/' | ';') || c == ' ' { c } else { '_' })
+                .collect();
+            let value = format!(
+                "{disposition}; filename=\"{ascii}\"; filename*=UTF-8''{}",
+                super::request::percent_encode(&out.file_name.replace('/', "_"))
+            );
+            Ok(Reply {
+                status: 200,
+                content_type: out.content_type,
+                body: out.body,
+                headers: vec![header("Content-Disposition", &value)],
+                policy: DATA_POLICY,
+            })
+        }
+    }
+}

@@ -1,0 +1,179 @@
+//! `relic view`: a local browser viewer for every asset relic opens. [`serve`] starts an HTTP server over a
+//! file, an archive or a folder and returns at once with the address it is bound to; the single-page app it
+//! serves (built from `view-web/`, embedded in the binary, see [`assets`]) shows a lazily loaded tree of what
+//! relic can open under that path, nested archives included, and previews the selected item: images and
+//! sprite frames, sounds, models (three.js), documents and scripts, with the item's `info` and downloads of
+//! its converted files.
+//!
+//! Why a server and not a static export: conversion happens on demand, through the same library calls as
+//! `relic convert` (`Codec::convert`/`convert_at`, the archive's `entry_options`, [`crate::export`]), so a
+//! 17,000-entry archive or a whole game folder opens at once and only what is looked at is converted. The
+//! work runs on rayon's pool, off the request threads, and its results are cached by item path ([`cache`]).
+//!
+//! # Items
+//!
+//! An item is addressed by its path relative to the root, `/`-separated, with archive entries below their
+//! archive (`textures.res/wall.mmp`, `example.res/unit.bon/body.bon`) and the converted files of record
+//! containers below the container (`Sample.sdb/Ambience/2_hum.wav`); see [`tree`].
+//!
+//! # Endpoints
+//!
+//! Every endpoint answers `GET` (and `HEAD`); errors are JSON `{"error": "<relic's one-line error>"}` with a
+//! 4xx or 5xx status.
+//!
+//! | endpoint | answer |
+//! |---|---|
+//! | `GET /` | the app (`index.html`) |
+//! | `GET /assets/NAME` | the app's embedded files (`app.js`, `app.css`) |
+//! | `GET /api/tree?path=P` | the children of item `P`, one level: `{path, children: [{name, path, kind, format, size, expandable, record}]}` (`P` empty: the root, which also gives `root`) |
+//! | `GET /api/info?path=P` | `{path, name, kind, format, size, info, record}`: the format's `info` of the item |
+//! | `GET /api/preview?path=P` | what the preview pane needs: kind, info, the converted assets (image frames with their URLs, sound, model, document tables, text), downloads, or the listing of an archive |
+//! | `GET /api/file?path=P&as=EXT[&asset=I][&frame=J][&download=1]` | a converted file (`png`, `wav`, `glb`, `json`, `ini`, `txt`, …: asset `I`, frame `J` of an image), `as=json` without `asset` the file's own data (`convert --to json`), `as=raw` its bytes; `download=1` adds `Content-Disposition: attachment` |
+//!
+//! # Security
+//!
+//! The server binds to a loopback address unless the caller allows another ([`ViewOptions::allow_any_host`],
+//! `--unsafe-host`). Every request's `Host` header must name the address served (`127.0.0.1:PORT`,
+//! `[::1]:PORT` or `localhost:PORT`), so a web page that rebinds its own domain name to 127.0.0.1 cannot read
+//! the server (DNS rebinding). Every `path` goes through one check ([`request::item_path`]): after
+//! percent-decoding, no `..` or `.` component, no empty component, no absolute path, drive letter,
+//! backslash, NUL or control character; then [`tree`] resolves it on disk component by component,
+//! canonicalizing each and refusing anything (a symbolic link, a junction) that leads outside the root, and
+//! anything that is not a regular file or a folder. Only `GET`/`HEAD` are answered; files are sent with
+//! `X-Content-Type-Options: nosniff` and a sandboxing `Content-Security-Policy`, raw bytes always as
+//! `application/octet-stream`, so a file under the root can never run as a page. Nothing is ever written:
+//! inputs are memory-mapped read-only and conversions stay in memory.
+
+pub mod assets;
+mod cache;
+mod http;
+mod preview;
+pub mod request;
+mod tree;
+
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::error::{Error, Result};
+
+/// How [`serve`] listens.
+#[derive(Debug, Clone)]
+pub struct ViewOptions {
+    /// The address to bind to; a loopback address unless `allow_any_host`.
+    pub host: IpAddr,
+    /// The port; 0 takes a free one.
+    pub port: u16,
+    /// Allow a host that is not a loopback address (`--unsafe-host`): anyone who can reach it can then read
+    /// every file under the root.
+    pub allow_any_host: bool,
+    /// Threads that answer requests (conversions run on rayon's pool).
+    pub threads: usize,
+    /// Bytes of converted results kept in memory.
+    pub cache_bytes: usize,
+}
+
+impl Default for ViewOptions {
+    fn default() -> Self {
+        ViewOptions {
+            host: IpAddr::V4(Ipv4Addr::LOCALHOST),
+            port: 0,
+            allow_any_host: false,
+            threads: 4,
+            cache_bytes: 512 << 20,
+        }
+    }
+}
+
+/// A host name given by a user, for `--host`: `localhost` and IP addresses.
+pub fn parse_host(text: &str) -> std::result::Result<IpAddr, String> {
+    if text.eq_ignore_ascii_case("localhost") {
+        return Ok(IpAddr::V4(Ipv4Addr::LOCALHOST));
+    }
+    text.trim_start_matches('[')
+        .trim_end_matches(']')
+        .parse()
+        .map_err(|_| format!("`{text}` is not an IP address or `localhost`"))
+}
+
+/// The URL of the app served at `addr`.
+pub fn url_of(addr: SocketAddr) -> String {
+    match addr {
+        SocketAddr::V4(a) => format!("http://{}:{}/", a.ip(), a.port()),
+        SocketAddr::V6(a) => format!("http://[{}]:{}/", a.ip(), a.port()),
+    }
+}
+
+/// A running viewer. Dropping it stops the server (requests in flight finish).
+pub struct Server {
+    addr: SocketAddr,
+    http: Arc<tiny_http::Server>,
+    state: Arc<http::State>,
+    threads: Vec<std::thread::JoinHandle<()>>,
+}
+
+impl Server {
+    /// The address the server is bound to (the port chosen when 0 was asked for).
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// The app's URL, `http://127.0.0.1:PORT/`.
+    pub fn url(&self) -> String {
+        url_of(self.addr)
+    }
+
+    /// Blocks until the server stops (never, unless another thread stops it).
+    pub fn wait(mut self) {
+        for t in std::mem::take(&mut self.threads) {
+            let _ = t.join();
+        }
+    }
+
+    fn stop(&mut self) {
+        self.state.stopping.store(true, std::sync::atomic::Ordering::SeqCst);
+        for _ in &self.threads {
+            self.http.unblock();
+        }
+        for t in std::mem::take(&mut self.threads) {
+            let _ = t.join();
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// Serves the viewer over `root` (a file, an archive or a folder) and returns once it listens.
+pub fn serve(root: &Path, options: ViewOptions) -> Result<Server> {
+    if !options.allow_any_host && !options.host.is_loopback() {
+        return Err(Error::Refused(format!(
+            "refusing to serve on {}: not a loopback address (anyone who reaches it could read every file under {})",
+            options.host,
+            root.display()
+        )));
+    }
+    let root = tree::Root::new(root)?;
+    let bind = SocketAddr::new(options.host, options.port);
+    let http = tiny_http::Server::http(bind).map_err(|e| Error::io(PathBuf::from(bind.to_string()), other_io(e)))?;
+    let addr = http.server_addr().to_ip().ok_or_else(|| Error::Refused("the server has no IP address".into()))?;
+    let http = Arc::new(http);
+    let state = Arc::new(http::State::new(root, addr, options.allow_any_host, options.cache_bytes));
+    let threads = (0..options.threads.max(1))
+        .map(|i| {
+            let (http, state) = (Arc::clone(&http), Arc::clone(&state));
+            std::thread::Builder::new()
+                .name(format!("relic-view-{i}"))
+                .spawn(move || http::run(&http, &state))
+                .map_err(|e| Error::io("thread", e))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok(Server { addr, http, state, threads })
+}
+
+fn other_io(e: Box<dyn std::error::Error + Send + Sync>) -> std::io::Error {
+    std::io::Error::other(e.to_string())
+}

@@ -1,0 +1,534 @@
+//! What the preview pane shows of an item (`/api/preview`), its `info` (`/api/info`), and its files
+//! (`/api/file`): converted assets exported through [`crate::export`] exactly as `relic convert` writes
+//! them (one image frame at a time for the frame picker), the file's own data as JSON (`convert --to
+//! json`), or its bytes.
+
+use std::sync::Arc;
+
+use serde_json::{json, Map, Value};
+
+use super::cache::Cache;
+use super::request::{percent_encode, shown, Query, Rejection};
+use super::tree::{asset_file_name, asset_kind, kind_of, Converted, Data, Item, Tree};
+use crate::asset::{Asset, FrameRole, Image, NamedAsset};
+use crate::export;
+
+/// Rows of tables and bytes of text put inline in a preview; the rest is in the downloads.
+const MAX_TABLE_CELLS: usize = 200_000;
+const MAX_INLINE_TEXT: usize = 1 << 20;
+/// Rows of an archive's listing in its preview.
+const MAX_LISTING: usize = 2000;
+/// The largest file whose own data is given as JSON (`convert --to json` of an archive holds its every
+/// byte, base64-encoded): past it, the raw bytes are the download.
+const MAX_JSON_INPUT: usize = 64 << 20;
+
+/// The downloads of a file's own data: its JSON (when relic reads it and it is not too large) and its bytes.
+fn own_downloads(data: &Data, path: &str, downloads: &mut Vec<Value>) {
+    if data.format.is_some() && data.bytes.len() <= MAX_JSON_INPUT {
+        downloads.push(json!({"label": "JSON (file data)", "url": file_url(path, "json", None, None)}));
+    }
+    downloads.push(json!({"label": "raw bytes", "url": file_url(path, "raw", None, None)}));
+}
+
+/// The bytes of a file to send, shared with the cache or the memory map they come from.
+#[derive(Clone)]
+pub(super) enum Body {
+    Made(Arc<Vec<u8>>),
+    Read(Arc<crate::source::Source>),
+}
+
+impl AsRef<[u8]> for Body {
+    fn as_ref(&self) -> &[u8] {
+        match self {
+            Body::Made(v) => v,
+            Body::Read(s) => s,
+        }
+    }
+}
+
+/// A file to send.
+pub(super) struct FileOut {
+    pub(super) body: Body,
+    pub(super) content_type: &'static str,
+    pub(super) file_name: String,
+}
+
+/// The URL of an item's file.
+fn file_url(path: &str, ext: &str, asset: Option<usize>, frame: Option<usize>) -> String {
+    let mut url = format!("/api/file?path={}&as={ext}", percent_encode(path));
+    if let Some(a) = asset {
+        url.push_str(&format!("&asset={a}"));
+    }
+    if let Some(f) = frame {
+        url.push_str(&format!("&frame={f}"));
+    }
+    url
+}
+
+fn format_value(data: &Data) -> Value {
+    match data.format {
+        Some(f) => json!({"id": f.id, "name": f.name, "game": f.game.title(), "kind": kind_of(f)}),
+        None => Value::Null,
+    }
+}
+
+/// What is converted for an item: the whole conversion of a file or entry, or one converted file of a
+/// record container.
+struct Subject<'i> {
+    data: &'i Data,
+    converted: Option<Arc<Converted>>,
+    /// The assets shown (indices into `converted`).
+    shown: Vec<usize>,
+    /// Conversion failed with this message.
+    error: Option<String>,
+}
+
+/// Whether an item converts (else its preview is its JSON, or its bytes for a file of no known format).
+fn converts(data: &Data) -> bool {
+    data.format.is_some_and(|f| f.capabilities.convert && (!f.is_archive() || f.codec_for(&data.name).converts_whole()))
+}
+
+fn subject<'i>(tree: &Tree, item: &'i Item) -> Option<Subject<'i>> {
+    match item {
+        Item::Data(data) if converts(data) => Some(match tree.converted(data) {
+            Ok(c) => Subject { data, shown: (0..c.assets.len()).collect(), converted: Some(c), error: None },
+            Err(e) => Subject { data, converted: None, shown: Vec::new(), error: Some(e) },
+        }),
+        Item::Asset { container, index, converted, .. } => {
+            Some(Subject { data: container, converted: Some(Arc::clone(converted)), shown: vec![*index], error: None })
+        }
+        _ => None,
+    }
+}
+
+/// `/api/info`.
+pub(super) fn info(tree: &Tree, item: &Item) -> Value {
+    let mut out = Map::new();
+    out.insert("path".into(), json!(item.path()));
+    out.insert("name".into(), json!(display_name(tree, item.path())));
+    match item {
+        Item::Folder { .. } | Item::Virtual { .. } => {
+            out.insert("kind".into(), json!("folder"));
+        }
+        Item::Data(data) => {
+            out.insert("kind".into(), json!(data.format.map_or("file", kind_of)));
+            out.insert("format".into(), format_value(data));
+            out.insert("size".into(), json!(data.bytes.len()));
+            if let Some(r) = &data.record {
+                out.insert("record".into(), json!(r));
+            }
+            if let Some(f) = data.format {
+                match f.codec_for(&data.name).info(&data.bytes) {
+                    Ok(v) => out.insert("info".into(), v),
+                    Err(e) => out.insert("info_error".into(), json!(tree.message(&e))),
+                };
+            }
+        }
+        Item::Asset { container, index, converted, .. } => {
+            let named = &converted.assets[*index];
+            out.insert("kind".into(), json!(asset_kind(&named.asset)));
+            out.insert("format".into(), format_value(container));
+            out.insert("info".into(), asset_summary(&named.asset));
+            out.insert("converted_from".into(), json!(container.path));
+        }
+    }
+    Value::Object(out)
+}
+
+fn display_name(tree: &Tree, path: &str) -> String {
+    path.rsplit('/').next().filter(|n| !n.is_empty()).map_or_else(|| tree.root.name.clone(), str::to_string)
+}
+
+/// A few facts about a converted asset, for its `info`.
+fn asset_summary(asset: &Asset) -> Value {
+    match asset {
+        Asset::Image(img) => json!({
+            "frames": img.frames.len(),
+            "width": img.frames.first().map(|f| f.width),
+            "height": img.frames.first().map(|f| f.height),
+            "frame_rate": img.frame_rate,
+        }),
+        Asset::Sound(s) => json!({
+            "channels": s.channels, "sample_rate": s.sample_rate, "bits_per_sample": s.bits_per_sample,
+            "duration": duration(s),
+        }),
+        Asset::Scene(s) => json!({
+            "nodes": s.nodes.len(), "meshes": s.meshes.len(), "materials": s.materials.len(),
+            "textures": s.textures.len(), "animations": s.animations.len(),
+        }),
+        Asset::Document(d) => json!({"tables": d.tables.len()}),
+        Asset::Text(t) => json!({"extension": t.extension, "bytes": t.text.len()}),
+        Asset::Binary(b) => json!({"extension": b.extension, "bytes": b.bytes.len()}),
+    }
+}
+
+fn duration(s: &crate::asset::Sound) -> f64 {
+    let frame = u64::from(s.channels.max(1)) * u64::from(s.bits_per_sample / 8).max(1);
+    (s.data.len() as u64 / frame) as f64 / f64::from(s.sample_rate.max(1))
+}
+
+/// `/api/preview`: `Ok` with what to show, or `Err` with the status and the body (the error and what is
+/// still known: kind, info, downloads).
+pub(super) fn preview(tree: &Tree, item: &Item) -> Result<Value, (u16, Value)> {
+    let Value::Object(mut out) = info(tree, item) else { unreachable!("info is an object") };
+    let mut downloads = Vec::new();
+    let path = item.path().to_string();
+    match item {
+        Item::Folder { .. } | Item::Virtual { .. } => {
+            out.insert("kind".into(), json!("folder"));
+            listing(tree, item, &mut out);
+        }
+        Item::Data(data) if !converts(data) => {
+            let format = data.format;
+            if format.is_some_and(|f| f.is_archive()) {
+                out.insert("kind".into(), json!("archive"));
+                listing(tree, item, &mut out);
+            } else if format.is_some() {
+                // Read but not converted: its data as a document.
+                out.insert("kind".into(), json!("document"));
+                out.insert(
+                    "assets".into(),
+                    json!([{"name": "data", "kind": "document", "json": file_url(&path, "json", None, None)}]),
+                );
+            } else {
+                raw_view(&path, &data.bytes, &mut out);
+            }
+            own_downloads(data, &path, &mut downloads);
+        }
+        _ => {
+            let subject = subject(tree, item).expect("items that convert have a subject");
+            let data = subject.data;
+            if let Some(error) = subject.error {
+                out.insert("error".into(), json!(error));
+                out.insert("kind".into(), json!(data.format.map_or("file", kind_of)));
+                if !matches!(item, Item::Asset { .. }) {
+                    own_downloads(data, &path, &mut downloads);
+                }
+                out.insert("downloads".into(), Value::Array(downloads));
+                return Err((422, Value::Object(out)));
+            }
+            let converted = subject.converted.as_ref().expect("converted without error");
+            let is_leaf = matches!(item, Item::Asset { .. });
+            let stem = if is_leaf { leaf_stem(&path) } else { data.stem() };
+            let mut views = Vec::new();
+            for &i in &subject.shown {
+                let named = &converted.assets[i];
+                // A container's own conversion is addressed without `asset`: a converted file is an item.
+                let index = if is_leaf { None } else { Some(i) };
+                views.push(asset_view(&path, index, named, &stem));
+                let ext = export::extensions_for(&named.asset).first().copied().unwrap_or("bin");
+                let label = if is_leaf {
+                    path.rsplit('/').next().unwrap_or(&path).to_string()
+                } else {
+                    asset_file_name(named, &stem)
+                };
+                downloads.push(json!({"label": label, "url": file_url(&path, ext, index, None)}));
+            }
+            let kind = match (data.format, &item) {
+                (_, Item::Asset { .. }) => views.first().and_then(|v| v["kind"].as_str()).unwrap_or("file"),
+                (Some(f), _) if f.is_archive() && converted.assets.len() > 1 => "archive",
+                (Some(f), _) if f.is_archive() => views.first().and_then(|v| v["kind"].as_str()).unwrap_or("archive"),
+                (Some(f), _) => kind_of(f),
+                (None, _) => "file",
+            };
+            // Bytes a conversion passes on as they are (a DirectMusic `.sgt`) are shown as bytes.
+            let kind = if kind == "file" { "binary" } else { kind };
+            out.insert("kind".into(), json!(kind));
+            if kind == "archive" {
+                listing(tree, item, &mut out);
+            }
+            out.insert("assets".into(), Value::Array(views));
+            if !converted.notes.is_empty() {
+                out.insert("notes".into(), json!(converted.notes));
+            }
+            if !is_leaf {
+                own_downloads(data, &path, &mut downloads);
+            }
+        }
+    }
+    out.insert("downloads".into(), Value::Array(downloads));
+    Ok(Value::Object(out))
+}
+
+fn leaf_stem(path: &str) -> String {
+    let base = path.rsplit('/').next().unwrap_or(path);
+    base.rsplit_once('.').map_or(base, |(s, _)| s).to_string()
+}
+
+/// A container's children as the pane's table (the first [`MAX_LISTING`]).
+fn listing(tree: &Tree, item: &Item, out: &mut Map<String, Value>) {
+    match tree.children(item) {
+        Ok(children) => {
+            out.insert("total".into(), json!(children.len()));
+            let shown: Vec<_> = children.into_iter().take(MAX_LISTING).collect();
+            out.insert("listing".into(), json!(shown));
+        }
+        Err(e) => {
+            out.insert("listing_error".into(), json!(e.message));
+        }
+    }
+}
+
+/// Files relic has no format for that a browser shows as they are (a `.wav` in an FTG, a `.bmp` in a
+/// GRF), by their magic: the kind and the media type they are sent as. None of these types runs.
+pub(super) fn media_type(head: &[u8]) -> Option<(&'static str, &'static str)> {
+    let starts = |magic: &[u8]| head.starts_with(magic);
+    if starts(b"RIFF") && head.get(8..12) == Some(b"WAVE") {
+        Some(("sound", "audio/wav"))
+    } else if starts(b"OggS") {
+        Some(("sound", "audio/ogg"))
+    } else if starts(b"ID3") || (head.len() > 1 && head[0] == 0xFF && head[1] & 0xE0 == 0xE0) {
+        Some(("sound", "audio/mpeg"))
+    } else if starts(b"\x89PNG\r\n\x1a\n") {
+        Some(("image", "image/png"))
+    } else if starts(b"BM") && head.len() >= 26 {
+        Some(("image", "image/bmp"))
+    } else if starts(b"\xFF\xD8\xFF") {
+        Some(("image", "image/jpeg"))
+    } else if starts(b"GIF87a") || starts(b"GIF89a") {
+        Some(("image", "image/gif"))
+    } else {
+        None
+    }
+}
+
+/// Text of a file of no known format, when it reads as text: UTF-8, else a Windows code page (1251 when
+/// most letters are Cyrillic, the code page of Evil Islands' texts, else 1252).
+fn as_text(bytes: &[u8]) -> Option<(std::borrow::Cow<'_, str>, &'static str)> {
+    if bytes.iter().any(|&b| (b < 0x20 && !b"\n\r\t".contains(&b)) || b == 0x7F) {
+        return None;
+    }
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        return Some((text.into(), "utf-8"));
+    }
+    let high = bytes.iter().filter(|&&b| b >= 0x80).count();
+    let cyrillic = bytes.iter().filter(|&&b| b >= 0xC0).count();
+    let encoding = if cyrillic * 2 >= high { encoding_rs::WINDOWS_1251 } else { encoding_rs::WINDOWS_1252 };
+    let (text, _, _) = encoding.decode(bytes);
+    Some((text, if cyrillic * 2 >= high { "windows-1251" } else { "windows-1252" }))
+}
+
+/// A file relic has no format for: shown by the browser when it can (sounds, images), as text when it reads
+/// as text, else the start of its bytes in hex.
+fn raw_view(path: &str, bytes: &[u8], out: &mut Map<String, Value>) {
+    if let Some((kind, _)) = media_type(bytes) {
+        let url = file_url(path, "raw", None, None);
+        let view = match kind {
+            "sound" => json!({"name": "sound", "kind": "sound", "url": url}),
+            _ => {
+                json!({"name": "image", "kind": "image", "frames": [{"label": "image", "url": url}], "frame_rate": null})
+            }
+        };
+        out.insert("kind".into(), json!(kind));
+        out.insert("assets".into(), json!([view]));
+        return;
+    }
+    let head = &bytes[..bytes.len().min(MAX_INLINE_TEXT)];
+    match as_text(head) {
+        Some((text, encoding)) => {
+            out.insert("kind".into(), json!("document"));
+            let truncated = head.len() < bytes.len();
+            let view =
+                json!({"name": "text", "kind": "text", "text": text, "encoding": encoding, "truncated": truncated});
+            out.insert("assets".into(), json!([view]));
+        }
+        None => {
+            out.insert("kind".into(), json!("binary"));
+            out.insert("hex".into(), json!(hex::encode(&bytes[..bytes.len().min(4096)])));
+        }
+    }
+}
+
+/// One converted asset, as the pane draws it.
+fn asset_view(path: &str, index: Option<usize>, named: &NamedAsset, stem: &str) -> Value {
+    let name = named.name.as_deref().filter(|n| *n != NamedAsset::BESIDE).unwrap_or(stem);
+    let mut v = json!({"name": name, "kind": asset_kind(&named.asset)});
+    match &named.asset {
+        Asset::Image(img) => {
+            let frames: Vec<Value> = img
+                .frames
+                .iter()
+                .enumerate()
+                .map(|(j, f)| {
+                    let label = match (f.role, &f.name) {
+                        (FrameRole::Mip(level), _) => format!("mip {level}"),
+                        (_, Some(n)) => n.clone(),
+                        _ if img.frames.len() == 1 => "image".to_string(),
+                        _ => format!("frame {j}"),
+                    };
+                    json!({
+                        "label": label, "width": f.width, "height": f.height, "offset": [f.offset.0, f.offset.1],
+                        "mip": matches!(f.role, FrameRole::Mip(_)), "url": file_url(path, "png", index, Some(j)),
+                    })
+                })
+                .collect();
+            v["frames"] = Value::Array(frames);
+            v["frame_rate"] = json!(img.frame_rate);
+        }
+        Asset::Sound(s) => {
+            v["url"] = json!(file_url(path, "wav", index, None));
+            v["channels"] = json!(s.channels);
+            v["sample_rate"] = json!(s.sample_rate);
+            v["bits_per_sample"] = json!(s.bits_per_sample);
+            v["duration"] = json!(duration(s));
+        }
+        Asset::Scene(scene) => {
+            v["url"] = json!(file_url(path, "glb", index, None));
+            v["animations"] = json!(scene.animations.iter().map(|a| a.name.as_str()).collect::<Vec<_>>());
+            v["meshes"] = json!(scene.meshes.len());
+        }
+        Asset::Document(d) => {
+            v["json"] = json!(file_url(path, "json", index, None));
+            let mut budget = MAX_TABLE_CELLS;
+            let tables: Vec<Value> = d
+                .tables
+                .iter()
+                .map(|t| {
+                    let per_row = t.columns.len().max(1);
+                    let rows = (budget / per_row).min(t.rows.len());
+                    budget -= rows * per_row;
+                    json!({"name": t.name, "columns": t.columns, "rows": &t.rows[..rows], "total": t.rows.len()})
+                })
+                .collect();
+            v["tables"] = Value::Array(tables);
+        }
+        Asset::Text(t) => {
+            let mut end = t.text.len().min(MAX_INLINE_TEXT);
+            while !t.text.is_char_boundary(end) {
+                end -= 1;
+            }
+            v["kind"] = json!("text");
+            v["extension"] = json!(t.extension);
+            v["text"] = json!(&t.text[..end]);
+            v["truncated"] = json!(end < t.text.len());
+        }
+        Asset::Binary(b) => {
+            v["extension"] = json!(b.extension);
+            v["size"] = json!(b.bytes.len());
+            v["hex"] = json!(hex::encode(&b.bytes[..b.bytes.len().min(4096)]));
+            v["url"] = json!(file_url(path, b.extension, index, None));
+        }
+    }
+    v
+}
+
+fn content_type(ext: &str) -> &'static str {
+    match ext.to_ascii_lowercase().as_str() {
+        "png" => "image/png",
+        "wav" => "audio/wav",
+        "glb" => "model/gltf-binary",
+        "json" => "application/json",
+        "txt" | "ini" | "csv" => "text/plain; charset=utf-8",
+        _ => "application/octet-stream",
+    }
+}
+
+/// `/api/file`.
+pub(super) fn file(
+    tree: &Tree,
+    files: &Arc<Cache<Arc<Vec<u8>>>>,
+    item: &Item,
+    query: &Query,
+) -> Result<FileOut, Rejection> {
+    let ext = query.get("as").unwrap_or("raw").to_ascii_lowercase();
+    if ext.is_empty() || !ext.bytes().all(|b| b.is_ascii_alphanumeric()) || ext.len() > 8 {
+        return Err(Rejection::bad(format!("`as={}` is not a file type", shown(&ext))));
+    }
+    let (asset, frame) = (query.index("asset")?, query.index("frame")?);
+    let path = item.path().to_string();
+    let key = format!("{path}\0{ext}\0{asset:?}\0{frame:?}");
+    let base = display_name(tree, &path);
+    let out = |bytes: Arc<Vec<u8>>, ext: &str, name: String| FileOut {
+        body: Body::Made(bytes),
+        content_type: content_type(ext),
+        file_name: name,
+    };
+    let data = match item {
+        Item::Data(d) => Some(d),
+        _ => None,
+    };
+    // The item's own bytes, and its own data as JSON.
+    if ext == "raw" {
+        let d = data.ok_or_else(|| Rejection::bad("only files and archive entries have raw bytes"))?;
+        let body = Body::Read(Arc::clone(&d.bytes));
+        // Raw bytes are sent as data, except media a browser shows as they are (never a type that runs).
+        let media = if d.format.is_none() { media_type(&d.bytes) } else { None };
+        let content_type = media.map_or("application/octet-stream", |(_, mime)| mime);
+        return Ok(FileOut { body, content_type, file_name: base });
+    }
+    if let Some(d) = data.filter(|_| ext == "json" && asset.is_none()) {
+        let format = d.format.ok_or_else(|| Rejection::new(422, "not a format relic knows"))?;
+        if d.bytes.len() > MAX_JSON_INPUT {
+            let why = format!("{} bytes is too large to give as JSON here: take the raw bytes", d.bytes.len());
+            return Err(Rejection::new(413, why));
+        }
+        let d2 = d.clone();
+        let bytes = files.get(&key, move || {
+            format
+                .codec_for(&d2.name)
+                .to_json(&d2.bytes)
+                .and_then(|v| export::json::to_pretty(&v))
+                .map(Arc::new)
+                .map_err(|e| e.to_string())
+        });
+        let bytes = bytes.map_err(|e| Rejection::new(422, e))?;
+        return Ok(out(bytes, "json", format!("{}.json", d.stem())));
+    }
+    let subject = subject(tree, item).ok_or_else(|| Rejection::new(404, "this item has no converted files"))?;
+    if let Some(e) = subject.error {
+        return Err(Rejection::new(422, e));
+    }
+    let converted = subject.converted.expect("converted without error");
+    // Which asset: the one asked for, else the first that exports to `ext`.
+    let index = match (asset, subject.shown.as_slice()) {
+        (Some(i), _) if matches!(item, Item::Data(_)) => i,
+        (Some(_), _) => return Err(Rejection::bad("a converted file has no `asset` of its own")),
+        (None, [one]) => *one,
+        (None, shown) => *shown
+            .iter()
+            .find(|&&i| export::extensions_for(&converted.assets[i].asset).contains(&ext.as_str()))
+            .ok_or_else(|| Rejection::new(404, format!("nothing here converts to .{ext}")))?,
+    };
+    let named = converted.assets.get(index).ok_or_else(|| Rejection::new(404, format!("no asset {index}")))?;
+    let exts = export::extensions_for(&named.asset);
+    let Some(ext) = exts.iter().copied().find(|e| e.eq_ignore_ascii_case(&ext)) else {
+        return Err(Rejection::new(
+            404,
+            format!("a {} converts to {}, not .{ext}", named.asset.kind(), exts.join(", ")),
+        ));
+    };
+    let stem = match item {
+        Item::Asset { .. } => leaf_stem(&path),
+        _ => {
+            asset_file_name(named, &subject.data.stem()).rsplit_once('.').map_or(String::new(), |(s, _)| s.to_string())
+        }
+    };
+    let file_stem = stem.rsplit('/').next().unwrap_or(&stem).to_string();
+    let (conv, stem2) = (Arc::clone(&converted), file_stem.clone());
+    let bytes = files
+        .get(&key, move || export_one(&conv.assets[index].asset, ext, frame, &stem2).map(Arc::new))
+        .map_err(|e| Rejection::new(422, e))?;
+    let name = match frame {
+        Some(j) => format!("{file_stem}.frame{j}.{ext}"),
+        None => format!("{file_stem}.{ext}"),
+    };
+    Ok(out(bytes, ext, name))
+}
+
+/// One file of an asset: its first export (the image, the APNG of an animation, the GLB), or one frame of
+/// an image.
+fn export_one(asset: &Asset, ext: &'static str, frame: Option<usize>, stem: &str) -> Result<Vec<u8>, String> {
+    let single;
+    let asset = match (asset, frame) {
+        (Asset::Image(img), Some(j)) => {
+            let f = img.frames.get(j).ok_or_else(|| format!("no frame {j}"))?;
+            let f = crate::asset::Frame { role: crate::asset::FrameRole::Frame, ..f.clone() };
+            single = Asset::Image(Image { frames: vec![f], palette: img.palette.clone(), frame_rate: None });
+            &single
+        }
+        (_, Some(_)) => return Err("only images have frames".into()),
+        _ => asset,
+    };
+    let outputs = export::export(asset, Some(ext), stem).map_err(|e| e.to_string())?;
+    outputs.into_iter().next().map(|o| o.bytes).ok_or_else(|| "nothing was exported".to_string())
+}

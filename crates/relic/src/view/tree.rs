@@ -1,0 +1,587 @@
+//! What lies under the root, item by item: resolving a checked item path to a folder, a file, an archive
+//! entry (at any depth of nesting), a folder inside an archive, or a converted file of a record container;
+//! and listing an item's children one level at a time.
+//!
+//! On disk a path is followed component by component, each canonicalized and required to stay under the
+//! root, so a symbolic link (or junction) that leads outside is refused wherever it sits. Inside a file the
+//! rest of the path names an entry of the archive (entries whose own paths hold `/` make folders), and past
+//! a nested archive's entry, one of its entries, as `ls --recursive` and `convert` descend: the outer
+//! entry's bytes are read and the registry asked again, no deeper than [`crate::reader::MAX_DEPTH`]. An
+//! archive's entries are converted with the options the archive gives them (`entry_options`: an FTG's
+//! palette, a RES's siblings), as `relic convert` does.
+//!
+//! Record containers that convert as a whole (Drakan SRSC: `converts_whole`) list what their conversion
+//! makes (`Sample.sdb/Ambience/2_hum.wav`, `records.json`) rather than their raw records, which open
+//! nothing on their own; when the conversion makes a single asset (an Evil Islands `.mod` figure) the
+//! container shows that asset and lists its entries.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use serde::Serialize;
+
+use super::cache::{Cache, Outcome};
+use super::request::{item_path, shown, Rejection};
+use crate::asset::{Asset, NamedAsset, RecordInfo, SNIFF_BYTES};
+use crate::error::Error;
+use crate::registry::{self, ConvertOptions, Format, Kind};
+use crate::source::{self, Source};
+
+/// The file or folder being viewed.
+pub(super) struct Root {
+    /// Canonical.
+    pub(super) path: PathBuf,
+    pub(super) is_dir: bool,
+    pub(super) name: String,
+}
+
+impl Root {
+    pub(super) fn new(path: &Path) -> crate::Result<Root> {
+        let canonical = std::fs::canonicalize(path).map_err(|e| Error::io(path, e))?;
+        let meta = std::fs::metadata(&canonical).map_err(|e| Error::io(path, e))?;
+        if !meta.is_dir() && !meta.is_file() {
+            return Err(Error::Refused(format!("{}: neither a file nor a folder", path.display())));
+        }
+        let name = canonical.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into());
+        Ok(Root { path: canonical, is_dir: meta.is_dir(), name })
+    }
+
+    /// The folder error messages are shown relative to.
+    fn base(&self) -> &Path {
+        if self.is_dir {
+            &self.path
+        } else {
+            self.path.parent().unwrap_or(&self.path)
+        }
+    }
+}
+
+/// The bytes of a file or an archive entry, with what they are read as.
+#[derive(Clone)]
+pub(super) struct Data {
+    /// Item path.
+    pub(super) path: String,
+    /// The name formats are identified by: the file's path on disk, or the entry's name.
+    pub(super) name: String,
+    /// The file on disk (canonical), when the item is one: conversions then find the files beside it.
+    pub(super) disk: Option<PathBuf>,
+    pub(super) bytes: Arc<Source>,
+    pub(super) format: Option<&'static Format>,
+    /// What this item is converted with (from the archive it is in).
+    pub(super) options: ConvertOptions,
+    pub(super) record: Option<RecordInfo>,
+    pub(super) depth: u32,
+}
+
+impl Data {
+    /// The file name without its extension, for the names of converted files.
+    pub(super) fn stem(&self) -> String {
+        let base = self.path.rsplit('/').next().filter(|b| !b.is_empty()).unwrap_or(&self.name);
+        let base = base.rsplit(['/', '\\']).next().unwrap_or(base);
+        match base.rsplit_once('.') {
+            Some((stem, _)) if !stem.is_empty() => stem.to_string(),
+            _ => base.to_string(),
+        }
+    }
+}
+
+/// What a conversion made of an item.
+pub(super) struct Converted {
+    pub(super) assets: Vec<NamedAsset>,
+    /// Notes for the user (a texture not found, a default taken).
+    pub(super) notes: Vec<String>,
+}
+
+/// A resolved item.
+pub(super) enum Item {
+    Folder {
+        path: String,
+        disk: PathBuf,
+    },
+    Data(Data),
+    /// A folder inside a container's listing (`data/texture` of a GRF).
+    Virtual {
+        path: String,
+        container: Data,
+        prefix: String,
+    },
+    /// Converted file `index` of a record container.
+    Asset {
+        path: String,
+        container: Data,
+        index: usize,
+        converted: Arc<Converted>,
+    },
+}
+
+impl Item {
+    pub(super) fn path(&self) -> &str {
+        match self {
+            Item::Folder { path, .. } | Item::Virtual { path, .. } | Item::Asset { path, .. } => path,
+            Item::Data(d) => &d.path,
+        }
+    }
+}
+
+/// One member of a container: an archive entry, or a converted file of a record container.
+pub(super) struct Leaf {
+    /// Path below the container.
+    pub(super) path: String,
+    pub(super) size: u64,
+    pub(super) format: Option<&'static Format>,
+    pub(super) kind: &'static str,
+    pub(super) source: LeafSource,
+    pub(super) record: Option<RecordInfo>,
+}
+
+#[derive(Clone, Copy)]
+pub(super) enum LeafSource {
+    /// Index in the archive's `entries`.
+    Entry(usize),
+    /// Index in the container's conversion.
+    Asset(usize),
+}
+
+pub(super) struct Listing {
+    pub(super) leaves: Vec<Leaf>,
+    by_path: HashMap<String, usize>,
+}
+
+/// One child in `/api/tree`.
+#[derive(Debug, Clone, Serialize)]
+pub(super) struct Child {
+    pub(super) name: String,
+    pub(super) path: String,
+    pub(super) kind: &'static str,
+    pub(super) format: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) size: Option<u64>,
+    pub(super) expandable: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) record: Option<RecordInfo>,
+}
+
+/// The kind a format's items are shown as: what its conversion makes, or `document` (its data as JSON) for a
+/// format relic reads but does not convert.
+pub(super) fn kind_of(format: &Format) -> &'static str {
+    if !format.capabilities.convert && format.kind != Kind::Archive {
+        return "document";
+    }
+    match format.kind {
+        Kind::Archive => "archive",
+        Kind::Image => "image",
+        Kind::Sound => "sound",
+        Kind::Model => "model",
+        Kind::Document => "document",
+    }
+}
+
+/// The kind an asset is shown as.
+pub(super) fn asset_kind(asset: &Asset) -> &'static str {
+    match asset {
+        Asset::Image(_) => "image",
+        Asset::Sound(_) => "sound",
+        Asset::Scene(_) => "model",
+        Asset::Document(_) | Asset::Text(_) => "document",
+        Asset::Binary(_) => "file",
+    }
+}
+
+/// The name a converted asset is listed under: `<name>.<ext>`, the file's stem for its unnamed asset.
+pub(super) fn asset_file_name(named: &NamedAsset, stem: &str) -> String {
+    let base = match named.name.as_deref() {
+        None | Some(NamedAsset::BESIDE) => stem,
+        Some(name) => name,
+    };
+    let ext = crate::export::extensions_for(&named.asset).first().copied().unwrap_or("bin");
+    format!("{base}.{ext}")
+}
+
+/// Everything under the root, with the caches of listings and conversions.
+pub(super) struct Tree {
+    pub(super) root: Root,
+    listings: Arc<Cache<Arc<Listing>>>,
+    conversions: Arc<Cache<Arc<Converted>>>,
+}
+
+fn not_found(path: &str) -> Rejection {
+    Rejection::new(404, format!("nothing at `{}` under the root", shown(path)))
+}
+
+fn join(parent: &str, rest: &str) -> String {
+    if parent.is_empty() {
+        rest.to_string()
+    } else {
+        format!("{parent}/{rest}")
+    }
+}
+
+impl Tree {
+    pub(super) fn new(root: Root, cache_bytes: usize) -> Tree {
+        Tree {
+            root,
+            listings: Arc::new(Cache::new(cache_bytes / 8, |l: &Arc<Listing>| 256 + l.leaves.len() * 160)),
+            conversions: Arc::new(Cache::new(cache_bytes, |c: &Arc<Converted>| converted_size(c))),
+        }
+    }
+
+    /// An error as the user sees it: one line, paths shown relative to the root.
+    pub(super) fn message(&self, e: &Error) -> String {
+        let text = e.to_string();
+        let base = format!("{}{}", self.root.base().display(), std::path::MAIN_SEPARATOR);
+        text.replace(&base, "")
+    }
+
+    fn unreadable(&self, e: &Error) -> Rejection {
+        Rejection::new(422, self.message(e))
+    }
+
+    /// The item at a checked path.
+    pub(super) fn resolve(&self, path: &str) -> Result<Item, Rejection> {
+        let parts: Vec<&str> = if path.is_empty() { Vec::new() } else { path.split('/').collect() };
+        if !self.root.is_dir {
+            let data = self.open_file(String::new(), self.root.path.clone())?;
+            return self.descend(data, &parts);
+        }
+        let mut disk = self.root.path.clone();
+        for (i, part) in parts.iter().enumerate() {
+            let real = match std::fs::canonicalize(disk.join(part)) {
+                Ok(real) => real,
+                Err(_) => return Err(not_found(path)),
+            };
+            if !real.starts_with(&self.root.path) {
+                return Err(Rejection::new(
+                    403,
+                    format!("refusing `{}`: it leads outside the folder being viewed", shown(path)),
+                ));
+            }
+            let meta = std::fs::metadata(&real).map_err(|_| not_found(path))?;
+            if meta.is_dir() {
+                disk = real;
+            } else if meta.is_file() {
+                let data = self.open_file(parts[..=i].join("/"), real)?;
+                return self.descend(data, &parts[i + 1..]);
+            } else {
+                return Err(Rejection::new(403, format!("refusing `{}`: not a regular file", shown(path))));
+            }
+        }
+        Ok(Item::Folder { path: path.to_string(), disk })
+    }
+
+    fn open_file(&self, path: String, disk: PathBuf) -> Result<Data, Rejection> {
+        let bytes = source::open(&disk).map_err(|e| self.unreadable(&e))?;
+        let name = disk.to_string_lossy().into_owned();
+        let format = registry::sniff(&bytes, &name).map(|(f, _)| f);
+        let options = ConvertOptions { mips: true, ..Default::default() };
+        Ok(Data { path, name, disk: Some(disk), bytes: Arc::new(bytes), format, options, record: None, depth: 0 })
+    }
+
+    /// Follows the rest of a path inside `data`.
+    fn descend(&self, mut data: Data, rest: &[&str]) -> Result<Item, Rejection> {
+        let mut rest = rest.to_vec();
+        while !rest.is_empty() {
+            let full = join(&data.path, &rest.join("/"));
+            if !data.format.is_some_and(Format::is_archive) {
+                return Err(not_found(&full));
+            }
+            let (listing, converted) = self.listing(&data)?;
+            let found = (1..=rest.len()).rev().find_map(|k| listing.by_path.get(&rest[..k].join("/")).map(|&i| (i, k)));
+            let Some((i, k)) = found else {
+                let prefix = rest.join("/");
+                let below = format!("{prefix}/");
+                if listing.leaves.iter().any(|l| l.path.starts_with(&below)) {
+                    return Ok(Item::Virtual { path: full, container: data, prefix });
+                }
+                return Err(not_found(&full));
+            };
+            let leaf = &listing.leaves[i];
+            let leaf_path = join(&data.path, &rest[..k].join("/"));
+            match (leaf.source, converted) {
+                (LeafSource::Asset(index), Some(converted)) if k == rest.len() => {
+                    return Ok(Item::Asset { path: leaf_path, container: data, index, converted });
+                }
+                (LeafSource::Asset(_), _) => return Err(not_found(&full)),
+                (LeafSource::Entry(index), _) => {
+                    data = self.open_entry(&data, index, leaf, leaf_path)?;
+                    rest.drain(..k);
+                }
+            }
+        }
+        Ok(Item::Data(data))
+    }
+
+    fn open_entry(&self, container: &Data, index: usize, leaf: &Leaf, path: String) -> Result<Data, Rejection> {
+        let format = container.format.ok_or_else(|| not_found(&path))?;
+        crate::ops::check_depth(format, &container.name, container.depth + 1).map_err(|e| self.unreadable(&e))?;
+        let entries =
+            crate::ops::archive_entries(format, &container.bytes, &container.name).map_err(|e| self.unreadable(&e))?;
+        let entry = entries.get(index).ok_or_else(|| not_found(&path))?;
+        let bytes = entry.data.bytes().map_err(|e| self.unreadable(&e))?.into_owned();
+        let options = format.codec.entry_options(&container.bytes, &container.options);
+        Ok(Data {
+            path,
+            name: entry.name.clone(),
+            disk: None,
+            format: registry::sniff(&bytes, &entry.name).map(|(f, _)| f),
+            bytes: Arc::new(Source::Owned(bytes)),
+            options: options.unwrap_or_else(|| container.options.clone()),
+            record: leaf.record.clone(),
+            depth: container.depth + 1,
+        })
+    }
+
+    /// What an item converts to (cached; the work runs on rayon's pool).
+    pub(super) fn converted(&self, data: &Data) -> Outcome<Arc<Converted>> {
+        let data = data.clone();
+        let base = self.root.base().to_path_buf();
+        self.conversions.get(&data.path.clone(), move || {
+            convert(&data).map(Arc::new).map_err(|e| {
+                let base = format!("{}{}", base.display(), std::path::MAIN_SEPARATOR);
+                e.to_string().replace(&base, "")
+            })
+        })
+    }
+
+    /// Whether a container lists its converted files (a record container whose conversion makes several).
+    fn lists_assets(&self, data: &Data) -> Option<Arc<Converted>> {
+        let format = data.format?;
+        if !format.is_archive() || !format.codec_for(&data.name).converts_whole() {
+            return None;
+        }
+        self.converted(data).ok().filter(|c| c.assets.len() > 1)
+    }
+
+    /// A container's members (cached), and its conversion when it lists converted files.
+    pub(super) fn listing(&self, data: &Data) -> Result<(Arc<Listing>, Option<Arc<Converted>>), Rejection> {
+        // The conversion is awaited here, on the request thread: work on the pool never waits for other work.
+        let converted = self.lists_assets(data);
+        let (for_work, item) = (converted.clone(), data.clone());
+        let listing = self
+            .listings
+            .get(&data.path, move || build_listing(&item, for_work.as_deref()))
+            .map_err(|e| Rejection::new(422, e))?;
+        Ok((listing, converted))
+    }
+
+    /// The children of an item, one level.
+    pub(super) fn children(&self, item: &Item) -> Result<Vec<Child>, Rejection> {
+        match item {
+            Item::Folder { path, disk } => Ok(self.folder_children(path, disk)),
+            Item::Data(data) if data.format.is_some_and(Format::is_archive) => {
+                let (listing, _) = self.listing(data)?;
+                Ok(level(&listing, &data.path, ""))
+            }
+            Item::Virtual { container, prefix, .. } => {
+                let (listing, _) = self.listing(container)?;
+                Ok(level(&listing, &container.path, prefix))
+            }
+            Item::Data(_) | Item::Asset { .. } => Ok(Vec::new()),
+        }
+    }
+
+    /// A folder's subfolders and the files relic knows, folders first, by name; dot files, names an item
+    /// path cannot hold and links that lead outside the root are left out.
+    fn folder_children(&self, path: &str, disk: &Path) -> Vec<Child> {
+        let Ok(read) = std::fs::read_dir(disk) else { return Vec::new() };
+        let mut out = Vec::new();
+        for entry in read.flatten() {
+            let Some(name) = entry.file_name().to_str().map(str::to_string) else { continue };
+            let child_path = join(path, &name);
+            if name.starts_with('.') || item_path(&child_path).is_err() {
+                continue;
+            }
+            let Ok(real) = std::fs::canonicalize(entry.path()) else { continue };
+            if !real.starts_with(&self.root.path) {
+                continue;
+            }
+            let Ok(meta) = std::fs::metadata(&real) else { continue };
+            if meta.is_dir() {
+                out.push(Child {
+                    name,
+                    path: child_path,
+                    kind: "folder",
+                    format: None,
+                    size: None,
+                    expandable: true,
+                    record: None,
+                });
+            } else if meta.is_file() {
+                let Ok(Some((format, _))) = registry::identify_path(&real) else { continue };
+                out.push(Child {
+                    name,
+                    path: child_path,
+                    kind: kind_of(format),
+                    format: Some(format.id),
+                    size: Some(meta.len()),
+                    expandable: format.is_archive(),
+                    record: None,
+                });
+            }
+        }
+        out.sort_by(|a, b| {
+            (a.kind != "folder", a.name.to_lowercase(), &a.name).cmp(&(
+                b.kind != "folder",
+                b.name.to_lowercase(),
+                &b.name,
+            ))
+        });
+        out
+    }
+}
+
+/// Converts an item as `relic convert` does: a file on disk through `convert_at` (it may read the files
+/// beside it), an entry through `convert` with its archive's options.
+fn convert(data: &Data) -> crate::Result<Converted> {
+    let format = data.format.ok_or_else(|| Error::Unsupported("not a format relic knows".into()))?;
+    let codec = format.codec_for(&data.name);
+    let notes = Arc::new(Mutex::new(Vec::new()));
+    let options = ConvertOptions { notes: Arc::clone(&notes), ..data.options.clone() };
+    let assets = match &data.disk {
+        Some(path) => codec.convert_at(&data.bytes, path, &options)?,
+        None => codec.convert(&data.bytes, &options)?,
+    };
+    let mut notes = notes.lock().map(|n| n.clone()).unwrap_or_default();
+    notes.sort();
+    notes.dedup();
+    Ok(Converted { assets, notes })
+}
+
+/// Lists a container: its converted files, or its entries (each identified from its first bytes, as `ls`
+/// does). Paths that repeat get `~2`, `~3`, … so that each leaf has its own.
+fn build_listing(data: &Data, converted: Option<&Converted>) -> Outcome<Arc<Listing>> {
+    let mut leaves = Vec::new();
+    if let Some(converted) = converted {
+        let stem = data.stem();
+        for (i, named) in converted.assets.iter().enumerate() {
+            leaves.push(Leaf {
+                path: asset_file_name(named, &stem),
+                size: asset_size(&named.asset) as u64,
+                format: None,
+                kind: asset_kind(&named.asset),
+                source: LeafSource::Asset(i),
+                record: None,
+            });
+        }
+    } else {
+        let format = data.format.ok_or("not an archive")?;
+        let entries = crate::ops::archive_entries(format, &data.bytes, &data.name).map_err(|e| e.to_string())?;
+        for (i, entry) in entries.iter().enumerate() {
+            let head = entry.data.head(SNIFF_BYTES).unwrap_or_default();
+            let format = registry::sniff(&head, &entry.name).map(|(f, _)| f);
+            let kind = match format {
+                Some(f) => kind_of(f),
+                None => super::preview::media_type(&head).map_or("file", |(kind, _)| kind),
+            };
+            leaves.push(Leaf {
+                path: entry.path.clone(),
+                size: entry.size,
+                format,
+                kind,
+                source: LeafSource::Entry(i),
+                record: entry.record.clone(),
+            });
+        }
+    }
+    let mut by_path = HashMap::with_capacity(leaves.len());
+    for (i, leaf) in leaves.iter_mut().enumerate() {
+        let mut n = 1;
+        let base = leaf.path.clone();
+        while by_path.contains_key(&leaf.path) {
+            n += 1;
+            leaf.path = format!("{base}~{n}");
+        }
+        by_path.insert(leaf.path.clone(), i);
+    }
+    Ok(Arc::new(Listing { leaves, by_path }))
+}
+
+/// The children of `prefix` (`""`: the top) in a container at item path `container`: leaves directly in it,
+/// and the folders their paths make.
+fn level(listing: &Listing, container: &str, prefix: &str) -> Vec<Child> {
+    let below = if prefix.is_empty() { String::new() } else { format!("{prefix}/") };
+    let mut folders: Vec<String> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut files = Vec::new();
+    for leaf in &listing.leaves {
+        let Some(rest) = leaf.path.strip_prefix(below.as_str()) else { continue };
+        match rest.split_once('/') {
+            Some((folder, _)) => {
+                // A leaf with the folder's own path wins (it is what the path resolves to).
+                if seen.insert(folder.to_string()) && !listing.by_path.contains_key(&format!("{below}{folder}")) {
+                    folders.push(folder.to_string());
+                }
+            }
+            None => files.push(Child {
+                name: rest.to_string(),
+                path: join(container, &leaf.path),
+                kind: leaf.kind,
+                format: leaf.format.map(|f| f.id),
+                size: Some(leaf.size),
+                expandable: leaf.format.is_some_and(Format::is_archive),
+                record: leaf.record.clone(),
+            }),
+        }
+    }
+    let mut out: Vec<Child> = folders
+        .into_iter()
+        .map(|name| Child {
+            path: join(container, &format!("{below}{name}")),
+            name,
+            kind: "folder",
+            format: None,
+            size: None,
+            expandable: true,
+            record: None,
+        })
+        .collect();
+    out.extend(files);
+    out
+}
+
+/// Roughly how many bytes an asset holds (for the cache's budget).
+pub(super) fn asset_size(asset: &Asset) -> usize {
+    use crate::asset::Pixels;
+    let image = |img: &crate::asset::Image| {
+        img.frames
+            .iter()
+            .map(|f| match &f.pixels {
+                Pixels::Rgba8(p) | Pixels::Indexed(p) => p.len(),
+                Pixels::Gray16(p) => p.len() * 2,
+            })
+            .sum::<usize>()
+    };
+    match asset {
+        Asset::Image(img) => image(img),
+        Asset::Sound(s) => s.data.len(),
+        Asset::Scene(scene) => {
+            let prims: usize = scene
+                .meshes
+                .iter()
+                .flat_map(|m| &m.primitives)
+                .map(|p| p.positions.len() * 48 * (1 + p.morph_targets.len()) + p.indices.len() * 4)
+                .sum();
+            prims + scene.textures.iter().map(|t| image(&t.image)).sum::<usize>() + scene.nodes.len() * 128
+        }
+        Asset::Document(d) => {
+            json_size(&d.value)
+                + d.tables.iter().map(|t| t.rows.iter().flatten().map(String::len).sum::<usize>()).sum::<usize>()
+        }
+        Asset::Text(t) => t.text.len(),
+        Asset::Binary(b) => b.bytes.len(),
+    }
+}
+
+fn json_size(value: &serde_json::Value) -> usize {
+    use serde_json::Value;
+    match value {
+        Value::String(s) => s.len() + 8,
+        Value::Array(a) => 8 + a.iter().map(json_size).sum::<usize>(),
+        Value::Object(o) => 8 + o.iter().map(|(k, v)| k.len() + json_size(v)).sum::<usize>(),
+        _ => 8,
+    }
+}
+
+fn converted_size(c: &Converted) -> usize {
+    256 + c.assets.iter().map(|a| asset_size(&a.asset)).sum::<usize>()
+}

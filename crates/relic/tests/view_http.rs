@@ -1,0 +1,505 @@
+//! `relic view`'s server over HTTP: every endpoint, and every way out of the root the Security section of
+//! the issue names (`..`, percent-encoded escapes, absolute paths, drive letters, backslashes, NUL,
+//! symbolic links that lead outside, a Host header that is not the address served). Requests are written
+//! byte for byte on a `TcpStream`, so that nothing normalizes them on the way; the server runs in-process
+//! on port 0 over a temporary copy of some samples, with a secret file beside the root and links to it.
+
+use std::collections::BTreeMap;
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use relic::view::{serve, Server, ViewOptions};
+
+const SAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../samples");
+const SECRET: &str = "TOP SECRET: outside the root";
+
+struct Fixture {
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+    server: Server,
+}
+
+impl Fixture {
+    fn addr(&self) -> SocketAddr {
+        self.server.addr()
+    }
+}
+
+fn copy(from: &str, root: &Path) {
+    let to = root.join(from);
+    std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+    std::fs::copy(Path::new(SAMPLES).join(from), to).unwrap();
+}
+
+/// A root with samples in it, a secret file beside it, and links (on Unix) that lead out of it.
+fn fixture() -> Fixture {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    for f in [
+        "evil_islands/example.res",
+        "evil_islands/example_dxt1.mmp",
+        "evil_islands/settings.reg",
+        "evil_islands/unit.mod",
+        "dark_reign/SPRITES.FTG",
+        "drakan/Sample.sdb",
+        "ragnarok/pyramid.rsm",
+    ] {
+        copy(f, &root);
+    }
+    std::fs::write(root.join("evil_islands/broken.mmp"), b"MMP\0 not really a texture").unwrap();
+    std::fs::write(root.join("notes.txt"), b"plain text, no format").unwrap();
+    std::fs::create_dir_all(root.join("%2e%2e")).unwrap();
+    std::fs::write(dir.path().join("secret.txt"), SECRET).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::symlink;
+        symlink("../secret.txt", root.join("escape")).unwrap();
+        symlink("..", root.join("escape_dir")).unwrap();
+        symlink(dir.path().join("secret.txt"), root.join("evil_islands/absolute_escape.mmp")).unwrap();
+        symlink("evil_islands/example_dxt1.mmp", root.join("inside.mmp")).unwrap();
+        // A FIFO would block whoever opens it: it must be refused, not read.
+        let _ = std::process::Command::new("mkfifo").arg(root.join("fifo")).status();
+    }
+    let server = serve(&root, ViewOptions::default()).unwrap();
+    Fixture { _dir: dir, root, server }
+}
+
+struct Reply {
+    status: u16,
+    headers: BTreeMap<String, String>,
+    body: Vec<u8>,
+}
+
+impl Reply {
+    fn json(&self) -> serde_json::Value {
+        serde_json::from_slice(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.text()))
+    }
+    /// The body as text, cut short for messages.
+    fn text(&self) -> String {
+        let text = String::from_utf8_lossy(&self.body);
+        text.chars().take(600).collect()
+    }
+    fn header(&self, name: &str) -> &str {
+        self.headers.get(&name.to_ascii_lowercase()).map_or("", String::as_str)
+    }
+}
+
+/// Sends `request` as it is and reads the whole answer.
+fn raw(addr: SocketAddr, request: &[u8]) -> Reply {
+    let mut stream = TcpStream::connect(addr).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    stream.write_all(request).unwrap();
+    let mut bytes = Vec::new();
+    stream.read_to_end(&mut bytes).unwrap();
+    let split = bytes.windows(4).position(|w| w == b"\r\n\r\n").expect("a complete head");
+    let head = String::from_utf8_lossy(&bytes[..split]).into_owned();
+    let mut lines = head.split("\r\n");
+    let status = lines.next().unwrap().split(' ').nth(1).unwrap().parse().unwrap();
+    let headers: BTreeMap<String, String> = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
+        .collect();
+    let mut body = bytes[split + 4..].to_vec();
+    if headers.get("transfer-encoding").is_some_and(|t| t.eq_ignore_ascii_case("chunked")) {
+        body = dechunk(&body);
+    }
+    Reply { status, headers, body }
+}
+
+/// The body of a chunked answer.
+fn dechunk(mut bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    loop {
+        let line_end = bytes.windows(2).position(|w| w == b"\r\n").expect("a chunk size line");
+        let size_text = String::from_utf8_lossy(&bytes[..line_end]);
+        let size = usize::from_str_radix(size_text.split(';').next().unwrap().trim(), 16).unwrap();
+        bytes = &bytes[line_end + 2..];
+        if size == 0 {
+            return out;
+        }
+        out.extend_from_slice(&bytes[..size]);
+        bytes = &bytes[size + 2..];
+    }
+}
+
+fn request(addr: SocketAddr, method: &str, target: &str, host: &str) -> Reply {
+    raw(addr, format!("{method} {target} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n").as_bytes())
+}
+
+fn get(addr: SocketAddr, target: &str) -> Reply {
+    request(addr, "GET", target, &format!("127.0.0.1:{}", addr.port()))
+}
+
+fn ok(addr: SocketAddr, target: &str) -> Reply {
+    let r = get(addr, target);
+    assert_eq!(r.status, 200, "{target}: {}", r.text());
+    r
+}
+
+/// Every file under `root` (links not followed) with a hash of its bytes.
+fn snapshot(root: &Path) -> BTreeMap<String, String> {
+    walkdir::WalkDir::new(root)
+        .follow_links(false)
+        .into_iter()
+        .map(|e| e.unwrap())
+        .map(|e| {
+            let rel = e.path().strip_prefix(root).unwrap().to_string_lossy().into_owned();
+            let what = if e.file_type().is_file() {
+                blake3::hash(&std::fs::read(e.path()).unwrap()).to_hex().to_string()
+            } else {
+                format!("{:?}", e.file_type())
+            };
+            (rel, what)
+        })
+        .collect()
+}
+
+fn png_size(bytes: &[u8]) -> (u32, u32) {
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+    let be = |at: usize| u32::from_be_bytes(bytes[at..at + 4].try_into().unwrap());
+    (be(16), be(20))
+}
+
+fn names(children: &serde_json::Value) -> Vec<String> {
+    children.as_array().unwrap().iter().map(|c| c["path"].as_str().unwrap().to_string()).collect()
+}
+
+#[test]
+fn every_endpoint_answers_and_nothing_under_the_root_is_written() {
+    let f = fixture();
+    let before = snapshot(&f.root);
+    let a = f.addr();
+
+    // The app and its files.
+    let page = ok(a, "/");
+    assert!(page.header("content-type").starts_with("text/html"));
+    let html = String::from_utf8(page.body.clone()).unwrap();
+    assert!(html.contains("/assets/app.js") && html.contains("id=\"preview\""));
+    assert!(page.header("content-security-policy").contains("script-src 'self'"));
+    assert!(ok(a, "/assets/app.js").header("content-type").starts_with("text/javascript"));
+    assert!(ok(a, "/assets/app.css").header("content-type").starts_with("text/css"));
+    assert_eq!(get(a, "/assets/nope.js").status, 404);
+    assert_eq!(get(a, "/api/nothing").status, 404);
+
+    // The tree, one level at a time; links out of the root and FIFOs are not listed.
+    let top = ok(a, "/api/tree").json();
+    assert_eq!(top["root"]["is_dir"], true);
+    let listed = names(&top["children"]);
+    for expected in
+        ["dark_reign", "drakan", "evil_islands", "ragnarok", if cfg!(unix) { "inside.mmp" } else { "drakan" }]
+    {
+        assert!(listed.iter().any(|n| n == expected), "{expected} not in {listed:?}");
+    }
+    for hidden in ["escape", "escape_dir", "fifo", "notes.txt"] {
+        assert!(!listed.iter().any(|n| n == hidden), "{hidden} listed: {listed:?}");
+    }
+    let ei = names(&ok(a, "/api/tree?path=evil_islands").json()["children"]);
+    assert!(ei.contains(&"evil_islands/example.res".to_string()) && !ei.iter().any(|n| n.contains("absolute_escape")));
+    let res = ok(a, "/api/tree?path=evil_islands/example.res").json();
+    let res_children = names(&res["children"]);
+    assert!(res_children.contains(&"evil_islands/example.res/unit.bon".to_string()), "{res_children:?}");
+    assert!(res_children.contains(&"evil_islands/example.res/texts".to_string()), "{res_children:?}");
+    let nested = names(&ok(a, "/api/tree?path=evil_islands/example.res/unit.bon").json()["children"]);
+    assert_eq!(nested, ["evil_islands/example.res/unit.bon/body.bon", "evil_islands/example.res/unit.bon/head.bon"]);
+    let folder = names(&ok(a, "/api/tree?path=evil_islands/example.res/texts").json()["children"]);
+    assert!(folder.contains(&"evil_islands/example.res/texts/quest q1".to_string()), "{folder:?}");
+    // A record container lists what it converts to.
+    let sdb = names(&ok(a, "/api/tree?path=drakan/Sample.sdb/Ambience").json()["children"]);
+    assert_eq!(sdb, ["drakan/Sample.sdb/Ambience/2_hum.wav", "drakan/Sample.sdb/Ambience/3_wind.wav"]);
+
+    // Info.
+    let info = ok(a, "/api/info?path=evil_islands/example_dxt1.mmp").json();
+    assert_eq!((info["kind"].as_str(), info["info"]["width"].as_u64()), (Some("image"), Some(16)));
+    assert_eq!(info["format"]["id"], "ei-mmp");
+    assert_eq!(ok(a, "/api/info?path=evil_islands").json()["kind"], "folder");
+
+    // An image: its frames (mip levels) as PNGs.
+    let preview = ok(a, "/api/preview?path=evil_islands/example_dxt1.mmp").json();
+    assert_eq!(preview["kind"], "image");
+    let frames = preview["assets"][0]["frames"].as_array().unwrap();
+    assert_eq!(frames.len(), 5);
+    let png = ok(a, frames[0]["url"].as_str().unwrap());
+    assert_eq!((png.header("content-type"), png_size(&png.body)), ("image/png", (16, 16)));
+    assert_eq!(png_size(&ok(a, frames[1]["url"].as_str().unwrap()).body), (8, 8));
+    #[cfg(unix)]
+    assert_eq!(ok(a, "/api/preview?path=inside.mmp").json()["kind"], "image");
+
+    // Raw bytes, the file's own data as JSON, and downloads.
+    let raw_bytes = ok(a, "/api/file?path=evil_islands/example_dxt1.mmp&as=raw");
+    assert_eq!(raw_bytes.body, std::fs::read(f.root.join("evil_islands/example_dxt1.mmp")).unwrap());
+    assert_eq!(raw_bytes.header("content-type"), "application/octet-stream");
+    let json = ok(a, "/api/file?path=evil_islands/example_dxt1.mmp&as=json").json();
+    assert_eq!(json["format"], "ei-mmp");
+    let download = ok(a, "/api/file?path=evil_islands/example_dxt1.mmp&as=png&download=1");
+    assert!(download.header("content-disposition").starts_with("attachment; filename=\"example_dxt1.png\""));
+    assert_eq!(get(a, "/api/file?path=evil_islands/example_dxt1.mmp&as=wav").status, 404);
+    assert_eq!(get(a, "/api/file?path=evil_islands/example_dxt1.mmp&as=png&frame=9").status, 422);
+    assert_eq!(get(a, "/api/file?path=evil_islands/example_dxt1.mmp&as=..").status, 400);
+
+    // Sounds: a WAV inside an FTG (sent as it is), and a Drakan sound record converted.
+    let boom = ok(a, "/api/preview?path=dark_reign/SPRITES.FTG/BOOM.WAV").json();
+    assert_eq!(boom["kind"], "sound");
+    let wav = ok(a, boom["assets"][0]["url"].as_str().unwrap());
+    assert_eq!((wav.header("content-type"), &wav.body[..4]), ("audio/wav", &b"RIFF"[..]));
+    let hum = ok(a, "/api/preview?path=drakan/Sample.sdb/Ambience/2_hum.wav").json();
+    assert_eq!(hum["kind"], "sound");
+    assert!(hum["assets"][0]["duration"].as_f64().unwrap() > 0.0);
+    let wav = ok(a, hum["assets"][0]["url"].as_str().unwrap());
+    assert_eq!(&wav.body[8..12], b"WAVE");
+    assert_eq!(ok(a, "/api/preview?path=drakan/Sample.sdb").json()["kind"], "archive");
+
+    // Sprite frames drawn with their archive's palette.
+    let sprite = ok(a, "/api/preview?path=dark_reign/SPRITES.FTG/UNIT.SPR").json();
+    assert_eq!(sprite["kind"], "image");
+    assert!(sprite["assets"].as_array().unwrap().len() > 1);
+
+    // Models as GLB.
+    let model = ok(a, "/api/preview?path=ragnarok/pyramid.rsm").json();
+    assert_eq!(model["kind"], "model");
+    assert_eq!(model["assets"][0]["animations"].as_array().unwrap().len(), 1);
+    let glb = ok(a, model["assets"][0]["url"].as_str().unwrap());
+    assert_eq!((glb.header("content-type"), &glb.body[..4]), ("model/gltf-binary", &b"glTF"[..]));
+    assert_eq!(ok(a, "/api/preview?path=evil_islands/unit.mod").json()["kind"], "model");
+
+    // Documents: an INI (text), archive entries of no format as text or hex.
+    let reg = ok(a, "/api/preview?path=evil_islands/settings.reg").json();
+    assert_eq!(reg["kind"], "document");
+    assert!(reg["assets"][0]["text"].as_str().unwrap().contains("[Game]"));
+    let readme = ok(a, "/api/preview?path=evil_islands/example.res/readme.txt").json();
+    assert_eq!((readme["kind"].as_str(), readme["assets"][0]["kind"].as_str()), (Some("document"), Some("text")));
+    assert_eq!(ok(a, "/api/preview?path=evil_islands/example.res/unit.bon/body.bon").json()["kind"], "binary");
+    assert_eq!(ok(a, "/api/preview?path=evil_islands/example.res").json()["kind"], "archive");
+    assert_eq!(ok(a, "/api/preview?path=").json()["kind"], "folder");
+
+    // An item that cannot be read: relic's one-line error, with what is known.
+    let broken = get(a, "/api/preview?path=evil_islands/broken.mmp");
+    assert_eq!(broken.status, 422, "{}", broken.text());
+    let body = broken.json();
+    let error = body["error"].as_str().unwrap();
+    assert!(
+        error.contains("ei-mmp") && !error.contains('\n') && !error.contains(&*f.root.to_string_lossy()),
+        "{error}"
+    );
+    assert_eq!(body["kind"], "image");
+    assert_eq!(get(a, "/api/preview?path=evil_islands/nothing.mmp").status, 404);
+    assert_eq!(get(a, "/api/tree?path=evil_islands/example.res/nothing").status, 404);
+    assert_eq!(get(a, "/api/tree?path=evil_islands/example_dxt1.mmp/below").status, 404);
+
+    // HEAD has no body; other methods are refused.
+    let head = request(a, "HEAD", "/api/tree", &format!("127.0.0.1:{}", a.port()));
+    assert_eq!((head.status, head.body.len()), (200, 0));
+    let post = request(a, "POST", "/api/tree", &format!("127.0.0.1:{}", a.port()));
+    assert_eq!((post.status, post.header("allow")), (405, "GET, HEAD"));
+    // Every answer carries the headers that keep files from running as pages.
+    assert_eq!(glb.header("x-content-type-options"), "nosniff");
+    assert!(glb.header("content-security-policy").contains("sandbox"));
+    assert_eq!(glb.header("cross-origin-resource-policy"), "same-origin");
+
+    // Many requests for one conversion at once: one answer for all.
+    let target = "/api/file?path=evil_islands/unit.mod&as=glb";
+    let bodies: Vec<Vec<u8>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..8).map(|_| s.spawn(move || ok(a, target).body)).collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    assert!(bodies.iter().all(|b| b == &bodies[0] && b.starts_with(b"glTF")));
+
+    assert_eq!(snapshot(&f.root), before, "the server wrote under its root");
+}
+
+/// Each target must be refused with `status` and a JSON error, and never show the secret.
+fn refused(a: SocketAddr, target: &str, status: u16) {
+    let r = get(a, target);
+    assert_eq!(r.status, status, "{target}: {}", r.text());
+    assert!(r.json()["error"].is_string(), "{target}");
+    assert!(!String::from_utf8_lossy(&r.body).contains(SECRET), "{target} leaked the secret");
+}
+
+#[test]
+fn every_escape_from_the_root_is_refused() {
+    let f = fixture();
+    let a = f.addr();
+    for endpoint in ["file", "tree", "info", "preview"] {
+        for path in [
+            "..",
+            "../secret.txt",
+            "evil_islands/../../secret.txt",
+            "%2e%2e/secret.txt",
+            "%2E%2E%2Fsecret.txt",
+            "evil_islands%2F..%2F..%2Fsecret.txt",
+            ".%2e/secret.txt",
+            "./evil_islands",
+            "evil_islands/./example.res",
+            "/etc/passwd",
+            "%2Fetc%2Fpasswd",
+            "%2F%2Fserver%2Fshare",
+            "C:/Windows/win.ini",
+            "c%3A%5CWindows%5Cwin.ini",
+            "evil_islands%5C..%5C..%5Csecret.txt",
+            "..%5Csecret.txt",
+            "evil_islands%00/../../secret.txt",
+            "evil_islands/example.res%00",
+            "%c0%ae%c0%ae/secret.txt",
+            "%e0%80%ae%e0%80%ae/secret.txt",
+            "evil_islands//example.res",
+            "evil_islands/",
+            "%zz",
+            "%2",
+            "evil_islands%0a",
+        ] {
+            refused(a, &format!("/api/{endpoint}?path={path}&as=raw"), 400);
+        }
+        // Links that lead outside, wherever they are on the path, and things that are not files.
+        #[cfg(unix)]
+        for path in ["escape", "escape_dir", "escape_dir/secret.txt", "escape_dir/root/notes.txt"] {
+            refused(a, &format!("/api/{endpoint}?path={path}&as=raw"), 403);
+        }
+        #[cfg(unix)]
+        if f.root.join("fifo").exists() {
+            refused(a, &format!("/api/{endpoint}?path=fifo&as=raw"), 403);
+        }
+        #[cfg(unix)]
+        refused(a, &format!("/api/{endpoint}?path=evil_islands/absolute_escape.mmp&as=raw"), 403);
+    }
+    // Encoded twice is a name, not an escape: the folder literally named `%2e%2e` is under the root.
+    assert_eq!(get(a, "/api/tree?path=%252e%252e").status, 200);
+    refused(a, "/api/file?path=%252e%252e/secret.txt&as=raw", 404);
+    // Two paths, one of which might be checked and the other used.
+    refused(a, "/api/file?path=notes.txt&path=../secret.txt&as=raw", 400);
+    // The request target itself.
+    for target in [
+        "/api/../../secret.txt",
+        "/assets/../../secret.txt",
+        "/assets/..%2f..%2f..%2fsecret.txt",
+        "/assets/%2e%2e/%2e%2e/secret.txt",
+        "//etc/passwd",
+        "/secret.txt",
+        "/../secret.txt",
+    ] {
+        refused(a, target, 404);
+    }
+    let absolute = get(a, &format!("http://127.0.0.1:{}/api/tree", a.port()));
+    assert_eq!(absolute.status, 400, "{}", absolute.text());
+    // A link that stays inside the root is followed.
+    #[cfg(unix)]
+    assert_eq!(ok(a, "/api/file?path=inside.mmp&as=raw").body, std::fs::read(f.root.join("inside.mmp")).unwrap());
+}
+
+#[test]
+fn only_the_address_served_is_answered() {
+    let f = fixture();
+    let a = f.addr();
+    let port = a.port();
+    for host in [format!("127.0.0.1:{port}"), format!("localhost:{port}"), format!("LocalHost:{port}")] {
+        assert_eq!(request(a, "GET", "/api/tree", &host).status, 200, "{host}");
+    }
+    for host in [
+        format!("evil.example:{port}"),
+        format!("127.0.0.1.nip.io:{port}"),
+        format!("localhost.:{port}"),
+        format!("attacker.localhost:{port}"),
+        format!("[::1]:{port}"),
+        format!("127.0.0.2:{port}"),
+        format!("0.0.0.0:{port}"),
+        "127.0.0.1".to_string(),
+        "localhost".to_string(),
+        format!("127.0.0.1:{}", port.wrapping_add(1)),
+        format!("127.0.0.1:0{port}"),
+        String::new(),
+    ] {
+        let r = request(a, "GET", "/api/tree", &host);
+        assert_eq!(r.status, 403, "Host {host:?}: {}", r.text());
+        assert!(r.json()["error"].as_str().unwrap().contains("refusing"));
+        // The app itself too: a rebound page must not even load.
+        assert_eq!(request(a, "GET", "/", &host).status, 403, "{host}");
+    }
+    let no_host = raw(a, b"GET /api/tree HTTP/1.0\r\n\r\n");
+    assert_eq!(no_host.status, 403);
+    let two = raw(
+        a,
+        format!("GET /api/tree HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nHost: evil.example\r\nConnection: close\r\n\r\n")
+            .as_bytes(),
+    );
+    assert_eq!(two.status, 403);
+    // A request another site's page makes (browsers say so in Sec-Fetch-Site).
+    for (site, status) in [("cross-site", 403), ("same-site", 403), ("same-origin", 200), ("none", 200)] {
+        let r = raw(
+            a,
+            format!("GET /api/tree HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nSec-Fetch-Site: {site}\r\nConnection: close\r\n\r\n")
+                .as_bytes(),
+        );
+        assert_eq!(r.status, status, "Sec-Fetch-Site: {site}");
+    }
+}
+
+#[test]
+fn only_loopback_addresses_are_served_unless_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    for host in ["0.0.0.0", "192.0.2.1", "::"] {
+        let options = ViewOptions { host: host.parse().unwrap(), ..Default::default() };
+        let err = serve(dir.path(), options).err().expect("refused");
+        assert!(err.to_string().contains("not a loopback address"), "{err}");
+    }
+    for host in ["localhost", "127.0.0.1", "::1", "[::1]"] {
+        assert!(relic::view::parse_host(host).unwrap().is_loopback());
+    }
+    assert!(relic::view::parse_host("example.com").is_err());
+    // IPv6 loopback, where the machine has it.
+    if std::net::TcpListener::bind("[::1]:0").is_ok() {
+        let server = serve(dir.path(), ViewOptions { host: "::1".parse().unwrap(), ..Default::default() }).unwrap();
+        let a = server.addr();
+        assert!(server.url().starts_with("http://[::1]:"));
+        assert_eq!(request(a, "GET", "/api/tree", &format!("[::1]:{}", a.port())).status, 200);
+        assert_eq!(request(a, "GET", "/api/tree", &format!("127.0.0.1:{}", a.port())).status, 403);
+    }
+}
+
+#[test]
+fn an_archive_can_be_the_root() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("example.res");
+    std::fs::copy(Path::new(SAMPLES).join("evil_islands/example.res"), &file).unwrap();
+    std::fs::write(dir.path().join("beside.txt"), SECRET).unwrap();
+    let server = serve(&file, ViewOptions::default()).unwrap();
+    let a = server.addr();
+    let top = ok(a, "/api/tree").json();
+    assert_eq!((top["root"]["is_dir"].as_bool(), top["root"]["kind"].as_str()), (Some(false), Some("archive")));
+    assert!(names(&top["children"]).contains(&"unit.bon".to_string()));
+    assert_eq!(ok(a, "/api/preview?path=").json()["kind"], "archive");
+    assert_eq!(ok(a, "/api/file?path=unit.bon/body.bon&as=raw").body.len(), 96);
+    refused(a, "/api/file?path=../beside.txt&as=raw", 400);
+    refused(a, "/api/file?path=beside.txt&as=raw", 404);
+}
+
+#[test]
+fn a_large_archive_lists_quickly_and_once() {
+    use relic::evil_islands::res::write::{write_archive, PackInput, PackOptions, PackSource};
+    let dir = tempfile::tempdir().unwrap();
+    let texture = std::fs::read(Path::new(SAMPLES).join("evil_islands/example_dxt1.mmp")).unwrap();
+    let inputs = (0..17_000)
+        .map(|i| PackInput {
+            name: format!("textures\\t{i:05}.mmp").into_bytes(),
+            modified: 0,
+            source: PackSource::Bytes(texture.clone()),
+        })
+        .collect();
+    let mut bytes = Vec::new();
+    write_archive(inputs, PackOptions::default(), &mut bytes).unwrap();
+    std::fs::write(dir.path().join("big.res"), bytes).unwrap();
+    let server = serve(dir.path(), ViewOptions::default()).unwrap();
+    let a = server.addr();
+    let start = Instant::now();
+    let level = ok(a, "/api/tree?path=big.res").json();
+    assert_eq!(names(&level["children"]), ["big.res/textures"]);
+    let entries = ok(a, "/api/tree?path=big.res/textures").json();
+    assert_eq!(entries["children"].as_array().unwrap().len(), 17_000);
+    assert_eq!(entries["children"][16_999]["kind"], "image");
+    let first = start.elapsed();
+    let again = Instant::now();
+    ok(a, "/api/tree?path=big.res/textures");
+    let png = ok(a, "/api/file?path=big.res/textures/t16999.mmp&as=png&asset=0&frame=0");
+    assert_eq!(png_size(&png.body), (16, 16));
+    eprintln!("17,000 entries: listed in {first:?}, again with an entry converted in {:?}", again.elapsed());
+    assert!(first < Duration::from_secs(20), "{first:?}");
+}

@@ -1,0 +1,153 @@
+// The preview pane (`#preview`): asks /api/preview what the item is and draws it with the view for its
+// kind. `data-kind` says what is shown (image, sound, model, document, archive, folder, binary) and
+// `data-state` goes loading → ready once the content is drawn, or error with relic's one-line message.
+
+import { apiUrl, getJSON, formatSize, h } from './api.js';
+import { showImages } from './views/image.js';
+import { showSounds } from './views/sound.js';
+import { showModels } from './views/model.js';
+import { showDocuments } from './views/document.js';
+import { showListing, showHex } from './views/listing.js';
+
+const VIEWS = {
+  image: (el, data, ctx) => showImages(el, data.assets.filter((a) => a.kind === 'image'), ctx),
+  sound: (el, data, ctx) => showSounds(el, data.assets.filter((a) => a.kind === 'sound'), ctx),
+  model: (el, data, ctx) => showModels(el, data.assets.filter((a) => a.kind === 'model'), ctx),
+  document: (el, data, ctx) => showDocuments(el, data.assets.filter((a) => a.kind === 'document' || a.kind === 'text'), ctx),
+  archive: (el, data, ctx) => showListing(el, data, ctx),
+  folder: (el, data, ctx) => showListing(el, data, ctx),
+  binary: (el, data) => showHex(el, data.hex != null ? data : (data.assets || []).find((a) => a.hex) || {}),
+};
+
+/** The kind each asset kind is shown under. */
+const TAB_OF = { image: 'image', sound: 'sound', model: 'model', document: 'document', text: 'document' };
+
+export class Pane {
+  constructor(el, open) {
+    this.el = el;
+    /** Opens another item (a row of a listing). */
+    this.open = open;
+    this.token = 0;
+    this.cleanups = [];
+  }
+
+  reset() {
+    for (const f of this.cleanups.splice(0)) {
+      try {
+        f();
+      } catch {
+        // a view that cannot clean up is gone anyway
+      }
+    }
+    this.abort?.abort();
+    this.abort = new AbortController();
+  }
+
+  async show(path, hint) {
+    const token = ++this.token;
+    this.reset();
+    const el = this.el;
+    el.dataset.item = path;
+    el.dataset.kind = hint?.kind || '';
+    el.dataset.state = 'loading';
+    el.replaceChildren(h('div', { class: 'title' }, h('h2', { text: hint?.name || path || '/' })),
+      h('p', { class: 'hint', text: 'Loading…' }));
+    let data;
+    try {
+      data = await getJSON(apiUrl('preview', path), this.abort.signal);
+    } catch (err) {
+      if (token === this.token && err.name !== 'AbortError') this.fail(err.message, err.body || {});
+      return;
+    }
+    if (token !== this.token) return;
+    if (data.error) {
+      this.fail(data.error, data);
+      return;
+    }
+    this.draw(data, token);
+  }
+
+  /** Header, kind tabs, content, notes, info and downloads. */
+  layout(data) {
+    const el = this.el;
+    const format = data.format ? `${data.format.name} (${data.format.id})` : '';
+    const content = h('div', { class: 'content' });
+    el.replaceChildren(...[
+      h('div', { class: 'title' }, h('h2', { text: data.name }), h('span', { class: 'format', text: format }),
+        data.size != null ? h('span', { class: 'size', text: formatSize(data.size) }) : null),
+      h('div', { class: 'tabs' }),
+      content,
+      (data.notes || []).length ? h('ul', { class: 'notes' }, data.notes.map((n) => h('li', { text: n }))) : null,
+      downloads(data.downloads || []),
+      info(data),
+    ].filter(Boolean));
+    return content;
+  }
+
+  async draw(data, token, kind = data.kind) {
+    this.reset();
+    const el = this.el;
+    el.dataset.kind = kind;
+    el.dataset.state = 'loading';
+    const content = this.layout(data);
+    // Items that convert to several kinds of thing (a sprite's frames and its JSON) get a tab per kind.
+    const kinds = [...new Set((data.assets || []).map((a) => TAB_OF[a.kind]).filter(Boolean))];
+    if (kinds.length > 1 || (kinds.length && !kinds.includes(data.kind) && VIEWS[data.kind])) {
+      const tabs = el.querySelector('.tabs');
+      const all = VIEWS[data.kind] && !kinds.includes(data.kind) ? [data.kind, ...kinds] : kinds;
+      for (const k of all) {
+        tabs.append(h('button', { class: k === kind ? 'tab active' : 'tab', text: k,
+          onclick: () => this.draw(data, token, k) }));
+      }
+    }
+    const ctx = { signal: this.abort.signal, cleanup: (f) => this.cleanups.push(f), open: this.open };
+    try {
+      const view = VIEWS[kind];
+      if (!view) throw new Error(`relic view cannot show a ${kind}`);
+      await view(content, data, ctx);
+      if (token === this.token) el.dataset.state = 'ready';
+    } catch (err) {
+      if (token === this.token && err.name !== 'AbortError') this.fail(err.message, data);
+    }
+  }
+
+  /** relic's one-line error, with whatever else is known about the item. */
+  fail(message, data) {
+    const el = this.el;
+    if (data.kind) el.dataset.kind = data.kind;
+    el.dataset.state = 'error';
+    el.replaceChildren(...[
+      h('div', { class: 'title' }, h('h2', { text: data.name || el.dataset.item || '/' })),
+      h('div', { class: 'error', role: 'alert', text: message }),
+      downloads(data.downloads || []),
+      info(data),
+    ].filter(Boolean));
+  }
+}
+
+function downloads(list) {
+  if (!list.length) return null;
+  const link = (d) => h('a', { class: 'download', href: `${d.url}&download=1`, download: '', text: `⤓ ${d.label}` });
+  const first = list.slice(0, 8).map(link);
+  const rest = list.slice(8);
+  return h('div', { class: 'downloads' }, first,
+    rest.length ? h('details', {}, h('summary', { text: `${rest.length} more` }), rest.map(link)) : null);
+}
+
+function info(data) {
+  const rows = [];
+  const add = (k, v) => rows.push(h('tr', {}, h('th', { text: k }), h('td', { text: v })));
+  if (data.path !== undefined) add('path', data.path || '/');
+  if (data.format) add('format', `${data.format.name} (${data.format.id}, ${data.format.game})`);
+  if (data.size != null) add('size', `${formatSize(data.size)} (${data.size} bytes)`);
+  if (data.record) add('record', `${data.record.type} ${data.record.type_name || ''} id ${data.record.id}`);
+  if (data.converted_from) add('converted from', data.converted_from);
+  for (const [k, v] of Object.entries(data.info || {})) {
+    if (k === 'format') continue;
+    add(k, typeof v === 'string' ? v : JSON.stringify(v));
+  }
+  if (data.info_error) add('info', data.info_error);
+  if (!rows.length) return null;
+  return h('details', { class: 'info', open: true }, h('summary', { text: 'Info' }),
+    h('table', {}, h('tbody', {}, rows)));
+}
