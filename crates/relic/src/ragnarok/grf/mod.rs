@@ -25,6 +25,7 @@
 //!   entry's compressed bytes as stored: the file rebuilds byte-identically.
 
 pub mod convert;
+pub mod des;
 pub mod read;
 pub mod types;
 pub mod write;
