@@ -13,7 +13,7 @@ pub use check::{check, CheckItem};
 pub use convert::{check_convert_request, convert, ConvertReport, ConvertRequest, ManifestItem};
 pub use extract::{extract, ExtractOptions, ExtractReport, ExtractedItem};
 pub use list::{list, ListedEntry};
-pub use pack::{collect_folder, pack, PackOptions, PackReport};
+pub use pack::{check_pack_version, collect_folder, pack, PackOptions, PackReport};
 
 use std::path::{Path, PathBuf};
 

@@ -56,6 +56,10 @@ pub static FORMAT: Format = Format {
 
 struct GrfCodec;
 
+/// `relic pack ro-grf --version`: 0x200 (the default), 0x300, 0x102, 0x103.
+static PACK_VERSIONS: [u32; 4] =
+    [types::VERSION_0X200, types::VERSION_0X300, types::VERSION_0X102, types::VERSION_0X103];
+
 impl Codec for GrfCodec {
     fn sniff(&self, head: &[u8]) -> bool {
         head.starts_with(types::SIGNATURE)
@@ -79,11 +83,15 @@ impl Codec for GrfCodec {
         Some(parse(data).map(|grf| convert::entries(&grf)))
     }
 
-    fn pack_folder(&self, files: Vec<FolderFile>, _request: &PackRequest, out: &mut dyn std::io::Write) -> Result<u64> {
+    fn pack_versions(&self) -> &'static [u32] {
+        &PACK_VERSIONS
+    }
+
+    fn pack_folder(&self, files: Vec<FolderFile>, request: &PackRequest, out: &mut dyn std::io::Write) -> Result<u64> {
         let inputs = files
             .into_iter()
             .map(|f| Ok(PackInput { name: write::encode_name(&f.relative)?, source: PackSource::File(f.path) }))
             .collect::<Result<Vec<_>>>()?;
-        write_archive(inputs, out)
+        write_archive(inputs, request.version.unwrap_or(types::VERSION_0X200), out)
     }
 }
