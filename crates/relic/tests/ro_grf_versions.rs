@@ -191,7 +191,7 @@ mod ro_des {
         for chunk in b.chunks_exact_mut(8) {
             block(chunk);
             for x in chunk.iter_mut() {
-                *x = (*x >> 4) | (*x << 4);
+                *x = x.rotate_left(4);
             }
         }
         b
