@@ -761,6 +761,11 @@ fn unrepresentable_documents_are_refused() {
     let mut d: GrfDocument = serde_json::from_value(grf::FORMAT.codec.to_json(&bytes).unwrap()).unwrap();
     d.entries[1].data.as_mut().unwrap().0.pop();
     assert!(write_document(&d).unwrap_err().to_string().contains("entries[1].compressed_size"));
+    // A plain entry flagged mixed whose aligned size runs past the file: refused before any buffer grows.
+    let mut d: GrfDocument = serde_json::from_value(grf::FORMAT.codec.to_json(&bytes).unwrap()).unwrap();
+    d.entries[0].record.flags = 0x03;
+    d.entries[0].record.aligned_size = 1 << 31;
+    assert!(write_document(&d).unwrap_err().to_string().contains("entries[0].aligned_size"));
     // An unknown version.
     let mut d: GrfDocument = serde_json::from_value(grf::FORMAT.codec.to_json(&bytes).unwrap()).unwrap();
     d.header.version = 0x250;

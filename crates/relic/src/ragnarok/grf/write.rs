@@ -433,6 +433,14 @@ pub fn write_document(doc: &GrfDocument) -> Result<Vec<u8>> {
                 if wanted == recorded {
                     canvas.place(rec.data_start(), &data.0, || format!("entries[{i}].offset"))?;
                 } else {
+                    // Checked against the file before the buffer grows to the new cipher's length.
+                    let need = rec.stored_len(wanted.is_some());
+                    if rec.data_start().saturating_add(need) > file_size {
+                        return Err(err(
+                            format!("entries[{i}].aligned_size"),
+                            format!("{need} stored bytes at offset {} run past the file's end", rec.data_start()),
+                        ));
+                    }
                     let mut buf = data.0.clone();
                     if let Some(c) = recorded {
                         des::decipher(&mut buf, c);
