@@ -254,7 +254,7 @@ Only PATH and what lies under it is served, read-only, on 127.0.0.1 (or ::1 with
     /// Write a file of FORMAT from a folder (archives), the JSON of `convert --to json`, or the file
     /// `convert` wrote (an INI for REG, …)
     #[command(
-        after_help = "Examples:\n  relic pack ei-res -o new.res extracted_folder\n  relic pack ei-res -o same.res texts.json\n  relic pack ei-reg -o config.reg config.ini"
+        after_help = "Examples:\n  relic pack ei-res -o new.res extracted_folder\n  relic pack ei-res -o same.res texts.json\n  relic pack ei-reg -o config.reg config.ini\n  relic pack ro-grf --version 0x300 -o big.grf data_folder"
     )]
     Pack {
         /// Format id (see `relic formats`)
@@ -272,6 +272,10 @@ Only PATH and what lies under it is served, read-only, on 127.0.0.1 (or ::1 with
         /// Write a full mip chain when writing an image format
         #[arg(long)]
         mips: bool,
+        /// Version of the archive format to write from a folder, in hex (ro-grf: 0x200, the default; 0x300
+        /// for archives past 4 GiB; 0x102, 0x103)
+        #[arg(long, value_name = "VERSION", value_parser = parse_version)]
+        version: Option<u32>,
         input: PathBuf,
     },
 }
@@ -649,9 +653,12 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
             Ok(ExitCode::SUCCESS)
         }
         Command::View { path, port, host, unsafe_host, open } => view(&path, port, &host, unsafe_host, open),
-        Command::Pack { format, output, force, no_dedupe, pixel_format, mips, input } => {
-            format_by_id(&format)?;
-            let opts = ops::PackOptions { force, no_dedupe, pixel_format, mips };
+        Command::Pack { format, output, force, no_dedupe, pixel_format, mips, version, input } => {
+            let f = format_by_id(&format)?;
+            if let Some(v) = version {
+                ops::check_pack_version(f, v, input.is_dir()).map_err(|e| Failure::Usage(e.to_string()))?;
+            }
+            let opts = ops::PackOptions { force, no_dedupe, pixel_format, mips, version };
             let report = ops::pack(&format, &input, &output, &opts)?;
             for note in &report.notes {
                 say!("{note}");
@@ -723,6 +730,13 @@ fn parse_size(text: &str) -> Result<u64, String> {
     };
     let n: u64 = digits.trim().parse().map_err(|_| format!("`{text}` is not a size (e.g. 1048576, 512M, 2G)"))?;
     n.checked_mul(1 << shift).ok_or_else(|| format!("`{text}` is too large"))
+}
+
+/// A format version in hex, `0x300` or `300`.
+fn parse_version(text: &str) -> Result<u32, String> {
+    let t = text.trim();
+    let digits = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")).unwrap_or(t);
+    u32::from_str_radix(digits, 16).map_err(|_| format!("`{text}` is not a version in hex (e.g. 0x300)"))
 }
 
 /// `KEY=VALUE` of `--option`.

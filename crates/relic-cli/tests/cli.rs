@@ -163,6 +163,53 @@ fn pack_of_an_extraction_gives_the_same_archive_and_is_deterministic() {
 }
 
 #[test]
+fn pack_ro_grf_takes_a_version() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("src");
+    std::fs::create_dir_all(src.join("data/map")).unwrap();
+    std::fs::write(src.join("data/readme.txt"), "hello").unwrap();
+    std::fs::write(src.join("data/map/a.gnd"), vec![7u8; 5000]).unwrap();
+    for (version, want) in [(None, "0x200"), (Some("0x300"), "0x300"), (Some("300"), "0x300"), (Some("0x103"), "0x103")]
+    {
+        let out = dir.path().join(format!("{want}-{}.grf", version.unwrap_or("default")));
+        let mut cmd = relic();
+        cmd.args(["pack", "ro-grf", "-o"]).arg(&out);
+        if let Some(v) = version {
+            cmd.args(["--version", v]);
+        }
+        cmd.arg(&src).assert().success();
+        let v = json_of(relic().args(["info", "--json"]).arg(&out));
+        assert_eq!(v["version"], want);
+        let back = dir.path().join(format!("{want}-{}", version.unwrap_or("default")));
+        relic().args(["extract", "-q", "-o"]).arg(&back).arg(&out).assert().success();
+        assert_eq!(std::fs::read(back.join("data/map/a.gnd")).unwrap(), vec![7u8; 5000]);
+        // Its JSON packs back to the same bytes, in the version it names.
+        let json = dir.path().join(format!("json-{want}-{}", version.unwrap_or("default")));
+        relic().args(["convert", "-q", "--to", "json", "-o"]).arg(&json).arg(&out).assert().success();
+        let again = dir.path().join(format!("again-{want}-{}.grf", version.unwrap_or("default")));
+        let doc = json.join(out.file_name().unwrap()).with_extension("json");
+        relic().args(["pack", "ro-grf", "-o"]).arg(&again).arg(&doc).assert().success();
+        assert_eq!(std::fs::read(&again).unwrap(), std::fs::read(&out).unwrap());
+        relic().args(["check", "-q"]).arg(&out).assert().success();
+    }
+    // Usage errors (exit 2): a version ro-grf does not write, not hex, a format with one form, a JSON input.
+    let out = dir.path().join("bad.grf");
+    let err = relic().args(["pack", "ro-grf", "--version", "0x999", "-o"]).arg(&out).arg(&src).assert().code(2);
+    let text = String::from_utf8_lossy(&err.get_output().stderr).to_string();
+    assert!(text.contains("0x999") && text.contains("0x300"), "{text}");
+    relic().args(["pack", "ro-grf", "--version", "zz", "-o"]).arg(&out).arg(&src).assert().code(2);
+    relic()
+        .args(["pack", "ei-res", "--version", "0x300", "-o"])
+        .arg(dir.path().join("x.res"))
+        .arg(&src)
+        .assert()
+        .code(2);
+    let doc = dir.path().join("json-0x300-0x300/0x300-0x300.json");
+    relic().args(["pack", "ro-grf", "--version", "0x300", "-o"]).arg(&out).arg(&doc).assert().code(2);
+    assert!(!out.exists());
+}
+
+#[test]
 fn convert_json_and_pack_back_is_byte_identical() {
     let dir = tempfile::tempdir().unwrap();
     let v = json_of(relic().args(["convert", "--to", "json", "--json", "-o"]).arg(dir.path()).arg(sample()));

@@ -741,10 +741,13 @@ fn grf_sample() -> Vec<u8> {
         name: grf::write::encode_name(name).unwrap_or_else(|e| panic!("{e}")),
         source: grf::PackSource::Bytes(data),
     };
-    grf::write_archive_bytes(vec![
-        input("data/readme.txt", b"A sample GRF archive written by relic.\r\n".to_vec()),
-        input("data/texture/유저인터페이스/sample.bmp", tiny_bmp()),
-    ])
+    grf::write_archive_bytes(
+        vec![
+            input("data/readme.txt", b"A sample GRF archive written by relic.\r\n".to_vec()),
+            input("data/texture/유저인터페이스/sample.bmp", tiny_bmp()),
+        ],
+        grf::types::VERSION_0X200,
+    )
     .unwrap_or_else(|e| panic!("{e}"))
 }
 

@@ -5,6 +5,7 @@ use std::borrow::Cow;
 
 use serde::Serialize;
 
+use crate::codec::zlib;
 use crate::error::Result;
 
 /// What one conversion yields.
@@ -88,9 +89,54 @@ pub enum EntryData<'a> {
     /// A zlib stream in the archive that inflates to `size` bytes; inflated on demand, bounded (see
     /// [`crate::codec::zlib`]). `format` and `offset` (of the stream in the archive) locate errors.
     Zlib { packed: &'a [u8], size: u64, format: &'static str, offset: u64 },
+    /// A zlib stream stored enciphered (a game's own cipher): `stored` is copied into one buffer, deciphered
+    /// in place by `decipher`, and its first `packed_len` bytes inflate to `size` bytes. The sizes are checked
+    /// before the buffer is allocated.
+    Enciphered { stored: &'a [u8], decipher: Decipher, packed_len: usize, size: u64, format: &'static str, offset: u64 },
     /// An entry relic cannot decode yet (an encryption it does not implement, …): asking for its bytes
     /// gives `Error::Unsupported` with this message.
     Unsupported(String),
+}
+
+/// A format's cipher for [`EntryData::Enciphered`]: `apply(buffer, param)` deciphers a buffer in place. It
+/// must work on any prefix of the stored bytes (so that a head can be read without deciphering a whole
+/// entry) and never panic.
+#[derive(Debug, Clone, Copy)]
+pub struct Decipher {
+    pub apply: fn(&mut [u8], u32),
+    /// The format's parameter for this entry (a mode, a cycle).
+    pub param: u32,
+}
+
+/// Bytes of an enciphered entry deciphered to read its head: enough for any zlib stream's block header and
+/// the first bytes it produces; a stream that needs more is deciphered whole.
+const ENCIPHERED_HEAD: usize = 64 << 10;
+
+/// The deciphered copy of an enciphered entry's first `len` stored bytes, after checking the sizes.
+fn deciphered(
+    stored: &[u8],
+    decipher: Decipher,
+    packed_len: usize,
+    size: u64,
+    at: zlib::At<'_>,
+    len: usize,
+) -> Result<Vec<u8>> {
+    zlib::check_declared(packed_len, size, at)?;
+    let max = crate::limits::current().max_entry_size;
+    if packed_len as u64 > max || packed_len > stored.len() {
+        return Err(crate::Error::limit(
+            at.format,
+            at.field,
+            at.offset,
+            format!(
+                "{packed_len} enciphered bytes of {} stored: over relic's limit of {max} or past the data",
+                stored.len()
+            ),
+        ));
+    }
+    let mut buf = stored.get(..len.min(stored.len())).unwrap_or(stored).to_vec();
+    (decipher.apply)(&mut buf, decipher.param);
+    Ok(buf)
 }
 
 /// How many leading bytes [`EntryData::head`] callers need to tell formats apart.
@@ -104,6 +150,11 @@ impl<'a> EntryData<'a> {
             EntryData::Zlib { packed, size, format, offset } => {
                 let at = crate::codec::zlib::At { format, field: "entry data", offset: *offset };
                 crate::codec::zlib::inflate_exact(packed, *size, at).map(Cow::Owned)
+            }
+            EntryData::Enciphered { stored, decipher, packed_len, size, format, offset } => {
+                let at = zlib::At { format, field: "entry data", offset: *offset };
+                let buf = deciphered(stored, *decipher, *packed_len, *size, at, stored.len())?;
+                zlib::inflate_exact(buf.get(..*packed_len).unwrap_or_default(), *size, at).map(Cow::Owned)
             }
             EntryData::Unsupported(why) => Err(crate::Error::Unsupported(why.clone())),
         }
@@ -120,6 +171,11 @@ impl<'a> EntryData<'a> {
                 let at = crate::codec::zlib::At { format, field: "entry data", offset: *offset };
                 crate::codec::zlib::inflate_to(packed, *size, at, out)
             }
+            EntryData::Enciphered { stored, decipher, packed_len, size, format, offset } => {
+                let at = zlib::At { format, field: "entry data", offset: *offset };
+                let buf = deciphered(stored, *decipher, *packed_len, *size, at, stored.len())?;
+                zlib::inflate_to(buf.get(..*packed_len).unwrap_or_default(), *size, at, out)
+            }
             EntryData::Unsupported(why) => Err(crate::Error::Unsupported(why.clone())),
         }
     }
@@ -132,6 +188,22 @@ impl<'a> EntryData<'a> {
             EntryData::Zlib { packed, size, format, offset } => {
                 let at = crate::codec::zlib::At { format, field: "entry data", offset: *offset };
                 crate::codec::zlib::inflate_head(packed, *size, n, at).map(Cow::Owned)
+            }
+            EntryData::Enciphered { stored, decipher, packed_len, size, format, offset } => {
+                let at = zlib::At { format, field: "entry data", offset: *offset };
+                // Usually the head of the stream is enough; a stream that needs more is deciphered whole.
+                let buf = deciphered(stored, *decipher, *packed_len, *size, at, ENCIPHERED_HEAD)?;
+                let packed = buf.get(..*packed_len).unwrap_or(&buf);
+                match zlib::inflate_head(packed, *size, n, at) {
+                    Ok(head) if head.len() as u64 == (n as u64).min(*size) => Ok(Cow::Owned(head)),
+                    short => {
+                        if buf.len() >= *packed_len {
+                            return short.map(Cow::Owned);
+                        }
+                        let buf = deciphered(stored, *decipher, *packed_len, *size, at, stored.len())?;
+                        zlib::inflate_head(buf.get(..*packed_len).unwrap_or_default(), *size, n, at).map(Cow::Owned)
+                    }
+                }
             }
             EntryData::Unsupported(why) => Err(crate::Error::Unsupported(why.clone())),
         }

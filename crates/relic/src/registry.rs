@@ -121,6 +121,9 @@ pub struct PackRequest {
     pub pixel_format: Option<String>,
     /// Write a full mip chain (images).
     pub mips: bool,
+    /// The version of the file format to write (`--version`, archives packed from a folder); the format's
+    /// default when absent. Only versions in [`Codec::pack_versions`] reach a format.
+    pub version: Option<u32>,
 }
 
 /// Options of `relic convert` that reach a format.
@@ -284,6 +287,12 @@ pub trait Codec: Sync {
             "this format is not made from {} files (give a folder for archives, or the JSON of `relic convert --to json`)",
             extension_of(input_name).unwrap_or("such")
         )))
+    }
+
+    /// The versions of its format `pack_folder` writes (`relic pack FORMAT --version V`), the default
+    /// first; empty for formats that have one form.
+    fn pack_versions(&self) -> &'static [u32] {
+        &[]
     }
 
     /// Writes an archive from a folder's files (archives only). Returns the bytes written.

@@ -142,7 +142,8 @@ fn hand_made_header_and_table() {
     let bytes = main_fixture();
     let grf = parse(&bytes).unwrap();
     let table_offset = u32::from_le_bytes(bytes[30..34].try_into().unwrap());
-    assert_eq!(grf.header, GrfHeader { key: KEY, table_offset, seed: 3, raw_count: 15, version: 0x200 });
+    let header = GrfHeader { key: KEY, table_offset: table_offset.into(), seed: 3, raw_count: 15, version: 0x200 };
+    assert_eq!(grf.header, header);
     assert_eq!(grf.header.entry_count(), Some(5));
     assert_eq!(grf.len(), 5);
     assert_eq!(grf.file_count(), 4);
@@ -162,7 +163,7 @@ fn hand_made_header_and_table() {
     assert_eq!(korean.real_size, 10);
     assert_eq!(korean.aligned_size, korean.compressed_size.div_ceil(8) * 8);
     let readme = grf.entries[0].record;
-    assert_eq!(readme.offset, 24 + korean.aligned_size);
+    assert_eq!(readme.offset, 24 + u64::from(korean.aligned_size));
     assert_eq!(readme.real_size, README.len() as u32);
     assert_eq!(
         grf.entries[2].record,
@@ -288,7 +289,8 @@ fn a_table_compressed_by_another_zlib_is_kept_as_stored() {
     // Our fixture's table is zlib level 6; relic writes level 9. The document must keep level 6's bytes.
     let bytes = main_fixture();
     let grf = parse(&bytes).unwrap();
-    let table = grf::write::table_bytes(grf.entries.iter().map(|e| (e.name_raw.as_slice(), e.record)), &[]);
+    let rows = grf.entries.iter().map(|e| (e.name_raw.as_slice(), None, e.record));
+    let table = grf::write::table_bytes(grf::types::Layout::V2, rows, &[]).unwrap();
     assert_ne!(relic::codec::zlib::compress(&table, 9), grf.table_packed, "the test needs differing zlib output");
     let doc = convert::to_document(&grf);
     assert_eq!(write_document(&doc).unwrap(), bytes);
@@ -343,26 +345,24 @@ fn with_version(version: u32) -> Vec<u8> {
 }
 
 #[test]
-fn des_versions_are_recognised_and_unsupported() {
-    for v in [0x102u32, 0x103] {
-        let bytes = with_version(v);
-        match parse(&bytes) {
-            Err(Error::Unsupported(m)) => {
-                assert!(m.contains(&format!("0x{v:X}")) && m.contains("not supported yet"), "{m}");
-                assert!(m.contains("ro-grf"), "{m}");
-            }
+fn other_versions_are_refused() {
+    // Versions 0x101–0x103, 0x200 and 0x300 are read (tests/ro_grf_versions.rs); 0x100 (names only
+    // nibble-swapped, per libgrf) and later 1.x numbers are recognised and refused, others are invalid.
+    for v in [0x100u32, 0x104, 0x1FF] {
+        match parse(&with_version(v)) {
+            Err(Error::Unsupported(m)) => assert!(m.contains(&format!("0x{v:X}")) && m.contains("ro-grf"), "{m}"),
             other => panic!("version 0x{v:X}: {other:?}"),
         }
-        assert!(matches!(grf::FORMAT.codec.info(&bytes), Err(Error::Unsupported(_))));
     }
-    assert!(matches!(parse(&with_version(0x300)), Err(Error::Unsupported(m)) if m.contains("0x300")));
     let err = parse(&with_version(0x999)).unwrap_err();
     let at = err.location().unwrap();
     assert_eq!((at.field.as_str(), at.offset), ("version", 42));
+    assert!(matches!(grf::FORMAT.codec.info(&with_version(0x201)), Err(Error::InvalidData { .. })));
 }
 
 #[test]
-fn encrypted_entries_fail_alone() {
+fn entries_flagged_enciphered_but_stored_plain_fail_alone() {
+    // Flags 0x03 / 0x05 say DES; these entries' bytes are plain zlib, so deciphering garbles them.
     let mut entries = main_entries();
     entries[0].flags = 0x03; // file + mixed DES
     entries[1].flags = 0x05; // file + header DES
@@ -371,19 +371,21 @@ fn encrypted_entries_fail_alone() {
     assert_eq!(grf::FORMAT.codec.info(&bytes).unwrap()["encrypted_entries"], 2);
     let list = convert::entries(&grf);
     assert_eq!(list.len(), 4);
-    for (e, flags) in list.iter().zip(["0x03", "0x05"]) {
-        match e.data.bytes() {
-            Err(Error::Unsupported(m)) => {
-                assert!(m.contains("encrypted") && m.contains(flags) && m.contains(&e.name), "{m}")
-            }
-            other => panic!("{}: {other:?}", e.name),
-        }
+    for e in &list[..2] {
+        let err = e.data.bytes().unwrap_err();
+        assert!(matches!(err, Error::InvalidData { .. }), "{}: {err}", e.name);
+        assert!(err.to_string().contains("zlib"), "{err}");
     }
     assert_eq!(list[2].data.bytes().unwrap().as_ref(), RAW);
-    // The document still holds them losslessly.
-    assert_eq!(json_round_trip(&bytes).1, bytes);
+    // The document still holds them losslessly (the stored bytes, with their cipher named).
+    let (value, back) = json_round_trip(&bytes);
+    assert_eq!(back, bytes);
+    assert_eq!(
+        (value["entries"][0]["cipher"].as_str(), value["entries"][1]["cipher"].as_str()),
+        (Some("mixed"), Some("header"))
+    );
 
-    // Extraction writes the others and names the encrypted ones.
+    // Extraction writes the others and names the failing ones.
     let dir = tempfile::tempdir().unwrap();
     let archive = dir.path().join("enc.grf");
     std::fs::write(&archive, &bytes).unwrap();
@@ -391,9 +393,8 @@ fn encrypted_entries_fail_alone() {
     let report = ops::extract(&archive, &out, &ops::ExtractOptions::default(), &ops::Quiet).unwrap();
     assert_eq!(report.written.len(), 2);
     assert_eq!(report.failures.len(), 2, "{:?}", report.failures);
-    assert!(report.failures.iter().any(|f| f.contains("data\\readme.txt") && f.contains("encrypted")));
+    assert!(report.failures.iter().any(|f| f.contains("data\\readme.txt") && f.contains("zlib")));
     assert_eq!(std::fs::read(out.join("data/raw.bin")).unwrap(), RAW);
-    // Listing still works (formats of encrypted entries come from their names).
     assert_eq!(ops::list(&archive, false).unwrap().len(), 4);
 }
 
@@ -440,7 +441,7 @@ fn short_or_long_entry_data_is_an_error() {
     let grf = parse(&bytes).unwrap();
     let short = grf.read(0).unwrap_err();
     assert!(short.to_string().contains("declared"), "{short}");
-    assert_eq!(short.location().unwrap().offset, 46 + u64::from(grf.entries[0].record.offset));
+    assert_eq!(short.location().unwrap().offset, 46 + grf.entries[0].record.offset);
     assert!(grf.read(1).unwrap_err().to_string().contains("more than"));
 }
 
@@ -470,15 +471,17 @@ fn malformed_headers_and_tables_are_located() {
     let mut bytes = assemble(&entries, &Layout::default());
     let grf = parse(&bytes).unwrap();
     let t = grf::write::table_bytes(
+        grf::types::Layout::V2,
         grf.entries.iter().map(|e| {
             let mut r = e.record;
             if e.name_raw == b"late" {
                 r.offset = 1 << 20;
             }
-            (e.name_raw.as_slice(), r)
+            (e.name_raw.as_slice(), None, r)
         }),
         &[],
-    );
+    )
+    .unwrap();
     let packed = zlib6(&t);
     let at = 46 + grf.header.table_offset as usize;
     bytes.truncate(at);
@@ -546,11 +549,10 @@ fn every_flipped_file_that_parses_rebuilds_from_its_document() {
 
 #[test]
 fn robustness_writer_made() {
-    let bytes = write_archive_bytes(vec![
-        input("data/a.txt", b"alpha alpha alpha alpha"),
-        input("data/텍스트/b.bin", &[7u8; 300]),
-        input("c", b""),
-    ])
+    let bytes = write_archive_bytes(
+        vec![input("data/a.txt", b"alpha alpha alpha alpha"), input("data/텍스트/b.bin", &[7u8; 300]), input("c", b"")],
+        0x200,
+    )
     .unwrap();
     let report = relic::testing::check_robustness(&bytes, true, parse_all);
     assert!(report.truncations_rejected == report.truncations);
@@ -569,12 +571,15 @@ fn contents(grf: &Grf<'_>) -> Vec<(String, Vec<u8>)> {
 
 #[test]
 fn writer_lays_out_as_the_format_does() {
-    let bytes = write_archive_bytes(vec![
-        input("data/z.txt", b"last by name"),
-        input("data/텍스트/안녕.txt", ANNYEONG),
-        input("data/A.txt", &[b'a'; 1000]),
-        input("empty", b""),
-    ])
+    let bytes = write_archive_bytes(
+        vec![
+            input("data/z.txt", b"last by name"),
+            input("data/텍스트/안녕.txt", ANNYEONG),
+            input("data/A.txt", &[b'a'; 1000]),
+            input("empty", b""),
+        ],
+        0x200,
+    )
     .unwrap();
     assert_eq!(&bytes[..16], b"Master of Magic\0");
     assert_eq!(&bytes[15..30], &KEY);
@@ -593,9 +598,9 @@ fn writer_lays_out_as_the_format_does() {
         let stored = grf.stored(grf.entries.iter().position(|x| x == e).unwrap());
         assert_eq!(&stored[..2], &[0x78, 0xDA]);
         // Padding is zeros.
-        let pad_start = 46 + (r.offset + r.compressed_size) as usize;
-        assert!(bytes[pad_start..46 + (r.offset + r.aligned_size) as usize].iter().all(|&b| b == 0));
-        expected_offset += r.aligned_size;
+        let pad_start = 46 + (r.offset + u64::from(r.compressed_size)) as usize;
+        assert!(bytes[pad_start..46 + (r.offset + u64::from(r.aligned_size)) as usize].iter().all(|&b| b == 0));
+        expected_offset += u64::from(r.aligned_size);
     }
     assert_eq!(grf.header.table_offset, expected_offset);
     assert_eq!(&grf.table_packed[..2], &[0x78, 0xDA]);
@@ -615,12 +620,12 @@ fn writer_lays_out_as_the_format_does() {
 
 #[test]
 fn writer_refuses_names_the_game_cannot_tell_apart() {
-    let err = write_archive_bytes(vec![input("data/a.txt", b"1"), input("DATA\\A.TXT", b"2")]).unwrap_err();
+    let err = write_archive_bytes(vec![input("data/a.txt", b"1"), input("DATA\\A.TXT", b"2")], 0x200).unwrap_err();
     assert!(matches!(err, Error::Refused(_)), "{err}");
     assert!(encode_name("日本\u{1F600}").is_err());
     assert!(encode_name("a\0b").is_err());
     // Different Hangul that share a lead byte are different names.
-    let ok = write_archive_bytes(vec![input("캚.txt", b"1"), input("캻.txt", b"2")]).unwrap();
+    let ok = write_archive_bytes(vec![input("캚.txt", b"1"), input("캻.txt", b"2")], 0x200).unwrap();
     assert_eq!(parse(&ok).unwrap().len(), 2);
 }
 
@@ -629,7 +634,7 @@ fn writer_is_deterministic_and_independent_of_input_order() {
     let a = vec![input("b", b"two"), input("a", b"one"), input("c/d", &[0u8; 5000])];
     let mut b = a.clone();
     b.reverse();
-    assert_eq!(write_archive_bytes(a).unwrap(), write_archive_bytes(b).unwrap());
+    assert_eq!(write_archive_bytes(a, 0x200).unwrap(), write_archive_bytes(b, 0x200).unwrap());
 }
 
 proptest! {
@@ -638,7 +643,7 @@ proptest! {
     #[test]
     fn writer_round_trips(files in proptest::collection::btree_map("[a-z]{1,6}(/[a-z]{1,6}){0,2}", proptest::collection::vec(any::<u8>(), 0..600), 0..8)) {
         let inputs: Vec<PackInput> = files.iter().map(|(n, d)| input(n, d)).collect();
-        let bytes = write_archive_bytes(inputs).unwrap();
+        let bytes = write_archive_bytes(inputs, 0x200).unwrap();
         let grf = parse(&bytes).unwrap();
         let got = contents(&grf);
         let want: Vec<(String, Vec<u8>)> = files.iter().map(|(n, d)| (n.replace('/', "\\"), d.clone())).collect();
@@ -722,7 +727,7 @@ fn nested_archives_inside_a_grf_are_listed_but_not_descended() {
     // A RES inside a GRF is compressed, so `--recursive` lists it with its format but does not open it.
     let res =
         std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/evil_islands/example.res")).unwrap();
-    let bytes = write_archive_bytes(vec![input("inner.res", &res)]).unwrap();
+    let bytes = write_archive_bytes(vec![input("inner.res", &res)], 0x200).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path().join("outer.grf");
     std::fs::write(&p, &bytes).unwrap();
@@ -826,7 +831,7 @@ fn corpus_goldberg_textures() {
             source: PackSource::Bytes(grf.read(i).unwrap().into_owned()),
         })
         .collect();
-    let repacked = write_archive_bytes(inputs).unwrap();
+    let repacked = write_archive_bytes(inputs, 0x200).unwrap();
     assert_eq!(contents(&parse(&repacked).unwrap()), contents(&grf));
 }
 

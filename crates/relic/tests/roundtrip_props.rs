@@ -1199,8 +1199,8 @@ mod mob_props {
 mod grf_props {
     use super::*;
     use relic::ragnarok::grf::types::{
-        GrfDocumentEntry, GrfTableDocument, DEFAULT_KEY, FLAG_ENCRYPT_HEADER, FLAG_ENCRYPT_MIXED, FLAG_FILE,
-        HEADER_SIZE, VERSION_0X200,
+        GrfDocumentEntry, GrfTableDocument, Layout, StoredCipher, DEFAULT_KEY, FLAG_ENCRYPT_HEADER, FLAG_ENCRYPT_MIXED,
+        FLAG_FILE, HEADER_SIZE,
     };
     use relic::ragnarok::grf::write::{encode_name, table_bytes};
     use relic::ragnarok::grf::{
@@ -1256,10 +1256,11 @@ mod grf_props {
                     prop::collection::vec(padding(), n + 2),
                     (any::<[u8; 15]>(), 0u32..1000, 0u32..10),
                     prop::option::of(prop::collection::vec(any::<u8>(), 1..8)),
+                    prop::sample::select(vec![0x200u32, 0x200, 0x300, 0x103, 0x102]),
                 )
             })
-            .prop_map(|(plan, order, pads, (key, seed, level), trailing)| {
-                build(plan, &order, &pads, key, seed, level, trailing)
+            .prop_map(|(plan, order, pads, (key, seed, level), trailing, version)| {
+                build(plan, &order, &pads, (key, seed, level, version), trailing)
             })
     }
 
@@ -1267,11 +1268,10 @@ mod grf_props {
         plan: Vec<Plan>,
         order: &[usize],
         pads: &[Vec<u8>],
-        key: [u8; 15],
-        seed: u32,
-        level: u32,
+        (key, seed, level, version): ([u8; 15], u32, u32, u32),
         trailing: Option<Vec<u8>>,
     ) -> (GrfDocument, Vec<Vec<u8>>) {
+        let layout = Layout::of(version).unwrap();
         let n = plan.len();
         let is_file = |i: usize| plan[i].1 & FLAG_FILE != 0;
         // Files may share an earlier file's bytes; folder records hold none.
@@ -1292,27 +1292,24 @@ mod grf_props {
                 aligned_size: (p.2.len() as u32).div_ceil(8) * 8 + p.4 * 8 * u32::from(p.4 > 6),
                 real_size: p.3,
                 flags: p.1,
-                offset: p.6,
+                offset: u64::from(p.6),
             })
             .collect();
-        let mut content: Vec<Vec<u8>> =
-            plan.iter().map(|p| if p.1 & FLAG_FILE != 0 { p.2.clone() } else { vec![] }).collect();
-        // DES reads whole blocks: the aligned size of an encrypted entry lies in the file. Its zeros after the
-        // stored bytes and the padding that follows are one run outside every structure.
-        let mut tail = 0u64;
-        let pad_after_tail = |pad: &[u8], pos: &mut u64, gaps: &mut Vec<Gap>, tail: &mut u64| {
-            let mut run = vec![0u8; *tail as usize];
-            run.extend_from_slice(pad);
-            place_pad(&run, pos, gaps);
-            *tail = 0;
-        };
+        let ciphers: Vec<_> = (0..n).map(|i| records[i].cipher(layout, &plan[i].0)).collect();
+        // DES reads whole blocks: an enciphered entry's stored bytes run to its aligned size (zeros here).
+        let mut content: Vec<Vec<u8>> = (0..n)
+            .map(|i| {
+                let mut c = if is_file(i) { plan[i].2.clone() } else { vec![] };
+                if ciphers[i].is_some() {
+                    c.resize(records[i].stored_len(true) as usize, 0);
+                }
+                c
+            })
+            .collect();
         for (k, &i) in order.iter().filter(|&&i| is_file(i) && shares[i].is_none()).enumerate() {
-            pad_after_tail(&pads[k], &mut pos, &mut gaps, &mut tail);
-            records[i].offset = (pos - HEADER_SIZE as u64) as u32;
-            pos += u64::from(records[i].compressed_size);
-            if records[i].is_encrypted() {
-                tail = u64::from(records[i].aligned_size - records[i].compressed_size);
-            }
+            place_pad(&pads[k], &mut pos, &mut gaps);
+            records[i].offset = pos - HEADER_SIZE as u64;
+            pos += content[i].len() as u64;
         }
         for i in 0..n {
             if let Some(j) = shares[i] {
@@ -1320,21 +1317,31 @@ mod grf_props {
                 content[i] = content[j].clone();
             }
         }
-        pad_after_tail(&pads[n], &mut pos, &mut gaps, &mut tail);
-        let table_offset = (pos - HEADER_SIZE as u64) as u32;
-        let names: Vec<&[u8]> = plan.iter().map(|p| p.0.as_slice()).collect();
-        let table = table_bytes(names.iter().copied().zip(records.iter().copied()), trailing.as_deref().unwrap_or(&[]));
+        // Shared records copy the flags, so a 0x200/0x300 entry's cipher follows its source.
+        let ciphers: Vec<_> = (0..n).map(|i| records[i].cipher(layout, &plan[i].0)).collect();
+        place_pad(&pads[n], &mut pos, &mut gaps);
+        let table_offset = pos - HEADER_SIZE as u64;
+        let rows = (0..n).map(|i| (plan[i].0.as_slice(), None, records[i]));
+        let table = table_bytes(layout, rows, trailing.as_deref().unwrap_or(&[])).unwrap();
         let packed = relic::codec::zlib::compress(&table, level);
-        pos += 8 + packed.len() as u64;
-        place_pad(&pads[n + 1], &mut pos, &mut gaps);
+        match layout {
+            // A 1.x table runs to the end of the file.
+            Layout::V1 => pos += table.len() as u64,
+            Layout::V2 => pos += 8 + packed.len() as u64,
+            Layout::V3 => pos += 12 + packed.len() as u64,
+        }
+        if layout != Layout::V1 {
+            place_pad(&pads[n + 1], &mut pos, &mut gaps);
+        }
         let entries = (0..n)
             .map(|i| {
                 let (text, exact) = decode_exact(CP949, &plan[i].0);
                 let rec = records[i];
+                let len = rec.stored_len(ciphers[i].is_some());
                 let same_as = if rec.is_file() {
                     (0..i).find(|&k| {
                         records[k].is_file()
-                            && (records[k].offset, records[k].compressed_size) == (rec.offset, rec.compressed_size)
+                            && (records[k].offset, records[k].stored_len(ciphers[k].is_some())) == (rec.offset, len)
                     })
                 } else {
                     None
@@ -1342,17 +1349,20 @@ mod grf_props {
                 GrfDocumentEntry {
                     name: text,
                     name_bytes: (!exact).then(|| Base64(plan[i].0.clone())),
+                    name_field: None,
                     record: rec,
+                    cipher: ciphers[i].map(StoredCipher::of),
                     data: (rec.is_file() && same_as.is_none()).then(|| Base64(content[i].clone())),
                     same_as,
                 }
             })
             .collect();
+        let (seed, raw_count) = if layout == Layout::V3 { (0, n as u32) } else { (seed, n as u32 + seed + 7) };
         let doc = GrfDocument {
             format: "ro-grf".into(),
-            header: GrfHeader { key, table_offset, seed, raw_count: n as u32 + seed + 7, version: VERSION_0X200 },
+            header: GrfHeader { key, table_offset, seed, raw_count, version },
             file_size: pos,
-            table: GrfTableDocument { packed: Some(Base64(packed)) },
+            table: GrfTableDocument { packed: (layout != Layout::V1).then_some(Base64(packed)), reserved: None },
             entries,
             table_trailing: trailing.map(Base64),
             gaps,
@@ -1397,8 +1407,8 @@ mod grf_props {
             let n = doc.entries.len();
             match part {
                 0 => doc.gaps.push(Gap { offset: at.index(size) as u64, bytes: Base64(bytes) }),
-                1 if n > 0 => doc.entries[which.index(n)].record.offset = at.index(size) as u32,
-                2 => doc.header.table_offset = at.index(size) as u32,
+                1 if n > 0 => doc.entries[which.index(n)].record.offset = at.index(size) as u64,
+                2 => doc.header.table_offset = at.index(size) as u64,
                 _ => {}
             }
             let Ok(out) = write_document(&doc) else { return Ok(()) };
@@ -1422,7 +1432,8 @@ mod grf_props {
         /// slash direction.
         #[test]
         fn grf_korean_names_pack_and_read_back(
-            files in prop::collection::btree_map(korean_path(), prop::collection::vec(any::<u8>(), 0..300), 0..6)
+            files in prop::collection::btree_map(korean_path(), prop::collection::vec(any::<u8>(), 0..300), 0..6),
+            version in prop::sample::select(relic::ragnarok::grf::types::WRITE_VERSIONS.to_vec()),
         ) {
             // Names that differ only in ASCII case are the same entry to the game: keep one.
             let mut seen = std::collections::BTreeSet::new();
@@ -1433,7 +1444,7 @@ mod grf_props {
                 .map(|(n, d)| Ok(PackInput { name: encode_name(n)?, source: PackSource::Bytes(d.clone()) }))
                 .collect::<relic::Result<Vec<_>>>()
                 .map_err(fail)?;
-            let bytes = write_archive_bytes(inputs).map_err(fail)?;
+            let bytes = write_archive_bytes(inputs, version).map_err(fail)?;
             let grf = parse(&bytes).map_err(fail)?;
             prop_assert_eq!(grf.len(), files.len());
             prop_assert_eq!(grf.header.key, DEFAULT_KEY);

@@ -381,7 +381,7 @@ impl BaselineEntry {
         let data = match &e.data {
             EntryData::Stored(b) => BaselineData::Stored(b.to_vec()),
             EntryData::Zlib { packed, size, .. } => BaselineData::Zlib { packed: packed.to_vec(), size: *size },
-            EntryData::Unsupported(_) => BaselineData::Other,
+            EntryData::Enciphered { .. } | EntryData::Unsupported(_) => BaselineData::Other,
         };
         BaselineEntry { name: e.name.clone(), data }
     }

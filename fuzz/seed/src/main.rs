@@ -1,7 +1,7 @@
 //! Builds the seed corpus of the fuzz targets: `relic-fuzz-seed OUT INPUT...` writes `OUT/<target>/<blake3>`
 //! for every input file whose format a target reads, for the entries of archives among them (nested
 //! archives too), and for small files made by relic's own writers in variants the inputs lack (every MMP
-//! pixel format, every RSM version). Prints how many seeds each target got.
+//! pixel format, every RSM version, every GRF version). Prints how many seeds each target got.
 //!
 //! A file's format is the format id of a folder it sits in (`tests/bad/ei-res/…`, `tests/regression/ei-mob/…`,
 //! whose files have no extension), otherwise what the registry sniffs from its magic and name.
@@ -162,7 +162,7 @@ impl Seeds {
                     .into_iter()
                     .map(|(name, _, data)| PackInput { name, source: PackSource::Bytes(data) })
                     .collect();
-                write_archive_bytes(inputs).ok()
+                write_archive_bytes(inputs, relic::ragnarok::grf::types::VERSION_0X200).ok()
             }
             _ => None,
         };
@@ -171,28 +171,51 @@ impl Seeds {
         }
     }
 
-    /// A GRF in the parts form of the `ro_grf` target (entry count, table length, inflated table, entry data
-    /// region), so the fuzzer reaches the table's records.
+    /// A GRF in the parts form of the target of its version (`ro_grf`: 0x200; `ro_grf_v1`: 1.x; `ro_grf_v3`:
+    /// 0x300), so the fuzzer reaches the table's records; 1.x and 0x300 files also go whole to their target.
     fn add_grf_parts(&mut self, bytes: &[u8]) {
-        use relic::ragnarok::grf::types::{COUNT_BIAS, HEADER_SIZE};
+        use relic::ragnarok::grf::types::{Layout, HEADER_SIZE};
+        let Ok(grf) = relic::ragnarok::grf::parse(bytes) else { return };
         let u32_at = |at: usize| bytes.get(at..at + 4).and_then(|b| b.try_into().ok()).map(u32::from_le_bytes);
-        let parts = || -> Option<Vec<u8>> {
-            relic::ragnarok::grf::parse(bytes).ok()?;
-            let (table_offset, seed, raw_count) = (u32_at(30)?, u32_at(34)?, u32_at(38)?);
-            let count = u16::try_from(raw_count.checked_sub(seed)?.checked_sub(COUNT_BIAS)?).ok()?;
-            let table_at = HEADER_SIZE.checked_add(usize::try_from(table_offset).ok()?)?;
-            let (packed_size, real_size) = (u32_at(table_at)?, u32_at(table_at + 4)?);
-            let packed = bytes.get(table_at + 8..table_at + 8 + usize::try_from(packed_size).ok()?)?;
-            let at = relic::codec::zlib::At { format: "ro-grf", field: "table", offset: 0 };
-            let table = relic::codec::zlib::inflate_exact(packed, u64::from(real_size), at).ok()?;
-            let mut out = count.to_le_bytes().to_vec();
-            out.extend_from_slice(&u16::try_from(table.len()).ok()?.to_le_bytes());
-            out.extend_from_slice(&table);
-            out.extend_from_slice(bytes.get(HEADER_SIZE..table_at)?);
-            Some(out)
+        let Some(count) = grf.header.entry_count().and_then(|c| u16::try_from(c).ok()) else { return };
+        let table_at = HEADER_SIZE as u64 + grf.header.table_offset;
+        let parts = || -> Option<(&'static str, Vec<u8>)> {
+            let data = bytes.get(HEADER_SIZE..usize::try_from(table_at).ok()?)?;
+            match grf.layout {
+                Layout::V1 => {
+                    // Version, count, table offset, then the data and the plain table.
+                    let mut out = vec![(grf.header.version - 0x101) as u8];
+                    out.extend_from_slice(&count.to_le_bytes());
+                    out.extend_from_slice(&u32::try_from(grf.header.table_offset).ok()?.to_le_bytes());
+                    out.extend_from_slice(bytes.get(HEADER_SIZE..)?);
+                    Some(("ro_grf_v1", out))
+                }
+                Layout::V2 | Layout::V3 => {
+                    let at = relic::codec::zlib::At { format: "ro-grf", field: "table", offset: 0 };
+                    let table = relic::codec::zlib::inflate_exact(grf.table_packed, grf.table_real_size, at).ok()?;
+                    let mut out = count.to_le_bytes().to_vec();
+                    out.extend_from_slice(&u16::try_from(table.len()).ok()?.to_le_bytes());
+                    if grf.layout == Layout::V3 {
+                        out.extend_from_slice(&u32_at(usize::try_from(table_at).ok()?)?.to_le_bytes());
+                        out.push(if grf.header.is_wide() {
+                            0
+                        } else {
+                            (grf.header.seed.saturating_sub(256) as u8) | 1
+                        });
+                    }
+                    out.extend_from_slice(&table);
+                    out.extend_from_slice(data);
+                    Some((if grf.layout == Layout::V3 { "ro_grf_v3" } else { "ro_grf" }, out))
+                }
+            }
         };
-        if let Some(seed) = parts() {
-            self.put("ro_grf", &seed);
+        match grf.layout {
+            Layout::V1 => self.put("ro_grf_v1", bytes),
+            Layout::V3 => self.put("ro_grf_v3", bytes),
+            Layout::V2 => {}
+        }
+        if let Some((target, seed)) = parts() {
+            self.put(target, &seed);
         }
     }
 
@@ -390,6 +413,52 @@ impl Seeds {
         if let Ok(bytes) = lnk::write(&Lnk { links, ..Lnk::default() }) {
             self.put("ei_lnk", &bytes);
         }
+        // GRFs of every version relic writes: mixed and header-only (`.gnd`) 1.x entries, a Korean name, an
+        // entry long enough for DES cycles and shuffled blocks.
+        {
+            use relic::ragnarok::grf::{self, write::encode_name, PackInput, PackSource};
+            let noise: Vec<u8> = (0..1500u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+            let files: [(&str, Vec<u8>); 4] = [
+                ("data/readme.txt", b"seed".to_vec()),
+                ("data/map/a.gnd", (0..300u32).map(|i| (i * 7) as u8).collect()),
+                ("data/텍스트/b.bin", noise),
+                ("empty", Vec::new()),
+            ];
+            for version in grf::types::WRITE_VERSIONS {
+                let inputs = files
+                    .iter()
+                    .filter_map(|(n, d)| {
+                        Some(PackInput { name: encode_name(n).ok()?, source: PackSource::Bytes(d.clone()) })
+                    })
+                    .collect();
+                let Ok(bytes) = grf::write_archive_bytes(inputs, version) else { continue };
+                self.put("ro_grf", &bytes);
+                self.add_grf_parts(&bytes);
+                if version < grf::types::VERSION_0X200 {
+                    continue;
+                }
+                // Entries flagged mixed and header-only (the writer enciphers them), and for 0x300 a
+                // non-zero u32 before the table's sizes and GRF Editor's older header.
+                let Ok(grf) = grf::parse(&bytes) else { continue };
+                let mut doc = grf::convert::to_document(&grf);
+                for (e, flags) in doc.entries.iter_mut().zip([0x03, 0x05, 0x03, 0x01]) {
+                    e.record.flags = flags;
+                }
+                let mut variants = vec![doc.clone()];
+                if version == grf::types::VERSION_0X300 {
+                    doc.table.reserved = Some(0xDEAD_BEEF);
+                    doc.header.seed = 300;
+                    doc.header.raw_count += 300 + grf::types::COUNT_BIAS;
+                    variants.push(doc);
+                }
+                for doc in variants {
+                    if let Ok(bytes) = grf::write_document(&doc) {
+                        self.put("ro_grf", &bytes);
+                        self.add_grf_parts(&bytes);
+                    }
+                }
+            }
+        }
         for (major, minor) in [(1, 1), (1, 2), (1, 3), (1, 4), (1, 5), (1, 6), (2, 2), (2, 3)] {
             if let Ok(bytes) = relic::ragnarok::rsm::write(&model(relic::ragnarok::rsm::Version::new(major, minor))) {
                 self.put("ro_rsm", &bytes);
@@ -464,7 +533,12 @@ fn model(version: relic::ragnarok::rsm::Version) -> relic::ragnarok::rsm::Rsm {
 /// `crates/relic/tests/regression/<format-id>/<blake3>` (for `ei_db`, without the byte that picks the file
 /// type: the regression test reads its files under every type).
 fn regression(target: &str, files: impl Iterator<Item = std::ffi::OsString>) {
-    let id = if target == "ei_reg_ini" { "ei-reg".to_string() } else { target.replace('_', "-") };
+    // `ro_grf_v1` and `ro_grf_v3` fuzz ro-grf too (their parts-form inputs need assembling by hand first).
+    let id = match target {
+        "ei_reg_ini" => "ei-reg".to_string(),
+        "ro_grf_v1" | "ro_grf_v3" => "ro-grf".to_string(),
+        _ => target.replace('_', "-"),
+    };
     if registry::by_id(&id).is_none() {
         eprintln!("relic-fuzz-seed: no format for target {target}");
         std::process::exit(2);

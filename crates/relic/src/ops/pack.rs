@@ -16,6 +16,8 @@ pub struct PackOptions {
     pub pixel_format: Option<String>,
     /// Write a full mip chain (images).
     pub mips: bool,
+    /// The version to write when packing a folder (`--version`); see [`crate::registry::Codec::pack_versions`].
+    pub version: Option<u32>,
 }
 
 /// Lists the regular files under `dir` (sorted), skipping `exclude` and relic's own temporary files.
@@ -81,7 +83,11 @@ pub fn pack(format_id: &str, input: &Path, output: &Path, opts: &PackOptions) ->
         no_dedupe: opts.no_dedupe,
         pixel_format: opts.pixel_format.clone(),
         mips: opts.mips,
+        version: opts.version,
     };
+    if let Some(v) = opts.version {
+        check_pack_version(format, v, input.is_dir())?;
+    }
     let wopts = WriteOptions { force: opts.force, modified: None };
     let mut report = PackReport::default();
     let input_name = input.to_string_lossy();
@@ -124,6 +130,30 @@ pub fn pack(format_id: &str, input: &Path, output: &Path, opts: &PackOptions) ->
         return Err(Error::Unsupported(format!("relic wrote a file it cannot read back ({e}); please report this")));
     }
     Ok(report)
+}
+
+/// `--version` must be one the format writes, and only a folder is packed to a chosen version (a JSON
+/// document keeps its own).
+pub fn check_pack_version(format: &registry::Format, version: u32, folder: bool) -> Result<()> {
+    let versions = format.codec.pack_versions();
+    if versions.is_empty() {
+        return Err(Error::Refused(format!("{} has one form: `--version` does not apply", format.id)));
+    }
+    if !versions.contains(&version) {
+        let list: Vec<String> = versions.iter().map(|v| format!("0x{v:X}")).collect();
+        return Err(Error::Refused(format!(
+            "{} writes versions {} (the first is the default), not 0x{version:X}",
+            format.id,
+            list.join(", ")
+        )));
+    }
+    if !folder {
+        return Err(Error::Refused(format!(
+            "`--version` applies when packing a folder; a {} document keeps the version it names",
+            format.id
+        )));
+    }
+    Ok(())
 }
 
 struct CountingWriter<'a> {

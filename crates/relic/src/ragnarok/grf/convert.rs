@@ -29,28 +29,35 @@ pub fn entries<'a>(grf: &Grf<'a>) -> Vec<Entry<'a>> {
         .collect()
 }
 
-/// The lossless document: header, the compressed table as stored, every entry with its stored bytes, and
-/// any non-zero bytes outside them.
+/// The lossless document: header, the compressed table as stored (0x200, 0x300), every entry with its stored
+/// bytes (enciphered ones as stored, with their cipher named), and any non-zero bytes outside them.
 pub fn to_document(grf: &Grf<'_>) -> GrfDocument {
     let bytes = grf.bytes();
-    let table_at = HEADER_SIZE as u64 + u64::from(grf.header.table_offset);
-    let mut covered = vec![(0, HEADER_SIZE as u64), (table_at, table_at + 8 + grf.table_packed.len() as u64)];
-    let mut first_at: HashMap<(u32, u32), usize> = HashMap::new();
+    let table_at = (HEADER_SIZE as u64).saturating_add(grf.header.table_offset);
+    let table_end = match grf.layout {
+        Layout::V1 => bytes.len() as u64,
+        Layout::V2 => table_at + 8 + grf.table_packed.len() as u64,
+        Layout::V3 => table_at + 12 + grf.table_packed.len() as u64,
+    };
+    let mut covered = vec![(0, HEADER_SIZE as u64), (table_at, table_end)];
+    let mut first_at: HashMap<(u64, u64), usize> = HashMap::new();
     let entries = grf
         .entries
         .iter()
         .enumerate()
         .map(|(i, e)| {
             let rec = e.record;
+            let cipher = grf.cipher(i);
             let mut data = None;
             let mut same_as = None;
             if rec.is_file() {
                 let start = rec.data_start();
-                covered.push((start, start + u64::from(rec.compressed_size)));
-                match first_at.get(&(rec.offset, rec.compressed_size)) {
+                let len = rec.stored_len(cipher.is_some());
+                covered.push((start, start.saturating_add(len)));
+                match first_at.get(&(rec.offset, len)) {
                     Some(&j) => same_as = Some(j),
                     None => {
-                        first_at.insert((rec.offset, rec.compressed_size), i);
+                        first_at.insert((rec.offset, len), i);
                         data = Some(Base64(grf.stored(i).to_vec()));
                     }
                 }
@@ -58,7 +65,9 @@ pub fn to_document(grf: &Grf<'_>) -> GrfDocument {
             GrfDocumentEntry {
                 name: e.name.clone(),
                 name_bytes: (!e.name_exact).then(|| Base64(e.name_raw.clone())),
+                name_field: e.name_field.clone().map(Base64),
                 record: rec,
+                cipher: cipher.map(StoredCipher::of),
                 data,
                 same_as,
             }
@@ -68,7 +77,10 @@ pub fn to_document(grf: &Grf<'_>) -> GrfDocument {
         format: super::FORMAT_ID.into(),
         header: grf.header,
         file_size: bytes.len() as u64,
-        table: GrfTableDocument { packed: Some(Base64(grf.table_packed.to_vec())) },
+        table: GrfTableDocument {
+            packed: (grf.layout != Layout::V1).then(|| Base64(grf.table_packed.to_vec())),
+            reserved: (grf.table_reserved != 0).then_some(grf.table_reserved),
+        },
         entries,
         table_trailing: (!grf.table_trailing.is_empty()).then(|| Base64(grf.table_trailing.clone())),
         gaps: crate::layout::gaps(bytes, covered),
@@ -77,19 +89,25 @@ pub fn to_document(grf: &Grf<'_>) -> GrfDocument {
 
 /// Header summary for `relic info`.
 pub fn info(grf: &Grf<'_>) -> serde_json::Value {
-    let files = grf.entries.iter().filter(|e| e.record.is_file());
-    let encrypted = files.clone().filter(|e| e.record.is_encrypted()).count();
-    let real: u64 = files.clone().map(|e| u64::from(e.record.real_size)).sum();
-    let packed: u64 = files.clone().map(|e| u64::from(e.record.compressed_size)).sum();
+    let files = grf.entries.iter().enumerate().filter(|(_, e)| e.record.is_file());
+    let enciphered = files.clone().filter(|&(i, _)| grf.cipher(i).is_some()).count();
+    let real: u64 = files.clone().map(|(_, e)| u64::from(e.record.real_size)).sum();
+    let packed: u64 = files.clone().map(|(_, e)| u64::from(e.record.compressed_size)).sum();
+    let layout = match grf.layout {
+        Layout::V1 => "1.x: DES-enciphered names and entries, plain file table, 32-bit offsets",
+        Layout::V2 => "0x200: zlib-compressed file table, 32-bit offsets",
+        Layout::V3 => "0x300: zlib-compressed file table, 64-bit offsets",
+    };
     json!({
         "format": super::FORMAT_ID,
         "version": format!("0x{:X}", grf.header.version),
+        "layout": layout,
         "entries": grf.len(),
         "files": grf.file_count(),
         "folders": grf.len() - grf.file_count(),
-        "encrypted_entries": encrypted,
+        "encrypted_entries": enciphered,
         "seed": grf.header.seed,
-        "table_offset": HEADER_SIZE as u64 + u64::from(grf.header.table_offset),
+        "table_offset": (HEADER_SIZE as u64).saturating_add(grf.header.table_offset),
         "table_packed_size": grf.table_packed_size,
         "table_real_size": grf.table_real_size,
         "file_size": grf.bytes().len(),

@@ -1,30 +1,62 @@
-//! Ragnarok Online GRF archives (`ro-grf`, also `.gpf` patch archives): the game's data archives (`data.grf`
-//! holds the textures, models, maps and sprites the other Ragnarok formats name).
+//! Ragnarok Online GRF archives (`ro-grf`, also `.gpf` patch archives, the same format): the game's data
+//! archives (`data.grf` holds the textures, models, maps and sprites the other Ragnarok formats name), in
+//! every version players' and servers' archives come in: 0x102 and 0x103 (1.x; 0x101 is read the same way),
+//! 0x200 and 0x300.
 //!
-//! The specs folder has no GRF text; the layout follows the public descriptions of version 0x200, checked
-//! against the corpus file `ragnarok/goldberg_textures.grf`:
+//! The specs folder has no GRF text. The layouts follow the public loaders and editors — rathena's
+//! `grfio.cpp` and `des.cpp`, libgrf (`grf.c`, as in OpenKore's tools), GRF Editor (C#: `GrfHeader.cs`,
+//! `FileTable.cs`, `FileEntry.cs`, `DesDecryption.cs`) and the fixture generator of a JS loader for 0x300 —
+//! read to learn, not copied; the DES tables are typed in from FIPS 46-3. Only version 0x200 is checked
+//! against a real file (the corpus's `ragnarok/goldberg_textures.grf`); 1.x, enciphered entries and 0x300
+//! are checked against those sources and known answers of rathena's cipher (see [`des`]), not against game
+//! files: **unverified on real archives**.
 //! - header, 46 bytes: `Master of Magic` (15 bytes), 15 key bytes (00 01 … 0E in files from the common
-//!   tools, so the first 16 bytes read `Master of Magic\0`), u32 table offset, u32 seed, u32 raw count,
-//!   u32 version; entry count = raw count − seed − 7;
-//! - at 46 + table offset: u32 compressed size, u32 inflated size, then the zlib-compressed table;
-//! - table entries: NUL-terminated CP949 name (`\` between folders), u32 compressed size, u32 aligned size
+//!   tools, so the first 16 bytes read `Master of Magic\0`), then at byte 30 a u32 table offset, u32 seed,
+//!   u32 raw count (entry count = raw count − seed − 7), u32 version. A 0x300 header has a u64 table offset
+//!   at byte 30 and the entry count itself at byte 38 (GRF Editor; it reads a 0x300 header whose bytes 35–37
+//!   are not all zero in the form above, and so does relic);
+//! - 0x200, at 46 + table offset: u32 compressed size, u32 inflated size, the zlib-compressed table; each
+//!   entry a NUL-terminated CP949 name (`\` between folders), u32 compressed size, u32 aligned size
 //!   (compressed size rounded up to 8), u32 real size, u8 flags (0x01 file, 0x02 "mixed" DES, 0x04 header
 //!   DES; without 0x01 a folder record), u32 data offset counted from byte 46;
-//! - entry data: a zlib stream, zero padded to the aligned size; in any order (the corpus file stores its
-//!   entries in another order than its table, which is sorted by name).
+//! - 0x300: the same with a u32 (0 in GRF Editor's files, meaning unknown) before the table's sizes and u64
+//!   data offsets;
+//! - 1.x: the table is not compressed and runs from 46 + table offset to the end of the file; each entry a
+//!   u32 field length, the name field (2 bytes, the enciphered name, 4 bytes: GRF Editor writes zeros and
+//!   pads the name and its NUL with NULs to whole blocks), u32 compressed + real + 715, u32 aligned + 37579,
+//!   u32 real size, u8 flags, u32 offset; every file is enciphered, header-only for `.gnd .gat .act .str`
+//!   and mixed otherwise (the extension's flag is added to the stored flags, as rathena does);
+//! - entry data: a zlib stream, zero padded to the aligned size, enciphered as the flags say (mixed: the
+//!   first 20 blocks and every cycle-th after them through the DES variant, every seventh other block
+//!   shuffled; the cycle from the digits of the compressed size; see [`des`]); in any order (the corpus file
+//!   stores its entries in another order than its table, which is sorted by name).
 //!
-//! Choices relic made where the format leaves room:
-//! - Versions 0x102/0x103 (DES-encrypted names and entries) and 0x300 are recognised and refused as
-//!   unsupported; entries flagged 0x02/0x04 in a 0x200 file list normally but give an "encrypted entries are
-//!   not supported yet" error when their bytes are asked for.
+//! Choices relic made where the sources disagree or say nothing:
+//! - 0x200 entry count: raw count − seed − 7 (libgrf, GRF Editor); rathena ignores the seed for 0x200.
+//! - Flags 0x02 and 0x04 together: mixed (rathena tests 0x02 first; GRF Editor only knows 0x03 and 0x05).
+//! - Mixed cycle under 3 digits: 1 (rathena); GRF Editor says 3, the same bytes for any consistent entry.
+//! - Only whole blocks within the aligned size of an entry are deciphered (rathena and GRF Editor read
+//!   the aligned size); a 1.x name's partial last block is left as stored (rathena deciphers 8 bytes past
+//!   the field, GRF Editor pads); the 1.x name field length is the whole u32 (rathena and GRF Editor use
+//!   its low byte: the same for every name under 250 bytes).
+//! - 0x300: GRF Editor's layout (its writer created the version). A PHP loader reads 0x300 with the 0x200
+//!   header and no u32 before the table's sizes; it is not followed.
 //! - An entry whose compressed and real sizes are equal and whose bytes do not open a zlib stream is read
-//!   as stored (some tools write incompressible files that way; the official client always inflates).
-//!   relic's writer always compresses.
+//!   as stored (some tools write incompressible files that way; the official client always inflates);
+//!   enciphered entries are always inflated. relic's writer always compresses.
 //! - Folder records are kept in the JSON document but are not archive entries (they hold no data).
-//! - Compressed bytes depend on the zlib implementation, so the JSON document keeps the table's and every
-//!   entry's compressed bytes as stored: the file rebuilds byte-identically.
+//! - Compressed bytes depend on the zlib implementation, and enciphered bytes are kept as stored, so the JSON
+//!   document keeps the table's and every entry's stored bytes (enciphered ones with their cipher named, in
+//!   whole blocks) and 1.x name fields GRF tools would not write: the file rebuilds byte-identically. 1.x
+//!   names are deciphered in the document and enciphered again when written; an entry whose name, flags or
+//!   version ask for another cipher than its data has (an edited document) is deciphered and enciphered
+//!   again.
+//! - New archives: 0x200 unless asked (`relic pack ro-grf --version 0x102|0x103|0x200|0x300`). 1.x and
+//!   0x200 offsets are 32-bit: an archive whose data would pass 4 GiB is refused before anything is written,
+//!   pointing to 0x300.
 
 pub mod convert;
+pub mod des;
 pub mod read;
 pub mod types;
 pub mod write;
@@ -46,14 +78,20 @@ pub static FORMAT: Format = Format {
     extensions: &["grf", "gpf"],
     kind: Kind::Archive,
     capabilities: Capabilities { read: true, convert: true, write: true },
-    notes: "Version 0x200 only: 0x102/0x103 (DES) and 0x300 are refused as unsupported, and entries flagged \
-            DES-encrypted fail on extraction. Equal compressed and real sizes without a zlib header are read as \
-            stored. New archives: zlib level 9 for every entry and the table, names in CP949 with `\\`, data \
-            8-byte aligned in name order, no folder records, no times (GRF keeps none).",
+    notes: "Versions 0x102/0x103 (DES-enciphered names and entries, plain table), 0x200 (also its DES \
+            entries) and 0x300 (64-bit offsets); 1.x, DES and 0x300 follow the public loaders, unverified on \
+            game files. Equal compressed and real sizes without a zlib header are read as stored. New archives: \
+            0x200 unless `--version 0x300|0x102|0x103`; zlib level 9 for every entry and the table, names in \
+            CP949 with `\\`, data 8-byte aligned in name order, no folder records, no times (GRF keeps none); \
+            0x200 and 1.x stop at 4 GiB.",
     codec: &GrfCodec,
 };
 
 struct GrfCodec;
+
+/// `relic pack ro-grf --version`: 0x200 (the default), 0x300, 0x102, 0x103.
+static PACK_VERSIONS: [u32; 4] =
+    [types::VERSION_0X200, types::VERSION_0X300, types::VERSION_0X102, types::VERSION_0X103];
 
 impl Codec for GrfCodec {
     fn sniff(&self, head: &[u8]) -> bool {
@@ -78,11 +116,15 @@ impl Codec for GrfCodec {
         Some(parse(data).map(|grf| convert::entries(&grf)))
     }
 
-    fn pack_folder(&self, files: Vec<FolderFile>, _request: &PackRequest, out: &mut dyn std::io::Write) -> Result<u64> {
+    fn pack_versions(&self) -> &'static [u32] {
+        &PACK_VERSIONS
+    }
+
+    fn pack_folder(&self, files: Vec<FolderFile>, request: &PackRequest, out: &mut dyn std::io::Write) -> Result<u64> {
         let inputs = files
             .into_iter()
             .map(|f| Ok(PackInput { name: write::encode_name(&f.relative)?, source: PackSource::File(f.path) }))
             .collect::<Result<Vec<_>>>()?;
-        write_archive(inputs, out)
+        write_archive(inputs, request.version.unwrap_or(types::VERSION_0X200), out)
     }
 }

@@ -1,31 +1,40 @@
-//! GRF reader: header, version check, the zlib-compressed file table, and every file entry's range checked
-//! against the file. Entry data is not touched here; it is inflated on demand.
+//! GRF reader: header, version, the file table of each layout (1.x plain with enciphered names, 0x200 and
+//! 0x300 zlib-compressed), and every file entry's range checked against the file. Entry data is not touched
+//! here; it is deciphered and inflated on demand.
 
 use std::borrow::Cow;
 
+use super::des;
 use super::types::*;
 use super::FORMAT_ID;
-use crate::asset::EntryData;
+use crate::asset::{Decipher, EntryData};
 use crate::codec::text::{decode_exact, CP949};
 use crate::codec::zlib::{self, At};
 use crate::error::{Error, Result};
 use crate::reader::Reader;
 
-/// Parses a GRF archive, borrowing `bytes`.
+/// Parses a GRF archive of any version relic reads, borrowing `bytes`.
 pub fn parse(bytes: &[u8]) -> Result<Grf<'_>> {
     let mut r = Reader::new(FORMAT_ID, bytes);
     let signature = r.bytes(SIGNATURE.len(), "signature")?;
     if signature != SIGNATURE {
         return Err(r.error_at("signature", 0, "expected `Master of Magic`"));
     }
+    let key = r.array::<15>("key")?;
+    let words = [r.u32("table_offset")?, r.u32("seed")?, r.u32("raw_count")?];
+    let version = r.u32("version")?;
+    let layout = check_version(version)?;
+    // A 0x300 header holds a u64 table offset and the entry count, unless its bytes 35–37 are set (GRF
+    // Editor's older form, read as a 0x200 header).
+    let word = |i: usize| words.get(i).copied().unwrap_or(0);
+    let wide = layout == Layout::V3 && word(1) >> 8 == 0;
     let header = GrfHeader {
-        key: r.array::<15>("key")?,
-        table_offset: r.u32("table_offset")?,
-        seed: r.u32("seed")?,
-        raw_count: r.u32("raw_count")?,
-        version: r.u32("version")?,
+        key,
+        table_offset: if wide { u64::from(word(0)) | u64::from(word(1)) << 32 } else { u64::from(word(0)) },
+        seed: if wide { 0 } else { word(1) },
+        raw_count: word(2),
+        version,
     };
-    check_version(header.version)?;
     let count = header.entry_count().ok_or_else(|| {
         r.error_at(
             "raw_count",
@@ -37,15 +46,119 @@ pub fn parse(bytes: &[u8]) -> Result<Grf<'_>> {
         )
     })?;
 
-    // The table: u32 compressed size, u32 inflated size, then the zlib stream.
-    let table_at = HEADER_SIZE as u64 + u64::from(header.table_offset);
+    let table_at = (HEADER_SIZE as u64).saturating_add(header.table_offset);
     let mut t =
         r.sub(table_at, (bytes.len() as u64).saturating_sub(table_at), "table_offset").map_err(|e| e.at_offset(30))?;
+    // Range errors are reported at the table (1.x) or its stream, naming the entry.
+    let (grf, stream_at) = match layout {
+        Layout::V1 => (read_v1_table(header, count, &mut t, bytes)?, table_at),
+        Layout::V2 | Layout::V3 => read_zlib_table(header, layout, count, &mut t, table_at, bytes)?,
+    };
+    for (i, e) in grf.entries.iter().enumerate() {
+        check_range(&r, e, layout, stream_at).map_err(|e| e.within(format_args!("table.entries[{i}]")))?;
+    }
+    Ok(grf)
+}
+
+/// A 1.x table: from its offset to the end of the file, not compressed; each entry a u32 name field length,
+/// the name field (2 bytes, the enciphered name, 4 bytes), sizes with constants added, flags, u32 offset.
+fn read_v1_table<'a>(header: GrfHeader, count: u32, t: &mut Reader<'a>, bytes: &'a [u8]) -> Result<Grf<'a>> {
+    let least = 4 + V1_NAME_LEAD + V1_NAME_TAIL + RECORD_FIXED;
+    let n = t.count(u64::from(count), least, "entries").map_err(|e| match e {
+        Error::Limit { message, .. } => {
+            Error::limit(FORMAT_ID, "raw_count", 38, format!("{count} entries: {message} in the table"))
+        }
+        other => other,
+    })?;
+    let mut entries = Vec::with_capacity(n);
+    for i in 0..n {
+        entries.push(read_v1_entry(t).map_err(|e| e.within(format_args!("table.entries[{i}]")))?);
+    }
+    let table_trailing = t.data().get(t.pos()..).unwrap_or(&[]).to_vec();
+    let len = t.len() as u64;
+    Ok(Grf {
+        header,
+        layout: Layout::V1,
+        table_packed_size: len,
+        table_real_size: len,
+        table_reserved: 0,
+        table_packed: t.data(),
+        entries,
+        table_trailing,
+        bytes,
+    })
+}
+
+fn read_v1_entry(t: &mut Reader<'_>) -> Result<GrfEntry> {
+    let at = t.pos();
+    let field_len = t.u32("name_length")?;
+    let framing = V1_NAME_LEAD + V1_NAME_TAIL;
+    if (field_len as usize) < framing {
+        return Err(t.error_at(
+            "name_length",
+            at,
+            format!("{field_len} is shorter than the name field's {framing} bytes around the name"),
+        ));
+    }
+    let field = t.bytes(field_len as usize, "name")?;
+    let a = t.u32("compressed_size")?;
+    let b = t.u32("aligned_size")?;
+    let real_size = t.u32("real_size")?;
+    let record = GrfRecord {
+        compressed_size: a.wrapping_sub(real_size).wrapping_sub(V1_COMPRESSED_BIAS),
+        aligned_size: b.wrapping_sub(V1_ALIGNED_BIAS),
+        real_size,
+        flags: t.u8("flags")?,
+        offset: u64::from(t.u32("offset")?),
+    };
+    let plain = v1_name_of(field);
+    let name_field = (v1_name_field(&plain) != field).then(|| field.to_vec());
+    let (name, name_exact) = decode_exact(CP949, &plain);
+    Ok(GrfEntry { name_raw: plain, name, name_exact, name_field, record })
+}
+
+/// The name a 1.x name field holds: the bytes between its 2 lead and 4 tail bytes, deciphered (whole blocks;
+/// a partial last block stays as stored), up to the first NUL.
+pub fn v1_name_of(field: &[u8]) -> Vec<u8> {
+    let enciphered = field.get(V1_NAME_LEAD..field.len().saturating_sub(V1_NAME_TAIL)).unwrap_or(&[]);
+    let mut plain = enciphered.to_vec();
+    des::decipher_name(&mut plain);
+    let end = plain.iter().position(|&c| c == 0).unwrap_or(plain.len());
+    plain.truncate(end);
+    plain
+}
+
+/// The 1.x name field GRF tools write for a name: two zero bytes, the name and its NUL padded with NULs to
+/// a multiple of 8 and enciphered, four zero bytes.
+pub fn v1_name_field(name_raw: &[u8]) -> Vec<u8> {
+    let padded = (name_raw.len() + 1).div_ceil(8) * 8;
+    let mut field = vec![0u8; V1_NAME_LEAD + padded + V1_NAME_TAIL];
+    if let Some(name) = field.get_mut(V1_NAME_LEAD..V1_NAME_LEAD + padded) {
+        if let Some(dst) = name.get_mut(..name_raw.len()) {
+            dst.copy_from_slice(name_raw);
+        }
+        des::encipher_name(name);
+    }
+    field
+}
+
+/// A 0x200 or 0x300 table: (0x300: a u32,) u32 compressed size, u32 inflated size, the zlib stream of the
+/// entries: NUL-terminated name, sizes, flags, u32 (0x300: u64) offset.
+fn read_zlib_table<'a>(
+    header: GrfHeader,
+    layout: Layout,
+    count: u32,
+    t: &mut Reader<'a>,
+    table_at: u64,
+    bytes: &'a [u8],
+) -> Result<(Grf<'a>, u64)> {
+    let table_reserved = if layout == Layout::V3 { t.u32("table.reserved")? } else { 0 };
     let table_packed_size = t.u32("table.packed_size")?;
     let table_real_size = t.u32("table.real_size")?;
     let stream_at = t.offset();
+    let fixed = if layout == Layout::V3 { RECORD_FIXED_V3 } else { RECORD_FIXED };
     let table_packed = t.bytes(table_packed_size as usize, "table.packed_size").map_err(|e| e.at_offset(table_at))?;
-    check_table_size(count, table_real_size, bytes.len() as u64, table_at + 4)?;
+    check_table_size(count, fixed, table_real_size, bytes.len() as u64, stream_at - 4)?;
     let at = At { format: FORMAT_ID, field: "table", offset: stream_at };
     let table = zlib::inflate_exact(table_packed, u64::from(table_real_size), at)?;
 
@@ -67,7 +180,7 @@ pub fn parse(bytes: &[u8]) -> Result<Grf<'_>> {
     };
     let mut tr = Reader::new(FORMAT_ID, &table);
     // Each entry takes at least its NUL and the fixed fields.
-    let n = tr.count(u64::from(count), RECORD_FIXED + 1, "entries").map_err(|e| match e {
+    let n = tr.count(u64::from(count), fixed + 1, "entries").map_err(|e| match e {
         Error::Limit { message, .. } => {
             Error::limit(FORMAT_ID, "raw_count", 38, format!("{count} entries: {message} in the inflated table"))
         }
@@ -75,23 +188,30 @@ pub fn parse(bytes: &[u8]) -> Result<Grf<'_>> {
     })?;
     let mut entries = Vec::with_capacity(n);
     for i in 0..n {
-        entries.push(read_entry(&mut tr).map_err(|e| in_table(e.within(format_args!("entries[{i}]"))))?);
+        entries.push(read_entry(&mut tr, layout).map_err(|e| in_table(e.within(format_args!("entries[{i}]"))))?);
     }
     let table_trailing = table.get(tr.pos()..).unwrap_or(&[]).to_vec();
-
-    for (i, e) in entries.iter().enumerate() {
-        check_range(&r, &e.record, stream_at).map_err(|e| e.within(format_args!("table.entries[{i}]")))?;
-    }
-    Ok(Grf { header, table_packed_size, table_real_size, table_packed, entries, table_trailing, bytes })
+    let grf = Grf {
+        header,
+        layout,
+        table_packed_size: u64::from(table_packed_size),
+        table_real_size: u64::from(table_real_size),
+        table_reserved,
+        table_packed,
+        entries,
+        table_trailing,
+        bytes,
+    };
+    Ok((grf, stream_at))
 }
 
 /// Longest name a table record holds, NUL excluded: GRF tools and the client keep names in 256-byte
 /// buffers (the GRF layouts people published say nothing of a limit; this is the tools' one).
 pub const MAX_NAME_BYTES: u64 = 255;
 
-/// How many times its file's size an honest table can inflate to: a record is at most 273 bytes (a 255-byte
-/// name, its NUL, 17 bytes of fields) and each file it lists takes at least an 8-byte zlib stream, so even
-/// a table of empty files with the longest names stays near 34×; 64 leaves room. `--max-expansion` above
+/// How many times its file's size an honest table can inflate to: a record is at most 277 bytes (a 255-byte
+/// name, its NUL, 21 bytes of fields) and each file it lists takes at least an 8-byte zlib stream, so even
+/// a table of empty files with the longest names stays near 35×; 64 leaves room. `--max-expansion` above
 /// its default lifts this bound to itself, for the odd archive that needs it.
 pub const TABLE_RATIO: u64 = 64;
 
@@ -101,8 +221,8 @@ pub const TABLE_SLACK: u64 = 64 << 10;
 /// The inflated table is bounded before it is inflated: by what its entry count can need (plus
 /// [`TABLE_SLACK`]) and by [`TABLE_RATIO`] times the file's size, so a small file cannot make relic inflate
 /// a huge table and hold millions of records (a table bomb).
-fn check_table_size(count: u32, real_size: u32, file_len: u64, at: u64) -> Result<()> {
-    let most = u64::from(count) * (MAX_NAME_BYTES + 1 + RECORD_FIXED as u64) + TABLE_SLACK;
+fn check_table_size(count: u32, fixed: usize, real_size: u32, file_len: u64, at: u64) -> Result<()> {
+    let most = u64::from(count) * (MAX_NAME_BYTES + 1 + fixed as u64) + TABLE_SLACK;
     let limit = |message: String| Error::limit(FORMAT_ID, "table.real_size", at, message);
     if u64::from(real_size) > most {
         return Err(limit(format!(
@@ -125,22 +245,18 @@ fn check_table_size(count: u32, real_size: u32, file_len: u64, at: u64) -> Resul
     Ok(())
 }
 
-/// Version 0x200 is read; the DES-encrypted 1.x versions and 0x300 are recognised and refused clearly.
-fn check_version(version: u32) -> Result<()> {
-    match version {
-        VERSION_0X200 => Ok(()),
-        0x100..=0x1FF => Err(Error::Unsupported(format!(
-            "{FORMAT_ID}: GRF version 0x{version:X} (1.x: DES-encrypted file names, \"mixed\" encrypted entries) \
-             is not supported yet; relic reads version 0x200"
+/// 0x101–0x103 (1.x), 0x200 and 0x300 are read; other versions are refused clearly.
+fn check_version(version: u32) -> Result<Layout> {
+    match Layout::of(version) {
+        Some(layout) => Ok(layout),
+        None if (0x100..=0x1FF).contains(&version) => Err(Error::Unsupported(format!(
+            "{FORMAT_ID}: GRF version 0x{version:X} is not supported; relic reads 0x101–0x103, 0x200 and 0x300"
         ))),
-        0x300 => Err(Error::Unsupported(format!(
-            "{FORMAT_ID}: GRF version 0x300 (64-bit table offset) is not supported yet; relic reads version 0x200"
-        ))),
-        _ => Err(Error::invalid(FORMAT_ID, "version", 42, format!("unknown GRF version 0x{version:X}"))),
+        None => Err(Error::invalid(FORMAT_ID, "version", 42, format!("unknown GRF version 0x{version:X}"))),
     }
 }
 
-fn read_entry(r: &mut Reader<'_>) -> Result<GrfEntry> {
+fn read_entry(r: &mut Reader<'_>, layout: Layout) -> Result<GrfEntry> {
     let rest = r.data().get(r.pos()..).unwrap_or(&[]);
     let len = rest.iter().position(|&b| b == 0).ok_or_else(|| r.error("name", "no NUL ends the name"))?;
     let name_raw = r.bytes(len, "name")?.to_vec();
@@ -150,20 +266,22 @@ fn read_entry(r: &mut Reader<'_>) -> Result<GrfEntry> {
         aligned_size: r.u32("aligned_size")?,
         real_size: r.u32("real_size")?,
         flags: r.u8("flags")?,
-        offset: r.u32("offset")?,
+        offset: if layout == Layout::V3 { r.u64("offset")? } else { u64::from(r.u32("offset")?) },
     };
     let (name, name_exact) = decode_exact(CP949, &name_raw);
-    Ok(GrfEntry { name_raw, name, name_exact, record })
+    Ok(GrfEntry { name_raw, name, name_exact, name_field: None, record })
 }
 
-/// A file entry's stored bytes must lie inside the file (encrypted entries are read in whole 8-byte blocks,
-/// so their aligned size too). Folder records carry no data and are not checked.
-fn check_range(file: &Reader<'_>, rec: &GrfRecord, stream_at: u64) -> Result<()> {
+/// A file entry's stored bytes must lie inside the file (enciphered entries are read in whole 8-byte
+/// blocks, so their aligned size too). Folder records carry no data and are not checked.
+fn check_range(file: &Reader<'_>, e: &GrfEntry, layout: Layout, stream_at: u64) -> Result<()> {
+    let rec = &e.record;
     if !rec.is_file() {
         return Ok(());
     }
-    let len = if rec.is_encrypted() { rec.compressed_size.max(rec.aligned_size) } else { rec.compressed_size };
-    file.sub(rec.data_start(), u64::from(len), "offset").map(|_| ()).map_err(|e| match e {
+    let len = rec.stored_len(rec.cipher(layout, &e.name_raw).is_some());
+    let start = rec.data_start();
+    file.sub(start, len, "offset").map(|_| ()).map_err(|e| match e {
         Error::InvalidData { message, .. } => Error::invalid(FORMAT_ID, "offset", stream_at, message),
         other => other,
     })
@@ -192,11 +310,18 @@ impl<'a> Grf<'a> {
         self.bytes
     }
 
-    /// The stored (compressed) bytes of entry `i`; empty for folder records.
+    /// How entry `i`'s stored bytes are enciphered (`None`: plain, or a folder record).
+    pub fn cipher(&self, i: usize) -> Option<Cipher> {
+        let e = self.entries.get(i)?;
+        e.record.cipher(self.layout, &e.name_raw)
+    }
+
+    /// The stored bytes of entry `i` as they lie in the archive (enciphered ones too, in whole blocks: see
+    /// [`GrfRecord::stored_len`]); empty for folder records.
     pub fn stored(&self, i: usize) -> &'a [u8] {
         match self.entries.get(i).map(|e| e.record) {
             Some(rec) if rec.is_file() => {
-                crate::layout::range(self.bytes, rec.data_start(), u64::from(rec.compressed_size))
+                crate::layout::range(self.bytes, rec.data_start(), rec.stored_len(self.cipher(i).is_some()))
             }
             _ => &[],
         }
@@ -209,8 +334,9 @@ impl<'a> Grf<'a> {
         self.entries.iter().position(|e| e.record.is_file() && same_name(&e.name, name))
     }
 
-    /// How entry `i`'s bytes are obtained: inflated on demand, stored as-is when the sizes are equal and the
-    /// bytes are no zlib stream (see the module notes), or an error for encrypted entries and folders.
+    /// How entry `i`'s bytes are obtained: deciphered (enciphered entries) and inflated on demand, stored
+    /// as-is when a plain entry's sizes are equal and its bytes are no zlib stream (see the module notes), or
+    /// an error for folders.
     pub fn entry_data(&self, i: usize) -> EntryData<'a> {
         let Some(e) = self.entries.get(i) else {
             return EntryData::Unsupported(format!("{FORMAT_ID}: no entry {i}"));
@@ -219,20 +345,26 @@ impl<'a> Grf<'a> {
         if !rec.is_file() {
             return EntryData::Unsupported(format!("{FORMAT_ID}: `{}` is a folder record, not a file", e.name));
         }
-        if rec.is_encrypted() {
-            return EntryData::Unsupported(format!(
-                "{FORMAT_ID}: entry `{}` is DES-encrypted (flags 0x{:02X}); encrypted entries are not supported yet",
-                e.name, rec.flags
-            ));
+        let stored = self.stored(i);
+        let size = u64::from(rec.real_size);
+        let offset = rec.data_start();
+        if let Some(cipher) = self.cipher(i) {
+            return EntryData::Enciphered {
+                stored,
+                decipher: Decipher { apply: des::decipher_param, param: des::to_param(cipher) },
+                packed_len: rec.compressed_size as usize,
+                size,
+                format: FORMAT_ID,
+                offset,
+            };
         }
-        let packed = self.stored(i);
-        if rec.compressed_size == rec.real_size && !zlib::is_zlib_header(packed) {
-            return EntryData::Stored(packed);
+        if rec.compressed_size == rec.real_size && !zlib::is_zlib_header(stored) {
+            return EntryData::Stored(stored);
         }
-        EntryData::Zlib { packed, size: u64::from(rec.real_size), format: FORMAT_ID, offset: rec.data_start() }
+        EntryData::Zlib { packed: stored, size, format: FORMAT_ID, offset }
     }
 
-    /// The bytes of entry `i`, inflated and checked against its real size.
+    /// The bytes of entry `i`, deciphered, inflated and checked against its real size.
     pub fn read(&self, i: usize) -> Result<Cow<'a, [u8]>> {
         self.entry_data(i).bytes()
     }

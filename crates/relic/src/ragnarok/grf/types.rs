@@ -1,4 +1,4 @@
-//! GRF types: the archive exactly as stored. [`Grf`] borrows the file's bytes (entry data stays in place);
+//! GRF types: the archive exactly as stored, for every version. [`Grf`] borrows the file's bytes (entry data stays in place);
 //! [`GrfDocument`] is its owned, serde form — the JSON of `relic convert x.grf --to json`, complete enough to
 //! rebuild the file byte for byte (`relic pack ro-grf x.json`).
 
@@ -10,49 +10,111 @@ use crate::bytes::Base64;
 pub const SIGNATURE: &[u8; 15] = b"Master of Magic";
 /// Header size; every offset in the file (table, entry data) counts from here.
 pub const HEADER_SIZE: usize = 46;
-/// The fixed fields after an entry's NUL-terminated name: three u32 sizes, u8 flags, u32 offset.
+/// The fixed fields after an entry's NUL-terminated name in 0x200 tables: three u32 sizes, u8 flags, u32
+/// offset (and after a 1.x entry's name field, where the sizes are stored with constants added).
 pub const RECORD_FIXED: usize = 17;
-/// The only version relic reads: zlib-compressed file table, 32-bit offsets.
+/// The same in 0x300 tables, whose offsets are u64.
+pub const RECORD_FIXED_V3: usize = 21;
+/// 1.x archives: DES-enciphered names and entries, a table stored as it is to the end of the file.
+pub const VERSION_0X102: u32 = 0x102;
+pub const VERSION_0X103: u32 = 0x103;
+/// zlib-compressed file table, 32-bit offsets.
 pub const VERSION_0X200: u32 = 0x200;
-/// `raw_count` is the entry count plus `seed` plus this constant.
+/// zlib-compressed file table, 64-bit table and entry offsets.
+pub const VERSION_0X300: u32 = 0x300;
+/// The versions relic writes (`relic pack ro-grf --version`); 0x200 unless asked.
+pub const WRITE_VERSIONS: [u32; 4] = [VERSION_0X102, VERSION_0X103, VERSION_0X200, VERSION_0X300];
+/// `raw_count` is the entry count plus `seed` plus this constant (1.x, 0x200, and 0x300 headers in GRF
+/// Editor's older form).
 pub const COUNT_BIAS: u32 = 7;
 /// Entries' `aligned_size` is the compressed size rounded up to DES's 8-byte blocks.
 pub const ALIGN: u32 = 8;
 
+/// 1.x sizes are stored with constants added: `compressed + real + 715`, `aligned + 37579`.
+pub const V1_COMPRESSED_BIAS: u32 = 715;
+pub const V1_ALIGNED_BIAS: u32 = 37_579;
+/// A 1.x name field: 2 bytes, the enciphered name (a multiple of 8 bytes in files GRF tools write), 4 bytes.
+pub const V1_NAME_LEAD: usize = 2;
+pub const V1_NAME_TAIL: usize = 4;
+
 /// Entry flag: the entry is a file (without it, a folder record with no data).
 pub const FLAG_FILE: u8 = 0x01;
-/// Entry flag: "mixed" DES encryption (first blocks, then every n-th block).
+/// Entry flag: "mixed" DES encipherment (the first 20 blocks, then every n-th block and shuffled ones).
 pub const FLAG_ENCRYPT_MIXED: u8 = 0x02;
-/// Entry flag: only the first 20 blocks are DES-encrypted.
+/// Entry flag: only the first 20 blocks are DES-enciphered.
 pub const FLAG_ENCRYPT_HEADER: u8 = 0x04;
+
+/// Extensions whose 1.x entries are only header-enciphered (every other file is mixed).
+pub const HEADER_ONLY_EXTENSIONS: [&[u8; 4]; 4] = [b".gnd", b".gat", b".act", b".str"];
 
 /// The 15 bytes after the signature that the common GRF tools (and relic's writer) put there: 00 01 … 0E,
 /// so that the first 16 bytes read `Master of Magic\0`.
 pub const DEFAULT_KEY: [u8; 15] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14];
 
+/// The table and entry layouts, by version.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    /// 0x101–0x103: enciphered names and entries, sizes stored with constants added, a plain table.
+    V1,
+    /// 0x200: a zlib-compressed table, u32 offsets.
+    V2,
+    /// 0x300: a u32 before the compressed table's sizes, u64 entry offsets, a 64-bit table offset.
+    V3,
+}
+
+impl Layout {
+    /// The layout of a version relic reads; `None` for the others.
+    pub fn of(version: u32) -> Option<Layout> {
+        match version {
+            0x101..=0x103 => Some(Layout::V1),
+            VERSION_0X200 => Some(Layout::V2),
+            VERSION_0X300 => Some(Layout::V3),
+            _ => None,
+        }
+    }
+}
+
 /// The 46-byte header after the 15-byte signature.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GrfHeader {
-    /// Bytes 15..30: called the encryption key or watermark; unused by version 0x200 (see [`DEFAULT_KEY`]).
+    /// Bytes 15..30: called the encryption key or watermark; unused by the formats (see [`DEFAULT_KEY`]).
     pub key: [u8; 15],
-    /// Where the file table starts, counted from the end of the header (byte 46).
-    pub table_offset: u32,
-    /// "number1": subtracted (with 7) from `raw_count` to give the entry count; 0 in files relic writes.
+    /// Where the file table starts, counted from the end of the header (byte 46): a u32 at byte 30, or in
+    /// 0x300 headers a u64 at byte 30.
+    pub table_offset: u64,
+    /// "number1", the u32 at byte 34: subtracted (with 7) from `raw_count` to give the entry count; 0 in
+    /// files relic writes. A 0x300 header has none (its table offset takes the bytes): 0 there, unless the
+    /// header has GRF Editor's older 0x300 form (see [`GrfHeader::is_wide`]).
     pub seed: u32,
-    /// "number2": entry count + `seed` + 7.
+    /// "number2", the u32 at byte 38: entry count + `seed` + 7; in a 0x300 header, the entry count itself.
     pub raw_count: u32,
-    /// 0x200 (the 0x102/0x103 DES-encrypted variants are recognised but not read).
+    /// 0x101–0x103, 0x200 or 0x300.
     pub version: u32,
 }
 
 impl GrfHeader {
-    /// The number of table entries, `raw_count − seed − 7`; `None` when that is negative.
+    /// Whether the header has the 0x300 form: u64 table offset, u32 entry count. GRF Editor reads a 0x300
+    /// header whose bytes 35–37 are not all zero in the 0x200 form (u32 offset, seed, raw count), as older
+    /// 0x300 files have it; such a seed is at least 256, so a 0x300 header with `seed` under 256 is wide.
+    pub fn is_wide(&self) -> bool {
+        self.version == VERSION_0X300 && self.seed >> 8 == 0
+    }
+
+    /// The number of table entries: `raw_count` in a wide header, `raw_count − seed − 7` otherwise; `None`
+    /// when that is negative.
     pub fn entry_count(&self) -> Option<u32> {
+        if self.is_wide() {
+            return Some(self.raw_count);
+        }
         self.raw_count.checked_sub(self.seed)?.checked_sub(COUNT_BIAS)
+    }
+
+    pub fn layout(&self) -> Option<Layout> {
+        Layout::of(self.version)
     }
 }
 
-/// The fixed fields of one table entry.
+/// The fixed fields of one table entry (1.x sizes as they are, the constants taken off).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GrfRecord {
     /// Bytes of the zlib stream in the archive.
@@ -63,8 +125,8 @@ pub struct GrfRecord {
     pub real_size: u32,
     /// [`FLAG_FILE`], [`FLAG_ENCRYPT_MIXED`], [`FLAG_ENCRYPT_HEADER`].
     pub flags: u8,
-    /// Where the data starts, counted from byte 46.
-    pub offset: u32,
+    /// Where the data starts, counted from byte 46 (a u64 in 0x300 tables, a u32 in the others).
+    pub offset: u64,
 }
 
 impl GrfRecord {
@@ -72,25 +134,70 @@ impl GrfRecord {
         self.flags & FLAG_FILE != 0
     }
 
+    /// Whether the flags ask for DES (in 1.x archives every file is enciphered whatever its flags: see
+    /// [`GrfRecord::cipher`]).
     pub fn is_encrypted(&self) -> bool {
         self.flags & (FLAG_ENCRYPT_MIXED | FLAG_ENCRYPT_HEADER) != 0
     }
 
     /// Absolute file offset of the data.
     pub fn data_start(&self) -> u64 {
-        HEADER_SIZE as u64 + u64::from(self.offset)
+        (HEADER_SIZE as u64).saturating_add(self.offset)
+    }
+
+    /// How a file entry's stored bytes are enciphered, as rathena's `grfio` decides: in 1.x archives the
+    /// name's extension adds the mixed flag (header-only for [`HEADER_ONLY_EXTENSIONS`]) to the stored
+    /// flags; then the mixed flag wins over the header flag. `None` for plain entries and folder records.
+    pub fn cipher(&self, layout: Layout, name_raw: &[u8]) -> Option<Cipher> {
+        if !self.is_file() {
+            return None;
+        }
+        let mut flags = self.flags;
+        if layout == Layout::V1 {
+            flags |= if header_only_name(name_raw) { FLAG_ENCRYPT_HEADER } else { FLAG_ENCRYPT_MIXED };
+        }
+        if flags & FLAG_ENCRYPT_MIXED != 0 {
+            Some(Cipher::Mixed { cycle: super::des::cycle(self.compressed_size) })
+        } else if flags & FLAG_ENCRYPT_HEADER != 0 {
+            Some(Cipher::Header)
+        } else {
+            None
+        }
+    }
+
+    /// Bytes the entry's data occupies as stored: the compressed size, or for an enciphered entry (read in
+    /// whole blocks) the larger of the compressed and aligned sizes.
+    pub fn stored_len(&self, enciphered: bool) -> u64 {
+        if enciphered {
+            u64::from(self.compressed_size.max(self.aligned_size))
+        } else {
+            u64::from(self.compressed_size)
+        }
     }
 }
+
+/// Whether a 1.x entry of this name is only header-enciphered: its last four bytes are one of
+/// [`HEADER_ONLY_EXTENSIONS`], ASCII case ignored (rathena compares the text after the last `.`, libgrf and
+/// GRF Editor the last four characters: the same names).
+pub fn header_only_name(name_raw: &[u8]) -> bool {
+    let tail = name_raw.len().checked_sub(4).and_then(|at| name_raw.get(at..));
+    tail.is_some_and(|t| HEADER_ONLY_EXTENSIONS.iter().any(|e| t.eq_ignore_ascii_case(*e)))
+}
+
+pub use super::des::Cipher;
 
 /// One table entry: its name (CP949, `\` between folders) and fixed fields.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GrfEntry {
-    /// The name as stored, without its NUL.
+    /// The name as stored (in 1.x archives, deciphered, up to its first NUL), without its NUL.
     pub name_raw: Vec<u8>,
     /// The name decoded from CP949 (malformed bytes become U+FFFD; `name_raw` keeps them).
     pub name: String,
     /// Whether `name` encodes back to exactly `name_raw`.
     pub name_exact: bool,
+    /// 1.x: the name field as stored (enciphered, with its lead and tail bytes) when enciphering `name_raw`
+    /// the way GRF tools do does not give it back.
+    pub name_field: Option<Vec<u8>>,
     pub record: GrfRecord,
 }
 
@@ -98,14 +205,17 @@ pub struct GrfEntry {
 #[derive(Debug, Clone)]
 pub struct Grf<'a> {
     pub header: GrfHeader,
-    /// The table's stored sizes: compressed, then inflated.
-    pub table_packed_size: u32,
-    pub table_real_size: u32,
-    /// The compressed table as stored.
+    pub layout: Layout,
+    /// The table's stored sizes: compressed, then inflated (1.x: the plain table's length, twice).
+    pub table_packed_size: u64,
+    pub table_real_size: u64,
+    /// 0x300: the u32 before the table's sizes (0 in the files GRF Editor writes; meaning unknown).
+    pub table_reserved: u32,
+    /// The compressed table as stored (1.x: the plain table, from its offset to the end of the file).
     pub table_packed: &'a [u8],
     /// Entries in table order (folder records included).
     pub entries: Vec<GrfEntry>,
-    /// Bytes of the inflated table after the last entry (none in files written by the common tools).
+    /// Bytes of the (inflated) table after the last entry (none in files written by the common tools).
     pub table_trailing: Vec<u8>,
     pub(super) bytes: &'a [u8],
 }
@@ -114,13 +224,13 @@ pub struct Grf<'a> {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GrfDocument {
     pub format: String,
-    /// The header; `raw_count` must be the entry count + `seed` + 7.
+    /// The header; its entry count (see [`GrfHeader::entry_count`]) must be the number of entries.
     pub header: GrfHeader,
-    /// Total file size.
+    /// Total file size (1.x: the table runs to the end of the file, so the file ends with it).
     pub file_size: u64,
     pub table: GrfTableDocument,
     pub entries: Vec<GrfDocumentEntry>,
-    /// Bytes of the inflated table after the last entry.
+    /// Bytes of the (inflated) table after the last entry.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub table_trailing: Option<Base64>,
     /// Bytes of the file not covered by the header, the table or entry data (non-zero padding, slack left by
@@ -132,10 +242,14 @@ pub struct GrfDocument {
 /// The file table's compressed bytes. Compressed bytes differ between zlib implementations, so they are kept
 /// as stored: when they inflate to exactly the table the entries describe, they are written back unchanged;
 /// otherwise (entries edited, `packed` removed) the table is compressed again (zlib level 9).
+/// 1.x tables are not compressed: `packed` is unused there, the table is built from the entries.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GrfTableDocument {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub packed: Option<Base64>,
+    /// 0x300: the u32 before the table's sizes, when not 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reserved: Option<u32>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -145,14 +259,47 @@ pub struct GrfDocumentEntry {
     /// The raw name when the text does not encode back to the same bytes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name_bytes: Option<Base64>,
+    /// 1.x: the name field as stored, when enciphering the name the way GRF tools do does not give it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name_field: Option<Base64>,
     #[serde(flatten)]
     pub record: GrfRecord,
-    /// The stored (compressed) bytes, `compressed_size` of them; absent for folder records and when an
-    /// earlier entry stores the same range (`same_as`).
+    /// How `data` is enciphered (absent: plain). When the version, name and flags ask for another cipher
+    /// than this (an edited document), the writer deciphers and enciphers again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cipher: Option<StoredCipher>,
+    /// The stored bytes, as they are in the archive (enciphered ones too): `compressed_size` of them, or for
+    /// an enciphered entry the larger of `compressed_size` and `aligned_size`; absent for folder records and
+    /// when an earlier entry stores the same range (`same_as`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Base64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub same_as: Option<usize>,
+}
+
+/// The cipher of a document entry's data (the cycle of a mixed entry follows from its compressed size).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum StoredCipher {
+    Mixed,
+    Header,
+}
+
+impl StoredCipher {
+    pub fn of(cipher: Cipher) -> Self {
+        match cipher {
+            Cipher::Mixed { .. } => StoredCipher::Mixed,
+            Cipher::Header => StoredCipher::Header,
+        }
+    }
+
+    /// The cipher for an entry of `compressed` bytes.
+    pub fn with_size(self, compressed: u32) -> Cipher {
+        match self {
+            StoredCipher::Mixed => Cipher::Mixed { cycle: super::des::cycle(compressed) },
+            StoredCipher::Header => Cipher::Header,
+        }
+    }
 }
 
 pub use crate::layout::Gap;

@@ -1,13 +1,17 @@
-//! GRF writers: a new version 0x200 archive from files (`relic pack ro-grf DIR`), and the byte-exact rebuild
-//! of a [`GrfDocument`] (`relic pack ro-grf x.json`).
+//! GRF writers: a new archive from files (`relic pack ro-grf DIR`, version 0x200 unless `--version` asks for
+//! 0x102, 0x103 or 0x300), and the byte-exact rebuild of a [`GrfDocument`] of any version (`relic pack ro-grf
+//! x.json`).
 //!
 //! Layout of a new archive: the 46-byte header (signature, the common key bytes 00 01 … 0E, seed 0), then
 //! each entry's zlib stream (level 9) in byte order of the CP949 names, padded with zeros to a multiple of 8
-//! (`aligned_size`), then the table (u32 compressed size, u32 inflated size, zlib level 9 of the entries:
-//! NUL-terminated name with `\` between folders, compressed, aligned and real sizes, flags 0x01, offset).
-//! Every entry is compressed, even when that does not make it smaller: the game client always inflates.
-//! No folder records are written. Packing the same files twice gives the same bytes (for a given build of
-//! relic: another zlib implementation may choose other, equally valid, compressed bytes).
+//! (`aligned_size`), then the table (0x200: u32 compressed size, u32 inflated size, zlib level 9 of the
+//! entries: NUL-terminated name with `\` between folders, compressed, aligned and real sizes, flags 0x01,
+//! u32 offset; 0x300: a zero u32 first and u64 offsets, with the u64 table offset and the plain entry count
+//! in the header). 1.x archives encipher each entry after padding it (mixed, or header-only for `.gnd
+//! .gat .act .str`) and keep a plain table of enciphered names padded with NULs to whole blocks, as GRF
+//! Editor writes them. Every entry is compressed, even when that does not make it smaller: the game client
+//! always inflates. No folder records are written. Packing the same files twice gives the same bytes (for a
+//! given build of relic: another zlib implementation may choose other, equally valid, compressed bytes).
 
 use std::borrow::Cow;
 use std::io::Write;
@@ -16,7 +20,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
-use super::read::parse;
+use super::des;
+use super::read::{parse, v1_name_field, v1_name_of};
 use super::types::*;
 use super::FORMAT_ID;
 use crate::codec::text::{decode, encode, CP949};
@@ -82,35 +87,137 @@ fn lookup_key(name: &[u8]) -> String {
     decode(CP949, name).replace('/', "\\").to_ascii_lowercase()
 }
 
-/// Serialises table entries (and trailing bytes) as the inflated table holds them.
-pub fn table_bytes<'n>(entries: impl IntoIterator<Item = (&'n [u8], GrfRecord)>, trailing: &[u8]) -> Vec<u8> {
+/// Serialises table entries (and trailing bytes) as the table holds them (0x200, 0x300: before compression):
+/// each row is the raw name, for 1.x the stored name field when it must be kept (`None`: the name enciphered
+/// as GRF tools do), and the record. Offsets a layout cannot hold are refused.
+pub fn table_bytes<'n>(
+    layout: Layout,
+    rows: impl IntoIterator<Item = (&'n [u8], Option<&'n [u8]>, GrfRecord)>,
+    trailing: &[u8],
+) -> Result<Vec<u8>> {
     let mut t = Vec::new();
-    for (name, rec) in entries {
-        t.extend_from_slice(name);
-        t.push(0);
-        t.extend_from_slice(&rec.compressed_size.to_le_bytes());
-        t.extend_from_slice(&rec.aligned_size.to_le_bytes());
+    for (i, (name, field, rec)) in rows.into_iter().enumerate() {
+        let narrow = || {
+            u32::try_from(rec.offset).map_err(|_| {
+                Error::invalid(
+                    FORMAT_ID,
+                    format!("entries[{i}].offset"),
+                    0,
+                    format!(
+                        "{} is past the 4 GiB {} offsets address; write a 0x300 archive",
+                        rec.offset,
+                        name_of(layout)
+                    ),
+                )
+            })
+        };
+        match layout {
+            Layout::V1 => {
+                let field = field.map_or_else(|| Cow::Owned(v1_name_field(name)), Cow::Borrowed);
+                let len = u32::try_from(field.len())
+                    .map_err(|_| Error::invalid(FORMAT_ID, format!("entries[{i}].name"), 0, "name over 4 GiB"))?;
+                t.extend_from_slice(&len.to_le_bytes());
+                t.extend_from_slice(&field);
+                let stored_compressed =
+                    rec.compressed_size.wrapping_add(rec.real_size).wrapping_add(V1_COMPRESSED_BIAS);
+                t.extend_from_slice(&stored_compressed.to_le_bytes());
+                t.extend_from_slice(&rec.aligned_size.wrapping_add(V1_ALIGNED_BIAS).to_le_bytes());
+            }
+            Layout::V2 | Layout::V3 => {
+                t.extend_from_slice(name);
+                t.push(0);
+                t.extend_from_slice(&rec.compressed_size.to_le_bytes());
+                t.extend_from_slice(&rec.aligned_size.to_le_bytes());
+            }
+        }
         t.extend_from_slice(&rec.real_size.to_le_bytes());
         t.push(rec.flags);
-        t.extend_from_slice(&rec.offset.to_le_bytes());
+        match layout {
+            Layout::V3 => t.extend_from_slice(&rec.offset.to_le_bytes()),
+            Layout::V1 | Layout::V2 => t.extend_from_slice(&narrow()?.to_le_bytes()),
+        }
     }
     t.extend_from_slice(trailing);
-    t
+    Ok(t)
 }
 
-fn header_bytes(h: &GrfHeader) -> Vec<u8> {
+fn name_of(layout: Layout) -> &'static str {
+    match layout {
+        Layout::V1 => "GRF 1.x",
+        Layout::V2 => "GRF 0x200",
+        Layout::V3 => "GRF 0x300",
+    }
+}
+
+/// The 46 header bytes: the 0x300 form (u64 table offset, entry count) for a wide header, the 1.x/0x200
+/// form (u32 table offset, seed, raw count) otherwise.
+pub fn header_bytes(h: &GrfHeader) -> Result<Vec<u8>> {
+    let err = |field: &str, msg: String| Error::invalid(FORMAT_ID, format!("header.{field}"), 0, msg);
     let mut b = Vec::with_capacity(HEADER_SIZE);
     b.extend_from_slice(SIGNATURE);
     b.extend_from_slice(&h.key);
-    b.extend_from_slice(&h.table_offset.to_le_bytes());
-    b.extend_from_slice(&h.seed.to_le_bytes());
+    if h.is_wide() {
+        if h.seed != 0 {
+            return Err(err(
+                "seed",
+                format!("{} cannot be stored: a 0x300 header has no seed (0), unless it is 256 or more (GRF Editor's older form)", h.seed),
+            ));
+        }
+        if h.table_offset >> 40 != 0 {
+            return Err(err(
+                "table_offset",
+                format!("{} would be read as GRF Editor's older 0x300 header (bytes 35–37 set)", h.table_offset),
+            ));
+        }
+        b.extend_from_slice(&h.table_offset.to_le_bytes());
+    } else {
+        let offset = u32::try_from(h.table_offset).map_err(|_| {
+            err(
+                "table_offset",
+                format!("{} is past the 4 GiB a 32-bit table offset reaches; write a 0x300 archive", h.table_offset),
+            )
+        })?;
+        b.extend_from_slice(&offset.to_le_bytes());
+        b.extend_from_slice(&h.seed.to_le_bytes());
+    }
     b.extend_from_slice(&h.raw_count.to_le_bytes());
     b.extend_from_slice(&h.version.to_le_bytes());
-    b
+    Ok(b)
 }
 
 fn too_big(what: String) -> Error {
-    Error::Refused(format!("{FORMAT_ID}: {what}; GRF 0x200 offsets and sizes stop at 4 GiB"))
+    Error::Refused(format!("{FORMAT_ID}: {what}; GRF entry sizes stop at 4 GiB in every version"))
+}
+
+/// The versions [`write_archive`] writes, as their layouts.
+pub fn check_write_version(version: u32) -> Result<Layout> {
+    match Layout::of(version) {
+        Some(layout) if WRITE_VERSIONS.contains(&version) => Ok(layout),
+        _ => Err(Error::Refused(format!(
+            "{FORMAT_ID}: relic writes GRF versions 0x102, 0x103, 0x200 and 0x300, not 0x{version:X}"
+        ))),
+    }
+}
+
+/// Where each entry of a new archive goes: entries of the given compressed sizes one after the other, each
+/// padded to 8 bytes, from byte 46. Returns their offsets (counted from byte 46) and the table's, after the
+/// data. 1.x and 0x200 offsets are 32-bit: an archive whose data would pass 4 GiB is refused, telling the
+/// user to write 0x300. Planned before anything is compressed into the output, so the refusal costs nothing.
+pub fn plan_offsets(version: u32, compressed: impl IntoIterator<Item = u32>) -> Result<(Vec<u64>, u64)> {
+    let layout = check_write_version(version)?;
+    let mut offsets = Vec::new();
+    let mut cursor = 0u64;
+    for size in compressed {
+        offsets.push(cursor);
+        cursor += align(u64::from(size));
+    }
+    if layout != Layout::V3 && cursor > u64::from(u32::MAX) {
+        return Err(Error::Refused(format!(
+            "{FORMAT_ID}: the entries' data would take {cursor} bytes, past the 4 GiB that GRF 0x{version:X} \
+             offsets address; write a 0x300 archive (`relic pack ro-grf --version 0x300`), whose offsets are 64-bit"
+        )));
+    }
+    Ok((offsets, cursor))
 }
 
 /// Sizes of one entry found by the first pass.
@@ -120,10 +227,11 @@ struct Sized {
     compressed: u32,
 }
 
-/// Writes a new archive, streamed to `out`. Returns the number of bytes written. Each entry is compressed
-/// twice at most (once to learn the sizes the header needs, once when written) unless it fits in the
-/// memory budget; entries are compressed in parallel.
-pub fn write_archive(mut inputs: Vec<PackInput>, out: &mut dyn Write) -> Result<u64> {
+/// Writes a new archive of `version` (see [`WRITE_VERSIONS`]), streamed to `out`. Returns the number of
+/// bytes written. Each entry is compressed twice at most (once to learn the sizes the header needs, once
+/// when written) unless it fits in the memory budget; entries are compressed (and enciphered) in parallel.
+pub fn write_archive(mut inputs: Vec<PackInput>, version: u32, out: &mut dyn Write) -> Result<u64> {
+    let layout = check_write_version(version)?;
     inputs.sort_by(|a, b| a.name.cmp(&b.name));
     let mut seen = std::collections::HashMap::new();
     for input in &inputs {
@@ -139,8 +247,9 @@ pub fn write_archive(mut inputs: Vec<PackInput>, out: &mut dyn Write) -> Result<
         }
     }
     let n = inputs.len();
+    let bias = if layout == Layout::V3 { 0 } else { COUNT_BIAS };
     let raw_count =
-        u32::try_from(n).ok().and_then(|c| c.checked_add(COUNT_BIAS)).ok_or_else(|| too_big(format!("{n} entries")))?;
+        u32::try_from(n).ok().and_then(|c| c.checked_add(bias)).ok_or_else(|| too_big(format!("{n} entries")))?;
 
     // Pass 1: sizes (and, within the budget, the compressed bytes themselves).
     let budget = AtomicU64::new(RETAIN_BYTES);
@@ -159,87 +268,114 @@ pub fn write_archive(mut inputs: Vec<PackInput>, out: &mut dyn Write) -> Result<
         .collect::<Result<_>>()?;
     let (sizes, mut kept): (Vec<Sized>, Vec<Option<Vec<u8>>>) = first.into_iter().unzip();
 
-    // Offsets and the table.
+    // Offsets, records and the table.
+    let (offsets, table_offset) = plan_offsets(version, sizes.iter().map(|s| s.compressed))?;
     let mut records = Vec::with_capacity(n);
-    let mut cursor = 0u64;
-    for s in &sizes {
-        let aligned = align(u64::from(s.compressed));
-        let offset = u32::try_from(cursor).map_err(|_| too_big("the entries' data".into()))?;
+    for (s, offset) in sizes.iter().zip(offsets) {
+        let aligned = u32::try_from(align(u64::from(s.compressed))).map_err(|_| too_big("an entry".into()))?;
         records.push(GrfRecord {
             compressed_size: s.compressed,
-            aligned_size: u32::try_from(aligned).map_err(|_| too_big("an entry".into()))?,
+            aligned_size: aligned,
             real_size: s.real,
             flags: FLAG_FILE,
             offset,
         });
-        cursor += aligned;
     }
-    let table_offset = u32::try_from(cursor).map_err(|_| too_big("the entries' data".into()))?;
-    let table = table_bytes(inputs.iter().map(|i| i.name.as_slice()).zip(records.iter().copied()), &[]);
+    let ciphers: Vec<Option<Cipher>> = inputs.iter().zip(&records).map(|(i, r)| r.cipher(layout, &i.name)).collect();
+    let rows = inputs.iter().zip(records.iter()).map(|(i, r)| (i.name.as_slice(), None, *r));
+    let table = table_bytes(layout, rows, &[]).map_err(|e| Error::Refused(e.to_string()))?;
     let table_real = u32::try_from(table.len()).map_err(|_| too_big("the file table".into()))?;
-    let table_packed = zlib::compress(&table, LEVEL);
+    let table_packed = if layout == Layout::V1 { Vec::new() } else { zlib::compress(&table, LEVEL) };
     let table_packed_len = u32::try_from(table_packed.len()).map_err(|_| too_big("the file table".into()))?;
-    let header = GrfHeader { key: DEFAULT_KEY, table_offset, seed: 0, raw_count, version: VERSION_0X200 };
+    let header = GrfHeader { key: DEFAULT_KEY, table_offset, seed: 0, raw_count, version };
 
     // Pass 2: header, data in batches, table.
     let io = |e: std::io::Error| Error::io("<output>", e);
-    out.write_all(&header_bytes(&header)).map_err(io)?;
-    let zeros = [0u8; ALIGN as usize];
-    for ((kept, inputs), records) in kept.chunks_mut(BATCH).zip(inputs.chunks(BATCH)).zip(records.chunks(BATCH)) {
-        let packed: Vec<Vec<u8>> = kept
+    out.write_all(&header_bytes(&header)?).map_err(io)?;
+    let batches =
+        kept.chunks_mut(BATCH).zip(inputs.chunks(BATCH)).zip(records.chunks(BATCH)).zip(ciphers.chunks(BATCH));
+    for (((kept, inputs), records), ciphers) in batches {
+        let stored: Vec<Vec<u8>> = kept
             .par_iter_mut()
             .zip(inputs.par_iter())
             .zip(records.par_iter())
-            .map(|((kept, input), rec)| match kept.take() {
-                Some(p) => Ok(p),
-                None => {
-                    let data = input.source.read()?;
-                    let p = zlib::compress(&data, LEVEL);
-                    if data.len() as u64 != u64::from(rec.real_size) || p.len() as u64 != u64::from(rec.compressed_size)
-                    {
-                        return Err(Error::Refused(format!("{}: changed while packing", input.source.describe())));
+            .zip(ciphers.par_iter())
+            .map(|(((kept, input), rec), cipher)| {
+                let mut p = match kept.take() {
+                    Some(p) => p,
+                    None => {
+                        let data = input.source.read()?;
+                        let p = zlib::compress(&data, LEVEL);
+                        if data.len() as u64 != u64::from(rec.real_size)
+                            || p.len() as u64 != u64::from(rec.compressed_size)
+                        {
+                            return Err(Error::Refused(format!("{}: changed while packing", input.source.describe())));
+                        }
+                        p
                     }
-                    Ok(p)
+                };
+                // Zero padding to the aligned size, then (1.x) the cipher over whole blocks, in place.
+                p.resize(rec.aligned_size as usize, 0);
+                if let Some(cipher) = cipher {
+                    des::encipher(&mut p, *cipher);
                 }
+                Ok(p)
             })
             .collect::<Result<_>>()?;
-        for (p, rec) in packed.iter().zip(records) {
+        for p in &stored {
             out.write_all(p).map_err(io)?;
-            let pad = (rec.aligned_size - rec.compressed_size) as usize;
-            out.write_all(zeros.get(..pad).unwrap_or(&[])).map_err(io)?;
         }
     }
-    out.write_all(&table_packed_len.to_le_bytes()).map_err(io)?;
-    out.write_all(&table_real.to_le_bytes()).map_err(io)?;
-    out.write_all(&table_packed).map_err(io)?;
-    Ok(HEADER_SIZE as u64 + cursor + 8 + table_packed.len() as u64)
+    let mut written = HEADER_SIZE as u64 + table_offset;
+    match layout {
+        Layout::V1 => out.write_all(&table).map_err(io)?,
+        Layout::V2 | Layout::V3 => {
+            if layout == Layout::V3 {
+                out.write_all(&0u32.to_le_bytes()).map_err(io)?;
+                written += 4;
+            }
+            out.write_all(&table_packed_len.to_le_bytes()).map_err(io)?;
+            out.write_all(&table_real.to_le_bytes()).map_err(io)?;
+            out.write_all(&table_packed).map_err(io)?;
+            written += 8;
+        }
+    }
+    Ok(written + if layout == Layout::V1 { table.len() as u64 } else { table_packed.len() as u64 })
 }
 
-/// Writes a new archive into memory and checks it with the reader.
-pub fn write_archive_bytes(inputs: Vec<PackInput>) -> Result<Vec<u8>> {
+/// Writes a new archive of `version` into memory and checks it with the reader.
+pub fn write_archive_bytes(inputs: Vec<PackInput>, version: u32) -> Result<Vec<u8>> {
     let mut out = Vec::new();
-    write_archive(inputs, &mut out)?;
+    write_archive(inputs, version, &mut out)?;
     parse(&out).map_err(|e| e.within("written archive"))?;
     Ok(out)
 }
 
-/// Largest file a JSON document may describe.
+/// Largest file a JSON document may describe (the rebuild happens in memory).
 const MAX_DOCUMENT_FILE: u64 = u32::MAX as u64;
 
-/// Rebuilds the exact file a [`GrfDocument`] describes, and checks it with the reader.
+/// Rebuilds the exact file a [`GrfDocument`] describes, and checks it with the reader. Entries' stored
+/// bytes are placed as they are when their recorded cipher is the one the version, name and flags ask for;
+/// otherwise (an edited document) they are deciphered and enciphered again.
 pub fn write_document(doc: &GrfDocument) -> Result<Vec<u8>> {
     let err = |field: String, msg: String| Error::invalid(FORMAT_ID, field, 0, msg);
+    let version = doc.header.version;
+    let layout = doc
+        .header
+        .layout()
+        .ok_or_else(|| err("header.version".into(), format!("relic writes no GRF version 0x{version:X}")))?;
     if doc.header.entry_count() != u32::try_from(doc.entries.len()).ok() {
         return Err(err(
             "header.raw_count".into(),
             format!(
-                "{} − seed {} − {COUNT_BIAS} does not give the document's {} entries",
+                "raw count {} (seed {}, version 0x{version:X}) does not give the document's {} entries",
                 doc.header.raw_count,
                 doc.header.seed,
                 doc.entries.len()
             ),
         ));
     }
+    let header = header_bytes(&doc.header)?;
 
     let mut names = Vec::with_capacity(doc.entries.len());
     for (i, e) in doc.entries.iter().enumerate() {
@@ -253,59 +389,84 @@ pub fn write_document(doc: &GrfDocument) -> Result<Vec<u8>> {
         }
         names.push(name);
     }
+    // 1.x: a kept name field is used while it still holds the entry's name.
+    let fields: Vec<Option<&[u8]>> = doc
+        .entries
+        .iter()
+        .zip(&names)
+        .map(|(e, name)| {
+            e.name_field.as_ref().map(|f| f.0.as_slice()).filter(|f| layout == Layout::V1 && v1_name_of(f) == *name)
+        })
+        .collect();
     let trailing = doc.table_trailing.as_ref().map_or(&[][..], |b| b.0.as_slice());
-    let table = table_bytes(names.iter().map(Vec::as_slice).zip(doc.entries.iter().map(|e| e.record)), trailing);
-    let table_real = u32::try_from(table.len()).map_err(|_| err("entries".into(), "table over 4 GiB".into()))?;
-    // The stored compressed table when it still describes these entries; a fresh one otherwise.
-    let at = zlib::At { format: FORMAT_ID, field: "table.packed", offset: 0 };
-    let packed = match &doc.table.packed {
-        Some(p) if zlib::inflate_exact(&p.0, table.len() as u64, at).is_ok_and(|t| t == table) => Cow::Borrowed(&p.0),
-        _ => Cow::Owned(zlib::compress(&table, LEVEL)),
-    };
-    let mut t = Vec::with_capacity(8 + packed.len());
-    t.extend_from_slice(&(packed.len() as u32).to_le_bytes());
-    t.extend_from_slice(&table_real.to_le_bytes());
-    t.extend_from_slice(&packed);
-    let table_at = HEADER_SIZE as u64 + u64::from(doc.header.table_offset);
-    // A table compressed again may change size: when nothing but the table lies from its offset on, the file
-    // ends with the new table.
-    let mut file_size = doc.file_size;
-    if matches!(packed, Cow::Owned(_)) {
-        let data_end = doc
-            .entries
-            .iter()
-            .filter(|e| e.data.is_some())
-            .map(|e| e.record.data_start() + u64::from(e.record.compressed_size))
-            .chain(doc.gaps.iter().map(|g| g.offset + g.bytes.0.len() as u64))
-            .max()
-            .unwrap_or(0);
-        if data_end <= table_at {
-            file_size = table_at + t.len() as u64;
+    let rows = names.iter().zip(&fields).zip(&doc.entries).map(|((n, f), e)| (n.as_slice(), *f, e.record));
+    let table = table_bytes(layout, rows, trailing)?;
+    let table_at = (HEADER_SIZE as u64).saturating_add(doc.header.table_offset);
+    let (t, file_size) = match layout {
+        Layout::V1 => {
+            let end = table_at.saturating_add(table.len() as u64);
+            (table, end)
         }
-    }
+        Layout::V2 | Layout::V3 => zlib_table(doc, layout, &table, table_at)?,
+    };
     let mut canvas = Canvas::new(FORMAT_ID, file_size, MAX_DOCUMENT_FILE)?;
-    canvas.place(0, &header_bytes(&doc.header), || "header".into())?;
+    canvas.place(0, &header, || "header".into())?;
 
     for (i, e) in doc.entries.iter().enumerate() {
         let rec = &e.record;
+        let wanted = names.get(i).and_then(|n| rec.cipher(layout, n));
+        let recorded = e.cipher.map(|c| c.with_size(rec.compressed_size));
         match (&e.data, e.same_as) {
             (Some(data), _) => {
-                if data.0.len() != rec.compressed_size as usize {
+                let len = rec.stored_len(recorded.is_some());
+                if data.0.len() as u64 != len {
                     return Err(err(
                         format!("entries[{i}].compressed_size"),
-                        format!("is {} but data has {} bytes", rec.compressed_size, data.0.len()),
+                        format!(
+                            "is {} (aligned {}) but data has {} bytes, not the {len} its cipher stores",
+                            rec.compressed_size,
+                            rec.aligned_size,
+                            data.0.len()
+                        ),
                     ));
                 }
-                canvas.place(rec.data_start(), &data.0, || format!("entries[{i}].offset"))?;
+                if wanted == recorded {
+                    canvas.place(rec.data_start(), &data.0, || format!("entries[{i}].offset"))?;
+                } else {
+                    // Checked against the file before the buffer grows to the new cipher's length.
+                    let need = rec.stored_len(wanted.is_some());
+                    if rec.data_start().saturating_add(need) > file_size {
+                        return Err(err(
+                            format!("entries[{i}].aligned_size"),
+                            format!("{need} stored bytes at offset {} run past the file's end", rec.data_start()),
+                        ));
+                    }
+                    let mut buf = data.0.clone();
+                    if let Some(c) = recorded {
+                        des::decipher(&mut buf, c);
+                    }
+                    buf.resize(rec.stored_len(wanted.is_some()) as usize, 0);
+                    if let Some(c) = wanted {
+                        des::encipher(&mut buf, c);
+                    }
+                    canvas.place(rec.data_start(), &buf, || format!("entries[{i}].offset"))?;
+                }
             }
             (None, Some(j)) => {
                 let src = doc.entries.get(j).filter(|_| j < i);
-                if !src
-                    .is_some_and(|s| s.record.offset == rec.offset && s.record.compressed_size == rec.compressed_size)
+                let len = rec.stored_len(recorded.is_some());
+                if !src.is_some_and(|s| s.record.offset == rec.offset && s.record.stored_len(s.cipher.is_some()) == len)
                 {
                     return Err(err(
                         format!("entries[{i}].same_as"),
                         "names no earlier entry with the same offset and size".into(),
+                    ));
+                }
+                if wanted != recorded {
+                    return Err(err(
+                        format!("entries[{i}].cipher"),
+                        "shares its stored bytes with an earlier entry, so they cannot be enciphered again for it"
+                            .into(),
                     ));
                 }
             }
@@ -320,4 +481,40 @@ pub fn write_document(doc: &GrfDocument) -> Result<Vec<u8>> {
     let buf = canvas.into_bytes();
     parse(&buf).map_err(|e| e.within("rebuilt archive"))?;
     Ok(buf)
+}
+
+/// A 0x200 or 0x300 document's stored table — (0x300: its u32,) the sizes and the stored compressed bytes
+/// when they still inflate to `table`, or a fresh stream — and the file size: the document's, or when a
+/// fresh table changes size and nothing but the table lies from its offset on, the end of the new table.
+fn zlib_table(doc: &GrfDocument, layout: Layout, table: &[u8], table_at: u64) -> Result<(Vec<u8>, u64)> {
+    let err = |field: &str, msg: &str| Error::invalid(FORMAT_ID, field, 0, msg);
+    let table_real = u32::try_from(table.len()).map_err(|_| err("entries", "table over 4 GiB"))?;
+    let at = zlib::At { format: FORMAT_ID, field: "table.packed", offset: 0 };
+    let packed = match &doc.table.packed {
+        Some(p) if zlib::inflate_exact(&p.0, table.len() as u64, at).is_ok_and(|t| t == table) => Cow::Borrowed(&p.0),
+        _ => Cow::Owned(zlib::compress(table, LEVEL)),
+    };
+    let packed_len = u32::try_from(packed.len()).map_err(|_| err("table.packed", "over 4 GiB"))?;
+    let mut t = Vec::with_capacity(12 + packed.len());
+    if layout == Layout::V3 {
+        t.extend_from_slice(&doc.table.reserved.unwrap_or(0).to_le_bytes());
+    }
+    t.extend_from_slice(&packed_len.to_le_bytes());
+    t.extend_from_slice(&table_real.to_le_bytes());
+    t.extend_from_slice(&packed);
+    let mut file_size = doc.file_size;
+    if matches!(packed, Cow::Owned(_)) {
+        let data_end = doc
+            .entries
+            .iter()
+            .filter(|e| e.data.is_some())
+            .map(|e| e.record.data_start().saturating_add(e.record.stored_len(e.cipher.is_some())))
+            .chain(doc.gaps.iter().map(|g| g.offset + g.bytes.0.len() as u64))
+            .max()
+            .unwrap_or(0);
+        if data_end <= table_at {
+            file_size = table_at + t.len() as u64;
+        }
+    }
+    Ok((t, file_size))
 }
