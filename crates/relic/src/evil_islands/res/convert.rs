@@ -21,8 +21,9 @@ pub fn entries<'a>(res: &Res<'a>, archive_name: &str) -> Vec<Entry<'a>> {
     (0..res.len())
         .map(|i| {
             let raw = res.name(i);
-            let name = decode_exact(CP1251, raw).0;
-            let mut path = name.replace('\\', "/");
+            // (Only the text is needed here: cp1251 decodes every byte reversibly.)
+            let name = crate::codec::text::decode(CP1251, raw);
+            let mut path = if name.contains('\\') { name.replace('\\', "/") } else { name.clone() };
             if let Some(ext) = &inherited {
                 let base = path.rsplit('/').next().unwrap_or(&path);
                 if !base.contains('.') {
