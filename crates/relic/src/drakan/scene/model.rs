@@ -463,17 +463,21 @@ fn finite_uv(uv: [f32; 2]) -> [f32; 2] {
 /// A glTF vertex of a primitive: the stored vertex, its UV and normal (bit patterns).
 type CornerKey = (u16, [u32; 2], [u32; 3]);
 
-/// The unit normal of a glTF (counter-clockwise) triangle; +Y for a degenerate one.
-fn face_normal([a, b, c]: [[f32; 3]; 3]) -> [f32; 3] {
-    let u = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
-    let v = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
-    unit([u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]])
+/// The normal of a glTF (counter-clockwise) triangle, as long as twice its area.
+fn area_normal([a, b, c]: [[f32; 3]; 3]) -> glam::Vec3 {
+    let (a, b, c) = (glam::Vec3::from(a), glam::Vec3::from(b), glam::Vec3::from(c));
+    (b - a).cross(c - a)
 }
 
-fn unit(n: [f32; 3]) -> [f32; 3] {
-    let len = (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt();
+/// The unit normal of a glTF triangle; +Y for a degenerate one.
+fn face_normal(tri: [[f32; 3]; 3]) -> [f32; 3] {
+    unit(area_normal(tri))
+}
+
+fn unit(n: glam::Vec3) -> [f32; 3] {
+    let len = n.length();
     if len > 1e-20 && len.is_finite() {
-        n.map(|c| c / len)
+        (n / len).to_array()
     } else {
         [0.0, 1.0, 0.0]
     }
@@ -490,10 +494,7 @@ fn smooth_normals(vertices: &[[f32; 3]], polygons: &[Polygon]) -> Vec<[f32; 3]> 
         let Some((&first, rest)) = idx.split_first() else { continue };
         for pair in rest.windows(2) {
             let tri = [first, pair[1], pair[0]];
-            let [a, b, c] = tri.map(|i| vertices.get(i).copied().unwrap_or_default());
-            let u = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
-            let v = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
-            let n = [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]];
+            let n = area_normal(tri.map(|i| vertices.get(i).copied().unwrap_or_default())).to_array();
             for i in tri {
                 if let Some(s) = sums.get_mut(i) {
                     for (s, n) in s.iter_mut().zip(n) {
@@ -503,5 +504,5 @@ fn smooth_normals(vertices: &[[f32; 3]], polygons: &[Polygon]) -> Vec<[f32; 3]> 
             }
         }
     }
-    sums.into_iter().map(unit).collect()
+    sums.into_iter().map(|s| unit(glam::Vec3::from(s))).collect()
 }

@@ -109,15 +109,13 @@ fn parents(c: &Character) -> Vec<Option<usize>> {
 fn bind_world(c: &Character) -> Vec<DMat4> {
     c.joints
         .iter()
-        .map(|j| {
-            let ibm = matrix(&j.inverted_model_rel_xform);
-            if ibm.is_finite() && ibm.determinant().abs() > 1e-30 {
-                ibm.inverse()
-            } else {
-                DMat4::IDENTITY
-            }
-        })
+        .map(|j| usable_inverse_bind(&j.inverted_model_rel_xform).map_or(DMat4::IDENTITY, |ibm| ibm.inverse()))
         .collect()
+}
+
+/// A joint's stored inverse bind matrix, unless it is damaged (not finite, or singular).
+fn usable_inverse_bind(m: &Mat3x4) -> Option<DMat4> {
+    Some(matrix(m)).filter(|ibm| ibm.is_finite() && ibm.determinant().abs() > 1e-30)
 }
 
 /// The joint nodes and the skin of a character (see the module notes).
@@ -168,8 +166,7 @@ pub fn add_skeleton(scene: &mut Scene, c: &Character) -> SkinInfo {
         .iter()
         .zip(&world)
         .map(|(j, w)| {
-            let ibm = matrix(&j.inverted_model_rel_xform);
-            let m = if ibm.is_finite() && ibm.determinant().abs() > 1e-30 { ibm } else { w.inverse() };
+            let m = usable_inverse_bind(&j.inverted_model_rel_xform).unwrap_or_else(|| w.inverse());
             Some(to_f32(m)).filter(|m| m.iter().all(|v| v.is_finite())).unwrap_or(to_f32(DMat4::IDENTITY))
         })
         .collect();
