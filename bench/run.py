@@ -212,7 +212,12 @@ def main():
     ap.add_argument("--rounds", type=int)
     ap.add_argument("--no-build", action="store_true")
     ap.add_argument("--no-write", action="store_true", help="print the tables instead of editing BENCHMARKS.md")
+    ap.add_argument("--only", choices=["listing", "extraction", "textures", "models"], action="append",
+                    help="run these sections only (implies --no-write); may be repeated")
     a = ap.parse_args()
+    if a.only:
+        a.no_write = True
+    sections = set(a.only or ["listing", "extraction", "textures", "models"])
     large_mib = 64 if a.quick else 512
     rounds = a.rounds or (3 if a.quick else 7)
     if not a.no_build:
@@ -224,79 +229,83 @@ def main():
     lines = [f"Run {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, `bench/run.py{' --quick' if a.quick else ''}`,"
              f" {rounds} interleaved rounds, medians. Machine: {desc}.", ""]
 
-    # Listing
-    res = os.path.join(WORK, "many.res")
-    py = os.path.join(WORK, "lister.py")
-    with open(py, "w") as f:
-        f.write(PY_LISTER)
-    cases = {"relic ls --json": ([RELIC, "ls", "--json", res], None),
-             "Python struct lister": ([sys.executable, py, res], None)}
-    kaitai = kaitai_parser()
-    if kaitai:
-        kl = os.path.join(WORK, "kaitai_lister.py")
-        with open(kl, "w") as f:
-            f.write(KAITAI_LISTER)
-        cases["Kaitai Struct (Python)"] = ([sys.executable, kl, res, kaitai], None)
-    cases["process start-up (relic formats)"] = ([RELIC, "formats"], None)
-    r = interleaved(cases, rounds * 3)
-    base = r["relic ls --json"][0]
-    lines += [f"### Listing {MANY:,} RES entries as JSON (whole processes)", "",
-              "| command | median | relic is faster by | peak anon. memory |", "|---|---:|---:|---:|"]
-    for k, (t, m) in r.items():
-        lines.append(f"| {k} | {t * 1000:.1f} ms | {t / base:.1f}× | {m / 1024:.1f} MiB |")
-    lines.append("")
+    if "listing" in sections:
+        # Listing
+        res = os.path.join(WORK, "many.res")
+        py = os.path.join(WORK, "lister.py")
+        with open(py, "w") as f:
+            f.write(PY_LISTER)
+        cases = {"relic ls --json": ([RELIC, "ls", "--json", res], None),
+                 "Python struct lister": ([sys.executable, py, res], None)}
+        kaitai = kaitai_parser()
+        if kaitai:
+            kl = os.path.join(WORK, "kaitai_lister.py")
+            with open(kl, "w") as f:
+                f.write(KAITAI_LISTER)
+            cases["Kaitai Struct (Python)"] = ([sys.executable, kl, res, kaitai], None)
+        cases["process start-up (relic formats)"] = ([RELIC, "formats"], None)
+        r = interleaved(cases, rounds * 3)
+        base = r["relic ls --json"][0]
+        lines += [f"### Listing {MANY:,} RES entries as JSON (whole processes)", "",
+                  "| command | median | relic is faster by | peak anon. memory |", "|---|---:|---:|---:|"]
+        for k, (t, m) in r.items():
+            lines.append(f"| {k} | {t * 1000:.1f} ms | {t / base:.1f}× | {m / 1024:.1f} MiB |")
+        lines.append("")
 
-    # Extraction
-    def clean(_name):
-        shutil.rmtree(out, ignore_errors=True)
-        os.makedirs(out)
+    if "extraction" in sections:
+        # Extraction
+        def clean(_name):
+            shutil.rmtree(out, ignore_errors=True)
+            os.makedirs(out)
 
-    lines += ["### Extraction", "",
-              "| archive | relic extract | peer | relic / peer throughput | relic peak anon. memory |",
-              "|---|---:|---:|---:|---:|"]
-    for kind, peer_name in [("large", "cp"), ("many", "tar -x")]:
-        for ext in ["res", "grf", "ftg", "rrc"]:
-            archive = os.path.join(WORK, f"{kind}.{ext}")
-            peer = ([ "cp", archive, os.path.join(out, "copy")], None) if kind == "large" else \
-                (["tar", "-xf", os.path.join(WORK, f"{kind}.tar"), "-C", out], None)
-            r = interleaved({"relic": ([RELIC, "extract", "-q", "-o", os.path.join(out, "x"), archive], None),
-                             "peer": peer}, rounds, before=clean)
-            (rt, rm), (pt, _) = r["relic"], r["peer"]
-            size = os.path.getsize(archive) / (1 << 20)
-            lines.append(f"| {kind}.{ext} ({size:.0f} MiB) | {rt * 1000:.0f} ms | {peer_name} {pt * 1000:.0f} ms |"
-                         f" {pt / rt:.2f} | {rm / 1024:.1f} MiB |")
-    lines.append("")
+        lines += ["### Extraction", "",
+                  "| archive | relic extract | peer | relic / peer throughput | relic peak anon. memory |",
+                  "|---|---:|---:|---:|---:|"]
+        for kind, peer_name in [("large", "cp"), ("many", "tar -x")]:
+            for ext in ["res", "grf", "ftg", "rrc"]:
+                archive = os.path.join(WORK, f"{kind}.{ext}")
+                peer = ([ "cp", archive, os.path.join(out, "copy")], None) if kind == "large" else \
+                    (["tar", "-xf", os.path.join(WORK, f"{kind}.tar"), "-C", out], None)
+                r = interleaved({"relic": ([RELIC, "extract", "-q", "-o", os.path.join(out, "x"), archive], None),
+                                 "peer": peer}, rounds, before=clean)
+                (rt, rm), (pt, _) = r["relic"], r["peer"]
+                size = os.path.getsize(archive) / (1 << 20)
+                lines.append(f"| {kind}.{ext} ({size:.0f} MiB) | {rt * 1000:.0f} ms | {peer_name} {pt * 1000:.0f} ms |"
+                             f" {pt / rt:.2f} | {rm / 1024:.1f} MiB |")
+        lines.append("")
 
-    # Textures
-    tp = json.loads(subprocess.run([THROUGHPUT, "16" if a.quick else "32", "512"], check=True,
-                                   capture_output=True, text=True).stdout)
-    lines += [f"### Textures: MMP 512×512 with mips, {tp['files']} files, {tp['threads']} threads (MPix/s)", "",
-              "| format | decode | encode fast | whole fast | whole default | whole best | PNG bytes fast / best |",
-              "|---|---:|---:|---:|---:|---:|---:|"]
-    for fmt in ["dxt1", "argb8"]:
-        v = tp[fmt]
-        lines.append(f"| {fmt.upper()} | {v['decode_mpix_s']:.0f} | {v['encode_fast_mpix_s']:.0f} |"
-                     f" {v['whole_fast_mpix_s']:.0f} | {v['whole_default_mpix_s']:.0f} | {v['whole_best_mpix_s']:.0f} |"
-                     f" {v['png_fast_bytes']:,} / {v['png_best_bytes']:,} |")
-    lines.append("")
+    if "textures" in sections:
+        # Textures
+        tp = json.loads(subprocess.run([THROUGHPUT, "16" if a.quick else "32", "512"], check=True,
+                                       capture_output=True, text=True).stdout)
+        lines += [f"### Textures: MMP 512×512 with mips, {tp['files']} files, {tp['threads']} threads (MPix/s)", "",
+                  "| format | decode | encode fast | whole fast | whole default | whole best | PNG bytes fast / best |",
+                  "|---|---:|---:|---:|---:|---:|---:|"]
+        for fmt in ["dxt1", "argb8"]:
+            v = tp[fmt]
+            lines.append(f"| {fmt.upper()} | {v['decode_mpix_s']:.0f} | {v['encode_fast_mpix_s']:.0f} |"
+                         f" {v['whole_fast_mpix_s']:.0f} | {v['whole_default_mpix_s']:.0f} | {v['whole_best_mpix_s']:.0f} |"
+                         f" {v['png_fast_bytes']:,} / {v['png_best_bytes']:,} |")
+        lines.append("")
 
-    # Models
-    models = os.path.join(WORK, "models")
-    if not os.path.exists(models):
-        copies = 50
-        for src in ["ragnarok/pyramid.rsm", "ragnarok/pyramid.rsm2", "drakan/Sample.mod", "evil_islands/unit.mod",
-                    "evil_islands/unit.bon", "evil_islands/unit.anm", "evil_islands/unit.mmp"]:
-            for i in range(copies):
-                d = os.path.join(models, f"set{i:03}")
-                os.makedirs(d, exist_ok=True)
-                shutil.copy(os.path.join(ROOT, "samples", src), d)
-    r = interleaved({"convert": ([RELIC, "convert", "-q", "-f", "-o", out, models], None)}, rounds)
-    files = sum(1 for _, _, fs in os.walk(models) for f in fs if not f.endswith((".bon", ".anm", ".mmp")))
-    t, m = r["convert"]
-    lines += ["### Models to GLB", "",
-              f"`relic convert` of {files} model files (RSM 1.4, RSM 2.3, Drakan `.mod` with a crate and a skinned"
-              f" character, an Evil Islands figure with bones, animations and texture): {t * 1000:.0f} ms,"
-              f" **{files / t:.0f} files/s**, peak anonymous memory {m / 1024:.1f} MiB.", ""]
+    if "models" in sections:
+        # Models
+        models = os.path.join(WORK, "models")
+        if not os.path.exists(models):
+            copies = 50
+            for src in ["ragnarok/pyramid.rsm", "ragnarok/pyramid.rsm2", "drakan/Sample.mod", "evil_islands/unit.mod",
+                        "evil_islands/unit.bon", "evil_islands/unit.anm", "evil_islands/unit.mmp"]:
+                for i in range(copies):
+                    d = os.path.join(models, f"set{i:03}")
+                    os.makedirs(d, exist_ok=True)
+                    shutil.copy(os.path.join(ROOT, "samples", src), d)
+        r = interleaved({"convert": ([RELIC, "convert", "-q", "-f", "-o", out, models], None)}, rounds)
+        files = sum(1 for _, _, fs in os.walk(models) for f in fs if not f.endswith((".bon", ".anm", ".mmp")))
+        t, m = r["convert"]
+        lines += ["### Models to GLB", "",
+                  f"`relic convert` of {files} model files (RSM 1.4, RSM 2.3, Drakan `.mod` with a crate and a skinned"
+                  f" character, an Evil Islands figure with bones, animations and texture): {t * 1000:.0f} ms,"
+                  f" **{files / t:.0f} files/s**, peak anonymous memory {m / 1024:.1f} MiB.", ""]
 
     text = "\n".join(lines)
     if a.no_write:

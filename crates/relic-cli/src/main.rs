@@ -477,22 +477,17 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Ls { json, recursive, archive } => {
-            let entries = ops::list(&archive, recursive)?;
             if json {
                 // Straight to standard output through one buffer: a large archive's listing is megabytes.
                 let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-                let written = serde_json::to_writer_pretty(&mut stdout, &entries)
-                    .map_err(std::io::Error::from)
-                    .and_then(|()| stdout.write_all(b"\n"))
-                    .and_then(|()| stdout.flush());
+                let written = ops::list_json(&archive, recursive, &mut stdout)
+                    .and_then(|()| stdout.flush().map_err(|e| relic::Error::io("standard output", e)));
                 match written {
-                    Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-                        return Err(relic::Error::Unsupported(format!("writing output: {e}")).into())
-                    }
-                    _ => {}
+                    Err(relic::Error::Io { source, .. }) if source.kind() == std::io::ErrorKind::BrokenPipe => {}
+                    other => other?,
                 }
             } else {
-                for e in &entries {
+                ops::list_each(&archive, recursive, &mut |e| {
                     match &e.record {
                         // Record containers: type (hex and name), id, and the path (group path, file).
                         Some(r) => outln!(
@@ -506,7 +501,8 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
                         ),
                         None => outln!(out, "{:>12}  {:<12} {}", e.size, e.format.unwrap_or(""), shown(&e.path)),
                     }
-                }
+                    Ok(())
+                })?;
             }
             Ok(ExitCode::SUCCESS)
         }

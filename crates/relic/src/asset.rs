@@ -57,17 +57,20 @@ impl NamedAsset {
 pub struct Entry<'a> {
     /// The name as the archive stores it.
     pub name_raw: Cow<'a, [u8]>,
-    /// The name decoded for display (the archive's code page).
-    pub name: String,
+    /// The name decoded for display (the archive's code page); borrowed from the archive when its bytes
+    /// are already that text (ASCII), so listing 17,000 entries allocates no names.
+    pub name: Cow<'a, str>,
     /// Relative extraction path with `/` separators, as the format maps it; not yet checked for safety
-    /// (`crate::paths::safe_relative_path` does that before anything is written).
-    pub path: String,
+    /// (`crate::paths::safe_relative_path` does that before anything is written). Borrowed where it is
+    /// the stored name unchanged.
+    pub path: Cow<'a, str>,
     pub size: u64,
     /// Modification time, Unix seconds.
     pub modified: Option<u64>,
     pub data: EntryData<'a>,
-    /// For record containers (Drakan SRSC): the record's type, id and group.
-    pub record: Option<RecordInfo>,
+    /// For record containers (Drakan SRSC): the record's type, id and group (boxed: most archives have
+    /// none, and every entry of a large listing carries the field).
+    pub record: Option<Box<RecordInfo>>,
 }
 
 /// A record of a record container, as `relic ls` shows it.

@@ -198,16 +198,30 @@ pub struct FormatOption {
     pub values: &'static [&'static str],
 }
 
+/// An archive's entries made one at a time (see [`Codec::entries_lazy`]).
+pub type EntryIter<'a> = Box<dyn Iterator<Item = Entry<'a>> + Send + 'a>;
+
+/// A name a format claims (see [`Codec::claims`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Claim {
+    /// A whole file name, lower case.
+    Name(&'static str),
+    /// An extension without the dot, lower case.
+    Extension(&'static str),
+}
+
 /// The four faces of a format. Every method but `sniff` has a default that says "not supported", so a
 /// format implements what it does and the registry reports it.
 pub trait Codec: Sync {
     /// Magic check on the first bytes of a file.
     fn sniff(&self, head: &[u8]) -> bool;
 
-    /// Whole file names this format claims beyond its extensions (`acks.db` for a format without magic
-    /// whose generic extension other formats share). Checked after magic and before extensions.
-    fn claims_name(&self, _name: &str) -> bool {
-        false
+    /// Names this format claims beyond its extensions, in lower case: whole file names (`acks.db`, for a
+    /// format without magic whose generic extension other formats share) and extensions it takes from a
+    /// format listed earlier (`bon`, when the bytes are not a RES). Checked after magic and before
+    /// extensions. Data rather than a test, so `sniff` looks them up once per name, not once per format.
+    fn claims(&self) -> &'static [Claim] {
+        &[]
     }
 
     /// A codec that knows the file's name, for formats without magic whose layout depends on the name
@@ -278,6 +292,13 @@ pub trait Codec: Sync {
     /// Archive entries; `None` for formats that are not archives.
     fn entries<'a>(&self, _data: &'a [u8], _archive_name: &str) -> Option<Result<Vec<Entry<'a>>>> {
         None
+    }
+
+    /// The same entries one at a time, made as they are asked for. Listing and extraction go through this,
+    /// so a format that can make its entries lazily (RES) never holds them all at once; the default makes
+    /// the whole list first.
+    fn entries_lazy<'a>(&self, data: &'a [u8], archive_name: &str) -> Option<Result<EntryIter<'a>>> {
+        self.entries(data, archive_name).map(|entries| entries.map(|v| Box::new(v.into_iter()) as EntryIter<'a>))
     }
 
     /// Writes a file from another kind of input (`input_name` tells which by its extension): a PNG for an
@@ -467,22 +488,83 @@ pub fn extension_of(name: &str) -> Option<&str> {
 
 /// Which format a file is: magic first, then whole file names a format claims, then extension.
 ///
-/// `ls` asks this of every entry of an archive (17,000 in a large RES), so the name is split once: the
-/// file name goes to `claims_name`, the extension is compared without allocating.
+/// `ls` asks this of every entry of an archive (17,000 in a large RES), so after the magic tests the name
+/// is split and lower-cased once, on the stack, and looked up in tables made once (see [`NameTables`]).
 pub fn sniff(head: &[u8], name: &str) -> Option<(&'static Format, Confidence)> {
     if let Some(f) = FORMATS.iter().copied().find(|f| f.codec.sniff(head)) {
         return Some((f, Confidence::Magic));
     }
-    let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
-    if let Some(f) = FORMATS.iter().copied().find(|f| f.codec.claims_name(base)) {
+    // (Byte searches: both separators and the dot are ASCII, so the splits fall on character boundaries.)
+    let base = match name.bytes().rposition(|b| b == b'/' || b == b'\\') {
+        Some(at) => name.get(at + 1..).unwrap_or_default(),
+        None => name,
+    };
+    let tables = NameTables::get();
+    if let Some(f) = NameTables::find(&tables.names, base) {
         return Some((f, Confidence::Extension));
     }
-    let ext = base.rsplit_once('.').map(|(_, e)| e).filter(|e| !e.is_empty())?;
-    FORMATS
-        .iter()
-        .copied()
-        .find(|f| f.extensions.iter().any(|e| e.eq_ignore_ascii_case(ext)))
-        .map(|f| (f, Confidence::Extension))
+    let dot = base.bytes().rposition(|b| b == b'.')?;
+    let ext = base.get(dot + 1..).filter(|e| !e.is_empty())?;
+    NameTables::find(&tables.extensions, ext).map(|f| (f, Confidence::Extension))
+}
+
+/// The names `sniff` looks up, sorted for binary search: claimed whole names, and extensions (claimed ones
+/// first, then each format's own, the first format to list one winning). Keys are the names lower-cased
+/// and packed into an integer (every name a format claims is at most 15 bytes), so a lookup compares
+/// integers rather than calling `memcmp`.
+struct NameTables {
+    names: Vec<(u128, &'static Format)>,
+    extensions: Vec<(u128, &'static Format)>,
+}
+
+impl NameTables {
+    fn get() -> &'static NameTables {
+        static TABLES: std::sync::OnceLock<NameTables> = std::sync::OnceLock::new();
+        TABLES.get_or_init(|| {
+            let mut names = Vec::new();
+            let mut extensions = Vec::new();
+            let add = |table: &mut Vec<(u128, &'static Format)>, name: &str, f| {
+                let Some(key) = NameTables::key(name) else { return };
+                if !table.iter().any(|(seen, _)| *seen == key) {
+                    table.push((key, f));
+                }
+            };
+            for f in FORMATS {
+                for claim in f.codec.claims() {
+                    match *claim {
+                        Claim::Name(n) => add(&mut names, n, f),
+                        Claim::Extension(e) => add(&mut extensions, e, f),
+                    }
+                }
+            }
+            for f in FORMATS {
+                for e in f.extensions {
+                    add(&mut extensions, e, f);
+                }
+            }
+            names.sort_by_key(|(k, _)| *k);
+            extensions.sort_by_key(|(k, _)| *k);
+            NameTables { names, extensions }
+        })
+    }
+
+    /// A name of at most 15 bytes lower-cased (ASCII) and packed into an integer, its length in the last
+    /// byte (so a name ending in NUL bytes never meets a shorter one); `None` for longer names, which no
+    /// format claims.
+    fn key(name: &str) -> Option<u128> {
+        if name.len() > 15 {
+            return None;
+        }
+        // (A loop rather than a copy into a buffer: a copy of a variable length is a `memcpy` call.)
+        let packed = name.bytes().rev().fold(0u128, |key, b| key << 8 | u128::from(b.to_ascii_lowercase()));
+        Some(packed | (name.len() as u128) << 120)
+    }
+
+    fn find(table: &[(u128, &'static Format)], name: &str) -> Option<&'static Format> {
+        let key = Self::key(name)?;
+        let i = table.binary_search_by_key(&key, |(k, _)| *k).ok()?;
+        table.get(i).map(|(_, f)| *f)
+    }
 }
 
 /// Identifies a file on disk by reading its first bytes only.
@@ -530,6 +612,10 @@ mod tests {
             assert!(KNOWN.contains(&f.id), "{} is not a fixed id", f.id);
             assert!(seen.insert(f.id), "{} registered twice", f.id);
             assert!(f.extensions.iter().all(|e| *e == e.to_ascii_lowercase() && !e.starts_with('.')));
+            for claim in f.codec.claims() {
+                let (Claim::Name(n) | Claim::Extension(n)) = claim;
+                assert_eq!(*n, n.to_ascii_lowercase(), "{}: claims are lower case", f.id);
+            }
         }
     }
 
@@ -540,6 +626,14 @@ mod tests {
         let (f, c) = sniff(b"nope", "x.RES").unwrap();
         assert_eq!((f.id, c), ("ei-res", Confidence::Extension));
         assert!(sniff(b"nope", "x.txt").is_none());
+        // Claimed names and extensions come before extensions, in any case, through any folder.
+        assert_eq!(sniff(b"nope", "data\\ACKS.DB").map(|(f, _)| f.id), Some("ei-db"));
+        assert_eq!(sniff(b"nope", "a/b/Unit.Bon").map(|(f, _)| f.id), Some("ei-bon"));
+        assert_eq!(sniff(b"nope", "unit.anm").map(|(f, _)| f.id), Some("ei-anm"));
+        assert_eq!(sniff(&crate::evil_islands::res::types::MAGIC, "unit.anm").map(|(f, _)| f.id), Some("ei-res"));
+        assert_eq!(sniff(b"nope", "x.UDB").map(|(f, _)| f.id), Some("ei-db"));
+        assert!(sniff(b"nope", &format!("x.{}", "b".repeat(70))).is_none());
+        assert!(sniff(b"nope", "noextension").is_none());
         assert_eq!(extension_of("a.b\\c"), None);
         assert_eq!(extension_of("dir.x/c.Mod"), Some("Mod"));
     }

@@ -50,7 +50,7 @@ fn reads_names_and_data_out_of_directory_order() {
     // Duplicates: the first wins, whatever the case.
     assert_eq!(f.find("Tank.Spr"), Some(0));
     assert_eq!(f.find("boom.wav"), Some(1));
-    let paths: Vec<String> = convert::entries(&f).into_iter().map(|e| e.path).collect();
+    let paths: Vec<String> = convert::entries(&f).into_iter().map(|e| e.path.into_owned()).collect();
     assert_eq!(paths, ["TANK.SPR", "BOOM.WAV", "tank~2.spr", "BARREN.PAL"]);
     let info = ftg::FORMAT.codec.info(&bytes).unwrap();
     assert_eq!((info["files"].as_u64(), info["duplicate_names"].as_u64()), (Some(4), Some(1)));

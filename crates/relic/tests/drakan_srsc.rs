@@ -57,7 +57,7 @@ fn reads_the_directory_and_resolves_group_paths() {
     assert_eq!((file.entries[2].record_type, file.entries[2].id, file.entries[2].group), (0x0102, 3, 2));
     assert_eq!(file.body(4), b"Credits\0");
     let entries = convert::entries(&file);
-    let paths: Vec<&str> = entries.iter().map(|e| e.path.as_str()).collect();
+    let paths: Vec<&str> = entries.iter().map(|e| &*e.path).collect();
     assert_eq!(
         paths,
         [

@@ -264,7 +264,7 @@ fn main_fixture_entries_decode_paths() {
     let entries = convert::entries(&res, "fixture.res");
     let got: Vec<EntryView> = entries
         .iter()
-        .map(|e| (e.name.clone(), e.path.clone(), e.size, e.modified, e.data.bytes().unwrap().into_owned()))
+        .map(|e| (e.name.to_string(), e.path.to_string(), e.size, e.modified, e.data.bytes().unwrap().into_owned()))
         .collect();
     let want: Vec<EntryView> = vec![
         ("ab".to_string(), "ab".to_string(), 5, Some(1_000_000_000), b"first".to_vec()),
@@ -279,7 +279,7 @@ fn main_fixture_entries_decode_paths() {
     assert_eq!(entries[1].data.bytes().unwrap().as_ptr(), entries[4].data.bytes().unwrap().as_ptr());
     // Only `.bon`/`.anm` archives give extensionless entries their own extension.
     let as_bon = convert::entries(&res, "dir\\x.BON");
-    let paths: Vec<&str> = as_bon.iter().map(|e| e.path.as_str()).collect();
+    let paths: Vec<&str> = as_bon.iter().map(|e| &*e.path).collect();
     assert_eq!(paths, vec!["ab.bon", "alias.bin", "папка/файл.txt", "ba.bon", "DATA.BIN"]);
     let as_anm = convert::entries(&res, "x.anm");
     assert_eq!(as_anm[0].path, "ab.anm");
@@ -932,7 +932,7 @@ fn corpus_aux_data_nested_archives() {
     assert_eq!(nested.name(1), b"mesh");
     assert_eq!(nested.records[1].size, 6694);
     assert!(nested.unreachable().is_empty());
-    let paths: Vec<String> = convert::entries(&nested, "light.mod").into_iter().map(|e| e.path).collect();
+    let paths: Vec<String> = convert::entries(&nested, "light.mod").into_iter().map(|e| e.path.into_owned()).collect();
     assert_eq!(paths, vec!["light", "mesh"]);
     // Every .bon holds one 96-byte `mesh`, extracted as `mesh.bon`.
     let bons: Vec<usize> = (0..res.len()).filter(|&i| res.name(i).ends_with(b".bon")).collect();
@@ -941,7 +941,7 @@ fn corpus_aux_data_nested_archives() {
         let bon = parse(res.data(i)).unwrap();
         let entries = convert::entries(&bon, &String::from_utf8_lossy(res.name(i)));
         assert_eq!(entries.len(), 1);
-        assert_eq!((entries[0].name.as_str(), entries[0].path.as_str(), entries[0].size), ("mesh", "mesh.bon", 96));
+        assert_eq!((&*entries[0].name, &*entries[0].path, entries[0].size), ("mesh", "mesh.bon", 96));
         assert_lossless(res.data(i));
     }
     let light_bon = parse(res.data(res.find(b"light.bon").unwrap())).unwrap();

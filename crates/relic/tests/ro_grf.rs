@@ -180,7 +180,7 @@ fn hand_made_entries_and_bytes() {
     let grf = parse(&bytes).unwrap();
     let entries = convert::entries(&grf);
     let got: Vec<(&str, &str, u64, Option<u64>)> =
-        entries.iter().map(|e| (e.name.as_str(), e.path.as_str(), e.size, e.modified)).collect();
+        entries.iter().map(|e| (&*e.name, &*e.path, e.size, e.modified)).collect();
     assert_eq!(
         got,
         [
@@ -566,7 +566,7 @@ fn input(name: &str, data: &[u8]) -> PackInput {
 }
 
 fn contents(grf: &Grf<'_>) -> Vec<(String, Vec<u8>)> {
-    convert::entries(grf).into_iter().map(|e| (e.name.clone(), e.data.bytes().unwrap().into_owned())).collect()
+    convert::entries(grf).into_iter().map(|e| (e.name.to_string(), e.data.bytes().unwrap().into_owned())).collect()
 }
 
 #[test]
@@ -681,7 +681,7 @@ fn folder_to_grf_to_folder() {
     assert_eq!(names, ["data\\readme.txt", "data\\texture\\x.bmp", "data\\텍스트\\안녕.txt"]);
 
     let listed = ops::list(&one, false).unwrap();
-    let paths: Vec<(&str, u64)> = listed.iter().map(|e| (e.path.as_str(), e.size)).collect();
+    let paths: Vec<(&str, u64)> = listed.iter().map(|e| (&*e.path, e.size)).collect();
     assert_eq!(paths, [("data/readme.txt", 58), ("data/texture/x.bmp", 3000), ("data/텍스트/안녕.txt", 10)]);
     assert!(listed.iter().all(|e| e.modified.is_none()));
 

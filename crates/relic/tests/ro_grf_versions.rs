@@ -922,7 +922,7 @@ fn a_sparse_0x300_archive_past_4_gib_extracts() {
     let (_, info) = ops::info(&path).unwrap();
     assert_eq!((info["version"].as_str(), info["file_size"].as_u64()), (Some("0x300"), Some(size)));
     let listed = ops::list(&path, false).unwrap();
-    assert_eq!(listed.iter().map(|e| e.path.as_str()).collect::<Vec<_>>(), ["data/a.txt", "data/far/b.bin"]);
+    assert_eq!(listed.iter().map(|e| &*e.path).collect::<Vec<_>>(), ["data/a.txt", "data/far/b.bin"]);
 }
 
 // =========================================================================================================

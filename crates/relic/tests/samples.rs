@@ -74,7 +74,7 @@ fn sample_archive_holds_what_the_generator_put_in() {
     let data = std::fs::read(samples_dir().join("evil_islands/example.res")).unwrap();
     let res = relic::evil_islands::res::parse(&data).unwrap();
     let entries = relic::evil_islands::res::convert::entries(&res, "example.res");
-    let mut paths: Vec<_> = entries.iter().map(|e| (e.path.as_str(), e.size)).collect();
+    let mut paths: Vec<_> = entries.iter().map(|e| (&*e.path, e.size)).collect();
     paths.sort();
     assert_eq!(
         paths,

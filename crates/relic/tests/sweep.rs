@@ -383,7 +383,7 @@ impl BaselineEntry {
             EntryData::Zlib { packed, size, .. } => BaselineData::Zlib { packed: packed.to_vec(), size: *size },
             EntryData::Enciphered { .. } | EntryData::Unsupported(_) => BaselineData::Other,
         };
-        BaselineEntry { name: e.name.clone(), data }
+        BaselineEntry { name: e.name.to_string(), data }
     }
 
     /// Whether `e` has this entry's name and stored bytes, so decodes and converts exactly as it did.

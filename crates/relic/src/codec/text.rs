@@ -10,6 +10,11 @@ pub fn decode(enc: &'static Encoding, bytes: &[u8]) -> String {
     enc.decode_without_bom_handling(bytes).0.into_owned()
 }
 
+/// Decodes without copying when the bytes are already that text (ASCII in every code page relic reads).
+pub fn decode_borrowed<'a>(enc: &'static Encoding, bytes: &'a [u8]) -> std::borrow::Cow<'a, str> {
+    enc.decode_without_bom_handling(bytes).0
+}
+
 /// Encodes text in `enc`; `None` when a character has no encoding there.
 pub fn encode(enc: &'static Encoding, text: &str) -> Option<Vec<u8>> {
     let (bytes, _, unmappable) = enc.encode(text);

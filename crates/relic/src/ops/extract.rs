@@ -60,7 +60,11 @@ fn glob_set(globs: &[String]) -> Result<Option<globset::GlobSet>> {
 pub fn extract(path: &Path, out_dir: &Path, opts: &ExtractOptions, progress: &dyn Progress) -> Result<ExtractReport> {
     let (data, format) = open_known(path).map_err(|e| e.in_file(path))?;
     let mut flat = Vec::new();
-    flatten(format, &data, &path.to_string_lossy(), ("", ""), opts.recursive, 0, &mut flat)
+    let mut gather = |batch: &mut Vec<_>| {
+        flat.append(batch);
+        Ok(())
+    };
+    flatten(format, &data, &path.to_string_lossy(), ("", ""), opts.recursive, 0, &mut gather)
         .map_err(|e| e.in_file(path))?;
     let filter = glob_set(&opts.globs)?;
     let mut report = ExtractReport::default();
@@ -70,7 +74,7 @@ pub fn extract(path: &Path, out_dir: &Path, opts: &ExtractOptions, progress: &dy
     for e in flat.iter().filter(|e| !e.nested) {
         if let Some(set) = &filter {
             let base = e.path.rsplit('/').next().unwrap_or(&e.path);
-            if !set.is_match(&e.path) && !set.is_match(base) {
+            if !set.is_match(e.path.as_ref()) && !set.is_match(base) {
                 continue;
             }
         }
@@ -95,7 +99,7 @@ pub fn extract(path: &Path, out_dir: &Path, opts: &ExtractOptions, progress: &dy
     let results: Vec<Result<u64>> = jobs
         .par_iter()
         .map(|(e, target)| {
-            let wopts = WriteOptions { force: opts.force, modified: e.modified };
+            let wopts = WriteOptions { force: opts.force, modified: e.entry.modified };
             let mut written = 0;
             paths::write_atomic(out_dir, target, wopts, |w| {
                 written = e.data.write_to(w)?;
@@ -122,7 +126,7 @@ pub fn extract(path: &Path, out_dir: &Path, opts: &ExtractOptions, progress: &dy
         match r {
             Ok(n) => {
                 report.written.push(ExtractedItem {
-                    entry: e.name.clone(),
+                    entry: e.name.to_string(),
                     output: target.display().to_string(),
                     size: n,
                 });

@@ -13,7 +13,7 @@ mod shard;
 pub use check::{check, check_shard, CheckItem};
 pub use convert::{check_convert_request, convert, ConvertReport, ConvertRequest, ManifestItem};
 pub use extract::{extract, extract_many, ExtractOptions, ExtractReport, ExtractedItem};
-pub use list::{archive_entries, check_depth, list, ListedEntry};
+pub use list::{archive_entries, check_depth, list, list_each, list_json, ListedEntry};
 pub use pack::{check_pack_version, collect_folder, pack, PackOptions, PackReport};
 pub use shard::{merge_reports, read_files_from, Report, Shard};
 

@@ -321,7 +321,7 @@ impl Tree {
         let options = format.codec.entry_options(&container.bytes, &container.options);
         Ok(Data {
             path,
-            name: entry.name.clone(),
+            name: entry.name.to_string(),
             disk: None,
             format: registry::sniff(&bytes, &entry.name).map(|(f, _)| f),
             bytes: Arc::new(Source::Owned(bytes)),
@@ -474,12 +474,12 @@ fn build_listing(data: &Data, converted: Option<&Converted>) -> Outcome<Arc<List
                 None => super::preview::media_type(&head).map_or("file", |(kind, _)| kind),
             };
             leaves.push(Leaf {
-                path: entry.path.clone(),
+                path: entry.path.to_string(),
                 size: entry.size,
                 format,
                 kind,
                 source: LeafSource::Entry(i),
-                record: entry.record.clone(),
+                record: entry.record.as_deref().cloned(),
             });
         }
     }

@@ -41,8 +41,8 @@ pub fn entries<'a>(ftg: &Ftg<'a>) -> Vec<Entry<'a>> {
         .enumerate()
         .map(|(i, (e, path))| Entry {
             name_raw: Cow::Owned(e.name_field.split(|&b| b == 0).next().unwrap_or(&[]).to_vec()),
-            name: e.name.clone(),
-            path,
+            name: Cow::Owned(e.name.clone()),
+            path: Cow::Owned(path),
             size: u64::from(e.size),
             modified: None,
             data: EntryData::Stored(ftg.data(i)),

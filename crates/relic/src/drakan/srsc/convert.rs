@@ -131,17 +131,17 @@ pub fn entries<'a>(srsc: &Srsc<'a>) -> Vec<Entry<'a>> {
             let name = path.rsplit('/').next().unwrap_or(&path).to_string();
             Some(Entry {
                 name_raw: Cow::Owned(name.clone().into_bytes()),
-                name,
-                path,
+                name: Cow::Owned(name),
+                path: Cow::Owned(path),
                 size: u64::from(e.size),
                 modified: None,
                 data: EntryData::Stored(srsc.body(i)),
-                record: Some(RecordInfo {
+                record: Some(Box::new(RecordInfo {
                     record_type: format!("0x{:04X}", e.record_type),
                     type_name: records::type_name(e.record_type),
                     id: u32::from(e.id),
                     group: groups.get(&e.group).cloned().unwrap_or_default(),
-                }),
+                })),
             })
         })
         .collect()
@@ -309,7 +309,7 @@ pub fn extracted_directory(srsc: &Srsc<'_>) -> ExtractedDirectory {
                 record_type: e.record_type,
                 id: e.id,
                 group: e.group,
-                path: entry.path,
+                path: entry.path.into_owned(),
                 body_order,
             })
             .collect(),

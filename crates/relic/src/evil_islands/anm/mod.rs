@@ -58,8 +58,8 @@ impl Codec for AnmCodec {
     }
 
     /// A `.anm` whose bytes did not match the RES magic (magic is checked before names).
-    fn claims_name(&self, name: &str) -> bool {
-        FORMAT.has_extension(name)
+    fn claims(&self) -> &'static [crate::registry::Claim] {
+        &[crate::registry::Claim::Extension("anm")]
     }
 
     fn info(&self, data: &[u8]) -> Result<serde_json::Value> {

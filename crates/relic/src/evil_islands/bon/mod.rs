@@ -49,8 +49,8 @@ impl Codec for BonCodec {
     }
 
     /// A `.bon` whose bytes did not match the RES magic (magic is checked before names).
-    fn claims_name(&self, name: &str) -> bool {
-        FORMAT.has_extension(name)
+    fn claims(&self) -> &'static [crate::registry::Claim] {
+        &[crate::registry::Claim::Extension("bon")]
     }
 
     fn info(&self, data: &[u8]) -> Result<serde_json::Value> {

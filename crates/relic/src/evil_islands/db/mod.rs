@@ -89,8 +89,9 @@ impl Codec for DbCodec {
         false
     }
 
-    fn claims_name(&self, name: &str) -> bool {
-        matches!(FileType::from_name(name), FileType::Acks | FileType::Prints)
+    /// The two tables whose layout only their name tells (`FileType::from_name`).
+    fn claims(&self) -> &'static [crate::registry::Claim] {
+        &[crate::registry::Claim::Name("acks.db"), crate::registry::Claim::Name("prints.db")]
     }
 
     fn for_name(&self, name: &str) -> Option<&'static dyn Codec> {

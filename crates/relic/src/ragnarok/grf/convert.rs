@@ -19,8 +19,8 @@ pub fn entries<'a>(grf: &Grf<'a>) -> Vec<Entry<'a>> {
         .filter(|(_, e)| e.record.is_file())
         .map(|(i, e)| Entry {
             name_raw: Cow::Owned(e.name_raw.clone()),
-            name: e.name.clone(),
-            path: e.name.replace('\\', "/"),
+            name: Cow::Owned(e.name.clone()),
+            path: Cow::Owned(e.name.replace('\\', "/")),
             size: u64::from(e.record.real_size),
             modified: None,
             data: grf.entry_data(i),
