@@ -10,8 +10,9 @@ What it does, in one run:
   folders) and a folder of large incompressible files (1 MiB each), packed by relic into a RES, GRF, FTG and
   SRSC archive each, plus a tar of each folder for `tar -x`;
 - runs every command and its peer interleaved (round by round, so load changes hit both alike), as whole
-  processes, and keeps the median wall time and the peak anonymous memory (RssAnon, sampled every 2 ms:
-  mapped archive pages are file-backed and not counted);
+  processes, and keeps the median wall time; peak anonymous memory (RssAnon, sampled every 2 ms: mapped
+  archive pages are file-backed and not counted) comes from two further runs of each, as sampling would
+  slow the timed ones;
   - listing: `relic ls --json` of the 17,045-entry RES against a plain Python struct lister and the Kaitai
     Struct parser compiled from a `.ksy` of the RES layout (bench/ksy/evil_islands_res.ksy, written from
     the spec) when `kaitai-struct-compiler` (npm) and `kaitaistruct` (pip) install;
@@ -58,40 +59,49 @@ def rss_anon_kib(pid):
     return 0
 
 
-def run_once(cmd, cwd=None):
-    """Wall time (s) and peak anonymous memory (KiB) of one whole process."""
+def run_once(cmd, cwd=None, sample=False):
+    """Wall time (s) of one whole process, and with `sample` its peak anonymous memory (KiB).
+
+    Timed runs are not sampled: the sampling thread would take a core from a program that uses both (on a
+    2-core machine that added 1.5 ms to a 5 ms listing). Memory comes from separate, sampled runs."""
     peak = [0]
+    done = threading.Event()
     start = time.perf_counter()
     p = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    done = threading.Event()
 
-    def sample():
+    def sampler():
         while not done.is_set():
             peak[0] = max(peak[0], rss_anon_kib(p.pid))
             done.wait(0.002)
 
-    t = threading.Thread(target=sample)
-    t.start()
+    t = threading.Thread(target=sampler) if sample else None
+    if t:
+        t.start()
     _, err = p.communicate()
     elapsed = time.perf_counter() - start
     done.set()
-    t.join()
+    if t:
+        t.join()
     if p.returncode != 0:
         raise SystemExit(f"{' '.join(cmd)} failed ({p.returncode}): {err.decode(errors='replace')[-400:]}")
     return elapsed, peak[0]
 
 
 def interleaved(cases, rounds, before=None):
-    """cases: {name: (cmd, cwd)}; runs them round by round; returns {name: (median s, max peak KiB)}."""
+    """cases: {name: (cmd, cwd)}; times them round by round, then samples each once (or twice) for memory;
+    returns {name: (median s, max peak KiB)}."""
     times = {k: [] for k in cases}
     peaks = {k: 0 for k in cases}
     for _ in range(rounds):
         for name, (cmd, cwd) in cases.items():
             if before:
                 before(name)
-            t, m = run_once(cmd, cwd)
-            times[name].append(t)
-            peaks[name] = max(peaks[name], m)
+            times[name].append(run_once(cmd, cwd)[0])
+    for _ in range(2):
+        for name, (cmd, cwd) in cases.items():
+            if before:
+                before(name)
+            peaks[name] = max(peaks[name], run_once(cmd, cwd, sample=True)[1])
     return {k: (statistics.median(v), peaks[k]) for k, v in times.items()}
 
 

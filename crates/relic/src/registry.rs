@@ -198,8 +198,21 @@ pub struct FormatOption {
     pub values: &'static [&'static str],
 }
 
-/// An archive's entries made one at a time (see [`Codec::entries_lazy`]).
-pub type EntryIter<'a> = Box<dyn Iterator<Item = Entry<'a>> + Send + 'a>;
+/// An archive's entries by index (see [`Codec::entry_table`]).
+pub trait EntryTable<'a>: Send + Sync {
+    fn len(&self) -> usize;
+    /// Entry `i` (`None` past the end): borrowed from a list, or made now.
+    fn entry(&self, i: usize) -> Option<std::borrow::Cow<'_, Entry<'a>>>;
+}
+
+impl<'a> EntryTable<'a> for Vec<Entry<'a>> {
+    fn len(&self) -> usize {
+        Vec::len(self)
+    }
+    fn entry(&self, i: usize) -> Option<std::borrow::Cow<'_, Entry<'a>>> {
+        self.get(i).map(std::borrow::Cow::Borrowed)
+    }
+}
 
 /// A name a format claims (see [`Codec::claims`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -294,11 +307,11 @@ pub trait Codec: Sync {
         None
     }
 
-    /// The same entries one at a time, made as they are asked for. Listing and extraction go through this,
-    /// so a format that can make its entries lazily (RES) never holds them all at once; the default makes
-    /// the whole list first.
-    fn entries_lazy<'a>(&self, data: &'a [u8], archive_name: &str) -> Option<Result<EntryIter<'a>>> {
-        self.entries(data, archive_name).map(|entries| entries.map(|v| Box::new(v.into_iter()) as EntryIter<'a>))
+    /// The same entries by index, each made when it is asked for. Listing and extraction go through this,
+    /// so a format that can make its entries lazily (RES) never holds them all at once, and a listing makes
+    /// them on every core; the default makes the whole list first.
+    fn entry_table<'a>(&self, data: &'a [u8], archive_name: &str) -> Option<Result<Box<dyn EntryTable<'a> + 'a>>> {
+        self.entries(data, archive_name).map(|entries| entries.map(|v| Box::new(v) as Box<dyn EntryTable<'a>>))
     }
 
     /// Writes a file from another kind of input (`input_name` tells which by its extension): a PNG for an

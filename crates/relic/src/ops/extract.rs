@@ -64,7 +64,8 @@ pub fn extract(path: &Path, out_dir: &Path, opts: &ExtractOptions, progress: &dy
         flat.append(batch);
         Ok(())
     };
-    flatten(format, &data, &path.to_string_lossy(), ("", ""), opts.recursive, 0, &mut gather)
+    // (Formats only matter for descending: extraction never identifies what it does not descend into.)
+    flatten(format, &data, &path.to_string_lossy(), ("", ""), (opts.recursive, false), 0, &mut gather)
         .map_err(|e| e.in_file(path))?;
     let filter = glob_set(&opts.globs)?;
     let mut report = ExtractReport::default();

@@ -9,7 +9,7 @@ use crate::asset::{Entry, EntryData, SNIFF_BYTES};
 use crate::error::{Error, Result};
 use crate::paths::{self};
 use crate::reader::MAX_DEPTH;
-use crate::registry::{self, Format};
+use crate::registry::{self, EntryTable, Format};
 
 use super::*;
 
@@ -52,6 +52,7 @@ impl ListedEntry<'_> {
 pub(super) struct FlatEntry<'a> {
     /// The entry as its archive gives it; a nested entry's name and path carry its archive's prefix.
     pub(super) entry: Entry<'a>,
+    /// The entry's format, when [`flatten`] was asked to identify entries and relic knows it.
     pub(super) format: Option<&'static Format>,
     pub(super) nested: bool,
 }
@@ -121,33 +122,33 @@ const CHUNK: usize = 2048;
 
 /// Flattens an archive's entries into `sink`; with `recursive`, nested archives are expanded after their own
 /// entry. Names and paths are handed on as the format made them (borrowed from the archive where it could).
+/// Entries are identified when `identify` or `recursive` asks for it (descending needs their formats);
+/// extraction does not ask.
 pub(super) fn flatten<'a>(
     format: &Format,
     data: &'a [u8],
     archive_name: &str,
     prefix: (&str, &str),
-    recursive: bool,
+    (recursive, identify): (bool, bool),
     depth: u32,
     sink: &mut Sink<'_, 'a>,
 ) -> Result<()> {
     check_depth(format, archive_name, depth)?;
-    let mut entries = format
-        .codec
-        .entries_lazy(data, archive_name)
-        .unwrap_or_else(|| Err(Error::Unsupported(format!("{} is not an archive", format.id))))?;
-    // Nested names get their archive's prefix; top-level ones are passed on as they are.
-    let join = |prefix: &str, s: Cow<'a, str>| if prefix.is_empty() { s } else { Cow::Owned(format!("{prefix}{s}")) };
-    let mut chunk: Vec<FlatEntry<'a>> = Vec::with_capacity(CHUNK);
-    loop {
-        chunk.extend(entries.by_ref().take(CHUNK).map(|mut entry| {
+    let table = entry_table(format, data, archive_name)?;
+    let mut chunk: Vec<FlatEntry<'a>> = Vec::with_capacity(CHUNK.min(table.len()));
+    for start in (0..table.len()).step_by(CHUNK) {
+        chunk.extend((start..table.len().min(start + CHUNK)).filter_map(|i| {
+            let mut entry = table.entry(i)?.into_owned();
             entry.name = join(prefix.0, std::mem::take(&mut entry.name));
             entry.path = join(prefix.1, std::mem::take(&mut entry.path));
-            FlatEntry { entry, format: None, nested: false }
+            Some(FlatEntry { entry, format: None, nested: false })
         }));
-        if chunk.is_empty() {
-            return Ok(());
+        if !(identify || recursive) {
+            sink(&mut chunk)?;
+            chunk.clear();
+            continue;
         }
-        identify(&mut chunk);
+        identify_all(&mut chunk);
         let descends = |e: &FlatEntry<'_>| {
             recursive && e.format.is_some_and(Format::is_archive) && matches!(e.entry.data, EntryData::Stored(_))
         };
@@ -165,22 +166,56 @@ pub(super) fn flatten<'a>(
         }
         sink(&mut out)?;
     }
+    Ok(())
+}
+
+/// An archive's entries by index (an error for a format that is not an archive).
+fn entry_table<'a>(format: &Format, data: &'a [u8], name: &str) -> Result<Box<dyn EntryTable<'a> + 'a>> {
+    format
+        .codec
+        .entry_table(data, name)
+        .unwrap_or_else(|| Err(Error::Unsupported(format!("{} is not an archive", format.id))))
+}
+
+/// A nested entry's name or path: its archive's prefix, then its own (top-level ones are passed on as they
+/// are).
+fn join<'a>(prefix: &str, own: Cow<'a, str>) -> Cow<'a, str> {
+    if prefix.is_empty() {
+        own
+    } else {
+        Cow::Owned(format!("{prefix}{own}"))
+    }
+}
+
+/// What descending into a nested archive gave: its error when it is nested too deep (never swallowed),
+/// nothing when it does not parse (it stays a plain file).
+fn descended<T>(result: Result<T>) -> Result<Option<T>> {
+    match result {
+        Ok(t) => Ok(Some(t)),
+        Err(e @ Error::TooDeep(_)) => Err(e),
+        Err(_) => Ok(None),
+    }
 }
 
 /// Identifies entries by their heads and names (a compressed entry's head is inflated for it), the most of
 /// a listing's work: a full chunk is spread over the cores. An entry whose head cannot be decoded is
 /// identified by its name alone; its error shows when it is extracted.
-fn identify(chunk: &mut [FlatEntry<'_>]) {
-    let sniff = |flat: &mut FlatEntry<'_>| {
-        let head = flat.entry.data.head(SNIFF_BYTES).unwrap_or_default();
-        flat.format = registry::sniff(&head, &flat.entry.name).map(|(f, _)| f);
+fn identify_all(chunk: &mut [FlatEntry<'_>]) {
+    let identify = |flat: &mut FlatEntry<'_>| {
+        flat.format = sniff(&flat.entry);
     };
     if chunk.len() >= 1024 {
         use rayon::prelude::*;
-        chunk.par_iter_mut().for_each(sniff);
+        chunk.par_iter_mut().for_each(identify);
     } else {
-        chunk.iter_mut().for_each(sniff);
+        chunk.iter_mut().for_each(identify);
     }
+}
+
+/// An entry's format from its head and name.
+fn sniff(entry: &Entry<'_>) -> Option<&'static Format> {
+    let head = entry.data.head(SNIFF_BYTES).unwrap_or_default();
+    registry::sniff(&head, &entry.name).map(|(f, _)| f)
 }
 
 /// The entries of a stored entry that is itself an archive, prefixed with its name, and marks it `nested`.
@@ -196,14 +231,9 @@ fn nested_entries<'a>(flat: &mut FlatEntry<'a>, prefix: (&str, &str), depth: u32
         children.append(batch);
         Ok(())
     };
-    match flatten(inner, bytes, &own_name, (&n, &p), true, depth + 1, &mut gather) {
-        Ok(()) => {
-            flat.nested = true;
-            Ok(children)
-        }
-        Err(e @ Error::TooDeep(_)) => Err(e),
-        Err(_) => Ok(Vec::new()),
-    }
+    let done = descended(flatten(inner, bytes, &own_name, (&n, &p), (true, true), depth + 1, &mut gather))?;
+    flat.nested = done.is_some();
+    Ok(if flat.nested { children } else { Vec::new() })
 }
 
 /// Archives nest at most [`MAX_DEPTH`] deep; deeper is an error, never a silent stop.
@@ -237,7 +267,8 @@ pub fn list_each(path: &Path, recursive: bool, each: &mut dyn FnMut(ListedEntry<
             })
         })
     };
-    flatten(format, &data, &path.to_string_lossy(), ("", ""), recursive, 0, &mut sink).map_err(|e| e.in_file(path))
+    flatten(format, &data, &path.to_string_lossy(), ("", ""), (recursive, true), 0, &mut sink)
+        .map_err(|e| e.in_file(path))
 }
 
 /// Lists an archive into a vector (see [`list_each`]).
@@ -248,57 +279,108 @@ pub fn list(path: &Path, recursive: bool) -> Result<Vec<ListedEntry<'static>>> {
         out.extend(batch.drain(..).map(FlatEntry::into_listed));
         Ok(())
     };
-    flatten(format, &data, &path.to_string_lossy(), ("", ""), recursive, 0, &mut sink).map_err(|e| e.in_file(path))?;
+    flatten(format, &data, &path.to_string_lossy(), ("", ""), (recursive, true), 0, &mut sink)
+        .map_err(|e| e.in_file(path))?;
     Ok(out)
 }
 
-/// Writes an archive's listing to `out` as a JSON array, one entry per line, a batch at a time as
-/// [`flatten`] makes them: each batch is serialized on all cores, by reference, and written in order through
-/// `out` (give it a buffered writer). A failed write is returned as `Error::Io` for `standard output`,
-/// unwrapped, so a caller can tell a closed pipe.
+/// Writes an archive's listing to `out` as a JSON array, one entry per line. Blocks of entries are made,
+/// identified and serialized on all cores straight from the archive's [`EntryTable`] (nothing is gathered
+/// or moved), then written in order through `out` (give it a buffered writer). A failed write is returned
+/// as `Error::Io` for `standard output`, unwrapped, so a caller can tell a closed pipe.
 pub fn list_json(path: &Path, recursive: bool, out: &mut dyn std::io::Write) -> Result<()> {
-    use rayon::prelude::*;
     let (data, format) = open_known(path).map_err(|e| e.in_file(path))?;
     let mut started = false;
     let mut failed: Option<std::io::Error> = None;
-    // Each entry is written as `,\n{…}`; the very first `,` becomes the array's `[`.
-    let mut write_batch = |batch: &[FlatEntry<'_>]| -> std::io::Result<()> {
-        let parts: Vec<std::io::Result<Vec<u8>>> = batch
-            .par_chunks(1024)
-            .map(|entries| {
-                let mut buf = Vec::with_capacity(entries.len() * 160);
-                for e in entries {
-                    buf.extend_from_slice(b",\n");
-                    serde_json::to_writer(&mut buf, &e.view())?;
-                }
-                Ok(buf)
-            })
-            .collect();
-        for part in parts {
-            let part = part?;
-            let part = match (started, part.split_first()) {
-                (false, Some((_, rest))) => {
-                    started = true;
-                    out.write_all(b"[")?;
-                    rest
-                }
-                _ => &part[..],
-            };
-            out.write_all(part)?;
-        }
-        Ok(())
+    // Each entry comes as `,\n{…}`; the very first `,` becomes the array's `[`.
+    let mut write = |part: Vec<u8>| -> std::io::Result<()> {
+        let part = match (started, part.split_first()) {
+            (false, Some((_, rest))) => {
+                started = true;
+                out.write_all(b"[")?;
+                rest
+            }
+            _ => &part[..],
+        };
+        out.write_all(part)
     };
-    let mut sink = |batch: &mut Vec<FlatEntry<'_>>| {
-        write_batch(batch).map_err(|e| {
+    let mut emit = |part: Vec<u8>| {
+        write(part).map_err(|e| {
             failed = Some(e);
             Error::Unsupported("writing the listing failed".into())
         })
     };
-    let flattened = flatten(format, &data, &path.to_string_lossy(), ("", ""), recursive, 0, &mut sink);
+    let listed = json_entries(format, &data, &path.to_string_lossy(), ("", ""), recursive, 0, &mut emit);
     let to_stdout = |e| Error::io("standard output", e);
     if let Some(e) = failed {
         return Err(to_stdout(e));
     }
-    flattened.map_err(|e| e.in_file(path))?;
+    listed.map_err(|e| e.in_file(path))?;
     out.write_all(if started { b"\n]\n" } else { b"[]\n" }).map_err(to_stdout)
+}
+
+/// The JSON lines of an archive's entries (see [`list_json`]), handed to `emit` in order, a part per block
+/// of entries; with `recursive`, a nested archive's lines follow its own entry's.
+fn json_entries(
+    format: &Format,
+    data: &[u8],
+    archive_name: &str,
+    prefix: (&str, &str),
+    recursive: bool,
+    depth: u32,
+    emit: &mut dyn FnMut(Vec<u8>) -> Result<()>,
+) -> Result<()> {
+    use rayon::prelude::*;
+    // Blocks small enough to stay in cache, and a group of them in flight at a time.
+    const BLOCK: usize = 1024;
+    const GROUP: usize = 8 * BLOCK;
+    check_depth(format, archive_name, depth)?;
+    let table = entry_table(format, data, archive_name)?;
+    let block = |start: usize| -> Result<Vec<u8>> {
+        let end = table.len().min(start + BLOCK);
+        let mut buf = Vec::with_capacity((end - start) * 128);
+        for i in start..end {
+            let Some(entry) = table.entry(i) else { continue };
+            let format = sniff(&entry);
+            let (name, path) = (join(prefix.0, Cow::Borrowed(&entry.name)), join(prefix.1, Cow::Borrowed(&entry.path)));
+            let mut children = Vec::new();
+            let nested = match (format, &entry.data) {
+                (Some(inner), EntryData::Stored(bytes)) if recursive && inner.is_archive() => {
+                    let (n, p) = (format!("{name}/"), format!("{path}/"));
+                    let mut gather = |part: Vec<u8>| {
+                        children.extend_from_slice(&part);
+                        Ok(())
+                    };
+                    descended(json_entries(inner, bytes, &entry.name, (&n, &p), true, depth + 1, &mut gather))?
+                        .is_some()
+                }
+                _ => false,
+            };
+            if !nested {
+                children.clear();
+            }
+            let view = ListedView {
+                name: &name,
+                path: &path,
+                size: entry.size,
+                modified: entry.modified,
+                format: format.map(|f| f.id),
+                nested,
+                record: entry.record.as_deref(),
+            };
+            buf.extend_from_slice(b",\n");
+            serde_json::to_writer(&mut buf, &view).map_err(|e| Error::Unsupported(format!("listing: {e}")))?;
+            buf.extend_from_slice(&children);
+        }
+        Ok(buf)
+    };
+    for group in (0..table.len()).step_by(GROUP) {
+        let end = table.len().min(group + GROUP);
+        let parts: Vec<Result<Vec<u8>>> =
+            (group..end).step_by(BLOCK).collect::<Vec<_>>().into_par_iter().map(block).collect();
+        for part in parts {
+            emit(part?)?;
+        }
+    }
+    Ok(())
 }

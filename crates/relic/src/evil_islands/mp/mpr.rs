@@ -36,8 +36,12 @@ impl Codec for MprCodec {
     fn entries<'a>(&self, data: &'a [u8], archive_name: &str) -> Option<Result<Vec<Entry<'a>>>> {
         inner().entries(data, archive_name)
     }
-    fn entries_lazy<'a>(&self, data: &'a [u8], archive_name: &str) -> Option<Result<crate::registry::EntryIter<'a>>> {
-        inner().entries_lazy(data, archive_name)
+    fn entry_table<'a>(
+        &self,
+        data: &'a [u8],
+        archive_name: &str,
+    ) -> Option<Result<Box<dyn crate::registry::EntryTable<'a> + 'a>>> {
+        inner().entry_table(data, archive_name)
     }
     fn pack_folder(&self, files: Vec<FolderFile>, request: &PackRequest, out: &mut dyn std::io::Write) -> Result<u64> {
         inner().pack_folder(files, request, out)

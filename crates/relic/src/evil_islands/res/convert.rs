@@ -19,11 +19,26 @@ pub fn entries<'a>(res: &Res<'a>, archive_name: &str) -> Vec<Entry<'a>> {
     (0..res.len()).map(|i| entry(res, i, inherited.as_deref())).collect()
 }
 
-/// The same entries made one at a time, owning the parsed table (`relic ls` of 17,000 entries holds none
-/// of them longer than it takes to write it out).
-pub fn entries_lazy<'a>(res: Res<'a>, archive_name: &str) -> impl Iterator<Item = Entry<'a>> + Send + 'a {
-    let inherited = inherited_extension(archive_name);
-    (0..res.len()).map(move |i| entry(&res, i, inherited.as_deref()))
+/// The same entries made when asked for, owning the parsed table (`relic ls` of 17,000 entries makes them on
+/// every core and holds none longer than it takes to write it out).
+pub struct EntryTable<'a> {
+    res: Res<'a>,
+    inherited: Option<String>,
+}
+
+impl<'a> EntryTable<'a> {
+    pub fn new(res: Res<'a>, archive_name: &str) -> Self {
+        EntryTable { res, inherited: inherited_extension(archive_name) }
+    }
+}
+
+impl<'a> crate::registry::EntryTable<'a> for EntryTable<'a> {
+    fn len(&self) -> usize {
+        self.res.len()
+    }
+    fn entry(&self, i: usize) -> Option<Cow<'_, Entry<'a>>> {
+        (i < self.res.len()).then(|| Cow::Owned(entry(&self.res, i, self.inherited.as_deref())))
+    }
 }
 
 /// The parent's extension extensionless entries take (lower case), for `.bon`/`.anm` archives.

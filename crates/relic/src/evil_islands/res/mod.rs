@@ -24,7 +24,7 @@ pub use write::{write_archive, write_document, PackInput, PackOptions, PackSourc
 use crate::asset::Entry;
 use crate::asset::NamedAsset;
 use crate::error::Result;
-use crate::registry::{Capabilities, Codec, ConvertOptions, EntryIter, FolderFile, Format, Game, Kind, PackRequest};
+use crate::registry::{Capabilities, Codec, ConvertOptions, EntryTable, FolderFile, Format, Game, Kind, PackRequest};
 
 pub const FORMAT_ID: &str = "ei-res";
 
@@ -67,8 +67,8 @@ impl Codec for ResCodec {
         Some(parse(data).map(|res| convert::entries(&res, archive_name)))
     }
 
-    fn entries_lazy<'a>(&self, data: &'a [u8], archive_name: &str) -> Option<Result<EntryIter<'a>>> {
-        Some(parse(data).map(|res| Box::new(convert::entries_lazy(res, archive_name)) as EntryIter<'a>))
+    fn entry_table<'a>(&self, data: &'a [u8], archive_name: &str) -> Option<Result<Box<dyn EntryTable<'a> + 'a>>> {
+        Some(parse(data).map(|res| Box::new(convert::EntryTable::new(res, archive_name)) as Box<dyn EntryTable<'a>>))
     }
 
     /// A `.mod` is a figure, converted whole to one glTF scene (`evil_islands::model`); a `.mpr` (a map:
@@ -141,8 +141,8 @@ impl Codec for ModelCodec {
         ResCodec.entries(data, archive_name)
     }
 
-    fn entries_lazy<'a>(&self, data: &'a [u8], archive_name: &str) -> Option<Result<EntryIter<'a>>> {
-        ResCodec.entries_lazy(data, archive_name)
+    fn entry_table<'a>(&self, data: &'a [u8], archive_name: &str) -> Option<Result<Box<dyn EntryTable<'a> + 'a>>> {
+        ResCodec.entry_table(data, archive_name)
     }
 
     fn pack_folder(&self, files: Vec<FolderFile>, request: &PackRequest, out: &mut dyn std::io::Write) -> Result<u64> {
