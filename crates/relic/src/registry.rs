@@ -201,6 +201,9 @@ pub struct FormatOption {
 /// An archive's entries by index (see [`Codec::entry_table`]).
 pub trait EntryTable<'a>: Send + Sync {
     fn len(&self) -> usize;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
     /// Entry `i` (`None` past the end): borrowed from a list, or made now.
     fn entry(&self, i: usize) -> Option<std::borrow::Cow<'_, Entry<'a>>>;
 }
