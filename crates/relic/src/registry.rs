@@ -206,6 +206,12 @@ pub trait EntryTable<'a>: Send + Sync {
     }
     /// Entry `i` (`None` past the end): borrowed from a list, or made now.
     fn entry(&self, i: usize) -> Option<std::borrow::Cow<'_, Entry<'a>>>;
+    /// Reads the first byte of each of these entries' stored bytes, so that the processor fetches them
+    /// together before they are read one by one (a listing reads every entry's head, scattered over
+    /// the archive). Returns them folded together, which means nothing.
+    fn prefetch(&self, _entries: std::ops::Range<usize>) -> u8 {
+        0
+    }
 }
 
 impl<'a> EntryTable<'a> for Vec<Entry<'a>> {

@@ -39,6 +39,9 @@ impl<'a> crate::registry::EntryTable<'a> for EntryTable<'a> {
     fn entry(&self, i: usize) -> Option<Cow<'_, Entry<'a>>> {
         (i < self.res.len()).then(|| Cow::Owned(entry(&self.res, i, self.inherited.as_deref())))
     }
+    fn prefetch(&self, entries: std::ops::Range<usize>) -> u8 {
+        entries.fold(0, |acc, i| acc ^ self.res.data(i).first().copied().unwrap_or(0))
+    }
 }
 
 /// The parent's extension extensionless entries take (lower case), for `.bon`/`.anm` archives.
