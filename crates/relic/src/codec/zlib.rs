@@ -8,7 +8,9 @@
 
 use std::io::{Read, Write};
 
-use flate2::read::ZlibDecoder;
+// The `bufread` decoder reads the compressed bytes where they lie (a slice of the mapped archive); the `read`
+// one would first copy them through a buffer of its own.
+use flate2::bufread::ZlibDecoder;
 use flate2::write::ZlibEncoder;
 use flate2::Compression;
 
@@ -77,13 +79,14 @@ pub fn inflate_exact(packed: &[u8], size: u64, at: At<'_>) -> Result<Vec<u8>> {
     }
 }
 
-/// Inflates a stream that must decode to exactly `size` bytes into `out`, 64 KiB at a time, so an entry is
+/// Inflates a stream that must decode to exactly `size` bytes into `out`, 256 KiB at a time, so an entry is
 /// extracted without being held in memory. Stops with an error as soon as the stream passes `size`.
 pub fn inflate_to(packed: &[u8], size: u64, at: At<'_>, out: &mut dyn Write) -> Result<u64> {
     check_declared(packed.len(), size, at)?;
     let mut decoder = ZlibDecoder::new(packed);
     let bad = |msg: String| Error::invalid(at.format, at.field, at.offset, msg);
-    let mut buf = vec![0u8; 1 << 16];
+    // Large chunks: each is one `write` into the output file.
+    let mut buf = vec![0u8; INFLATE_CHUNK.min(usize::try_from(size).unwrap_or(usize::MAX).saturating_add(1))];
     let mut filled = 0u64;
     loop {
         // One byte past the declared size is enough to tell a stream that is too long.
@@ -107,6 +110,9 @@ pub fn inflate_to(packed: &[u8], size: u64, at: At<'_>, out: &mut dyn Write) -> 
     }
     Ok(filled)
 }
+
+/// Bytes [`inflate_to`] inflates at a time.
+const INFLATE_CHUNK: usize = 256 << 10;
 
 /// Inflates at most the first `n` bytes of a stream whose decoded size is `size` (for sniffing).
 pub fn inflate_head(packed: &[u8], size: u64, n: usize, at: At<'_>) -> Result<Vec<u8>> {
