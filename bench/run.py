@@ -18,7 +18,8 @@ What it does, in one run:
     the spec) when `kaitai-struct-compiler` (npm) and `kaitaistruct` (pip) install;
   - extraction: `relic extract` of each large archive against `cp` of the archive, and of each many-entry
     archive against `tar -x` of the same files;
-  - textures: the `image_throughput` example (decoding alone, PNG encoding alone, both);
+  - textures: the `image_throughput` example (decoding alone, PNG encoding alone, both), for MMP at each
+    compression and for every image format through the registry;
   - models: `relic convert` of many copies of the sample models (RSM, RSM2, EI figure, Drakan), files/s;
 - writes the tables, ratios and the machine's description between the markers in BENCHMARKS.md.
 """
@@ -316,6 +317,12 @@ def main():
             lines.append(f"| {fmt.upper()} | {v['decode_mpix_s']:.0f} | {v['encode_fast_mpix_s']:.0f} |"
                          f" {v['whole_fast_mpix_s']:.0f} | {v['whole_default_mpix_s']:.0f} | {v['whole_best_mpix_s']:.0f} |"
                          f" {v['png_fast_bytes']:,} / {v['png_best_bytes']:,} |")
+        lines.append("")
+        lines += [f"### Every image format through `relic convert`'s path, {tp['files']} files each, fast PNG (MPix/s)",
+                  "", "| format | megapixels | decode | encode | whole |", "|---|---:|---:|---:|---:|"]
+        for f in tp["formats"]:
+            lines.append(f"| {f['format']} | {f['megapixels']:.1f} | {f['decode_mpix_s']:.0f} |"
+                         f" {f['encode_fast_mpix_s']:.0f} | {f['whole_fast_mpix_s']:.0f} |")
         lines.append("")
 
     if "models" in sections:
