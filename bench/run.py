@@ -43,6 +43,8 @@ RELIC = os.path.join(ROOT, "target", "release", "relic")
 THROUGHPUT = os.path.join(ROOT, "target", "release", "examples", "image_throughput")
 BEGIN, END = "<!-- bench:begin -->", "<!-- bench:end -->"
 MANY = 17045
+# The folder layout each archive holds (the tar peer extracts the same layout).
+LAYOUT = {"res": "", "grf": "", "ftg": "-flat", "rrc": "-srsc"}
 
 
 def sh(*args, **kw):
@@ -108,7 +110,7 @@ def interleaved(cases, rounds, before=None):
 
 def set_aside(folder, trash):
     """Empties `folder` for the next run without deleting its files: their data is truncated (so the disk
-    does not fill) and the folder is moved into `trash`, deleted once a table row is done.
+    does not fill) and the folder is moved into `trash`, deleted once the extraction tables are done.
 
     Deleting the previous run's files just before the next run measures the file system, not the program:
     ext4 skips inodes deleted in the last 30 seconds when it allocates new ones (`recently_deleted`), and
@@ -153,7 +155,7 @@ def flat_folder(src, dst):
 
 
 def make_data(large_mib):
-    stamp = os.path.join(WORK, f"data-{large_mib}.ok")
+    stamp = os.path.join(WORK, f"data-{large_mib}-v2.ok")
     if os.path.exists(stamp):
         return
     shutil.rmtree(WORK, ignore_errors=True)
@@ -167,8 +169,10 @@ def make_data(large_mib):
         for fmt, ext, src in [("ei-res", "res", folder), ("ro-grf", "grf", folder),
                               ("dr-ftg", "ftg", f"{folder}-flat"), ("drakan-srsc", "rrc", f"{folder}-srsc")]:
             sh(RELIC, "pack", fmt, "-o", os.path.join(WORK, f"{name}.{ext}"), src, stdout=subprocess.DEVNULL)
-        with tarfile.open(os.path.join(WORK, f"{name}.tar"), "w") as t:
-            t.add(folder, arcname=name)
+        # A tar of each layout the archives hold: folders (RES, GRF), one flat folder (FTG), SRSC records.
+        for suffix in ["", "-flat", "-srsc"] if name == "many" else [""]:
+            with tarfile.open(os.path.join(WORK, f"{name}{suffix}.tar"), "w") as t:
+                t.add(f"{folder}{suffix}", arcname=f"{name}{suffix}")
     with open(stamp, "w") as f:
         f.write("ok\n")
 
@@ -282,6 +286,10 @@ def main():
     if "extraction" in sections:
         # Extraction
         trash = os.path.join(WORK, "trash")
+        if os.path.exists(trash):
+            # Left by an interrupted run: delete it, then let ext4 forget the deleted inodes (see set_aside).
+            shutil.rmtree(trash, ignore_errors=True)
+            time.sleep(60)
 
         def clean(_name):
             set_aside(out, trash)
@@ -294,16 +302,17 @@ def main():
             for ext in ["res", "grf", "ftg", "rrc"]:
                 archive = os.path.join(WORK, f"{kind}.{ext}")
                 peer = ([ "cp", archive, os.path.join(out, "copy")], None) if kind == "large" else \
-                    (["tar", "-xf", os.path.join(WORK, f"{kind}.tar"), "-C", out], None)
+                    (["tar", "-xf", os.path.join(WORK, f"{kind}{LAYOUT[ext]}.tar"), "-C", out], None)
                 r = interleaved({"relic": ([RELIC, "extract", "-q", "-o", os.path.join(out, "x"), archive], None),
                                  "peer": peer}, rounds, before=clean)
                 (rt, rm), (pt, _) = r["relic"], r["peer"]
                 size = os.path.getsize(archive) / (1 << 20)
                 lines.append(f"| {kind}.{ext} ({size:.0f} MiB) | {rt * 1000:.0f} ms | {peer_name} {pt * 1000:.0f} ms |"
                              f" {pt / rt:.2f} | {rm / 1024:.1f} MiB |")
-                set_aside(out, trash)
-                shutil.rmtree(trash, ignore_errors=True)
         lines.append("")
+        # Deleted at the end only: ext4 would make every run within 30 s of the deletion pay for it.
+        set_aside(out, trash)
+        shutil.rmtree(trash, ignore_errors=True)
 
     if "textures" in sections:
         # Textures

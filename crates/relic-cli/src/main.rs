@@ -122,6 +122,7 @@ enum Command {
     /// List the entries of an archive
     #[command(after_help = "Examples:\n  relic ls texts.res\n  relic ls --recursive --json models.res")]
     Ls {
+        /// A JSON array, one entry per line, written as the entries are identified
         #[arg(long)]
         json: bool,
         /// Descend into nested archives (names joined with "/")

@@ -231,9 +231,11 @@ impl Write for Capturing<'_> {
     }
 }
 
-/// Writes `root/relative` atomically: the content goes to a temporary file in the same folder, which is then
-/// renamed into place (without replacing an existing file unless `force`). The folders below `root` are
-/// created one at a time and none may be a link; nor may the file itself.
+/// Writes `root/relative` atomically: the content goes to a file nobody sees until it is whole, which then
+/// takes its name, without replacing an existing file unless `force`. On Linux without `force` that file is
+/// unnamed (`O_TMPFILE`) and linked into place; otherwise it is a temporary file in the same folder, renamed
+/// into place. The folders below `root` are created one at a time and none may be a link; nor may the file
+/// itself.
 pub fn write_atomic(
     root: &Path,
     path: &Path,
@@ -247,6 +249,25 @@ pub fn write_atomic(
         return Err(Error::Refused(format!("refusing to write {}: no file name", path.display())));
     };
     let dir = make_folders(root, relative.parent().unwrap_or(Path::new("")))?;
+    // Without --force, on Linux: an unnamed file in the folder, filled, then linked under its name. A file
+    // nobody can see until it is whole, nothing to clean up if relic is killed, and one directory operation
+    // (a temporary name and a rename are three); the link fails if anything has the name.
+    #[cfg(target_os = "linux")]
+    if !opts.force {
+        if let Some(file) = unnamed::create(&dir).map_err(|e| Error::io(&dir, e))? {
+            let mut file = file;
+            fill_file(&mut file, path, fill)?;
+            if let Some(secs) = opts.modified {
+                let time = SystemTime::UNIX_EPOCH + Duration::from_secs(secs);
+                file.set_modified(time).map_err(|e| Error::io(path, e))?;
+            }
+            return match unnamed::link(&file, path) {
+                Ok(()) => Ok(()),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Err(existing(path)),
+                Err(e) => Err(Error::io(path, e)),
+            };
+        }
+    }
     match std::fs::symlink_metadata(path) {
         Ok(m) if m.file_type().is_symlink() => {
             return Err(Error::Refused(format!(
@@ -274,15 +295,7 @@ pub fn write_atomic(
         registered.0 = Some(tmp.path().to_path_buf());
         tmp
     };
-    {
-        let mut buf = std::io::BufWriter::with_capacity(1 << 16, tmp.as_file_mut());
-        let mut capturing = Capturing { inner: &mut buf, error: None };
-        let filled = fill(&mut capturing).and_then(|()| capturing.flush().map_err(|e| Error::io(path, e)));
-        if let Err(e) = filled {
-            return Err(capturing.error.take().map_or(e, |io| Error::io(path, io)));
-        }
-        buf.flush().map_err(|e| Error::io(path, e))?;
-    }
+    fill_file(tmp.as_file_mut(), path, fill)?;
     if let Some(secs) = opts.modified {
         let time = SystemTime::UNIX_EPOCH + Duration::from_secs(secs);
         tmp.as_file().set_modified(time).map_err(|e| Error::io(path, e))?;
@@ -297,6 +310,65 @@ pub fn write_atomic(
     })?;
     drop(registered);
     Ok(())
+}
+
+/// Fills `file` through a buffer; an I/O error is reported against `path` whatever `fill` made of it.
+fn fill_file(file: &mut std::fs::File, path: &Path, fill: impl FnOnce(&mut dyn Write) -> Result<()>) -> Result<()> {
+    let mut buf = std::io::BufWriter::with_capacity(1 << 16, file);
+    let mut capturing = Capturing { inner: &mut buf, error: None };
+    let filled = fill(&mut capturing).and_then(|()| capturing.flush().map_err(|e| Error::io(path, e)));
+    if let Err(e) = filled {
+        return Err(capturing.error.take().map_or(e, |io| Error::io(path, io)));
+    }
+    buf.flush().map_err(|e| Error::io(path, e))
+}
+
+/// Why a name that is taken cannot be written without --force.
+fn existing(path: &Path) -> Error {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => Error::Refused(format!(
+            "refusing to write {}: it is a link (relic never writes through links)",
+            path.display()
+        )),
+        Ok(m) if m.is_dir() => Error::Refused(format!("{} is a folder", path.display())),
+        _ => Error::Refused(format!("{} exists (use --force to overwrite)", path.display())),
+    }
+}
+
+/// Unnamed files (`O_TMPFILE`), linked into place when whole.
+#[cfg(target_os = "linux")]
+mod unnamed {
+    use std::path::Path;
+
+    use rustix::fs::{AtFlags, Mode, OFlags, CWD};
+
+    /// An unnamed file in `dir` (checked by `make_folders`: no link below the root; the root itself may be
+    /// one), or `None` where the file system or the kernel has no unnamed files, or `/proc` (through which
+    /// it is linked) is missing.
+    pub(super) fn create(dir: &Path) -> std::io::Result<Option<std::fs::File>> {
+        static PROC: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        if !*PROC.get_or_init(|| Path::new("/proc/self/fd").is_dir()) {
+            return Ok(None);
+        }
+        let flags = OFlags::TMPFILE | OFlags::WRONLY | OFlags::CLOEXEC;
+        match rustix::fs::open(dir, flags, Mode::from_raw_mode(0o644)) {
+            Ok(fd) => Ok(Some(std::fs::File::from(fd))),
+            // Not supported here (the kernel, the file system): the named temporary file does it.
+            Err(e)
+                if [rustix::io::Errno::OPNOTSUPP, rustix::io::Errno::ISDIR, rustix::io::Errno::INVAL].contains(&e) =>
+            {
+                Ok(None)
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// Gives `file` the name `path`; fails if anything has that name.
+    pub(super) fn link(file: &std::fs::File, path: &Path) -> std::io::Result<()> {
+        use std::os::fd::AsRawFd;
+        let proc = format!("/proc/self/fd/{}", file.as_raw_fd());
+        rustix::fs::linkat(CWD, proc.as_str(), CWD, path, AtFlags::SYMLINK_FOLLOW).map_err(Into::into)
+    }
 }
 
 /// Writes bytes atomically (see [`write_atomic`]).
@@ -419,5 +491,57 @@ mod device_and_link_tests {
         let root = tempfile::tempdir().unwrap();
         let err = write_bytes(&root.path().join("a"), &root.path().join("b"), b"x", WriteOptions::default());
         assert!(err.is_err());
+    }
+
+    #[test]
+    fn a_new_file_appears_whole_with_its_time_and_never_replaces_anything() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("d");
+        let path = dir.join("f.bin");
+        let opts = WriteOptions { force: false, modified: Some(1_000_000_000) };
+        write_bytes(root.path(), &path, b"first", opts).unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"first");
+        let meta = std::fs::metadata(&path).unwrap();
+        assert_eq!(modified_secs(&meta), Some(1_000_000_000));
+        #[cfg(unix)]
+        assert_eq!(std::os::unix::fs::PermissionsExt::mode(&meta.permissions()) & 0o7000, 0);
+        // Nothing else is left in the folder (no temporary file).
+        let names: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(names, [std::ffi::OsString::from("f.bin")]);
+        // Taken names: a file, a folder, a link; each refused with its own reason, nothing changed.
+        let err = write_bytes(root.path(), &path, b"second", opts).unwrap_err().to_string();
+        assert!(err.contains("exists (use --force"), "{err}");
+        assert_eq!(std::fs::read(&path).unwrap(), b"first");
+        std::fs::create_dir(dir.join("sub")).unwrap();
+        let err = write_bytes(root.path(), &dir.join("sub"), b"x", opts).unwrap_err().to_string();
+        assert!(err.contains("is a folder"), "{err}");
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(&path, dir.join("link")).unwrap();
+            let err = write_bytes(root.path(), &dir.join("link"), b"x", opts).unwrap_err().to_string();
+            assert!(err.contains("is a link"), "{err}");
+            assert_eq!(std::fs::read(&path).unwrap(), b"first");
+        }
+        // With --force the file is replaced.
+        write_bytes(root.path(), &path, b"third", WriteOptions { force: true, modified: None }).unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"third");
+    }
+
+    /// On Linux the file is written unnamed and linked into place where the file system allows it (ext4,
+    /// tmpfs and xfs do), so this test knows which path the one above took.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn linux_writes_unnamed_files() {
+        let root = tempfile::tempdir().unwrap();
+        match unnamed::create(root.path()).unwrap() {
+            Some(mut file) => {
+                file.write_all(b"abc").unwrap();
+                let path = root.path().join("n");
+                unnamed::link(&file, &path).unwrap();
+                assert_eq!(std::fs::read(&path).unwrap(), b"abc");
+                assert_eq!(unnamed::link(&file, &path).unwrap_err().kind(), std::io::ErrorKind::AlreadyExists);
+            }
+            None => eprintln!("skipped: this file system has no unnamed files (O_TMPFILE)"),
+        }
     }
 }
