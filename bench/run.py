@@ -3,6 +3,8 @@
 
     python3 bench/run.py              # full run: 512 MiB archives, 17,045 small entries, 7 rounds
     python3 bench/run.py --quick      # 64 MiB archives, 3 rounds (a smoke run)
+    python3 bench/run.py --ksy ../kaitai_struct_formats/game/evil_islands_res.ksy   # the public .ksy
+    python3 bench/run.py --only listing   # one section (also extraction, textures, models), printed only
 
 What it does, in one run:
 - builds `relic` (release) and the `image_throughput` example, unless --no-build;
@@ -14,8 +16,10 @@ What it does, in one run:
   archive pages are file-backed and not counted) comes from two further runs of each, as sampling would
   slow the timed ones;
   - listing: `relic ls --json` of the 17,045-entry RES against a plain Python struct lister and the Kaitai
-    Struct parser compiled from a `.ksy` of the RES layout (bench/ksy/evil_islands_res.ksy, written from
-    the spec) when `kaitai-struct-compiler` (npm) and `kaitaistruct` (pip) install;
+    Struct parser compiled from a `.ksy` of the RES layout when `kaitai-struct-compiler` (npm) and
+    `kaitaistruct` (pip) install: the public one with `--ksy PATH` (`game/evil_islands_res.ksy` of
+    kaitai-io/kaitai_struct_formats, in history at commit 2657241; it is read from outside this repository,
+    never copied in), else bench/ksy/evil_islands_res.ksy, written from relic's spec;
   - extraction: `relic extract` of each large archive against `cp` of the archive, and of each many-entry
     archive against `tar -x` of the same files;
   - textures: the `image_throughput` example (decoding alone, PNG encoding alone, both), for MMP at each
@@ -198,9 +202,12 @@ sys.stdout.write(json.dumps([{"name": f.name, "size": f.len_file} for f in r.fil
 '''
 
 
-def kaitai_parser():
-    """Compiles bench/ksy/evil_islands_res.ksy to Python; None when the tools cannot be installed."""
-    out = os.path.join(WORK, "kaitai")
+def kaitai_parser(ksy=None):
+    """Compiles a `.ksy` of the RES layout to Python: `ksy` (the public one, from a checkout of
+    kaitai-io/kaitai_struct_formats: `game/evil_islands_res.ksy`), else bench/ksy/evil_islands_res.ksy
+    (written from relic's spec, for machines that cannot fetch the public one). None when the tools cannot
+    be installed."""
+    out = os.path.join(WORK, "kaitai-public" if ksy else "kaitai")
     if os.path.exists(os.path.join(out, "evil_islands_res.py")):
         return out
     tools = os.path.join(WORK, "kaitai-tools")
@@ -211,7 +218,7 @@ def kaitai_parser():
            "kaitaistruct==0.11", stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         # The npm package is the compiler as a JS library (no command): bench/ksy/compile.js drives it.
         sh("node", os.path.join(ROOT, "bench", "ksy", "compile.js"), tools,
-           os.path.join(ROOT, "bench", "ksy", "evil_islands_res.ksy"), out)
+           ksy or os.path.join(ROOT, "bench", "ksy", "evil_islands_res.ksy"), out)
         return out
     except (subprocess.CalledProcessError, OSError) as e:
         print(f"Kaitai Struct peer skipped: {e}", file=sys.stderr)
@@ -243,6 +250,7 @@ def main():
     ap.add_argument("--rounds", type=int)
     ap.add_argument("--no-build", action="store_true")
     ap.add_argument("--no-write", action="store_true", help="print the tables instead of editing BENCHMARKS.md")
+    ap.add_argument("--ksy", help="the public evil_islands_res.ksy (kaitai_struct_formats) for the Kaitai peer")
     ap.add_argument("--only", choices=["listing", "extraction", "textures", "models"], action="append",
                     help="run these sections only (implies --no-write); may be repeated")
     a = ap.parse_args()
@@ -268,12 +276,13 @@ def main():
             f.write(PY_LISTER)
         cases = {"relic ls --json": ([RELIC, "ls", "--json", res], None),
                  "Python struct lister": ([sys.executable, py, res], None)}
-        kaitai = kaitai_parser()
+        kaitai = kaitai_parser(a.ksy)
         if kaitai:
             kl = os.path.join(WORK, "kaitai_lister.py")
             with open(kl, "w") as f:
                 f.write(KAITAI_LISTER)
-            cases["Kaitai Struct (Python)"] = ([sys.executable, kl, res, kaitai], None)
+            which = "public .ksy" if a.ksy else "relic's .ksy"
+            cases[f"Kaitai Struct (Python, {which})"] = ([sys.executable, kl, res, kaitai], None)
         cases["process start-up (relic formats)"] = ([RELIC, "formats"], None)
         r = interleaved(cases, rounds * 3)
         base = r["relic ls --json"][0]
