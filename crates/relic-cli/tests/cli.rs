@@ -438,3 +438,30 @@ fn png_compression_levels_give_the_same_pixels() {
     assert_eq!(decoded[0], decoded[2]);
     relic().args(["convert", "--compression", "fastest", "-o"]).arg(dir.path()).arg(&texture).assert().code(2);
 }
+
+/// `relic ls --json big.res | head -c 100`: the reader goes away mid-listing; relic stops quietly with
+/// exit 0 (as `ls`, `cat` and `jq` do for a closed pipe), and writes nothing on stderr.
+#[test]
+fn ls_json_into_a_closed_pipe_stops_quietly() {
+    use std::io::Read;
+    let names: Vec<Vec<u8>> = (0..6000).map(|i| format!("folder\\entry{i:05}.bin").into_bytes()).collect();
+    let entries: Vec<(&[u8], &[u8])> = names.iter().map(|n| (&n[..], &b"data"[..])).collect();
+    let dir = tempfile::tempdir().unwrap();
+    let archive = dir.path().join("big.res");
+    std::fs::write(&archive, handmade_res(&entries)).unwrap();
+    let bin = assert_cmd::cargo::cargo_bin("relic");
+    let mut child = std::process::Command::new(bin)
+        .args(["ls", "--json"])
+        .arg(&archive)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut head = [0u8; 100];
+    child.stdout.take().unwrap().read_exact(&mut head).unwrap();
+    // (The pipe's read end is dropped here: the listing, some 500 KB, cannot all have been written.)
+    let out = child.wait_with_output().unwrap();
+    assert!(head.starts_with(b"[\n{\"name\":\"folder\\\\entry"), "{}", String::from_utf8_lossy(&head));
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+}
