@@ -250,8 +250,8 @@ pub fn write_atomic(
     };
     let dir = make_folders(root, relative.parent().unwrap_or(Path::new("")))?;
     // Without --force, on Linux: an unnamed file in the folder, filled, then linked under its name. A file
-    // nobody can see until it is whole, nothing to clean up if relic is killed, and one directory operation
-    // (a temporary name and a rename are three); the link fails if anything has the name.
+    // nobody can see until it is whole, nothing to clean up if relic is killed, and one change to the folder
+    // (a temporary name and a rename are two); the link fails if anything has the name.
     #[cfg(target_os = "linux")]
     if !opts.force {
         if let Some(file) = unnamed::create(&dir).map_err(|e| Error::io(&dir, e))? {
