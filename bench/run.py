@@ -138,24 +138,15 @@ def write_files(folder, count, size_of, seed):
             f.write(rng.randbytes(size_of(rng)))
 
 
-def srsc_folder(src, dst):
-    """The same files named as SRSC records (`0401_<id>.bin`, plain records), for `pack drakan-srsc`."""
+def linked_flat(src, dst, name_of):
+    """The same files (hard links) in one folder, the n-th (from 1, in sorted order) named `name_of(n)`:
+    `f00001.bin` for FTG (names are 28 bytes), `0401_<n>.bin` for SRSC (plain records, `pack drakan-srsc`)."""
     os.makedirs(dst, exist_ok=True)
     n = 0
     for dirpath, _, files in sorted(os.walk(src)):
         for name in sorted(files):
             n += 1
-            os.link(os.path.join(dirpath, name), os.path.join(dst, f"0401_{n}.bin"))
-
-
-def flat_folder(src, dst):
-    """The same files in one folder with short names (FTG names are 28 bytes)."""
-    os.makedirs(dst, exist_ok=True)
-    n = 0
-    for dirpath, _, files in sorted(os.walk(src)):
-        for name in sorted(files):
-            n += 1
-            os.link(os.path.join(dirpath, name), os.path.join(dst, f"f{n:05}.bin"))
+            os.link(os.path.join(dirpath, name), os.path.join(dst, name_of(n)))
 
 
 def make_data(large_mib):
@@ -168,8 +159,8 @@ def make_data(large_mib):
     write_files(many, MANY, lambda r: r.randint(50, 400), 1)
     write_files(large, large_mib, lambda r: 1 << 20, 2)
     for name, folder in [("many", many), ("large", large)]:
-        flat_folder(folder, os.path.join(WORK, f"{name}-flat"))
-        srsc_folder(folder, os.path.join(WORK, f"{name}-srsc"))
+        linked_flat(folder, os.path.join(WORK, f"{name}-flat"), lambda n: f"f{n:05}.bin")
+        linked_flat(folder, os.path.join(WORK, f"{name}-srsc"), lambda n: f"0401_{n}.bin")
         for fmt, ext, src in [("ei-res", "res", folder), ("ro-grf", "grf", folder),
                               ("dr-ftg", "ftg", f"{folder}-flat"), ("drakan-srsc", "rrc", f"{folder}-srsc")]:
             sh(RELIC, "pack", fmt, "-o", os.path.join(WORK, f"{name}.{ext}"), src, stdout=subprocess.DEVNULL)

@@ -343,7 +343,8 @@ fn shown(text: &str) -> std::borrow::Cow<'_, str> {
     relic::paths::terminal_safe(text, false)
 }
 
-/// JSON straight into the output buffer (no intermediate string: `ls --json` of a large archive is megabytes).
+/// JSON straight into the output buffer (no intermediate string). `ls --json` streams through
+/// `ops::list_json` instead.
 fn print_json(out: &mut Vec<u8>, value: &impl serde::Serialize) -> Result<(), Failure> {
     serde_json::to_writer_pretty(&mut *out, value)
         .map_err(|e| relic::Error::Unsupported(format!("JSON output: {e}")))?;

@@ -261,25 +261,11 @@ pub fn write_atomic(
                 let time = SystemTime::UNIX_EPOCH + Duration::from_secs(secs);
                 file.set_modified(time).map_err(|e| Error::io(path, e))?;
             }
-            return match unnamed::link(&file, path) {
-                Ok(()) => Ok(()),
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Err(existing(path)),
-                Err(e) => Err(Error::io(path, e)),
-            };
+            return unnamed::link(&file, path).map_err(|e| taken(path, e));
         }
     }
-    match std::fs::symlink_metadata(path) {
-        Ok(m) if m.file_type().is_symlink() => {
-            return Err(Error::Refused(format!(
-                "refusing to write {}: it is a link (relic never writes through links)",
-                path.display()
-            )))
-        }
-        Ok(m) if m.is_dir() => return Err(Error::Refused(format!("{} is a folder", path.display()))),
-        Ok(_) if !opts.force => {
-            return Err(Error::Refused(format!("{} exists (use --force to overwrite)", path.display())))
-        }
-        _ => {}
+    if let Some(refused) = refusal(path, opts.force) {
+        return Err(refused);
     }
     let mut builder = tempfile::Builder::new();
     builder.prefix(".relic-").suffix(".tmp");
@@ -301,13 +287,7 @@ pub fn write_atomic(
         tmp.as_file().set_modified(time).map_err(|e| Error::io(path, e))?;
     }
     let persisted = if opts.force { tmp.persist(path) } else { tmp.persist_noclobber(path) };
-    persisted.map_err(|e| {
-        if e.error.kind() == std::io::ErrorKind::AlreadyExists {
-            Error::Refused(format!("{} exists (use --force to overwrite)", path.display()))
-        } else {
-            Error::io(path, e.error)
-        }
-    })?;
+    persisted.map_err(|e| taken(path, e.error))?;
     drop(registered);
     Ok(())
 }
@@ -323,16 +303,26 @@ fn fill_file(file: &mut std::fs::File, path: &Path, fill: impl FnOnce(&mut dyn W
     buf.flush().map_err(|e| Error::io(path, e))
 }
 
-/// Why a name that is taken cannot be written without --force (asked after a link fails on Linux).
-#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
-fn existing(path: &Path) -> Error {
-    match std::fs::symlink_metadata(path) {
-        Ok(m) if m.file_type().is_symlink() => Error::Refused(format!(
-            "refusing to write {}: it is a link (relic never writes through links)",
-            path.display()
-        )),
-        Ok(m) if m.is_dir() => Error::Refused(format!("{} is a folder", path.display())),
-        _ => Error::Refused(format!("{} exists (use --force to overwrite)", path.display())),
+/// Why `path` cannot be written: a link or a folder has the name (never written through or over), or a
+/// file does and there is no --force. `None` when nothing stands in the way.
+fn refusal(path: &Path, force: bool) -> Option<Error> {
+    let meta = std::fs::symlink_metadata(path).ok()?;
+    Some(Error::Refused(if meta.file_type().is_symlink() {
+        format!("refusing to write {}: it is a link (relic never writes through links)", path.display())
+    } else if meta.is_dir() {
+        format!("{} is a folder", path.display())
+    } else if !force {
+        format!("{} exists (use --force to overwrite)", path.display())
+    } else {
+        return None;
+    }))
+}
+
+/// The error of a last step that gave a file its name: why, when the name turned out to be taken.
+fn taken(path: &Path, error: std::io::Error) -> Error {
+    match error.kind() {
+        std::io::ErrorKind::AlreadyExists => refusal(path, false).unwrap_or_else(|| Error::io(path, error)),
+        _ => Error::io(path, error),
     }
 }
 

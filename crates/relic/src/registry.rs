@@ -412,10 +412,6 @@ impl std::fmt::Debug for Format {
 }
 
 impl Format {
-    pub fn has_extension(&self, path: &str) -> bool {
-        extension_of(path).is_some_and(|ext| self.extensions.iter().any(|e| e.eq_ignore_ascii_case(ext)))
-    }
-
     pub fn is_archive(&self) -> bool {
         self.kind == Kind::Archive
     }

@@ -7,7 +7,7 @@ pub use encoding_rs::{EUC_KR as CP949, WINDOWS_1251 as CP1251};
 
 /// Decodes bytes in `enc` (malformed sequences become U+FFFD; callers keep the raw bytes).
 pub fn decode(enc: &'static Encoding, bytes: &[u8]) -> String {
-    enc.decode_without_bom_handling(bytes).0.into_owned()
+    decode_borrowed(enc, bytes).into_owned()
 }
 
 /// Decodes without copying when the bytes are already that text (ASCII in every code page relic reads).

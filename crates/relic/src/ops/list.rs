@@ -29,7 +29,7 @@ pub struct ListedEntry<'a> {
     pub nested: bool,
     /// Record type, id and group, for record containers (Drakan SRSC).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub record: Option<Box<crate::asset::RecordInfo>>,
+    pub record: Option<Cow<'a, crate::asset::RecordInfo>>,
 }
 
 impl ListedEntry<'_> {
@@ -42,7 +42,7 @@ impl ListedEntry<'_> {
             modified: self.modified,
             format: self.format,
             nested: self.nested,
-            record: self.record,
+            record: self.record.map(|r| Cow::Owned(r.into_owned())),
         }
     }
 }
@@ -64,43 +64,17 @@ impl<'a> std::ops::Deref for FlatEntry<'a> {
     }
 }
 
-/// How `ls` shows a flattened entry (the fields of [`ListedEntry`], borrowed).
-#[derive(Serialize)]
-struct ListedView<'b> {
-    name: &'b str,
-    path: &'b str,
-    size: u64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    modified: Option<u64>,
-    format: Option<&'static str>,
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    nested: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    record: Option<&'b crate::asset::RecordInfo>,
-}
-
 impl FlatEntry<'_> {
-    fn view(&self) -> ListedView<'_> {
-        ListedView {
-            name: &self.entry.name,
-            path: &self.entry.path,
-            size: self.entry.size,
-            modified: self.entry.modified,
-            format: self.format.map(|f| f.id),
-            nested: self.nested,
-            record: self.entry.record.as_deref(),
-        }
-    }
-
-    fn into_listed(self) -> ListedEntry<'static> {
+    /// The entry as `ls` shows it, borrowing everything.
+    fn listed(&self) -> ListedEntry<'_> {
         ListedEntry {
-            name: Cow::Owned(self.entry.name.into_owned()),
-            path: Cow::Owned(self.entry.path.into_owned()),
+            name: Cow::Borrowed(&self.entry.name),
+            path: Cow::Borrowed(&self.entry.path),
             size: self.entry.size,
             modified: self.entry.modified,
             format: self.format.map(|f| f.id),
             nested: self.nested,
-            record: self.entry.record,
+            record: self.entry.record.as_deref().map(Cow::Borrowed),
         }
     }
 }
@@ -253,34 +227,18 @@ pub fn check_depth(format: &Format, name: &str, depth: u32) -> Result<()> {
 /// the listing and is returned.
 pub fn list_each(path: &Path, recursive: bool, each: &mut dyn FnMut(ListedEntry<'_>) -> Result<()>) -> Result<()> {
     let (data, format) = open_known(path).map_err(|e| e.in_file(path))?;
-    let mut sink = |batch: &mut Vec<FlatEntry<'_>>| {
-        batch.drain(..).try_for_each(|e| {
-            let view = e.view();
-            each(ListedEntry {
-                name: Cow::Borrowed(view.name),
-                path: Cow::Borrowed(view.path),
-                size: view.size,
-                modified: view.modified,
-                format: view.format,
-                nested: view.nested,
-                record: e.entry.record.clone(),
-            })
-        })
-    };
+    let mut sink = |batch: &mut Vec<FlatEntry<'_>>| batch.iter().try_for_each(|e| each(e.listed()));
     flatten(format, &data, &path.to_string_lossy(), ("", ""), (recursive, true), 0, &mut sink)
         .map_err(|e| e.in_file(path))
 }
 
 /// Lists an archive into a vector (see [`list_each`]).
 pub fn list(path: &Path, recursive: bool) -> Result<Vec<ListedEntry<'static>>> {
-    let (data, format) = open_known(path).map_err(|e| e.in_file(path))?;
     let mut out = Vec::new();
-    let mut sink = |batch: &mut Vec<FlatEntry<'_>>| {
-        out.extend(batch.drain(..).map(FlatEntry::into_listed));
+    list_each(path, recursive, &mut |e| {
+        out.push(e.into_owned());
         Ok(())
-    };
-    flatten(format, &data, &path.to_string_lossy(), ("", ""), (recursive, true), 0, &mut sink)
-        .map_err(|e| e.in_file(path))?;
+    })?;
     Ok(out)
 }
 
@@ -362,14 +320,14 @@ fn json_entries(
             if !nested {
                 children.clear();
             }
-            let view = ListedView {
-                name: &name,
-                path: &path,
+            let view = ListedEntry {
+                name,
+                path,
                 size: entry.size,
                 modified: entry.modified,
                 format: format.map(|f| f.id),
                 nested,
-                record: entry.record.as_deref(),
+                record: entry.record.as_deref().map(Cow::Borrowed),
             };
             buf.extend_from_slice(b",\n");
             serde_json::to_writer(&mut buf, &view).map_err(|e| Error::Unsupported(format!("listing: {e}")))?;
