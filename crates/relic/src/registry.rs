@@ -140,6 +140,10 @@ pub struct ConvertOptions {
     /// One-line notes for the user (a palette not found, a default taken), printed by the CLI as
     /// warnings; shared by every conversion of one run.
     pub notes: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+    /// Parts of one file a conversion could not decode while it still wrote the rest (a record of a
+    /// container whose body is damaged): each is a failure of that input, one line on stderr, and makes
+    /// the exit code 1. `relic convert` gives every file a list of its own.
+    pub failures: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
     /// Format-specific choices for unsettled layouts, as `(key, value)` pairs with keys named after the
     /// format (`--option ei-cam.time=f32`). Each format reads its own keys (its `notes` list them) and
     /// refuses values it does not know; the last pair for a key wins.
@@ -181,6 +185,11 @@ impl ConvertOptions {
     /// Adds a note for the user (see [`ConvertOptions::notes`]).
     pub fn note(&self, text: impl Into<String>) {
         self.notes.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(text.into());
+    }
+
+    /// Reports a part of the file that could not be converted (see [`ConvertOptions::failures`]).
+    pub fn fail(&self, text: impl Into<String>) {
+        self.failures.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(text.into());
     }
 
     /// The value given for `key`, if any.

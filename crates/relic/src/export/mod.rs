@@ -3,6 +3,7 @@
 pub mod gltf;
 pub mod json;
 pub mod png;
+pub mod view;
 pub mod wav;
 
 use crate::asset::Asset;
