@@ -159,12 +159,29 @@ enum Command {
     },
     /// Convert files, folders and archives to open formats (PNG, WAV, glTF, JSON)
     #[command(
-        after_help = "Examples:\n  relic convert -o out samples\n  relic convert --to json -o out texts.res\n  relic convert --json -o out textures.res > manifest.json\n  relic convert --morph 1,0,0.5 --textures Res/textures.res -o out unhufe.mod"
+        after_help = "\
+Where outputs go: a file at REL/NAME below the root writes out/REL/NAME.<ext> when it makes one file
+(intro.cam -> intro.cam.json, unit.mmp -> unit.mmp.png) and out/REL/NAME/... when it makes several (an
+index document, for some formats, beside it as out/REL/NAME.json); an archive's entries go into
+out/REL/NAME/ by the same rule. The root is --base, else the deepest folder holding every input (a folder
+input counts as itself). Names follow from each input's name alone, two inputs never share an output,
+N shards write what one run would, and the output folder is never walked into. Files named *.view.* are
+views: `relic pack` does not read them and warns when they were edited.
+
+Examples:
+  relic convert -o out samples
+  relic convert --to json -o out texts.res
+  relic convert --json -o out textures.res > manifest.json
+  relic convert --morph 1,0,0.5 --textures Res/textures.res -o out unhufe.mod
+  find game -name '*.cam' > list.txt && relic convert --files-from list.txt --base game -o out"
     )]
     Convert {
         /// Output folder
         #[arg(short, long, default_value = ".")]
         output: PathBuf,
+        /// The folder output paths are taken relative to (default: the deepest folder holding every input)
+        #[arg(long, value_name = "DIR")]
+        base: Option<PathBuf>,
         /// Output extension (json for the file's own data; default: the natural format of each asset)
         #[arg(long)]
         to: Option<String>,
@@ -331,6 +348,11 @@ fn finish(failures: &[String]) -> ExitCode {
     for f in failures {
         say!("relic: {f}");
     }
+    exit_code(failures)
+}
+
+/// 0 when nothing failed, else 1.
+fn exit_code(failures: &[String]) -> ExitCode {
     if failures.is_empty() {
         ExitCode::SUCCESS
     } else {
@@ -549,6 +571,7 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
         }
         Command::Convert {
             output,
+            base,
             to,
             mips,
             textures,
@@ -579,7 +602,7 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
                 compression,
                 ..Default::default()
             };
-            let req = ops::ConvertRequest { to, force, options, format, shard: batch.shard, listed };
+            let req = ops::ConvertRequest { to, force, options, format, shard: batch.shard, listed, base };
             ops::check_convert_request(&inputs, &req).map_err(Failure::Usage)?;
             let bar = Bar::new(quiet, false);
             let report = ops::convert(&inputs, &output, &req, &bar);
@@ -591,18 +614,31 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
             summary.skipped = report.skipped.clone();
             batch.write_report(summary)?;
             let notes = req.options.notes.lock().map(|n| n.clone()).unwrap_or_default();
-            for note in notes.iter().collect::<std::collections::BTreeSet<_>>() {
+            let notes: Vec<String> = notes.into_iter().collect::<std::collections::BTreeSet<_>>().into_iter().collect();
+            if json {
+                let manifest = serde_json::json!({
+                    "outputs": report.outputs,
+                    "failures": report.failed,
+                    "skipped": report.skipped,
+                    "warnings": notes,
+                });
+                print_json(out, &manifest)?;
+            }
+            for note in &notes {
                 say!("relic: warning: {note}");
             }
-            if json {
-                print_json(out, &report.outputs)?;
-            } else if !quiet {
-                for s in &report.skipped {
-                    say!("skipped {s}");
+            if !quiet && !json {
+                for line in skipped_lines(&report.skipped) {
+                    say!("{line}");
                 }
-                say!("wrote {} files to {}", report.outputs.len(), output.display());
             }
-            Ok(finish(&report.failures))
+            for f in &report.failures {
+                say!("relic: {f}");
+            }
+            if !quiet && !json {
+                say!("{}", convert_summary(&report, &output));
+            }
+            Ok(exit_code(&report.failures))
         }
         Command::Check { json, quiet, batch, inputs } => {
             let inputs = batch.inputs(inputs)?;
@@ -766,6 +802,57 @@ fn confidence(c: relic::registry::Confidence) -> &'static str {
         relic::registry::Confidence::Magic => "magic",
         relic::registry::Confidence::Extension => "extension",
     }
+}
+
+/// `n` and the noun, singular or plural (`1 file`, `2 files`).
+fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// The last line of `relic convert`: what was written (the file itself when there is one), then what failed
+/// and what was skipped, counted.
+fn convert_summary(report: &ops::ConvertReport, output: &Path) -> String {
+    let mut line = match report.outputs.as_slice() {
+        [one] => format!("wrote {}", one.output),
+        all => format!("wrote {} to {}", count(all.len(), "file", "files"), output.display()),
+    };
+    if !report.failures.is_empty() {
+        line += &format!(", {} failed", report.failures.len());
+    }
+    if !report.skipped.is_empty() {
+        line += &format!(", {} skipped", report.skipped.len());
+    }
+    line
+}
+
+/// Skipped files for a person: one line each when there are few; otherwise one line per reason, counted
+/// (`--json` and `--report` list every file).
+fn skipped_lines(skipped: &[String]) -> Vec<String> {
+    if skipped.len() <= 5 {
+        return skipped.iter().map(|s| format!("skipped {s}")).collect();
+    }
+    // Grouped by reason, the format id taken out of it (`ei-mmp cannot be made into csv` and `ro-rsm cannot
+    // be made into csv` are one line naming both).
+    let mut reasons: std::collections::BTreeMap<&str, (usize, &str, std::collections::BTreeSet<&str>)> =
+        Default::default();
+    for s in skipped {
+        // `path: reason`; the path may itself hold ": ", the reason never does.
+        let (path, reason) = s.rsplit_once(": ").unwrap_or(("", s.as_str()));
+        let (id, rest) = match reason.split_once(' ') {
+            Some((id, rest)) if relic::registry::by_id(id).is_some() => (Some(id), rest),
+            _ => (None, reason),
+        };
+        let e = reasons.entry(rest).or_insert((0, path, Default::default()));
+        e.0 += 1;
+        e.2.extend(id);
+    }
+    reasons
+        .into_iter()
+        .map(|(reason, (n, first, ids))| {
+            let ids = if ids.is_empty() { String::new() } else { format!("{}; ", ids.into_iter().collect::<Vec<_>>().join(", ")) };
+            format!("skipped {}: {reason} ({ids}the first: {first})", count(n, "file", "files"))
+        })
+        .collect()
 }
 
 fn default_folder(archive: &Path) -> PathBuf {

@@ -96,6 +96,23 @@ fn is_terminal_control(c: char) -> bool {
     c.is_control() || matches!(c, '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 
+/// `path` made absolute (against the current folder) with `.` and `..` resolved by name, links not
+/// followed: what the user sees, for laying out outputs (`a/../b/x` and `b/x` are one path).
+pub fn lexical_absolute(path: &Path) -> PathBuf {
+    let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut out = PathBuf::new();
+    for c in abs.components() {
+        match c {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
 /// Text made safe to print on a terminal: control characters and bidirectional overrides become escapes
 /// (`\u{1b}`); everything else, non-ASCII letters included, is kept. `keep_newlines` leaves `\n` alone for
 /// multi-line output.

@@ -24,12 +24,15 @@ pub struct ConvertRequest {
     /// Read every input as this format instead of identifying it (`--format`): for layouts that have no
     /// magic and are never sniffed (Dark Reign's headerless FTG sprites).
     pub format: Option<&'static Format>,
-    /// Only the inputs of this shard (`--shard K/N`); names are still chosen over every input, so the
-    /// union of the shards is one whole run.
+    /// Only the inputs of this shard (`--shard K/N`); the layout root is still found over every input, so
+    /// the union of the shards is one whole run.
     pub shard: Option<super::Shard>,
     /// The inputs come from a list (`--files-from`): a file of no known format, or of a format not
     /// converted yet, is skipped as in a walked folder, not a failure.
     pub listed: bool,
+    /// The folder output paths are taken relative to (`--base`); the deepest folder holding every input
+    /// when absent (see [`layout_root`]).
+    pub base: Option<PathBuf>,
 }
 
 /// One written output (the `--json` manifest of `relic convert`).
@@ -41,11 +44,20 @@ pub struct ManifestItem {
     pub kind: &'static str,
 }
 
+/// One failure of a run, for the `--json` manifest: the input (a file, or `file/entry`) and why.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct FailedItem {
+    pub input: String,
+    pub message: String,
+}
+
 #[derive(Debug, Default)]
 pub struct ConvertReport {
     pub outputs: Vec<ManifestItem>,
-    /// Inputs that failed, one line each.
+    /// Inputs that failed, one line each (`input: message`).
     pub failures: Vec<String>,
+    /// The same failures, input and message apart, in the same order.
+    pub failed: Vec<FailedItem>,
     /// Files in walked folders that were not converted, one line each with the reason (no format matched,
     /// or the format is read but not converted yet).
     pub skipped: Vec<String>,
@@ -59,95 +71,139 @@ struct Job {
     out_dir: PathBuf,
     /// Named on the command line (an unknown format is then a failure, not a skip).
     explicit: bool,
-    /// Output name without extension: the file's stem, or its whole name when another input of this run
-    /// has the same stem and output folder (`x.rsm` and `x.rsm2` become `x.rsm.glb` and `x.rsm2.glb`).
+    /// Output name without extension: the input's whole file name (`x.rsm` → `x.rsm.glb`, `x.rsm2` →
+    /// `x.rsm2.glb`), so that it follows from the input's name alone, whatever else the batch holds.
     stem: String,
 }
 
-fn stem_of(name: &str) -> &str {
-    let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
-    match base.rsplit_once('.') {
-        Some((stem, _)) if !stem.is_empty() => stem,
-        _ => base,
+/// The folder a file's name is taken relative to: `--base`, else the deepest folder that holds every input
+/// (a folder input counts as itself, a file as its folder). Paths are made absolute and `.`/`..` resolved
+/// by name, without following links, so that `a/../b/x` and `b/x` agree.
+pub fn layout_root(inputs: &[PathBuf], base: Option<&Path>) -> std::result::Result<PathBuf, String> {
+    if let Some(base) = base {
+        let root = paths::lexical_absolute(base);
+        for input in inputs {
+            if !paths::lexical_absolute(input).starts_with(&root) {
+                return Err(format!(
+                    "{} is not under --base {}: every input's outputs are placed by its path below the base",
+                    input.display(),
+                    base.display()
+                ));
+            }
+        }
+        return Ok(root);
     }
+    let mut root: Option<PathBuf> = None;
+    for input in inputs {
+        let abs = paths::lexical_absolute(input);
+        let folder = if input.is_dir() { abs } else { abs.parent().map(Path::to_path_buf).unwrap_or(abs) };
+        root = Some(match root {
+            None => folder,
+            Some(r) => r.components().zip(folder.components()).take_while(|(a, b)| a == b).map(|(a, _)| a).collect(),
+        });
+    }
+    Ok(root.unwrap_or_default())
 }
 
 /// Checks a conversion request before anything runs, for the CLI's usage errors (exit 2): `--option` keys
-/// and values the formats offer, a `--to` target some format makes, and for each file named (not folders)
-/// a target its format can make.
+/// and values the formats offer, a `--to` target some format makes, inputs under `--base`, and for each file
+/// named (not folders) a target its format can make.
 pub fn check_convert_request(inputs: &[PathBuf], req: &ConvertRequest) -> std::result::Result<(), String> {
     registry::check_settings(&req.options.settings)?;
+    layout_root(inputs, req.base.as_deref())?;
     let Some(to) = req.to.as_deref() else { return Ok(()) };
     let all = registry::all_targets();
     if !all.iter().any(|t| t.eq_ignore_ascii_case(to)) {
         return Err(format!("unknown --to target `{to}` (one of {})", all.join(", ")));
     }
+    if req.listed {
+        return Ok(());
+    }
     for input in inputs.iter().filter(|p| p.is_file()) {
         let Ok(Some((format, _))) = registry::identify_path(input) else { continue };
-        let targets = format.targets();
-        if !targets.iter().any(|t| t.eq_ignore_ascii_case(to)) {
+        if !can_make(format, to) {
             return Err(format!(
                 "{} is {} ({}), which converts to {}, not {to}",
                 input.display(),
                 format.id,
                 format.name,
-                targets.join(", ")
+                format.targets().join(", ")
             ));
         }
     }
     Ok(())
 }
 
-/// Converts files and folders (walked; their structure is kept under `out_dir`). A bad file or entry does
-/// not stop the batch: it is reported in `failures`, and `outputs` lists exactly the files written.
+fn can_make(format: &Format, to: &str) -> bool {
+    format.targets().iter().any(|t| t.eq_ignore_ascii_case(to))
+}
+
+/// Converts files and folders. Outputs are laid out by one rule, a pure function of each input's path: a
+/// file at `REL/NAME` below the root ([`layout_root`]) writes `out/REL/NAME.<ext>` when it makes one file,
+/// and `out/REL/NAME/…` (with an index document as `out/REL/NAME.json` beside it, for some formats) when it
+/// makes several; an archive's entries go into `out/REL/NAME/` by their own paths, by the same rule. So the
+/// name follows from the input's name alone, two inputs never share an output, and N shards of a list write
+/// what one run would. The output folder is never walked into. A bad file or entry does not stop the batch:
+/// it is reported in `failures`, and `outputs` lists exactly the files written.
 pub fn convert(inputs: &[PathBuf], out_dir: &Path, req: &ConvertRequest, progress: &dyn Progress) -> ConvertReport {
     let mut report = ConvertReport::default();
+    let root = match layout_root(inputs, req.base.as_deref()) {
+        Ok(root) => root,
+        Err(message) => {
+            report.failures.push(message.clone());
+            report.failed.push(FailedItem { input: String::new(), message });
+            return report;
+        }
+    };
+    let out_abs = paths::lexical_absolute(out_dir);
+    let out_real = out_dir.canonicalize().ok();
+    // The output folder, met while walking an input (`convert -o out .`), holds outputs, not inputs.
+    let is_output = |p: &Path| {
+        paths::lexical_absolute(p) == out_abs || (out_real.is_some() && p.canonicalize().ok() == out_real)
+    };
+    let place = |path: &Path| -> PathBuf {
+        let abs = paths::lexical_absolute(path);
+        let rel = abs.strip_prefix(&root).unwrap_or(&abs);
+        rel.parent().map_or_else(|| out_dir.to_path_buf(), |p| out_dir.join(p))
+    };
     let mut jobs = Vec::new();
     for input in inputs {
         if input.is_dir() {
-            for entry in walkdir::WalkDir::new(input).sort_by_file_name() {
+            let walk = walkdir::WalkDir::new(input)
+                .sort_by_file_name()
+                .into_iter()
+                .filter_entry(|e| !(e.file_type().is_dir() && e.depth() > 0 && is_output(e.path())));
+            for entry in walk {
                 match entry {
-                    Ok(e) if e.file_type().is_file() => {
-                        let rel = e.path().strip_prefix(input).unwrap_or(e.path());
-                        let sub = rel.parent().map(|p| out_dir.join(p)).unwrap_or_else(|| out_dir.to_path_buf());
-                        jobs.push(Job {
-                            path: e.path().to_path_buf(),
-                            out_dir: sub,
-                            explicit: false,
-                            stem: String::new(),
-                        });
-                    }
+                    Ok(e) if e.file_type().is_file() => jobs.push(Job {
+                        path: e.path().to_path_buf(),
+                        out_dir: place(e.path()),
+                        explicit: false,
+                        stem: file_name(e.path()),
+                    }),
                     Ok(_) => {}
-                    Err(err) => report.failures.push(format!("{}: {err}", input.display())),
+                    Err(err) => report
+                        .failed
+                        .push(FailedItem { input: input.display().to_string(), message: err.to_string() }),
                 }
             }
         } else {
             jobs.push(Job {
                 path: input.clone(),
-                out_dir: out_dir.to_path_buf(),
+                out_dir: place(input),
                 explicit: !req.listed,
-                stem: String::new(),
+                stem: file_name(input),
             });
         }
     }
-    let mut stems: std::collections::HashMap<(PathBuf, String), usize> = Default::default();
-    for job in &mut jobs {
-        job.stem = stem_of(&job.path.to_string_lossy()).to_string();
-        *stems.entry((job.out_dir.clone(), job.stem.to_lowercase())).or_default() += 1;
-    }
-    for job in &mut jobs {
-        if stems.get(&(job.out_dir.clone(), job.stem.to_lowercase())).is_some_and(|&n| n > 1) {
-            job.stem = job.path.file_name().map_or_else(|| job.stem.clone(), |n| n.to_string_lossy().into_owned());
-        }
-    }
-    // The shard is taken after the names: a name two inputs share is made unique over the whole batch.
     let jobs = super::Shard::select(req.shard, jobs, |j| j.path.as_path());
     report.inputs = jobs.iter().map(|j| j.path.display().to_string()).collect();
     progress.start(jobs.len() as u64);
+    let claimed = Claimed::default();
     let results: Vec<(Job, Converted)> = jobs
         .into_par_iter()
         .map(|job| {
-            let r = convert_file(&job, out_dir, req);
+            let r = convert_file(&job, out_dir, req, &claimed);
             progress.advance(1);
             (job, r)
         })
@@ -157,19 +213,54 @@ pub fn convert(inputs: &[PathBuf], out_dir: &Path, req: &ConvertRequest, progres
             Converted::Done(batch) => {
                 let (items, failures) = batch.failure_lines();
                 report.outputs.extend(items);
-                report.failures.extend(failures);
+                report.failed.extend(failures);
             }
             Converted::Unknown if !job.explicit => {
                 report.skipped.push(format!("{}: not a format relic knows", job.path.display()))
             }
-            Converted::Unknown => report.failures.push(format!("{}: not a format relic knows", job.path.display())),
+            Converted::Unknown => report.failed.push(FailedItem {
+                input: job.path.display().to_string(),
+                message: "not a format relic knows".into(),
+            }),
             Converted::NotYet(id) => report.skipped.push(format!(
                 "{}: {id} is read but not converted yet (`--to json` gives its data)",
                 job.path.display()
             )),
+            Converted::NotTo(id, to) => {
+                report.skipped.push(format!("{}: {id} cannot be made into {to}", job.path.display()))
+            }
         }
     }
+    report.failures = report.failed.iter().map(|f| format!("{}: {}", f.input, f.message)).collect();
     report
+}
+
+/// The whole file name of a path (the stem of its outputs).
+fn file_name(path: &Path) -> String {
+    path.file_name().map_or_else(|| path.to_string_lossy().into_owned(), |n| n.to_string_lossy().into_owned())
+}
+
+/// The outputs of one run and the input that wrote each: a second input mapped to a path already written
+/// (an archive holding `x.mmp` and a raw `x.mmp.png`) fails instead of replacing the first, even with
+/// `--force`.
+#[derive(Default)]
+struct Claimed(std::sync::Mutex<std::collections::HashMap<PathBuf, String>>);
+
+impl Claimed {
+    fn claim(&self, path: &Path, input: &str) -> Result<()> {
+        let mut map = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        match map.get(path) {
+            Some(first) if first != input => Err(Error::Refused(format!(
+                "{} is also an output of {first} in this run: two inputs map to one output, so it was not \
+                 written again",
+                path.display()
+            ))),
+            _ => {
+                map.insert(path.to_path_buf(), input.to_string());
+                Ok(())
+            }
+        }
+    }
 }
 
 /// What became of one file.
@@ -178,6 +269,8 @@ enum Converted {
     Done(Batch),
     /// No format matched.
     Unknown,
+    /// A file met in a walked folder or a list whose format (this id) cannot be made into `--to` (this).
+    NotTo(&'static str, String),
     /// A file met in a walked folder whose format (this id) has no conversion yet.
     NotYet(&'static str),
 }
@@ -198,18 +291,15 @@ impl Batch {
         self.items.extend(other.items);
         self.failures.extend(other.failures);
     }
-    /// One line per failure: the input (file, or file/entry) first, its path not repeated.
-    fn failure_lines(self) -> (Vec<ManifestItem>, Vec<String>) {
+    /// One failure per line: the input (file, or file/entry) and the message, its path not repeated.
+    fn failure_lines(self) -> (Vec<ManifestItem>, Vec<FailedItem>) {
         let lines = self
             .failures
             .into_iter()
             .map(|(input, e)| {
                 let msg = e.without_file().to_string();
-                if msg.starts_with(&format!("{input}: ")) {
-                    msg
-                } else {
-                    format!("{input}: {msg}")
-                }
+                let message = msg.strip_prefix(&format!("{input}: ")).map(str::to_owned).unwrap_or(msg);
+                FailedItem { input, message }
             })
             .collect();
         (self.items, lines)
@@ -224,6 +314,8 @@ struct Target<'r> {
     /// What the archives of this input may still expand to (`--max-expansion` times the input's size),
     /// shared by its nested archives.
     budget: &'r std::sync::atomic::AtomicU64,
+    /// Every output of the run so far, with the input that wrote it.
+    claimed: &'r Claimed,
 }
 
 impl Target<'_> {
@@ -238,13 +330,14 @@ impl Target<'_> {
         }
     }
 
-    fn write(&self, path: &Path, bytes: &[u8], modified: Option<u64>) -> Result<()> {
+    fn write(&self, path: &Path, bytes: &[u8], modified: Option<u64>, input: &str) -> Result<()> {
+        self.claimed.claim(path, input)?;
         paths::write_bytes(self.root, path, bytes, WriteOptions { force: self.req.force, modified })
     }
 }
 
 /// Converts one file.
-fn convert_file(job: &Job, root: &Path, req: &ConvertRequest) -> Converted {
+fn convert_file(job: &Job, root: &Path, req: &ConvertRequest, claimed: &Claimed) -> Converted {
     let input = job.path.display().to_string();
     let data = match source::open(&job.path) {
         Ok(d) => d,
@@ -257,8 +350,11 @@ fn convert_file(job: &Job, root: &Path, req: &ConvertRequest) -> Converted {
     if !job.explicit && !to_json && !format.capabilities.convert {
         return Converted::NotYet(format.id);
     }
+    if let Some(to) = req.to.as_deref().filter(|to| !job.explicit && !can_make(format, to)) {
+        return Converted::NotTo(format.id, to.to_string());
+    }
     let budget = crate::limits::expansion_budget(data.len() as u64).into();
-    let target = Target { root, req, budget: &budget };
+    let target = Target { root, req, budget: &budget, claimed };
     Converted::Done(convert_bytes(format, &data, &name, &input, &job.out_dir, &job.stem, &target, 0))
 }
 
@@ -276,7 +372,7 @@ fn convert_bytes(
 ) -> Batch {
     let mut batch = Batch::default();
     let mut write = |rel: &str, bytes: &[u8], kind: &'static str| match output_path(dir, rel, "output")
-        .and_then(|path| target.write(&path, bytes, None).map(|()| path))
+        .and_then(|path| target.write(&path, bytes, None, input).map(|()| path))
     {
         Ok(path) => {
             batch.items.push(ManifestItem { input: input.to_string(), output: path.display().to_string(), kind })
@@ -297,13 +393,18 @@ fn convert_bytes(
         };
     }
     let path = (depth == 0).then(|| Path::new(name));
-    let files = match export_assets(format, data, name, path, stem, target.req) {
+    // The parts of this file that fail while the rest converts (see `ConvertOptions::fail`) are its own.
+    let failures = std::sync::Arc::default();
+    let options = registry::ConvertOptions { failures: std::sync::Arc::clone(&failures), ..target.req.options.clone() };
+    let files = match export_assets(format, data, name, path, stem, target.req, &options) {
         Ok(files) => files,
         Err(e) => return Batch::failed(input, e),
     };
     for (rel, bytes, kind) in &files {
         write(rel, bytes, kind);
     }
+    let failed = std::mem::take(&mut *failures.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
+    batch.failures.extend(failed.into_iter().map(|text| (input.to_string(), Error::Refused(text))));
     batch
 }
 
@@ -318,11 +419,12 @@ fn export_assets(
     path: Option<&Path>,
     stem: &str,
     req: &ConvertRequest,
+    options: &registry::ConvertOptions,
 ) -> Result<Vec<(String, Vec<u8>, &'static str)>> {
     let codec = format.codec_for(name);
     let mut assets = match path {
-        Some(p) => codec.convert_at(data, p, &req.options)?,
-        None => codec.convert(data, &req.options)?,
+        Some(p) => codec.convert_at(data, p, options)?,
+        None => codec.convert(data, options)?,
     };
     // `--to` picks the assets that can be made into it (`--to txt` of a MOB: its scripts only).
     if let Some(to) = req.to.as_deref() {
@@ -384,7 +486,7 @@ fn convert_archive(
     let target = match format.codec.entry_options(data, &target.req.options) {
         Some(options) => {
             entry_req = ConvertRequest { options, ..target.req.clone() };
-            &Target { root: target.root, req: &entry_req, budget: target.budget }
+            &Target { root: target.root, req: &entry_req, budget: target.budget, claimed: target.claimed }
         }
         None => target,
     };
@@ -414,8 +516,7 @@ fn convert_entry(entry: &Entry<'_>, input: &str, dir: &Path, target: &Target<'_>
         let converted = if inner.is_archive() && !inner.codec_for(&entry.name).converts_whole() {
             convert_archive(inner, &bytes, &entry.name, &entry_input, &entry_dir.join(base), target, depth + 1)
         } else {
-            let stem = stem_of(base);
-            convert_bytes(inner, &bytes, &entry.name, &entry_input, &entry_dir, stem, target, depth + 1)
+            convert_bytes(inner, &bytes, &entry.name, &entry_input, &entry_dir, base, target, depth + 1)
         };
         // Converted, perhaps in part: what failed is reported as it is.
         if !converted.items.is_empty() || converted.failures.is_empty() {
@@ -428,7 +529,7 @@ fn convert_entry(entry: &Entry<'_>, input: &str, dir: &Path, target: &Target<'_>
             batch.failures = converted.failures;
         }
     }
-    match target.write(&out, &bytes, entry.modified) {
+    match target.write(&out, &bytes, entry.modified, &entry_input) {
         Ok(()) => batch.items.push(ManifestItem { input: entry_input, output: out.display().to_string(), kind: "raw" }),
         Err(e) => batch.failures.push((entry_input, e)),
     }
