@@ -217,7 +217,7 @@ fn convert_then_pack_reproduces_every_file() {
         let out = tempfile::tempdir().unwrap();
         convert(&file, out.path());
         let doc: Value =
-            serde_json::from_slice(&std::fs::read(out.path().join(format!("{stem}.json"))).unwrap()).unwrap();
+            serde_json::from_slice(&std::fs::read(out.path().join(format!("{stem}.rcd.json"))).unwrap()).unwrap();
         // Every pixel block is canonical generator output: the document leaves its bytes to the PNG.
         for b in doc["blocks"].as_array().unwrap() {
             if b["magic"] == "8PXL" || b["magic"] == "32PX" {
@@ -226,8 +226,11 @@ fn convert_then_pack_reproduces_every_file() {
         }
         let back = out.path().join("back.rcd");
         let report =
-            ops::pack("freerct-rcd", &out.path().join(format!("{stem}.json")), &back, &PackOptions::default()).unwrap();
+            ops::pack("freerct-rcd", &out.path().join(format!("{stem}.rcd.json")), &back, &PackOptions::default())
+                .unwrap();
         assert!(report.notes.iter().any(|n| n.contains("encoded")), "{:?}", report.notes);
+        // Pack draws every sheet again from the sprite PNGs, as convert drew it: no view differs.
+        assert!(!report.notes.iter().any(|n| n.contains("is a view")), "{stem}: {:?}", report.notes);
         assert!(std::fs::read(&back).unwrap() == std::fs::read(&file).unwrap(), "{stem}: packed bytes differ");
     }
 }
@@ -238,12 +241,12 @@ fn sheets_follow_the_spec_order() {
     let out = tempfile::tempdir().unwrap();
     convert(&dir.join("groundtile_8bpp64.rcd"), out.path());
     let doc: Value =
-        serde_json::from_slice(&std::fs::read(out.path().join("groundtile_8bpp64.json")).unwrap()).unwrap();
+        serde_json::from_slice(&std::fs::read(out.path().join("groundtile_8bpp64.rcd.json")).unwrap()).unwrap();
     let surf = &doc["blocks"][38];
-    assert_eq!(surf["sheet"], "0039_surf_sheet.png");
+    assert_eq!(surf["sheet"], "0039_surf_sheet.view.png");
     assert_eq!(surf["north"]["flat"], json!({"block": 2, "png": "0001_surf39_north_flat.png"}));
     // 19 cells in one row, each the union of the sprites' rectangles around their origin plus a gap of 2.
-    let sheet = Rgba::read(&out.path().join("groundtile_8bpp64/0039_surf_sheet.png"));
+    let sheet = Rgba::read(&out.path().join("groundtile_8bpp64.rcd/0039_surf_sheet.view.png"));
     let ground_bytes = std::fs::read(dir.join("groundtile_8bpp64.rcd")).unwrap();
     let ground = rcd::parse(&ground_bytes).unwrap();
     let sprites: Vec<(i64, i64, i64, i64)> = (0..19)
@@ -275,7 +278,7 @@ fn an_edited_png_packs_and_reads_back_with_the_edit() {
     // 8bpp: recolour the flat ground tile (its PNG is palette-indexed) from its own indices to index 48.
     let input = dir.join("groundtile_8bpp64.rcd");
     convert(&input, out.path());
-    let png_path = out.path().join("groundtile_8bpp64/0001_surf39_north_flat.png");
+    let png_path = out.path().join("groundtile_8bpp64.rcd/0001_surf39_north_flat.png");
     let decoder = png::Decoder::new(std::fs::File::open(&png_path).unwrap());
     let mut reader = decoder.read_info().unwrap();
     let info = reader.info().clone();
@@ -291,7 +294,7 @@ fn an_edited_png_packs_and_reads_back_with_the_edit() {
         enc.write_header().unwrap().write_image_data(&edited).unwrap();
     }
     let back = out.path().join("edited.rcd");
-    ops::pack("freerct-rcd", &out.path().join("groundtile_8bpp64.json"), &back, &PackOptions::default()).unwrap();
+    ops::pack("freerct-rcd", &out.path().join("groundtile_8bpp64.rcd.json"), &back, &PackOptions::default()).unwrap();
     let bytes = std::fs::read(&back).unwrap();
     let file = rcd::parse(&bytes).unwrap();
     let original_bytes = std::fs::read(&input).unwrap();
@@ -307,12 +310,12 @@ fn an_edited_png_packs_and_reads_back_with_the_edit() {
     let out = tempfile::tempdir().unwrap();
     let input = dir.join("v2/shops.rcd");
     convert(&input, out.path());
-    let doc: Value = serde_json::from_slice(&std::fs::read(out.path().join("shops.json")).unwrap()).unwrap();
+    let doc: Value = serde_json::from_slice(&std::fs::read(out.path().join("shops.rcd.json")).unwrap()).unwrap();
     let block = doc["blocks"].as_array().unwrap().iter().find(|b| b["magic"] == "32PX").unwrap();
     let (n, name) = (block["block"].as_u64().unwrap() as usize, block["png"].as_str().unwrap().to_string());
-    let path = out.path().join("shops").join(&name);
+    let path = out.path().join("shops.rcd").join(&name);
     let mut img = Rgba::read(&path);
-    let layers = block["recolour_png"].as_str().map(|r| Rgba::read(&out.path().join("shops").join(r)));
+    let layers = block["recolour_png"].as_str().map(|r| Rgba::read(&out.path().join("shops.rcd").join(r)));
     let (x, y) = (0..img.height)
         .flat_map(|y| (0..img.width).map(move |x| (x, y)))
         .find(|&(x, y)| img.pixel(x, y)[3] == 255 && layers.as_ref().map_or(true, |l| l.pixel(x, y)[3] == 0))
@@ -321,7 +324,7 @@ fn an_edited_png_packs_and_reads_back_with_the_edit() {
     img.rgba[i..i + 4].copy_from_slice(&[255, 0, 0, 255]);
     img.write(&path);
     let back = out.path().join("edited.rcd");
-    ops::pack("freerct-rcd", &out.path().join("shops.json"), &back, &PackOptions::default()).unwrap();
+    ops::pack("freerct-rcd", &out.path().join("shops.rcd.json"), &back, &PackOptions::default()).unwrap();
     let bytes = std::fs::read(&back).unwrap();
     let file = rcd::parse(&bytes).unwrap();
     let Body::Pixels32 { width, height, data, .. } = &file.blocks[n - 1].body else { panic!() };
@@ -342,7 +345,7 @@ fn pillow_reads_the_pngs() {
     }
     let out = tempfile::tempdir().unwrap();
     convert(&dir.join("people_animation.rcd"), out.path());
-    let png = out.path().join("people_animation/0001_anim3_frames_0.png");
+    let png = out.path().join("people_animation.rcd/0001_anim3_frames_0.png");
     let script = "import sys\nfrom PIL import Image\nim = Image.open(sys.argv[1])\nprint(im.mode, im.size)\nsys.stdout.write(' '.join(str(v) for p in [im.convert('RGBA').getpixel((0, 0)), im.convert('RGBA').getpixel((5, 13))] for v in p))";
     let run = Command::new("python3").args(["-c", script]).arg(&png).output().unwrap();
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
@@ -359,12 +362,13 @@ fn identical_pixel_blocks_are_shared_when_packed() {
     let out = tempfile::tempdir().unwrap();
     let input = dir.join("groundtile_8bpp64.rcd");
     convert(&input, out.path());
-    let folder = out.path().join("groundtile_8bpp64");
+    let folder = out.path().join("groundtile_8bpp64.rcd");
     // Block 3 (the north-up slope) takes block 1's pixels (the flat tile).
     std::fs::copy(folder.join("0001_surf39_north_flat.png"), folder.join("0003_surf39_north_n.png")).unwrap();
     let back = out.path().join("shared.rcd");
     let report =
-        ops::pack("freerct-rcd", &out.path().join("groundtile_8bpp64.json"), &back, &PackOptions::default()).unwrap();
+        ops::pack("freerct-rcd", &out.path().join("groundtile_8bpp64.rcd.json"), &back, &PackOptions::default())
+            .unwrap();
     assert!(report.notes.iter().any(|n| n.contains("1 blocks identical")), "{:?}", report.notes);
     let bytes = std::fs::read(&back).unwrap();
     let file = rcd::parse(&bytes).unwrap();
@@ -406,14 +410,14 @@ fn non_generator_pixel_bytes_survive_until_edited() {
     std::fs::write(&input, &file).unwrap();
     let out = dir.path().join("out");
     convert(&input, &out);
-    let doc: Value = serde_json::from_slice(&std::fs::read(out.join("split.json")).unwrap()).unwrap();
+    let doc: Value = serde_json::from_slice(&std::fs::read(out.join("split.rcd.json")).unwrap()).unwrap();
     assert!(doc["blocks"][1]["data"].is_string(), "the document keeps bytes re-encoding would not give");
     let back = dir.path().join("back.rcd");
-    ops::pack("freerct-rcd", &out.join("split.json"), &back, &PackOptions::default()).unwrap();
+    ops::pack("freerct-rcd", &out.join("split.rcd.json"), &back, &PackOptions::default()).unwrap();
     assert_eq!(std::fs::read(&back).unwrap(), file);
 
     // Edited: pixel 0 becomes index 9; the block is encoded as the generator does (one run of 4).
-    let png_path = out.join("split").join(doc["blocks"][1]["png"].as_str().unwrap());
+    let png_path = out.join("split.rcd").join(doc["blocks"][1]["png"].as_str().unwrap());
     let decoder = png::Decoder::new(std::fs::File::open(&png_path).unwrap());
     let mut reader = decoder.read_info().unwrap();
     let info = reader.info().clone();
@@ -426,7 +430,7 @@ fn non_generator_pixel_bytes_survive_until_edited() {
     enc.write_header().unwrap().write_image_data(&[9, 7, 7, 7]).unwrap();
     drop(reader);
     let back = dir.path().join("edited.rcd");
-    ops::pack("freerct-rcd", &out.join("split.json"), &back, &PackOptions::default()).unwrap();
+    ops::pack("freerct-rcd", &out.join("split.rcd.json"), &back, &PackOptions::default()).unwrap();
     let bytes = std::fs::read(&back).unwrap();
     let packed = rcd::parse(&bytes).unwrap();
     match &packed.blocks[1].body {

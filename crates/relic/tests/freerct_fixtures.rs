@@ -502,12 +502,12 @@ fn v1_sprites_are_drawn_with_their_own_sprt_palette() {
             ".",
             "0001_shop5_views_ne",
             "0003_shop5_views_se",
-            "0005_shop_sheet",
-            "0006_plat_sheet",
-            "0007_tare_sheet",
-            "0008_pare_sheet",
-            "0009_gsli_sheet",
-            "0010_gbor_sheet",
+            "0005_shop_sheet.view",
+            "0006_plat_sheet.view",
+            "0007_tare_sheet.view",
+            "0008_pare_sheet.view",
+            "0009_gsli_sheet.view",
+            "0010_gbor_sheet.view",
         ]
     );
     // The 8PXL PNGs are indexed, with the palette of the SPRT that draws them, index 0 transparent.
@@ -532,7 +532,7 @@ fn v1_sprites_are_drawn_with_their_own_sprt_palette() {
     // The GSLI sheet draws the sprites in RGBA: one row (left = SPRT 2, middle = SPRT 4, right = none,
     // slider = SPRT 2), every cell the union of the sprites' rectangles around their origin: x −2..7
     // (SPRT 2 at −2 wide 4, SPRT 4 at 5 wide 2), y −3..0, so 9 × 3 cells 2 pixels apart.
-    let sheet = asset(&assets, "0009_gsli_sheet");
+    let sheet = asset(&assets, "0009_gsli_sheet.view");
     let f = &sheet.frames[0];
     assert_eq!((f.width, f.height), (4 * 11, 5));
     // SPRT 2 at cell 0's (0, 0): row 0 of 8PXL 1 (index 0, 5, 6, 0), drawn with palette A.
@@ -554,7 +554,7 @@ fn v1_sprites_are_drawn_with_their_own_sprt_palette() {
     assert_eq!(b[2]["png"], "0003_shop5_views_se.png");
     assert_eq!(b[4]["views"]["se"], json!({"block": 4, "png": "0003_shop5_views_se.png"}));
     assert_eq!(b[4]["views"]["sw"], Value::Null);
-    assert_eq!(b[8]["sheet"], "0009_gsli_sheet.png");
+    assert_eq!(b[8]["sheet"], "0009_gsli_sheet.view.png");
 }
 
 #[test]
@@ -660,8 +660,8 @@ fn v2_recolour_pixels_are_drawn_grey_without_a_source_and_kept_as_layers() {
             "0002_surf5_north_flat",
             "0003_surf5_north_n",
             "0003_surf5_north_n.recolour",
-            "0005_surf_sheet",
-            "0006_plat_sheet"
+            "0005_surf_sheet.view",
+            "0006_plat_sheet.view"
         ]
     );
     let c = asset(&assets, "0002_surf5_north_flat");
@@ -730,7 +730,7 @@ fn v2_recolour_pixels_take_the_shops_source_ranges() {
 
     let assets = FORMAT.codec.convert(&bytes, &ConvertOptions::default()).unwrap();
     let name = "0002_fset4_views_ne_x0_y0_z0";
-    assert_eq!(names(&assets), [".", name, &format!("{name}.recolour"), "0004_fset_sheet"]);
+    assert_eq!(names(&assets), [".", name, &format!("{name}.recolour"), "0004_fset_sheet.view"]);
     let f = &asset(&assets, name).frames[0];
     // Layer 1 is the shop's first recolouring (red, 13), layer 2 its second (blue, 10).
     let [r, g, bl] = gradient(13, 100);
@@ -905,37 +905,37 @@ fn convert_then_pack_is_byte_identical() {
             "one",
             v1_file(),
             vec![
-                "one.json",
-                "one/0001_shop5_views_ne.png",
-                "one/0003_shop5_views_se.png",
-                "one/0005_shop_sheet.png",
-                "one/0006_plat_sheet.png",
-                "one/0007_tare_sheet.png",
-                "one/0008_pare_sheet.png",
-                "one/0009_gsli_sheet.png",
-                "one/0010_gbor_sheet.png",
+                "one.rcd.json",
+                "one.rcd/0001_shop5_views_ne.png",
+                "one.rcd/0003_shop5_views_se.png",
+                "one.rcd/0005_shop_sheet.view.png",
+                "one.rcd/0006_plat_sheet.view.png",
+                "one.rcd/0007_tare_sheet.view.png",
+                "one.rcd/0008_pare_sheet.view.png",
+                "one.rcd/0009_gsli_sheet.view.png",
+                "one.rcd/0010_gbor_sheet.view.png",
             ],
         ),
         (
             "two",
             v2_file(),
             vec![
-                "two.json",
-                "two/0002_surf5_north_flat.png",
-                "two/0003_surf5_north_n.png",
-                "two/0003_surf5_north_n.recolour.png",
-                "two/0005_surf_sheet.png",
-                "two/0006_plat_sheet.png",
+                "two.rcd.json",
+                "two.rcd/0002_surf5_north_flat.png",
+                "two.rcd/0003_surf5_north_n.png",
+                "two.rcd/0003_surf5_north_n.recolour.png",
+                "two.rcd/0005_surf_sheet.view.png",
+                "two.rcd/0006_plat_sheet.view.png",
             ],
         ),
         (
             "shop",
             v2_shop_file(),
             vec![
-                "shop.json",
-                "shop/0002_fset4_views_ne_x0_y0_z0.png",
-                "shop/0002_fset4_views_ne_x0_y0_z0.recolour.png",
-                "shop/0004_fset_sheet.png",
+                "shop.rcd.json",
+                "shop.rcd/0002_fset4_views_ne_x0_y0_z0.png",
+                "shop.rcd/0002_fset4_views_ne_x0_y0_z0.recolour.png",
+                "shop.rcd/0004_fset_sheet.view.png",
             ],
         ),
     ];
@@ -945,20 +945,21 @@ fn convert_then_pack_is_byte_identical() {
         let out = dir.path().join(format!("out_{stem}"));
         assert_eq!(convert(&input, &out, &ConvertRequest::default()), want, "{stem}");
         let back = dir.path().join(format!("{stem}.back.rcd"));
-        let notes = pack(&out.join(format!("{stem}.json")), &back);
+        let notes = pack(&out.join(format!("{stem}.rcd.json")), &back);
         // The fixtures' pixels are canonical, so the convert document leaves their data to the PNGs and
         // pack encodes every sprite again (to the same bytes).
         let sprites = want.iter().filter(|n| n.ends_with(".png") && !n.contains("sheet") && !n.contains("recolour"));
         let note = format!("{} encoded, 0 unchanged", sprites.count());
         assert!(notes.iter().any(|n| n.contains(&note)), "{stem}: {notes:?}");
+        assert!(!notes.iter().any(|n| n.contains("is a view")), "{stem}: unedited sheets match: {notes:?}");
         assert_eq!(std::fs::read(&back).unwrap(), bytes, "{stem}: convert → pack");
 
         // --to json → pack: the lossless document alone.
         let out = dir.path().join(format!("json_{stem}"));
         let req = ConvertRequest { to: Some("json".into()), ..Default::default() };
-        assert_eq!(convert(&input, &out, &req), [format!("{stem}.json")]);
+        assert_eq!(convert(&input, &out, &req), [format!("{stem}.rcd.json")]);
         let back = dir.path().join(format!("{stem}.json.rcd"));
-        pack(&out.join(format!("{stem}.json")), &back);
+        pack(&out.join(format!("{stem}.rcd.json")), &back);
         assert_eq!(std::fs::read(&back).unwrap(), bytes, "{stem}: --to json → pack");
     }
 }
@@ -977,7 +978,7 @@ fn edit_sprite_and_pack(pal_a: &[u8]) {
     std::fs::write(&input, v1_file_with(pal_a)).unwrap();
     let out = dir.path().join("out");
     convert(&input, &out, &ConvertRequest::default());
-    let png: PathBuf = out.join("one/0001_shop5_views_ne.png");
+    let png: PathBuf = out.join("one.rcd/0001_shop5_views_ne.png");
     // 4 × 3: row 0 `0 5 6 0` becomes `200 5 6 0` (palette A's entry 200 is (200, 55, 0x40)).
     let mut rgba = Vec::new();
     for &i in &[200u8, 5, 6, 0, 0, 0, 0, 0, 7, 0, 0, 8] {
@@ -991,9 +992,11 @@ fn edit_sprite_and_pack(pal_a: &[u8]) {
     enc.set_depth(png::BitDepth::Eight);
     enc.write_header().unwrap().write_image_data(&rgba).unwrap();
     let back = dir.path().join("edited.rcd");
-    let notes = pack(&out.join("one.json"), &back);
+    let notes = pack(&out.join("one.rcd.json"), &back);
     assert!(notes.iter().any(|n| n.contains("2 encoded, 0 unchanged")), "{notes:?}");
     assert!(!notes.iter().any(|n| n.contains("nearest")), "{notes:?}");
+    // The sheet beside the edited sprite is stale, not edited: no warning.
+    assert!(!notes.iter().any(|n| n.contains("is a view")), "{notes:?}");
     let edited = std::fs::read(&back).unwrap();
     // The expected file: block 1 with row 0 `200 5 6 0` (gap 0, three pixels, the last entry).
     let mut want = v1_file_with(pal_a);
@@ -1016,7 +1019,7 @@ fn a_sprt_palette_is_raw_rgb_whatever_its_first_bytes_spell() {
         let want: Vec<[u8; 4]> =
             pal.chunks_exact(3).enumerate().map(|(i, c)| [c[0], c[1], c[2], if i == 0 { 0 } else { 255 }]).collect();
         assert_eq!(got, want, "palette starting {:?}", String::from_utf8_lossy(start));
-        let sheet = &asset(&assets, "0009_gsli_sheet").frames[0];
+        let sheet = &asset(&assets, "0009_gsli_sheet.view").frames[0];
         assert_eq!(rgba_at(&sheet.pixels, sheet.width, 1, 0), [5, 250, 0x40, 255]);
         edit_sprite_and_pack(&pal);
     }

@@ -2,6 +2,8 @@
 //! PNG names), one PNG per pixel block in `<stem>/` (named after the block and its first user), the
 //! recolour layers of 32PX sprites that have them, and a sheet per game block, one row per view or group
 //! in the spec's order, each sprite placed by its offset so that a tile set lines up as in the game.
+//! Sheets are views (`<block>_<magic>_sheet.view.png`, see `crate::export::view`): pack never reads them
+//! and compares them with what the sprite PNGs give (`pack.rs`).
 
 use std::collections::HashMap;
 
@@ -16,6 +18,7 @@ use super::types::*;
 use crate::asset::{Asset, Document, Frame, FrameRole, Image, NamedAsset, Pixels};
 use crate::codec::palette::{Palette, SixBitScaling};
 use crate::error::Result;
+use crate::export::view::VIEW_SUFFIX;
 use crate::registry::ConvertOptions;
 
 /// FreeRCT's fixed 8bpp palette (JASC-PAL, from `../shared/palettes/freerct-8bpp.pal`): index 0 is
@@ -84,9 +87,10 @@ pub fn info(rcd: &Rcd<'_>) -> Value {
 
 /// A sprite as game blocks see it: its pixel block and drawing offset.
 #[derive(Debug, Clone, Copy)]
-struct SpriteRef {
-    pixels: usize,
-    offset: (i32, i32),
+pub(super) struct SpriteRef {
+    /// The pixel block (0-based).
+    pub pixels: usize,
+    pub offset: (i32, i32),
 }
 
 /// What a reference to block `n` draws: a SPRT (version 1) through its 8PXL, or a pixel block itself.
@@ -350,36 +354,28 @@ pub fn assets(rcd: &Rcd<'_>, file_len: u64, opts: &ConvertOptions) -> Result<Vec
         }
         if let (Body::Fields(_), Some(layout)) = (&b.body, layouts::layout(&b.magic, b.version)) {
             let mut m: Map<String, Value> = v.as_object().cloned().unwrap_or_default();
-            let mut rows: Vec<(String, Vec<Option<SpriteRef>>)> = Vec::new();
-            visit_refs(layout, &mut m, false, &mut |row, _name, value| {
+            visit_refs(layout, &mut m, false, &mut |_row, _name, value| {
                 let n = reference(value, "").unwrap_or(0);
-                let s = if n == 0 { None } else { sprite_ref(rcd, n) };
                 if n != 0 {
-                    let png = s.and_then(|s| names[s.pixels].as_ref()).map(|n| format!("{n}.png"));
+                    let png = sprite_ref(rcd, n).and_then(|s| names[s.pixels].as_ref()).map(|n| format!("{n}.png"));
                     *value = json!({ "block": n, "png": png });
                 }
-                match rows.last_mut() {
-                    Some((r, cells)) if r == row => cells.push(s),
-                    _ => rows.push((row.to_string(), vec![s])),
-                }
             });
-            if let Some(columns) = layouts::sheet_columns(&b.magic) {
-                rows = rows
-                    .into_iter()
-                    .flat_map(|(row, cells)| {
-                        cells.chunks(columns).map(|c| (row.clone(), c.to_vec())).collect::<Vec<_>>()
-                    })
-                    .collect();
-            }
-            if rows.iter().any(|(_, cells)| cells.iter().any(Option::is_some)) {
-                let sheet_name = format!("{:04}_{}_sheet", i + 1, sanitize(&b.magic_str()));
-                match sheet(&rows, &decoded, budget) {
-                    Some((w, h, rgba)) => {
+            if let Some(rows) = sheet_rows(rcd, b) {
+                // A view (`.view.png`): pack never reads it, and warns when it was edited.
+                let sheet_name = format!("{:04}_{}_sheet{VIEW_SUFFIX}", i + 1, sanitize(&b.magic_str()));
+                let drawn = |p: usize| match decoded.get(p) {
+                    Some(Some(Ok(d))) if d.width * d.height > 0 => Some(d),
+                    _ => None,
+                };
+                match sheet_grid(&rows, |p| drawn(p).map(|d| (d.width, d.height)), budget) {
+                    Some(grid) => {
+                        let rgba = draw_sheet(&grid, &rows, |p| drawn(p).map(|d| (d.width, d.rgba.as_slice())));
                         budget -= rgba.len() as u64;
                         m.insert("sheet".into(), json!(format!("{sheet_name}.png")));
                         sheets.push(NamedAsset {
                             name: Some(sheet_name),
-                            asset: image(w, h, Pixels::Rgba8(rgba), (0, 0), None),
+                            asset: image(grid.width, grid.height, Pixels::Rgba8(rgba), (0, 0), None),
                         });
                     }
                     None => opts.note(format!(
@@ -431,27 +427,63 @@ const SHEET_GAP: u32 = 2;
 /// than any generator-made block needs (real sheets stay under 40 times: TCOR's corner highlights, small sprites spread over a tile; most under 2).
 const SHEET_SLACK: u64 = 64;
 
-/// A block's sheet: one row per group, one cell per sprite, every cell the size of the union of the
-/// sprites' rectangles around their common origin, so sprites keep their relative placement. `None` when
-/// it would pass `--max-pixels` or take more than `budget` bytes of RGBA.
-fn sheet(
-    rows: &[(String, Vec<Option<SpriteRef>>)],
-    decoded: &[Option<Result<Decoded>>],
-    budget: u64,
-) -> Option<(u32, u32, Vec<u8>)> {
-    let get = |s: &SpriteRef| match decoded.get(s.pixels) {
-        Some(Some(Ok(d))) if d.width * d.height > 0 => Some(d),
-        _ => None,
-    };
+/// The rows of a sheet: one per group of the block (a view, a sub-block, a frame list) in the spec's
+/// order, one cell per sprite reference (`None`: no sprite there).
+pub(super) type SheetRows = Vec<(String, Vec<Option<SpriteRef>>)>;
+
+/// The rows of game block `b`'s sheet; `None` for a block without a layout or without a sprite.
+pub(super) fn sheet_rows(rcd: &Rcd<'_>, b: &Block<'_>) -> Option<SheetRows> {
+    let (Body::Fields(m), Some(layout)) = (&b.body, layouts::layout(&b.magic, b.version)) else { return None };
+    let mut m = m.clone();
+    let mut rows: SheetRows = Vec::new();
+    visit_refs(layout, &mut m, false, &mut |row, _name, value| {
+        let n = reference(value, "").unwrap_or(0);
+        let s = if n == 0 { None } else { sprite_ref(rcd, n) };
+        match rows.last_mut() {
+            Some((r, cells)) if r == row => cells.push(s),
+            _ => rows.push((row.to_string(), vec![s])),
+        }
+    });
+    if let Some(columns) = layouts::sheet_columns(&b.magic) {
+        rows = rows
+            .into_iter()
+            .flat_map(|(row, cells)| cells.chunks(columns).map(|c| (row.clone(), c.to_vec())).collect::<Vec<_>>())
+            .collect();
+    }
+    rows.iter().any(|(_, cells)| cells.iter().any(Option::is_some)).then_some(rows)
+}
+
+/// Where a sheet's sprites go: every cell is the size of the union of the sprites' rectangles around their
+/// common origin (`cell`, from `origin`), so sprites keep their relative placement; cells are
+/// [`SHEET_GAP`] apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Grid {
+    pub width: u32,
+    pub height: u32,
+    origin: (i64, i64),
+    cell: (u32, u32),
+}
+
+impl Grid {
+    /// The rectangle (left, top, width, height) of cell (`row`, `column`), with the gap after it.
+    pub fn cell(&self, row: usize, column: usize) -> (u32, u32, u32, u32) {
+        let (w, h) = (self.cell.0 + SHEET_GAP, self.cell.1 + SHEET_GAP);
+        (column as u32 * w, row as u32 * h, w, h)
+    }
+}
+
+/// The grid of a sheet whose sprites (by pixel block) have the sizes `size` gives (`None` for a sprite
+/// not drawn). `None` when it would pass `--max-pixels` or take more than `budget` bytes of RGBA.
+pub(super) fn sheet_grid(rows: &SheetRows, size: impl Fn(usize) -> Option<(u32, u32)>, budget: u64) -> Option<Grid> {
     let (mut x0, mut y0, mut x1, mut y1) = (i64::MAX, i64::MAX, i64::MIN, i64::MIN);
     let mut sprite_pixels = 0u64;
     for s in rows.iter().flat_map(|(_, c)| c.iter().flatten()) {
-        if let Some(d) = get(s) {
-            sprite_pixels += u64::from(d.width) * u64::from(d.height);
+        if let Some((w, h)) = size(s.pixels).filter(|(w, h)| w * h > 0) {
+            sprite_pixels += u64::from(w) * u64::from(h);
             x0 = x0.min(i64::from(s.offset.0));
             y0 = y0.min(i64::from(s.offset.1));
-            x1 = x1.max(i64::from(s.offset.0) + i64::from(d.width));
-            y1 = y1.max(i64::from(s.offset.1) + i64::from(d.height));
+            x1 = x1.max(i64::from(s.offset.0) + i64::from(w));
+            y1 = y1.max(i64::from(s.offset.1) + i64::from(h));
         }
     }
     if x0 > x1 {
@@ -472,21 +504,39 @@ fn sheet(
     {
         return None;
     }
-    let (w, h) = (w as usize, h as usize);
-    let mut rgba = vec![0u8; w * h * 4];
+    Some(Grid {
+        width: u32::try_from(w).ok()?,
+        height: u32::try_from(h).ok()?,
+        origin: (x0, y0),
+        cell: (u32::try_from(cw).ok()?, u32::try_from(ch).ok()?),
+    })
+}
+
+/// A sheet's RGBA: each sprite's pixels (`rgba` gives its width and RGBA by pixel block) in its cell.
+pub(super) fn draw_sheet<'d>(
+    grid: &Grid,
+    rows: &SheetRows,
+    rgba: impl Fn(usize) -> Option<(u32, &'d [u8])>,
+) -> Vec<u8> {
+    let w = grid.width as usize;
+    let mut out = vec![0u8; w * grid.height as usize * 4];
     for (r, (_, cells)) in rows.iter().enumerate() {
         for (c, s) in cells.iter().enumerate() {
-            let Some((s, d)) = s.as_ref().and_then(|s| Some((s, get(s)?))) else { continue };
-            let left = c * (cw as usize + SHEET_GAP as usize) + (i64::from(s.offset.0) - x0) as usize;
-            let top = r * (ch as usize + SHEET_GAP as usize) + (i64::from(s.offset.1) - y0) as usize;
-            let dw = d.width as usize;
-            for (y, src) in d.rgba.chunks_exact(dw * 4).enumerate() {
+            let Some((s, (dw, src))) = s.as_ref().and_then(|s| Some((s, rgba(s.pixels)?))) else { continue };
+            let (cell_left, cell_top, _, _) = grid.cell(r, c);
+            let left = cell_left as usize + (i64::from(s.offset.0) - grid.origin.0) as usize;
+            let top = cell_top as usize + (i64::from(s.offset.1) - grid.origin.1) as usize;
+            let dw = dw as usize;
+            if dw == 0 {
+                continue;
+            }
+            for (y, line) in src.chunks_exact(dw * 4).enumerate() {
                 let start = ((top + y) * w + left) * 4;
-                if let Some(dest) = rgba.get_mut(start..start + dw * 4) {
-                    dest.copy_from_slice(src);
+                if let Some(dest) = out.get_mut(start..start + dw * 4) {
+                    dest.copy_from_slice(line);
                 }
             }
         }
     }
-    Some((w as u32, h as u32, rgba))
+    out
 }

@@ -52,9 +52,11 @@ pub static FORMAT: Format = Format {
             references as {block, png}) and <stem>/ with one PNG per pixel block (8PXL palette-indexed with \
             FreeRCT's fixed palette, index 0 transparent; 32PX RGBA with recolour pixels drawn in their colour \
             range, their layers and intensities in <name>.recolour.png: red = layer, green = intensity) and a \
-            sheet per game block (<block>_<magic>_sheet.png, one row per view or group in the spec's order). \
+            sheet per game block (<block>_<magic>_sheet.view.png, one row per view or group in the spec's order). \
             pack: from that JSON and folder (PNGs re-encoded as FreeRCT's generator does, identical blocks \
-            shared), or from --to json, byte for byte. Blocks relic does not read field by field are kept raw.",
+            shared), or from --to json, byte for byte. Sheets are views: pack never reads them, and warns when \
+            one differs from what the sprite PNGs give (edit the sprite PNGs instead). Blocks relic does not \
+            read field by field are kept raw.",
     codec: &RcdCodec,
 };
 

@@ -3,14 +3,20 @@
 //! PNG: unchanged pixels keep the block's bytes (the document holds them when re-encoding would not give
 //! them), changed ones are encoded as FreeRCT's generator does. Blocks that then became identical are
 //! written once and references renumbered, as the generator shares them.
+//!
+//! Sheets (`<block>_<magic>_sheet.view.png`) are views: never read as a source. Each one the folder
+//! holds is compared with the sheet the sprite PNGs give (drawn as convert draws it, from the PNGs' own
+//! colours, placed by the document's offsets), and a note warns when it differs. Cells of sprites whose
+//! PNG was edited are left out of that comparison: the sheet beside an edited sprite is stale, not
+//! edited (an edit of the sheet inside such a cell goes unnoticed).
 
-use std::collections::HashMap;
-use std::path::Path;
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 use serde_json::{json, Value};
 
-use super::convert::{palette, sprite_palette};
+use super::convert::{draw_sheet, palette, sheet_grid, sheet_rows, sprite_palette, SheetRows};
 use super::fields::{reference, visit_refs};
 use super::json::{block_header, from_json};
 use super::layouts;
@@ -18,9 +24,11 @@ use super::pixels::{decode_32bpp, decode_8bpp, encode_32bpp, encode_8bpp, Planes
 use super::types::*;
 use super::write::{body_bytes, write};
 use super::FORMAT_ID;
+use crate::asset::Image;
 use crate::bytes::Base64;
 use crate::codec::palette::Palette;
 use crate::error::{Error, Result};
+use crate::export::view::view_note;
 
 pub fn from_json_at(value: &Value, json_path: &Path, notes: &mut Vec<String>) -> Result<Vec<u8>> {
     let uses_pngs =
@@ -35,23 +43,31 @@ pub fn from_json_at(value: &Value, json_path: &Path, notes: &mut Vec<String>) ->
     let Some(blocks) = value.get_mut("blocks").and_then(Value::as_array_mut) else {
         return Err(Error::invalid(FORMAT_ID, "blocks", 0, "missing"));
     };
-    let results: Vec<Result<Taken>> = blocks
+    let sheets = sheet_files(blocks, &folder);
+    let results: Vec<Result<(Taken, Option<Sprite>)>> = blocks
         .par_iter_mut()
         .enumerate()
         .map(|(i, b)| {
             let pal = palettes.get(&(i + 1)).unwrap_or(&fixed);
-            take_png(i + 1, b, &folder, pal)
+            take_png(i + 1, b, &folder, pal, !sheets.is_empty())
         })
         .collect();
     let (mut kept, mut encoded, mut inexact) = (0usize, 0usize, 0usize);
-    for r in results {
-        match r? {
+    let mut sprites: HashMap<usize, Sprite> = HashMap::new();
+    let mut edited: HashSet<usize> = HashSet::new();
+    for (i, r) in results.into_iter().enumerate() {
+        let (taken, sprite) = r?;
+        match taken {
             Taken::None => {}
             Taken::Kept => kept += 1,
             Taken::Encoded(off) => {
                 encoded += 1;
                 inexact += off;
+                edited.insert(i);
             }
+        }
+        if let Some(sprite) = sprite {
+            sprites.insert(i, sprite);
         }
     }
     notes.push(format!(
@@ -64,8 +80,74 @@ pub fn from_json_at(value: &Value, json_path: &Path, notes: &mut Vec<String>) ->
         }
     ));
     let rcd = from_json(&value)?;
+    for (i, path) in &sheets {
+        if let Some(note) = sheet_view_note(&rcd, *i, path, &sprites, &edited) {
+            notes.push(note);
+        }
+    }
+    drop(sprites);
     let rcd = share_identical(rcd, notes)?;
     write(&rcd)
+}
+
+/// A sprite PNG's pixels as RGBA (width, height, pixels), for comparing sheets.
+type Sprite = (u32, u32, Vec<u8>);
+
+/// The sheets the folder holds: (block index, path) of every block whose `sheet` names a file there.
+fn sheet_files(blocks: &[Value], folder: &Path) -> Vec<(usize, PathBuf)> {
+    blocks
+        .iter()
+        .enumerate()
+        .filter_map(|(i, b)| {
+            let name = b.get("sheet")?.as_str()?;
+            let path = folder.join(crate::paths::safe_relative_path(name).ok()?);
+            path.is_file().then_some((i, path))
+        })
+        .collect()
+}
+
+/// The warning for block `i`'s sheet at `path` when it differs from what the sprite PNGs give (see the
+/// module doc). `None` when it matches, or when it cannot be compared: the sheet cannot be drawn, or a
+/// sprite was edited and the sheet's size no longer fits the sprites.
+fn sheet_view_note(
+    rcd: &Rcd<'_>,
+    i: usize,
+    path: &Path,
+    sprites: &HashMap<usize, Sprite>,
+    edited: &HashSet<usize>,
+) -> Option<String> {
+    let rows: SheetRows = sheet_rows(rcd, rcd.blocks.get(i)?)?;
+    let grid = sheet_grid(&rows, |p| sprites.get(&p).map(|s| (s.0, s.1)), u64::MAX)?;
+    let mut rgba = draw_sheet(&grid, &rows, |p| sprites.get(&p).map(|s| (s.0, s.2.as_slice())));
+    let stale: Vec<(usize, usize)> = rows
+        .iter()
+        .enumerate()
+        .flat_map(|(r, (_, cells))| {
+            cells.iter().enumerate().filter_map(move |(c, s)| s.filter(|s| edited.contains(&s.pixels)).map(|_| (r, c)))
+        })
+        .collect();
+    if !stale.is_empty() {
+        // The found sheet's own pixels stand in the cells of edited sprites.
+        let found = crate::export::png::decode_rgba(&std::fs::read(path).ok()?).ok()?;
+        let frame = found.frames.first()?;
+        let crate::asset::Pixels::Rgba8(p) = &frame.pixels else { return None };
+        if (frame.width, frame.height) != (grid.width, grid.height) {
+            return None;
+        }
+        let w = grid.width as usize;
+        for (r, c) in stale {
+            let (left, top, cw, ch) = grid.cell(r, c);
+            let (left, cw) = (left as usize, cw as usize);
+            for y in top as usize..(top + ch) as usize {
+                let at = (y * w + left) * 4;
+                if let (Some(dest), Some(src)) = (rgba.get_mut(at..at + cw * 4), p.get(at..at + cw * 4)) {
+                    dest.copy_from_slice(src);
+                }
+            }
+        }
+    }
+    let expected = Image::single(grid.width, grid.height, rgba, (0, 0), vec![]);
+    view_note(path, &expected, "the sprite PNGs")
 }
 
 enum Taken {
@@ -101,9 +183,16 @@ fn read_file(folder: &Path, name: &str, number: usize, field: &str) -> Result<Ve
     std::fs::read(&path).map_err(|e| Error::io(&path, e))
 }
 
-/// Replaces a pixel block's `data`, `width` and `height` with its PNG's (see the module doc).
-fn take_png(number: usize, b: &mut Value, folder: &Path, pal: &Palette) -> Result<Taken> {
-    let Some(png) = b.get("png").and_then(Value::as_str).map(str::to_string) else { return Ok(Taken::None) };
+/// Replaces a pixel block's `data`, `width` and `height` with its PNG's (see the module doc); with
+/// `want_rgba`, also gives the PNG's pixels as RGBA (its own colours), for the sheets.
+fn take_png(
+    number: usize,
+    b: &mut Value,
+    folder: &Path,
+    pal: &Palette,
+    want_rgba: bool,
+) -> Result<(Taken, Option<Sprite>)> {
+    let Some(png) = b.get("png").and_then(Value::as_str).map(str::to_string) else { return Ok((Taken::None, None)) };
     let (magic, version) = block_header(number, b)?;
     let old = match b.get("data") {
         Some(d) => Some(serde_json::from_value::<Base64>(d.clone()).map_err(|e| bad(number, "data", e.to_string()))?.0),
@@ -117,20 +206,21 @@ fn take_png(number: usize, b: &mut Value, folder: &Path, pal: &Palette) -> Resul
             u16::try_from(h).map_err(|_| bad(number, "png", format!("{png} is higher than 65535")))?,
         ))
     };
-    let (w, h, data, off) = match (&magic, version) {
+    let (w, h, data, off, sprite) = match (&magic, version) {
         (b"8PXL", _) => {
             let hint = match (&old, old_size) {
                 (Some(d), (Some(ow), Some(oh))) => decode_8bpp(d, ow as u16, oh as u16, 0).ok().map(|p| (ow, oh, p)),
                 _ => None,
             };
-            let (w, h, indices, off) = indices_of_png(&bytes, pal, hint.as_ref().map(|(_, _, p)| p.as_slice()))?;
-            let (w, h) = size_of(w, h)?;
+            let found = indices_of_png(&bytes, pal, hint.as_ref().map(|(_, _, p)| p.as_slice()), want_rgba)?;
+            let sprite = found.rgba.map(|p| (found.width, found.height, p));
+            let (w, h) = size_of(found.width, found.height)?;
             if let Some((ow, oh, p)) = &hint {
-                if (*ow, *oh) == (u64::from(w), u64::from(h)) && *p == indices {
-                    return Ok(Taken::Kept);
+                if (*ow, *oh) == (u64::from(w), u64::from(h)) && *p == found.indices {
+                    return Ok((Taken::Kept, sprite));
                 }
             }
-            (w, h, encode_8bpp(w, h, &indices), off)
+            (w, h, encode_8bpp(w, h, &found.indices), found.off, sprite)
         }
         (b"32PX", _) => {
             let img = crate::export::png::decode_rgba(&bytes)?;
@@ -151,12 +241,13 @@ fn take_png(number: usize, b: &mut Value, folder: &Path, pal: &Palette) -> Resul
             };
             let (w, h) = size_of(frame.width, frame.height)?;
             let planes = planes_of(rgba, layers.as_deref());
+            let sprite = want_rgba.then(|| (frame.width, frame.height, rgba.clone()));
             if let (Some(d), (Some(ow), Some(oh))) = (&old, old_size) {
                 if (ow, oh) == (u64::from(w), u64::from(h)) && decode_32bpp(d, w, h, 0).is_ok_and(|p| p == planes) {
-                    return Ok(Taken::Kept);
+                    return Ok((Taken::Kept, sprite));
                 }
             }
-            (w, h, encode_32bpp(w, h, &planes), 0)
+            (w, h, encode_32bpp(w, h, &planes), 0, sprite)
         }
         _ => {
             return Err(bad(number, "png", format!("only 8PXL and 32PX blocks take a PNG, not {}", magic_text(&magic))))
@@ -165,12 +256,22 @@ fn take_png(number: usize, b: &mut Value, folder: &Path, pal: &Palette) -> Resul
     b["width"] = json!(w);
     b["height"] = json!(h);
     b["data"] = json!(Base64(data));
-    Ok(Taken::Encoded(off))
+    Ok((Taken::Encoded(off), sprite))
+}
+
+/// An 8PXL's PNG read: its palette indices, how many pixels took a nearest colour, and with `want_rgba`
+/// its pixels in the PNG's own colours.
+struct Indices {
+    width: u32,
+    height: u32,
+    indices: Vec<u8>,
+    off: usize,
+    rgba: Option<Vec<u8>>,
 }
 
 /// A PNG's palette indices: an 8-bit indexed PNG's own (as convert writes them), else its colours mapped
 /// to `pal` (alpha 0 is index 0; a colour several entries share keeps the index `hint` had there).
-fn indices_of_png(bytes: &[u8], pal: &Palette, hint: Option<&[u8]>) -> Result<(u32, u32, Vec<u8>, usize)> {
+fn indices_of_png(bytes: &[u8], pal: &Palette, hint: Option<&[u8]>, want_rgba: bool) -> Result<Indices> {
     let err = |e: png::DecodingError| Error::Refused(format!("PNG input: {e}"));
     let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
     decoder.set_transformations(png::Transformations::IDENTITY);
@@ -181,10 +282,23 @@ fn indices_of_png(bytes: &[u8], pal: &Palette, hint: Option<&[u8]>) -> Result<(u
     let (w, h) = (reader.info().width, reader.info().height);
     crate::limits::check_pixels("PNG input", w, h)?;
     if reader.info().color_type == png::ColorType::Indexed && reader.info().bit_depth == png::BitDepth::Eight {
+        let plte = reader.info().palette.as_deref().unwrap_or_default().to_vec();
+        let trns = reader.info().trns.as_deref().unwrap_or_default().to_vec();
         let mut buf = vec![0; reader.output_buffer_size()];
         let info = reader.next_frame(&mut buf).map_err(err)?;
         buf.truncate(info.buffer_size());
-        return Ok((w, h, buf, 0));
+        let rgba = want_rgba.then(|| {
+            buf.iter()
+                .flat_map(|&k| {
+                    let k = usize::from(k);
+                    match plte.get(k * 3..k * 3 + 3) {
+                        Some(c) => [c[0], c[1], c[2], trns.get(k).copied().unwrap_or(255)],
+                        None => [0; 4],
+                    }
+                })
+                .collect()
+        });
+        return Ok(Indices { width: w, height: h, indices: buf, off: 0, rgba });
     }
     let img = crate::export::png::decode_rgba(bytes)?;
     let Some(crate::asset::Pixels::Rgba8(rgba)) = img.frames.first().map(|f| &f.pixels) else {
@@ -215,7 +329,7 @@ fn indices_of_png(bytes: &[u8], pal: &Palette, hint: Option<&[u8]>) -> Result<(u
             })
         })
         .collect();
-    Ok((w, h, indices, off))
+    Ok(Indices { width: w, height: h, indices, off, rgba: want_rgba.then(|| rgba.clone()) })
 }
 
 /// The palette entry (1–255) nearest to `rgb`, and its squared distance.
