@@ -64,6 +64,13 @@ fn database(dir: &Path) {
     write(dir, "Sample.odb", &packed(&[(0x0101, 1, 0, &string("Lights")), (0x0102, 2, 1, &class())]));
 }
 
+/// The one folder `convert` wrote into `out` (named after the input, whatever the naming rule).
+fn only_folder(out: &Path) -> std::path::PathBuf {
+    let dirs: Vec<_> = std::fs::read_dir(out).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir()).collect();
+    assert_eq!(dirs.len(), 1, "{dirs:?}");
+    dirs[0].clone()
+}
+
 fn rgba(png: &Path) -> (u32, u32, Vec<u8>) {
     let decoder = png::Decoder::new(std::fs::File::open(png).unwrap());
     let mut reader = decoder.read_info().unwrap();
@@ -80,7 +87,7 @@ fn converting_a_database_converts_its_files_and_resolves_references() {
     let out = dir.path().join("out");
     let report = ops::convert(&[dir.path().join("Sample.db")], &out, &ConvertRequest::default(), &Quiet);
     assert!(report.failures.is_empty(), "{:?}", report.failures);
-    let root = out.join("Sample");
+    let root = only_folder(&out);
     // The database's own texture, through its palette, top row first: stored bottom row (black, green),
     // then top row (white, green).
     let (w, h, px) = rgba(&root.join("txd/texture_2.png"));
@@ -105,15 +112,16 @@ fn converting_a_database_converts_its_files_and_resolves_references() {
     assert_eq!(refs[0], serde_json::json!({"field": "Flame", "refers_to": "Common/Common.txd:1"}));
     assert_eq!(refs[1], serde_json::json!({"field": "Crackle", "refers_to": "Sample/Sample.sdb:7"}));
     // The texture in the other database is converted with its real pixels.
-    let (w, h, px) = rgba(&root.join("odb/refs/Common/Common.txd/texture_1.png"));
+    let (w, h, px) = rgba(&root.join("odb/refs/Common/Common.txd/texture_1.view.png"));
     assert_eq!((w, h), (2, 1));
     assert_eq!(px, [255, 0, 0, 255, 0, 0, 255, 255]);
     // Converting one file resolves through the .db beside it too.
     let single = dir.path().join("single");
     let report = ops::convert(&[dir.path().join("Sample.odb")], &single, &ConvertRequest::default(), &Quiet);
     assert!(report.failures.is_empty(), "{:?}", report.failures);
-    assert!(single.join("Sample/refs/Common/Common.txd/texture_1.png").exists());
-    assert!(single.join("Sample/refs/Sample/Sample.sdb/sound_7.wav").exists());
+    let single = only_folder(&single);
+    assert!(single.join("refs/Common/Common.txd/texture_1.view.png").exists());
+    assert!(single.join("refs/Sample/Sample.sdb/sound_7.view.wav").exists());
 }
 
 #[test]

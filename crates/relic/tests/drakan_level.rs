@@ -332,7 +332,11 @@ fn convert(path: &Path, req: &ConvertRequest) -> (tempfile::TempDir, PathBuf, Va
     let out = tempfile::tempdir().unwrap();
     let report = ops::convert(&[path.to_path_buf()], out.path(), req, &Quiet);
     assert!(report.failures.is_empty(), "{:?}", report.failures);
-    let root = out.path().join("Test");
+    // The one folder the conversion wrote (named after the input).
+    let dirs: Vec<PathBuf> =
+        std::fs::read_dir(out.path()).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir()).collect();
+    assert_eq!(dirs.len(), 1, "{dirs:?}");
+    let root = dirs[0].clone();
     let records = serde_json::from_slice(&std::fs::read(root.join("records.json")).unwrap()).unwrap();
     (out, root, records)
 }
@@ -364,10 +368,10 @@ fn normal_of([p, q, r]: [[f32; 3]; 3]) -> [f32; 3] {
 fn convert_writes_one_terrain_and_a_heightmap_per_layer_and_they_validate() {
     let (_dir, path) = level_folder(".", "Tex/Tex.txd");
     let (_out, root, records) = convert(&path, &ConvertRequest::default());
-    for file in ["terrain.glb", "heightmaps/1_Ground.png", "heightmaps/2_Roof.png", "heightmaps/3_Bridge.png"] {
+    for file in ["terrain.view.glb", "heightmaps/1_Ground.png", "heightmaps/2_Roof.png", "heightmaps/3_Bridge.png"] {
         assert!(root.join(file).is_file(), "{file}");
     }
-    let glb = root.join("terrain.glb");
+    let glb = root.join("terrain.view.glb");
     validate(&[&glb]);
     let g = Glb::read(&glb);
     // One root named after the level, one child per layer named <id>_<name>.
@@ -406,7 +410,7 @@ fn convert_writes_one_terrain_and_a_heightmap_per_layer_and_they_validate() {
 fn node_extras_keep_the_layer_definition() {
     let (_dir, path) = level_folder(".", "Tex/Tex.txd");
     let (_out, root, _) = convert(&path, &ConvertRequest::default());
-    let g = Glb::read(&root.join("terrain.glb"));
+    let g = Glb::read(&root.join("terrain.view.glb"));
     let a = &g.node("1_Ground")["extras"];
     assert_eq!(
         *a,
@@ -441,7 +445,7 @@ fn node_extras_keep_the_layer_definition() {
 fn world_positions_triangles_holes_and_the_invisible_primitive() {
     let (_dir, path) = level_folder(".", "Tex/Tex.txd");
     let (_out, root, _) = convert(&path, &ConvertRequest::default());
-    let g = Glb::read(&root.join("terrain.glb"));
+    let g = Glb::read(&root.join("terrain.view.glb"));
     let prims = g.prims("1_Ground");
     let names: Vec<&str> = prims.iter().map(|p| p.material["name"].as_str().unwrap()).collect();
     // One primitive per texture reference (sorted by database index, then id), the invisible ones last.
@@ -490,7 +494,7 @@ fn world_positions_triangles_holes_and_the_invisible_primitive() {
 fn texture_coordinates_and_the_embedded_texture() {
     let (_dir, path) = level_folder(".", "Tex/Tex.txd");
     let (_out, root, _) = convert(&path, &ConvertRequest::default());
-    let g = Glb::read(&root.join("terrain.glb"));
+    let g = Glb::read(&root.join("terrain.view.glb"));
     let tex = g.prim("1_Ground", "Tex/Tex.txd:7");
     // Cell 0's left triangle is (c, b, a): C = (t0, t4), B = (t2, t6), A = (t3, t7), over 65535, v flipped.
     let uv = |u: u16, v: u16| [f32::from(u) / 65535.0, 1.0 - f32::from(v) / 65535.0];
@@ -522,7 +526,7 @@ fn texture_coordinates_and_the_embedded_texture() {
 fn vertex_colours_bake_the_layer_light() {
     let (_dir, path) = level_folder(".", "Tex/Tex.txd");
     let (_out, root, _) = convert(&path, &ConvertRequest::default());
-    let g = Glb::read(&root.join("terrain.glb"));
+    let g = Glb::read(&root.join("terrain.view.glb"));
     let tex = g.prim("1_Ground", "Tex/Tex.txd:7");
     // Vertex (0, 0) only touches cell 0's flat left triangle: normal up, so N·L = sin(ascension) = ½;
     // colour = light·½ + 2·ambient (OpenDrakan's `_bakeLocalLayerLight`).
@@ -550,7 +554,7 @@ fn vertex_colours_bake_the_layer_light() {
 fn a_ceiling_is_wound_the_other_way_and_between_is_double_sided() {
     let (_dir, path) = level_folder(".", "Tex/Tex.txd");
     let (_out, root, _) = convert(&path, &ConvertRequest::default());
-    let g = Glb::read(&root.join("terrain.glb"));
+    let g = Glb::read(&root.join("terrain.view.glb"));
     let roof = g.prim("2_Roof", "Tex/Tex.txd:7");
     let v = |col: f32, row: f32, y: f32| [(5.0 + col) * 2048.0, y, (5.0 + row) * 2048.0];
     // Left (c, b, a) with the first two swapped: (b, c, a); right (c, d, b) → (d, c, b); d is 0x8100: +512.
@@ -596,7 +600,7 @@ fn databases_are_found_above_the_level_in_any_case_or_in_textures() {
     // Levels/Test.lvl with TEX/tex.TXD one folder up.
     let (_dir, path) = level_folder("Levels", "TEX/tex.TXD");
     let (_out, root, records) = convert(&path, &ConvertRequest::default());
-    let g = Glb::read(&root.join("terrain.glb"));
+    let g = Glb::read(&root.join("terrain.view.glb"));
     assert!(g.prim("1_Ground", "Tex/Tex.txd:7").material["pbrMetallicRoughness"].get("baseColorTexture").is_some());
     assert_eq!(problems(&records).len(), 3);
 
@@ -607,13 +611,13 @@ fn databases_are_found_above_the_level_in_any_case_or_in_textures() {
         ..Default::default()
     };
     let (_out, root, _) = convert(&path, &req);
-    let g = Glb::read(&root.join("terrain.glb"));
+    let g = Glb::read(&root.join("terrain.view.glb"));
     assert!(g.prim("1_Ground", "Tex/Tex.txd:7").material["pbrMetallicRoughness"].get("baseColorTexture").is_some());
 
     // Not found: every texture grey, each reported once.
     let (_dir, path) = level_folder(".", "Other/Tex.txd");
     let (_out, root, records) = convert(&path, &ConvertRequest::default());
-    let g = Glb::read(&root.join("terrain.glb"));
+    let g = Glb::read(&root.join("terrain.view.glb"));
     assert!(g.doc.get("images").is_none());
     let p = problems(&records);
     assert_eq!(p.len(), 4, "{p:?}");
@@ -645,7 +649,7 @@ fn other_srsc_files_make_no_terrain_and_a_bad_layer_is_left_out() {
     let bytes = packed(&[(0x0000, 0, 0, &info_record()), (0x0001, 0, 0, &layers_record_with(&l, &grids))]);
     let assets = in_memory(&bytes, None).unwrap();
     let Some(relic::asset::Asset::Scene(scene)) =
-        assets.iter().find(|a| a.name.as_deref() == Some("terrain")).map(|a| &a.asset)
+        assets.iter().find(|a| a.name.as_deref() == Some("terrain.view")).map(|a| &a.asset)
     else {
         panic!("no terrain")
     };
@@ -751,7 +755,7 @@ fn extreme_values_still_make_valid_gltf() {
     let bytes = packed(&[(0x0000, 0, 0, &info_record()), (0x0001, 0, 0, &layers_record(&l))]);
     let assets = in_memory(&bytes, Some(dir.path())).unwrap();
     let Some(relic::asset::Asset::Scene(scene)) =
-        assets.iter().find(|a| a.name.as_deref() == Some("terrain")).map(|a| &a.asset)
+        assets.iter().find(|a| a.name.as_deref() == Some("terrain.view")).map(|a| &a.asset)
     else {
         panic!("no terrain")
     };

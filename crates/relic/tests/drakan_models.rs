@@ -71,9 +71,14 @@ fn validate(paths: &[&Path]) {
     }
 }
 
-fn convert(input: PathBuf, out: &Path) {
+/// Converts `input` into `out`; the folder its outputs went to (named after it).
+fn convert(input: PathBuf, out: &Path) -> PathBuf {
     let report = ops::convert(&[input], out, &ConvertRequest::default(), &Quiet);
     assert!(report.failures.is_empty(), "{:?}", report.failures);
+    let dirs: Vec<PathBuf> =
+        std::fs::read_dir(out).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir()).collect();
+    assert_eq!(dirs.len(), 1, "{dirs:?}");
+    dirs[0].clone()
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -175,8 +180,8 @@ fn a_static_crate_converts_with_quads_two_textures_and_its_records_in_extras() {
     let dir = tempfile::tempdir().unwrap();
     crate_files(dir.path());
     let out = dir.path().join("out");
-    convert(dir.path().join("Box.mod"), &out);
-    let glb = out.join("Box/models/Crate.glb");
+    let root = convert(dir.path().join("Box.mod"), &out);
+    let glb = root.join("models/Crate.view.glb");
     validate(&[&glb]);
     let (doc, bin) = read_glb(&glb);
 
@@ -343,8 +348,8 @@ fn a_character_converts_with_its_skin_lods_weights_and_animation() {
     let dir = tempfile::tempdir().unwrap();
     hero_files(dir.path());
     let out = dir.path().join("out");
-    convert(dir.path().join("Hero.mod"), &out);
-    let glb = out.join("Hero/models/Hero.glb");
+    let root = convert(dir.path().join("Hero.mod"), &out);
+    let glb = root.join("models/Hero.view.glb");
     validate(&[&glb]);
     let (doc, bin) = read_glb(&glb);
     let nodes = doc["nodes"].as_array().unwrap();

@@ -243,3 +243,34 @@ pub fn decode_block(def: &LayerDefinition, block: &LayerBlock) -> Result<LayerGr
     })?;
     Ok(LayerGrid { vertices, cells })
 }
+
+/// A layer's block made from its grid (the inverse of [`decode_block`]): the vertices, then the cells,
+/// zlib-compressed at `level`.
+pub fn encode_block(grid: &LayerGrid, level: u32) -> LayerBlock {
+    let mut raw = Vec::with_capacity(grid.vertices.len() * 4 + grid.cells.len() * 26);
+    for v in &grid.vertices {
+        raw.push(v.kind);
+        raw.push(v.unk);
+        raw.put_u16(v.v);
+    }
+    for c in &grid.cells {
+        raw.put_u16(c.flags);
+        c.left.write(&mut raw);
+        c.right.write(&mut raw);
+        for t in c.uv {
+            raw.put_u16(t);
+        }
+    }
+    LayerBlock { data: Base64(zlib::compress(&raw, level)), offset: 0 }
+}
+
+/// The zlib level a stream's header names (its FLEVEL bits: fastest, fast, default, best → 1, 5, 6, 9), for
+/// compressing an edited block as its original was; 6 when the header says nothing.
+pub fn zlib_level(stream: &[u8]) -> u32 {
+    match stream.get(1).map(|b| b >> 6) {
+        Some(0) => 1,
+        Some(1) => 5,
+        Some(3) => 9,
+        _ => 6,
+    }
+}

@@ -118,3 +118,54 @@ pub fn to_sound(s: &SoundRecord) -> Result<Sound> {
     data.truncate(data.len() - data.len() % frame);
     Ok(Sound { channels: s.channels, sample_rate: s.frequency, bits_per_sample: s.bits, data })
 }
+
+/// Samples (interleaved, scaled to the 16-bit range) as the record stores them: `bits` (8-bit unsigned, or
+/// 16-bit signed little-endian) and `channels`, from `from_channels` channels (mono is copied to both
+/// channels of a stereo sound, stereo mixed to mono by the mean). 8-bit samples keep the top 8 bits.
+pub fn pcm_from_samples(bits: u16, channels: u16, from_channels: u16, samples: &[i32]) -> Result<Vec<u8>> {
+    if !matches!(bits, 8 | 16) || !matches!(channels, 1 | 2) {
+        return Err(Error::Unsupported(format!(
+            "relic cannot encode {bits}-bit sounds with {channels} channels (known: 8 or 16 bits, 1 or 2 channels)"
+        )));
+    }
+    let frames: Vec<i32> = match (from_channels, channels) {
+        (a, b) if a == b => samples.to_vec(),
+        (1, 2) => samples.iter().flat_map(|&v| [v, v]).collect(),
+        (2, 1) => samples.chunks_exact(2).map(|p| (p[0] + p[1]).div_euclid(2)).collect(),
+        (a, b) => {
+            return Err(Error::Refused(format!("a sound with {a} channels cannot be stored with {b} (1 or 2 only)")))
+        }
+    };
+    let clamp = |v: i32| v.clamp(i32::from(i16::MIN), i32::from(i16::MAX));
+    Ok(match bits {
+        8 => frames.iter().map(|&v| ((clamp(v) >> 8) + 128) as u8).collect(),
+        _ => frames.iter().flat_map(|&v| (clamp(v) as i16).to_le_bytes()).collect(),
+    })
+}
+
+/// The record with its audio replaced by `samples` (see [`pcm_from_samples`]) at `rate` samples per second:
+/// stored in its own bits and channels, compressed at its own level, `decompressed_size` and `frequency`
+/// updated. Returns notes on what changed besides the samples.
+pub fn with_samples(
+    s: &SoundRecord,
+    from_channels: u16,
+    rate: u32,
+    samples: &[i32],
+) -> Result<(SoundRecord, Vec<String>)> {
+    let pcm = pcm_from_samples(s.bits, s.channels, from_channels, samples)?;
+    let mut notes = Vec::new();
+    match (from_channels, s.channels) {
+        (1, 2) => notes.push("mono audio copied to both channels of the stereo record".to_string()),
+        (2, 1) => notes.push("stereo audio mixed to the mono record".to_string()),
+        _ => {}
+    }
+    let mut out = s.clone();
+    if rate != s.frequency {
+        notes.push(format!("it plays at {rate} samples per second now (was {})", s.frequency));
+        out.frequency = rate;
+    }
+    out.decompressed_size = u32::try_from(pcm.len())
+        .map_err(|_| Error::Refused(format!("{} bytes of audio do not fit the record's u32 size", pcm.len())))?;
+    out.data = Base64(if s.compression_level > 0 { zlib::compress(&pcm, s.compression_level) } else { pcm });
+    Ok((out, notes))
+}

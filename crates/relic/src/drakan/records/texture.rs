@@ -335,3 +335,260 @@ pub fn animation_to_image(frames: &[&Texture], palette: Option<&[[u8; 4]]>, orde
     let frames = frames.iter().map(|t| to_frame(t, palette, order)).collect::<Result<Vec<_>>>()?;
     Ok(Image { frames, palette: None, frame_rate: (fps > 0).then_some(f32::from(fps)) })
 }
+
+// ---------------------------------------------------------------------------------------------------------
+// Writing pixels back (`relic pack` of a converted folder whose PNGs were edited)
+
+/// How a texture's separate alpha map (flag 0x01) is laid out, as [`Texture::alpha_map_values`] reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum AlphaMapKind {
+    /// No alpha map.
+    Absent,
+    /// One byte per pixel, bottom-up, stored as is.
+    Raw,
+    /// The same, as a zlib stream.
+    Zlib,
+    /// A layout relic does not know: kept as stored and not applied.
+    Unknown,
+}
+
+/// Whether two RGBA pixels look the same: equal, or both fully transparent (whatever their colour).
+pub fn same_pixel(a: &[u8], b: &[u8]) -> bool {
+    a == b || (a.get(3) == Some(&0) && b.get(3) == Some(&0))
+}
+
+/// Whether two RGBA images (same size) look the same, pixel by pixel as [`same_pixel`] sees them.
+pub fn same_pixels(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.chunks_exact(4).zip(b.chunks_exact(4)).all(|(x, y)| same_pixel(x, y))
+}
+
+/// A texture re-encoded from RGBA pixels, with what the user should know about it (pixels the stored
+/// format cannot hold exactly, a size the editor would not make, …).
+#[derive(Debug, Clone)]
+pub struct Reencoded {
+    pub texture: Texture,
+    pub notes: Vec<String>,
+}
+
+impl Texture {
+    fn alpha_map_kind(&self) -> AlphaMapKind {
+        let Some(map) = &self.alpha_map else { return AlphaMapKind::Absent };
+        let pixels = u64::from(self.width) * u64::from(self.height);
+        if map.0.len() as u64 == pixels {
+            AlphaMapKind::Raw
+        } else if self.alpha_map_values().is_some() {
+            AlphaMapKind::Zlib
+        } else {
+            AlphaMapKind::Unknown
+        }
+    }
+
+    /// The stored pixel format in words, for messages: `8 bpp (palette)`, `16 bpp 5:6:5`, `24 bpp`, ….
+    pub fn format_name(&self) -> String {
+        match self.bits_per_pixel {
+            8 => "8 bpp (palette)".into(),
+            16 => match self.layout16() {
+                Ok(l) if l == R5G6B5 => "16 bpp 5:6:5".into(),
+                Ok(l) if l == A1R5G5B5 => "16 bpp 5:5:5+1".into(),
+                Ok(l) if l == ARGB4 => "16 bpp 4:4:4+4".into(),
+                Ok(_) => "16 bpp 3:3:2+8".into(),
+                Err(_) => format!("16 bpp with {} alpha bits", self.alpha_bits),
+            },
+            24 => "24 bpp".into(),
+            32 if self.alpha_bits == 8 => "32 bpp with alpha".into(),
+            32 => "32 bpp".into(),
+            n => format!("{n} bpp"),
+        }
+    }
+
+    /// Why relic cannot write this texture's pixels, if it cannot: a depth or 16-bit alpha format it does
+    /// not know, or 8 bpp without the `.txd`'s palette.
+    pub fn cannot_encode(&self, palette: Option<&[[u8; 4]]>) -> Option<String> {
+        match self.bits_per_pixel {
+            8 if palette.is_none_or(<[_]>::is_empty) => {
+                Some("an 8-bpp texture needs its .txd's palette (record 0x0030), and there is none".into())
+            }
+            8 | 24 | 32 => None,
+            16 => self.layout16().err().map(|e| e.to_string()),
+            n => Some(format!("relic cannot encode {n}-bpp textures (known: 8, 16, 24, 32)")),
+        }
+    }
+}
+
+/// The palette index for `rgba`: with a colour key, a transparent pixel takes an entry of the key's colour
+/// and an opaque one avoids such entries (they would turn transparent); otherwise the nearest colour (sum
+/// of squared differences; the first of equals).
+fn palette_index(palette: &[[u8; 4]], key: Option<[u8; 3]>, rgba: [u8; 4]) -> u8 {
+    let is_key = |c: &[u8; 4]| key.is_some_and(|k| k == [c[0], c[1], c[2]]);
+    if rgba[3] < 128 {
+        if let Some(i) = palette.iter().position(is_key) {
+            return i as u8;
+        }
+    }
+    let distance =
+        |c: &[u8; 4]| -> u32 { (0..3).map(|k| (i32::from(c[k]) - i32::from(rgba[k])).unsigned_abs().pow(2)).sum() };
+    let candidates = palette.iter().enumerate().take(256).filter(|(_, c)| !is_key(c));
+    let best = candidates.min_by_key(|(i, c)| (distance(c), *i)).map(|(i, _)| i);
+    // Only key colours in the palette: the nearest of them (the pixel turns transparent; noted).
+    best.or_else(|| palette.iter().enumerate().take(256).min_by_key(|(i, c)| (distance(c), *i)).map(|(i, _)| i))
+        .unwrap_or(0) as u8
+}
+
+/// Re-encodes `t` from `rgba` (`width × height` RGBA8 pixels, top row first) in its stored format: the
+/// same depth, 16-bit layout, alpha kind (flag 0x02 with the alpha bits, separate alpha map, colour key),
+/// channel order, palette and compression level. When the size is the stored one, only the pixels that
+/// look different ([`same_pixel`]) are encoded: every other stored byte (unchanged pixels, bytes past the
+/// row up to the pitch, the unused fourth byte of 32-bpp pixels) is kept. At another size the header's
+/// width, height and pitch follow, and the pixel data is made anew.
+///
+/// Choices where the spec is silent: a new pitch is `width × bytes per pixel` (no padding); the unused
+/// fourth byte of a new 32-bpp pixel without alpha is 0xFF (opaque, should the engine read it as alpha);
+/// at compression level 0 the stored "compressed size" follows the new `pitch × height` when it held the
+/// old one, else it is kept; 8 bpp takes the nearest colour of the palette; a pixel with alpha below 128
+/// is transparent where the format only has a colour key. A colour key is only used for transparent
+/// pixels; formats without alpha store other alpha values as opaque, and each pixel the format cannot
+/// hold exactly is counted in a note.
+pub fn encode_rgba(
+    t: &Texture,
+    width: u32,
+    height: u32,
+    rgba: &[u8],
+    palette: Option<&[[u8; 4]]>,
+    order: ChannelOrder,
+) -> Result<Reencoded> {
+    if let Some(why) = t.cannot_encode(palette) {
+        return Err(Error::Unsupported(why));
+    }
+    crate::limits::check_pixels("drakan texture", width, height)?;
+    let (w, h) = (width as usize, height as usize);
+    if w == 0 || h == 0 || rgba.len() != w * h * 4 {
+        return Err(Error::Refused(format!("{width} × {height} pixels need {} RGBA bytes", w * h * 4)));
+    }
+    let bytes_pp = usize::from(t.bits_per_pixel / 8);
+    let palette = palette.unwrap_or(&[]);
+    let layout = if bytes_pp == 2 { Some(t.layout16()?) } else { None };
+    let key = (t.colour_key != NO_COLOUR_KEY && matches!(bytes_pp, 1 | 3)).then_some([
+        (t.colour_key >> 16) as u8,
+        (t.colour_key >> 8) as u8,
+        t.colour_key as u8,
+    ]);
+    let map_kind = t.alpha_map_kind();
+    let same_size = (width, height) == (t.width, t.height);
+    let mut notes = Vec::new();
+    if !same_size && map_kind == AlphaMapKind::Unknown {
+        return Err(Error::Refused(format!(
+            "the texture is {} × {} and the image {width} × {height}: its separate alpha map has a layout relic \
+             does not know, so it cannot be made at another size (keep the size)",
+            t.width, t.height
+        )));
+    }
+    let row_len = w * bytes_pp;
+    // Start from what is stored (same size: unchanged pixels keep their bytes), or from nothing.
+    let (pitch, mut data, old, mut map) = if same_size {
+        let old = to_frame(t, Some(palette), order)?;
+        let Pixels::Rgba8(old) = old.pixels else { return Err(Error::Unsupported("texture frame".into())) };
+        let map = match map_kind {
+            AlphaMapKind::Raw | AlphaMapKind::Zlib => t.alpha_map_values().map(Cow::into_owned),
+            _ => None,
+        };
+        (t.pitch as usize, t.pixel_bytes()?.into_owned(), Some(old), map)
+    } else {
+        let pitch = u32::try_from(row_len)
+            .map_err(|_| Error::Refused(format!("a {width}-pixel row does not fit the pitch field")))?;
+        let map = matches!(map_kind, AlphaMapKind::Raw | AlphaMapKind::Zlib).then(|| vec![255u8; w * h]);
+        (pitch as usize, vec![0u8; row_len * h], None, map)
+    };
+    let mut indices: std::collections::HashMap<[u8; 4], u8> = std::collections::HashMap::new();
+    for y in 0..h {
+        let stored = h - 1 - y;
+        for x in 0..w {
+            let at = (y * w + x) * 4;
+            let Some(px) = rgba.get(at..at + 4) else { continue };
+            if old.as_ref().and_then(|o| o.get(at..at + 4)).is_some_and(|o| same_pixel(o, px)) {
+                continue;
+            }
+            let px = [px[0], px[1], px[2], px[3]];
+            let Some(dst) = data.get_mut(stored * pitch + x * bytes_pp..stored * pitch + (x + 1) * bytes_pp) else {
+                continue;
+            };
+            match dst {
+                [i] => *i = *indices.entry(px).or_insert_with(|| palette_index(palette, key, px)),
+                [lo, hi] => {
+                    let word = layout.map_or(0, |l| l.encode_word(px)) as u16;
+                    [*lo, *hi] = word.to_le_bytes();
+                }
+                [r, g, b] => {
+                    [*r, *g, *b] = match key {
+                        Some(k) if px[3] < 128 => k,
+                        _ => [px[0], px[1], px[2]],
+                    };
+                }
+                [a, b, c, d] => {
+                    let (first, third) = match order {
+                        ChannelOrder::Rgba => (px[0], px[2]),
+                        ChannelOrder::Bgra => (px[2], px[0]),
+                    };
+                    [*a, *b, *c] = [first, px[1], third];
+                    if t.alpha_bits == 8 {
+                        *d = px[3];
+                    } else if !same_size {
+                        *d = 0xFF;
+                    }
+                }
+                _ => {}
+            }
+            if let Some(m) = map.as_mut().and_then(|m| m.get_mut(stored * w + x)) {
+                *m = px[3];
+            }
+        }
+    }
+    let mut out = t.clone();
+    out.width = width;
+    out.height = height;
+    out.pitch = pitch as u32;
+    let level = t.compression_level;
+    out.data = Base64(if level > 0 { zlib::compress(&data, level) } else { data });
+    if level == 0 && !same_size {
+        let old_size = u64::from(t.pitch) * u64::from(t.height);
+        if u64::from(t.compressed_size) == old_size {
+            out.compressed_size = u32::try_from(pitch * h).unwrap_or(u32::MAX);
+        }
+    } else if level > 0 {
+        out.compressed_size = out.data.0.len() as u32;
+    }
+    if let Some(map) = map {
+        out.alpha_map = Some(Base64(if map_kind == AlphaMapKind::Zlib { zlib::compress(&map, level) } else { map }));
+    }
+    // What the stored format made of the pixels.
+    let back = to_frame(&out, Some(palette), order)?;
+    if let Pixels::Rgba8(back) = &back.pixels {
+        let differ: Vec<usize> =
+            (0..w * h).filter(|i| !same_pixel(&rgba[i * 4..i * 4 + 4], &back[i * 4..i * 4 + 4])).collect();
+        if let Some(&first) = differ.first() {
+            let hex = |p: &[u8]| format!("#{}", hex::encode(p));
+            let why = match bytes_pp {
+                1 => " (colours not in the .txd's palette take its nearest colour)",
+                _ if key.is_some() => " (the format keeps full transparency only, through its colour key)",
+                _ => "",
+            };
+            notes.push(format!(
+                "{} pixel(s) cannot be stored exactly in {}{why}: the first, ({}, {}), {} is stored as {}",
+                differ.len(),
+                t.format_name(),
+                first % w,
+                first / w,
+                hex(&rgba[first * 4..first * 4 + 4]),
+                hex(&back[first * 4..first * 4 + 4]),
+            ));
+        }
+    }
+    if !same_size {
+        if !matches!(width, 32 | 64 | 128 | 256) {
+            notes.push(format!("a width of {width}: Drakan's editor makes only 32, 64, 128 or 256"));
+        }
+        if !t.mip_map.is_null() {
+            notes.push(format!("its mip map (texture {}:{}) keeps its own size", t.mip_map.db, t.mip_map.id));
+        }
+    }
+    Ok(Reencoded { texture: out, notes })
+}

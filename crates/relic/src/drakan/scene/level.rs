@@ -1,5 +1,6 @@
-//! `.lvl` landscape layers as one glTF terrain (`terrain.glb`) and a 16-bit heightmap per layer
-//! (`heightmaps/<id>_<name>.png`). Record layouts: CORRECTIONS.md, the `.lvl` bullet (the spec only points
+//! `.lvl` landscape layers as one glTF terrain (`terrain.view.glb`, a view `pack` does not read) and a
+//! 16-bit heightmap per layer (`heightmaps/<id>_<name>.png`, which `pack` reads back into the layer's
+//! vertex heights). Record layouts: CORRECTIONS.md, the `.lvl` bullet (the spec only points
 //! to an `lvl_format.txt` it does not include); the geometry is built as the public re-implementation
 //! OpenDrakan builds its layers (`src/odCore/Layer.cpp`, `src/odOsg/render/Renderer.cpp`
 //! `createModelFromLayer`, `include/odCore/Units.h`):
@@ -46,7 +47,7 @@ use crate::asset::{
 use crate::drakan::records::level::{self, Cell, DatabaseRef, LayerDefinition, LayerGrid, LevelInfo};
 use crate::drakan::records::Ref;
 use crate::drakan::srsc::convert::file_component;
-use crate::drakan::srsc::{Context, Srsc};
+use crate::drakan::srsc::{outputs, Context, Srsc};
 use crate::registry::ConvertOptions;
 
 use super::textures::TextureSource;
@@ -107,12 +108,12 @@ pub fn convert(
     };
     let mut out = Vec::new();
     let mut children = Vec::new();
-    let mut used_names = HashSet::new();
     // A small file must not become a huge scene (zlib packs a flat layer very well): what the layers
     // would become counts against the expansion limit of the file's size.
     let budget = crate::limits::expansion_budget(srsc.bytes.len() as u64);
     let mut spent = 0u64;
-    for (def, block) in layers.layers.iter().zip(&layers.blocks) {
+    let names = heightmap_names(&layers.layers);
+    for (index, (def, block)) in layers.layers.iter().zip(&layers.blocks).enumerate() {
         let label = format!("{}_{}", def.id, def.name.text);
         let Some(cost) = layer_cost(def) else {
             build.problems.push(format!("layer {label}: {} × {} cells is too large", def.width, def.height));
@@ -140,15 +141,8 @@ pub fn convert(
         children.push(build.layer(def, &grid, &label));
         match heightmap(def, &grid) {
             Ok(image) => {
-                let mut base = file_component(&def.name.text);
-                base = if base.is_empty() { def.id.to_string() } else { format!("{}_{base}", def.id) };
-                let mut unique = base.clone();
-                let mut n = 1;
-                while !used_names.insert(unique.to_ascii_lowercase()) {
-                    n += 1;
-                    unique = format!("{base}_{n}");
-                }
-                out.push(NamedAsset { name: Some(format!("heightmaps/{unique}")), asset: Asset::Image(image) });
+                let name = names.get(index).cloned().unwrap_or_default();
+                out.push(NamedAsset { name: Some(format!("heightmaps/{name}")), asset: Asset::Image(image) });
             }
             Err(e) => build.problems.push(format!("layer {label}: no heightmap: {e}")),
         }
@@ -161,8 +155,30 @@ pub fn convert(
     scene.nodes.push(Node { name: name.clone(), children, ..Default::default() });
     scene.roots.push(root);
     scene.extras = json!({"level": name, "database_refs": databases.listing(&info.refs)});
-    out.insert(0, NamedAsset { name: Some("terrain".into()), asset: Asset::Scene(scene) });
+    out.insert(0, NamedAsset { name: Some(outputs::terrain_view()), asset: Asset::Scene(scene) });
     out
+}
+
+/// The name of each layer's heightmap (without `heightmaps/` and `.png`): `<id>_<name>`, or `<id>` for a
+/// layer without a usable name; `_2`, `_3`, … added to a name an earlier layer took (in any ASCII case).
+/// Every layer takes its name, whether its heightmap is made or not, so that names depend on the layer
+/// definitions alone (`pack` finds the heightmaps by them).
+pub fn heightmap_names(layers: &[LayerDefinition]) -> Vec<String> {
+    let mut used = HashSet::new();
+    layers
+        .iter()
+        .map(|def| {
+            let safe = file_component(&def.name.text);
+            let base = if safe.is_empty() { def.id.to_string() } else { format!("{}_{safe}", def.id) };
+            let mut unique = base.clone();
+            let mut n = 1;
+            while !used.insert(unique.to_ascii_lowercase()) {
+                n += 1;
+                unique = format!("{base}_{n}");
+            }
+            unique
+        })
+        .collect()
 }
 
 /// Bytes a layer inflates to plus what its geometry and heightmap become, `None` when that overflows

@@ -29,7 +29,7 @@ use crate::drakan::records::character::Character;
 use crate::drakan::records::model::{self, Polygon, ShadingFlags};
 use crate::drakan::records::{self, common::Flags, Decoded, Ref};
 use crate::drakan::srsc::convert::file_component;
-use crate::drakan::srsc::{Context, Srsc};
+use crate::drakan::srsc::{outputs, Context, Srsc};
 use crate::error::{Error, Result};
 
 /// Polygon flag 0x0002: double sided (spec 0x0204, "probably").
@@ -86,7 +86,8 @@ pub fn collect(srsc: &Srsc<'_>, problems: &mut Vec<String>) -> Vec<ModelRecords>
     order.into_iter().filter_map(|id| models.remove(&id)).collect()
 }
 
-/// One `.glb` per model: `models/<name>` (the id is added when two models share a name).
+/// One `.glb` per model: `models/<name>.view` (the id is added when two models share a name); a view, which
+/// `pack` does not read.
 pub fn convert(
     srsc: &Srsc<'_>,
     ctx: &Context<'_>,
@@ -113,7 +114,7 @@ pub fn convert(
             safe
         };
         match model_scene(m, ctx, textures, anims, problems) {
-            Ok(scene) => out.push(NamedAsset { name: Some(format!("models/{file}")), asset: Asset::Scene(scene) }),
+            Ok(scene) => out.push(NamedAsset { name: Some(outputs::model_view(&file)), asset: Asset::Scene(scene) }),
             Err(err) => problems.push(format!("model {} `{text}`: {err}", m.id)),
         }
     }

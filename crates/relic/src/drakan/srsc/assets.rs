@@ -13,9 +13,9 @@ use std::path::PathBuf;
 use serde_json::{json, Value};
 
 use super::convert::{self, group_paths};
-use super::types::Srsc;
-use super::{parse, FORMAT_ID, STRINGS_FILE};
-use crate::asset::{Asset, Binary, Document, NamedAsset};
+use super::types::{DirectoryEntry, Srsc};
+use super::{outputs, parse, FORMAT_ID, STRINGS_FILE};
+use crate::asset::{Asset, Binary, Document, Image, NamedAsset};
 use crate::drakan::db::Database;
 use crate::drakan::records::class::{RefKind, Value as FieldValue};
 use crate::drakan::records::strings::{self, StringBody};
@@ -104,13 +104,17 @@ impl Context<'_> {
     }
 }
 
-/// Converts an SRSC file's records (see the module notes).
+/// Converts an SRSC file's records (see the module notes). A record that does not decode, or a texture or
+/// sound that cannot be made into PNG or WAV, is listed with its error in `records.json` and reported as a
+/// failure of the file ([`ConvertOptions::fail`]); the rest of the file converts.
 pub fn convert_in(data: &[u8], ctx: &Context<'_>, opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
     let srsc = parse(data)?;
-    let doc = convert::to_document(&srsc);
+    let mut doc = convert::to_document(&srsc);
     let order = channel_order(opts);
-    // The lossless document (named after the file, `<stem>/<stem>.json`): `pack` rebuilds the file from it,
-    // with the strings beside it.
+    // How 32-bpp textures were drawn, so that `pack` reads their PNGs back the same way.
+    doc.texture_order = (order != ChannelOrder::Rgba).then_some(order);
+    // The lossless document (named after the file): `pack` rebuilds the file from it, with the sources
+    // beside it (see `outputs`).
     let value = crate::registry::document_json(FORMAT_ID, &doc)?;
     let mut out = vec![NamedAsset { name: None, asset: document(value) }];
     let strings = convert::strings_map(&doc);
@@ -118,58 +122,43 @@ pub fn convert_in(data: &[u8], ctx: &Context<'_>, opts: &ConvertOptions) -> Resu
         out.push(named(STRINGS_FILE.trim_end_matches(".json"), document(to_value(&strings)?)));
     }
     let groups = group_paths(&srsc);
-    let in_group = |group: u16, name: &str| match groups.get(&group) {
-        Some(g) if !g.is_empty() => format!("{g}/{name}"),
-        _ => name.to_string(),
-    };
     let mut listing = Vec::with_capacity(srsc.entries.len());
     let mut textures: Vec<(u16, Texture)> = Vec::new();
     let mut palette: Option<Vec<[u8; 4]>> = None;
     let mut wanted: Vec<(Ref, &'static str)> = Vec::new();
     for (i, e) in srsc.entries.iter().enumerate() {
         let body = srsc.body(i);
-        let mut item = json!({
-            "type": format!("0x{:04X}", e.record_type),
-            "type_name": records::type_name(e.record_type),
-            "id": e.id,
-            "group": groups.get(&e.group).cloned().unwrap_or_default(),
-            "size": e.size,
-        });
-        match records::decode(e.record_type, body, srsc.body_offset(i)) {
-            Ok(Some(decoded)) => {
+        let (mut item, decoded) = record_item(&srsc, &groups, i);
+        if let Some(err) = item.get("error").and_then(Value::as_str) {
+            opts.fail(format!("{}: {err}", record_label(e, body)));
+        }
+        match decoded {
+            Some(decoded) => {
                 let refs = references(&decoded, ctx, &mut wanted);
                 if !refs.is_empty() {
                     item["references"] = Value::Array(refs);
                 }
-                item["decoded"] = listing_value(&decoded)?;
                 match decoded {
                     Decoded::Palette(p) if palette.is_none() => palette = Some(p.colors),
                     Decoded::Texture(t) => textures.push((e.id, t)),
                     Decoded::Sound(s) => match sound::to_sound(&s) {
-                        Ok(pcm) => {
-                            let name = convert::file_component(&s.name.text);
-                            let name =
-                                if name.is_empty() { format!("sound_{}", e.id) } else { format!("{}_{name}", e.id) };
-                            out.push(named(&in_group(e.group, &name), Asset::Sound(pcm)));
+                        Ok(pcm) => out.push(named(&outputs::sound(&groups, e, &s.name.text), Asset::Sound(pcm))),
+                        Err(err) => {
+                            opts.fail(format!("{}: no WAV: {err}", record_label(e, body)));
+                            item["error"] = Value::String(err.to_string());
                         }
-                        Err(err) => item["error"] = Value::String(err.to_string()),
                     },
                     _ => {}
                 }
             }
-            Ok(None) => {
-                // Strings show their text; the version record (0x0402) and unknown records their bytes.
-                item["body"] = string_item(e.record_type, body).unwrap_or_else(|| json!({"hex": hex::encode(body)}));
+            None => {
                 if let StringBody::Riff { extension } = strings::read_body(e.record_type, body) {
                     if e.record_type == strings::PLAIN {
-                        let name = in_group(e.group, &format!("music_{}", e.id));
-                        out.push(named(&name, Asset::Binary(Binary { extension, bytes: body.to_vec() })));
+                        let bytes = body.to_vec();
+                        out.push(named(&outputs::music(&groups, e), Asset::Binary(Binary { extension, bytes })));
                     }
                 }
             }
-            // A record that does not decode is listed with its error and kept in the document; the rest of
-            // the file converts.
-            Err(err) => item["error"] = Value::String(err.to_string()),
         }
         listing.push(item);
     }
@@ -177,27 +166,87 @@ pub fn convert_in(data: &[u8], ctx: &Context<'_>, opts: &ConvertOptions) -> Resu
     let refs: Vec<(u16, &Texture)> = textures.iter().map(|(id, t)| (*id, t)).collect();
     for group in texture::animation_groups(&refs) {
         let frames: Vec<&Texture> = group.ids.iter().filter_map(|id| by_id.get(id).copied()).collect();
-        let Some(first) = group.ids.first() else { continue };
+        let Some(&first) = group.ids.first() else { continue };
         let image = match frames.as_slice() {
             [single] => texture::to_image(single, palette.as_deref(), order),
             _ => texture::animation_to_image(&frames, palette.as_deref(), order),
         };
         match image {
-            Ok(image) => out.push(named(&format!("texture_{first}"), Asset::Image(image))),
-            Err(err) => listing.push(json!({"texture": first, "error": err.to_string()})),
+            Ok(image) if image.frames.len() > 1 => out.extend(animation_assets(first, image, opts)?),
+            Ok(image) => out.push(named(&outputs::texture(first), Asset::Image(image))),
+            Err(err) => {
+                let what = if frames.len() > 1 { "animation" } else { "texture" };
+                opts.fail(format!("{what} {first} (record 0x0040): no PNG: {err}"));
+                listing.push(json!({"texture": first, "error": err.to_string()}));
+            }
         }
     }
     out.extend(referenced_assets(&wanted, ctx, order, &mut listing));
     // Models, characters and level layers as glTF scenes (with heightmaps for layers).
     out.extend(crate::drakan::scene::convert(&srsc, ctx, opts, order, &mut listing));
-    out.push(named("records", document(Value::Array(listing))));
+    out.push(named(outputs::RECORDS_FILE.trim_end_matches(".json"), document(Value::Array(listing))));
+    Ok(out)
+}
+
+/// `record 0x0040 (texture) id 7 `name``: a record as failures name it.
+pub fn record_label(e: &DirectoryEntry, body: &[u8]) -> String {
+    let kind = records::type_name(e.record_type).map(|n| format!(" ({n})")).unwrap_or_default();
+    let name = convert::record_name(e.record_type, body).map(|n| format!(" `{n}`")).unwrap_or_default();
+    format!("record 0x{:04X}{kind} id {}{name} at offset 0x{:X}", e.record_type, e.id, e.offset)
+}
+
+/// Record `i` as `records.json` lists it (type, name, id, group path, size, and its decoded fields, its
+/// text or bytes, or the error that stopped its decoding), with the decoded record.
+pub fn record_item(srsc: &Srsc<'_>, groups: &HashMap<u16, String>, i: usize) -> (Value, Option<Decoded>) {
+    let Some(e) = srsc.entries.get(i) else { return (Value::Null, None) };
+    let body = srsc.body(i);
+    let mut item = json!({
+        "type": format!("0x{:04X}", e.record_type),
+        "type_name": records::type_name(e.record_type),
+        "id": e.id,
+        "group": groups.get(&e.group).cloned().unwrap_or_default(),
+        "size": e.size,
+    });
+    match records::decode(e.record_type, body, srsc.body_offset(i)) {
+        Ok(Some(decoded)) => match listing_value(&decoded) {
+            Ok(v) => {
+                item["decoded"] = v;
+                return (item, Some(decoded));
+            }
+            Err(err) => item["error"] = Value::String(err.to_string()),
+        },
+        Ok(None) => {
+            // Strings show their text; the version record (0x0402) and unknown records their bytes.
+            item["body"] = string_item(e.record_type, body).unwrap_or_else(|| json!({"hex": hex::encode(body)}));
+        }
+        // A record that does not decode is listed with its error and kept in the document.
+        Err(err) => item["error"] = Value::String(err.to_string()),
+    }
+    (item, None)
+}
+
+/// An animation's files: each frame a PNG of its own (`texture_<id>.frame<k>.png`, the sources `pack`
+/// reads), and the animated PNG of them all as a view (`texture_<id>.view.png`) when the frames have one
+/// size and a frame rate.
+fn animation_assets(first: u16, image: Image, opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
+    let mut out = Vec::with_capacity(image.frames.len() + 1);
+    let apng = crate::export::png::encode_image_with(&image, opts.compression)?
+        .into_iter()
+        .find(|e| e.suffix.is_empty() && e.extension == "png");
+    if let Some(apng) = apng {
+        out.push(named(&outputs::animation_view(first), Asset::Binary(Binary { extension: "png", bytes: apng.bytes })));
+    }
+    for (k, frame) in image.frames.into_iter().enumerate() {
+        let single = Image { frames: vec![frame], palette: image.palette.clone(), frame_rate: None };
+        out.push(named(&outputs::frame(first, k), Asset::Image(single)));
+    }
     Ok(out)
 }
 
 /// A decoded record as `records.json` shows it: every field, except that the pixel and sample data of
 /// textures and sounds (already converted to PNG and WAV, and kept whole in the lossless document) are
 /// given by their size rather than repeated as base64.
-fn listing_value(decoded: &Decoded) -> Result<Value> {
+pub fn listing_value(decoded: &Decoded) -> Result<Value> {
     let mut value = to_value(decoded)?;
     for kind in ["texture", "sound"] {
         if let Some(fields) = value.get_mut(kind).and_then(Value::as_object_mut) {
@@ -298,7 +347,7 @@ fn referenced_assets(
         match converted {
             Ok(asset) => {
                 let kind = if ext == "txd" { "texture" } else { "sound" };
-                out.push(named(&format!("refs/{}/{kind}_{}", folder.join("/"), r.id), asset));
+                out.push(named(&outputs::reference_view(&folder.join("/"), kind, r.id), asset));
             }
             Err(err) => listing.push(json!({"refers_to": format!("{shown}:{}", r.id), "error": err.to_string()})),
         }

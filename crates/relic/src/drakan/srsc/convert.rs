@@ -193,6 +193,7 @@ pub fn to_document(srsc: &Srsc<'_>) -> SrscDocument {
         file_size: bytes.len() as u64,
         records,
         gaps: crate::layout::gaps(bytes, covered),
+        texture_order: None,
     }
 }
 

@@ -44,9 +44,21 @@ pub static FORMAT: Format = Format {
     capabilities: Capabilities { read: true, convert: true, write: true },
     notes: "Records listed with type, id and group path; extracted as <group path>/<type>_<id>_<name>.bin \
             plus directory.json, from which pack rebuilds the file (type, id, group, order). String records \
-            (0x0400 deciphered, 0x0401) are Windows-1252 text up to the first NUL; convert writes strings.json \
-            ({id: text}) beside the document, and pack takes it from there. Music.rrc's RIFF blobs convert \
-            to .sgt/.dls.",
+            (0x0400 deciphered, 0x0401) are Windows-1252 text up to the first NUL. convert writes a folder: \
+            the lossless document <file>.json and, beside it, SOURCES that `pack drakan-srsc <folder>/<file>.json` \
+            (or <folder>/strings.json, which finds the one Drakan document in its folder) reads back: \
+            strings.json ({id: text}), records.json (every record decoded; edited `decoded` fields pack back, \
+            except the pixel and sample fields of textures and sounds), texture_<id>.png (animations: \
+            texture_<id>.frame<k>.png), <group>/<id>_<name>.wav, music_<id>.sgt/.dls (Music.rrc's RIFF blobs) \
+            and heightmaps/<id>_<name>.png (16-bit grey, a level layer's vertex heights). What looks unedited \
+            keeps its record's bytes (an unedited folder packs back byte for byte); an edited PNG or WAV is \
+            encoded again in its record's stored format (bpp, 16-bit layout, alpha kind, palette: nearest \
+            colour, noted; compression level; sound bits and channels), at a new size when the PNG has one. \
+            VIEWS, which pack never reads and names <name>.view.<ext>: texture_<id>.view.png (an animation's \
+            APNG; pack warns when it was edited), models/<name>.view.glb, terrain.view.glb, and refs/ (other \
+            files' textures and sounds). A record that does not decode is a failure of the file (exit 1) and \
+            keeps its \"error\" in records.json. Option drakan-texture.order=rgba|bgra: 32-bpp byte order \
+            (CORRECTIONS.md: unsettled; RGBA by default; the document remembers it for pack).",
     codec: &SrscCodec,
 };
 
@@ -70,7 +82,8 @@ impl Codec for SrscCodec {
         write_document(&doc)
     }
 
-    /// The document, or the strings map `convert` writes (`strings.json`, found beside the document).
+    /// The document, or the strings map `convert` writes (`strings.json`, which finds the document beside
+    /// it); with the sources `convert` wrote beside the document (see [`outputs`] and [`sources`]).
     fn write_json_at(&self, value: serde_json::Value, json_path: &Path, notes: &mut Vec<String>) -> Result<Vec<u8>> {
         let dir = json_path.parent().unwrap_or(Path::new(""));
         let is_document = value.get("format").is_some();
@@ -78,21 +91,17 @@ impl Codec for SrscCodec {
             let doc: SrscDocument = crate::registry::document_from_json(FORMAT_ID, value)?;
             (doc, dir.join(STRINGS_FILE))
         } else {
-            // A strings map: the document is the folder's `<folder>.json` that `convert` wrote beside it.
-            let folder = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-            let doc_path = dir.join(format!("{folder}.json"));
-            let text = std::fs::read(&doc_path).map_err(|e| {
-                Error::Refused(format!(
-                    "{}: a strings file packs with the document `relic convert` wrote beside it ({}: {e})",
-                    json_path.display(),
-                    doc_path.display()
-                ))
-            })?;
+            // A strings map: the document is the one Drakan document in its folder, whatever its name.
+            let doc_path = sources::find_document(dir, json_path)?;
+            let text = std::fs::read(&doc_path).map_err(|e| Error::io(&doc_path, e))?;
             let value: serde_json::Value = serde_json::from_slice(&text)
                 .map_err(|e| Error::Refused(format!("{}: not JSON ({e})", doc_path.display())))?;
-            let doc: SrscDocument = crate::registry::document_from_json(FORMAT_ID, value)?;
+            let doc: SrscDocument = crate::registry::document_from_json(FORMAT_ID, value)
+                .map_err(|e| Error::Refused(format!("{}: {e}", doc_path.display())))?;
+            notes.push(format!("document taken from {}", doc_path.display()));
             (doc, json_path.to_path_buf())
         };
+        let original = doc.clone();
         if strings_path.exists() && strings_path != json_path {
             let edited = read_strings(&strings_path)?;
             let changed = convert::apply_strings(&mut doc, &edited)?;
@@ -101,6 +110,9 @@ impl Codec for SrscCodec {
             let edited: BTreeMap<String, String> = read_strings(json_path)?;
             let changed = convert::apply_strings(&mut doc, &edited)?;
             notes.push(format!("strings taken from {} ({changed} changed)", json_path.display()));
+        }
+        if sources::apply(&mut doc, &original, dir, notes)? {
+            return write::write_document_repacked(&doc);
         }
         write_document(&doc)
     }
@@ -160,7 +172,9 @@ impl Codec for SrscCodec {
 }
 
 mod assets;
+pub mod outputs;
 mod pack;
+pub mod sources;
 
 pub use assets::{convert_in, Context};
 

@@ -49,6 +49,10 @@ pub struct SrscDocument {
     pub records: Vec<SrscDocumentRecord>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub gaps: Vec<Gap>,
+    /// The byte order `convert` drew 32-bpp textures in, when it was not RGBA (`--option
+    /// drakan-texture.order=bgra`): `pack` reads their PNGs back in the same order. Not part of the file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub texture_order: Option<crate::drakan::records::texture::ChannelOrder>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -68,6 +68,16 @@ pub fn write_document(doc: &SrscDocument) -> Result<Vec<u8>> {
     if sizes_kept && count_kept {
         return write_in_place(doc, &bodies);
     }
+    repack(doc, &bodies)
+}
+
+/// Writes the file a document describes packed anew (see [`write_document`]), whatever the sizes: for a
+/// document whose records no longer share the bodies they shared at their stored offsets.
+pub fn write_document_repacked(doc: &SrscDocument) -> Result<Vec<u8>> {
+    repack(doc, &bodies_of(doc)?)
+}
+
+fn repack(doc: &SrscDocument, bodies: &[Vec<u8>]) -> Result<Vec<u8>> {
     // Repack: bodies in their stored order (offset, then directory index), directory in directory order.
     let mut order: Vec<usize> = (0..doc.records.len()).collect();
     order.sort_by_key(|&i| (doc.records.get(i).map_or(0, |r| r.entry.offset), i));
@@ -101,7 +111,7 @@ pub fn write_document(doc: &SrscDocument) -> Result<Vec<u8>> {
     if let Some(slot) = out.get_mut(6..10) {
         slot.copy_from_slice(&dir.to_le_bytes());
     }
-    for ((r, body), offset) in doc.records.iter().zip(&bodies).zip(offsets) {
+    for ((r, body), offset) in doc.records.iter().zip(bodies).zip(offsets) {
         out.extend_from_slice(&r.entry.record_type.to_le_bytes());
         out.extend_from_slice(&r.entry.id.to_le_bytes());
         out.extend_from_slice(&r.entry.group.to_le_bytes());
@@ -135,7 +145,7 @@ fn write_in_place(doc: &SrscDocument, bodies: &[Vec<u8>]) -> Result<Vec<u8>> {
 }
 
 /// Every record's body from the document: its data, the data of the record it shares with, or its text.
-fn bodies_of(doc: &SrscDocument) -> Result<Vec<Vec<u8>>> {
+pub(crate) fn bodies_of(doc: &SrscDocument) -> Result<Vec<Vec<u8>>> {
     let own = |i: usize, r: &SrscDocumentRecord| -> Result<Option<Vec<u8>>> {
         if let Some(text) = &r.text {
             let data = r.data.as_ref().map(|d| d.0.as_slice());
