@@ -405,7 +405,7 @@ impl Texture {
     /// not know, or 8 bpp without the `.txd`'s palette.
     pub fn cannot_encode(&self, palette: Option<&[[u8; 4]]>) -> Option<String> {
         match self.bits_per_pixel {
-            8 if palette.is_none_or(<[_]>::is_empty) => {
+            8 if palette.map_or(true, <[_]>::is_empty) => {
                 Some("an 8-bpp texture needs its .txd's palette (record 0x0030), and there is none".into())
             }
             8 | 24 | 32 => None,

@@ -697,9 +697,11 @@ fn read_gray16(path: &Path) -> Result<(u32, u32, Vec<u16>)> {
     Ok((width, height, buf.chunks_exact(2).map(|b| u16::from_be_bytes([b[0], b[1]])).collect()))
 }
 
-/// Every frame of a PNG (an APNG's frames, or the one image) as ((width, height), RGBA8); `None` when it
-/// does not decode.
-fn apng_frames(bytes: &[u8]) -> Option<Vec<((u32, u32), Vec<u8>)>> {
+/// One decoded PNG frame: (width, height) and its RGBA8 pixels.
+type RgbaFrame = ((u32, u32), Vec<u8>);
+
+/// Every frame of a PNG (an APNG's frames, or the one image); `None` when it does not decode.
+fn apng_frames(bytes: &[u8]) -> Option<Vec<RgbaFrame>> {
     let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
     decoder.set_transformations(png::Transformations::normalize_to_color8() | png::Transformations::ALPHA);
     let mut reader = decoder.read_info().ok()?;
