@@ -574,19 +574,19 @@ fn convert_writes_the_top_level_or_every_mip() {
     std::fs::write(&tex, encode(&img, 8, 4, PixelFormat::Argb4, true).unwrap()).unwrap();
     let plain =
         ops::convert(std::slice::from_ref(&tex), &dir.path().join("a"), &ops::ConvertRequest::default(), &ops::Quiet);
-    assert_eq!(outputs(&plain), vec!["wall.png"]);
+    assert_eq!(outputs(&plain), vec!["wall.mmp.png"]);
     assert_eq!(plain.outputs[0].kind, "image");
-    assert_eq!(png_pixels(&dir.path().join("a/wall.png")), (8, 4, img.clone()));
+    assert_eq!(png_pixels(&dir.path().join("a/wall.mmp.png")), (8, 4, img.clone()));
     let req =
         ops::ConvertRequest { options: ConvertOptions { mips: true, ..Default::default() }, ..Default::default() };
     let all = ops::convert(std::slice::from_ref(&tex), &dir.path().join("b"), &req, &ops::Quiet);
-    assert_eq!(outputs(&all), vec!["wall.mip0.png", "wall.mip1.png", "wall.mip2.png", "wall.mip3.png"]);
-    assert_eq!(png_pixels(&dir.path().join("b/wall.mip0.png")).2, img);
-    assert_eq!(png_pixels(&dir.path().join("b/wall.mip2.png")).0, 2);
+    assert_eq!(outputs(&all), vec!["wall.mmp.mip0.png", "wall.mmp.mip1.png", "wall.mmp.mip2.png", "wall.mmp.mip3.png"]);
+    assert_eq!(png_pixels(&dir.path().join("b/wall.mmp.mip0.png")).2, img);
+    assert_eq!(png_pixels(&dir.path().join("b/wall.mmp.mip2.png")).0, 2);
     // A single-level texture with --mips is still named by its level.
     let one = dir.path().join("one.mmp");
     std::fs::write(&one, encode(&img, 8, 4, PixelFormat::Argb4, false).unwrap()).unwrap();
-    assert_eq!(outputs(&ops::convert(&[one], &dir.path().join("c"), &req, &ops::Quiet)), vec!["one.mip0.png"]);
+    assert_eq!(outputs(&ops::convert(&[one], &dir.path().join("c"), &req, &ops::Quiet)), vec!["one.mmp.mip0.png"]);
 }
 
 fn write_png(path: &Path, w: u32, h: u32, rgba: &[u8]) {
@@ -627,9 +627,9 @@ fn pack_from_png_and_json() {
     // JSON and back, byte for byte.
     let to_json = ops::ConvertRequest { to: Some("json".into()), ..Default::default() };
     let report = ops::convert(std::slice::from_ref(&out), dir.path(), &to_json, &ops::Quiet);
-    assert_eq!(outputs(&report), vec!["out.json"]);
+    assert_eq!(outputs(&report), vec!["out.mmp.json"]);
     let back = dir.path().join("back.mmp");
-    ops::pack("ei-mmp", &dir.path().join("out.json"), &back, &ops::PackOptions::default()).unwrap();
+    ops::pack("ei-mmp", &dir.path().join("out.mmp.json"), &back, &ops::PackOptions::default()).unwrap();
     assert_eq!(std::fs::read(back).unwrap(), std::fs::read(&out).unwrap());
     // Refusals.
     let bad = ops::PackOptions { pixel_format: Some("bc7".into()), ..Default::default() };
@@ -639,6 +639,103 @@ fn pack_from_png_and_json() {
     assert!(ops::pack("ei-mmp", &png, &dir.path().join("y.mmp"), &pnt3_mips).is_err());
     let req = PackRequest::default();
     assert!(matches!(mmp::FORMAT.codec.pack_input("x.bmp", b"BM", &req), Err(Error::Unsupported(_))));
+}
+
+/// A PNG of `rgba` (as an editor saves it), with `record` in a `relic` tEXt chunk when given: what relic
+/// convert leaves in a texture's PNG, kept by an editor that keeps text chunks.
+fn png_with_record(w: u32, h: u32, rgba: &[u8], record: Option<&str>) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut enc = png::Encoder::new(&mut out, w, h);
+    enc.set_color(png::ColorType::Rgba);
+    enc.set_depth(png::BitDepth::Eight);
+    enc.add_text_chunk("Software".into(), "an image editor".into()).unwrap();
+    if let Some(text) = record {
+        enc.add_text_chunk("relic".into(), text.into()).unwrap();
+    }
+    enc.write_header().unwrap().write_image_data(rgba).unwrap();
+    out
+}
+
+/// Packs `png` as `name` with `--format` / `--mips`: the file and the notes.
+fn pack_png(name: &str, png: &[u8], format: Option<&str>, mips: bool) -> (Vec<u8>, Vec<String>) {
+    let req = PackRequest { pixel_format: format.map(str::to_string), mips, ..Default::default() };
+    mmp::pack::from_png(name, png, &req).unwrap()
+}
+
+/// Fourcc name and level sizes of a texture.
+fn shape(bytes: &[u8]) -> (String, Vec<(u32, u32)>) {
+    let m = parse(bytes).unwrap();
+    (m.header.fourcc.describe(), m.levels.iter().map(|l| (l.width, l.height)).collect())
+}
+
+#[test]
+fn the_record_a_texture_leaves_in_its_png() {
+    let img = test_image(16, 16);
+    let three = mmp::encode_levels(&img, 16, 16, PixelFormat::Dxt1, 3).unwrap();
+    assert_eq!(mmp::provenance::png_text(&parse(&three).unwrap()), "ei-mmp format=dxt1 mips=3");
+    let pnt3 = encode(&img, 16, 16, PixelFormat::Pnt3, false).unwrap();
+    assert_eq!(mmp::provenance::png_text(&parse(&pnt3).unwrap()), "ei-mmp format=pnt3 mips=1");
+    // An unknown fourcc read through its masks: no format recorded.
+    let odd = mmp_file(1, 1, 1, 0x1234, 16, CH_ARGB4, &[0, 0]);
+    assert_eq!(mmp::provenance::png_text(&parse(&odd).unwrap()), "ei-mmp mips=1");
+}
+
+/// `pack ei-mmp x.png` over a texture's PNG keeps its pixel format and its number of levels (a partial
+/// chain stays partial) unless `--format` / `--mips` say otherwise; a PNG without the record packs as
+/// before (ARGB8, one level). Every result is compared byte for byte with the writer given those choices.
+#[test]
+fn pack_keeps_the_recorded_format_and_level_count() {
+    let mut edited = test_image(16, 16);
+    edited[..4].copy_from_slice(&[255, 0, 0, 255]);
+    let record = "ei-mmp format=dxt1 mips=3";
+    let kept = png_with_record(16, 16, &edited, Some(record));
+    let stripped = png_with_record(16, 16, &edited, None);
+    let levels = |format, n| mmp::encode_levels(&edited, 16, 16, format, n).unwrap();
+
+    let (bytes, notes) = pack_png("x.mmp.png", &kept, None, false);
+    assert_eq!(shape(&bytes), ("dxt1".into(), vec![(16, 16), (8, 8), (4, 4)]));
+    assert_eq!(bytes, levels(PixelFormat::Dxt1, 3));
+    assert_eq!(notes, Vec::<String>::new());
+    // The PNG of mip level 0 (`convert --mips`) carries the same record and packs the same.
+    assert_eq!(pack_png("x.mmp.mip0.png", &kept, None, false).0, bytes);
+
+    let (bytes, notes) = pack_png("x.mmp.png", &stripped, None, false);
+    assert_eq!(shape(&bytes), ("argb8".into(), vec![(16, 16)]));
+    assert_eq!(bytes, levels(PixelFormat::Argb8, 1));
+    assert_eq!(decode_level(&parse(&bytes).unwrap(), 0).unwrap(), edited);
+    assert!(notes.is_empty(), "{notes:?}");
+
+    // --format overrides the recorded format (and says so); the level count is still the recorded one.
+    let (bytes, notes) = pack_png("x.mmp.png", &kept, Some("argb8"), false);
+    assert_eq!(bytes, levels(PixelFormat::Argb8, 3));
+    assert_eq!(
+        notes,
+        ["x.mmp.png: --format argb8 overrides the dxt1 the PNG records (the texture relic converted it from)"]
+    );
+    assert_eq!(pack_png("x.mmp.png", &kept, Some("DXT1"), false), (levels(PixelFormat::Dxt1, 3), vec![]));
+    // --mips: the full chain, in the recorded format.
+    assert_eq!(pack_png("x.mmp.png", &kept, None, true).0, levels(PixelFormat::Dxt1, 5));
+
+    // A record of more levels than the image now has (it was resized): as many as it can have.
+    let (bytes, notes) =
+        pack_png("x.png", &png_with_record(16, 16, &edited, Some("ei-mmp format=dxt3 mips=9")), None, false);
+    assert_eq!(bytes, levels(PixelFormat::Dxt3, 5));
+    assert_eq!(notes, ["x.png: the PNG records 9 mip levels, but a 16×16 image has at most 5: 5 written"]);
+    // PNT3 has one level whatever the record says.
+    let (bytes, notes) = pack_png("x.png", &kept, Some("pnt3"), false);
+    assert_eq!(bytes, levels(PixelFormat::Pnt3, 1));
+    assert_eq!(notes.len(), 2, "{notes:?}");
+    assert!(notes[1].contains("PNT3 textures have no mip levels"), "{notes:?}");
+    // A recorded DXT format the edited size cannot take: refused, saying where the format came from.
+    let odd = png_with_record(6, 6, &test_image(6, 6), Some(record));
+    let err = mmp::pack::from_png("x.png", &odd, &PackRequest::default()).unwrap_err();
+    assert!(err.to_string().contains("multiples of 4") && err.to_string().contains("the PNG records"), "{err}");
+    // Through `relic::ops` (what `relic pack` runs): the same file.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("x.mmp.png"), &kept).unwrap();
+    let out = dir.path().join("x.mmp");
+    ops::pack("ei-mmp", &dir.path().join("x.mmp.png"), &out, &ops::PackOptions::default()).unwrap();
+    assert_eq!(std::fs::read(&out).unwrap(), levels(PixelFormat::Dxt1, 3));
 }
 
 // =========================================================================================================

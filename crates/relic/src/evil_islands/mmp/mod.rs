@@ -20,11 +20,16 @@
 //!   rejected). Unknown fourccs are read through their masks, as the spec does.
 //! - PNT3: the header relic writes says 32 bits per pixel with ARGB8 masks (no PNT3 file was available to
 //!   check). A packed stream that does not unpack to exactly `4 · w · h` bytes is an error.
+//! - A texture's PNG records its pixel format and mip level count (a `relic` text chunk,
+//!   [`provenance`]), so that packing the PNG again keeps them; the spec knows nothing of PNG. Pack keeps
+//!   the number of levels stored (a partial chain stays partial), not only whether there were mips.
 //! - New textures get the masks the game's files carry: the fourcc's hex digits are the R, G, B, A bit
 //!   counts for the uncompressed formats; DXT1 files carry A1R5G5B5 masks, DXT3 files ARGB4.
 
 pub mod convert;
+pub mod pack;
 pub mod pnt3;
+pub mod provenance;
 pub mod read;
 pub mod types;
 pub mod write;
@@ -32,7 +37,7 @@ pub mod write;
 pub use convert::{decode_level, to_image};
 pub use read::parse;
 pub use types::{ChannelFormat, FourCc, Level, LevelDocument, Mmp, MmpDocument, MmpHeader, PixelFormat};
-pub use write::{encode, write_document};
+pub use write::{encode, encode_levels, write_document};
 
 use crate::asset::{Asset, NamedAsset};
 use crate::error::{Error, Result};
@@ -51,11 +56,13 @@ pub static FORMAT: Format = Format {
     kind: Kind::Image,
     capabilities: Capabilities { read: true, convert: true, write: true },
     notes: "Converts the top level to PNG, every mip level with --mips (<stem>.mip0.png, …); rows as stored, \
-            first row on top (no flip). pack from PNG: --format dxt1|dxt3|argb4|r5g6b5|a1r5g5b5|argb8|pnt3 \
-            (default argb8), --mips for a full chain (2×2 box filter); DXT needs sides that are multiples of 4; \
-            PNT3 has no mips and is stored raw when packing does not help. Unsettled: the PNT3 header's bpp and \
-            masks (relic writes 32, ARGB8); DXT mip levels narrower than a block keep only the blocks the size \
-            rule allows.",
+            first row on top (no flip). pack from PNG: --format dxt1|dxt3|argb4|r5g6b5|a1r5g5b5|argb8|pnt3, \
+            --mips for a full chain (2×2 box filter); without them the pixel format and mip level count the PNG \
+            records (a `relic` text chunk, `ei-mmp format=dxt1 mips=9`, kept by editors that keep text chunks; \
+            a mip level's PNG packs as the texture's), else argb8 with one level. DXT needs sides that are \
+            multiples of 4; PNT3 has no mips and is stored raw when packing does not help. Unsettled: the PNT3 \
+            header's bpp and masks (relic writes 32, ARGB8); DXT mip levels narrower than a block keep only the \
+            blocks the size rule allows.",
     codec: &MmpCodec,
 };
 
@@ -92,18 +99,9 @@ impl Codec for MmpCodec {
                 "{FORMAT_ID} is made from a PNG or from the JSON of `relic convert --to json`, not from {input_name}"
             )));
         }
-        let format = match request.pixel_format.as_deref() {
-            None => DEFAULT_PIXEL_FORMAT,
-            Some(name) => PixelFormat::from_name(name).ok_or_else(|| {
-                let known: Vec<&str> = PixelFormat::ALL.iter().map(|f| f.name()).collect();
-                Error::Refused(format!("unknown MMP pixel format `{name}` (one of {})", known.join(", ")))
-            })?,
-        };
-        let image = crate::export::png::decode_rgba(content)?;
-        let frame = image.frames.first().ok_or_else(|| Error::Refused("the PNG holds no image".into()))?;
-        let crate::asset::Pixels::Rgba8(rgba) = &frame.pixels else {
-            return Err(Error::Refused("the PNG did not decode to RGBA".into()));
-        };
-        encode(rgba, frame.width, frame.height, format, request.mips)
+        // `pack_input` has no notes to add to (unlike `write_json_at`): what `from_png` says is dropped here
+        // until it has (issue #22).
+        let (bytes, _notes) = pack::from_png(input_name, content, request)?;
+        Ok(bytes)
     }
 }

@@ -69,7 +69,24 @@ pub fn write_document(doc: &MmpDocument) -> Result<Vec<u8>> {
 /// PNT3 has no mip levels (its count field holds the packed size) and falls back to raw ARGB8 texels when
 /// packing does not make them smaller or cannot represent them.
 pub fn encode(rgba: &[u8], width: u32, height: u32, format: PixelFormat, mips: bool) -> Result<Vec<u8>> {
+    let levels = if mips { full_chain(width, height) } else { 1 };
+    encode_levels(rgba, width, height, format, levels)
+}
+
+/// The levels of a full mip chain of a `width × height` texture: down to 1×1.
+pub fn full_chain(width: u32, height: u32) -> u32 {
+    32 - width.max(height).max(1).leading_zeros()
+}
+
+/// [`encode`] with `levels` mip levels (1 to the full chain), as a texture relic converted had.
+pub fn encode_levels(rgba: &[u8], width: u32, height: u32, format: PixelFormat, levels: u32) -> Result<Vec<u8>> {
     let refuse = |m: String| Error::Refused(format!("{FORMAT_ID}: {m}"));
+    if levels == 0 || levels > full_chain(width, height) {
+        return Err(refuse(format!(
+            "a {width}×{height} texture has 1 to {} mip levels, not {levels}",
+            full_chain(width, height)
+        )));
+    }
     if width == 0 || height == 0 {
         return Err(refuse("an image of 0 pixels cannot be a texture".into()));
     }
@@ -78,7 +95,7 @@ pub fn encode(rgba: &[u8], width: u32, height: u32, format: PixelFormat, mips: b
     }
     let storage = Storage::of(&format.header(width, height, 0))?;
     if format == PixelFormat::Pnt3 {
-        if mips {
+        if levels > 1 {
             return Err(refuse("PNT3 textures have no mip levels (their count field holds the packed size)".into()));
         }
         let raw = format.layout().encode(rgba);
@@ -93,7 +110,7 @@ pub fn encode(rgba: &[u8], width: u32, height: u32, format: PixelFormat, mips: b
             )));
         }
     }
-    let count = if mips { 32 - width.max(height).leading_zeros() } else { 1 };
+    let count = levels;
     let mut levels = Vec::with_capacity(count as usize);
     let mut current = rgba.to_vec();
     for i in 0..count {
