@@ -157,8 +157,8 @@ fn convert(input: &Path, out: &Path, morph: Option<[f32; 3]>) -> (Value, Vec<u8>
     let req = ConvertRequest { options: ConvertOptions { morph, ..Default::default() }, ..Default::default() };
     let report = ops::convert(std::slice::from_ref(&input.to_path_buf()), out, &req, &Quiet);
     assert!(report.failures.is_empty(), "{:?}", report.failures);
-    let glb = std::fs::read(out.join("model.glb")).unwrap();
-    if let Some(reports) = relic::testing::validate_gltf(&[&out.join("model.glb")]) {
+    let glb = std::fs::read(out.join("model.mod.glb")).unwrap();
+    if let Some(reports) = relic::testing::validate_gltf(&[&out.join("model.mod.glb")]) {
         for r in reports {
             assert_eq!(r.errors, 0, "{r:?}");
         }
@@ -241,14 +241,14 @@ fn a_fig_and_a_lnk_convert_on_their_own() {
         &Quiet,
     );
     assert!(report.failures.is_empty(), "{:?}", report.failures);
-    let (doc, bin) = read_glb(&std::fs::read(dir.path().join("out/arm.glb")).unwrap());
+    let (doc, bin) = read_glb(&std::fs::read(dir.path().join("out/arm.fig.glb")).unwrap());
     let positions = accessor(&doc, &bin, doc["meshes"][0]["primitives"][0]["attributes"]["POSITION"].as_u64().unwrap());
     assert_eq!(&positions[..3], &gl(pos(1, 0, 0)));
-    let (doc, _) = read_glb(&std::fs::read(dir.path().join("out/model.glb")).unwrap());
+    let (doc, _) = read_glb(&std::fs::read(dir.path().join("out/model.lnk.glb")).unwrap());
     assert_eq!(doc["nodes"].as_array().unwrap().len(), 2);
     assert_eq!(doc["nodes"][0]["children"], serde_json::json!([1]));
     if let Some(reports) =
-        relic::testing::validate_gltf(&[&dir.path().join("out/arm.glb"), &dir.path().join("out/model.glb")])
+        relic::testing::validate_gltf(&[&dir.path().join("out/arm.fig.glb"), &dir.path().join("out/model.lnk.glb")])
     {
         assert!(reports.iter().all(|r| r.errors == 0), "{reports:?}");
     }
@@ -274,7 +274,7 @@ fn corpus_models_convert_validate_and_stay_in_their_boxes() {
         let name = String::from_utf8_lossy(res.name(i)).into_owned();
         let Some(stem) = name.strip_suffix(".mod") else { continue };
         models += 1;
-        let glb_path = out.path().join(format!("auxData/{stem}.glb"));
+        let glb_path = out.path().join(format!("auxData.res/{stem}.mod.glb"));
         let (doc, bin) = read_glb(&std::fs::read(&glb_path).unwrap());
         if let Some(reports) = relic::testing::validate_gltf(&[&glb_path]) {
             assert_eq!(reports[0].errors, 0, "{stem}: {:?}", reports[0]);
@@ -312,7 +312,7 @@ fn the_sample_figure_finds_what_lies_beside_it() {
     let out = tempfile::tempdir().unwrap();
     let report = ops::convert(&[samples.join("unit.mod")], out.path(), &ConvertRequest::default(), &Quiet);
     assert!(report.failures.is_empty(), "{:?}", report.failures);
-    let (doc, bin) = read_glb(&std::fs::read(out.path().join("unit.glb")).unwrap());
+    let (doc, bin) = read_glb(&std::fs::read(out.path().join("unit.mod.glb")).unwrap());
     assert_eq!(doc["images"].as_array().unwrap().len(), 1);
     assert_eq!(doc["animations"][0]["name"], "idle");
     let (head_index, head) = node(&doc, "head");
@@ -323,7 +323,7 @@ fn the_sample_figure_finds_what_lies_beside_it() {
     let prim = &doc["meshes"][head["mesh"].as_u64().unwrap() as usize]["primitives"][0];
     let p = accessor(&doc, &bin, prim["attributes"]["POSITION"].as_u64().unwrap());
     assert_eq!(&p[..3], &[1.0, 0.0, -0.0]);
-    if let Some(reports) = relic::testing::validate_gltf(&[&out.path().join("unit.glb")]) {
+    if let Some(reports) = relic::testing::validate_gltf(&[&out.path().join("unit.mod.glb")]) {
         assert_eq!(reports[0].errors, 0, "{:?}", reports[0]);
     }
 }
@@ -362,4 +362,64 @@ fn morphing_frames_become_targets_stepped_by_the_clip() {
     expect[8] = 1.0;
     expect[10 + 9] = 1.0;
     assert_eq!(w, expect);
+}
+
+/// A figure's `.bon` RES whose entry for one part is empty (real figure archives have such entries):
+/// read, it is a part with no offsets; written back, it is empty again and the RES is byte for byte the
+/// same; the model converts, with that part at its parent's origin and a note saying so.
+#[test]
+fn an_empty_bone_entry_is_a_part_at_its_parents_origin() {
+    use relic::evil_islands::{bon, res};
+    let bones = res(&[("body", bon(1)), ("arm", vec![])]);
+    let set = bon::parse_set(&bones).unwrap();
+    assert_eq!(set.len(), 2);
+    let body = relic::evil_islands::model::find(&set, "body").unwrap();
+    assert_eq!(body.offsets.len(), 8);
+    assert_eq!(body.offset(7), Some([7.0, 0.0, 17.0]));
+    let arm = relic::evil_islands::model::find(&set, "arm").unwrap();
+    assert_eq!(arm, &bon::Bon { offsets: vec![] });
+    // The empty part on its own: info, JSON and back, empty.
+    assert_eq!(bon::write(arm).unwrap(), Vec::<u8>::new());
+    let info = bon::FORMAT.codec.info(&[]).unwrap();
+    assert_eq!((info["offsets"].as_u64(), info["file_size"].as_u64()), (Some(0), Some(0)));
+    let json = bon::FORMAT.codec.to_json(&[]).unwrap();
+    assert_eq!(json, serde_json::json!({"format": "ei-bon", "offsets": []}));
+    assert_eq!(bon::FORMAT.codec.write_json(json).unwrap(), Vec::<u8>::new());
+    // The RES through its lossless document: the same bytes.
+    let doc = res::FORMAT.codec.to_json(&bones).unwrap();
+    assert_eq!(res::FORMAT.codec.write_json(doc).unwrap(), bones);
+
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("model.mod"), res(&[("model", lnk()), ("body", fig8(0)), ("arm", fig8(1))]))
+        .unwrap();
+    std::fs::write(dir.path().join("model.bon"), &bones).unwrap();
+    // Extracted and packed again through relic: the empty entry stays empty, the RES the same.
+    let extracted = dir.path().join("x");
+    let report = ops::convert(&[dir.path().join("model.bon")], &extracted, &ConvertRequest::default(), &Quiet);
+    assert!(report.failures.is_empty(), "{:?}", report.failures);
+    let arm = report.outputs.iter().find(|o| o.output.ends_with("arm.bon")).expect("the arm entry extracted");
+    assert_eq!(std::fs::read(&arm.output).unwrap(), Vec::<u8>::new());
+    let folder = Path::new(&arm.output).parent().unwrap();
+    let packed = dir.path().join("packed.bon");
+    ops::pack("ei-res", folder, &packed, &ops::PackOptions::default()).unwrap();
+    assert_eq!(std::fs::read(&packed).unwrap(), bones);
+
+    let options = ConvertOptions::default();
+    let notes = options.notes.clone();
+    let req = ConvertRequest { options, ..Default::default() };
+    let out = dir.path().join("out");
+    let report = ops::convert(&[dir.path().join("model.mod")], &out, &req, &Quiet);
+    assert!(report.failures.is_empty(), "{:?}", report.failures);
+    let glb = report.outputs.iter().find(|o| o.output.ends_with(".glb")).expect("a glTF written");
+    let (doc, _) = read_glb(&std::fs::read(&glb.output).unwrap());
+    let (_, body) = node(&doc, "body");
+    let (_, arm) = node(&doc, "arm");
+    // The body's bone (morph 0 at (0, 0, 10) Z-up) places it; the arm has none: the origin.
+    assert_eq!(body["translation"], serde_json::json!([0.0, 10.0, -0.0]));
+    assert!(arm.get("translation").is_none() || arm["translation"] == serde_json::json!([0.0, 0.0, 0.0]), "{arm}");
+    let notes = notes.lock().unwrap();
+    assert!(
+        notes.iter().any(|n| n == "model: part arm: its bone offsets are empty: placed at its parent's origin"),
+        "{notes:?}"
+    );
 }

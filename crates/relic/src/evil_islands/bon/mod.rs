@@ -10,8 +10,10 @@
 //!
 //! Identification: a `.bon` file is `ei-res` when it starts with the RES magic and `ei-bon` otherwise (by
 //! content, not by extension alone). What the spec leaves open and relic's choice: the spec reads offsets
-//! "to the end of the stream", so relic takes any non-zero multiple of 12 bytes (a one-morph model would have
-//! 12) and refuses a partial offset at the end or an empty file.
+//! "to the end of the stream", so relic takes any multiple of 12 bytes (a one-morph model would have 12)
+//! and refuses a partial offset at the end. An empty file (the spec is silent on it; real figure `.bon`
+//! RES archives hold empty entries for some parts) is a part with no offsets: it writes back empty, and a
+//! figure places that part at its parent's origin, with a note.
 
 pub mod read;
 pub mod types;
@@ -37,7 +39,8 @@ pub static FORMAT: Format = Format {
     kind: Kind::Model,
     capabilities: Capabilities { read: true, convert: false, write: true },
     notes: "no magic: a .bon that is not a RES archive (a model's .bon is one: `ei-res`) holds one part's \
-            offsets, 8 × vec3 (one per morph extreme). JSON lists them; `pack` writes them back byte for byte.",
+            offsets, 8 × vec3 (one per morph extreme); an empty file is a part with no offsets (real figure RES \
+            archives hold such entries). JSON lists them; `pack` writes them back byte for byte.",
     codec: &BonCodec,
 };
 

@@ -7,7 +7,8 @@ use crate::error::Result;
 use crate::reader::Reader;
 
 /// Parses one part's BON data (not a RES bone set: see [`super::parse_set`]). Its size must be a
-/// non-zero multiple of 12 bytes.
+/// multiple of 12 bytes; an empty file is a part with no offsets (real figure RES archives hold empty
+/// entries: the spec is silent on them).
 pub fn parse(bytes: &[u8]) -> Result<Bon> {
     let mut r = Reader::new(FORMAT_ID, bytes);
     let whole = bytes.len() / OFFSET_SIZE;
@@ -18,9 +19,6 @@ pub fn parse(bytes: &[u8]) -> Result<Bon> {
             whole * OFFSET_SIZE,
             format!("a partial offset of {partial} bytes at the end (offsets are 3 × f32, {OFFSET_SIZE} bytes)"),
         ));
-    }
-    if whole == 0 {
-        return Err(r.error("offsets", "an empty file holds no offset"));
     }
     let n = r.count(whole as u64, OFFSET_SIZE, "offsets")?;
     let mut offsets = Vec::with_capacity(n);

@@ -64,6 +64,13 @@ pub fn to_scene(figure: &Figure, morph: [f32; 3], note: &mut dyn FnMut(String)) 
     let links = &figure.lnk.links;
     for (i, link) in links.iter().enumerate() {
         let translation = figure.bone(&link.name).map_or([0.0; 3], |b| {
+            if b.offsets.is_empty() {
+                // An empty `.bon` entry (real figure archives have them): no offset to place the part by.
+                note(format!(
+                    "{}: part {}: its bone offsets are empty: placed at its parent's origin",
+                    figure.name, link.name
+                ));
+            }
             let offsets: Vec<[f32; 3]> = (0..b.offsets.len()).filter_map(|m| b.offset(m)).collect();
             to_gltf(trilinear(&offsets, morph))
         });
