@@ -990,7 +990,7 @@ fn ops_convert_and_pack() {
     let req = relic::ops::ConvertRequest::default();
     let report = relic::ops::convert(std::slice::from_ref(&input), &out, &req, &q);
     assert!(report.failures.is_empty(), "{:?}", report.failures);
-    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(out.join("items.json")).unwrap()).unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(out.join("items.idb.json")).unwrap()).unwrap();
     assert_eq!(json["tables"][0]["records"][0]["f0"], "Plate");
 
     // CSV: one file per table beside the JSON, named after the file.
@@ -998,7 +998,7 @@ fn ops_convert_and_pack() {
     let report = relic::ops::convert(std::slice::from_ref(&input), &out, &req, &q);
     assert!(report.failures.is_empty(), "{:?}", report.failures);
     for t in ["armor", "materials", "table_9"] {
-        assert!(out.join(format!("items.{t}.csv")).is_file(), "{t}");
+        assert!(out.join(format!("items.idb.{t}.csv")).is_file(), "{t}");
     }
 
     // Lossless JSON, and back.
@@ -1006,10 +1006,10 @@ fn ops_convert_and_pack() {
     let out2 = dir.path().join("lossless");
     let report = relic::ops::convert(std::slice::from_ref(&input), &out2, &req, &q);
     assert!(report.failures.is_empty(), "{:?}", report.failures);
-    let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(out2.join("items.json")).unwrap()).unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(out2.join("items.idb.json")).unwrap()).unwrap();
     assert_eq!(doc["file_type"], "idb");
     let packed = dir.path().join("again.idb");
-    relic::ops::pack("ei-db", &out2.join("items.json"), &packed, &Default::default()).unwrap();
+    relic::ops::pack("ei-db", &out2.join("items.idb.json"), &packed, &Default::default()).unwrap();
     assert_eq!(std::fs::read(&packed).unwrap(), main_fixture());
 
     let (format, info) = relic::ops::info(&input).unwrap();

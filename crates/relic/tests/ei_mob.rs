@@ -644,8 +644,8 @@ fn convert_writes_json_and_txt_files() {
     assert!(report.failures.is_empty(), "{:?}", report.failures);
     let mut outputs: Vec<_> = report.outputs.iter().map(|o| PathBuf::from(&o.output)).collect();
     outputs.sort();
-    assert_eq!(outputs, [out.join("level/level.json"), out.join("level/level.txt")]);
-    assert_eq!(std::fs::read_to_string(out.join("level/level.txt")).unwrap(), "Привет ( )\n");
+    assert_eq!(outputs, [out.join("level.mob/level.mob.json"), out.join("level.mob/level.mob.txt")]);
+    assert_eq!(std::fs::read_to_string(out.join("level.mob/level.mob.txt")).unwrap(), "Привет ( )\n");
 }
 
 #[test]

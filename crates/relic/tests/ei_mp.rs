@@ -115,8 +115,8 @@ fn convert_folder(names: [&str; 3], opts: &ConvertOptions) -> Vec<NamedAsset> {
 
 fn parts(assets: &[NamedAsset]) -> (&Scene, &relic::asset::Image, &serde_json::Value) {
     let find = |name: &str| assets.iter().find(|a| a.name.as_deref() == Some(name)).map(|a| &a.asset);
-    let Some(Asset::Scene(scene)) = find("terrain") else { panic!("no terrain scene") };
-    let Some(Asset::Image(hm)) = find("heightmap") else { panic!("no height map") };
+    let Some(Asset::Scene(scene)) = find("terrain.view") else { panic!("no terrain scene") };
+    let Some(Asset::Image(hm)) = find("heightmap.view") else { panic!("no height map") };
     let Some(Asset::Document(doc)) = find(NamedAsset::BESIDE) else { panic!("no document") };
     assert_eq!(assets.len(), 3);
     (scene, hm, &doc.value)
@@ -389,17 +389,17 @@ fn relic_convert_writes_the_glb_heightmap_and_document_and_they_validate() {
         written,
         [
             "/zone.mp.json",
-            "/zone.mp/heightmap.png",
-            "/zone.mp/terrain.glb",
+            "/zone.mp/heightmap.view.png",
+            "/zone.mp/terrain.view.glb",
             "/zone.mpr.json",
-            "/zone.mpr/heightmap.png",
-            "/zone.mpr/terrain.glb",
-            "/zone000000.glb"
+            "/zone.mpr/heightmap.view.png",
+            "/zone.mpr/terrain.view.glb",
+            "/zone000000.sec.glb"
         ]
     );
     let glbs = [
-        out.path().join("zone.mp/terrain.glb"),
-        out.path().join("zone.mpr/terrain.glb"),
+        out.path().join("zone.mp/terrain.view.glb"),
+        out.path().join("zone.mpr/terrain.view.glb"),
         out.path().join("zone000000.glb"),
     ];
     // World positions read back from the GLB's accessors.
@@ -426,7 +426,7 @@ fn a_bad_sector_is_left_out_with_a_note_and_to_png_gives_the_heightmap() {
     let report = convert(&[dir.path().join("zone.mp")], out.path(), &req, &relic::ops::Quiet);
     assert!(report.failures.is_empty(), "{:?}", report.failures);
     assert_eq!(report.outputs.len(), 1);
-    assert!(report.outputs[0].output.ends_with("heightmap.png"), "{:?}", report.outputs);
+    assert!(report.outputs[0].output.ends_with("heightmap.view.png"), "{:?}", report.outputs);
     let notes = req.options.notes.lock().unwrap();
     assert!(notes.iter().any(|n| n.contains("zone001000.sec left out")), "{notes:?}");
     // The height map covers the sectors found: sector 0 only.
@@ -444,7 +444,7 @@ fn the_sample_map_converts_and_every_glb_validates() {
     let req = ConvertRequest::default();
     let report = convert(&inputs, out.path(), &req, &relic::ops::Quiet);
     assert!(report.failures.is_empty(), "{:?}", report.failures);
-    let glbs = ["isle/terrain.glb", "isle000000.glb", "isle001000.glb"].map(|n| out.path().join(n));
+    let glbs = ["isle.mp/terrain.view.glb", "isle000000.sec.glb", "isle001000.sec.glb"].map(|n| out.path().join(n));
     let (doc, bin) = read_glb(&std::fs::read(&glbs[0]).unwrap());
     assert_eq!(doc["nodes"][0]["name"], "isle");
     let water = doc["meshes"].as_array().unwrap().iter().find(|m| m["name"] == "water").unwrap();
@@ -453,7 +453,7 @@ fn the_sample_map_converts_and_every_glb_validates() {
     let lake = (6000.0 * 40.0 / 65535.0) as f32;
     assert!(positions.iter().all(|p| (p[1] - lake).abs() < 1e-4 && p[0] >= 32.0));
     let heightmap =
-        png::Decoder::new(std::io::Cursor::new(std::fs::read(out.path().join("isle/heightmap.png")).unwrap()));
+        png::Decoder::new(std::io::Cursor::new(std::fs::read(out.path().join("isle.mp/heightmap.view.png")).unwrap()));
     let reader = heightmap.read_info().unwrap();
     assert_eq!((reader.info().width, reader.info().height), (65, 33));
     let paths: Vec<&std::path::Path> = glbs.iter().map(|p| p.as_path()).collect();

@@ -271,9 +271,11 @@ fn every_gltf_the_samples_give_passes_the_validator() {
     glbs.sort();
     let names: Vec<String> =
         glbs.iter().map(|p| p.strip_prefix(out.path()).unwrap().to_string_lossy().replace('\\', "/")).collect();
-    for want in
-        ["drakan/Sample.mod/models/Crate.glb", "drakan/Sample.mod/models/Wisp.glb", "drakan/Sample.lvl/terrain.glb"]
-    {
+    for want in [
+        "drakan/Sample.mod/models/Crate.view.glb",
+        "drakan/Sample.mod/models/Wisp.view.glb",
+        "drakan/Sample.lvl/terrain.view.glb",
+    ] {
         assert!(names.iter().any(|n| n.ends_with(want)), "{want} missing from {names:?}");
     }
     let paths: Vec<&std::path::Path> = glbs.iter().map(|p| p.as_path()).collect();

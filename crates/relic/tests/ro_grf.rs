@@ -710,7 +710,7 @@ fn folder_to_grf_to_folder() {
     assert!(report.failures.is_empty(), "{:?}", report.failures);
     assert_eq!(report.outputs.len(), 3);
     assert!(report.outputs.iter().all(|o| o.kind == "raw"));
-    assert_eq!(std::fs::read(conv.join("one/data/텍스트/안녕.txt")).unwrap(), ANNYEONG);
+    assert_eq!(std::fs::read(conv.join("one.grf/data/텍스트/안녕.txt")).unwrap(), ANNYEONG);
 
     // convert --to json and pack it back.
     let json_dir = dir.path().join("json");
@@ -718,7 +718,7 @@ fn folder_to_grf_to_folder() {
     let report = ops::convert(std::slice::from_ref(&one), &json_dir, &req, &ops::Quiet);
     assert!(report.failures.is_empty(), "{:?}", report.failures);
     let rebuilt = dir.path().join("rebuilt.grf");
-    ops::pack("ro-grf", &json_dir.join("one.json"), &rebuilt, &ops::PackOptions::default()).unwrap();
+    ops::pack("ro-grf", &json_dir.join("one.grf.json"), &rebuilt, &ops::PackOptions::default()).unwrap();
     assert_eq!(std::fs::read(&rebuilt).unwrap(), bytes);
 }
 

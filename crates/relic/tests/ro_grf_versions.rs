@@ -596,7 +596,7 @@ fn entries_convert_and_lend_textures_from_every_version() {
         let report = ops::convert(std::slice::from_ref(&archive), &out, &ops::ConvertRequest::default(), &ops::Quiet);
         assert!(report.failures.is_empty(), "{label}: {:?}", report.failures);
         assert_eq!(report.outputs.len(), 10, "{label}");
-        let stem = archive.file_stem().unwrap();
+        let stem = archive.file_name().unwrap();
         assert_eq!(std::fs::read(out.join(stem).join("data/texture/wall.bmp")).unwrap(), tiny_bmp(), "{label}");
         assert_eq!(std::fs::read(out.join(stem).join("data/sprite/mid.bin")).unwrap(), noise(900, 3), "{label}");
     }
@@ -644,7 +644,7 @@ fn documents_of_every_version_rebuild_byte_identically() {
         let report = ops::convert(std::slice::from_ref(&archive), &json_dir, &req, &ops::Quiet);
         assert!(report.failures.is_empty(), "{label}: {:?}", report.failures);
         let rebuilt = dir.path().join(format!("rebuilt {name}"));
-        let json = json_dir.join(name.replace(".grf", ".json"));
+        let json = json_dir.join(format!("{name}.json"));
         ops::pack("ro-grf", &json, &rebuilt, &ops::PackOptions::default()).unwrap();
         assert!(std::fs::read(&rebuilt).unwrap() == bytes, "{label}: pack of the JSON differs");
         archives.push(archive);

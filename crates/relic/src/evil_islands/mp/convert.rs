@@ -168,8 +168,11 @@ pub fn convert_map(
             .iter()
             .map(|&n| json!({"file": terrain::atlas_name(map, n), "found": images.contains_key(&n)}))
             .collect::<Vec<_>>());
-        out.push(NamedAsset { name: Some("terrain".into()), asset: Asset::Scene(terrain::scene(&placed, &setting)) });
-        terrain_doc["scene"] = json!("terrain.glb");
+        out.push(NamedAsset {
+            name: Some("terrain.view".into()),
+            asset: Asset::Scene(terrain::scene(&placed, &setting)),
+        });
+        terrain_doc["scene"] = json!("terrain.view.glb");
         // The height map covers the sectors from (0, 0) to the last one found: the header's extents for a
         // whole map, and never a huge empty image for a header that claims more sectors than there are.
         let extent_x = sectors.iter().map(|s| s.0 + 1).max().unwrap_or(0);
@@ -178,13 +181,13 @@ pub fn convert_map(
             Ok(img) => {
                 let size = img.frames.first().map(|f| (f.width, f.height)).unwrap_or_default();
                 terrain_doc["heightmap"] = json!({
-                    "file": "heightmap.png",
+                    "file": "heightmap.view.png",
                     "width": size.0,
                     "height": size.1,
                     "pixels": "16-bit stored altitudes (height = value × height_scale); top row = largest y, \
                                column = x",
                 });
-                out.push(NamedAsset { name: Some("heightmap".into()), asset: Asset::Image(img) });
+                out.push(NamedAsset { name: Some("heightmap.view".into()), asset: Asset::Image(img) });
             }
             Err(e) => opts.note(format!("{map}: no height map: {e}")),
         }

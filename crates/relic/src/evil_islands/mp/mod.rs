@@ -9,9 +9,9 @@
 //! u16 length) animated tiles. Bytes after them (none seen) are kept as `trailing`.
 //!
 //! Conversion (`relic convert zone.mp`, with `zoneXXXYYY.sec` beside it, or `relic convert zone.mpr`):
-//! `zone.json` (the MP's data — `pack ei-mp` reads it back — and a `terrain` summary), `zone/terrain.glb`
+//! `zone.mp.json` (the MP's data — `pack ei-mp` reads it back — and a `terrain` summary), `zone.mp/terrain.view.glb`
 //! (land and water meshes, tile UVs into the atlases `zoneNNN.mmp`, embedded when found in `--textures` or
-//! beside the file) and `zone/heightmap.png` (16-bit stored altitudes); see [`terrain`] for the geometry.
+//! beside the file) and `zone.mp/heightmap.view.png` (16-bit stored altitudes; both are views: `pack ei-mp` never reads them); see [`terrain`] for the geometry.
 //!
 //! Unsettled (CORRECTIONS.md and the spec's silences): the material type enum (the spec's table and the one
 //! real map disagree; kept as a number); whether altitudes divide by 65535 or 65534 (relic: 65535, the spec);
@@ -48,9 +48,9 @@ pub static FORMAT: Format = Format {
     kind: Kind::Model,
     capabilities: Capabilities { read: true, convert: true, write: true },
     notes: "magic 72F64ACE. convert x.mp reads the sectors x000000.sec … beside it (or convert the .mpr RES \
-            that holds them) and writes x.json (the map's data and a terrain summary), x/terrain.glb (land, \
+            that holds them) and writes x.mp.json (the map's data and a terrain summary; the source pack reads), x.mp/terrain.view.glb (land, \
             and water as a second alpha-blended mesh; atlases xNNN.mmp embedded when found in --textures (a \
-            folder or RES) or beside the file) and x/heightmap.png (16-bit). glTF is y-up: (x, height, -y). \
+            folder or RES) or beside the file) and x.mp/heightmap.view.png (16-bit); the glTF and the height map are views, not packed back. glTF is y-up: (x, height, -y). \
             Unsettled: the material type enum; tile rotation turns clockwise seen from above and atlas rows \
             count from the bottom of the stored image (as public engine re-implementations do).",
     codec: &MpCodec,
