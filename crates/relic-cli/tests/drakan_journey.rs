@@ -514,3 +514,99 @@ fn an_edited_heightmap_packs_into_its_layer() {
     assert_eq!(code, 1);
     assert!(stderr.contains("1_Meadow.png") && stderr.contains("16-bit greyscale PNG"), "{stderr}");
 }
+
+/// A 24- or 32-bit texture body, stored, 2 × 1.
+fn plain_texture(bpp: u16, pixels: Vec<u8>) -> Vec<u8> {
+    use relic::drakan::records::texture::{self, Texture, NO_COLOUR_KEY};
+    texture::write(&Texture {
+        width: 2,
+        height: 1,
+        pitch: 2 * u32::from(bpp) / 8,
+        bits_per_pixel: bpp,
+        colour_key: NO_COLOUR_KEY,
+        compressed_size: pixels.len() as u32,
+        data: relic::bytes::Base64(pixels),
+        ..Texture::default()
+    })
+}
+
+#[test]
+fn thirty_two_bit_textures_pack_back_in_the_order_they_were_drawn() {
+    let work = tempfile::tempdir().unwrap();
+    let input = work.path().join("Deep.txd");
+    let body = plain_texture(32, vec![1, 2, 3, 0x77, 4, 5, 6, 0x88]);
+    let bytes = relic::drakan::srsc::write_packed(
+        0x0100,
+        &[relic::drakan::srsc::NewRecord { record_type: 0x0040, id: 1, group: 0, body }],
+    )
+    .unwrap();
+    std::fs::write(&input, &bytes).unwrap();
+    let run = |out: &str, file: &Path| {
+        let out = work.path().join(out);
+        let run = relic()
+            .args(["convert", "--json", "--option", "drakan-texture.order=bgra", "-o"])
+            .arg(&out)
+            .arg(file)
+            .output()
+            .unwrap();
+        assert_eq!(run.status.code(), Some(0), "{}", String::from_utf8_lossy(&run.stderr));
+        let manifest: Value = serde_json::from_slice(&run.stdout).unwrap();
+        let outputs: Vec<PathBuf> = manifest["outputs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| PathBuf::from(o["output"].as_str().unwrap()))
+            .collect();
+        Converted { code: 0, stderr: String::new(), outputs, failures: manifest["failures"].clone() }
+    };
+    let c = run("out", &input);
+    let doc: Value = serde_json::from_slice(&std::fs::read(c.document()).unwrap()).unwrap();
+    assert_eq!(doc["texture_order"], "bgra");
+    let png = c.output("texture_1.png");
+    let (w, h, mut px) = read_png(&png);
+    assert_eq!(px, [3, 2, 1, 255, 6, 5, 4, 255], "drawn as BGRA");
+    // Unedited: the same bytes.
+    let back = work.path().join("back.txd");
+    pack_ok(&c.document(), &back);
+    assert_eq!(std::fs::read(&back).unwrap(), bytes);
+    // Edited: stored in BGRA again, the unused fourth byte kept.
+    set_pixel(&mut px, w, 1, 0, [10, 20, 30, 255]);
+    write_png(&png, w, h, &px);
+    let edited = work.path().join("Deep2.txd");
+    pack_ok(&c.document(), &edited);
+    assert_eq!(&records(&std::fs::read(&edited).unwrap())[0].3[54..], &[1, 2, 3, 0x77, 30, 20, 10, 0x88]);
+    assert_eq!(read_png(&run("again", &edited).output("texture_1.png")).2, px);
+}
+
+#[test]
+fn records_that_shared_a_body_part_when_one_is_edited() {
+    let work = tempfile::tempdir().unwrap();
+    // Two texture records at one offset (no Drakan file does this; SRSC allows it).
+    let body = plain_texture(24, vec![1, 2, 3, 4, 5, 6]);
+    let mut bytes = b"SRSC\x00\x01".to_vec();
+    bytes.extend(((12 + body.len()) as u32).to_le_bytes());
+    bytes.extend(2u16.to_le_bytes());
+    bytes.extend(&body);
+    for id in [2u16, 3] {
+        for v in [0x0040u16, id, 0] {
+            bytes.extend(v.to_le_bytes());
+        }
+        bytes.extend(12u32.to_le_bytes());
+        bytes.extend((body.len() as u32).to_le_bytes());
+    }
+    let input = work.path().join("Shared.txd");
+    std::fs::write(&input, &bytes).unwrap();
+    let c = convert(&input, &work.path().join("out"));
+    assert_eq!(c.code, 0, "{}", c.stderr);
+    let back = work.path().join("back.txd");
+    pack_ok(&c.document(), &back);
+    assert_eq!(std::fs::read(&back).unwrap(), bytes, "unedited: the same bytes, one body for both");
+    let png = c.output("texture_3.png");
+    write_png(&png, 2, 1, &[9, 9, 9, 255, 4, 5, 6, 255]);
+    let (packed, again, _) = pack_and_convert_again(&c, work.path(), "Shared.txd");
+    let file = records(&packed);
+    assert_eq!(file[0].3, body, "texture 2 keeps the body it shared");
+    assert_eq!(&file[1].3[54..], &[9, 9, 9, 4, 5, 6]);
+    assert_eq!(read_png(&again.output("texture_2.png")).2, [1, 2, 3, 255, 4, 5, 6, 255]);
+    assert_eq!(read_png(&again.output("texture_3.png")).2, [9, 9, 9, 255, 4, 5, 6, 255]);
+}

@@ -126,3 +126,30 @@ fn wav_check(s: &relic::asset::Sound, channels: u16, rate: u32, width: u16, fram
     assert_eq!(lines[0], format!("{channels} {rate} {width} {frames}"));
     assert_eq!(lines[1], hex::encode(pcm));
 }
+
+#[test]
+fn samples_are_stored_in_the_records_own_bits_and_channels() {
+    // 16-bit range samples to 8-bit unsigned (top 8 bits) and 16-bit signed little-endian.
+    assert_eq!(sound::pcm_from_samples(8, 1, 1, &[-32768, -1, 0, 255, 32767]).unwrap(), [0, 127, 128, 128, 255]);
+    assert_eq!(sound::pcm_from_samples(16, 1, 1, &[-2, 300]).unwrap(), [0xFE, 0xFF, 0x2C, 0x01]);
+    // Mono to stereo copies, stereo to mono takes the mean (rounded down).
+    assert_eq!(sound::pcm_from_samples(16, 2, 1, &[5]).unwrap(), [5, 0, 5, 0]);
+    assert_eq!(sound::pcm_from_samples(16, 1, 2, &[5, 8, -3, 0]).unwrap(), [6, 0, 0xFE, 0xFF]);
+    assert!(sound::pcm_from_samples(16, 1, 3, &[1, 2, 3]).is_err());
+    assert!(sound::pcm_from_samples(24, 1, 1, &[1]).is_err());
+    // A compressed stereo record: compressed again at its level, sizes and rate updated, notes given.
+    let s = sound::parse(&body("wind", 2, 16, 22050, 9, &[0; 8]), 0).unwrap();
+    let (out, notes) = sound::with_samples(&s, 1, 11025, &[100, -100]).unwrap();
+    assert_eq!((out.channels, out.bits, out.frequency, out.decompressed_size), (2, 16, 11025, 8));
+    assert_eq!(out.compression_level, 9);
+    assert_eq!(out.pcm().unwrap().as_ref(), [100, 0, 100, 0, 0x9C, 0xFF, 0x9C, 0xFF]);
+    assert_eq!(
+        notes,
+        [
+            "mono audio copied to both channels of the stereo record",
+            "it plays at 11025 samples per second now (was 22050)"
+        ]
+    );
+    assert_eq!(out.name, s.name);
+    assert_eq!(out.volume, s.volume);
+}

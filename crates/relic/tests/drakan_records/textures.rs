@@ -295,3 +295,161 @@ fn pillow_reads_the_apng(bytes: &[u8], frames: usize) {
     assert_eq!(lines[0], frames.to_string());
     assert_eq!(&lines[1..], ["(5, 5, 5, 255)", "(6, 6, 6, 255)", "(7, 7, 7, 255)"]);
 }
+
+// ---------------------------------------------------------------------------------------------------------
+// Writing pixels back (`relic pack` of edited PNGs): `texture::encode_rgba`
+
+/// `encode_rgba` of the parsed body; the texture's new body and the notes.
+fn encode(
+    bytes: &[u8],
+    w: u32,
+    h: u32,
+    px: &[u8],
+    palette: Option<&[[u8; 4]]>,
+    order: ChannelOrder,
+) -> (Texture, Vec<String>) {
+    let t = texture::parse(bytes, 0).unwrap();
+    let done = texture::encode_rgba(&t, w, h, px, palette, order).unwrap();
+    // What is written reads back as what was encoded.
+    let back = texture::parse(&texture::write(&done.texture), 0).unwrap();
+    assert_eq!(texture::write(&back), texture::write(&done.texture));
+    (done.texture, done.notes)
+}
+
+fn pixels_of(t: &Texture, palette: Option<&[[u8; 4]]>, order: ChannelOrder) -> Vec<u8> {
+    rgba(&to_image(t, palette, order).unwrap()).to_vec()
+}
+
+#[test]
+fn sixteen_bit_layouts_encode_changed_pixels_and_keep_every_other_byte() {
+    // 2 × 1 with a pitch of 6: two padding bytes (0xEE) that must survive.
+    let stored = [0x34, 0x12, 0x78, 0x56, 0xEE, 0xEE];
+    // (The second stored pixel, 0x5678, is transparent in 5:5:5+1: a transparent edit there would be no edit.)
+    for (alpha_bits, flags, new, word) in [
+        (0, 0x00, [255, 0, 0, 255], 0xF800u16),      // 5:6:5
+        (1, 0x02, [0, 0, 255, 255], 0x801F),         // 5:5:5+1
+        (4, 0x02, [0x11, 0x22, 0x33, 0x44], 0x4123), // 4:4:4+4
+        (8, 0x02, [255, 0, 255, 0x80], 0x80E3),      // 3:3:2+8
+    ] {
+        let h = H { w: 2, h: 1, pitch: 6, bpp: 16, alpha_bits, flags, ..H0 };
+        let bytes = tex(h, &stored, None);
+        let mut px = decode(&bytes, None, ChannelOrder::Rgba);
+        px[4..8].copy_from_slice(&new);
+        let (t, notes) = encode(&bytes, 2, 1, &px, None, ChannelOrder::Rgba);
+        let w = word.to_le_bytes();
+        assert_eq!(t.data.0, [0x34, 0x12, w[0], w[1], 0xEE, 0xEE], "alpha bits {alpha_bits}");
+        assert_eq!(notes, Vec::<String>::new(), "alpha bits {alpha_bits}");
+        assert_eq!(pixels_of(&t, None, ChannelOrder::Rgba), px, "alpha bits {alpha_bits}");
+    }
+    // 5:6:5 cannot hold every colour: the nearest step is stored, and said.
+    let bytes = tex(H { w: 2, h: 1, pitch: 4, bpp: 16, ..H0 }, &stored[..4], None);
+    let mut px = decode(&bytes, None, ChannelOrder::Rgba);
+    px[0..4].copy_from_slice(&[100, 100, 100, 255]);
+    let (t, notes) = encode(&bytes, 2, 1, &px, None, ChannelOrder::Rgba);
+    assert_eq!(&t.data.0[..2], &0x632Cu16.to_le_bytes());
+    assert_eq!(
+        notes,
+        ["1 pixel(s) cannot be stored exactly in 16 bpp 5:6:5: the first, (0, 0), #646464ff is stored as #626562ff"]
+    );
+}
+
+#[test]
+fn eight_bit_takes_the_nearest_palette_colour_and_keeps_the_key_for_transparency() {
+    let palette = [[0, 0, 0, 0], [255, 0, 255, 0], [200, 0, 0, 0], [0, 0, 200, 0]];
+    // 3 × 1, colour key magenta (palette entry 1), zlib.
+    let h = H { w: 3, h: 1, pitch: 3, bpp: 8, key: 0x00FF_00FF, level: 6, ..H0 };
+    let bytes = tex(h, &[0, 0, 0], None);
+    let px = [210, 10, 0, 255, 9, 9, 9, 0, 250, 0, 250, 255];
+    let (t, notes) = encode(&bytes, 3, 1, &px, Some(&palette), ChannelOrder::Rgba);
+    // Nearest red; the key's entry for the transparent pixel; an opaque near-magenta avoids the key.
+    assert_eq!(t.pixel_bytes().unwrap().as_ref(), [2, 1, 2]);
+    assert_eq!(t.compression_level, 6);
+    assert_eq!(t.compressed_size as usize, t.data.0.len());
+    assert_eq!(pixels_of(&t, Some(&palette), ChannelOrder::Rgba), [200, 0, 0, 255, 255, 0, 255, 0, 200, 0, 0, 255]);
+    assert_eq!(
+        notes,
+        ["2 pixel(s) cannot be stored exactly in 8 bpp (palette) (colours not in the .txd's palette take its nearest \
+             colour): the first, (0, 0), #d20a00ff is stored as #c80000ff"]
+    );
+    // Without its palette it cannot be encoded.
+    let t = texture::parse(&bytes, 0).unwrap();
+    let err = texture::encode_rgba(&t, 3, 1, &px, None, ChannelOrder::Rgba).unwrap_err();
+    assert!(err.to_string().contains("needs its .txd's palette"), "{err}");
+}
+
+#[test]
+fn twenty_four_bit_with_colour_key_and_alpha_maps() {
+    let h = H { w: 2, h: 1, pitch: 6, key: 0x0010_2030, ..H0 };
+    let bytes = tex(h, &[1, 1, 1, 2, 2, 2], None);
+    let (t, notes) = encode(&bytes, 2, 1, &[5, 6, 7, 0, 2, 2, 2, 255], None, ChannelOrder::Rgba);
+    assert_eq!(t.data.0, [0x10, 0x20, 0x30, 2, 2, 2], "transparent: the key colour");
+    assert!(notes.is_empty(), "{notes:?}");
+    // A raw alpha map (one byte a pixel) takes the alpha.
+    let h = H { w: 2, h: 1, pitch: 6, flags: 0x01, ..H0 };
+    let bytes = tex(h, &[1, 1, 1, 2, 2, 2], Some(&[0xFF, 0xFF]));
+    let (t, _) = encode(&bytes, 2, 1, &[9, 8, 7, 0x40, 2, 2, 2, 255], None, ChannelOrder::Rgba);
+    assert_eq!(
+        (t.data.0.as_slice(), t.alpha_map.as_ref().unwrap().0.as_slice()),
+        (&[9, 8, 7, 2, 2, 2][..], &[0x40, 0xFF][..])
+    );
+    // A zlib alpha map of a compressed texture is compressed again.
+    let bytes = tex(H { level: 9, ..h }, &[1, 1, 1, 2, 2, 2], Some(&zlib::compress(&[0xFF, 0xFF], 9)));
+    let (t, _) = encode(&bytes, 2, 1, &[1, 1, 1, 255, 2, 2, 2, 0x10], None, ChannelOrder::Rgba);
+    assert_eq!(t.alpha_map_values().unwrap().as_ref(), [0xFF, 0x10]);
+    assert_eq!(pixels_of(&t, None, ChannelOrder::Rgba), [1, 1, 1, 255, 2, 2, 2, 0x10]);
+    // An alpha map of unknown layout: the same size keeps it, another size is refused.
+    let bytes = tex(h, &[1, 1, 1, 2, 2, 2], Some(&[1, 2, 3]));
+    let (t, _) = encode(&bytes, 2, 1, &[3, 3, 3, 255, 2, 2, 2, 255], None, ChannelOrder::Rgba);
+    assert_eq!(t.alpha_map.as_ref().unwrap().0, [1, 2, 3]);
+    let err =
+        texture::encode_rgba(&texture::parse(&bytes, 0).unwrap(), 1, 1, &[0; 4], None, ChannelOrder::Rgba).unwrap_err();
+    assert!(err.to_string().contains("alpha map has a layout relic does not know"), "{err}");
+}
+
+#[test]
+fn thirty_two_bit_in_its_order_keeping_the_unused_byte() {
+    // 1 × 2, no alpha bits: the fourth byte is unused and kept where the size is kept.
+    let h = H { w: 1, h: 2, pitch: 4, bpp: 32, ..H0 };
+    let bytes = tex(h, &[1, 2, 3, 0x77, 5, 6, 7, 0x88], None);
+    // The top row is stored second.
+    let (t, _) = encode(&bytes, 1, 2, &[10, 20, 30, 255, 3, 2, 1, 255], None, ChannelOrder::Bgra);
+    assert_eq!(t.data.0, [1, 2, 3, 0x77, 30, 20, 10, 0x88]);
+    // A new size: new pixels' fourth byte is 0xFF.
+    let (t, _) = encode(&bytes, 2, 1, &[10, 20, 30, 255, 40, 50, 60, 255], None, ChannelOrder::Rgba);
+    assert_eq!((t.width, t.height, t.pitch), (2, 1, 8));
+    assert_eq!(t.data.0, [10, 20, 30, 0xFF, 40, 50, 60, 0xFF]);
+    assert_eq!(t.compressed_size, 8, "at level 0 the size field followed pitch × height");
+    // With 8 alpha bits the fourth byte is alpha.
+    let bytes = tex(H { alpha_bits: 8, ..h }, &[1, 2, 3, 4, 5, 6, 7, 8], None);
+    let (t, _) = encode(&bytes, 1, 2, &[5, 6, 7, 0x42, 3, 2, 1, 4], None, ChannelOrder::Rgba);
+    assert_eq!(t.data.0, [3, 2, 1, 4, 5, 6, 7, 0x42]);
+}
+
+#[test]
+fn a_new_size_rewrites_the_header_and_formats_relic_cannot_write_are_refused() {
+    let bytes = tex(H { w: 2, h: 2, pitch: 4, bpp: 16, level: 9, ..H0 }, &[0; 8], None);
+    let px: Vec<u8> = [[255, 0, 0, 255], [0, 255, 0, 255], [0, 0, 255, 255]].concat();
+    let (t, notes) = encode(&bytes, 3, 1, &px, None, ChannelOrder::Rgba);
+    assert_eq!((t.width, t.height, t.pitch, t.compression_level), (3, 1, 6, 9));
+    assert_eq!(
+        zlib::inflate_exact(&t.data.0, 6, zlib::At { format: "t", field: "d", offset: 0 }).unwrap(),
+        [0, 0xF8, 0xE0, 0x07, 0x1F, 0]
+    );
+    assert_eq!(t.compressed_size as usize, t.data.0.len());
+    assert_eq!(pixels_of(&t, None, ChannelOrder::Rgba), px);
+    assert_eq!(
+        notes,
+        [
+            "a width of 3: Drakan's editor makes only 32, 64, 128 or 256",
+            "its mip map (texture 1:17) keeps its own size"
+        ]
+    );
+    for (h, why) in [
+        (H { w: 1, h: 1, pitch: 2, bpp: 12, ..H0 }, "relic cannot encode 12-bpp textures"),
+        (H { w: 1, h: 1, pitch: 2, bpp: 16, alpha_bits: 3, flags: 0x02, ..H0 }, "3 alpha bits"),
+    ] {
+        let t = texture::parse(&tex(h, &[0, 0], None), 0).unwrap();
+        let err = texture::encode_rgba(&t, 1, 1, &[0; 4], None, ChannelOrder::Rgba).unwrap_err();
+        assert!(err.to_string().contains(why), "{err}");
+    }
+}

@@ -89,6 +89,8 @@ struct Pack<'a> {
     notes: &'a mut Vec<String>,
     /// Sources not found, by name.
     missing: Vec<String>,
+    /// Whether any source was found (the folder is one `convert` wrote).
+    found: bool,
 }
 
 /// Takes every source in `dir` into `doc` (its strings already applied; `original` is the document as it
@@ -105,16 +107,16 @@ pub fn apply(doc: &mut SrscDocument, original: &SrscDocument, dir: &Path, notes:
         order: original.texture_order.unwrap_or_default(),
         notes,
         missing: Vec::new(),
+        found: false,
     };
-    if !pack.is_conversion() {
-        return Ok(false);
-    }
     pack.records_json()?;
     pack.textures()?;
     pack.sounds()?;
     pack.music()?;
     pack.heightmaps()?;
-    if !pack.missing.is_empty() {
+    // Sources missing from a folder that has others (a document written on its own, `convert --to json`,
+    // has none, and packs from itself alone).
+    if pack.found && !pack.missing.is_empty() {
         let n = pack.missing.len();
         let shown: Vec<&str> = pack.missing.iter().take(5).map(String::as_str).collect();
         let more = if n > shown.len() { format!(" and {} more", n - shown.len()) } else { String::new() };
@@ -150,19 +152,10 @@ impl Pack<'_> {
         self.dir.join(name)
     }
 
-    /// Whether the folder is one `convert` wrote (it holds `records.json` or any source), rather than a
-    /// document written on its own (`convert --to json`), which packs from the document alone.
-    fn is_conversion(&self) -> bool {
-        if self.path(outputs::RECORDS_FILE).is_file() {
-            return true;
-        }
-        self.srsc.entries.iter().any(|e| {
-            e.record_type == 0x0040 && {
-                let t = outputs::texture(e.id);
-                self.path(&format!("{t}.png")).is_file()
-                    || self.path(&format!("{}.png", outputs::frame(e.id, 0))).is_file()
-            }
-        })
+    /// Reads a source that is there (and notes that the folder has sources).
+    fn read(&mut self, path: &Path) -> Result<Vec<u8>> {
+        self.found = true;
+        std::fs::read(path).map_err(|e| Error::io(path, e))
     }
 
     fn set(&mut self, i: usize, body: Vec<u8>) {
@@ -186,7 +179,10 @@ impl Pack<'_> {
     /// (type, id, group, a string's text) are not packed from `records.json` and are named in a warning.
     fn records_json(&mut self) -> Result<()> {
         let path = self.path(outputs::RECORDS_FILE);
-        let Ok(text) = std::fs::read(&path) else { return Ok(()) };
+        if !path.is_file() {
+            return Ok(());
+        }
+        let text = self.read(&path)?;
         let value: Value = serde_json::from_slice(&text)
             .map_err(|e| Error::Refused(format!("{}: not JSON ({e}); fix it or convert again", path.display())))?;
         let items = value.as_array().ok_or_else(|| {
@@ -362,29 +358,47 @@ impl Pack<'_> {
         for group in texture::animation_groups(&refs) {
             let Some(&first) = group.ids.first() else { continue };
             let animated = group.ids.len() > 1;
+            // What `convert` drew of each frame (it wrote PNGs only when every frame decoded).
+            let befores: Vec<std::result::Result<Frame, String>> = group
+                .ids
+                .iter()
+                .map(|id| {
+                    let t = by_id.get(id).ok_or_else(|| "no record".to_string())?;
+                    let img =
+                        texture::to_image(t, original_palette.as_deref(), self.order).map_err(|e| e.to_string())?;
+                    img.frames.into_iter().next().ok_or_else(|| "no frame".to_string())
+                })
+                .collect();
+            let drawn = befores.iter().all(std::result::Result::is_ok);
             // Each frame's PNG, read (or missing).
             let mut frames = Vec::new();
-            for (k, id) in group.ids.iter().enumerate() {
+            for (k, (id, before)) in group.ids.iter().zip(befores).enumerate() {
                 let name = if animated { outputs::frame(first, k) } else { outputs::texture(first) } + ".png";
                 let path = self.path(&name);
                 if !path.is_file() {
-                    self.missing.push(name);
+                    if drawn {
+                        self.missing.push(name);
+                    }
                     continue;
                 }
-                let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
+                let before = before.map_err(|err| {
+                    Error::Refused(format!(
+                        "{}: texture {id} cannot be packed: relic cannot read its record ({err})",
+                        path.display()
+                    ))
+                })?;
+                let bytes = self.read(&path)?;
                 let image = crate::export::png::decode_rgba(&bytes).map_err(|e| e.in_file(&path))?;
                 let Some(Frame { width, height, pixels: Pixels::Rgba8(rgba), .. }) = image.frames.into_iter().next()
                 else {
                     return Err(Error::Refused(format!("{}: no pixels", path.display())));
                 };
-                frames.push((*id, path, width, height, rgba));
+                frames.push((*id, path, width, height, rgba, before));
             }
             if animated {
                 let sizes: BTreeSet<(u32, u32)> = frames.iter().map(|f| (f.2, f.3)).collect();
-                let stored = by_id.get(&first).map(|t| (t.width, t.height));
-                if sizes.len() > 1
-                    || (sizes.len() == 1 && frames.len() < group.ids.len() && sizes.first() != stored.as_ref())
-                {
+                let resized = frames.iter().any(|f| (f.2, f.3) != (f.5.width, f.5.height));
+                if resized && (sizes.len() > 1 || frames.len() < group.ids.len()) {
                     let list: Vec<String> =
                         frames.iter().map(|f| format!("{} is {} × {}", file_name(&f.1), f.2, f.3)).collect();
                     return Err(Error::Refused(format!(
@@ -393,15 +407,9 @@ impl Pack<'_> {
                     )));
                 }
             }
-            for (id, path, width, height, rgba) in frames {
-                let (Some(&i), Some(original)) = (index.get(&id), by_id.get(&id)) else { continue };
-                let before = texture::to_image(original, original_palette.as_deref(), self.order).map_err(|err| {
-                    Error::Refused(format!(
-                        "{}: texture {id} cannot be packed: relic cannot read its record ({err})",
-                        path.display()
-                    ))
-                })?;
-                let unchanged = matches!(before.frames.first(), Some(Frame { width: w, height: h, pixels: Pixels::Rgba8(p), .. })
+            for (id, path, width, height, rgba, before) in frames {
+                let Some(&i) = index.get(&id) else { continue };
+                let unchanged = matches!(&before, Frame { width: w, height: h, pixels: Pixels::Rgba8(p), .. }
                     if (*w, *h) == (width, height) && texture::same_pixels(p, &rgba));
                 if unchanged {
                     continue;
@@ -507,6 +515,7 @@ impl Pack<'_> {
                 }
                 continue;
             }
+            self.found = true;
             let wav = read_wav(&path)?;
             let before = sound::to_sound(&original).map_err(|err| {
                 Error::Refused(format!(
@@ -558,10 +567,11 @@ impl Pack<'_> {
             let StringBody::Riff { extension } = strings::read_body(e.record_type, self.srsc.body(i)) else { continue };
             let name = format!("{}.{extension}", outputs::music(&self.groups, &e));
             let path = self.path(&name);
-            let Ok(bytes) = std::fs::read(&path) else {
+            if !path.is_file() {
                 self.missing.push(name);
                 continue;
-            };
+            }
+            let bytes = self.read(&path)?;
             if bytes.as_slice() != self.srsc.body(i) {
                 self.notes.push(format!(
                     "{}: packed as record 0x0401 id {} ({} bytes)",
@@ -590,6 +600,7 @@ impl Pack<'_> {
             if !path.is_file() {
                 continue;
             }
+            self.found = true;
             let (width, height, heights) = read_gray16(&path)?;
             let grid = level::decode_block(def, block).map_err(|err| {
                 Error::Refused(format!(
