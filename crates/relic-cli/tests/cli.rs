@@ -187,7 +187,7 @@ fn pack_ro_grf_takes_a_version() {
         let json = dir.path().join(format!("json-{want}-{}", version.unwrap_or("default")));
         relic().args(["convert", "-q", "--to", "json", "-o"]).arg(&json).arg(&out).assert().success();
         let again = dir.path().join(format!("again-{want}-{}.grf", version.unwrap_or("default")));
-        let doc = json.join(out.file_name().unwrap()).with_extension("json");
+        let doc = json.join(format!("{}.json", out.file_name().unwrap().to_string_lossy()));
         relic().args(["pack", "ro-grf", "-o"]).arg(&again).arg(&doc).assert().success();
         assert_eq!(std::fs::read(&again).unwrap(), std::fs::read(&out).unwrap());
         relic().args(["check", "-q"]).arg(&out).assert().success();
@@ -204,7 +204,7 @@ fn pack_ro_grf_takes_a_version() {
         .arg(&src)
         .assert()
         .code(2);
-    let doc = dir.path().join("json-0x300-0x300/0x300-0x300.json");
+    let doc = dir.path().join("json-0x300-0x300/0x300-0x300.grf.json");
     relic().args(["pack", "ro-grf", "--version", "0x300", "-o"]).arg(&out).arg(&doc).assert().code(2);
     assert!(!out.exists());
 }
@@ -213,10 +213,15 @@ fn pack_ro_grf_takes_a_version() {
 fn convert_json_and_pack_back_is_byte_identical() {
     let dir = tempfile::tempdir().unwrap();
     let v = json_of(relic().args(["convert", "--to", "json", "--json", "-o"]).arg(dir.path()).arg(sample()));
-    let json_path = dir.path().join("example.json");
+    let json_path = dir.path().join("example.res.json");
     assert_eq!(
         v,
-        serde_json::json!([{"input": sample().display().to_string(), "output": json_path.display().to_string(), "kind": "document"}])
+        serde_json::json!({
+            "outputs": [{"input": sample().display().to_string(), "output": json_path.display().to_string(), "kind": "document"}],
+            "failures": [],
+            "skipped": [],
+            "warnings": [],
+        })
     );
     let doc: Value = serde_json::from_slice(&std::fs::read(&json_path).unwrap()).unwrap();
     assert_eq!(doc["header"]["files_count"], 5);
@@ -230,15 +235,15 @@ fn convert_walks_folders_and_writes_archives_entry_by_entry() {
     let dir = tempfile::tempdir().unwrap();
     let samples = sample().parent().unwrap().parent().unwrap().to_path_buf();
     let v = json_of(relic().args(["convert", "--json", "-q", "-o"]).arg(dir.path()).arg(&samples));
-    let items = v.as_array().unwrap();
+    let items = v["outputs"].as_array().unwrap();
     let outputs: Vec<&str> = items.iter().map(|i| i["output"].as_str().unwrap()).collect();
-    let expect = dir.path().join("evil_islands/example/texts/quest q1");
+    let expect = dir.path().join("evil_islands/example.res/texts/quest q1");
     assert!(outputs.contains(&expect.to_str().unwrap()), "{outputs:?}");
     assert_eq!(std::fs::read(expect).unwrap(), b"Find the lost soul.\r\n");
     // The nested bone set becomes a folder of its entries.
-    assert_eq!(std::fs::read(dir.path().join("evil_islands/example/unit.bon/head.bon")).unwrap().len(), 96);
+    assert_eq!(std::fs::read(dir.path().join("evil_islands/example.res/unit.bon/head.bon")).unwrap().len(), 96);
     // The GRF sample's entries are inflated into their folders.
-    let bmp = std::fs::read(dir.path().join("ragnarok/example/data/texture/유저인터페이스/sample.bmp")).unwrap();
+    let bmp = std::fs::read(dir.path().join("ragnarok/example.grf/data/texture/유저인터페이스/sample.bmp")).unwrap();
     assert_eq!(&bmp[..2], b"BM");
     // Archive entries are copied raw; other samples are converted next to them.
     let from_archives: Vec<_> = items
@@ -251,19 +256,19 @@ fn convert_walks_folders_and_writes_archives_entry_by_entry() {
     assert_eq!(from_archives.len(), 6 + 2, "example.res yields 6 files, example.grf 2");
     let db = items.iter().find(|i| i["input"].as_str().unwrap().ends_with("items.idb")).expect("the DB sample");
     assert_eq!(db["kind"], "document");
-    assert_eq!(db["output"].as_str().unwrap(), dir.path().join("evil_islands/items.json").to_str().unwrap());
+    assert_eq!(db["output"].as_str().unwrap(), dir.path().join("evil_islands/items.idb.json").to_str().unwrap());
     // The sample textures become one PNG each.
     for name in ["example_dxt1", "example_argb4"] {
-        let png = dir.path().join(format!("evil_islands/{name}.png"));
+        let png = dir.path().join(format!("evil_islands/{name}.mmp.png"));
         assert!(items.iter().any(|i| i["output"] == png.display().to_string() && i["kind"] == "image"), "{items:?}");
     }
     // The sample level gives its document and its script.
-    let level_dir = dir.path().join("evil_islands/level");
-    for (file, kind) in [("level.json", "document"), ("level.txt", "document")] {
+    let level_dir = dir.path().join("evil_islands/level.mob");
+    for (file, kind) in [("level.mob.json", "document"), ("level.mob.txt", "document")] {
         let path = level_dir.join(file);
         assert!(items.iter().any(|i| i["output"] == path.display().to_string() && i["kind"] == kind), "{items:?}");
     }
-    let script = std::fs::read_to_string(level_dir.join("level.txt")).unwrap();
+    let script = std::fs::read_to_string(level_dir.join("level.mob.txt")).unwrap();
     assert!(script.starts_with("GlobalVars (") && script.contains("Привет, Гипат!"), "{script}");
 }
 
@@ -272,7 +277,7 @@ fn pack_a_texture_from_png_with_mips() {
     let dir = tempfile::tempdir().unwrap();
     let texture = sample().parent().unwrap().join("example_argb4.mmp");
     relic().args(["convert", "-q", "-o"]).arg(dir.path()).arg(&texture).assert().success();
-    let png = dir.path().join("example_argb4.png");
+    let png = dir.path().join("example_argb4.mmp.png");
     let out = dir.path().join("out.mmp");
     relic().args(["pack", "ei-mmp", "--format", "dxt1", "--mips", "-o"]).arg(&out).arg(&png).assert().success();
     let v = json_of(relic().args(["info", "--json"]).arg(&out));
@@ -282,7 +287,7 @@ fn pack_a_texture_from_png_with_mips() {
     );
     relic().args(["convert", "-q", "--mips", "-o"]).arg(dir.path()).arg(&out).assert().success();
     for level in 0..4 {
-        assert!(dir.path().join(format!("out.mip{level}.png")).is_file());
+        assert!(dir.path().join(format!("out.mmp.mip{level}.png")).is_file());
     }
     // Without --format: ARGB8, the PNG's pixels exactly.
     let plain = dir.path().join("plain.mmp");
@@ -301,8 +306,12 @@ fn failures_exit_1_and_usage_exits_2() {
     let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
     let failure = stderr.lines().find(|l| l.contains("junk.res")).expect("junk.res named");
     assert!(failure.contains("ei-res") && failure.contains("offset"), "{failure}");
-    // The good input was still converted.
-    assert!(dir.path().join("example/readme.txt").exists());
+    // The good input was still converted, below the folder both inputs share.
+    let folder = relic::paths::lexical_absolute(sample().parent().unwrap());
+    let common: PathBuf =
+        dir.path().components().zip(folder.components()).take_while(|(a, b)| a == b).map(|(a, _)| a).collect();
+    let placed = folder.strip_prefix(&common).unwrap().join("example.res/readme.txt");
+    assert!(dir.path().join(placed).exists());
     relic().args(["info"]).arg(&junk).assert().code(1);
     relic().arg("frobnicate").assert().code(2);
     relic().args(["extract"]).assert().code(2);
@@ -317,7 +326,7 @@ fn mob_info_convert_and_pack_back() {
     assert_eq!((info["units"].as_u64(), info["scripts"].as_u64()), (Some(1), Some(1)), "{info}");
     let dir = tempfile::tempdir().unwrap();
     relic().args(["convert", "--to", "json", "-q", "-o"]).arg(dir.path()).arg(&level).assert().success();
-    let json_path = dir.path().join("level.json");
+    let json_path = dir.path().join("level.mob.json");
     // Edit the script in the JSON, pack, and read it back.
     let mut doc: Value = serde_json::from_slice(&std::fs::read(&json_path).unwrap()).unwrap();
     assert_eq!(doc["nodes"][0]["children"][1]["name"], "SS_TEXT");
@@ -329,7 +338,7 @@ fn mob_info_convert_and_pack_back() {
     let edited = dir.path().join("edited.mob");
     relic().args(["pack", "ei-mob"]).arg(&json_path).arg("-o").arg(&edited).assert().success();
     relic().args(["convert", "-q", "-o"]).arg(dir.path().join("out")).arg(&edited).assert().success();
-    let script = std::fs::read_to_string(dir.path().join("out/edited/edited.txt")).unwrap();
+    let script = std::fs::read_to_string(dir.path().join("out/edited.mob/edited.mob.txt")).unwrap();
     assert_eq!(script, "GlobalVars ( )\n");
 }
 
@@ -357,9 +366,9 @@ fn models_convert_to_glb_or_gltf_with_textures_from_a_grf() {
         .arg(samples.join("pyramid.rsm"))
         .assert()
         .success();
-    let gltf: Value = serde_json::from_slice(&std::fs::read(dir.path().join("text/pyramid.gltf")).unwrap()).unwrap();
-    assert_eq!(gltf["buffers"][0]["uri"], "pyramid.bin");
-    assert!(dir.path().join("text/pyramid.bin").is_file());
+    let gltf: Value = serde_json::from_slice(&std::fs::read(dir.path().join("text/pyramid.rsm.gltf")).unwrap()).unwrap();
+    assert_eq!(gltf["buffers"][0]["uri"], "pyramid.rsm.bin");
+    assert!(dir.path().join("text/pyramid.rsm.bin").is_file());
     let corpus = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/ragnarok");
     if !corpus.is_dir() {
         eprintln!("skipped the corpus part: ../shared/corpus/ragnarok not found");
@@ -373,7 +382,7 @@ fn models_convert_to_glb_or_gltf_with_textures_from_a_grf() {
         .arg(corpus.join("goldberg_s_01.rsm2"))
         .assert()
         .success();
-    let path = dir.path().join("goldberg_s_01.glb");
+    let path = dir.path().join("goldberg_s_01.rsm2.glb");
     let glb = std::fs::read(&path).unwrap();
     let json_len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
     let doc: Value = serde_json::from_slice(&glb[20..20 + json_len]).unwrap();
@@ -424,7 +433,7 @@ fn png_compression_levels_give_the_same_pixels() {
             .success();
         let mut levels = Vec::new();
         for mip in 0..5 {
-            let png = out.join(format!("example_dxt1.mip{mip}.png"));
+            let png = out.join(format!("example_dxt1.mmp.mip{mip}.png"));
             let mut reader = png::Decoder::new(std::fs::File::open(&png).unwrap()).read_info().unwrap();
             let mut buf = vec![0; reader.output_buffer_size()];
             let info = reader.next_frame(&mut buf).unwrap();

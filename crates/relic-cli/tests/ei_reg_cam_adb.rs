@@ -18,7 +18,7 @@ fn sample(name: &str) -> PathBuf {
 fn reg_converts_to_ini_and_packs_back() {
     let dir = tempfile::tempdir().unwrap();
     relic().args(["convert", "-q", "-o"]).arg(dir.path()).arg(sample("settings.reg")).assert().success();
-    let ini = dir.path().join("settings.ini");
+    let ini = dir.path().join("settings.reg.ini");
     let text = std::fs::read_to_string(&ini).unwrap();
     assert!(text.contains("[Game]\nDifficulty = 2\nGamma = 1.25\nPlayer = \"Зак\"\n"), "{text}");
     let back = dir.path().join("back.reg");
@@ -47,9 +47,8 @@ fn json_of_reg_cam_adb_packs_back() {
     for (name, id) in [("settings.reg", "ei-reg"), ("intro.cam", "ei-cam"), ("unhuma.adb", "ei-adb")] {
         let dir = tempfile::tempdir().unwrap();
         relic().args(["convert", "-q", "--to", "json", "-o"]).arg(dir.path()).arg(sample(name)).assert().success();
-        let stem = name.split('.').next().unwrap();
         let back = dir.path().join(name);
-        relic().args(["pack", id, "-o"]).arg(&back).arg(dir.path().join(format!("{stem}.json"))).assert().success();
+        relic().args(["pack", id, "-o"]).arg(&back).arg(dir.path().join(format!("{name}.json"))).assert().success();
         assert_eq!(std::fs::read(&back).unwrap(), std::fs::read(sample(name)).unwrap(), "{name}");
     }
 }
@@ -63,7 +62,7 @@ fn cam_time_option() {
         .arg(sample("intro.cam"))
         .assert()
         .success();
-    let json = dir.path().join("intro.json");
+    let json = dir.path().join("intro.cam.json");
     let doc: Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
     assert_eq!(doc["time_reading"], "f32");
     assert!(doc["records"][1]["time"].is_f64(), "{doc}");

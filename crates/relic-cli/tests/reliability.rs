@@ -52,10 +52,10 @@ fn a_symlink_in_the_output_folder_is_never_written_through() {
     assert_eq!(std::fs::read(out.join("ok.txt")).unwrap(), b"fine");
     assert_eq!(std::fs::read_dir(elsewhere.path()).unwrap().count(), 0, "nothing written through the link");
 
-    // convert: the archive's own folder `conv/a` is the link.
+    // convert: the archive's own folder `conv/a.res` is the link.
     let conv = dir.path().join("conv");
     std::fs::create_dir(&conv).unwrap();
-    std::os::unix::fs::symlink(elsewhere.path(), conv.join("a")).unwrap();
+    std::os::unix::fs::symlink(elsewhere.path(), conv.join("a.res")).unwrap();
     let assert = relic().args(["convert", "--force", "-o"]).arg(&conv).arg(&res).assert().code(1);
     assert!(stderr_of(&assert).contains("is a link"), "{}", stderr_of(&assert));
     assert_eq!(std::fs::read_dir(elsewhere.path()).unwrap().count(), 0);
@@ -228,17 +228,24 @@ fn convert_goes_on_past_bad_entries_and_lists_exactly_what_it_wrote() {
     }
     let manifest: Value = serde_json::from_slice(&assert.get_output().stdout).unwrap();
     let mut listed: Vec<PathBuf> =
-        manifest.as_array().unwrap().iter().map(|i| PathBuf::from(i["output"].as_str().unwrap())).collect();
+        manifest["outputs"].as_array().unwrap().iter().map(|i| PathBuf::from(i["output"].as_str().unwrap())).collect();
+    // The manifest lists the failures too, input and message apart.
+    let failed = manifest["failures"].as_array().unwrap();
+    assert_eq!(failed.len(), 2, "{manifest}");
+    assert!(failed.iter().any(|f| f["input"].as_str().unwrap().ends_with("mixed.res/broken.mmp")
+        && f["message"].as_str().unwrap().contains("ei-mmp")), "{manifest}");
     listed.sort();
     assert_eq!(listed, files_under(&out), "the manifest lists exactly the files written");
-    let root = out.join("mixed");
-    assert!(listed.contains(&root.join("tex/good.png")));
+    let root = out.join("mixed.res");
+    assert!(listed.contains(&root.join("tex/good.mmp.png")));
     // The broken texture is kept as it is, so nothing is lost.
     assert_eq!(std::fs::read(root.join("broken.mmp")).unwrap(), bad_mmp);
     assert_eq!(listed.len(), 4);
     // The human summary says the same.
     let assert = relic().args(["convert", "--force", "-o"]).arg(&out).arg(&res).assert().code(1);
-    assert!(stderr_of(&assert).contains("wrote 4 files"), "{}", stderr_of(&assert));
+    let stderr = stderr_of(&assert);
+    // The errors first, then the summary, which counts them.
+    assert!(stderr.trim_end().ends_with(&format!("wrote 4 files to {}, 2 failed", out.display())), "{stderr}");
 }
 
 #[test]
@@ -246,13 +253,13 @@ fn pack_ei_mob_takes_the_edited_script_beside_the_json() {
     let dir = tempfile::tempdir().unwrap();
     let level = samples().join("evil_islands/level.mob");
     relic().args(["convert", "-q", "-o"]).arg(dir.path()).arg(&level).assert().success();
-    let json = dir.path().join("level/level.json");
-    let txt = dir.path().join("level/level.txt");
+    let json = dir.path().join("level.mob/level.mob.json");
+    let txt = dir.path().join("level.mob/level.mob.txt");
     let original = std::fs::read_to_string(&txt).unwrap();
     // Unedited: the same bytes come back, and the script file is named.
     let same = dir.path().join("same.mob");
     let assert = relic().args(["pack", "ei-mob", "-o"]).arg(&same).arg(&json).assert().success();
-    assert!(stderr_of(&assert).contains("level.txt (unchanged)"), "{}", stderr_of(&assert));
+    assert!(stderr_of(&assert).contains("level.mob.txt (unchanged)"), "{}", stderr_of(&assert));
     assert_eq!(std::fs::read(&same).unwrap(), std::fs::read(&level).unwrap());
     // Edited: the edit is what the new level holds.
     let edited = original.replacen("GlobalVars", "GlobalVars /* edited in relic's test */", 1);
@@ -260,10 +267,10 @@ fn pack_ei_mob_takes_the_edited_script_beside_the_json() {
     std::fs::write(&txt, &edited).unwrap();
     let new = dir.path().join("new.mob");
     let assert = relic().args(["pack", "ei-mob", "-o"]).arg(&new).arg(&json).assert().success();
-    assert!(stderr_of(&assert).contains("level.txt (edited)"), "{}", stderr_of(&assert));
+    assert!(stderr_of(&assert).contains("level.mob.txt (edited)"), "{}", stderr_of(&assert));
     let back = dir.path().join("back");
     relic().args(["convert", "-q", "-o"]).arg(&back).arg(&new).assert().success();
-    assert_eq!(std::fs::read_to_string(back.join("new/new.txt")).unwrap(), edited);
+    assert_eq!(std::fs::read_to_string(back.join("new.mob/new.mob.txt")).unwrap(), edited);
     // Without the .txt, the JSON's script is used, silently as before.
     std::fs::remove_file(&txt).unwrap();
     let plain = dir.path().join("plain.mob");
@@ -288,7 +295,7 @@ fn usage_errors_exit_2() {
     // Targets a format does make are fine: `--to txt` of a MOB writes only its script.
     let level = samples().join("evil_islands/level.mob");
     relic().args(["convert", "-q", "--to", "txt", "-o"]).arg(dir.path()).arg(&level).assert().success();
-    assert_eq!(files_under(dir.path()), vec![dir.path().join("level.txt")]);
+    assert_eq!(files_under(dir.path()), vec![dir.path().join("level.mob.txt")]);
 }
 
 #[test]
@@ -376,8 +383,8 @@ fn dark_reign_sprites_find_their_palette_or_say_they_are_grey() {
     std::fs::copy(samples().join("dark_reign/BARREN.PAL"), dir.path().join("BARREN.PAL")).unwrap();
     let assert = relic().args(["convert", "-o"]).arg(dir.path().join("pal")).arg(&spr).assert().success();
     assert!(!stderr_of(&assert).contains("warning:"), "{}", stderr_of(&assert));
-    let grey = std::fs::read(dir.path().join("grey/unit/unit.png")).unwrap();
-    let coloured = std::fs::read(dir.path().join("pal/unit/unit.png")).unwrap();
+    let grey = std::fs::read(dir.path().join("grey/unit.spr/0_0_0.png")).unwrap();
+    let coloured = std::fs::read(dir.path().join("pal/unit.spr/0_0_0.png")).unwrap();
     assert_ne!(grey, coloured);
     // --palette takes other palette files too (JASC-PAL here) and wins.
     let jasc = dir.path().join("red.pal.txt");
@@ -394,5 +401,5 @@ fn dark_reign_sprites_find_their_palette_or_say_they_are_grey() {
         .arg(&spr)
         .assert()
         .success();
-    assert_ne!(std::fs::read(dir.path().join("red/unit/unit.png")).unwrap(), coloured);
+    assert_ne!(std::fs::read(dir.path().join("red/unit.spr/0_0_0.png")).unwrap(), coloured);
 }
