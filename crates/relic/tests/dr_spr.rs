@@ -10,7 +10,7 @@
 //! - at `off_bits` + end marker: int32 count, then 3-byte (x, y, flag) hotspot records; a picture's are
 //!   `hotoff ..` for its section's numhotspots.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use relic::codec::palette::Palette;
 use relic::dark_reign::ftg_spr;
@@ -63,6 +63,7 @@ fn picture(lines: &[Line]) -> (Vec<u8>, Vec<u8>) {
 
 /// Writes an SPR file from the spec's tables. Pictures are (bytes, picoff, hotoff); `bits` is the whole
 /// pixel data (its length is the end marker).
+#[derive(Clone, Copy)]
 struct SprFile<'a> {
     magic: &'a [u8; 4],
     version: i32,
@@ -104,6 +105,14 @@ impl SprFile<'_> {
         out.extend(self.trailing);
         out
     }
+
+    /// The file as the spec lays it out: it ends right after the pixel data, with no hotspot table (and so
+    /// no count, records or trailing bytes).
+    fn bytes_without_hotspot_table(&self) -> Vec<u8> {
+        let mut out = SprFile { hotspots: &[], trailing: &[], ..*self }.bytes();
+        out.truncate(out.len() - 4);
+        out
+    }
 }
 
 /// The six pictures of the RSPR fixture (140 × 3).
@@ -127,6 +136,11 @@ const HOTSPOTS: [[u8; 3]; 9] =
 /// An RSPR: 140 × 3, 3 anims, 4 rotations, 6 pictures packed in table order, 2 sections (the second with
 /// two hotspots per picture), 9 hotspot records.
 fn rspr() -> Vec<u8> {
+    rspr_file(|f| f.bytes())
+}
+
+/// The tables of [`rspr`], handed to `build`.
+fn rspr_file<R>(build: impl FnOnce(SprFile<'_>) -> R) -> R {
     let pics = rspr_pictures();
     let mut bits = Vec::new();
     let mut table = Vec::new();
@@ -134,7 +148,7 @@ fn rspr() -> Vec<u8> {
         table.push((bits.len() as i32, hotoff));
         bits.extend(&p.0);
     }
-    SprFile {
+    build(SprFile {
         magic: b"RSPR",
         version: 0x0210,
         nanims: 3,
@@ -148,8 +162,7 @@ fn rspr() -> Vec<u8> {
         bits: &bits,
         hotspots: &HOTSPOTS,
         trailing: &[],
-    }
-    .bytes()
+    })
 }
 
 /// The SSPR fixture's pictures (4 × 2): bytes and the 0 / 1 mask they decode to.
@@ -255,7 +268,8 @@ fn sspr_opaque_runs_carry_no_bytes_and_the_stored_layout_is_kept() {
         assert_eq!(p.pixels.as_ref().unwrap().0, expect.1);
     }
     let layout = doc.layout.as_ref().unwrap();
-    assert_eq!((layout.offsets.as_slice(), layout.end), (&[3, 0, 8][..], 14));
+    assert_eq!(layout.placement(), Some((&[3, 0, 8][..], 14)));
+    assert!(layout.hotspot_table);
     assert_eq!(layout.gaps.len(), 1);
     assert_eq!((layout.gaps[0].offset, layout.gaps[0].bytes.0.as_slice()), (2, &[0xEE][..]));
     assert_eq!(doc.pictures[1].hotspot_index, 12345);
@@ -335,7 +349,8 @@ fn frames_atlas_and_hotspots_come_out_as_the_spec_places_them() {
     let expected = rspr_frames();
     assert_eq!(assets.len(), expected.len() + 2, "frames, the atlas and the document");
     let Asset::Image(atlas) = &assets[expected.len()].asset else { panic!("the atlas") };
-    assert!(assets[expected.len()].name.is_none());
+    assert_eq!(assets[expected.len()].name.as_deref(), Some("atlas.view"), "the atlas is a view");
+    assert!(assets[expected.len() + 1].name.is_none(), "the document");
     assert_eq!((atlas.frames[0].width, atlas.frames[0].height), (12 * 140, 3));
     let Pixels::Rgba8(atlas_px) = &atlas.frames[0].pixels else { panic!() };
     for (k, (name, a, r, s)) in expected.iter().enumerate() {
@@ -365,7 +380,23 @@ fn frames_atlas_and_hotspots_come_out_as_the_spec_places_them() {
     assert_eq!(v["frames"][9]["name"], "1_1_0");
     assert_eq!(v["frames"][9]["atlas"], serde_json::json!({"x": 9 * 140, "y": 0, "width": 140, "height": 3}));
     assert_eq!(v["frames"][9]["degrees"], 90.0);
-    assert_eq!(v["frames"][9]["hotspots"][1], serde_json::json!({"x": 20, "y": 0, "flag": 3, "kind": "explosion"}));
+    // Hotspots: one place per record. Frame 1_0_0 (picture 5, section 1) lists records 7 and 8; 1_1_0 shows
+    // picture 5 too and names it; 0_1_0 shows picture 1 as 0_0_1 does. 1_2_0 shows picture 0 in section 1
+    // (records 0 and 1), which overlaps 0_0_0's record 0 without being the same records: both list theirs.
+    let hot = |x: u8, y: u8, flag: u8, kind: &str| serde_json::json!({"x": x, "y": y, "flag": flag, "kind": kind});
+    assert_eq!(v["frames"][8]["hotspots"], serde_json::json!([hot(75, 1, 0, "centre"), hot(20, 0, 3, "explosion")]));
+    assert_eq!(v["frames"][9]["hotspots_of"], "1_0_0");
+    assert!(v["frames"][9].get("hotspots").is_none());
+    assert_eq!(v["frames"][2]["hotspots_of"], "0_0_1");
+    assert_eq!(v["frames"][1]["hotspots"], serde_json::json!([hot(71, 1, 0, "centre")]));
+    assert_eq!(v["frames"][0]["hotspots"], serde_json::json!([hot(70, 1, 0, "centre")]));
+    assert_eq!(v["frames"][10]["hotspots"], serde_json::json!([hot(70, 1, 0, "centre"), hot(100, 1, 1, "turret")]));
+    assert_eq!(v["frames"][11]["hotspots"], serde_json::json!([hot(74, 1, 0, "centre"), hot(10, 2, 2, "projectile")]));
+    let listed: Vec<bool> = (0..12).map(|k| v["frames"][k].get("hotspots").is_some()).collect();
+    assert_eq!(listed, [true, true, false, true, false, true, false, true, true, false, true, true]);
+    // The table itself is not in this document, and every record is shown: nothing else lists one.
+    assert!(v.get("hotspots").is_none() && v.get("unshown_hotspots").is_none());
+    assert_eq!(v["atlas"], serde_json::json!({"width": 12 * 140, "height": 3, "view": "atlas.view.png"}));
     assert_eq!(v["palette"][7], "#07f803ff");
     assert_eq!(v["palette"][0], "#00000000");
     // Every picture is shown by a frame with exact colours: the document leaves the pixels to the PNGs.
@@ -445,21 +476,52 @@ fn a_document_written_from_pixels_reads_back_the_same() {
 // =========================================================================================================
 // Through the operations: convert, edit, pack
 
-fn convert(input: &Path, out: &Path, req: &ConvertRequest) -> Vec<String> {
+/// What `relic convert` wrote for one input, found through its report (not through folder names): the
+/// JSON document, and every output's path relative to the document's folder, sorted.
+struct Converted {
+    json: PathBuf,
+    dir: PathBuf,
+    names: Vec<String>,
+}
+
+impl Converted {
+    fn at(&self, name: &str) -> PathBuf {
+        self.dir.join(name)
+    }
+
+    fn value(&self) -> serde_json::Value {
+        serde_json::from_slice(&std::fs::read(&self.json).unwrap()).unwrap()
+    }
+
+    fn set_value(&self, value: &serde_json::Value) {
+        std::fs::write(&self.json, serde_json::to_vec_pretty(value).unwrap()).unwrap();
+    }
+}
+
+fn convert(input: &Path, out: &Path, req: &ConvertRequest) -> Converted {
     let report = ops::convert(std::slice::from_ref(&input.to_path_buf()), out, req, &Quiet);
     assert!(report.failures.is_empty(), "{:?}", report.failures);
-    let mut names: Vec<String> = report
-        .outputs
+    let outputs: Vec<PathBuf> = report.outputs.iter().map(|o| PathBuf::from(&o.output)).collect();
+    let jsons: Vec<&PathBuf> = outputs.iter().filter(|p| p.extension().is_some_and(|e| e == "json")).collect();
+    assert_eq!(jsons.len(), 1, "one document: {outputs:?}");
+    let json = jsons[0].clone();
+    let dir = json.parent().unwrap().to_path_buf();
+    let mut names: Vec<String> = outputs
         .iter()
-        .map(|o| Path::new(&o.output).strip_prefix(out).unwrap().to_string_lossy().replace('\\', "/"))
+        .map(|o| o.strip_prefix(&dir).expect("every output beside the document").to_string_lossy().replace('\\', "/"))
         .collect();
     names.sort();
-    names
+    Converted { json, dir, names }
 }
 
 /// A raw 768-byte RGB palette file of [`palette`].
 fn palette_file() -> Vec<u8> {
     palette().colors.iter().flat_map(|c| [c[0], c[1], c[2]]).collect()
+}
+
+fn pack(json: &Path, out: &Path) -> (Vec<u8>, Vec<String>) {
+    let report = ops::pack("dr-spr", json, out, &PackOptions { force: true, ..Default::default() }).unwrap();
+    (std::fs::read(out).unwrap(), report.notes)
 }
 
 #[test]
@@ -471,33 +533,212 @@ fn convert_then_pack_is_byte_identical_for_every_fixture() {
         doc.pictures.iter_mut().for_each(|p| p.runs = None);
         spr::write_document(&doc).unwrap()
     };
-    for (stem, bytes) in [("unit", rspr()), ("shadow", sspr()), ("odd", lspr()), ("relic", written)] {
+    let no_table = rspr_file(|f| f.bytes_without_hotspot_table());
+    // A record no frame shows (index 9) is kept, listed by its index.
+    let unshown = rspr_file(|f| {
+        let mut records = HOTSPOTS.to_vec();
+        records.push([99, 9, 1]);
+        SprFile { hotspots: &records, trailing: b"T", ..f }.bytes()
+    });
+    for (stem, bytes) in [
+        ("unit", rspr()),
+        ("shadow", sspr()),
+        ("odd", lspr()),
+        ("relic", written),
+        ("bare", no_table),
+        ("extra", unshown),
+    ] {
         let input = dir.path().join(format!("{stem}.spr"));
         std::fs::write(&input, &bytes).unwrap();
-        let out = dir.path().join(format!("out_{stem}"));
-        let names = convert(&input, &out, &ConvertRequest::default());
-        assert!(
-            names.contains(&format!("{stem}/{stem}.json")) && names.contains(&format!("{stem}/{stem}.png")),
-            "{names:?}"
-        );
-        let back = dir.path().join(format!("{stem}.back.spr"));
-        let report =
-            ops::pack("dr-spr", &out.join(format!("{stem}/{stem}.json")), &back, &PackOptions::default()).unwrap();
-        assert!(report.notes.iter().any(|n| n.contains("frame PNGs")), "{:?}", report.notes);
-        assert_eq!(std::fs::read(&back).unwrap(), bytes, "{stem}: convert → pack");
+        let c = convert(&input, &dir.path().join(format!("out_{stem}")), &ConvertRequest::default());
+        assert!(c.names.contains(&"atlas.view.png".to_string()), "{:?}", c.names);
+        let (back, notes) = pack(&c.json, &dir.path().join(format!("{stem}.back.spr")));
+        assert!(notes.iter().any(|n| n.contains("frame PNGs")), "{notes:?}");
+        assert!(!notes.iter().any(|n| n.contains("view")), "an untouched view gives no warning: {notes:?}");
+        assert_eq!(back, bytes, "{stem}: convert → pack");
+        if stem == "extra" {
+            assert_eq!(c.value()["unshown_hotspots"], serde_json::json!([{"index": 9, "x": 99, "y": 9, "flag": 1}]));
+        }
         // --to json → pack, without PNGs.
         let out = dir.path().join(format!("json_{stem}"));
         let req = ConvertRequest { to: Some("json".into()), ..Default::default() };
-        assert_eq!(convert(&input, &out, &req), vec![format!("{stem}.json")]);
-        let back = dir.path().join(format!("{stem}.json.spr"));
-        ops::pack("dr-spr", &out.join(format!("{stem}.json")), &back, &PackOptions::default()).unwrap();
-        assert_eq!(std::fs::read(&back).unwrap(), bytes, "{stem}: --to json → pack");
+        let c = convert(&input, &out, &req);
+        assert_eq!(c.names.len(), 1);
+        let (back, _) = pack(&c.json, &dir.path().join(format!("{stem}.json.spr")));
+        assert_eq!(back, bytes, "{stem}: --to json → pack");
     }
-    let names = convert(&dir.path().join("unit.spr"), &dir.path().join("names"), &ConvertRequest::default());
-    let mut want: Vec<String> = rspr_frames().into_iter().map(|f| format!("unit/{}.png", f.0)).collect();
-    want.extend(["unit/unit.json".to_string(), "unit/unit.png".to_string()]);
+    let c = convert(&dir.path().join("unit.spr"), &dir.path().join("names"), &ConvertRequest::default());
+    let mut want: Vec<String> = rspr_frames().into_iter().map(|f| format!("{}.png", f.0)).collect();
+    want.push("atlas.view.png".to_string());
+    want.push(c.json.file_name().unwrap().to_string_lossy().into_owned());
     want.sort();
-    assert_eq!(names, want);
+    assert_eq!(c.names, want);
+}
+
+#[test]
+fn a_sprite_without_a_hotspot_table_reads_as_the_spec_lays_it_out_and_writes_back_so() {
+    // The spec's layout: no section has hotspots, and the file ends after the pixel data.
+    let bytes =
+        rspr_file(|f| SprFile { sections: &[[0, 1, 19660, 0], [2, 2, 65536, 0]], ..f }.bytes_without_hotspot_table());
+    let pics = rspr_pictures();
+    let total: usize = pics.iter().map(|p| p.0.len()).sum();
+    assert_eq!(bytes.len(), 32 + 48 + 32 + 12 + 6 * 8 + 4 + total, "nothing after the pixel data");
+    let doc = spr::parse(&bytes).unwrap();
+    assert!(doc.hotspots.is_empty() && doc.trailing.is_none());
+    let layout = doc.layout.as_ref().expect("the missing table is recorded");
+    assert_eq!((layout.hotspot_table, layout.placement()), (false, None), "pictures packed: no offsets stored");
+    for (i, (p, expect)) in doc.pictures.iter().zip(&pics).enumerate() {
+        assert_eq!(p.pixels.as_ref().unwrap().0, expect.1, "picture {i}");
+        assert_eq!(p.hotspot_index, HOTOFF[i]);
+    }
+    assert_eq!(spr::write_document(&doc).unwrap(), bytes);
+    let json = serde_json::to_value(&doc).unwrap();
+    assert_eq!(json["layout"], serde_json::json!({"hotspot_table": false}));
+    assert_eq!(spr::FORMAT.codec.write_json(json).unwrap(), bytes);
+    let info = spr::FORMAT.codec.info(&bytes).unwrap();
+    assert_eq!((info["hotspot_table"].as_bool(), info["hotspot_records"].as_u64()), (Some(false), Some(0)));
+    // Sections that claim hotspots, with no table: still a sprite without hotspots.
+    let claimed = rspr_file(|f| f.bytes_without_hotspot_table());
+    let assets = spr::to_assets(&claimed, &palette(), &ConvertOptions::default()).unwrap();
+    use relic::asset::Asset;
+    for a in &assets[..12] {
+        let Asset::Image(img) = &a.asset else { panic!() };
+        assert!(img.frames[0].hotspots.is_empty() && img.frames[0].offset == (0, 0));
+    }
+    let Asset::Document(d) = &assets[13].asset else { panic!() };
+    let frames = d.value["frames"].as_array().unwrap();
+    assert!(frames.iter().all(|f| f["hotspots"] == serde_json::json!([])), "{frames:?}");
+    assert_eq!(spr::write_document(&spr::parse(&claimed).unwrap()).unwrap(), claimed);
+    // One to three bytes after the pixel data are a truncated count, not a missing table.
+    for extra in 1..4 {
+        let mut b = bytes.clone();
+        b.extend(vec![0; extra]);
+        let e = spr::parse(&b).unwrap_err();
+        assert_eq!(e.location().unwrap().field, "hotspots.count", "{e}");
+        assert_eq!(e.location().unwrap().offset, bytes.len() as u64);
+    }
+    // A document with no table and records is refused, not written half.
+    let mut doc = spr::parse(&bytes).unwrap();
+    doc.hotspots.push(spr::HotspotRecord { x: 1, y: 2, flag: 0 });
+    assert!(spr::write_document(&doc).unwrap_err().to_string().contains("hotspot_table"));
+}
+
+#[test]
+fn a_hotspot_edited_in_its_frame_is_packed_and_one_listed_once_is_the_only_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("unit.spr");
+    std::fs::write(&input, rspr()).unwrap();
+    let req = ConvertRequest {
+        options: ConvertOptions { palette: Some(write_pal(dir.path())), ..Default::default() },
+        ..Default::default()
+    };
+    let c = convert(&input, &dir.path().join("out"), &req);
+    let mut v = c.value();
+    // 1_0_0 lists records 7 and 8 (1_1_0 names it): move the projectile of record 8 and make it a turret.
+    v["frames"][8]["hotspots"][1] = serde_json::json!({"x": 33, "y": 2, "flag": 1, "kind": "turret"});
+    // 0_2_1 (picture 3, record 4; 0_3_0 names it) moves its centre.
+    v["frames"][5]["hotspots"][0]["x"] = serde_json::json!(5);
+    c.set_value(&v);
+    let (bytes, notes) = pack(&c.json, &dir.path().join("edited.spr"));
+    assert!(!notes.iter().any(|n| n.contains("hotspot")), "{notes:?}");
+    let doc = spr::parse(&bytes).unwrap();
+    let mut want: Vec<spr::HotspotRecord> =
+        HOTSPOTS.iter().map(|h| spr::HotspotRecord { x: h[0], y: h[1], flag: h[2] }).collect();
+    want[8] = spr::HotspotRecord { x: 33, y: 2, flag: 1 };
+    want[4].x = 5;
+    assert_eq!(doc.hotspots, want);
+    // Nothing else changed: the file is the original but for those four bytes.
+    let original = rspr();
+    let diff: Vec<usize> = (0..original.len()).filter(|&i| original[i] != bytes[i]).collect();
+    let table = original.len() - 27;
+    assert_eq!(diff, [table + 12, table + 24, table + 25, table + 26]);
+    // 0_3_1's record 5 is also 1_3_0's first (section 1, picture 4): listed by both, both must agree. An
+    // edit in the later one alone is not packed, and said.
+    let mut v = c.value();
+    v["frames"][11]["hotspots"][0]["y"] = serde_json::json!(9);
+    v["frames"][8]["hotspots"][1]["kind"] = serde_json::json!("explosion");
+    c.set_value(&v);
+    let (bytes, notes) = pack(&c.json, &dir.path().join("overlap.spr"));
+    assert!(
+        notes.iter().any(|n| n.contains("0_3_1 and 1_3_0 both show hotspot record 5") && n.contains("0_3_1's kept")),
+        "{notes:?}"
+    );
+    assert!(notes.iter().any(|n| n.contains("`kind` explosion does not match flag 1")), "{notes:?}");
+    assert_eq!(spr::parse(&bytes).unwrap().hotspots[5], spr::HotspotRecord { x: 74, y: 1, flag: 0 });
+}
+
+#[test]
+fn hotspot_edits_that_describe_no_file_are_named_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("unit.spr");
+    std::fs::write(&input, rspr()).unwrap();
+    let c = convert(&input, &dir.path().join("out"), &ConvertRequest::default());
+    let original = c.value();
+    let refused = |edit: &dyn Fn(&mut serde_json::Value), wanted: &str| {
+        let mut v = original.clone();
+        edit(&mut v);
+        c.set_value(&v);
+        let e = ops::pack("dr-spr", &c.json, &dir.path().join("x.spr"), &PackOptions::default()).unwrap_err();
+        assert!(e.to_string().contains(wanted), "{wanted}: {e}");
+    };
+    refused(&|v| v["frames"][0]["hotspots"].as_array_mut().unwrap().clear(), "0 hotspots: section 0 has 1 per frame");
+    refused(&|v| v["frames"][9]["hotspots_of"] = "0_0_0".into(), "`0_0_0` is no frame showing the same 2");
+    refused(&|v| v["frames"][0]["hotspots"][0]["x"] = 300.into(), "frames[0].hotspots[0].x");
+    refused(&|v| v["frames"][0]["name"] = "9_9_9".into(), "`9_9_9` is no frame");
+    refused(&|v| v["frames"][9]["hotspots"] = serde_json::json!([]), "keep one of them");
+    refused(&|v| v["frames"].as_array_mut().unwrap().truncate(8), "`1_0_0` is missing");
+    refused(
+        &|v| v["unshown_hotspots"] = serde_json::json!([{"index": 3, "x": 0, "y": 0, "flag": 0}]),
+        "shown by frame",
+    );
+}
+
+#[test]
+fn an_older_document_packs_from_its_table_and_says_where_a_frame_differs() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("unit.spr");
+    std::fs::write(&input, rspr()).unwrap();
+    let c = convert(&input, &dir.path().join("out"), &ConvertRequest::default());
+    // The older shape: the table in `hotspots`, a copy of its records in every frame.
+    let mut v = c.value();
+    let table: Vec<serde_json::Value> =
+        HOTSPOTS.iter().map(|h| serde_json::json!({"x": h[0], "y": h[1], "flag": h[2]})).collect();
+    v["hotspots"] = serde_json::json!(table);
+    for (k, (name, a, r, s)) in rspr_frames().into_iter().enumerate() {
+        let start = HOTOFF[PICNR[a * 4 + r] as usize] as usize;
+        let n = if s == 0 { 1 } else { 2 };
+        v["frames"][k] = serde_json::json!({"name": name, "hotspots": &table[start..start + n]});
+    }
+    c.set_value(&v);
+    let (bytes, notes) = pack(&c.json, &dir.path().join("old.spr"));
+    assert_eq!(bytes, rspr());
+    assert!(notes.iter().any(|n| n.contains("older document shape")), "{notes:?}");
+    assert!(!notes.iter().any(|n| n.contains("differ")), "{notes:?}");
+    v["frames"][2]["hotspots"][0]["x"] = 1.into();
+    c.set_value(&v);
+    let (bytes, notes) = pack(&c.json, &dir.path().join("old.spr"));
+    assert_eq!(bytes, rspr(), "the table wins in the older shape");
+    assert!(notes.iter().any(|n| n.contains("frame 0_1_0: its hotspots differ from the table")), "{notes:?}");
+}
+
+#[test]
+fn an_edited_atlas_view_is_not_packed_and_is_said() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("unit.spr");
+    std::fs::write(&input, rspr()).unwrap();
+    let c = convert(&input, &dir.path().join("out"), &ConvertRequest::default());
+    let view = c.at("atlas.view.png");
+    let mut px = paint::read_png(&view, 12 * 140, 3).unwrap();
+    px[..4].copy_from_slice(&[1, 2, 3, 255]);
+    write_png(&view, 12 * 140, 3, &px);
+    let (bytes, notes) = pack(&c.json, &dir.path().join("back.spr"));
+    assert_eq!(bytes, rspr(), "the view is not read");
+    let warning = notes.iter().find(|n| n.contains("is a view")).expect("a warning");
+    assert!(warning.starts_with("warning: ") && warning.contains("atlas.view.png"), "{warning}");
+    // Deleted, a view is no warning; an edited frame makes a fresh atlas differ from the old view.
+    std::fs::remove_file(&view).unwrap();
+    let (_, notes) = pack(&c.json, &dir.path().join("back.spr"));
+    assert!(!notes.iter().any(|n| n.contains("view")), "{notes:?}");
 }
 
 #[test]
@@ -505,24 +746,24 @@ fn an_edited_frame_png_is_packed_and_the_runs_refit() {
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("unit.spr");
     std::fs::write(&input, rspr()).unwrap();
-    let out = dir.path().join("out");
     let req = ConvertRequest {
         options: ConvertOptions { palette: Some(write_pal(dir.path())), ..Default::default() },
         ..Default::default()
     };
-    convert(&input, &out, &req);
+    let c = convert(&input, &dir.path().join("out"), &req);
     // Frame 0_0_1 shows picture 1 (row 0: skip 5, 20 21 22). Paint x = 0 of row 0 with palette colour 9 and
     // x = 6 transparent.
-    let png = out.join("unit/0_0_1.png");
+    let png = c.at("0_0_1.png");
     let mut px = paint::read_png(&png, 140, 3).unwrap();
     px[..4].copy_from_slice(&[9, 246, 4, 255]);
     px[6 * 4..7 * 4].copy_from_slice(&[0, 0, 0, 0]);
     write_png(&png, 140, 3, &px);
-    let back = dir.path().join("edited.spr");
-    let report = ops::pack("dr-spr", &out.join("unit/unit.json"), &back, &PackOptions::default()).unwrap();
+    let (bytes, notes) = pack(&c.json, &dir.path().join("edited.spr"));
     // 0_1_0 shows picture 1 too (anim 0, rotation 1) and was not edited: said so.
-    assert!(report.notes.iter().any(|n| n.contains("0_1_0.png differs from 0_0_1.png")), "{:?}", report.notes);
-    let doc = spr::parse(&std::fs::read(&back).unwrap()).unwrap();
+    assert!(notes.iter().any(|n| n.contains("0_1_0.png differs from 0_0_1.png")), "{notes:?}");
+    // The atlas view still shows the old frame: said so too.
+    assert!(notes.iter().any(|n| n.contains("atlas.view.png is a view")), "{notes:?}");
+    let doc = spr::parse(&bytes).unwrap();
     let p1 = &doc.pictures[1].pixels.as_ref().unwrap().0;
     assert_eq!(&p1[..8], &[9, 0, 0, 0, 0, 20, 0, 22]);
     assert_eq!(doc.pictures[0], spr::parse(&rspr()).unwrap().pictures[0]);
@@ -530,10 +771,9 @@ fn an_edited_frame_png_is_packed_and_the_runs_refit() {
     let mut px = paint::read_png(&png, 140, 3).unwrap();
     px[..4].copy_from_slice(&[100, 156, 50, 255]);
     write_png(&png, 140, 3, &px);
-    let again = dir.path().join("nearest.spr");
-    let report = ops::pack("dr-spr", &out.join("unit/unit.json"), &again, &PackOptions::default()).unwrap();
-    assert!(report.notes.iter().any(|n| n.contains("nearest")), "{:?}", report.notes);
-    let doc = spr::parse(&std::fs::read(&again).unwrap()).unwrap();
+    let (bytes, notes) = pack(&c.json, &dir.path().join("nearest.spr"));
+    assert!(notes.iter().any(|n| n.contains("nearest")), "{notes:?}");
+    let doc = spr::parse(&bytes).unwrap();
     assert_eq!(doc.pictures[1].pixels.as_ref().unwrap().0[0], 100);
 }
 
@@ -571,14 +811,12 @@ fn duplicate_palette_colours_keep_their_indices_through_convert_and_pack() {
     std::fs::write(dir.path().join("dup.pal"), colours).unwrap();
     let input = dir.path().join("unit.spr");
     std::fs::write(&input, rspr()).unwrap();
-    let out = dir.path().join("out");
-    convert(&input, &out, &ConvertRequest::default());
-    let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(out.join("unit/unit.json")).unwrap()).unwrap();
+    let c = convert(&input, &dir.path().join("out"), &ConvertRequest::default());
+    let doc = c.value();
     assert!(doc["pictures"][1].get("pixels").is_some(), "picture 1 uses index 21");
     assert!(doc["pictures"][4].get("pixels").is_none());
-    let back = dir.path().join("back.spr");
-    ops::pack("dr-spr", &out.join("unit/unit.json"), &back, &PackOptions::default()).unwrap();
-    assert_eq!(std::fs::read(back).unwrap(), rspr());
+    let (bytes, _) = pack(&c.json, &dir.path().join("back.spr"));
+    assert_eq!(bytes, rspr());
 }
 
 // =========================================================================================================
@@ -613,7 +851,7 @@ fn ftg_sprites_read_write_and_convert_as_the_spec_says() {
     assert_eq!(ftg_spr::write_document(&doc).unwrap(), bytes);
     let assets = ftg_spr::to_assets(&bytes, &palette(), &ConvertOptions::default()).unwrap();
     let names: Vec<Option<&str>> = assets.iter().map(|a| a.name.as_deref()).collect();
-    assert_eq!(names, [Some("frame_0"), Some("frame_1"), None, None]);
+    assert_eq!(names, [Some("frame_0"), Some("frame_1"), Some("atlas.view"), None], "the atlas is a view");
     let Asset::Image(f0) = &assets[0].asset else { panic!() };
     assert_eq!(f0.frames[0].hotspots, [Hotspot { x: 1, y: -1, flag: 0 }]);
     assert_eq!(f0.frames[0].offset, (-1, 1));
@@ -643,12 +881,42 @@ fn ftg_sprites_go_through_convert_and_pack_with_format() {
     let report = ops::convert(std::slice::from_ref(&input), &dir.path().join("x"), &ConvertRequest::default(), &Quiet);
     assert!(!report.failures.is_empty());
     let req = ConvertRequest { format: relic::registry::by_id("dr-ftg-spr"), ..Default::default() };
-    let out = dir.path().join("out");
-    let names = convert(&input, &out, &req);
-    assert_eq!(names, ["bundled/bundled.json", "bundled/bundled.png", "bundled/frame_0.png", "bundled/frame_1.png"]);
+    let c = convert(&input, &dir.path().join("out"), &req);
+    let json = c.json.file_name().unwrap().to_string_lossy().into_owned();
+    assert_eq!(c.names, ["atlas.view.png", json.as_str(), "frame_0.png", "frame_1.png"]);
+    // The hotspot is in the document once: the descriptor's offsets.
+    let v = c.value();
+    assert_eq!((&v["frames"][0]["offset_x"], &v["frames"][0]["offset_y"]), (&1.into(), &(-1).into()));
+    assert!(v["frames"][0].get("hotspot").is_none());
+    assert_eq!(v["atlas"]["view"], "atlas.view.png");
     let back = dir.path().join("back.spr");
-    ops::pack("dr-ftg-spr", &out.join("bundled/bundled.json"), &back, &PackOptions::default()).unwrap();
-    assert_eq!(std::fs::read(&back).unwrap(), bytes);
+    let pack = |notes_of: &str| {
+        let opts = PackOptions { force: true, ..Default::default() };
+        let report = ops::pack("dr-ftg-spr", &c.json, &back, &opts).unwrap();
+        assert!(report.notes.iter().any(|n| n.contains(notes_of)) || notes_of.is_empty(), "{:?}", report.notes);
+        (std::fs::read(&back).unwrap(), report.notes)
+    };
+    let (packed, notes) = pack("");
+    assert_eq!(packed, bytes);
+    assert!(!notes.iter().any(|n| n.contains("view")), "{notes:?}");
+    // An edited hotspot is packed; an edited atlas view is not, with a warning.
+    let mut v = c.value();
+    v["frames"][1]["offset_x"] = (-7).into();
+    c.set_value(&v);
+    let view = c.at("atlas.view.png");
+    let mut px = paint::read_png(&view, 5, 3).unwrap();
+    px[4..8].copy_from_slice(&[0, 0, 0, 0]);
+    write_png(&view, 5, 3, &px);
+    let (packed, _) = pack("atlas.view.png is a view");
+    let mut want = bytes.clone();
+    want[8 + 8 + 4..8 + 8 + 6].copy_from_slice(&(-7i16).to_le_bytes());
+    assert_eq!(packed, want);
+    // An older document's `hotspot` copy is not packed: said when it differs.
+    let mut v = c.value();
+    v["frames"][0]["hotspot"] = serde_json::json!({"x": 2, "y": -1});
+    c.set_value(&v);
+    let (packed, _) = pack("frames[0].hotspot differs from its offset_x, offset_y");
+    assert_eq!(packed, want);
     let (format, info) = ops::info_as(&input, req.format).unwrap();
     assert_eq!((format.id, info["frames"].as_u64()), ("dr-ftg-spr", Some(2)));
 }
@@ -659,14 +927,25 @@ fn ftg_sprites_go_through_convert_and_pack_with_format() {
 #[test]
 fn truncations_and_flips_never_panic() {
     let opts = ConvertOptions::default();
-    for (bytes, strict) in [(rspr(), true), (sspr(), false), (lspr(), true)] {
+    // Every truncation fails but one: the file cut right after its pixel data, which is a sprite without a
+    // hotspot table (CORRECTIONS.md).
+    for (bytes, strict) in [(rspr(), false), (sspr(), false), (lspr(), false)] {
         let report = relic::testing::check_robustness(&bytes, strict, |b| {
             let doc = spr::parse(b)?;
             assert_eq!(spr::write_document(&doc).unwrap(), b, "a file that reads writes back");
             spr::to_assets(b, &palette(), &opts).map(|_| ())
         });
         assert_eq!(report.truncations, bytes.len());
+        // The SSPR's two trailing bytes cut off leave a whole file too (no hotspots, 0 and 1 trailing bytes).
+        let accepted = if bytes == sspr() { 3 } else { 1 };
+        assert_eq!(report.truncations - report.truncations_rejected, accepted);
     }
+    let bare = rspr_file(|f| f.bytes_without_hotspot_table());
+    relic::testing::check_robustness(&bare, true, |b| {
+        let doc = spr::parse(b)?;
+        assert_eq!(spr::write_document(&doc).unwrap(), b);
+        spr::to_assets(b, &palette(), &opts).map(|_| ())
+    });
     for (bytes, strict) in [(ftg_spr(b""), true), (ftg_spr(b"tail"), false)] {
         relic::testing::check_robustness(&bytes, strict, |b| {
             let doc = ftg_spr::parse(b)?;
@@ -719,16 +998,14 @@ fn an_edit_that_outgrows_the_stored_layout_is_laid_out_afresh() {
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("shadow.spr");
     std::fs::write(&input, sspr()).unwrap();
-    let out = dir.path().join("out");
-    convert(&input, &out, &ConvertRequest::default());
+    let c = convert(&input, &dir.path().join("out"), &ConvertRequest::default());
     // Frame 0_1_0 (anim 0, rotation 1) shows picture 1, stored at offset 0 in 2 bytes: a checkerboard needs 8.
-    let png = out.join("shadow/0_1_0.png");
+    let png = c.at("0_1_0.png");
     let px: Vec<u8> = (0..8).flat_map(|i| if i % 2 == 0 { [0, 0, 0, 128] } else { [0, 0, 0, 0] }).collect();
     write_png(&png, 4, 2, &px);
-    let back = dir.path().join("back.spr");
-    let report = ops::pack("dr-spr", &out.join("shadow/shadow.json"), &back, &PackOptions::default()).unwrap();
-    assert!(report.notes.iter().any(|n| n.contains("laid out one after the other")), "{:?}", report.notes);
-    let doc = spr::parse(&std::fs::read(&back).unwrap()).unwrap();
+    let (bytes, notes) = pack(&c.json, &dir.path().join("back.spr"));
+    assert!(notes.iter().any(|n| n.contains("laid out one after the other")), "{notes:?}");
+    let doc = spr::parse(&bytes).unwrap();
     assert!(doc.layout.is_none());
     assert_eq!(doc.pictures[1].pixels.as_ref().unwrap().0, [1, 0, 1, 0, 1, 0, 1, 0]);
     assert_eq!(doc.pictures[0].pixels.as_ref().unwrap().0, sspr_pictures()[0].1);

@@ -11,6 +11,7 @@ use super::types::*;
 use super::FORMAT_ID;
 use crate::asset::{Entry, EntryData};
 use crate::bytes::Base64;
+use crate::layout::Gap;
 
 /// Extraction paths: the names as stored; a later duplicate (names compare without ASCII case, as the game
 /// looks them up) becomes `<stem>~<n>.<ext>`, so duplicates are extracted without overwriting each other.
@@ -93,17 +94,39 @@ pub fn to_document(ftg: &Ftg<'_>) -> FtgDocument {
 }
 
 /// The directory `extract` writes beside the files (`directory.json`): each entry's name as stored and the
-/// file it was extracted to, in directory order, so `pack` keeps names (duplicates included) and order.
+/// file it was extracted to, in directory order, and where its data lay, with the directory's place, the
+/// file's size and the non-zero bytes outside every entry (`layout`), so that `pack` writes the archive
+/// back byte for byte (CORRECTIONS.md: the directory's order need not be the data's). An older
+/// `directory.json` without offsets and `layout` still packs: data in directory order from offset 12.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ExtractedDirectory {
     pub format: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub layout: Option<ExtractedLayout>,
     pub entries: Vec<ExtractedEntry>,
+}
+
+/// Where the archive's directory lay, its size and its bytes outside header, data and directory.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ExtractedLayout {
+    pub directory_offset: u32,
+    pub file_size: u64,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub gaps: Vec<Gap>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ExtractedEntry {
     pub name: String,
+    /// The 28-byte name field when the name alone does not give it back (bytes after the NUL); used only
+    /// while it still holds `name`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name_field: Option<Base64>,
     pub path: String,
+    /// Where the entry's data lay in the archive. The data order is the order of these offsets; an entry
+    /// without one (added by hand) goes after the others.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offset: Option<u32>,
 }
 
 pub const DIRECTORY_FILE: &str = "directory.json";
@@ -112,13 +135,34 @@ pub const DIRECTORY_FORMAT: &str = "dr-ftg-directory";
 pub fn extracted_directory(ftg: &Ftg<'_>) -> ExtractedDirectory {
     ExtractedDirectory {
         format: DIRECTORY_FORMAT.into(),
+        layout: Some(ExtractedLayout {
+            directory_offset: ftg.header.directory_offset,
+            file_size: ftg.bytes.len() as u64,
+            gaps: outside_bytes(ftg),
+        }),
         entries: ftg
             .entries
             .iter()
             .zip(paths(ftg))
-            .map(|(e, path)| ExtractedEntry { name: e.name.clone(), path })
+            .map(|(e, path)| {
+                let exact = super::write::name_field(&e.name).is_ok_and(|f| f == e.name_field);
+                ExtractedEntry {
+                    name: e.name.clone(),
+                    name_field: (!exact).then(|| Base64(e.name_field.to_vec())),
+                    path,
+                    offset: Some(e.offset),
+                }
+            })
             .collect(),
     }
+}
+
+/// The non-zero bytes outside header, directory and every entry's data.
+fn outside_bytes(ftg: &Ftg<'_>) -> Vec<Gap> {
+    let dir_at = u64::from(ftg.header.directory_offset);
+    let mut covered = vec![(0, HEADER_SIZE as u64), (dir_at, dir_at + ftg.entries.len() as u64 * ENTRY_SIZE as u64)];
+    covered.extend(ftg.entries.iter().map(|e| (u64::from(e.offset), u64::from(e.offset) + u64::from(e.size))));
+    crate::layout::gaps(ftg.bytes, covered)
 }
 
 /// Summary for `relic info`.

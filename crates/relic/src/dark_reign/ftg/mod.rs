@@ -3,9 +3,13 @@
 //! and 36-byte directory entries (28-byte NUL-terminated name, offset, size). The directory's order need not
 //! be the data's; duplicate names exist and the game takes the first (looked up without ASCII case).
 //!
-//! Listed, extracted (a later duplicate as `<stem>~<n>.<ext>`, with `directory.json` so that `pack` gives
-//! every entry its stored name and place back), packed from a folder (`BOTG`, data in directory order from
-//! offset 12, directory last) and from its JSON (byte for byte: names, order, data layout and padding).
+//! Listed, extracted (a later duplicate as `<stem>~<n>.<ext>`, with `directory.json` recording every
+//! entry's stored name, its data's offset, the directory's place, the file size and the non-zero bytes
+//! between, so that `pack` writes the archive back byte for byte, data order included), packed from a
+//! folder (with that `directory.json`: the stored layout while the files still fit it, else their data in
+//! the stored order from offset 12; without one, or with an older one that has no offsets: `BOTG`, data in
+//! directory order from offset 12, directory last) and from its JSON (byte for byte: names, order, data
+//! layout and padding). Everything `extract` writes is a source (no views).
 //! Converted entry by entry; the archive's `.PAL` draws its sprites (`--palette` still wins).
 //!
 //! Choices where the spec is silent: names are Windows-1252; a name field with bytes after its NUL is kept
@@ -35,8 +39,11 @@ pub static FORMAT: Format = Format {
     kind: Kind::Archive,
     capabilities: Capabilities { read: true, convert: true, write: true },
     notes: "Magic BOTG (FTG\\0 from community tools is read, BOTG written). Duplicate names: the first wins for \
-            lookups; later ones extract as <stem>~<n>.<ext>, and directory.json lets pack restore every name \
-            and the order. The archive's .PAL draws its sprites when converted.",
+            lookups; later ones extract as <stem>~<n>.<ext>. extract writes sources only: the files and \
+            directory.json (names, the order, where each file's data lay, the directory's place and the bytes \
+            between), from which pack writes the archive back byte for byte, the data in its stored order even \
+            when that is not the directory's; edited files that no longer fit are laid out afresh in that order. \
+            The archive's .PAL draws its sprites when converted.",
     codec: &FtgCodec,
 };
 
@@ -83,24 +90,29 @@ impl Codec for FtgCodec {
     fn pack_folder(&self, files: Vec<FolderFile>, _request: &PackRequest, out: &mut dyn std::io::Write) -> Result<u64> {
         let folder = PackFolder::new(&files);
         let index = folder.index::<convert::ExtractedDirectory>(convert::DIRECTORY_FILE, convert::DIRECTORY_FORMAT)?;
-        let entries = match index {
+        let bytes = match index {
             Some(dir) => {
                 folder.all_listed(convert::DIRECTORY_FILE, dir.entries.iter().map(|e| e.path.as_str()))?;
-                dir.entries
+                let data = dir
+                    .entries
                     .iter()
-                    .map(|e| {
-                        Ok(NewEntry { name: e.name.clone(), data: folder.read(&e.path, convert::DIRECTORY_FILE)? })
-                    })
-                    .collect::<Result<Vec<_>>>()?
+                    .map(|e| folder.read(&e.path, convert::DIRECTORY_FILE))
+                    .collect::<Result<Vec<_>>>()?;
+                write::from_directory(&dir, &data)?
             }
-            None => files
-                .iter()
-                .map(|f| {
-                    Ok(NewEntry { name: f.relative.replace('/', "\\"), data: folder.read(&f.relative, "the folder")? })
-                })
-                .collect::<Result<Vec<_>>>()?,
+            None => {
+                let entries = files
+                    .iter()
+                    .map(|f| {
+                        Ok(NewEntry {
+                            name: f.relative.replace('/', "\\"),
+                            data: folder.read(&f.relative, "the folder")?,
+                        })
+                    })
+                    .collect::<Result<Vec<_>>>()?;
+                write_new(&entries)?
+            }
         };
-        let bytes = write_new(&entries)?;
         out.write_all(&bytes).map_err(|e| Error::io("output", e))?;
         Ok(bytes.len() as u64)
     }

@@ -35,24 +35,61 @@ pub fn name_field(name: &str) -> Result<[u8; NAME_SIZE]> {
 
 /// Writes a new archive.
 pub fn write_new(entries: &[NewEntry]) -> Result<Vec<u8>> {
-    let data: usize = entries.iter().map(|e| e.data.len()).sum();
+    let fields = entries.iter().map(|e| name_field(&e.name)).collect::<Result<Vec<_>>>()?;
+    let pieces: Vec<([u8; NAME_SIZE], &[u8])> = fields.into_iter().zip(entries.iter().map(|e| &e.data[..])).collect();
+    write_in_order(&pieces, &(0..pieces.len()).collect::<Vec<_>>())
+}
+
+/// Writes a new archive of `(name field, data)` entries in directory order: `BOTG`, the data in `order`
+/// (indices into `entries`) from offset 12, the directory last.
+pub fn write_in_order(entries: &[([u8; NAME_SIZE], &[u8])], order: &[usize]) -> Result<Vec<u8>> {
+    let data: usize = entries.iter().map(|e| e.1.len()).sum();
     let too_big = || Error::Refused(format!("{FORMAT_ID}: {data} bytes do not fit 32-bit offsets"));
     let directory_offset = u32::try_from(HEADER_SIZE + data).map_err(|_| too_big())?;
     let mut out = Vec::with_capacity(HEADER_SIZE + data + entries.len() * ENTRY_SIZE);
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&directory_offset.to_le_bytes());
     out.extend_from_slice(&(entries.len() as u32).to_le_bytes());
-    let mut offsets = Vec::with_capacity(entries.len());
-    for e in entries {
-        offsets.push(out.len() as u32);
-        out.extend_from_slice(&e.data);
+    let mut offsets = vec![0u32; entries.len()];
+    for &i in order {
+        let (Some(slot), Some((_, bytes))) = (offsets.get_mut(i), entries.get(i)) else { continue };
+        *slot = out.len() as u32;
+        out.extend_from_slice(bytes);
     }
-    for (e, offset) in entries.iter().zip(offsets) {
-        out.extend_from_slice(&name_field(&e.name)?);
+    for ((field, bytes), offset) in entries.iter().zip(offsets) {
+        out.extend_from_slice(field);
         out.extend_from_slice(&offset.to_le_bytes());
-        out.extend_from_slice(&(e.data.len() as u32).to_le_bytes());
+        out.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
     }
     Ok(out)
+}
+
+/// Writes `(name field, data, offset)` entries back into a stored layout: `BOTG`, each entry's data at its
+/// offset, the directory at `directory_offset`, `gaps` restored, in a file of `file_size` bytes. Fails when
+/// the entries no longer fit it (data that grew into other data or past the end, shared data edited in one
+/// copy only).
+pub fn write_placed(
+    entries: &[([u8; NAME_SIZE], &[u8], u32)],
+    directory_offset: u32,
+    file_size: u64,
+    gaps: &[crate::layout::Gap],
+) -> Result<Vec<u8>> {
+    let mut canvas = Canvas::new(FORMAT_ID, file_size, u64::from(u32::MAX))?;
+    let mut head = MAGIC.to_vec();
+    head.extend_from_slice(&directory_offset.to_le_bytes());
+    head.extend_from_slice(&(entries.len() as u32).to_le_bytes());
+    canvas.place(0, &head, || "header".into())?;
+    let mut dir = Vec::with_capacity(entries.len() * ENTRY_SIZE);
+    for (i, (field, data, offset)) in entries.iter().enumerate() {
+        let size = u32::try_from(data.len()).map_err(|_| Error::invalid(FORMAT_ID, "size", 0, "over 4 GiB"))?;
+        dir.extend_from_slice(field);
+        dir.extend_from_slice(&offset.to_le_bytes());
+        dir.extend_from_slice(&size.to_le_bytes());
+        canvas.place(u64::from(*offset), data, || format!("entries[{i}].data"))?;
+    }
+    canvas.place(u64::from(directory_offset), &dir, || "directory".into())?;
+    canvas.place_gaps(gaps)?;
+    Ok(canvas.into_bytes())
 }
 
 /// Writes the file a document describes, byte for byte.
@@ -99,4 +136,41 @@ pub fn write_document(doc: &FtgDocument) -> Result<Vec<u8>> {
     canvas.place(u64::from(doc.directory_offset), &dir, || "directory".into())?;
     canvas.place_gaps(&doc.gaps)?;
     Ok(canvas.into_bytes())
+}
+
+/// The archive an extraction's `directory.json` and its files' `data` (in directory order) give: with the
+/// stored layout (every entry's offset, the directory's place, the file size, the bytes outside them) the
+/// archive as it was, byte for byte, edits included as long as they still fit it; else, or when they do
+/// not fit (data that grew), the data in its stored order (entries without an offset last, in directory
+/// order) from offset 12, the directory last. Each name is written from its stored 28-byte field while that
+/// still holds the name (an edited name wins). The magic is always `BOTG` (CORRECTIONS.md).
+pub fn from_directory(dir: &super::convert::ExtractedDirectory, data: &[Vec<u8>]) -> Result<Vec<u8>> {
+    let fields = dir
+        .entries
+        .iter()
+        .map(|e| {
+            let stored = e.name_field.as_ref().and_then(|f| <[u8; NAME_SIZE]>::try_from(f.0.as_slice()).ok());
+            let holds_name = |f: &[u8; NAME_SIZE]| {
+                let end = f.iter().position(|&b| b == 0).unwrap_or(NAME_SIZE);
+                crate::codec::text::decode(encoding_rs::WINDOWS_1252, f.get(..end).unwrap_or(&[])) == e.name
+            };
+            match stored.filter(holds_name) {
+                Some(field) => Ok(field),
+                None => name_field(&e.name),
+            }
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let offsets: Option<Vec<u32>> = dir.entries.iter().map(|e| e.offset).collect();
+    if let (Some(layout), Some(offsets)) = (&dir.layout, &offsets) {
+        let placed: Vec<([u8; NAME_SIZE], &[u8], u32)> =
+            fields.iter().zip(data).zip(offsets).map(|((f, d), &o)| (*f, d.as_slice(), o)).collect();
+        if let Ok(bytes) = write_placed(&placed, layout.directory_offset, layout.file_size, &layout.gaps) {
+            return Ok(bytes);
+        }
+    }
+    let mut order: Vec<usize> = (0..dir.entries.len()).collect();
+    order.sort_by_key(|&i| (dir.entries.get(i).and_then(|e| e.offset).map_or(u64::MAX, u64::from), i));
+    // Entries that shared one range are written once each: their files may have been edited apart.
+    let pieces: Vec<([u8; NAME_SIZE], &[u8])> = fields.into_iter().zip(data.iter().map(Vec::as_slice)).collect();
+    write_in_order(&pieces, &order)
 }

@@ -10,6 +10,10 @@
 //! Choices: index 0 is transparent, as in every Dark Reign sprite; `max_width`/`max_height` are kept as
 //! stored (the spec says they may be 0), not recomputed; frame PNGs are `frame_<i>`; frames of no pixels
 //! get no PNG; the atlas is one row, frames of different heights not padded (spec "FTG Texture Atlas").
+//!
+//! `relic convert` writes sources (the frame PNGs and the JSON, which holds each hotspot once, as
+//! `offset_x`, `offset_y`) and a view, `atlas.view.png`, which `pack` never reads (it warns when the view
+//! differs from the atlas the frames give).
 
 pub mod convert;
 pub mod read;
@@ -38,9 +42,10 @@ pub static FORMAT: Format = Format {
     capabilities: Capabilities { read: true, convert: true, write: true },
     notes: "The spec's headerless \"FTG-bundled SPR\" layout (u16 frame count and sizes, raw 8-bit pixels). \
             Real archives hold RSPR/SSPR sprites (dr-spr), so this is never identified: select it with \
-            --format dr-ftg-spr (info, convert). convert: <stem>/frame_<i>.png per frame (hotspot from the \
-            descriptor), <stem>/<stem>.png (the atlas: one row, frames not padded) and <stem>/<stem>.json; \
-            pack from that JSON with the frame PNGs beside it, or from --to json, byte for byte.",
+            --format dr-ftg-spr (info, convert). convert: sources, which pack reads: <name>/frame_<i>.png per \
+            frame and <name>/<name>.json (each frame's hotspot as its descriptor's offset_x, offset_y); view, \
+            never read: <name>/atlas.view.png (one row, frames not padded), and pack warns when it differs from \
+            the frames. pack from that JSON with the frame PNGs beside it, or from --to json, byte for byte.",
     codec: &FtgSprCodec,
 };
 

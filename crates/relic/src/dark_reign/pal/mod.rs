@@ -5,7 +5,7 @@
 //!
 //! `relic convert x.pal` writes a 16 × 16 swatch PNG and the JSON (colours at 8 bits under
 //! `--option dr-pal.scaling`, the raw 6-bit planes, the tables); `relic pack dr-pal x.json` writes it back
-//! byte for byte. Index 0 is transparent when sprites are drawn; the swatch shows every entry opaque. Index
+//! byte for byte from the planes and tables alone: the swatch and `colors` show them and are not read. Index 0 is transparent when sprites are drawn; the swatch shows every entry opaque. Index
 //! 47 is an ordinary colour (CORRECTIONS.md: 40–47 are team 1's shades), not a shadow.
 
 use serde::{Deserialize, Serialize};
@@ -86,7 +86,8 @@ pub static FORMAT: Format = Format {
     capabilities: Capabilities { read: true, convert: true, write: true },
     notes: "Six 6-bit planes (R, G, B, three unknown) and the game's tables, kept. 6-bit to 8-bit scaling: \
             --option dr-pal.scaling=replicate ((v<<2)|(v>>4), default) or x4. convert writes a 16x16 swatch PNG \
-            and the JSON. --palette also takes JASC-PAL, RIFF PAL and raw 768-byte RGB.",
+            and the JSON; pack reads only the JSON's planes and tables (the swatch and `colors` only show them). \
+            --palette also takes JASC-PAL, RIFF PAL and raw 768-byte RGB.",
     codec: &PalCodec,
 };
 

@@ -1,7 +1,9 @@
 //! SPR to the common model: one PNG per frame (`<section>_<rotation>_<frame>`), the atlas and a JSON
 //! document; the frame list both `convert` and `pack` work from; the `relic info` summary.
 
-use serde::Serialize;
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::paint::{Paint, SHADOW};
@@ -97,13 +99,21 @@ pub fn frames(doc: &SprDocument, budget: u64) -> Result<Vec<FrameRef>> {
     Ok(out)
 }
 
-/// The hotspot records of a frame: `numhotspots` of its section, from the picture's `hotoff` on.
-pub fn frame_hotspots(doc: &SprDocument, f: &FrameRef) -> Result<Vec<HotspotRecord>> {
+/// Where a frame's hotspot records lie in the table: `(hotoff, numhotspots)` of its picture and section;
+/// `None` when it has none (its section's `numhotspots` is 0, or the file has no hotspot table). Not
+/// checked against the table (see [`frame_hotspots`]).
+pub fn hotspot_range(doc: &SprDocument, f: &FrameRef) -> Option<(i64, usize)> {
     let n = doc.sections.get(f.section).map_or(0, |s| usize::try_from(s.hotspots).unwrap_or(0));
-    if n == 0 {
-        return Ok(vec![]);
+    if n == 0 || !PictureLayout::has_hotspot_table(doc.layout.as_ref()) {
+        return None;
     }
-    let hotoff = doc.pictures.get(f.picture).map_or(-1, |p| p.hotspot_index);
+    Some((doc.pictures.get(f.picture).map_or(-1, |p| i64::from(p.hotspot_index)), n))
+}
+
+/// The hotspot records of a frame: `numhotspots` of its section, from the picture's `hotoff` on; none when
+/// the file has no hotspot table (CORRECTIONS.md: a sprite without hotspots).
+pub fn frame_hotspots(doc: &SprDocument, f: &FrameRef) -> Result<Vec<HotspotRecord>> {
+    let Some((hotoff, n)) = hotspot_range(doc, f) else { return Ok(vec![]) };
     usize::try_from(hotoff)
         .ok()
         .and_then(|start| doc.hotspots.get(start..start.checked_add(n)?))
@@ -133,15 +143,77 @@ pub fn frames_per_cycle(rate: i32) -> f64 {
     f64::from(rate) / 65536.0
 }
 
+/// The name of the atlas: a view (`atlas.view.png`), which `pack` never reads; it compares one found beside
+/// the document with the atlas the frames give and warns when they differ.
+pub const ATLAS_VIEW: &str = "atlas.view";
+
 /// What `relic convert` makes of an SPR file drawn with `palette`: a PNG per frame, named
 /// `<section>_<rotation>_<frame>` (the frame's hotspots in [`Frame::hotspots`], its offset the negated
-/// centre hotspot); the atlas (unnamed, so written as `<stem>/<stem>.png`); and the JSON document (unnamed
-/// too: `<stem>/<stem>.json`) from which `relic pack dr-spr` writes the file back with the frame PNGs.
-/// Public so that archives (FTG) convert the sprites they hold with their own palette.
+/// centre hotspot); the atlas view [`ATLAS_VIEW`]; and the JSON document (unnamed: `<name>/<name>.json`)
+/// from which `relic pack dr-spr` writes the file back with the frame PNGs. Public so that archives (FTG)
+/// convert the sprites they hold with their own palette.
+///
+/// [`Frame::hotspots`]: crate::asset::Frame::hotspots
 pub fn to_assets(data: &[u8], palette: &Palette, opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
     let doc = super::parse(data)?;
     let budget = crate::limits::expansion_budget(data.len() as u64);
     assets(&doc, palette, opts, budget)
+}
+
+/// The atlas size (spec "Texture Atlas Layout": one row, frame after frame, each `width` × `height`), or
+/// why none is drawn: no pixels (`Ok(None)`), or over `--max-pixels` (`Err(note)`).
+fn atlas_size(doc: &SprDocument, frames: usize) -> std::result::Result<Option<(usize, usize)>, String> {
+    let (w, h) = (doc.width.max(0) as usize, doc.height.max(0) as usize);
+    let atlas_width = frames.saturating_mul(w);
+    let max = crate::limits::current().max_pixels;
+    if (atlas_width as u64).saturating_mul(h as u64) > max || u32::try_from(atlas_width).is_err() {
+        return Err(format!("{atlas_width}×{h} atlas is over the limit of {max} pixels (--max-pixels): not written"));
+    }
+    Ok((atlas_width > 0 && h > 0).then_some((atlas_width, h)))
+}
+
+/// Each picture's RGBA drawn with `paint`, for the pictures `list` shows (`None` for the others, and for
+/// all when frames have no pixels).
+fn pictures_rgba(doc: &SprDocument, paint: &Paint, list: &[FrameRef]) -> Result<Vec<Option<Vec<u8>>>> {
+    let (w, h) = (doc.width.max(0) as usize, doc.height.max(0) as usize);
+    let mut out: Vec<Option<Vec<u8>>> = vec![None; doc.pictures.len()];
+    for f in list {
+        let picture = doc.pictures.get(f.picture).ok_or_else(|| Error::invalid(FORMAT_ID, "picnr", 0, "no picture"))?;
+        let pixels = picture.pixels.as_ref().map(|p| p.0.as_slice()).unwrap_or_default();
+        if pixels.len() != w * h {
+            return Err(Error::invalid(FORMAT_ID, format!("pictures[{}].pixels", f.picture), 0, "wrong size"));
+        }
+        if w * h > 0 {
+            if let Some(slot) = out.get_mut(f.picture).filter(|s| s.is_none()) {
+                *slot = Some(paint.to_rgba(pixels));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The atlas image of `size` (from [`atlas_size`]): frame k at x = k · width, y = 0.
+fn atlas_image(doc: &SprDocument, list: &[FrameRef], rgba: &[Option<Vec<u8>>], size: (usize, usize)) -> Image {
+    let (atlas_width, h) = size;
+    let w = doc.width.max(0) as usize;
+    let mut atlas = vec![0u8; atlas_width * h * 4];
+    for (k, f) in list.iter().enumerate() {
+        let Some(Some(px)) = rgba.get(f.picture) else { continue };
+        for (y, row) in px.chunks_exact(w.max(1) * 4).enumerate() {
+            let start = (y * atlas_width + k * w) * 4;
+            if let Some(dst) = atlas.get_mut(start..start + w * 4) {
+                dst.copy_from_slice(row);
+            }
+        }
+    }
+    Image::single(atlas_width as u32, h as u32, atlas, (0, 0), vec![])
+}
+
+/// The atlas of a document whose pictures all hold their pixels, as `convert` draws it; `None` when it
+/// has no pixels or is over `--max-pixels`. `pack` compares the atlas view with it.
+pub fn atlas_of(doc: &SprDocument, paint: &Paint, list: &[FrameRef]) -> Result<Option<Image>> {
+    let Ok(Some(size)) = atlas_size(doc, list.len()) else { return Ok(None) };
+    Ok(Some(atlas_image(doc, list, &pictures_rgba(doc, paint, list)?, size)))
 }
 
 /// [`to_assets`] of a parsed document.
@@ -149,62 +221,58 @@ pub fn assets(doc: &SprDocument, palette: &Palette, opts: &ConvertOptions, budge
     let paint = if doc.magic.is_shadow() { Paint::Shadow } else { Paint::palette(palette) };
     let list = frames(doc, budget)?;
     let (w, h) = (doc.width.max(0) as usize, doc.height.max(0) as usize);
-    let atlas_width = list.len().saturating_mul(w);
-    let max = crate::limits::current().max_pixels;
-    let atlas_fits = (atlas_width as u64).saturating_mul(h as u64) <= max && u32::try_from(atlas_width).is_ok();
-    if !atlas_fits {
-        opts.note(format!("{atlas_width}×{h} atlas is over the limit of {max} pixels (--max-pixels): not written"));
-    }
-    let write_atlas = atlas_fits && atlas_width > 0 && h > 0;
-    let mut atlas = if write_atlas { vec![0u8; atlas_width * h * 4] } else { vec![] };
+    let atlas = atlas_size(doc, list.len()).unwrap_or_else(|note| {
+        opts.note(note);
+        None
+    });
+    let rgba_of = pictures_rgba(doc, &paint, &list)?;
     let mut out = Vec::with_capacity(list.len() + 2);
-    let mut rgba_of: Vec<Option<Vec<u8>>> = vec![None; doc.pictures.len()];
-    let mut shown = vec![false; doc.pictures.len()];
     let mut rows = Vec::with_capacity(list.len());
+    let mut listed: HashMap<(i64, usize), usize> = HashMap::new();
+    let mut covered = vec![false; doc.hotspots.len()];
     for (k, f) in list.iter().enumerate() {
-        let picture = doc.pictures.get(f.picture).ok_or_else(|| Error::invalid(FORMAT_ID, "picnr", 0, "no picture"))?;
-        let pixels = picture.pixels.as_ref().map(|p| p.0.as_slice()).unwrap_or_default();
-        if pixels.len() != w * h {
-            return Err(Error::invalid(FORMAT_ID, format!("pictures[{}].pixels", f.picture), 0, "wrong size"));
-        }
         let records = frame_hotspots(doc, f)?;
-        rows.push(FrameRow::new(doc, f, k * w, &records));
-        if w * h == 0 {
-            // A frame of no pixels has no PNG (nor can a PNG have no pixels); its picture stays in the document.
-            continue;
+        let range = hotspot_range(doc, f);
+        let hotspots_of = range.and_then(|r| listed.get(&r)).and_then(|&j| list.get(j)).map(|g| g.name.clone());
+        if let Some((start, n)) = range {
+            listed.entry((start, n)).or_insert(k);
+            let start = usize::try_from(start).unwrap_or(0);
+            covered.iter_mut().skip(start).take(n).for_each(|c| *c = true);
         }
-        let slot = rgba_of.get_mut(f.picture).ok_or_else(|| Error::invalid(FORMAT_ID, "picnr", 0, "no picture"))?;
-        let rgba = slot.get_or_insert_with(|| paint.to_rgba(pixels)).clone();
-        if let Some(s) = shown.get_mut(f.picture) {
-            *s = true;
-        }
-        if write_atlas {
-            for (y, row) in rgba.chunks_exact(w * 4).enumerate() {
-                let start = (y * atlas_width + k * w) * 4;
-                if let Some(dst) = atlas.get_mut(start..start + w * 4) {
-                    dst.copy_from_slice(row);
-                }
-            }
-        }
+        rows.push(FrameRow::new(doc, f, k * w, &records, hotspots_of));
+        // A frame of no pixels has no PNG (nor can a PNG have no pixels); its picture stays in the document.
+        let Some(Some(rgba)) = rgba_of.get(f.picture) else { continue };
         let centre = records.iter().find(|r| r.flag == 0).map_or((0, 0), |r| (-i32::from(r.x), -i32::from(r.y)));
         let hotspots = records.iter().map(|r| Hotspot { x: r.x.into(), y: r.y.into(), flag: r.flag.into() }).collect();
         out.push(NamedAsset {
             name: Some(f.name.clone()),
-            asset: Asset::Image(Image::single(w as u32, h as u32, rgba, centre, hotspots)),
+            asset: Asset::Image(Image::single(w as u32, h as u32, rgba.clone(), centre, hotspots)),
         });
     }
-    if write_atlas {
+    if let Some(size) = atlas {
         out.push(NamedAsset {
-            name: None,
-            asset: Asset::Image(Image::single(atlas_width as u32, h as u32, atlas, (0, 0), vec![])),
+            name: Some(ATLAS_VIEW.into()),
+            asset: Asset::Image(atlas_image(doc, &list, &rgba_of, size)),
         });
     }
-    let value = convert_document(doc, &paint, &shown, rows, write_atlas.then_some((atlas_width, h)))?;
+    let shown: Vec<bool> = rgba_of.iter().map(Option::is_some).collect();
+    let unshown: Vec<UnshownHotspot> = doc
+        .hotspots
+        .iter()
+        .zip(&covered)
+        .enumerate()
+        .filter(|(_, (_, &c))| !c)
+        .map(|(index, (r, _))| UnshownHotspot { index, x: r.x, y: r.y, flag: r.flag })
+        .collect();
+    let value = convert_document(doc, &paint, &shown, rows, unshown, atlas)?;
     out.push(NamedAsset { name: None, asset: Asset::Document(Document { value, tables: vec![] }) });
     Ok(out)
 }
 
-/// A frame as the document of `relic convert` lists it.
+/// A frame as the document of `relic convert` lists it. Its hotspots are the one place the document
+/// holds them (`pack` reads them there): listed under the first frame, in atlas order, that shows those
+/// records; a later frame showing the very same records (the same picture, or another picture with the
+/// same `hotoff`, in a section of as many hotspots) names that frame in `hotspots_of` instead.
 #[derive(Debug, Serialize)]
 struct FrameRow {
     name: String,
@@ -215,7 +283,10 @@ struct FrameRow {
     frame: usize,
     picture: usize,
     atlas: Rect,
-    hotspots: Vec<HotspotRow>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hotspots: Option<Vec<HotspotRow>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hotspots_of: Option<String>,
 }
 
 #[derive(Debug, Serialize)]
@@ -226,6 +297,7 @@ struct Rect {
     height: usize,
 }
 
+/// A hotspot of a frame: x, y and flag are the record; `kind` says what the flag means (read only).
 #[derive(Debug, Serialize)]
 struct HotspotRow {
     x: u8,
@@ -234,8 +306,26 @@ struct HotspotRow {
     kind: &'static str,
 }
 
+/// A record of the hotspot table that no frame shows, kept by its index so the file is written back whole.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UnshownHotspot {
+    pub index: usize,
+    pub x: u8,
+    pub y: u8,
+    pub flag: u8,
+}
+
 impl FrameRow {
-    fn new(doc: &SprDocument, f: &FrameRef, x: usize, records: &[HotspotRecord]) -> FrameRow {
+    fn new(
+        doc: &SprDocument,
+        f: &FrameRef,
+        x: usize,
+        records: &[HotspotRecord],
+        hotspots_of: Option<String>,
+    ) -> FrameRow {
+        let hotspots = hotspots_of
+            .is_none()
+            .then(|| records.iter().map(|r| HotspotRow { x: r.x, y: r.y, flag: r.flag, kind: r.kind() }).collect());
         FrameRow {
             name: f.name.clone(),
             section: f.section,
@@ -245,20 +335,34 @@ impl FrameRow {
             frame: f.frame,
             picture: f.picture,
             atlas: Rect { x, y: 0, width: doc.width.max(0) as usize, height: doc.height.max(0) as usize },
-            hotspots: records.iter().map(|r| HotspotRow { x: r.x, y: r.y, flag: r.flag, kind: r.kind() }).collect(),
+            hotspots,
+            hotspots_of,
         }
     }
 }
 
+/// What `pack` reads for the hotspots (see [`FrameRow`]); the file's table itself is not in the document
+/// of `relic convert`, so that every record has one place: a frame, or `unshown_hotspots`.
+pub const ABOUT: &str = "relic pack dr-spr <this file> writes the sprite from this file and the frame PNGs beside it: \
+    each picture from the PNG of the first frame showing it, colours mapped back through `palette` (`pixels` is \
+    kept only where a PNG cannot give the indices back). Hotspots are edited in `frames`: each frame lists its \
+    own (x, y from the frame's top-left; flag 0 = centre of placement, 1 = turret, 2 = projectile, 3+ = \
+    explosion; `kind` only says so), except a frame showing the same records as an earlier one, which names it \
+    in `hotspots_of`; records no frame shows are in `unshown_hotspots`. atlas.view.png is a view: pack does not \
+    read it (it warns when it differs from the frames); `atlas`, `degrees`, `frames_per_cycle` and \
+    `rotation_degrees` are information, also not read.";
+
 /// The document of `relic convert`: the lossless document without the pixels the frame PNGs give back
-/// exactly, plus what a reader wants (ignored by `pack`): each section's rate in frames per cycle, each
-/// rotation's direction, the palette the PNGs were drawn with (`pack` maps colours back through it), the
-/// atlas size and every frame with its atlas rectangle and hotspots.
+/// exactly and without the hotspot table (its records are in `frames`, and in `unshown_hotspots` when no
+/// frame shows them), plus what a reader wants (ignored by `pack`): each section's rate in frames per
+/// cycle, each rotation's direction, the palette the PNGs were drawn with (`pack` maps colours back through
+/// it), the atlas size and every frame with its atlas rectangle.
 fn convert_document(
     doc: &SprDocument,
     paint: &Paint,
     shown: &[bool],
     rows: Vec<FrameRow>,
+    unshown: Vec<UnshownHotspot>,
     atlas: Option<(usize, usize)>,
 ) -> Result<serde_json::Value> {
     let mut lean = doc.clone();
@@ -269,6 +373,9 @@ fn convert_document(
         }
     }
     let mut value = crate::registry::document_json(FORMAT_ID, &lean)?;
+    if let Some(map) = value.as_object_mut() {
+        map.remove("hotspots");
+    }
     // Only the rotations the anim index table holds are listed: a header can claim 2^28 rotations with no
     // anims (a fuzz find: 2 GiB for this list alone).
     let nrots = (doc.rotations.max(0) as usize).min(doc.picture_of_frames.len());
@@ -283,15 +390,14 @@ fn convert_document(
         None => value["shadow_colour"] = json!(format!("#{}", hex::encode(SHADOW))),
     }
     value["atlas"] = match atlas {
-        Some((width, height)) => json!({ "width": width, "height": height }),
+        Some((width, height)) => json!({ "width": width, "height": height, "view": format!("{ATLAS_VIEW}.png") }),
         None => serde_json::Value::Null,
     };
     value["frames"] = json!(rows);
-    value["about"] = json!(
-        "relic pack dr-spr <this file> takes each picture from the PNG of the first frame showing it (beside this \
-         file), mapping colours back through `palette`; `pixels` is kept only where a PNG cannot give the indices \
-         back. Hotspots are edited in `hotspots` (the file's table), not in `frames`."
-    );
+    if !unshown.is_empty() {
+        value["unshown_hotspots"] = json!(unshown);
+    }
+    value["about"] = json!(ABOUT);
     Ok(value)
 }
 
@@ -317,6 +423,7 @@ pub fn info(doc: &SprDocument) -> serde_json::Value {
             "hotspots": s.hotspots,
         })).collect::<Vec<_>>(),
         "hotspot_records": doc.hotspots.len(),
-        "layout": if doc.layout.is_some() { "stored offsets" } else { "packed" },
+        "hotspot_table": PictureLayout::has_hotspot_table(doc.layout.as_ref()),
+        "layout": if doc.layout.as_ref().and_then(PictureLayout::placement).is_some() { "stored offsets" } else { "packed" },
     })
 }

@@ -26,6 +26,14 @@
 //! - `LSPR` is read as a normal sprite; SSPR opaque pixels are drawn as [`paint::SHADOW`] (black at half
 //!   opacity), never as palette index 47; index 0 is always transparent.
 //! - Frame PNGs are named `<section>_<rotation>_<frame>`, the frame counted from the section's first anim.
+//! - The hotspot table can be missing (CORRECTIONS.md; the spec's own layout has none): a file that ends
+//!   exactly after the pixel data is a sprite without hotspots (`layout.hotspot_table` false), written back
+//!   the same way. A file ending 1 to 3 bytes after it is still a truncated count. The spec is silent on
+//!   the table; it also says `hotoff` is "ignored when numhotspots == 0", which relic follows.
+//!
+//! `relic convert` writes sources (what `pack` reads: the frame PNGs and the JSON document, which holds
+//! each hotspot once, under the first frame showing it) and a view (`atlas.view.png`, never read; `pack`
+//! warns when it differs from the atlas the frames give).
 
 pub mod convert;
 pub mod pack;
@@ -37,7 +45,7 @@ pub mod write;
 
 use std::path::Path;
 
-pub use convert::{frames, to_assets, FrameRef};
+pub use convert::{frames, to_assets, FrameRef, ATLAS_VIEW};
 pub use read::parse;
 pub use types::{HotspotRecord, Magic, Picture, PictureLayout, Section, SprDocument};
 pub use write::{encode_picture, write_document};
@@ -55,12 +63,15 @@ pub static FORMAT: Format = Format {
     extensions: &["spr"],
     kind: Kind::Image,
     capabilities: Capabilities { read: true, convert: true, write: true },
-    notes: "convert: <stem>/<section>_<rotation>_<frame>.png per frame, <stem>/<stem>.png (the atlas: one row, \
-            section by section, rotation by rotation, anim by anim) and <stem>/<stem>.json (sizes, sections with \
-            rates in 16.16 frames per game cycle, rotation directions counter-clockwise from east, hotspots and \
-            atlas rectangle of every frame, the palette). Palette: --palette, else the .pal beside the sprite, \
-            else greyscale. Shadow sprites (SSPR) are drawn black at half opacity. pack: from that JSON with the \
-            frame PNGs beside it (colours mapped back through its palette), or from --to json, byte for byte.",
+    notes: "convert: sources, which pack reads: <name>/<section>_<rotation>_<frame>.png per frame and \
+            <name>/<name>.json (sizes, sections with rates in 16.16 frames per game cycle, rotation directions \
+            counter-clockwise from east, each frame's hotspots, listed once, the palette). View, never read: \
+            <name>/atlas.view.png (the atlas: one row, section by section, rotation by rotation, anim by anim); \
+            pack warns when it differs from the frames. Palette: --palette, else the .pal beside the sprite, else \
+            greyscale. Shadow sprites (SSPR) are drawn black at half opacity. A file that ends after its pixel \
+            data (the spec's layout) is a sprite without a hotspot table and is written back so. pack: from that \
+            JSON with the frame PNGs beside it (colours mapped back through its palette), or from --to json, byte \
+            for byte.",
     codec: &SprCodec,
 };
 

@@ -98,25 +98,18 @@ pub fn parse(bytes: &[u8]) -> Result<SprDocument> {
         pictures.push(Picture { hotspot_index: hotoff, pixels: Some(Base64(d.pixels.clone())), runs });
     }
     canonical &= next == u64::from(end);
-    let layout = (!canonical).then(|| PictureLayout {
-        offsets: table.iter().map(|&(o, _)| o).collect(),
-        end,
-        gaps: crate::layout::gaps(bits.data(), covered),
-    });
 
-    // Hotspots (CORRECTIONS.md): at off_bits + end marker, an int32 count, then 3-byte records.
+    // Hotspots (CORRECTIONS.md): at off_bits + end marker, an int32 count, then 3-byte records. A file that
+    // ends right there has no table (the spec's layout; CORRECTIONS.md: no hotspots, not a truncation).
     r.seek(r.pos() + end as usize, "end marker")?;
-    let at_count = r.offset();
-    let count = r.i32("hotspots.count")?;
-    let count = u64::try_from(count)
-        .map_err(|_| Error::invalid(FORMAT_ID, "hotspots.count", at_count, format!("{count} is negative")))?;
-    let n = r.count(count, HOTSPOT_SIZE, "hotspots.count").map_err(|e| e.at_offset(at_count))?;
-    let mut hotspots = Vec::with_capacity(n);
-    for _ in 0..n {
-        let [x, y, flag] = r.array::<3>("hotspots")?;
-        hotspots.push(HotspotRecord { x, y, flag });
-    }
-    let rest = r.bytes(r.remaining(), "trailing")?;
+    let hotspot_table = r.remaining() > 0;
+    let layout = (!canonical || !hotspot_table).then(|| PictureLayout {
+        offsets: (!canonical).then(|| table.iter().map(|&(o, _)| o).collect()),
+        end: (!canonical).then_some(end),
+        gaps: if canonical { vec![] } else { crate::layout::gaps(bits.data(), covered) },
+        hotspot_table,
+    });
+    let (hotspots, trailing) = if hotspot_table { hotspot_table_at(&mut r)? } else { (vec![], None) };
     Ok(SprDocument {
         format: FORMAT_ID.into(),
         magic,
@@ -131,8 +124,24 @@ pub fn parse(bytes: &[u8]) -> Result<SprDocument> {
         pictures,
         layout,
         hotspots,
-        trailing: (!rest.is_empty()).then(|| Base64(rest.to_vec())),
+        trailing,
     })
+}
+
+/// The hotspot table where `r` stands (an int32 count, then 3-byte records), and the bytes after it.
+fn hotspot_table_at(r: &mut Reader<'_>) -> Result<(Vec<HotspotRecord>, Option<Base64>)> {
+    let at_count = r.offset();
+    let count = r.i32("hotspots.count")?;
+    let count = u64::try_from(count)
+        .map_err(|_| Error::invalid(FORMAT_ID, "hotspots.count", at_count, format!("{count} is negative")))?;
+    let n = r.count(count, HOTSPOT_SIZE, "hotspots.count").map_err(|e| e.at_offset(at_count))?;
+    let mut hotspots = Vec::with_capacity(n);
+    for _ in 0..n {
+        let [x, y, flag] = r.array::<3>("hotspots")?;
+        hotspots.push(HotspotRecord { x, y, flag });
+    }
+    let rest = r.bytes(r.remaining(), "trailing")?;
+    Ok((hotspots, (!rest.is_empty()).then(|| Base64(rest.to_vec()))))
 }
 
 /// Decodes every picture of the table from the pixel data `bits`, with the number of bytes each takes.

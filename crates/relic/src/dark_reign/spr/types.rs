@@ -78,10 +78,12 @@ pub struct SprDocument {
     /// `npics` pictures, in the order of the picture table.
     pub pictures: Vec<Picture>,
     /// Where the pictures lie in the pixel data, when not one after the other from offset 0 in table
-    /// order with nothing between them (the layout relic writes); absent for such files.
+    /// order with nothing between them, and whether the hotspot table is missing; absent for files laid
+    /// out as relic writes them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub layout: Option<PictureLayout>,
-    /// The hotspot table (at `off_bits` + the end marker: an int32 count, then the records).
+    /// The hotspot table (at `off_bits` + the end marker: an int32 count, then the records); empty when
+    /// the file has none (`layout.hotspot_table`).
     pub hotspots: Vec<HotspotRecord>,
     /// Bytes after the hotspot table.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -120,16 +122,46 @@ pub struct Picture {
     pub runs: Option<Base64>,
 }
 
-/// The stored placement of the pictures in the pixel data (offsets relative to `off_bits`).
+/// Where the file departs from the layout relic writes (pictures one after the other in table order, then
+/// the hotspot table): the stored placement of the pictures in the pixel data (offsets relative to
+/// `off_bits`), and whether the hotspot table is there at all.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PictureLayout {
-    /// `picoff` of each picture.
-    pub offsets: Vec<u32>,
+    /// `picoff` of each picture; absent when the pictures lie one after the other in table order (then
+    /// `end` is absent too).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offsets: Option<Vec<u32>>,
     /// The end marker after the picture table: the size of the pixel data.
-    pub end: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end: Option<u32>,
     /// Non-zero bytes of the pixel data that no picture covers, offsets relative to `off_bits`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub gaps: Vec<Gap>,
+    /// `false` when the file ends right after the pixel data, without a hotspot table (the layout the spec
+    /// describes; CORRECTIONS.md: a sprite with no hotspots, not a truncated file). Such a document has no
+    /// hotspot records and no trailing bytes.
+    #[serde(default = "present", skip_serializing_if = "is_present")]
+    pub hotspot_table: bool,
+}
+
+fn present() -> bool {
+    true
+}
+
+fn is_present(v: &bool) -> bool {
+    *v
+}
+
+impl PictureLayout {
+    /// The stored picture offsets and end marker, when they are not the packed ones.
+    pub fn placement(&self) -> Option<(&[u32], u32)> {
+        Some((self.offsets.as_deref()?, self.end?))
+    }
+
+    /// Whether a document with this layout (or none) has a hotspot table.
+    pub fn has_hotspot_table(layout: Option<&PictureLayout>) -> bool {
+        layout.map_or(true, |l| l.hotspot_table)
+    }
 }
 
 /// One 3-byte hotspot record (CORRECTIONS.md). x and y are unsigned pixels from the picture's top-left

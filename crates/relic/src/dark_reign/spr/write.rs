@@ -19,8 +19,8 @@ fn int32(n: usize, field: &str) -> Result<i32> {
 /// Writes a document; a stored layout (`layout`) must still hold the pictures.
 pub fn write_document(doc: &SprDocument) -> Result<Vec<u8>> {
     let pictures = encode_pictures(doc)?;
-    let (offsets, bits) = match &doc.layout {
-        Some(layout) => place(layout, &pictures)?,
+    let (offsets, bits) = match doc.layout.as_ref().and_then(PictureLayout::placement) {
+        Some(placement) => place(placement, doc.layout.as_ref().map_or(&[], |l| &l.gaps), &pictures)?,
         None => packed(&pictures)?,
     };
     assemble(doc, &offsets, &bits)
@@ -31,8 +31,8 @@ pub fn write_document(doc: &SprDocument) -> Result<Vec<u8>> {
 /// stored gaps then go.
 pub fn write_document_relaxed(doc: &SprDocument, notes: &mut Vec<String>) -> Result<Vec<u8>> {
     let pictures = encode_pictures(doc)?;
-    let (offsets, bits) = match &doc.layout {
-        Some(layout) => match place(layout, &pictures) {
+    let (offsets, bits) = match doc.layout.as_ref().and_then(PictureLayout::placement) {
+        Some(placement) => match place(placement, doc.layout.as_ref().map_or(&[], |l| &l.gaps), &pictures) {
             Ok(placed) => placed,
             Err(e) => {
                 notes.push(format!("the pictures no longer fit the stored layout ({e}): laid out one after the other"));
@@ -87,20 +87,22 @@ fn packed(pictures: &[Vec<u8>]) -> Result<(Vec<u32>, Vec<u8>)> {
     Ok((offsets, bits))
 }
 
-/// Pictures and gaps at their stored offsets in pixel data of the stored size.
-fn place(layout: &PictureLayout, pictures: &[Vec<u8>]) -> Result<(Vec<u32>, Vec<u8>)> {
-    if layout.offsets.len() != pictures.len() {
-        return Err(bad("layout.offsets", format!("{} offsets for {} pictures", layout.offsets.len(), pictures.len())));
+/// Pictures and gaps at their stored offsets (`placement`: offsets, end marker) in pixel data of the
+/// stored size.
+fn place(placement: (&[u32], u32), gaps: &[crate::layout::Gap], pictures: &[Vec<u8>]) -> Result<(Vec<u32>, Vec<u8>)> {
+    let (offsets, end) = placement;
+    if offsets.len() != pictures.len() {
+        return Err(bad("layout.offsets", format!("{} offsets for {} pictures", offsets.len(), pictures.len())));
     }
-    int32(layout.end as usize, "layout.end")?;
+    int32(end as usize, "layout.end")?;
     // The pixel data is allocated whole: no larger than an entry relic decodes (--max-entry-size).
     let max = crate::limits::current().max_entry_size.min(i32::MAX as u64);
-    let mut canvas = Canvas::new(FORMAT_ID, u64::from(layout.end), max).map_err(|e| e.within("layout.end"))?;
-    for (i, (p, &offset)) in pictures.iter().zip(&layout.offsets).enumerate() {
+    let mut canvas = Canvas::new(FORMAT_ID, u64::from(end), max).map_err(|e| e.within("layout.end"))?;
+    for (i, (p, &offset)) in pictures.iter().zip(offsets).enumerate() {
         canvas.place(u64::from(offset), p, || format!("layout.offsets[{i}]"))?;
     }
-    canvas.place_gaps(&layout.gaps).map_err(|e| e.within("layout"))?;
-    Ok((layout.offsets.clone(), canvas.into_bytes()))
+    canvas.place_gaps(gaps).map_err(|e| e.within("layout"))?;
+    Ok((offsets.to_vec(), canvas.into_bytes()))
 }
 
 /// The file: header, tables, pixel data, hotspot table, trailing bytes.
@@ -144,6 +146,16 @@ fn assemble(doc: &SprDocument, offsets: &[u32], bits: &[u8]) -> Result<Vec<u8>> 
     }
     put(int32(bits.len(), "end marker")?);
     out.extend_from_slice(bits);
+    if !PictureLayout::has_hotspot_table(doc.layout.as_ref()) {
+        // The spec's layout: the file ends after the pixel data (CORRECTIONS.md).
+        if !doc.hotspots.is_empty() || doc.trailing.is_some() {
+            return Err(bad(
+                "layout.hotspot_table",
+                "false (the file ends after the pixel data), yet the document has hotspot records or trailing bytes",
+            ));
+        }
+        return Ok(out);
+    }
     out.extend_from_slice(&int32(doc.hotspots.len(), "hotspots")?.to_le_bytes());
     for hs in &doc.hotspots {
         out.extend_from_slice(&[hs.x, hs.y, hs.flag]);
