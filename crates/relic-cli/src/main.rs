@@ -158,8 +158,7 @@ enum Command {
         globs: Vec<String>,
     },
     /// Convert files, folders and archives to open formats (PNG, WAV, glTF, JSON)
-    #[command(
-        after_help = "\
+    #[command(after_help = "\
 Where outputs go: a file at REL/NAME below the root writes out/REL/NAME.<ext> when it makes one file
 (intro.cam -> intro.cam.json, unit.mmp -> unit.mmp.png) and out/REL/NAME/... when it makes several (an
 index document, for some formats, beside it as out/REL/NAME.json); an archive's entries go into
@@ -173,8 +172,7 @@ Examples:
   relic convert --to json -o out texts.res
   relic convert --json -o out textures.res > manifest.json
   relic convert --morph 1,0,0.5 --textures Res/textures.res -o out unhufe.mod
-  find game -name '*.cam' > list.txt && relic convert --files-from list.txt --base game -o out"
-    )]
+  find game -name '*.cam' > list.txt && relic convert --files-from list.txt --base game -o out")]
     Convert {
         /// Output folder
         #[arg(short, long, default_value = ".")]
@@ -849,7 +847,11 @@ fn skipped_lines(skipped: &[String]) -> Vec<String> {
     reasons
         .into_iter()
         .map(|(reason, (n, first, ids))| {
-            let ids = if ids.is_empty() { String::new() } else { format!("{}; ", ids.into_iter().collect::<Vec<_>>().join(", ")) };
+            let ids = if ids.is_empty() {
+                String::new()
+            } else {
+                format!("{}; ", ids.into_iter().collect::<Vec<_>>().join(", "))
+            };
             format!("skipped {}: {reason} ({ids}the first: {first})", count(n, "file", "files"))
         })
         .collect()

@@ -366,7 +366,8 @@ fn models_convert_to_glb_or_gltf_with_textures_from_a_grf() {
         .arg(samples.join("pyramid.rsm"))
         .assert()
         .success();
-    let gltf: Value = serde_json::from_slice(&std::fs::read(dir.path().join("text/pyramid.rsm.gltf")).unwrap()).unwrap();
+    let gltf: Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("text/pyramid.rsm.gltf")).unwrap()).unwrap();
     assert_eq!(gltf["buffers"][0]["uri"], "pyramid.rsm.bin");
     assert!(dir.path().join("text/pyramid.rsm.bin").is_file());
     let corpus = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/ragnarok");

@@ -232,8 +232,11 @@ fn convert_goes_on_past_bad_entries_and_lists_exactly_what_it_wrote() {
     // The manifest lists the failures too, input and message apart.
     let failed = manifest["failures"].as_array().unwrap();
     assert_eq!(failed.len(), 2, "{manifest}");
-    assert!(failed.iter().any(|f| f["input"].as_str().unwrap().ends_with("mixed.res/broken.mmp")
-        && f["message"].as_str().unwrap().contains("ei-mmp")), "{manifest}");
+    assert!(
+        failed.iter().any(|f| f["input"].as_str().unwrap().ends_with("mixed.res/broken.mmp")
+            && f["message"].as_str().unwrap().contains("ei-mmp")),
+        "{manifest}"
+    );
     listed.sort();
     assert_eq!(listed, files_under(&out), "the manifest lists exactly the files written");
     let root = out.join("mixed.res");
@@ -402,4 +405,45 @@ fn dark_reign_sprites_find_their_palette_or_say_they_are_grey() {
         .assert()
         .success();
     assert_ne!(std::fs::read(dir.path().join("red/unit.spr/0_0_0.png")).unwrap(), coloured);
+}
+
+/// Two entries that map to one output (an archive holding `t.mmp`, converted to `t.mmp.png`, and a raw
+/// `t.mmp.png`): the second is refused, even with `--force`, and the summary counts exactly what exists.
+#[test]
+fn two_inputs_mapped_to_one_output_never_replace_each_other() {
+    let dir = tempfile::tempdir().unwrap();
+    let mmp = std::fs::read(samples().join("evil_islands/example_argb4.mmp")).unwrap();
+    let res = dir.path().join("clash.res");
+    std::fs::write(&res, handmade_res(&[(b"t.mmp", &mmp), (b"t.mmp.png", b"not a picture")])).unwrap();
+    let out = dir.path().join("out");
+    for force in [false, true] {
+        let mut cmd = relic();
+        cmd.args(["convert", "--json", "-o"]).arg(&out).arg(&res);
+        if force {
+            cmd.arg("--force");
+        }
+        let assert = cmd.assert().code(1);
+        let manifest: Value = serde_json::from_slice(&assert.get_output().stdout).unwrap();
+        let outputs = manifest["outputs"].as_array().unwrap();
+        let failures = manifest["failures"].as_array().unwrap();
+        assert_eq!(failures.len(), 1, "{manifest}");
+        assert!(failures[0]["message"].as_str().unwrap().contains("two inputs map to one output"), "{manifest}");
+        let mut listed: Vec<PathBuf> = outputs.iter().map(|o| PathBuf::from(o["output"].as_str().unwrap())).collect();
+        listed.sort();
+        assert_eq!(listed, files_under(&out), "the manifest lists exactly what exists");
+        // Whichever entry came first, the file is exactly that entry's output; the texture, when it came
+        // second, is kept raw beside it so nothing is lost.
+        let png = out.join("clash.res/t.mmp.png");
+        let by = outputs.iter().find(|o| o["output"] == png.display().to_string()).unwrap();
+        let written = std::fs::read(&png).unwrap();
+        if by["kind"] == "raw" {
+            assert_eq!(written, b"not a picture");
+            assert_eq!(std::fs::read(out.join("clash.res/t.mmp")).unwrap(), mmp);
+        } else {
+            assert_eq!(by["kind"], "image");
+            assert_eq!(&written[1..4], b"PNG");
+            assert_eq!(listed.len(), 1);
+        }
+        std::fs::remove_dir_all(&out).unwrap();
+    }
 }

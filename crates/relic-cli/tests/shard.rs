@@ -173,3 +173,114 @@ fn extract_and_check_shard_the_same_way() {
     assert_eq!(got, want);
     relic().args(["convert", "--shard", "5/4", "samples"]).assert().code(2);
 }
+
+/// Copies sample `from` (below `samples/`) to `dir/to`.
+fn copy_sample(dir: &Path, from: &str, to: &str) -> PathBuf {
+    let path = dir.join(to);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::copy(repo().join("samples").join(from), &path).unwrap();
+    path
+}
+
+/// Inputs that share names across folders (and stems within one) never share an output, whether named,
+/// walked, listed or sharded; the layout is the same every way, and follows from each input's name.
+#[test]
+fn inputs_sharing_names_across_folders_never_share_an_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = dir.path().join("game");
+    let inputs = [
+        copy_sample(&game, "evil_islands/intro.cam", "a/intro.cam"),
+        copy_sample(&game, "evil_islands/intro.cam", "b/intro.cam"),
+        copy_sample(&game, "ragnarok/pyramid.rsm", "a/pyramid.rsm"),
+        copy_sample(&game, "ragnarok/pyramid.rsm2", "a/pyramid.rsm2"),
+        copy_sample(&game, "evil_islands/unit.mmp", "b/unit.mmp"),
+        copy_sample(&game, "drakan/Sample.mod", "d/Sample.mod"),
+        copy_sample(&game, "drakan/Sample.lvl", "d/Sample.lvl"),
+        copy_sample(&game, "drakan/Sample.db", "d/Sample.db"),
+        copy_sample(&game, "drakan/Sample.txd", "d/Sample.txd"),
+    ];
+    let expected = [
+        "a/intro.cam.json",
+        "b/intro.cam.json",
+        "a/pyramid.rsm.glb",
+        "a/pyramid.rsm2.glb",
+        "b/unit.mmp.png",
+        "d/Sample.mod",
+        "d/Sample.lvl",
+    ];
+    let list = dir.path().join("list.txt");
+    std::fs::write(&list, inputs.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join("\n")).unwrap();
+    // One run from the list.
+    let listed = dir.path().join("listed");
+    relic().args(["convert", "-q", "--files-from"]).arg(&list).arg("-o").arg(&listed).assert().success();
+    let whole = tree(&listed);
+    for want in expected {
+        assert!(whole.keys().any(|k| k == want || k.starts_with(&format!("{want}/"))), "{want}: {:?}", whole.keys());
+    }
+    // The two same-named cameras are both there, each its own file.
+    assert_eq!(whole["a/intro.cam.json"], whole["b/intro.cam.json"]);
+    // The Drakan model and level of one stem keep their documents apart.
+    let model_docs: Vec<&String> = whole.keys().filter(|k| k.starts_with("d/Sample.mod/")).collect();
+    let level_docs: Vec<&String> = whole.keys().filter(|k| k.starts_with("d/Sample.lvl/")).collect();
+    assert!(!model_docs.is_empty() && !level_docs.is_empty(), "{:?}", whole.keys());
+    // The same inputs named on the command line, walked as a folder, and sharded three ways: one layout.
+    let named = dir.path().join("named");
+    relic().args(["convert", "-q", "-o"]).arg(&named).args(&inputs).assert().success();
+    assert_eq!(tree(&named), whole);
+    let walked = dir.path().join("walked");
+    relic().args(["convert", "-q", "-o"]).arg(&walked).arg(&game).assert().success();
+    assert_eq!(tree(&walked), whole);
+    let sharded = dir.path().join("sharded");
+    for k in 1..=3 {
+        relic()
+            .args(["convert", "-q", "--files-from"])
+            .arg(&list)
+            .args(["--shard", &format!("{k}/3"), "-o"])
+            .arg(&sharded)
+            .assert()
+            .success();
+    }
+    assert_eq!(tree(&sharded), whole);
+    // A name is predictable from the input alone: one file converted by itself lands where the batch put it.
+    let alone = dir.path().join("alone");
+    relic().args(["convert", "-q", "-o"]).arg(&alone).arg(&inputs[4]).assert().success();
+    assert_eq!(tree(&alone).keys().collect::<Vec<_>>(), ["unit.mmp.png"]);
+    // --base names the root: the same file keeps its folder below it.
+    let based = dir.path().join("based");
+    relic().args(["convert", "-q", "--base"]).arg(&game).arg("-o").arg(&based).arg(&inputs[4]).assert().success();
+    assert_eq!(tree(&based).keys().collect::<Vec<_>>(), ["b/unit.mmp.png"]);
+    // An input outside --base is a usage error.
+    relic()
+        .args(["convert", "-q", "--base"])
+        .arg(game.join("a"))
+        .arg("-o")
+        .arg(&based)
+        .arg(&inputs[1])
+        .assert()
+        .code(2);
+}
+
+/// `convert -o out .` does not walk into `out`, however often it runs.
+#[test]
+fn the_output_folder_is_never_walked_into() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_sample(dir.path(), "evil_islands/intro.cam", "intro.cam");
+    copy_sample(dir.path(), "evil_islands/example.res", "example.res");
+    let run = || {
+        let mut c = Command::cargo_bin("relic").unwrap();
+        c.current_dir(dir.path()).args(["convert", "--json", "-o", "out", "."]);
+        let out = c.assert().success().get_output().stdout.clone();
+        serde_json::from_slice::<Value>(&out).unwrap()
+    };
+    let first = run();
+    let written = first["outputs"].as_array().unwrap().len();
+    assert_eq!(written, 1 + 6, "intro.cam.json and example.res's six entries");
+    // Again with the outputs in place: the same inputs refuse to overwrite, and nothing under out/ is an input.
+    let mut again = Command::cargo_bin("relic").unwrap();
+    let assert = again.current_dir(dir.path()).args(["convert", "--json", "-o", "out", "."]).assert().code(1);
+    let manifest: Value = serde_json::from_slice(&assert.get_output().stdout).unwrap();
+    let failures = manifest["failures"].as_array().unwrap();
+    assert!(failures.iter().all(|f| !f["input"].as_str().unwrap().contains("out/")), "{manifest}");
+    assert_eq!(manifest["skipped"], serde_json::json!([]), "{manifest}");
+    assert_eq!(tree(&dir.path().join("out")).len(), written);
+}

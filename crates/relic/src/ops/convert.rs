@@ -158,9 +158,8 @@ pub fn convert(inputs: &[PathBuf], out_dir: &Path, req: &ConvertRequest, progres
     let out_abs = paths::lexical_absolute(out_dir);
     let out_real = out_dir.canonicalize().ok();
     // The output folder, met while walking an input (`convert -o out .`), holds outputs, not inputs.
-    let is_output = |p: &Path| {
-        paths::lexical_absolute(p) == out_abs || (out_real.is_some() && p.canonicalize().ok() == out_real)
-    };
+    let is_output =
+        |p: &Path| paths::lexical_absolute(p) == out_abs || (out_real.is_some() && p.canonicalize().ok() == out_real);
     let place = |path: &Path| -> PathBuf {
         let abs = paths::lexical_absolute(path);
         let rel = abs.strip_prefix(&root).unwrap_or(&abs);
@@ -182,9 +181,9 @@ pub fn convert(inputs: &[PathBuf], out_dir: &Path, req: &ConvertRequest, progres
                         stem: file_name(e.path()),
                     }),
                     Ok(_) => {}
-                    Err(err) => report
-                        .failed
-                        .push(FailedItem { input: input.display().to_string(), message: err.to_string() }),
+                    Err(err) => {
+                        report.failed.push(FailedItem { input: input.display().to_string(), message: err.to_string() })
+                    }
                 }
             }
         } else {
@@ -218,10 +217,9 @@ pub fn convert(inputs: &[PathBuf], out_dir: &Path, req: &ConvertRequest, progres
             Converted::Unknown if !job.explicit => {
                 report.skipped.push(format!("{}: not a format relic knows", job.path.display()))
             }
-            Converted::Unknown => report.failed.push(FailedItem {
-                input: job.path.display().to_string(),
-                message: "not a format relic knows".into(),
-            }),
+            Converted::Unknown => report
+                .failed
+                .push(FailedItem { input: job.path.display().to_string(), message: "not a format relic knows".into() }),
             Converted::NotYet(id) => report.skipped.push(format!(
                 "{}: {id} is read but not converted yet (`--to json` gives its data)",
                 job.path.display()

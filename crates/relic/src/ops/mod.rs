@@ -11,7 +11,9 @@ mod pack;
 mod shard;
 
 pub use check::{check, check_shard, CheckItem};
-pub use convert::{check_convert_request, convert, layout_root, ConvertReport, ConvertRequest, FailedItem, ManifestItem};
+pub use convert::{
+    check_convert_request, convert, layout_root, ConvertReport, ConvertRequest, FailedItem, ManifestItem,
+};
 pub use extract::{extract, extract_many, ExtractOptions, ExtractReport, ExtractedItem};
 pub use list::{archive_entries, check_depth, list, list_each, list_json, ListedEntry};
 pub use pack::{check_pack_version, collect_folder, pack, PackOptions, PackReport};
