@@ -145,3 +145,146 @@ fn truncations_and_flips_never_panic_and_damage_is_located() {
     assert!(err.location().unwrap().field.contains("directory[1]"), "{err}");
     assert_eq!(err.location().unwrap().offset, (dir + 36 + 28) as u64);
 }
+
+/// An FTG laid out by hand every way CORRECTIONS.md allows: the directory in the middle (not last), data
+/// out of directory order, zero and non-zero padding, two entries sharing one data range, a name field with
+/// bytes after its NUL, and bytes after the last data.
+fn scrambled() -> Vec<u8> {
+    let mut out = b"BOTG".to_vec();
+    out.extend(16u32.to_le_bytes()); // directory at 16
+    out.extend(4u32.to_le_bytes());
+    out.extend(b"bb"); // B.SPR at 12
+    out.extend([0, 0]);
+    let entry = |name: &[u8], offset: u32, size: u32| {
+        let mut e = [0u8; 28];
+        e[..name.len()].copy_from_slice(name);
+        let mut v = e.to_vec();
+        v.extend(offset.to_le_bytes());
+        v.extend(size.to_le_bytes());
+        v
+    };
+    out.extend(entry(b"A.WAV", 164, 4));
+    out.extend(entry(b"B.SPR", 12, 2));
+    out.extend(entry(b"C.PAL", 164, 4)); // shares A.WAV's data
+    out.extend(entry(b"D.TXT\0junk", 160, 1));
+    assert_eq!(out.len(), 160);
+    out.push(b'd'); // D.TXT at 160
+    out.extend([0xCC; 3]);
+    out.extend(b"aaaa"); // A.WAV and C.PAL at 164
+    out.extend(b"END!");
+    out
+}
+
+fn extract_to(bytes: &[u8], dir: &std::path::Path) -> std::path::PathBuf {
+    let input = dir.join("ARCHIVE.FTG");
+    std::fs::write(&input, bytes).unwrap();
+    let out = dir.join("x");
+    let report = ops::extract(&input, &out, &ExtractOptions::default(), &Quiet).unwrap();
+    assert!(report.failures.is_empty(), "{:?}", report.failures);
+    out
+}
+
+fn pack_folder(folder: &std::path::Path) -> Vec<u8> {
+    let back = folder.with_extension("back.ftg");
+    ops::pack("dr-ftg", folder, &back, &PackOptions { force: true, ..Default::default() }).unwrap();
+    std::fs::read(back).unwrap()
+}
+
+#[test]
+fn extract_then_pack_gives_the_archive_back_byte_for_byte_whatever_its_data_order() {
+    let dir = tempfile::tempdir().unwrap();
+    for (i, bytes) in [fixture(), scrambled()].into_iter().enumerate() {
+        let sub = dir.path().join(i.to_string());
+        std::fs::create_dir(&sub).unwrap();
+        let out = extract_to(&bytes, &sub);
+        assert_eq!(pack_folder(&out), bytes, "archive {i}");
+    }
+    // What directory.json records for the scrambled archive.
+    let out = dir.path().join("1/x");
+    let index: serde_json::Value = serde_json::from_slice(&std::fs::read(out.join("directory.json")).unwrap()).unwrap();
+    assert_eq!(
+        index,
+        serde_json::json!({
+            "format": "dr-ftg-directory",
+            "layout": {
+                "directory_offset": 16,
+                "file_size": 172,
+                "gaps": [{"offset": 161, "bytes": "zMzM"}, {"offset": 168, "bytes": "RU5EIQ=="}],
+            },
+            "entries": [
+                {"name": "A.WAV", "path": "A.WAV", "offset": 164},
+                {"name": "B.SPR", "path": "B.SPR", "offset": 12},
+                {"name": "C.PAL", "path": "C.PAL", "offset": 164},
+                {"name": "D.TXT", "name_field": "RC5UWFQAanVuawAAAAAAAAAAAAAAAAAAAAAAAA==", "path": "D.TXT", "offset": 160},
+            ],
+        })
+    );
+}
+
+#[test]
+fn edited_files_pack_in_the_stored_data_order_and_older_directories_still_pack() {
+    let dir = tempfile::tempdir().unwrap();
+    let bytes = fixture();
+    let out = extract_to(&bytes, dir.path());
+    // Same size: written in place, every other byte as it was.
+    std::fs::write(out.join("BOOM.WAV"), b"RIFF!!!!").unwrap();
+    let packed = pack_folder(&out);
+    let at = ftg::parse(&bytes).unwrap().entries[1].offset as usize;
+    let mut want = bytes.clone();
+    want[at..at + 8].copy_from_slice(b"RIFF!!!!");
+    assert_eq!(packed, want);
+    // Longer: the data no longer fits its place; laid out afresh from offset 12 in the stored data order
+    // (BARREN.PAL, BOOM.WAV, TANK.SPR, tank.spr), the directory last in directory order.
+    std::fs::write(out.join("BOOM.WAV"), b"RIFF and much more").unwrap();
+    let packed = pack_folder(&out);
+    let f = ftg::parse(&packed).unwrap();
+    let offsets: Vec<u32> = f.entries.iter().map(|e| e.offset).collect();
+    assert_eq!(offsets, [12 + 4 + 18, 12 + 4, 12 + 4 + 18 + 10, 12]);
+    assert_eq!(f.data(1), b"RIFF and much more");
+    assert_eq!(u32::from_le_bytes(packed[4..8].try_into().unwrap()), 12 + 4 + 18 + 10 + 6);
+    assert_eq!(packed.len(), 12 + 38 + 4 * 36);
+    // An older directory.json (names and paths only): data in directory order from offset 12.
+    let index_path = out.join("directory.json");
+    let mut index: serde_json::Value = serde_json::from_slice(&std::fs::read(&index_path).unwrap()).unwrap();
+    index.as_object_mut().unwrap().remove("layout");
+    for e in index["entries"].as_array_mut().unwrap() {
+        e.as_object_mut().unwrap().remove("offset");
+    }
+    std::fs::write(&index_path, serde_json::to_vec(&index).unwrap()).unwrap();
+    let packed = pack_folder(&out);
+    let f = ftg::parse(&packed).unwrap();
+    let offsets: Vec<u32> = f.entries.iter().map(|e| e.offset).collect();
+    assert_eq!(offsets, [12, 12 + 10, 12 + 10 + 18, 12 + 10 + 18 + 6]);
+    let names: Vec<&str> = f.entries.iter().map(|e| e.name.as_str()).collect();
+    assert_eq!(names, ["TANK.SPR", "BOOM.WAV", "tank.spr", "BARREN.PAL"]);
+}
+
+#[test]
+fn a_shared_range_edited_in_one_copy_and_a_renamed_entry_are_packed() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = extract_to(&scrambled(), dir.path());
+    // C.PAL shared A.WAV's bytes; edited alone, both cannot stay in one place: laid out afresh.
+    std::fs::write(out.join("C.PAL"), b"cccc").unwrap();
+    // D.TXT's stored field (junk after the NUL) no longer holds its edited name: the name wins.
+    let index_path = out.join("directory.json");
+    let text = std::fs::read_to_string(&index_path).unwrap().replace("\"name\": \"D.TXT\"", "\"name\": \"E.TXT\"");
+    std::fs::write(&index_path, text).unwrap();
+    let packed = pack_folder(&out);
+    let f = ftg::parse(&packed).unwrap();
+    let got: Vec<(&str, &[u8], u32)> =
+        (0..4).map(|i| (f.entries[i].name.as_str(), f.data(i), f.entries[i].offset)).collect();
+    // Stored data order: B.SPR (12), D.TXT (160), A.WAV and C.PAL (164).
+    assert_eq!(
+        got,
+        [("A.WAV", &b"aaaa"[..], 15), ("B.SPR", &b"bb"[..], 12), ("C.PAL", &b"cccc"[..], 19), ("E.TXT", &b"d"[..], 14)]
+    );
+    assert_eq!(f.entries[3].name_field, *b"E.TXT\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0");
+    // Unedited, the junk is kept.
+    let again = dir.path().join("again");
+    std::fs::create_dir(&again).unwrap();
+    let out = extract_to(&scrambled(), &again);
+    assert_eq!(
+        ftg::parse(&pack_folder(&out)).unwrap().entries[3].name_field,
+        *b"D.TXT\0junk\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0"
+    );
+}
