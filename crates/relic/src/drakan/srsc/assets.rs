@@ -1,11 +1,13 @@
-//! SRSC records to assets: textures to PNG (animations to APNG plus frames, 8 bpp through the file's first
-//! palette), sounds to WAV, Music.rrc's RIFF blobs to `.sgt`/`.dls`, every record decoded into
-//! `records.json` (classes with their field values, sequences with typed actions, models, characters,
-//! animations, level records), the strings a translator edits, and the lossless document.
+//! SRSC records to assets: textures to PNG (animations to one PNG per frame, plus their APNG as a view; 8
+//! bpp through the file's first palette), sounds to WAV, Music.rrc's RIFF blobs to `.sgt`/`.dls`, every
+//! record decoded into `records.json` (classes with their field values, sequences with typed actions,
+//! models, characters, animations, level records), the strings a translator edits, and the lossless
+//! document. Output names, and which outputs `pack` reads back, are in [`super::outputs`].
 //!
 //! References (`ref {id, db}`) are named `database/file:id` (`Common/Common.txd:12`) through the database's
 //! dependency table when the `.db` is known; a texture or sound a class or model refers to in another file
-//! is read from that file and converted too, under `refs/<database>/<file>/`.
+//! is read from that file and converted too, as a view under `refs/<database>/<file>/` (edit it in the
+//! conversion of its own file).
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;

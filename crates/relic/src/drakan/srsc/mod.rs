@@ -11,7 +11,11 @@
 //!   packed the way Drakan packs (header, bodies from offset 12, directory last).
 //! - String records (0x0400 enciphered, 0x0401 plain) are text in the document; `convert` writes
 //!   `strings.json` (`{id: text}`) beside the document, and `pack` takes it from there (or from the strings
-//!   file itself), enciphering 0x0400 again and keeping every other byte.
+//!   file itself, which finds the one Drakan document in its folder), enciphering 0x0400 again and keeping
+//!   every other byte.
+//! - `convert` writes the document with sources beside it (PNGs, WAVs, music, heightmaps, `records.json`)
+//!   and views (`.view.png`, `.view.glb`, `refs/`): [`outputs`] names them, [`sources`] reads the edited
+//!   sources back when the document is packed and warns about edited views.
 //!
 //! Choices where the spec is silent: record names in paths are Windows-1252, made safe as file names;
 //! strings are Windows-1252 up to the first NUL and written back with one NUL; a record with the same type,

@@ -395,6 +395,9 @@ impl Pack<'_> {
                 };
                 frames.push((*id, path, width, height, rgba, before));
             }
+            // The spec does not say whether an animation's frames may differ in size; Drakan's editor builds
+            // them from one texture's frames, and the APNG view needs one size: a frame is resized only with
+            // all the others alike.
             if animated {
                 let sizes: BTreeSet<(u32, u32)> = frames.iter().map(|f| (f.2, f.3)).collect();
                 let resized = frames.iter().any(|f| (f.2, f.3) != (f.5.width, f.5.height));
