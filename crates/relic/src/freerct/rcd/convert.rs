@@ -373,6 +373,7 @@ pub fn assets(rcd: &Rcd<'_>, file_len: u64, opts: &ConvertOptions) -> Result<Vec
                         let rgba = draw_sheet(&grid, &rows, |p| drawn(p).map(|d| (d.width, d.rgba.as_slice())));
                         budget -= rgba.len() as u64;
                         m.insert("sheet".into(), json!(format!("{sheet_name}.png")));
+                        m.insert("sheet_digest".into(), json!(sheet_digest(grid.width, grid.height, &rgba)));
                         sheets.push(NamedAsset {
                             name: Some(sheet_name),
                             asset: image(grid.width, grid.height, Pixels::Rgba8(rgba), (0, 0), None),
@@ -510,6 +511,19 @@ pub(super) fn sheet_grid(rows: &SheetRows, size: impl Fn(usize) -> Option<(u32, 
         origin: (x0, y0),
         cell: (u32::try_from(cw).ok()?, u32::try_from(ch).ok()?),
     })
+}
+
+/// What a sheet's pixels were when convert drew it, so that pack tells a sheet the user edited from one
+/// that is only stale (its sprites were edited): BLAKE3 of the size and the RGBA, fully transparent pixels
+/// counted as transparent black (an editor may change colours under alpha 0).
+pub(super) fn sheet_digest(width: u32, height: u32, rgba: &[u8]) -> String {
+    let mut hasher = blake3::Hasher::new();
+    hasher.update(&width.to_le_bytes());
+    hasher.update(&height.to_le_bytes());
+    for px in rgba.chunks_exact(4) {
+        hasher.update(if px[3] == 0 { &[0; 4] } else { px });
+    }
+    hasher.finalize().to_hex().to_string()
 }
 
 /// A sheet's RGBA: each sprite's pixels (`rgba` gives its width and RGBA by pixel block) in its cell.

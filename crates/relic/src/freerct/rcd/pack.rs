@@ -4,19 +4,20 @@
 //! them), changed ones are encoded as FreeRCT's generator does. Blocks that then became identical are
 //! written once and references renumbered, as the generator shares them.
 //!
-//! Sheets (`<block>_<magic>_sheet.view.png`) are views: never read as a source. Each one the folder
-//! holds is compared with the sheet the sprite PNGs give (drawn as convert draws it, from the PNGs' own
-//! colours, placed by the document's offsets), and a note warns when it differs. Cells of sprites whose
-//! PNG was edited are left out of that comparison: the sheet beside an edited sprite is stale, not
-//! edited (an edit of the sheet inside such a cell goes unnoticed).
+//! Sheets (`<block>_<magic>_sheet.view.png`) are views: never read as a source. A sheet the folder holds
+//! is left alone while its pixels are still those convert drew (the document's `sheet_digest`): after an
+//! edit of its sprites it is stale, not edited. One whose pixels changed is compared with the sheet the
+//! sprite PNGs give (drawn as convert draws it, in the PNGs' own colours, placed by the document's
+//! offsets), and a note warns when they differ: that edit would be lost. A document without digests
+//! (written before them) has every sheet compared.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 use serde_json::{json, Value};
 
-use super::convert::{draw_sheet, palette, sheet_grid, sheet_rows, sprite_palette, SheetRows};
+use super::convert::{draw_sheet, palette, sheet_digest, sheet_grid, sheet_rows, sprite_palette, SheetRows};
 use super::fields::{reference, visit_refs};
 use super::json::{block_header, from_json};
 use super::layouts;
@@ -43,7 +44,7 @@ pub fn from_json_at(value: &Value, json_path: &Path, notes: &mut Vec<String>) ->
     let Some(blocks) = value.get_mut("blocks").and_then(Value::as_array_mut) else {
         return Err(Error::invalid(FORMAT_ID, "blocks", 0, "missing"));
     };
-    let sheets = sheet_files(blocks, &folder);
+    let sheets = edited_sheets(blocks, &folder);
     let results: Vec<Result<(Taken, Option<Sprite>)>> = blocks
         .par_iter_mut()
         .enumerate()
@@ -54,7 +55,6 @@ pub fn from_json_at(value: &Value, json_path: &Path, notes: &mut Vec<String>) ->
         .collect();
     let (mut kept, mut encoded, mut inexact) = (0usize, 0usize, 0usize);
     let mut sprites: HashMap<usize, Sprite> = HashMap::new();
-    let mut edited: HashSet<usize> = HashSet::new();
     for (i, r) in results.into_iter().enumerate() {
         let (taken, sprite) = r?;
         match taken {
@@ -63,7 +63,6 @@ pub fn from_json_at(value: &Value, json_path: &Path, notes: &mut Vec<String>) ->
             Taken::Encoded(off) => {
                 encoded += 1;
                 inexact += off;
-                edited.insert(i);
             }
         }
         if let Some(sprite) = sprite {
@@ -81,7 +80,7 @@ pub fn from_json_at(value: &Value, json_path: &Path, notes: &mut Vec<String>) ->
     ));
     let rcd = from_json(&value)?;
     for (i, path) in &sheets {
-        if let Some(note) = sheet_view_note(&rcd, *i, path, &sprites, &edited) {
+        if let Some(note) = sheet_view_note(&rcd, *i, path, &sprites) {
             notes.push(note);
         }
     }
@@ -93,59 +92,40 @@ pub fn from_json_at(value: &Value, json_path: &Path, notes: &mut Vec<String>) ->
 /// A sprite PNG's pixels as RGBA (width, height, pixels), for comparing sheets.
 type Sprite = (u32, u32, Vec<u8>);
 
-/// The sheets the folder holds: (block index, path) of every block whose `sheet` names a file there.
-fn sheet_files(blocks: &[Value], folder: &Path) -> Vec<(usize, PathBuf)> {
+/// The sheets the folder holds that are no longer what convert drew: (block index, path) of every block
+/// whose `sheet` names a file there with other pixels than its `sheet_digest` says (every such file when
+/// the document has no digest).
+fn edited_sheets(blocks: &[Value], folder: &Path) -> Vec<(usize, PathBuf)> {
     blocks
-        .iter()
+        .par_iter()
         .enumerate()
         .filter_map(|(i, b)| {
             let name = b.get("sheet")?.as_str()?;
             let path = folder.join(crate::paths::safe_relative_path(name).ok()?);
-            path.is_file().then_some((i, path))
+            if !path.is_file() {
+                return None;
+            }
+            let unedited = b.get("sheet_digest").and_then(Value::as_str).is_some_and(|want| {
+                let found = std::fs::read(&path).ok().and_then(|bytes| crate::export::png::decode_rgba(&bytes).ok());
+                match found.as_ref().and_then(|img| img.frames.first()) {
+                    Some(f) => match &f.pixels {
+                        crate::asset::Pixels::Rgba8(p) => sheet_digest(f.width, f.height, p) == want,
+                        _ => false,
+                    },
+                    None => false,
+                }
+            });
+            (!unedited).then_some((i, path))
         })
         .collect()
 }
 
 /// The warning for block `i`'s sheet at `path` when it differs from what the sprite PNGs give (see the
-/// module doc). `None` when it matches, or when it cannot be compared: the sheet cannot be drawn, or a
-/// sprite was edited and the sheet's size no longer fits the sprites.
-fn sheet_view_note(
-    rcd: &Rcd<'_>,
-    i: usize,
-    path: &Path,
-    sprites: &HashMap<usize, Sprite>,
-    edited: &HashSet<usize>,
-) -> Option<String> {
+/// module doc). `None` when it matches, or when the sprites give no sheet.
+fn sheet_view_note(rcd: &Rcd<'_>, i: usize, path: &Path, sprites: &HashMap<usize, Sprite>) -> Option<String> {
     let rows: SheetRows = sheet_rows(rcd, rcd.blocks.get(i)?)?;
     let grid = sheet_grid(&rows, |p| sprites.get(&p).map(|s| (s.0, s.1)), u64::MAX)?;
-    let mut rgba = draw_sheet(&grid, &rows, |p| sprites.get(&p).map(|s| (s.0, s.2.as_slice())));
-    let stale: Vec<(usize, usize)> = rows
-        .iter()
-        .enumerate()
-        .flat_map(|(r, (_, cells))| {
-            cells.iter().enumerate().filter_map(move |(c, s)| s.filter(|s| edited.contains(&s.pixels)).map(|_| (r, c)))
-        })
-        .collect();
-    if !stale.is_empty() {
-        // The found sheet's own pixels stand in the cells of edited sprites.
-        let found = crate::export::png::decode_rgba(&std::fs::read(path).ok()?).ok()?;
-        let frame = found.frames.first()?;
-        let crate::asset::Pixels::Rgba8(p) = &frame.pixels else { return None };
-        if (frame.width, frame.height) != (grid.width, grid.height) {
-            return None;
-        }
-        let w = grid.width as usize;
-        for (r, c) in stale {
-            let (left, top, cw, ch) = grid.cell(r, c);
-            let (left, cw) = (left as usize, cw as usize);
-            for y in top as usize..(top + ch) as usize {
-                let at = (y * w + left) * 4;
-                if let (Some(dest), Some(src)) = (rgba.get_mut(at..at + cw * 4), p.get(at..at + cw * 4)) {
-                    dest.copy_from_slice(src);
-                }
-            }
-        }
-    }
+    let rgba = draw_sheet(&grid, &rows, |p| sprites.get(&p).map(|s| (s.0, s.2.as_slice())));
     let expected = Image::single(grid.width, grid.height, rgba, (0, 0), vec![]);
     view_note(path, &expected, "the sprite PNGs")
 }
