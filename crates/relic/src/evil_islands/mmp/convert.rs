@@ -48,7 +48,8 @@ pub fn decode_level(mmp: &Mmp<'_>, i: usize) -> Result<Vec<u8>> {
 }
 
 /// The texture as an image: the top level, or with `mips` every level (roles `Mip(0)`, `Mip(1)`, …, which
-/// the PNG exporter names `.mip0`, `.mip1`, …).
+/// the PNG exporter names `.mip0`, `.mip1`, …). Its PNGs are meant to carry [`super::provenance::png_text`]
+/// in a `relic` text chunk, which pack reads; `Image` has no place for it yet (issue #22).
 pub fn to_image(mmp: &Mmp<'_>, mips: bool) -> Result<Image> {
     if mmp.levels.is_empty() {
         return Err(Error::invalid(FORMAT_ID, "mip_levels_count", AT_MIP_LEVELS_COUNT, "the texture stores no levels"));

@@ -22,7 +22,8 @@
 //!   check). A packed stream that does not unpack to exactly `4 · w · h` bytes is an error.
 //! - A texture's PNG records its pixel format and mip level count (a `relic` text chunk,
 //!   [`provenance`]), so that packing the PNG again keeps them; the spec knows nothing of PNG. Pack keeps
-//!   the number of levels stored (a partial chain stays partial), not only whether there were mips.
+//!   the number of levels stored (a partial chain stays partial), not only whether there were mips. (Pack
+//!   reads the record; convert writes it once the shared PNG exporter carries text chunks.)
 //! - New textures get the masks the game's files carry: the fourcc's hex digits are the R, G, B, A bit
 //!   counts for the uncompressed formats; DXT1 files carry A1R5G5B5 masks, DXT3 files ARGB4.
 
@@ -57,9 +58,9 @@ pub static FORMAT: Format = Format {
     capabilities: Capabilities { read: true, convert: true, write: true },
     notes: "Converts the top level to PNG, every mip level with --mips (<stem>.mip0.png, …); rows as stored, \
             first row on top (no flip). pack from PNG: --format dxt1|dxt3|argb4|r5g6b5|a1r5g5b5|argb8|pnt3, \
-            --mips for a full chain (2×2 box filter); without them the pixel format and mip level count the PNG \
-            records (a `relic` text chunk, `ei-mmp format=dxt1 mips=9`, kept by editors that keep text chunks; \
-            a mip level's PNG packs as the texture's), else argb8 with one level. DXT needs sides that are \
+            --mips for a full chain (2×2 box filter); without them the pixel format and mip level count a \
+            `relic` text chunk in the PNG records (`ei-mmp format=dxt1 mips=9`, kept by editors that keep text \
+            chunks; a mip level's PNG packs as the texture's), else argb8 with one level. DXT needs sides that are \
             multiples of 4; PNT3 has no mips and is stored raw when packing does not help. Unsettled: the PNT3 \
             header's bpp and masks (relic writes 32, ARGB8); DXT mip levels narrower than a block keep only the \
             blocks the size rule allows.",

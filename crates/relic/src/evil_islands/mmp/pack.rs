@@ -1,7 +1,6 @@
 //! `relic pack ei-mmp x.png`: a texture from a PNG. The pixel format and the number of mip levels come
-//! from `--format` and `--mips` when given, else from the record relic convert leaves in the PNG
-//! ([`super::provenance`]: the texture's own format and level count), else relic's defaults (ARGB8, one
-//! level). The PNG of one mip level (`x.mmp.mip0.png` of `convert --mips`) carries the same record, so it
+//! from `--format` and `--mips` when given, else from the record in the PNG ([`super::provenance`]: the
+//! texture's own format and level count), else relic's defaults (ARGB8, one level). The PNG of one mip level (`x.mmp.mip0.png` of `convert --mips`) carries the same record, so it
 //! packs as the texture's PNG does: the chain is made again from it.
 
 use super::provenance::Recorded;
