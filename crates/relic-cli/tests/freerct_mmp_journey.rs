@@ -151,6 +151,18 @@ fn an_edited_rcd_sprite_reaches_the_sprite_and_its_sheet() {
     assert_eq!(&before[4 * i..4 * i + 4], &colour(old));
     assert_eq!(&after[4 * i..4 * i + 4], &colour(new));
     assert_eq!(rgba(&output(&outputs, "_tsel_sheet.view.png")), rgba(&output(&again, "_tsel_sheet.view.png")));
+
+    // The stale sheet edited as well: now it is named (its pixels are not those convert drew, nor those
+    // the sprite PNGs give).
+    let surf = output(&outputs, "_surf_sheet.view.png");
+    let (w, h, mut pixels) = rgba(&surf);
+    pixels[..4].copy_from_slice(&[255, 0, 0, 255]);
+    write_rgba(&surf, w, h, &pixels, &[]);
+    let err = pack("freerct-rcd", &doc, &dir.path().join("both.rcd"), &[]);
+    let warnings: Vec<&str> = err.lines().filter(|l| l.contains("is a view")).collect();
+    assert_eq!(warnings.len(), 1, "{err}");
+    assert!(warnings[0].contains(&*surf.file_name().unwrap().to_string_lossy()), "{err}");
+    assert_eq!(std::fs::read(dir.path().join("both.rcd")).unwrap(), std::fs::read(&back).unwrap());
 }
 
 // =========================================================================================================
