@@ -401,9 +401,17 @@ fn strings_json_finds_its_document_in_a_renamed_folder() {
     let (code, stderr) = pack(&renamed.join("strings.json"), &work.path().join("two.rrc"));
     assert_eq!(code, 1);
     assert!(stderr.contains("holds 2 Drakan documents") && stderr.contains("copy.json"), "{stderr}");
+    // The folder itself is no extraction: pack points at its document.
+    std::fs::remove_file(renamed.join("copy.json")).unwrap();
+    let (code, stderr) = pack(&renamed, &work.path().join("folder.rrc"));
+    assert_eq!(code, 1);
+    assert!(
+        stderr.contains("is a folder `relic convert` wrote: pack its document")
+            && stderr.contains(&format!("relic pack drakan-srsc {}", renamed.join("whatever.json").display())),
+        "{stderr}"
+    );
     // None.
     std::fs::remove_file(renamed.join("whatever.json")).unwrap();
-    std::fs::remove_file(renamed.join("copy.json")).unwrap();
     let (code, stderr) = pack(&renamed.join("strings.json"), &work.path().join("none.rrc"));
     assert_eq!(code, 1);
     assert!(stderr.contains("holds none"), "{stderr}");

@@ -30,6 +30,19 @@ pub fn from_folder(files: &[FolderFile]) -> Result<Vec<u8>> {
         order.sort_by_key(|&i| (dir.records.get(i).map_or(0, |r| r.body_order), i));
         return write_packed_in_order(dir.version, &new, &order);
     }
+    // A folder `relic convert` wrote (a document beside PNGs and WAVs) packs from its document, which takes
+    // the edited files from beside it and reports what it did: say so rather than read it as records.
+    let top = files.iter().find(|f| !f.relative.contains('/') && f.relative.to_ascii_lowercase().ends_with(".json"));
+    if let Some(folder) = top.and_then(|f| f.path.parent()) {
+        if let Some(doc) = super::sources::documents_in(folder)?.first() {
+            return Err(Error::Refused(format!(
+                "{} is a folder `relic convert` wrote: pack its document, `relic pack {FORMAT_ID} {}` (it takes \
+                 the edited PNGs, WAVs and strings from beside it)",
+                folder.display(),
+                doc.display()
+            )));
+        }
+    }
     from_names(files)
 }
 

@@ -33,28 +33,8 @@ const NOT_DOCUMENTS: [&str; 3] = [STRINGS_FILE, outputs::RECORDS_FILE, super::co
 /// `drakan-srsc`, whatever the folder or the document are called now. Refused when there is none or more
 /// than one.
 pub fn find_document(dir: &Path, given: &Path) -> Result<PathBuf> {
-    #[derive(serde::Deserialize)]
-    struct Head {
-        #[serde(default)]
-        format: Option<Value>,
-    }
     let shown = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
-    let entries = std::fs::read_dir(shown).map_err(|e| Error::io(shown, e))?;
-    let mut found = Vec::new();
-    for entry in entries.flatten() {
-        let path = entry.path();
-        let name = entry.file_name().to_string_lossy().to_ascii_lowercase();
-        let is_json = name.ends_with(".json") && path.is_file();
-        if !is_json || NOT_DOCUMENTS.contains(&name.as_str()) || same_file(&path, given) {
-            continue;
-        }
-        let Ok(file) = std::fs::File::open(&path) else { continue };
-        let head: std::result::Result<Head, _> = serde_json::from_reader(std::io::BufReader::new(file));
-        if head.ok().and_then(|h| h.format).and_then(|f| f.as_str().map(str::to_string)).as_deref() == Some(FORMAT_ID) {
-            found.push(path);
-        }
-    }
-    found.sort();
+    let found: Vec<PathBuf> = documents_in(shown)?.into_iter().filter(|p| !same_file(p, given)).collect();
     match found.as_slice() {
         [one] => Ok(one.clone()),
         [] => Err(Error::Refused(format!(
@@ -71,6 +51,32 @@ pub fn find_document(dir: &Path, given: &Path) -> Result<PathBuf> {
             several.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
         ))),
     }
+}
+
+/// The Drakan documents in `dir` (not below it): JSON files whose `format` is `drakan-srsc`, sorted.
+pub fn documents_in(dir: &Path) -> Result<Vec<PathBuf>> {
+    #[derive(serde::Deserialize)]
+    struct Head {
+        #[serde(default)]
+        format: Option<Value>,
+    }
+    let entries = std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))?;
+    let mut found = Vec::new();
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let name = entry.file_name().to_string_lossy().to_ascii_lowercase();
+        let is_json = name.ends_with(".json") && path.is_file();
+        if !is_json || NOT_DOCUMENTS.contains(&name.as_str()) {
+            continue;
+        }
+        let Ok(file) = std::fs::File::open(&path) else { continue };
+        let head: std::result::Result<Head, _> = serde_json::from_reader(std::io::BufReader::new(file));
+        if head.ok().and_then(|h| h.format).and_then(|f| f.as_str().map(str::to_string)).as_deref() == Some(FORMAT_ID) {
+            found.push(path);
+        }
+    }
+    found.sort();
+    Ok(found)
 }
 
 fn same_file(a: &Path, b: &Path) -> bool {
