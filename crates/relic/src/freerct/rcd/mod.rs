@@ -55,8 +55,9 @@ pub static FORMAT: Format = Format {
             sheet per game block (<block>_<magic>_sheet.view.png, one row per view or group in the spec's order). \
             pack: from that JSON and folder (PNGs re-encoded as FreeRCT's generator does, identical blocks \
             shared), or from --to json, byte for byte. Sheets are views: pack never reads them, and warns when \
-            one differs from what the sprite PNGs give (edit the sprite PNGs instead). Blocks relic does not \
-            read field by field are kept raw.",
+            one was edited (its pixels are not those convert drew, whose digest the JSON keeps) and differs \
+            from what the sprite PNGs give (edit the sprite PNGs instead). Blocks relic does not read field by \
+            field are kept raw.",
     codec: &RcdCodec,
 };
 
