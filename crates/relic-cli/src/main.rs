@@ -142,8 +142,12 @@ enum Command {
         #[arg(long, short)]
         recursive: bool,
         /// Overwrite existing files
-        #[arg(long, short)]
+        #[arg(long, short, conflicts_with = "skip_existing")]
         force: bool,
+        /// Keep the files an earlier extraction left and write only the missing ones (without it or --force,
+        /// a folder holding any of them is refused before anything is written)
+        #[arg(long)]
+        skip_existing: bool,
         #[arg(long, short)]
         quiet: bool,
         /// Print the manifest of written files as JSON
@@ -151,7 +155,8 @@ enum Command {
         json: bool,
         #[command(flatten)]
         batch: Batch,
-        /// The archive (with --files-from: none; each listed archive goes to a folder of its own)
+        /// The archive (with --files-from: none; each listed archive goes to a folder of its own, named
+        /// after its whole file name below the folder all listed archives share)
         #[arg(required_unless_present = "files_from")]
         archive: Option<PathBuf>,
         /// Only entries whose path or file name matches (case-insensitive)
@@ -528,14 +533,14 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Extract { output, recursive, force, quiet, json, batch, archive, mut globs } => {
+        Command::Extract { output, recursive, force, skip_existing, quiet, json, batch, archive, mut globs } => {
             let bar = Bar::new(quiet, true);
             let (report, out_dir) = if let Some(list) = &batch.files_from {
                 // With a list, every positional is a pattern.
                 globs.splice(0..0, archive.map(|a| a.to_string_lossy().into_owned()));
                 let archives = ops::read_files_from(list)?;
                 let out_dir = output.unwrap_or_else(|| PathBuf::from("."));
-                let opts = ops::ExtractOptions { recursive, force, globs };
+                let opts = ops::ExtractOptions { recursive, force, skip_existing, globs };
                 let report = ops::extract_many(&archives, &out_dir, &opts, batch.shard, &bar);
                 let mut summary = ops::Report::new("extract", batch.shard, &[]);
                 summary.inputs = ops::Shard::select(batch.shard, archives, |p| p.as_path())
@@ -550,7 +555,7 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
             } else {
                 let archive = archive.ok_or_else(|| Failure::Usage("no archive named".into()))?;
                 let out_dir = output.unwrap_or_else(|| default_folder(&archive));
-                let opts = ops::ExtractOptions { recursive, force, globs };
+                let opts = ops::ExtractOptions { recursive, force, skip_existing, globs };
                 let report = ops::extract(&archive, &out_dir, &opts, &bar)?;
                 let mut summary = ops::Report::new("extract", None, std::slice::from_ref(&archive));
                 summary.outputs = report.written.iter().map(|w| w.output.clone()).collect();
@@ -562,10 +567,26 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
             drop(bar);
             if json {
                 print_json(out, &report.written)?;
-            } else if !quiet {
-                say!("extracted {} files ({} bytes) to {}", report.written.len(), report.bytes, out_dir.display());
             }
-            Ok(finish(&report.failures))
+            for f in &report.failures {
+                say!("relic: {f}");
+            }
+            if !json && !quiet {
+                let mut line = format!(
+                    "extracted {} ({} bytes) to {}",
+                    count(report.written.len(), "file", "files"),
+                    report.bytes,
+                    out_dir.display()
+                );
+                if report.kept > 0 {
+                    line += &format!(", kept {} already there", count(report.kept, "file", "files"));
+                }
+                if !report.failures.is_empty() {
+                    line += &format!(", {} failed", report.failures.len());
+                }
+                say!("{line}");
+            }
+            Ok(exit_code(&report.failures))
         }
         Command::Convert {
             output,

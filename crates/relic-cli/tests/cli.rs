@@ -82,12 +82,32 @@ fn extract_keeps_folders_times_and_refuses_to_overwrite() {
     let modified = std::fs::metadata(&q1).unwrap().modified().unwrap();
     assert_eq!(modified.duration_since(std::time::UNIX_EPOCH).unwrap().as_secs(), 985_950_276);
     assert_eq!(std::fs::read(out.join("тексты/привет.txt")).unwrap().len(), 16);
-    // Again without --force: every entry fails, one line each, exit 1, files unchanged.
+    // Again without --force: refused once, up front, naming the first file and the count; exit 1, files
+    // unchanged.
     std::fs::write(&q1, "edited").unwrap();
     let assert = relic().args(["extract", "-o"]).arg(&out).arg(sample()).assert().code(1);
     let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
-    assert_eq!(stderr.lines().filter(|l| l.contains("exists (use --force")).count(), 5, "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    let first = out.join("readme.txt");
+    assert!(
+        stderr.contains(&format!(
+            "already holds 5 of the 5 files this extraction writes (the first: {})",
+            first.display()
+        )) && stderr.contains("--skip-existing"),
+        "{stderr}"
+    );
     assert_eq!(std::fs::read(&q1).unwrap(), b"edited");
+    // --skip-existing keeps what is there and writes what is missing.
+    std::fs::remove_file(&first).unwrap();
+    let assert = relic().args(["extract", "--skip-existing", "-o"]).arg(&out).arg(sample()).assert().success();
+    let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+    assert_eq!(
+        stderr.trim_end(),
+        format!("extracted 1 file (40 bytes) to {}, kept 4 files already there", out.display())
+    );
+    assert_eq!(std::fs::read(&q1).unwrap(), b"edited");
+    assert!(first.is_file());
+    relic().args(["extract", "-q", "--force", "--skip-existing", "-o"]).arg(&out).arg(sample()).assert().code(2);
     relic().args(["extract", "-q", "--force", "-o"]).arg(&out).arg(sample()).assert().success();
     assert_eq!(std::fs::read(&q1).unwrap(), b"Find the lost soul.\r\n");
 }

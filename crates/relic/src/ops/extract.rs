@@ -16,6 +16,10 @@ use super::*;
 pub struct ExtractOptions {
     pub recursive: bool,
     pub force: bool,
+    /// Keep the files an earlier extraction left in the output folder and write only the missing ones
+    /// (`--skip-existing`); without it or `--force`, a folder that already holds any of them is refused
+    /// before anything is written.
+    pub skip_existing: bool,
     /// Only entries whose path (or file name) matches one of these globs; all when empty.
     pub globs: Vec<String>,
 }
@@ -36,6 +40,8 @@ pub struct ExtractReport {
     pub bytes: u64,
     /// One line per entry that was not written, naming the archive and the entry.
     pub failures: Vec<String>,
+    /// Files already there and kept (`--skip-existing`).
+    pub kept: usize,
 }
 
 fn glob_set(globs: &[String]) -> Result<Option<globset::GlobSet>> {
@@ -91,8 +97,38 @@ pub fn extract(path: &Path, out_dir: &Path, opts: &ExtractOptions, progress: &dy
             Err(err) => report.failures.push(failure(&err.to_string())),
         }
     }
-    let index =
+    let mut index =
         if opts.globs.is_empty() { format.codec.extraction_index(&data, &path.to_string_lossy()) } else { None };
+    // A folder an earlier extraction filled: refused once, up front (not one failure per entry), or its
+    // files kept. Only a folder that holds something is looked at, so a fresh extraction costs nothing.
+    let holds_files = std::fs::read_dir(out_dir).is_ok_and(|mut d| d.next().is_some());
+    if !opts.force && holds_files {
+        let taken = |p: &Path| std::fs::symlink_metadata(p).is_ok();
+        let index_target = match &index {
+            Some(Ok((rel, _))) => output_path(out_dir, rel, "index").ok(),
+            _ => None,
+        };
+        let index_taken = index_target.as_deref().is_some_and(taken);
+        let existing: Vec<&std::path::PathBuf> = jobs.iter().map(|(_, t)| t).filter(|t| taken(t)).collect();
+        let count = existing.len() + usize::from(index_taken);
+        let first = existing.first().map(|p| p.to_path_buf()).or(index_target.filter(|_| index_taken));
+        if opts.skip_existing {
+            jobs.retain(|(_, t)| !taken(t));
+            if index_taken {
+                index = None;
+            }
+            report.kept = count;
+        } else if let Some(first) = first {
+            return Err(Error::Refused(format!(
+                "{} already holds {count} of the {} files this extraction writes (the first: {}); use --force \
+                 to overwrite them or --skip-existing to keep them",
+                out_dir.display(),
+                jobs.len() + usize::from(index.is_some()),
+                first.display()
+            ))
+            .in_file(path));
+        }
+    }
     let total: u64 = jobs.iter().map(|(e, _)| e.size).sum();
     crate::limits::check_expansion(format.id, "entries", total, data.len() as u64).map_err(|e| e.in_file(path))?;
     progress.start(total);
@@ -139,11 +175,12 @@ pub fn extract(path: &Path, out_dir: &Path, opts: &ExtractOptions, progress: &dy
     Ok(report)
 }
 
-/// Extracts many archives (a `--files-from` list), each into a folder of its own under `out_dir`: the
-/// archive's path as listed without its extension (`game/Res/textures.res` → `game/Res/textures/`), with
-/// roots, drive letters and `..` left out; where two listed archives would share a folder, each keeps its
-/// whole file name (`textures.res/`). Folders are chosen over the whole list before a shard is taken, so
-/// shards never write into each other's folders. One archive failing does not stop the others.
+/// Extracts many archives (a `--files-from` list), each into a folder of its own under `out_dir`, laid out
+/// as `relic convert` lays out its outputs: the archive's path below the deepest folder holding every listed
+/// archive, with its whole file name (`game/Res/textures.res` listed with `game/Res/sound.res` →
+/// `textures.res/`, `sound.res/`). So a folder follows from the archive's name alone, two archives never
+/// share one, and shards never write into each other's folders. One archive failing does not stop the
+/// others.
 pub fn extract_many(
     archives: &[std::path::PathBuf],
     out_dir: &Path,
@@ -151,40 +188,30 @@ pub fn extract_many(
     shard: Option<super::Shard>,
     progress: &dyn Progress,
 ) -> ExtractReport {
-    let folder = |p: &Path, whole_name: bool| -> std::path::PathBuf {
-        let mut parts: Vec<String> = p
-            .components()
-            .filter_map(|c| match c {
-                std::path::Component::Normal(s) => Some(s.to_string_lossy().into_owned()),
-                _ => None,
-            })
-            .collect();
-        if let (Some(last), false) = (parts.last_mut(), whole_name) {
-            if let Some((stem, _)) = last.rsplit_once('.').filter(|(s, _)| !s.is_empty()) {
-                *last = stem.to_string();
-            }
+    let mut report = ExtractReport::default();
+    let root = match super::layout_root(archives, None) {
+        Ok(root) => root,
+        Err(e) => {
+            report.failures.push(e);
+            return report;
         }
-        parts.iter().collect()
     };
-    let mut count: std::collections::HashMap<String, usize> = Default::default();
-    for a in archives {
-        *count.entry(folder(a, false).to_string_lossy().to_lowercase()).or_default() += 1;
-    }
     let jobs: Vec<(&std::path::PathBuf, std::path::PathBuf)> = archives
         .iter()
         .map(|a| {
-            let shared = count.get(&folder(a, false).to_string_lossy().to_lowercase()).is_some_and(|&n| n > 1);
-            (a, folder(a, shared))
+            let abs = paths::lexical_absolute(a);
+            let rel = abs.strip_prefix(&root).map(Path::to_path_buf).unwrap_or_else(|_| abs.clone());
+            (a, out_dir.join(rel))
         })
         .collect();
     let jobs = super::Shard::select(shard, jobs, |(a, _)| a.as_path());
-    let mut report = ExtractReport::default();
     for (archive, dest) in jobs {
-        match extract(archive, &out_dir.join(dest), opts, progress) {
+        match extract(archive, &dest, opts, progress) {
             Ok(r) => {
                 report.written.extend(r.written);
                 report.bytes += r.bytes;
                 report.failures.extend(r.failures);
+                report.kept += r.kept;
             }
             Err(e) => report.failures.push(e.to_string()),
         }
