@@ -270,3 +270,29 @@ fn damaged_files_name_the_field_and_offset() {
     let err = srsc::parse(b"SRSX\0\x01\0\0\0\0\0\0").unwrap_err();
     assert_eq!(err.location().unwrap().field, "magic");
 }
+
+#[test]
+fn records_of_later_layouts_that_do_not_decode_are_failures_named_with_the_version() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("later.tdu");
+    std::fs::write(&input, aligned_fixture()).unwrap();
+    let out = dir.path().join("out");
+    let report = ops::convert(std::slice::from_ref(&input), &out, &ConvertRequest::default(), &Quiet);
+    // The sound's and the texture's bodies are not Drakan's layouts: one failure line each, naming the
+    // record, its offset and the file's version; the rest is still written (document, records.json).
+    assert_eq!(report.failures.len(), 2, "{:?}", report.failures);
+    assert!(report.failures[0].contains("record 0x0302 (sound) id 5 at offset 0x20: "), "{:?}", report.failures);
+    assert!(report.failures[1].contains("record 0x0040 (texture) id 9 at offset 0x30: "), "{:?}", report.failures);
+    for f in &report.failures {
+        assert!(f.contains("later.tdu") && f.contains("SRSC version 0x0101"), "{f}");
+    }
+    let records = report.outputs.iter().find(|o| o.output.ends_with("records.json")).unwrap();
+    let listing: serde_json::Value = serde_json::from_slice(&std::fs::read(&records.output).unwrap()).unwrap();
+    let errors: Vec<&str> = listing.as_array().unwrap().iter().filter_map(|r| r["error"].as_str()).collect();
+    assert_eq!(errors.len(), 2, "{listing}");
+    // Packed back from its document, the file is the same bytes.
+    let doc = report.outputs.iter().find(|o| o.output.ends_with("later.tdu.json")).unwrap();
+    let back = dir.path().join("back.tdu");
+    ops::pack("drakan-srsc", std::path::Path::new(&doc.output), &back, &PackOptions::default()).unwrap();
+    assert_eq!(std::fs::read(&back).unwrap(), aligned_fixture());
+}

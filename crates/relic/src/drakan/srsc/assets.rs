@@ -132,7 +132,17 @@ pub fn convert_in(data: &[u8], ctx: &Context<'_>, opts: &ConvertOptions) -> Resu
         let body = srsc.body(i);
         let (mut item, decoded) = record_item(&srsc, &groups, i);
         if let Some(err) = item.get("error").and_then(Value::as_str) {
-            opts.fail(format!("{}: {err}", record_label(e, body)));
+            // Later Riot games (SRSC 0x0101) use other record layouts (CORRECTIONS.md): say so.
+            let hint = if srsc.header.version == super::types::VERSION_DRAKAN {
+                String::new()
+            } else {
+                format!(
+                    " (the file is SRSC version 0x{:04X}, a later Riot game's, whose record layouts may differ \
+                     from Drakan's; the record is kept as stored)",
+                    srsc.header.version
+                )
+            };
+            opts.fail(format!("{}: {err}{hint}", record_label(e, body)));
         }
         match decoded {
             Some(decoded) => {
