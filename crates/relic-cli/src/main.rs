@@ -297,6 +297,12 @@ Only PATH and what lies under it is served, read-only, on 127.0.0.1 (or ::1 with
         /// for archives past 4 GiB; 0x102, 0x103)
         #[arg(long, value_name = "VERSION", value_parser = parse_version)]
         version: Option<u32>,
+        /// Print only warnings (not notes, nor the line naming what was written)
+        #[arg(long, short)]
+        quiet: bool,
+        /// Print what was written, with its notes, as JSON
+        #[arg(long)]
+        json: bool,
         input: PathBuf,
     },
 }
@@ -706,17 +712,30 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
             Ok(ExitCode::SUCCESS)
         }
         Command::View { path, port, host, unsafe_host, open } => view(&path, port, &host, unsafe_host, open),
-        Command::Pack { format, output, force, no_dedupe, pixel_format, mips, version, input } => {
+        Command::Pack { format, output, force, no_dedupe, pixel_format, mips, version, quiet, json, input } => {
             let f = format_by_id(&format)?;
             if let Some(v) = version {
                 ops::check_pack_version(f, v, input.is_dir()).map_err(|e| Failure::Usage(e.to_string()))?;
             }
             let opts = ops::PackOptions { force, no_dedupe, pixel_format, mips, version };
             let report = ops::pack(&format, &input, &output, &opts)?;
-            for note in &report.notes {
-                say!("{note}");
+            if json {
+                let value = serde_json::json!({
+                    "output": output.display().to_string(),
+                    "bytes": report.bytes,
+                    "notes": report.notes,
+                });
+                print_json(out, &value)?;
             }
-            say!("wrote {} ({} bytes)", output.display(), report.bytes);
+            for note in &report.notes {
+                // Warnings (an edited view, …) are said even with -q.
+                if !quiet || note.starts_with("warning:") {
+                    say!("{note}");
+                }
+            }
+            if !quiet && !json {
+                say!("wrote {} ({} bytes)", output.display(), report.bytes);
+            }
             Ok(ExitCode::SUCCESS)
         }
     }

@@ -130,6 +130,47 @@ fn extract_recursive_and_globs() {
     assert_eq!(&head[4..8], &0.25f32.to_le_bytes());
 }
 
+/// `extract --recursive` → the system's litter added → `pack`: the nested bone set goes back as the RES it
+/// was, the litter is left out with one note, and the archive is the original byte for byte. Without the
+/// folder's note the nested files pack as plain entries, as asked.
+#[test]
+fn a_recursive_extraction_packs_back_with_its_nested_archives_and_without_litter() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x");
+    relic().args(["extract", "-q", "-r", "-o"]).arg(&out).arg(sample()).assert().success();
+    let marker: Value =
+        serde_json::from_slice(&std::fs::read(out.join("unit.bon/.relic-archive.json")).unwrap()).unwrap();
+    assert_eq!((marker["format"].as_str(), marker["modified"].as_u64()), (Some("ei-res"), Some(985_950_276)));
+    for litter in [".DS_Store", "Thumbs.db", "texts/desktop.ini", "readme.txt~", "unit.bon/._head.bon"] {
+        std::fs::write(out.join(litter), b"litter").unwrap();
+    }
+    let back = dir.path().join("back.res");
+    let assert = relic().args(["pack", "ei-res", "-o"]).arg(&back).arg(&out).assert().success();
+    let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+    assert!(stderr.contains("packed the folder unit.bon/ back as the ei-res archive `unit.bon`"), "{stderr}");
+    assert!(stderr.contains("left out 5 files the system made"), "{stderr}");
+    assert_eq!(std::fs::read(&back).unwrap(), std::fs::read(sample()).unwrap());
+    // An edit inside the nested archive is in the packed one.
+    let mut head = std::fs::read(out.join("unit.bon/head.bon")).unwrap();
+    head[4..8].copy_from_slice(&0.5f32.to_le_bytes());
+    std::fs::write(out.join("unit.bon/head.bon"), &head).unwrap();
+    let edited = dir.path().join("edited.res");
+    relic().args(["pack", "ei-res", "-q", "-o"]).arg(&edited).arg(&out).assert().success();
+    let again = dir.path().join("again");
+    relic().args(["extract", "-q", "-r", "-o"]).arg(&again).arg(&edited).assert().success();
+    assert_eq!(std::fs::read(again.join("unit.bon/head.bon")).unwrap(), head);
+    let listed = json_of(relic().args(["ls", "--json"]).arg(&edited));
+    let names: Vec<&str> = listed.as_array().unwrap().iter().map(|e| e["name"].as_str().unwrap()).collect();
+    assert!(names.contains(&"unit.bon") && !names.iter().any(|n| n.contains("head")), "{names:?}");
+    // The note deleted: the folder's files are plain entries.
+    std::fs::remove_file(out.join("unit.bon/.relic-archive.json")).unwrap();
+    let plain = dir.path().join("plain.res");
+    relic().args(["pack", "ei-res", "-q", "-o"]).arg(&plain).arg(&out).assert().success();
+    let listed = json_of(relic().args(["ls", "--json"]).arg(&plain));
+    let names: Vec<&str> = listed.as_array().unwrap().iter().map(|e| e["name"].as_str().unwrap()).collect();
+    assert!(names.iter().any(|n| n.ends_with("head.bon")) && !names.contains(&"unit.bon"), "{names:?}");
+}
+
 #[test]
 fn extract_refuses_escaping_names_and_keeps_the_good_ones() {
     let dir = tempfile::tempdir().unwrap();
@@ -309,11 +350,13 @@ fn pack_a_texture_from_png_with_mips() {
     for level in 0..4 {
         assert!(dir.path().join(format!("out.mmp.mip{level}.png")).is_file());
     }
-    // Without --format: ARGB8, the PNG's pixels exactly.
+    // Without --format: the format and level count the PNG records (the original's: ARGB4, one level), the
+    // same bytes as the original since the pixels are unedited.
     let plain = dir.path().join("plain.mmp");
     relic().args(["pack", "ei-mmp", "-o"]).arg(&plain).arg(&png).assert().success();
     let v = json_of(relic().args(["info", "--json"]).arg(&plain));
-    assert_eq!(v["pixel_format"], "argb8");
+    assert_eq!((v["pixel_format"].as_str(), v["mip_levels"].as_u64()), (Some("argb4"), Some(1)));
+    assert_eq!(std::fs::read(&plain).unwrap(), std::fs::read(&texture).unwrap());
     relic().args(["pack", "ei-mmp", "--format", "bc7", "-o"]).arg(dir.path().join("x.mmp")).arg(&png).assert().code(1);
 }
 

@@ -189,15 +189,12 @@ fn edit(png: &Path, text: &[(String, String)]) -> Vec<u8> {
     pixels
 }
 
-/// The record convert leaves in the texture's PNG, kept as an editor that keeps text chunks would. Until
-/// the PNG exporter writes it (see the ignored test below), it is added as convert will write it.
+/// The record convert leaves in the texture's PNG, kept as an editor that keeps text chunks would.
 fn record_of(png: &Path, texture: &[u8]) -> Vec<(String, String)> {
     let kept: Vec<(String, String)> =
         provenance::text_chunks(&std::fs::read(png).unwrap()).into_iter().filter(|(k, _)| k == "relic").collect();
-    if !kept.is_empty() {
-        return kept;
-    }
-    vec![(provenance::PNG_TEXT_KEYWORD.into(), provenance::png_text(&mmp::parse(texture).unwrap()))]
+    assert_eq!(kept, [(provenance::PNG_TEXT_KEYWORD.into(), provenance::png_text(&mmp::parse(texture).unwrap()))]);
+    kept
 }
 
 #[test]
@@ -262,11 +259,8 @@ fn a_partial_mip_chain_keeps_its_level_count() {
     assert_eq!(header(&out), ("dxt3".into(), 16, 16, 5));
 }
 
-/// What convert itself must write: the record in the texture's PNG and in every mip level's. Needs the
-/// PNG exporter to carry text chunks (an `Image` field the exporter writes as `tEXt`), which is outside
-/// this format's code: see the issue #22 report.
+/// What convert itself writes: the record in the texture's PNG and in every mip level's.
 #[test]
-#[ignore = "needs the shared PNG exporter to write an Image's text chunks (issue #22)"]
 fn convert_leaves_the_record_in_the_texture_png() {
     let (sample, _) = dxt1_sample();
     let dir = tempfile::tempdir().unwrap();

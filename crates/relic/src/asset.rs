@@ -224,6 +224,9 @@ pub struct Image {
     /// Frames per second when the frames are an animation (all `FrameRole::Frame`): the PNG exporter then
     /// also writes an animated PNG. `None` for still images, mip chains and sprite sheets.
     pub frame_rate: Option<f32>,
+    /// Text the PNG carries as `tEXt` chunks, `(keyword, text)` (Latin-1 keywords of 1–79 characters): what
+    /// `pack` needs to write the file back as it was (an MMP's pixel format and mip count).
+    pub text: Vec<(String, String)>,
 }
 
 impl Image {
@@ -241,6 +244,7 @@ impl Image {
             }],
             palette: None,
             frame_rate: None,
+            text: Vec::new(),
         }
     }
 }

@@ -124,6 +124,15 @@ pub struct PackRequest {
     /// The version of the file format to write (`--version`, archives packed from a folder); the format's
     /// default when absent. Only versions in [`Codec::pack_versions`] reach a format.
     pub version: Option<u32>,
+    /// Notes for the user (`pack_input`, `pack_folder`: a default taken, a layout redone), printed on stderr.
+    pub notes: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+}
+
+impl PackRequest {
+    /// Adds a note for the user (see [`PackRequest::notes`]).
+    pub fn note(&self, text: impl Into<String>) {
+        self.notes.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(text.into());
+    }
 }
 
 /// Options of `relic convert` that reach a format.

@@ -797,6 +797,7 @@ fn write_png(path: &Path, w: u32, h: u32, rgba: &[u8]) {
         }],
         palette: None,
         frame_rate: None,
+        text: Vec::new(),
     };
     let out = relic::export::png::encode_image(&img).unwrap();
     std::fs::write(path, &out[0].bytes).unwrap();

@@ -602,6 +602,7 @@ fn write_png(path: &Path, w: u32, h: u32, rgba: &[u8]) {
         }],
         palette: None,
         frame_rate: None,
+        text: Vec::new(),
     };
     std::fs::write(path, &relic::export::png::encode_image(&img).unwrap()[0].bytes).unwrap();
 }

@@ -18,6 +18,7 @@ fn rgba(w: u32, h: u32, px: [u8; 4]) -> Image {
         }],
         palette: None,
         frame_rate: None,
+        text: Vec::new(),
     }
 }
 

@@ -26,6 +26,7 @@ pub fn decode(bytes: &[u8]) -> Result<Image> {
         }],
         palette: None,
         frame_rate: None,
+        text: Vec::new(),
     })
 }
 

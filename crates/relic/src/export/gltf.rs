@@ -600,6 +600,7 @@ mod tests {
             }],
             palette: None,
             frame_rate: None,
+            text: Vec::new(),
         };
         let prim = Primitive {
             positions: vec![[0.0; 3], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]],

@@ -134,6 +134,7 @@ pub fn decode_rgba(bytes: &[u8]) -> Result<Image> {
         }],
         palette: None,
         frame_rate: None,
+        text: Vec::new(),
     })
 }
 
@@ -176,6 +177,7 @@ fn encode_apng(img: &Image, rate: f32, level: PngCompression) -> Result<Vec<u8>>
         enc.set_filter(filter);
         enc.set_adaptive_filter(adaptive);
         set_colour(&mut enc, img, &first.pixels)?;
+        add_text(&mut enc, img)?;
         let frames = u32::try_from(img.frames.len()).map_err(|_| Error::Unsupported("too many frames".into()))?;
         enc.set_animated(frames, 0).map_err(err)?; // 0 plays: loop for ever
         let (num, den) = frame_delay(rate);
@@ -202,6 +204,15 @@ fn sample_bytes(pixels: &Pixels) -> std::borrow::Cow<'_, [u8]> {
         Pixels::Rgba8(data) | Pixels::Indexed(data) => std::borrow::Cow::Borrowed(data),
         Pixels::Gray16(levels) => std::borrow::Cow::Owned(levels.iter().flat_map(|v| v.to_be_bytes()).collect()),
     }
+}
+
+/// The image's text, as `tEXt` chunks before the pixels.
+fn add_text<W: std::io::Write>(enc: &mut png::Encoder<'_, W>, img: &Image) -> Result<()> {
+    for (keyword, text) in &img.text {
+        enc.add_text_chunk(keyword.clone(), text.clone())
+            .map_err(|e| Error::Unsupported(format!("PNG output: text `{keyword}`: {e}")))?;
+    }
+    Ok(())
 }
 
 /// Sets the colour type and bit depth (and the palette of indexed pixels) for frames of this kind.
@@ -236,6 +247,7 @@ fn encode_frame(img: &Image, index: usize, level: PngCompression) -> Result<Vec<
         enc.set_filter(filter);
         enc.set_adaptive_filter(adaptive);
         set_colour(&mut enc, img, &frame.pixels)?;
+        add_text(&mut enc, img)?;
         let mut w = enc.write_header().map_err(err)?;
         w.write_image_data(&sample_bytes(&frame.pixels)).map_err(err)?;
     }
@@ -261,6 +273,7 @@ mod tests {
             }],
             palette: None,
             frame_rate: None,
+            text: Vec::new(),
         };
         let out = encode_image(&img).unwrap();
         assert_eq!(out.len(), 1);
@@ -313,6 +326,7 @@ mod tests {
             frames: vec![frame(2, 1, a.clone()), frame(2, 1, b.clone()), frame(2, 1, c.clone())],
             palette: None,
             frame_rate: Some(12.0),
+            text: Vec::new(),
         };
         let out = encode_image(&img).unwrap();
         let suffixes: Vec<&str> = out.iter().map(|e| e.suffix.as_str()).collect();
@@ -332,13 +346,19 @@ mod tests {
             frames: vec![frame(1, 1, vec![1, 2, 3, 4]), frame(w2, 1, vec![5; 4 * w2 as usize])],
             palette: None,
             frame_rate: rate,
+            text: Vec::new(),
         };
         for img in [two(None, 1), two(Some(10.0), 2), two(Some(0.0), 1), two(Some(f32::NAN), 1)] {
             let out = encode_image(&img).unwrap();
             let suffixes: Vec<&str> = out.iter().map(|e| e.suffix.as_str()).collect();
             assert_eq!(suffixes, [".0", ".1"], "{:?}", img.frame_rate);
         }
-        let one = Image { frames: vec![frame(1, 1, vec![1, 2, 3, 4])], palette: None, frame_rate: Some(5.0) };
+        let one = Image {
+            frames: vec![frame(1, 1, vec![1, 2, 3, 4])],
+            palette: None,
+            frame_rate: Some(5.0),
+            text: Vec::new(),
+        };
         assert_eq!(encode_image(&one).unwrap().len(), 1);
     }
 
@@ -357,6 +377,7 @@ mod tests {
             }],
             palette: None,
             frame_rate: None,
+            text: Vec::new(),
         };
         let out = encode_image(&img).unwrap();
         let mut reader = png::Decoder::new(std::io::Cursor::new(&out[0].bytes)).read_info().unwrap();

@@ -78,6 +78,7 @@ pub fn extract(path: &Path, out_dir: &Path, opts: &ExtractOptions, progress: &dy
     let failure = |what: &str| format!("{}: {what}", path.display());
     let mut seen = HashSet::new();
     let mut jobs = Vec::new();
+    let mut markers = Vec::new();
     for e in flat.iter().filter(|e| !e.nested) {
         if let Some(set) = &filter {
             let base = e.path.rsplit('/').next().unwrap_or(&e.path);
@@ -95,6 +96,29 @@ pub fn extract(path: &Path, out_dir: &Path, opts: &ExtractOptions, progress: &dy
                 paths::display_name(&e.path)
             ))),
             Err(err) => report.failures.push(failure(&err.to_string())),
+        }
+    }
+    // Each nested archive descended into leaves a note in its folder, so that `relic pack` packs that
+    // folder back as the archive (see `NESTED_MARKER`); only a whole extraction can be packed back.
+    if opts.globs.is_empty() {
+        for e in flat.iter().filter(|e| e.nested) {
+            let marker = format!("{}/{}", e.path, super::NESTED_MARKER);
+            let Some(format) = e.format else { continue };
+            let note = super::NestedArchive {
+                format: format.id.into(),
+                modified: e.modified,
+                note: super::NestedArchive::NOTE,
+            };
+            match (
+                output_path(out_dir, &marker, "nested archive note"),
+                serde_json::to_vec_pretty(&note).map_err(|e| Error::Unsupported(format!("JSON: {e}"))),
+            ) {
+                (Ok(target), Ok(bytes)) if seen.insert(target.clone()) => {
+                    markers.push((e.name.to_string(), target, bytes))
+                }
+                (Ok(_), Ok(_)) => {}
+                (Err(err), _) | (_, Err(err)) => report.failures.push(failure(&err.to_string())),
+            }
         }
     }
     let mut index =
@@ -147,6 +171,20 @@ pub fn extract(path: &Path, out_dir: &Path, opts: &ExtractOptions, progress: &dy
             Ok(written)
         })
         .collect();
+    for (entry, target, bytes) in markers {
+        let wopts = WriteOptions { force: opts.force, modified: None };
+        if opts.skip_existing && std::fs::symlink_metadata(&target).is_ok() {
+            continue;
+        }
+        match paths::write_bytes(out_dir, &target, &bytes, wopts) {
+            Ok(()) => report.written.push(ExtractedItem {
+                entry: format!("{entry}/{}", super::NESTED_MARKER),
+                output: target.display().to_string(),
+                size: bytes.len() as u64,
+            }),
+            Err(err) => report.failures.push(failure(&err.to_string())),
+        }
+    }
     if let Some(index) = index {
         let written = index.and_then(|(rel, bytes)| {
             let target = output_path(out_dir, &rel, "index")?;

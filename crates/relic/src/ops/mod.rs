@@ -16,7 +16,10 @@ pub use convert::{
 };
 pub use extract::{extract, extract_many, ExtractOptions, ExtractReport, ExtractedItem};
 pub use list::{archive_entries, check_depth, list, list_each, list_json, ListedEntry};
-pub use pack::{check_pack_version, collect_folder, pack, PackOptions, PackReport};
+pub use pack::{
+    check_pack_version, collect_folder, is_system_litter, pack, CollectedFolder, NestedArchive, PackOptions,
+    PackReport, NESTED_MARKER,
+};
 pub use shard::{merge_reports, read_files_from, Report, Shard};
 
 use std::path::{Path, PathBuf};

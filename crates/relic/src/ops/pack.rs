@@ -20,16 +20,98 @@ pub struct PackOptions {
     pub version: Option<u32>,
 }
 
-/// Lists the regular files under `dir` (sorted), skipping `exclude` and relic's own temporary files.
-pub fn collect_folder(dir: &Path, exclude: &Path) -> Result<Vec<FolderFile>> {
+/// The file `relic extract --recursive` leaves in the folder of each nested archive it descended into, so
+/// that `relic pack` packs that folder back as the archive it was (an entry `unit.bon` of a RES, not
+/// `unit.bon/body.bon` entries). Deleting it packs the folder's files as plain entries.
+pub const NESTED_MARKER: &str = ".relic-archive.json";
+
+/// What [`NESTED_MARKER`] holds.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct NestedArchive {
+    /// The nested archive's format id.
+    pub format: String,
+    /// The entry's modification time in its archive (Unix seconds), given back to the packed entry.
+    #[serde(default)]
+    pub modified: Option<u64>,
+    #[serde(default, skip_deserializing)]
+    pub note: &'static str,
+}
+
+impl NestedArchive {
+    pub const NOTE: &'static str =
+        "relic pack packs this folder back as one archive entry of this format; delete this file to pack its files \
+         as plain entries instead";
+}
+
+/// Files the operating system or an editor leaves in folders, never part of an archive: left out of a pack,
+/// with a note.
+pub fn is_system_litter(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    matches!(lower.as_str(), ".ds_store" | "thumbs.db" | "ehthumbs.db" | "desktop.ini" | ".directory")
+        || name.ends_with('~')
+        || name.starts_with("._")
+}
+
+/// A folder to pack: its files (sorted), nested archives already packed into `scratch` (see
+/// [`NESTED_MARKER`]), and notes for the user (litter left out, archives packed).
+pub struct CollectedFolder {
+    pub files: Vec<FolderFile>,
+    pub notes: Vec<String>,
+    /// Holds the nested archives packed for this folder until the pack is done.
+    _scratch: Option<tempfile::TempDir>,
+}
+
+/// Lists the regular files under `dir` (sorted), skipping `exclude`, relic's own temporary files and the
+/// system's litter ([`is_system_litter`]); a folder holding [`NESTED_MARKER`] is packed into one file of
+/// its format first and stands in its place.
+pub fn collect_folder(dir: &Path, exclude: &Path, request: &PackRequest) -> Result<CollectedFolder> {
+    let mut collected = CollectedFolder { files: Vec::new(), notes: Vec::new(), _scratch: None };
     let exclude = exclude.canonicalize().ok();
-    let mut files = Vec::new();
-    for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
+    let mut litter = Vec::new();
+    collect_into(dir, dir, exclude.as_deref(), request, 0, &mut collected, &mut litter)?;
+    if !litter.is_empty() {
+        let shown: Vec<&str> = litter.iter().take(3).map(String::as_str).collect();
+        let more = if litter.len() > 3 { format!(" and {} more", litter.len() - 3) } else { String::new() };
+        collected.notes.push(format!(
+            "left out {} the system made, not the game: {}{more}",
+            if litter.len() == 1 { "1 file".to_string() } else { format!("{} files", litter.len()) },
+            shown.join(", ")
+        ));
+    }
+    Ok(collected)
+}
+
+fn collect_into(
+    root: &Path,
+    dir: &Path,
+    exclude: Option<&Path>,
+    request: &PackRequest,
+    depth: u32,
+    out: &mut CollectedFolder,
+    litter: &mut Vec<String>,
+) -> Result<()> {
+    let relative_of = |path: &Path| -> Result<String> {
+        let rel = path.strip_prefix(root).unwrap_or(path);
+        Ok(rel
+            .iter()
+            .map(|c| c.to_str().map(str::to_owned))
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(|| Error::Refused(format!("{}: the name is not valid Unicode", path.display())))?
+            .join("/"))
+    };
+    let mut walk = walkdir::WalkDir::new(dir).sort_by_file_name().into_iter();
+    while let Some(entry) = walk.next() {
         let entry = entry.map_err(|e| Error::Refused(format!("{}: {e}", dir.display())))?;
+        let path = entry.path();
         if entry.file_type().is_dir() {
+            let marker = path.join(NESTED_MARKER);
+            if entry.depth() > 0 && marker.is_file() {
+                walk.skip_current_dir();
+                let packed = pack_nested(path, &marker, relative_of(path)?, request, depth, out, litter)?;
+                out.files.push(packed);
+            }
             continue;
         }
-        let path = entry.path();
         if !entry.file_type().is_file() {
             return Err(Error::Refused(format!("{}: not a regular file (links are not followed)", path.display())));
         }
@@ -37,25 +119,68 @@ pub fn collect_folder(dir: &Path, exclude: &Path) -> Result<Vec<FolderFile>> {
         if name.starts_with(".relic-") && name.ends_with(".tmp") {
             continue;
         }
-        if exclude.is_some() && path.canonicalize().ok() == exclude {
+        if entry.depth() == 1 && depth > 0 && name == NESTED_MARKER {
             continue;
         }
-        let rel = path.strip_prefix(dir).unwrap_or(path);
-        let relative = rel
-            .iter()
-            .map(|c| c.to_str().map(str::to_owned))
-            .collect::<Option<Vec<_>>>()
-            .ok_or_else(|| Error::Refused(format!("{}: the name is not valid Unicode", path.display())))?
-            .join("/");
+        if is_system_litter(&name) {
+            litter.push(relative_of(path)?);
+            continue;
+        }
+        if exclude.is_some() && path.canonicalize().ok().as_deref() == exclude {
+            continue;
+        }
         let meta = entry.metadata().map_err(|e| Error::Refused(format!("{}: {e}", path.display())))?;
-        files.push(FolderFile {
-            relative,
+        out.files.push(FolderFile {
+            relative: relative_of(path)?,
             path: path.to_path_buf(),
             size: meta.len(),
             modified: paths::modified_secs(&meta),
         });
     }
-    Ok(files)
+    Ok(())
+}
+
+/// Packs the nested archive folder `dir` (see [`NESTED_MARKER`]) into a scratch file, as the entry
+/// `relative` of the folder being packed.
+fn pack_nested(
+    dir: &Path,
+    marker: &Path,
+    relative: String,
+    request: &PackRequest,
+    depth: u32,
+    out: &mut CollectedFolder,
+    litter: &mut Vec<String>,
+) -> Result<FolderFile> {
+    let text = std::fs::read(marker).map_err(|e| Error::io(marker, e))?;
+    let nested: NestedArchive = serde_json::from_slice(&text)
+        .map_err(|e| Error::Refused(format!("{}: not the file relic extract wrote ({e})", marker.display())))?;
+    let format = registry::by_id(&nested.format)
+        .filter(|f| f.is_archive())
+        .ok_or_else(|| Error::Refused(format!("{}: `{}` is not an archive format", marker.display(), nested.format)))?;
+    crate::ops::check_depth(format, &relative, depth + 1)?;
+    let mut inner = CollectedFolder { files: Vec::new(), notes: Vec::new(), _scratch: None };
+    collect_into(dir, dir, None, request, depth + 1, &mut inner, litter)?;
+    if out._scratch.is_none() {
+        out._scratch = Some(tempfile::tempdir().map_err(|e| Error::io(std::env::temp_dir(), e))?);
+    }
+    let scratch = out._scratch.as_ref().map(|t| t.path().to_path_buf()).unwrap_or_default();
+    let file_name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let target = scratch.join(format!("{}-{file_name}", out.files.len()));
+    let nested_request = PackRequest { output: target.clone(), version: None, ..request.clone() };
+    let mut file = std::fs::File::create(&target).map_err(|e| Error::io(&target, e))?;
+    let mut writer = std::io::BufWriter::new(&mut file);
+    let size = format.codec.pack_folder(inner.files, &nested_request, &mut writer).map_err(|e| e.in_file(dir))?;
+    writer.flush().map_err(|e| Error::io(&target, e))?;
+    drop(writer);
+    // Its own nested archives' scratch files must outlive this pack too.
+    if let Some(t) = inner._scratch {
+        out.notes.extend(inner.notes);
+        std::mem::forget(t.keep());
+    } else {
+        out.notes.extend(inner.notes);
+    }
+    out.notes.push(format!("packed the folder {relative}/ back as the {} archive `{relative}`", format.id));
+    Ok(FolderFile { relative, path: target, size, modified: nested.modified })
 }
 
 /// What `pack` did: the bytes written, and notes for the user (a companion file taken from beside the
@@ -84,6 +209,7 @@ pub fn pack(format_id: &str, input: &Path, output: &Path, opts: &PackOptions) ->
         pixel_format: opts.pixel_format.clone(),
         mips: opts.mips,
         version: opts.version,
+        notes: Default::default(),
     };
     if let Some(v) = opts.version {
         check_pack_version(format, v, input.is_dir())?;
@@ -98,7 +224,9 @@ pub fn pack(format_id: &str, input: &Path, output: &Path, opts: &PackOptions) ->
                 format.id
             )));
         }
-        let files = collect_folder(input, output)?;
+        let collected = collect_folder(input, output, &request)?;
+        report.notes.extend(collected.notes.iter().map(|n| format!("note: {n}")));
+        let files = collected.files.clone();
         paths::write_named(output, wopts, |w| {
             let mut counted = CountingWriter { inner: w, count: 0 };
             format.codec.pack_folder(files, &request, &mut counted)?;
@@ -122,6 +250,7 @@ pub fn pack(format_id: &str, input: &Path, output: &Path, opts: &PackOptions) ->
         report.bytes = bytes.len() as u64;
         paths::write_named(output, wopts, |w| w.write_all(&bytes).map_err(|e| Error::io(output, e)))?;
     }
+    report.notes.extend(std::mem::take(&mut *request.notes.lock().unwrap_or_else(std::sync::PoisonError::into_inner)));
     // Writers never produce a file their own reader rejects; should one, the file is not left behind.
     let check = source::open(output)?;
     if let Err(e) = format.codec_for(&output.to_string_lossy()).info(&check) {

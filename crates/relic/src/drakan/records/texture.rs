@@ -224,7 +224,7 @@ impl Texture {
 /// needed for 8 bpp; `order` is the byte order of 32-bit pixels.
 pub fn to_image(t: &Texture, palette: Option<&[[u8; 4]]>, order: ChannelOrder) -> Result<Image> {
     let frame = to_frame(t, palette, order)?;
-    Ok(Image { frames: vec![frame], palette: None, frame_rate: None })
+    Ok(Image { frames: vec![frame], palette: None, frame_rate: None, text: Vec::new() })
 }
 
 fn to_frame(t: &Texture, palette: Option<&[[u8; 4]]>, order: ChannelOrder) -> Result<Frame> {
@@ -333,7 +333,7 @@ pub fn animation_groups(textures: &[(u16, &Texture)]) -> Vec<AnimationGroup> {
 pub fn animation_to_image(frames: &[&Texture], palette: Option<&[[u8; 4]]>, order: ChannelOrder) -> Result<Image> {
     let fps = frames.first().map_or(0, |t| t.animation_fps);
     let frames = frames.iter().map(|t| to_frame(t, palette, order)).collect::<Result<Vec<_>>>()?;
-    Ok(Image { frames, palette: None, frame_rate: (fps > 0).then_some(f32::from(fps)) })
+    Ok(Image { frames, palette: None, frame_rate: (fps > 0).then_some(f32::from(fps)), text: Vec::new() })
 }
 
 // ---------------------------------------------------------------------------------------------------------

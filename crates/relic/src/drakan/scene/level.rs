@@ -612,5 +612,6 @@ fn heightmap(def: &LayerDefinition, grid: &LayerGrid) -> crate::error::Result<Im
         }],
         palette: None,
         frame_rate: None,
+        text: Vec::new(),
     })
 }

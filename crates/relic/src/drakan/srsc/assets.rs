@@ -249,7 +249,7 @@ fn animation_assets(first: u16, image: Image, opts: &ConvertOptions) -> Result<V
         out.push(named(&outputs::animation_view(first), Asset::Binary(Binary { extension: "png", bytes: apng.bytes })));
     }
     for (k, frame) in image.frames.into_iter().enumerate() {
-        let single = Image { frames: vec![frame], palette: image.palette.clone(), frame_rate: None };
+        let single = Image { frames: vec![frame], palette: image.palette.clone(), frame_rate: None, text: Vec::new() };
         out.push(named(&outputs::frame(first, k), Asset::Image(single)));
     }
     Ok(out)

@@ -48,8 +48,8 @@ pub fn decode_level(mmp: &Mmp<'_>, i: usize) -> Result<Vec<u8>> {
 }
 
 /// The texture as an image: the top level, or with `mips` every level (roles `Mip(0)`, `Mip(1)`, …, which
-/// the PNG exporter names `.mip0`, `.mip1`, …). Its PNGs are meant to carry [`super::provenance::png_text`]
-/// in a `relic` text chunk, which pack reads; `Image` has no place for it yet (issue #22).
+/// the PNG exporter names `.mip0`, `.mip1`, …). Its PNGs carry [`super::provenance::png_text`] in a
+/// `relic` text chunk, which pack reads.
 pub fn to_image(mmp: &Mmp<'_>, mips: bool) -> Result<Image> {
     if mmp.levels.is_empty() {
         return Err(Error::invalid(FORMAT_ID, "mip_levels_count", AT_MIP_LEVELS_COUNT, "the texture stores no levels"));
@@ -67,7 +67,8 @@ pub fn to_image(mmp: &Mmp<'_>, mips: bool) -> Result<Image> {
             role: if mips { FrameRole::Mip(i as u32) } else { FrameRole::Frame },
         });
     }
-    Ok(Image { frames, palette: None, frame_rate: None })
+    let text = vec![(super::provenance::PNG_TEXT_KEYWORD.to_string(), super::provenance::png_text(mmp))];
+    Ok(Image { frames, palette: None, frame_rate: None, text })
 }
 
 /// The lossless document.

@@ -100,9 +100,10 @@ impl Codec for MmpCodec {
                 "{FORMAT_ID} is made from a PNG or from the JSON of `relic convert --to json`, not from {input_name}"
             )));
         }
-        // `pack_input` has no notes to add to (unlike `write_json_at`): what `from_png` says is dropped here
-        // until it has (issue #22).
-        let (bytes, _notes) = pack::from_png(input_name, content, request)?;
+        let (bytes, notes) = pack::from_png(input_name, content, request)?;
+        for note in notes {
+            request.note(note);
+        }
         Ok(bytes)
     }
 }

@@ -2,10 +2,7 @@
 //! it back in its own pixel format and with as many mip levels: a PNG text chunk with the keyword
 //! [`PNG_TEXT_KEYWORD`] and the text `ei-mmp format=dxt1 mips=9` ([`png_text`]). Editors that keep text
 //! chunks keep it; a PNG without it packs as relic's defaults say (ARGB8, one level).
-//!
-//! Not written yet: convert's PNGs come from the shared PNG exporter, whose `Image` carries no text
-//! chunks; once it does, [`super::convert::to_image`] attaches [`png_text`] (issue #22). Pack reads the
-//! record already.
+//! [`super::convert::to_image`] attaches it to the image (`Image::text`), and the PNG exporter writes it.
 //!
 //! The chunk is read from `tEXt`, `zTXt` and `iTXt` chunks anywhere in the file (editors may move text
 //! after the image data); the first whose keyword is `relic` and whose text starts with `ei-mmp` counts.

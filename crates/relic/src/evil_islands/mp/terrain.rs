@@ -268,5 +268,6 @@ pub fn heightmap(sectors: &[Placed<'_>], sectors_x: u32, sectors_y: u32) -> Resu
         }],
         palette: None,
         frame_rate: None,
+        text: Vec::new(),
     })
 }

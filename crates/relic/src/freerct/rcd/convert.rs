@@ -274,6 +274,7 @@ fn image(width: u32, height: u32, pixels: Pixels, offset: (i32, i32), palette: O
         frames: vec![Frame { name: None, width, height, pixels, offset, hotspots: vec![], role: FrameRole::Frame }],
         palette,
         frame_rate: None,
+        text: Vec::new(),
     })
 }
 
