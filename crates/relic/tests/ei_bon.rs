@@ -45,18 +45,18 @@ fn writes_back_byte_for_byte_and_through_json() {
     // -0.0 and a NaN payload survive the JSON.
     let odd: Vec<u8> = [(-0.0f32).to_bits(), 0x7FC0_1234, 0x7F80_0000].iter().flat_map(|b| b.to_le_bytes()).collect();
     assert_eq!(corpus::through_json_text(&bon::FORMAT, &odd), odd);
-    assert!(write(&Bon::default()).is_err(), "no offset at all is refused");
+    // A part with no offsets (an empty `.bon` entry of a real figure RES) is an empty file, both ways.
+    assert_eq!(write(&Bon::default()).unwrap(), Vec::<u8>::new());
 }
 
 #[test]
-fn partial_and_empty_files_are_refused_where_they_go_wrong() {
+fn partial_files_are_refused_where_they_go_wrong_and_empty_ones_are_parts_without_offsets() {
     let bytes = fixture();
     let err = parse(&bytes[..95]).unwrap_err();
     let at = err.location().unwrap();
     assert_eq!((at.format, at.field.as_str(), at.offset), ("ei-bon", "offsets[7]", 84));
     assert!(err.to_string().contains("11 bytes"), "{err}");
-    let err = parse(&[]).unwrap_err();
-    assert_eq!(err.location().unwrap().field, "offsets");
+    assert_eq!(parse(&[]).unwrap().offsets.len(), 0);
     // One offset (a model without morphing) is a file.
     assert_eq!(parse(&bytes[..12]).unwrap().offsets.len(), 1);
 }
@@ -117,9 +117,9 @@ fn bone_sets_give_each_part() {
 
 #[test]
 fn robustness() {
-    // Truncation at a whole offset leaves a valid file (7 of them: 12 to 84 bytes).
+    // Truncation at a whole offset leaves a valid file (8 of them: 0 to 84 bytes).
     let r = check_robustness(&fixture(), false, |b| parse(b).map(|_| ()));
-    assert_eq!(r.truncations_rejected, 96 - 7);
+    assert_eq!(r.truncations_rejected, 96 - 8);
     check_robustness(&fixture(), false, |b| {
         let bon = parse(b)?;
         assert_eq!(write(&bon).unwrap(), b);
