@@ -409,8 +409,8 @@ fn mob_info_convert_and_pack_back() {
 fn models_convert_to_glb_or_gltf_with_textures_from_a_grf() {
     let dir = tempfile::tempdir().unwrap();
     let samples = sample().parent().unwrap().parent().unwrap().join("ragnarok");
-    // The sample GRF holds no stone.bmp: the model converts without that texture.
-    relic()
+    // The sample GRF holds no stone.bmp: the model converts without that texture, and says so.
+    let assert = relic()
         .args(["convert", "-q", "--textures"])
         .arg(samples.join("example.grf"))
         .arg("-o")
@@ -419,6 +419,17 @@ fn models_convert_to_glb_or_gltf_with_textures_from_a_grf() {
         .arg(samples.join("pyramid.rsm"))
         .assert()
         .success();
+    let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+    let grf = samples.join("example.grf");
+    for model in ["pyramid.rsm", "pyramid.rsm2"] {
+        let line = format!("relic: warning: {model}: 1 texture left untextured (not in {}): stone.bmp", grf.display());
+        assert!(stderr.lines().any(|l| l == line), "{line} not in {stderr}");
+    }
+    // Without --textures: the same texture, and the flag to give.
+    let assert =
+        relic().args(["convert", "-q", "-o"]).arg(dir.path().join("bare")).arg(samples.join("pyramid.rsm")).assert();
+    assert!(String::from_utf8_lossy(&assert.success().get_output().stderr)
+        .contains("pyramid.rsm: 1 texture left untextured (give --textures with the game's folder or GRF): stone.bmp"));
     // Same stem, same folder: each output keeps its input's whole name.
     for name in ["pyramid.rsm.glb", "pyramid.rsm2.glb"] {
         assert_eq!(&std::fs::read(dir.path().join(name)).unwrap()[..4], b"glTF");

@@ -83,9 +83,40 @@ impl Codec for RsmCodec {
     }
 
     fn convert(&self, data: &[u8], opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
-        let rsm = parse(data)?;
-        let lookup = opts.textures.as_deref().map(textures::open).transpose()?;
-        let scene = scene::to_scene(&rsm, lookup.as_deref())?;
-        Ok(vec![NamedAsset { name: None, asset: Asset::Scene(scene) }])
+        convert_model(data, "the model", opts)
     }
+
+    fn convert_at(&self, data: &[u8], path: &std::path::Path, opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
+        let name = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+        convert_model(data, &name, opts)
+    }
+}
+
+/// The model as a glTF scene; textures its meshes use that `--textures` does not hold (or all of them,
+/// without `--textures`) are named in one note, since the model is then written untextured there.
+fn convert_model(data: &[u8], name: &str, opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
+    let rsm = parse(data)?;
+    let lookup = opts.textures.as_deref().map(textures::open).transpose()?;
+    let scene = scene::to_scene(&rsm, lookup.as_deref())?;
+    let mut missing: Vec<&str> = scene
+        .materials
+        .iter()
+        .filter(|m| m.texture.is_none() && m.name != scene::UNTEXTURED)
+        .map(|m| m.name.as_str())
+        .collect();
+    missing.sort_unstable();
+    missing.dedup();
+    if !missing.is_empty() {
+        let shown = missing.iter().take(5).copied().collect::<Vec<_>>().join(", ");
+        let more = if missing.len() > 5 { format!(" and {} more", missing.len() - 5) } else { String::new() };
+        let why = match &opts.textures {
+            None => "give --textures with the game's folder or GRF".to_string(),
+            Some(p) => format!("not in {}", p.display()),
+        };
+        opts.note(format!(
+            "{name}: {} untextured ({why}): {shown}{more}",
+            if missing.len() == 1 { "1 texture left".to_string() } else { format!("{} textures left", missing.len()) }
+        ));
+    }
+    Ok(vec![NamedAsset { name: None, asset: Asset::Scene(scene) }])
 }

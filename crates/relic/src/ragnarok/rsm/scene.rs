@@ -159,6 +159,9 @@ struct MaterialKey {
     animated_for: Option<(usize, usize)>,
 }
 
+/// The name of the material of faces that name no texture.
+pub const UNTEXTURED: &str = "untextured";
+
 struct Builder<'a> {
     rsm: &'a Rsm,
     lookup: Option<&'a dyn TextureLookup>,
@@ -187,7 +190,7 @@ impl Builder<'_> {
         let texture = key.texture.as_deref().and_then(|t| self.texture(t));
         let alpha = self.rsm.alpha.map_or(1.0, |a| f32::from(a) / 255.0);
         self.scene.materials.push(Material {
-            name: key.texture.clone().unwrap_or_else(|| "untextured".into()),
+            name: key.texture.clone().unwrap_or_else(|| UNTEXTURED.into()),
             base_color: [1.0, 1.0, 1.0, 1.0],
             texture,
             texture_transform: key.animated_for.map(|_| TextureTransform::default()),
