@@ -119,7 +119,8 @@ fn collect_into(
         if name.starts_with(".relic-") && name.ends_with(".tmp") {
             continue;
         }
-        if entry.depth() == 1 && depth > 0 && name == NESTED_MARKER {
+        // The packed folder's own note (a nested archive's folder packed by itself) is relic's, not an entry.
+        if entry.depth() == 1 && name == NESTED_MARKER {
             continue;
         }
         if is_system_litter(&name) {
