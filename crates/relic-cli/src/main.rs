@@ -877,7 +877,9 @@ fn skipped_lines(skipped: &[String]) -> Vec<String> {
         // `path: reason`; the path may itself hold ": ", the reason never does.
         let (path, reason) = s.rsplit_once(": ").unwrap_or(("", s.as_str()));
         let (id, rest) = match reason.split_once(' ') {
-            Some((id, rest)) if relic::registry::by_id(id).is_some() => (Some(id), rest),
+            Some((id, rest)) if relic::registry::by_id(id).is_some() => {
+                (Some(id), rest.strip_prefix("is ").unwrap_or(rest))
+            }
             _ => (None, reason),
         };
         let e = reasons.entry(rest).or_insert((0, path, Default::default()));

@@ -549,3 +549,28 @@ fn ls_json_into_a_closed_pipe_stops_quietly() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
 }
+
+/// `convert --to csv` of a folder converts what can be CSV and skips the rest with one line per reason,
+/// exit 0; a single file's summary names the file written; singular and plural are right.
+#[test]
+fn a_folder_to_csv_skips_what_cannot_be_csv_with_one_note() {
+    let dir = tempfile::tempdir().unwrap();
+    let samples = sample().parent().unwrap().to_path_buf();
+    let assert = relic().args(["convert", "--to", "csv", "-o"]).arg(dir.path()).arg(&samples).assert().success();
+    let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+    let lines: Vec<&str> = stderr.lines().filter(|l| !l.starts_with("relic: warning:")).collect();
+    assert_eq!(lines.len(), 3, "{stderr}");
+    assert!(lines[0].starts_with("skipped 11 files: cannot be made into csv (ei-fig, ei-lnk, ei-mmp, ei-mob, ei-mp, ei-reg, ei-res, ei-sec; the first: "), "{stderr}");
+    assert!(lines[1].starts_with("skipped 2 files: read but not converted yet"), "{stderr}");
+    assert_eq!(lines[2], format!("wrote 13 files to {}, 13 skipped", dir.path().display()));
+    for csv in ["intro.cam.csv", "items.idb.materials.csv", "items.idb.weapons.csv", "unhuma.adb.csv"] {
+        assert!(dir.path().join(csv).is_file(), "{csv}");
+    }
+    // One file: named.
+    let one = dir.path().join("one");
+    let assert = relic().args(["convert", "-o"]).arg(&one).arg(samples.join("intro.cam")).assert().success();
+    let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+    assert_eq!(stderr.trim_end(), format!("wrote {}", one.join("intro.cam.json").display()));
+    // Named on the command line, a file that cannot be CSV is a usage error, not a skip.
+    relic().args(["convert", "--to", "csv", "-o"]).arg(&one).arg(samples.join("unit.mmp")).assert().code(2);
+}

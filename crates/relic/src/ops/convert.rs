@@ -279,11 +279,13 @@ enum Converted {
 struct Batch {
     items: Vec<ManifestItem>,
     failures: Vec<(String, Error)>,
+    /// Nothing the file gives can be made into `--to` (a model's archive asked for CSV).
+    unfit: bool,
 }
 
 impl Batch {
     fn failed(input: &str, err: Error) -> Self {
-        Batch { items: vec![], failures: vec![(input.to_string(), err)] }
+        Batch { items: vec![], failures: vec![(input.to_string(), err)], unfit: false }
     }
     fn extend(&mut self, other: Batch) {
         self.items.extend(other.items);
@@ -353,7 +355,11 @@ fn convert_file(job: &Job, root: &Path, req: &ConvertRequest, claimed: &Claimed)
     }
     let budget = crate::limits::expansion_budget(data.len() as u64).into();
     let target = Target { root, req, budget: &budget, claimed };
-    Converted::Done(convert_bytes(format, &data, &name, &input, &job.out_dir, &job.stem, &target, 0))
+    let batch = convert_bytes(format, &data, &name, &input, &job.out_dir, &job.stem, &target, 0);
+    match (batch.unfit, req.to.as_deref()) {
+        (true, Some(to)) if !job.explicit => Converted::NotTo(format.id, to.to_string()),
+        _ => Converted::Done(batch),
+    }
 }
 
 /// Converts bytes of a known format into `dir`, named after `stem`.
@@ -395,7 +401,14 @@ fn convert_bytes(
     let failures = std::sync::Arc::default();
     let options = registry::ConvertOptions { failures: std::sync::Arc::clone(&failures), ..target.req.options.clone() };
     let files = match export_assets(format, data, name, path, stem, target.req, &options) {
-        Ok(files) => files,
+        Ok(Some(files)) => files,
+        Ok(None) => {
+            let to = target.req.to.as_deref().unwrap_or_default();
+            let mut batch =
+                Batch::failed(input, Error::Unsupported(format!("{}: nothing in it can be made into {to}", format.id)));
+            batch.unfit = true;
+            return batch;
+        }
         Err(e) => return Batch::failed(input, e),
     };
     for (rel, bytes, kind) in &files {
@@ -418,7 +431,7 @@ fn export_assets(
     stem: &str,
     req: &ConvertRequest,
     options: &registry::ConvertOptions,
-) -> Result<Vec<(String, Vec<u8>, &'static str)>> {
+) -> Result<Option<Vec<(String, Vec<u8>, &'static str)>>> {
     let codec = format.codec_for(name);
     let mut assets = match path {
         Some(p) => codec.convert_at(data, p, options)?,
@@ -429,6 +442,8 @@ fn export_assets(
         let fits = |a: &NamedAsset| export::extensions_for(&a.asset).iter().any(|e| e.eq_ignore_ascii_case(to));
         if assets.iter().any(fits) {
             assets.retain(fits);
+        } else {
+            return Ok(None);
         }
     }
     let single = matches!(assets.as_slice(), [NamedAsset { name: None, .. }]);
@@ -447,7 +462,7 @@ fn export_assets(
             files.push((rel, out.bytes, named.asset.kind()));
         }
     }
-    Ok(files)
+    Ok(Some(files))
 }
 
 fn safe_component(stem: &str) -> Result<PathBuf> {
