@@ -181,3 +181,54 @@ fn an_edited_frame_png_is_in_the_packed_sprite() {
         }
     }
 }
+
+/// A palette: the swatch is a view, the JSON's `colors` the source. An edited colour packs into the planes
+/// (6 bits a channel) and comes back from the next conversion; an edited swatch is warned about.
+#[test]
+fn a_colour_edited_in_a_palette_json_is_in_the_packed_palette_and_the_swatch_is_a_view() {
+    let dir = tempfile::tempdir().unwrap();
+    let pal = samples().join("BARREN.PAL");
+    let original = std::fs::read(&pal).unwrap();
+    let out = dir.path().join("out");
+    relic().args(["convert", "-q", "-o"]).arg(&out).arg(&pal).assert().success();
+    let json = out.join("BARREN.PAL/BARREN.PAL.json");
+    let swatch = out.join("BARREN.PAL/swatch.view.png");
+    assert!(swatch.is_file());
+    // Unedited: the same bytes, nothing said.
+    let same = dir.path().join("same.pal");
+    let assert = relic().args(["pack", "dr-pal", "-o"]).arg(&same).arg(&json).assert().success();
+    assert_eq!(String::from_utf8_lossy(&assert.get_output().stderr).lines().count(), 1);
+    assert_eq!(std::fs::read(&same).unwrap(), original);
+    // Colour 5 made pure red: planes R, G, B of entry 5 become 63, 0, 0; nothing else changes.
+    let mut doc = read_json(&json);
+    doc["colors"][5] = Value::from("#FF0000");
+    std::fs::write(&json, serde_json::to_vec_pretty(&doc).unwrap()).unwrap();
+    let edited = dir.path().join("edited.pal");
+    let assert = relic().args(["pack", "dr-pal", "-o"]).arg(&edited).arg(&json).assert().success();
+    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    assert!(stderr.contains("dr-pal: 1 colour edited in `colors`"), "{stderr}");
+    // The swatch still shows the old colour 5: it is a view, and stale now, so it is named.
+    assert!(stderr.contains("swatch.view.png is a view and was not packed back"), "{stderr}");
+    let bytes = std::fs::read(&edited).unwrap();
+    let mut want = original.clone();
+    for (plane, value) in [(0, 63u8), (1, 0), (2, 0)] {
+        let at = 8 + 256 * plane + 5;
+        want[at] = (original[at] & !63) | value;
+    }
+    assert_eq!(bytes, want);
+    let again = dir.path().join("again");
+    relic().args(["convert", "-q", "-o"]).arg(&again).arg(&edited).assert().success();
+    assert_eq!(read_json(&again.join("edited.pal/edited.pal.json"))["colors"][5], "#FF0000");
+    let (w, _, pixels) = read_png(&again.join("edited.pal/swatch.view.png"));
+    assert_eq!((w, &pixels[5 * 4..6 * 4]), (16, &[255, 0, 0, 255][..]));
+    // The refreshed swatch beside the refreshed JSON is no warning; an edited one is.
+    let json = again.join("edited.pal/edited.pal.json");
+    let assert = relic().args(["pack", "dr-pal", "-o"]).arg(dir.path().join("x.pal")).arg(&json).assert().success();
+    assert!(!String::from_utf8_lossy(&assert.get_output().stderr).contains("warning"));
+    let (w, h, mut pixels) = read_png(&again.join("edited.pal/swatch.view.png"));
+    pixels[0..4].copy_from_slice(&[1, 2, 3, 255]);
+    write_png(&again.join("edited.pal/swatch.view.png"), w, h, &pixels);
+    let assert = relic().args(["pack", "dr-pal", "-o"]).arg(dir.path().join("y.pal")).arg(&json).assert().success();
+    assert!(String::from_utf8_lossy(&assert.get_output().stderr).contains("swatch.view.png is a view"));
+    assert_eq!(std::fs::read(dir.path().join("y.pal")).unwrap(), bytes);
+}

@@ -3,10 +3,13 @@
 //! is unknown), then tables the game draws with (a 32 KiB RGB555 → index table at offset 1544, shading
 //! tables), kept as they are.
 //!
-//! `relic convert x.pal` writes a 16 × 16 swatch PNG and the JSON (colours at 8 bits under
-//! `--option dr-pal.scaling`, the raw 6-bit planes, the tables); `relic pack dr-pal x.json` writes it back
-//! byte for byte from the planes and tables alone: the swatch and `colors` show them and are not read. Index 0 is transparent when sprites are drawn; the swatch shows every entry opaque. Index
-//! 47 is an ordinary colour (CORRECTIONS.md: 40–47 are team 1's shades), not a shadow.
+//! `relic convert x.pal` writes the JSON (`colors` at 8 bits under `--option dr-pal.scaling`, the raw 6-bit
+//! planes, the tables) and a 16 × 16 swatch, a view (`swatch.view.png`). `relic pack dr-pal x.json` writes
+//! it back byte for byte from the planes and tables; a colour edited in `colors` is written into the R, G and
+//! B planes (its top 6 bits: both scalings give a colour whose top 6 bits are the stored value, so the edit is
+//! found without knowing which one convert used), and an edited swatch is warned about. Index 0 is
+//! transparent when sprites are drawn; the swatch shows every entry opaque. Index 47 is an ordinary colour
+//! (CORRECTIONS.md: 40–47 are team 1's shades), not a shadow.
 
 use serde::{Deserialize, Serialize};
 
@@ -85,8 +88,9 @@ pub static FORMAT: Format = Format {
     kind: Kind::Image,
     capabilities: Capabilities { read: true, convert: true, write: true },
     notes: "Six 6-bit planes (R, G, B, three unknown) and the game's tables, kept. 6-bit to 8-bit scaling: \
-            --option dr-pal.scaling=replicate ((v<<2)|(v>>4), default) or x4. convert writes a 16x16 swatch PNG \
-            and the JSON; pack reads only the JSON's planes and tables (the swatch and `colors` only show them). \
+            --option dr-pal.scaling=replicate ((v<<2)|(v>>4), default) or x4. convert writes the JSON and a 16x16 \
+            swatch view (swatch.view.png); pack reads the JSON's planes and tables, with colours edited in \
+            `colors` written into the planes (6 bits each), and warns when the swatch view was edited. \
             --palette also takes JASC-PAL, RIFF PAL and raw 768-byte RGB.",
     codec: &PalCodec,
 };
@@ -120,12 +124,17 @@ impl Codec for PalCodec {
         Ok(value)
     }
 
-    fn write_json(&self, mut value: serde_json::Value) -> Result<Vec<u8>> {
-        if let Some(map) = value.as_object_mut() {
-            map.remove("format");
-            map.remove("colors");
-        }
-        write(&crate::registry::document_from_json(FORMAT_ID, value)?)
+    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
+        write_document(value, None, &mut Vec::new())
+    }
+
+    fn write_json_at(
+        &self,
+        value: serde_json::Value,
+        json_path: &std::path::Path,
+        notes: &mut Vec<String>,
+    ) -> Result<Vec<u8>> {
+        write_document(value, Some(json_path), notes)
     }
 
     fn convert(&self, data: &[u8], opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
@@ -138,10 +147,77 @@ impl Codec for PalCodec {
             map.insert("colors".into(), serde_json::json!(colors));
         }
         Ok(vec![
-            NamedAsset { name: None, asset: Asset::Image(palette.swatch()) },
+            NamedAsset { name: Some(SWATCH_VIEW.into()), asset: Asset::Image(palette.swatch()) },
             NamedAsset { name: None, asset: Asset::Document(Document { value: doc, tables: vec![] }) },
         ])
     }
+}
+
+/// The swatch's name among the outputs (a view: `pack` reads `colors`, never the swatch).
+pub const SWATCH_VIEW: &str = "swatch.view";
+
+/// The colours `colors` holds (`#RRGGBB` each), or a located error.
+fn colors_of(value: &serde_json::Value) -> Result<Option<Vec<[u8; 4]>>> {
+    let Some(list) = value.get("colors") else { return Ok(None) };
+    let bad = |i: usize, why: &str| Error::Refused(format!("{FORMAT_ID}: colors[{i}]: {why}"));
+    let list = list.as_array().ok_or_else(|| Error::Refused(format!("{FORMAT_ID}: colors: not a list")))?;
+    if list.len() != 256 {
+        return Err(Error::Refused(format!("{FORMAT_ID}: colors: {} entries, not 256", list.len())));
+    }
+    let mut out = Vec::with_capacity(256);
+    for (i, c) in list.iter().enumerate() {
+        let text = c.as_str().ok_or_else(|| bad(i, "not a string"))?;
+        let hex =
+            text.strip_prefix('#').filter(|h| h.len() == 6 && h.is_ascii()).ok_or_else(|| bad(i, "not #RRGGBB"))?;
+        let channel =
+            |k: usize| u8::from_str_radix(hex.get(k..k + 2).unwrap_or(""), 16).map_err(|_| bad(i, "not #RRGGBB"));
+        out.push([channel(0)?, channel(2)?, channel(4)?, 255]);
+    }
+    Ok(Some(out))
+}
+
+/// The file from its document: the planes and tables, with colours edited in `colors` written into the R,
+/// G and B planes; beside `json_path`, an edited swatch view is warned about.
+fn write_document(
+    mut value: serde_json::Value,
+    json_path: Option<&std::path::Path>,
+    notes: &mut Vec<String>,
+) -> Result<Vec<u8>> {
+    let colors = colors_of(&value)?;
+    if let Some(map) = value.as_object_mut() {
+        map.remove("format");
+        map.remove("colors");
+    }
+    let mut pals: Pals = crate::registry::document_from_json(FORMAT_ID, value)?;
+    if let Some(colors) = &colors {
+        let mut edited = 0;
+        for (i, c) in colors.iter().enumerate() {
+            let mut changed = false;
+            for (k, &channel) in c.iter().take(3).enumerate() {
+                let Some(stored) = pals.planes.get_mut(k).and_then(|p| p.0.get_mut(i)) else { continue };
+                // Both scalings (×4 and replicate) give an 8-bit value whose top six bits are the stored
+                // value's low six, so this finds an edit whichever convert used.
+                if *stored & 63 != channel >> 2 {
+                    *stored = (*stored & !63) | (channel >> 2);
+                    changed = true;
+                }
+            }
+            edited += usize::from(changed);
+        }
+        if edited > 0 {
+            notes.push(format!(
+                "{FORMAT_ID}: {edited} colour{} edited in `colors`, written at 6 bits per channel (the low 2 bits \
+                 of each 8-bit value are not stored)",
+                if edited == 1 { "" } else { "s" }
+            ));
+        }
+        if let Some(dir) = json_path.and_then(std::path::Path::parent) {
+            let swatch = Palette { colors: colors.clone() }.swatch();
+            let view = dir.join(format!("{SWATCH_VIEW}.png"));
+            notes.extend(crate::export::view::view_note(&view, &swatch, "the JSON's `colors`"));
+        }
+    }
+    write(&pals)
 }
 
 #[cfg(test)]
