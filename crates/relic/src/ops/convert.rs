@@ -419,9 +419,13 @@ fn convert_bytes(
     batch
 }
 
-/// A file's assets exported, as (relative output path, bytes, kind). One unnamed asset's files sit beside
-/// each other as `<stem><suffix>.<ext>` (`x.png`, or `x.mip0.png`, `x.mip1.png`, … for a mip chain;
-/// `x.<table>.csv` for tables); several assets go into `<stem>/`, except one named
+/// A file to write: its path relative to the output folder, its bytes, and its manifest kind.
+type OutputFile = (String, Vec<u8>, &'static str);
+
+/// A file's assets exported, as (relative output path, bytes, kind); `None` when `--to` is given and none of
+/// them can be made into it. `stem` is the input's whole file name. One unnamed asset's files sit beside
+/// each other as `<stem><suffix>.<ext>` (`x.mmp.png`, or `x.mmp.mip0.png`, … for a mip chain;
+/// `x.idb.<table>.csv` for tables); several assets go into `<stem>/`, except one named
 /// [`NamedAsset::BESIDE`], which sits beside that folder as `<stem>.<ext>` (the document that indexes it).
 fn export_assets(
     format: &Format,
@@ -431,7 +435,7 @@ fn export_assets(
     stem: &str,
     req: &ConvertRequest,
     options: &registry::ConvertOptions,
-) -> Result<Option<Vec<(String, Vec<u8>, &'static str)>>> {
+) -> Result<Option<Vec<OutputFile>>> {
     let codec = format.codec_for(name);
     let mut assets = match path {
         Some(p) => codec.convert_at(data, p, options)?,

@@ -523,7 +523,12 @@ fn export_one(asset: &Asset, ext: &'static str, frame: Option<usize>, stem: &str
         (Asset::Image(img), Some(j)) => {
             let f = img.frames.get(j).ok_or_else(|| format!("no frame {j}"))?;
             let f = crate::asset::Frame { role: crate::asset::FrameRole::Frame, ..f.clone() };
-            single = Asset::Image(Image { frames: vec![f], palette: img.palette.clone(), frame_rate: None, text: Vec::new() });
+            single = Asset::Image(Image {
+                frames: vec![f],
+                palette: img.palette.clone(),
+                frame_rate: None,
+                text: Vec::new(),
+            });
             &single
         }
         (_, Some(_)) => return Err("only images have frames".into()),
