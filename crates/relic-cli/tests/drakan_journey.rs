@@ -618,3 +618,32 @@ fn records_that_shared_a_body_part_when_one_is_edited() {
     assert_eq!(read_png(&again.output("texture_2.png")).2, [1, 2, 3, 255, 4, 5, 6, 255]);
     assert_eq!(read_png(&again.output("texture_3.png")).2, [9, 9, 9, 255, 4, 5, 6, 255]);
 }
+
+/// A model converted away from its textures and animations is written without them, and says so once.
+#[test]
+fn a_model_without_its_textures_says_what_it_went_without() {
+    let work = tempfile::tempdir().unwrap();
+    let alone = work.path().join("Sample.mod");
+    std::fs::copy(sample("Sample.mod"), &alone).unwrap();
+    let output = relic().args(["convert", "-o"]).arg(work.path().join("out")).arg(&alone).output().unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let warnings: Vec<&str> = stderr.lines().filter(|l| l.starts_with("relic: warning:")).collect();
+    assert_eq!(warnings.len(), 1, "{stderr}");
+    let missing = alone.with_extension("txd");
+    assert!(
+        warnings[0].starts_with(&format!(
+            "relic: warning: Sample.mod: models and levels written without what was not found: model 1 `Crate`: \
+             texture 0:2: {}: not found (and 3 more; records.json lists each)",
+            missing.display()
+        )),
+        "{stderr}"
+    );
+    // With its textures beside it, only the animation file is missing.
+    std::fs::copy(sample("Sample.txd"), &missing).unwrap();
+    let output = relic().args(["convert", "-o"]).arg(work.path().join("again")).arg(&alone).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let warnings: Vec<&str> = stderr.lines().filter(|l| l.starts_with("relic: warning:")).collect();
+    assert_eq!(warnings.len(), 1, "{stderr}");
+    assert!(warnings[0].contains("model 2 `Wisp`: animation 0:1:") && !warnings[0].contains("more"), "{stderr}");
+}

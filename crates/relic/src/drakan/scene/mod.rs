@@ -60,6 +60,18 @@ pub fn convert_with(
     let mut problems = Vec::new();
     out.extend(model::convert(srsc, ctx, anims, textures, &mut problems));
     out.extend(level::convert(srsc, ctx, opts, textures, &mut problems));
+    // What the scenes go without (a texture not found, …) is said once for the file; records.json lists
+    // each problem.
+    if let Some(first) = problems.first() {
+        let more = match problems.len() {
+            1 => String::new(),
+            n => format!(" (and {} more; records.json lists each)", n - 1),
+        };
+        opts.note(format!(
+            "{}.{}: models and levels written without what was not found: {first}{more}",
+            ctx.stem, ctx.extension
+        ));
+    }
     listing.extend(problems.into_iter().map(|p| json!({"scene": p})));
     out
 }

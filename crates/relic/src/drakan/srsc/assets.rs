@@ -193,7 +193,31 @@ pub fn convert_in(data: &[u8], ctx: &Context<'_>, opts: &ConvertOptions) -> Resu
             }
         }
     }
+    let listed = listing.len();
     out.extend(referenced_assets(&wanted, ctx, order, &mut listing));
+    // What the models refer to in other files and that could not be had: the models go without it, said
+    // once for the file (each reference is listed in records.json).
+    let missing: Vec<&str> = listing
+        .get(listed..)
+        .unwrap_or_default()
+        .iter()
+        .filter(|v| v.get("error").is_some())
+        .filter_map(|v| v.get("refers_to").and_then(Value::as_str))
+        .collect();
+    if let Some(first) = missing.first() {
+        opts.note(format!(
+            "{}.{}: {} referred to in other files not found (models go without them; records.json lists each): \
+             {first}{}",
+            ctx.stem,
+            ctx.extension,
+            if missing.len() == 1 {
+                "1 texture or sound".to_string()
+            } else {
+                format!("{} textures or sounds", missing.len())
+            },
+            if missing.len() > 1 { ", …" } else { "" }
+        ));
+    }
     // Models, characters and level layers as glTF scenes (with heightmaps for layers).
     out.extend(crate::drakan::scene::convert(&srsc, ctx, opts, order, &mut listing));
     out.push(named(outputs::RECORDS_FILE.trim_end_matches(".json"), document(Value::Array(listing))));
