@@ -226,8 +226,10 @@ fn edited_files_pack_in_the_stored_data_order_and_older_directories_still_pack()
     let dir = tempfile::tempdir().unwrap();
     let bytes = fixture();
     let out = extract_to(&bytes, dir.path());
-    // Same size: written in place, every other byte as it was.
+    // Same size: written in place, every other byte as it was, nothing to say.
     std::fs::write(out.join("BOOM.WAV"), b"RIFF!!!!").unwrap();
+    let report = ops::pack("dr-ftg", &out, &dir.path().join("same.ftg"), &PackOptions::default()).unwrap();
+    assert_eq!(report.notes, Vec::<String>::new());
     let packed = pack_folder(&out);
     let at = ftg::parse(&bytes).unwrap().entries[1].offset as usize;
     let mut want = bytes.clone();
@@ -236,6 +238,13 @@ fn edited_files_pack_in_the_stored_data_order_and_older_directories_still_pack()
     // Longer: the data no longer fits its place; laid out afresh from offset 12 in the stored data order
     // (BARREN.PAL, BOOM.WAV, TANK.SPR, tank.spr), the directory last in directory order.
     std::fs::write(out.join("BOOM.WAV"), b"RIFF and much more").unwrap();
+    let report = ops::pack("dr-ftg", &out, &dir.path().join("grown.ftg"), &PackOptions::default()).unwrap();
+    assert_eq!(report.notes.len(), 1, "{:?}", report.notes);
+    assert!(
+        report.notes[0].starts_with("dr-ftg: the recorded layout no longer fits the edited files"),
+        "{:?}",
+        report.notes
+    );
     let packed = pack_folder(&out);
     let f = ftg::parse(&packed).unwrap();
     let offsets: Vec<u32> = f.entries.iter().map(|e| e.offset).collect();

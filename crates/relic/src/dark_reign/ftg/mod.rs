@@ -87,7 +87,7 @@ impl Codec for FtgCodec {
         }))
     }
 
-    fn pack_folder(&self, files: Vec<FolderFile>, _request: &PackRequest, out: &mut dyn std::io::Write) -> Result<u64> {
+    fn pack_folder(&self, files: Vec<FolderFile>, request: &PackRequest, out: &mut dyn std::io::Write) -> Result<u64> {
         let folder = PackFolder::new(&files);
         let index = folder.index::<convert::ExtractedDirectory>(convert::DIRECTORY_FILE, convert::DIRECTORY_FORMAT)?;
         let bytes = match index {
@@ -98,7 +98,7 @@ impl Codec for FtgCodec {
                     .iter()
                     .map(|e| folder.read(&e.path, convert::DIRECTORY_FILE))
                     .collect::<Result<Vec<_>>>()?;
-                write::from_directory(&dir, &data)?
+                write::from_directory_noting(&dir, &data, &mut |n| request.note(n))?
             }
             None => {
                 let entries = files

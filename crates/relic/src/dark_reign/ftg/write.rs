@@ -145,6 +145,16 @@ pub fn write_document(doc: &FtgDocument) -> Result<Vec<u8>> {
 /// order) from offset 12, the directory last. Each name is written from its stored 28-byte field while that
 /// still holds the name (an edited name wins). The magic is always `BOTG` (CORRECTIONS.md).
 pub fn from_directory(dir: &super::convert::ExtractedDirectory, data: &[Vec<u8>]) -> Result<Vec<u8>> {
+    from_directory_noting(dir, data, &mut |_| {})
+}
+
+/// [`from_directory`], telling `note` when the recorded layout could not be kept (edited files no longer
+/// fit it) and the data was laid out afresh in the recorded order.
+pub fn from_directory_noting(
+    dir: &super::convert::ExtractedDirectory,
+    data: &[Vec<u8>],
+    note: &mut dyn FnMut(String),
+) -> Result<Vec<u8>> {
     let fields = dir
         .entries
         .iter()
@@ -164,8 +174,12 @@ pub fn from_directory(dir: &super::convert::ExtractedDirectory, data: &[Vec<u8>]
     if let (Some(layout), Some(offsets)) = (&dir.layout, &offsets) {
         let placed: Vec<([u8; NAME_SIZE], &[u8], u32)> =
             fields.iter().zip(data).zip(offsets).map(|((f, d), &o)| (*f, d.as_slice(), o)).collect();
-        if let Ok(bytes) = write_placed(&placed, layout.directory_offset, layout.file_size, &layout.gaps) {
-            return Ok(bytes);
+        match write_placed(&placed, layout.directory_offset, layout.file_size, &layout.gaps) {
+            Ok(bytes) => return Ok(bytes),
+            Err(why) => note(format!(
+                "dr-ftg: the recorded layout no longer fits the edited files ({why}); the data is laid out afresh \
+                 in the recorded order, so the archive is not byte for byte the original"
+            )),
         }
     }
     let mut order: Vec<usize> = (0..dir.entries.len()).collect();
