@@ -164,13 +164,14 @@ enum Command {
     },
     /// Convert files, folders and archives to open formats (PNG, WAV, glTF, JSON)
     #[command(after_help = "\
-Where outputs go: a file at REL/NAME below the root writes out/REL/NAME.<ext> when it makes one file
-(intro.cam -> intro.cam.json, unit.mmp -> unit.mmp.png) and out/REL/NAME/... when it makes several (an
-index document, for some formats, beside it as out/REL/NAME.json); an archive's entries go into
-out/REL/NAME/ by the same rule. The root is --base, else the deepest folder holding every input (a folder
-input counts as itself). Names follow from each input's name alone, two inputs never share an output,
-N shards write what one run would, and the output folder is never walked into. Files named *.view.* are
-views: `relic pack` does not read them and warns when they were edited.
+Where outputs go: a file at REL/NAME below the root writes out/REL/NAME.<ext> when it
+makes one file (intro.cam -> intro.cam.json, unit.mmp -> unit.mmp.png) and out/REL/NAME/...
+when it makes several (an index document, for some formats, beside it as out/REL/NAME.json);
+an archive's entries go into out/REL/NAME/ by the same rule. The root is --base, else the
+deepest folder holding every input (a folder input counts as itself). Names follow from each
+input's name alone, two inputs never share an output, N shards write what one run would, and
+the output folder is never walked into. Files named *.view.* are views: `relic pack` does not
+read them and warns when they were edited.
 
 Examples:
   relic convert -o out samples
