@@ -230,6 +230,17 @@ fn inputs_sharing_names_across_folders_never_share_an_output() {
     let walked = dir.path().join("walked");
     relic().args(["convert", "-q", "-o"]).arg(&walked).arg(&game).assert().success();
     assert_eq!(tree(&walked), whole);
+    // A file named twice, and inside a folder named too, is converted once.
+    let twice = dir.path().join("twice");
+    relic()
+        .args(["convert", "-q", "-o"])
+        .arg(&twice)
+        .arg(&game)
+        .args([&inputs[0], &inputs[0]])
+        .arg(game.join("a/../a/intro.cam"))
+        .assert()
+        .success();
+    assert_eq!(tree(&twice), whole);
     let sharded = dir.path().join("sharded");
     for k in 1..=3 {
         relic()

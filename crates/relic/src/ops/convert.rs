@@ -195,6 +195,24 @@ pub fn convert(inputs: &[PathBuf], out_dir: &Path, req: &ConvertRequest, progres
             });
         }
     }
+    // A file named twice (`convert samples samples/x.cam`, a list with a line twice) is converted once, in
+    // its first place; named on the command line once, it keeps the failure rules of a named file.
+    let mut first: std::collections::HashMap<PathBuf, usize> = Default::default();
+    let mut unique: Vec<Job> = Vec::with_capacity(jobs.len());
+    for job in jobs {
+        match first.entry(paths::lexical_absolute(&job.path)) {
+            std::collections::hash_map::Entry::Occupied(e) => {
+                if let Some(kept) = unique.get_mut(*e.get()) {
+                    kept.explicit |= job.explicit;
+                }
+            }
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(unique.len());
+                unique.push(job);
+            }
+        }
+    }
+    let jobs = unique;
     let jobs = super::Shard::select(req.shard, jobs, |j| j.path.as_path());
     report.inputs = jobs.iter().map(|j| j.path.display().to_string()).collect();
     progress.start(jobs.len() as u64);
