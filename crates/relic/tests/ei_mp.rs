@@ -400,7 +400,7 @@ fn relic_convert_writes_the_glb_heightmap_and_document_and_they_validate() {
     let glbs = [
         out.path().join("zone.mp/terrain.view.glb"),
         out.path().join("zone.mpr/terrain.view.glb"),
-        out.path().join("zone000000.glb"),
+        out.path().join("zone000000.sec.glb"),
     ];
     // World positions read back from the GLB's accessors.
     let (doc, bin) = read_glb(&std::fs::read(&glbs[0]).unwrap());
