@@ -13,7 +13,7 @@ use tiny_http::{Header, Method, Request, Response};
 use super::assets;
 use super::cache::Cache;
 use super::preview::{self, Body};
-use super::request::{shown, Query, Rejection};
+use super::request::{range, shown, Query, Range, Rejection};
 use super::tree::{Item, Root, Tree};
 
 pub(super) struct State {
@@ -91,6 +91,8 @@ struct Reply {
     body: Body,
     headers: Vec<Header>,
     policy: &'static str,
+    /// Whether a `Range` is answered (files).
+    ranges: bool,
 }
 
 impl Reply {
@@ -102,6 +104,7 @@ impl Reply {
             body: Body::Made(Arc::new(bytes)),
             headers: Vec::new(),
             policy: DATA_POLICY,
+            ranges: false,
         }
     }
 
@@ -123,8 +126,37 @@ fn answer(state: &State, request: Request) {
         header("Cache-Control", "no-store"),
     ];
     headers.extend(reply.headers);
-    let len = reply.body.as_ref().len();
-    let response = Response::new(reply.status.into(), headers, std::io::Cursor::new(reply.body), Some(len), None);
+    let len = reply.body.len();
+    let (mut status, mut start, mut count) = (reply.status, 0, len);
+    if reply.ranges && reply.status == 200 {
+        headers.push(header("Accept-Ranges", "bytes"));
+        let asked = request.headers().iter().find(|h| h.field.equiv("Range")).map(|h| h.value.as_str());
+        // A conditional range is answered whole: these answers carry no validator to compare with.
+        let conditional = request.headers().iter().any(|h| h.field.equiv("If-Range"));
+        match asked.filter(|_| !conditional).map(|r| range(r, len)) {
+            None | Some(Range::Whole) => {}
+            Some(Range::Part { start: a, end: b }) => {
+                (status, start, count) = (206, a, b - a);
+                headers.push(header("Content-Range", &format!("bytes {a}-{}/{len}", b - 1)));
+            }
+            Some(Range::Unsatisfiable) => {
+                let message = format!("no byte of this {len}-byte file is in the range asked for");
+                let body = serde_json::to_vec(&json!({"error": message})).unwrap_or_default();
+                headers[0] = header("Content-Type", "application/json");
+                headers.retain(|h| !h.field.equiv("Content-Disposition"));
+                headers.push(header("Content-Range", &format!("bytes */{len}")));
+                let n = body.len();
+                let response = Response::new(416.into(), headers, std::io::Cursor::new(body), Some(n), None);
+                let _ = request.respond(response);
+                return;
+            }
+        }
+    }
+    // Past this size tiny_http would send chunks, whose end marks a file cut short as complete: with a
+    // `Content-Length`, a file truncated while it is sent ends the answer visibly short.
+    let body = reply.body.reader(start, count);
+    let count = usize::try_from(count).unwrap_or(usize::MAX);
+    let response = Response::new(status.into(), headers, body, Some(count), None).with_chunked_threshold(usize::MAX);
     // A client that went away is no error of ours.
     let _ = request.respond(response);
 }
@@ -179,6 +211,7 @@ fn asset_reply(file: &'static assets::File) -> Reply {
         body: Body::Made(Arc::new(file.bytes.to_vec())),
         headers: Vec::new(),
         policy: APP_POLICY,
+        ranges: false,
     }
 }
 
@@ -224,6 +257,7 @@ fn api(state: &State, endpoint: &str, query: &Query) -> Result<Reply, Rejection>
                 body: out.body,
                 headers: vec![header("Content-Disposition", &value)],
                 policy: DATA_POLICY,
+                ranges: true,
             })
         }
     }

@@ -30,19 +30,83 @@ fn own_downloads(data: &Data, path: &str, downloads: &mut Vec<Value>) {
     downloads.push(json!({"label": "raw bytes", "url": file_url(path, "raw", None, None)}));
 }
 
-/// The bytes of a file to send, shared with the cache or the memory map they come from.
-#[derive(Clone)]
+/// The bytes of a file to send: made (shared with the cache), held in memory (an archive entry's bytes), or
+/// a file on disk, read as it is sent and never from a memory map, so that a file truncated meanwhile gives a
+/// short answer rather than a fault.
 pub(super) enum Body {
     Made(Arc<Vec<u8>>),
-    Read(Arc<crate::source::Source>),
+    Held(Arc<crate::source::Source>),
+    Disk { file: std::fs::File, len: u64 },
 }
 
-impl AsRef<[u8]> for Body {
-    fn as_ref(&self) -> &[u8] {
+impl Body {
+    pub(super) fn len(&self) -> u64 {
         match self {
-            Body::Made(v) => v,
-            Body::Read(s) => s,
+            Body::Made(v) => v.len() as u64,
+            Body::Held(s) => s.len() as u64,
+            Body::Disk { len, .. } => *len,
         }
+    }
+
+    /// A reader of `len` bytes from `start` (within [`Body::len`]).
+    pub(super) fn reader(self, start: u64, len: u64) -> Box<dyn std::io::Read + Send> {
+        use std::io::{Read, Seek, SeekFrom};
+        match self {
+            Body::Made(v) => {
+                Box::new(std::io::Cursor::new(Slice(Body::Made(v), start as usize, (start + len) as usize)))
+            }
+            Body::Held(s) => {
+                Box::new(std::io::Cursor::new(Slice(Body::Held(s), start as usize, (start + len) as usize)))
+            }
+            Body::Disk { mut file, .. } => {
+                let read = match file.seek(SeekFrom::Start(start)) {
+                    Ok(_) => Some(FileRead { file, left: len }),
+                    Err(_) => None,
+                };
+                match read {
+                    Some(r) => Box::new(std::io::BufReader::with_capacity(1 << 16, r)),
+                    None => Box::new(std::io::empty().take(0)),
+                }
+            }
+        }
+    }
+}
+
+/// Part of a body held in memory.
+struct Slice(Body, usize, usize);
+
+impl AsRef<[u8]> for Slice {
+    fn as_ref(&self) -> &[u8] {
+        match &self.0 {
+            Body::Made(v) => &v[self.1..self.2],
+            Body::Held(s) => &s[self.1..self.2],
+            Body::Disk { .. } => &[],
+        }
+    }
+}
+
+/// The next `left` bytes of a file, read in chunks; a file that ends sooner (truncated while it is sent) is
+/// an error, so the answer stops short of its `Content-Length` and the client sees it was cut.
+struct FileRead {
+    file: std::fs::File,
+    left: u64,
+}
+
+impl std::io::Read for FileRead {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.left == 0 || buf.is_empty() {
+            return Ok(0);
+        }
+        let want = buf.len().min(usize::try_from(self.left).unwrap_or(usize::MAX));
+        let n = self.file.read(&mut buf[..want])?;
+        if n == 0 {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::UnexpectedEof,
+                "the file got shorter while it was sent",
+            ));
+        }
+        self.left -= n as u64;
+        Ok(n)
     }
 }
 
@@ -450,9 +514,21 @@ pub(super) fn file(
     // The item's own bytes, and its own data as JSON.
     if ext == "raw" {
         let d = data.ok_or_else(|| Rejection::bad("only files and archive entries have raw bytes"))?;
-        let body = Body::Read(Arc::clone(&d.bytes));
+        let (body, head) = match &d.disk {
+            Some(disk) => {
+                let unreadable =
+                    |e: std::io::Error| Rejection::new(404, format!("cannot read `{}`: {e}", shown(&path)));
+                let mut file = std::fs::File::open(disk).map_err(unreadable)?;
+                let len = file.metadata().map_err(unreadable)?.len();
+                // The head is read from the file too (the reader seeks back to where it starts).
+                let mut head = Vec::with_capacity(64);
+                std::io::Read::read_to_end(&mut std::io::Read::take(&mut file, 64), &mut head).map_err(unreadable)?;
+                (Body::Disk { file, len }, head)
+            }
+            None => (Body::Held(Arc::clone(&d.bytes)), d.bytes[..d.bytes.len().min(64)].to_vec()),
+        };
         // Raw bytes are sent as data, except media a browser shows as they are (never a type that runs).
-        let media = if d.format.is_none() { media_type(&d.bytes) } else { None };
+        let media = if d.format.is_none() { media_type(&head) } else { None };
         let content_type = media.map_or("application/octet-stream", |(_, mime)| mime);
         return Ok(FileOut { body, content_type, file_name: base });
     }

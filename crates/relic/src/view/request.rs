@@ -105,6 +105,60 @@ impl Query {
     }
 }
 
+/// What a `Range` header asks of a body of `len` bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Range {
+    /// No range, or one this server does not answer (several ranges, another unit, bad syntax): the
+    /// whole body, as RFC 9110 lets a server do.
+    Whole,
+    /// Bytes `start..end` (`end` exclusive, not empty).
+    Part { start: u64, end: u64 },
+    /// A range that no byte of the body satisfies (416).
+    Unsatisfiable,
+}
+
+/// Reads a `Range` header (`bytes=a-b`, `bytes=a-`, `bytes=-n`) against a body of `len` bytes.
+pub fn range(header: &str, len: u64) -> Range {
+    let Some((unit, spec)) = header.trim().split_once('=') else { return Range::Whole };
+    if !unit.trim().eq_ignore_ascii_case("bytes") || spec.contains(',') {
+        return Range::Whole;
+    }
+    let Some((first, last)) = spec.trim().split_once('-') else { return Range::Whole };
+    let number = |t: &str| -> Option<u64> {
+        let t = t.trim();
+        if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        // Past u64: larger than any body.
+        Some(t.parse().unwrap_or(u64::MAX))
+    };
+    match (first.trim().is_empty(), number(first), number(last)) {
+        // `-n`: the last n bytes.
+        (true, _, Some(n)) => {
+            if n == 0 || len == 0 {
+                Range::Unsatisfiable
+            } else {
+                Range::Part { start: len - n.min(len), end: len }
+            }
+        }
+        (false, Some(a), None) if last.trim().is_empty() => {
+            if a >= len {
+                Range::Unsatisfiable
+            } else {
+                Range::Part { start: a, end: len }
+            }
+        }
+        (false, Some(a), Some(b)) if a <= b => {
+            if a >= len {
+                Range::Unsatisfiable
+            } else {
+                Range::Part { start: a, end: b.saturating_add(1).min(len) }
+            }
+        }
+        _ => Range::Whole,
+    }
+}
+
 /// Text quoted in a message, cut short and with control characters escaped.
 pub fn shown(text: &str) -> String {
     crate::paths::display_name(text)
@@ -170,5 +224,24 @@ mod tests {
         assert!(q.path().is_err());
         assert!(Query::parse("path=a&path=b").is_err());
         assert_eq!(percent_encode("a b/é"), "a%20b/%C3%A9");
+    }
+
+    #[test]
+    fn ranges() {
+        let part = |start, end| Range::Part { start, end };
+        assert_eq!(range("bytes=0-9", 100), part(0, 10));
+        assert_eq!(range("bytes=90-200", 100), part(90, 100));
+        assert_eq!(range("bytes=10-", 100), part(10, 100));
+        assert_eq!(range("bytes=-10", 100), part(90, 100));
+        assert_eq!(range("bytes=-1000", 100), part(0, 100));
+        assert_eq!(range("bytes=0-99999999999999999999999", 100), part(0, 100));
+        for unsatisfiable in ["bytes=100-", "bytes=100-200", "bytes=-0", "bytes=99999999999999999999999-"] {
+            assert_eq!(range(unsatisfiable, 100), Range::Unsatisfiable, "{unsatisfiable}");
+        }
+        assert_eq!(range("bytes=0-", 0), Range::Unsatisfiable);
+        for whole in ["", "bytes=5-1", "bytes=0-1,3-4", "items=0-1", "bytes=a-b", "bytes=-", "bytes=+1-2", "bytes 0-1"]
+        {
+            assert_eq!(range(whole, 100), Range::Whole, "{whole}");
+        }
     }
 }
