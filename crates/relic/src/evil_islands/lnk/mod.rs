@@ -16,7 +16,7 @@ pub mod types;
 pub mod write;
 
 pub use read::parse;
-pub use types::{Link, Lnk};
+pub use types::{Link, Lnk, NameIndex, Tree};
 pub use write::write;
 
 use serde_json::json;
@@ -65,11 +65,12 @@ impl Codec for LnkCodec {
 
 /// Summary for `relic info`: the parts, the root(s), the depth of the tree and what does not fit in it.
 pub fn info(lnk: &Lnk) -> serde_json::Value {
-    let depths: Vec<Option<usize>> = (0..lnk.links.len()).map(|i| lnk.depth(i)).collect();
+    let tree = lnk.tree();
+    let depths = &tree.depths;
     json!({
         "format": FORMAT_ID,
         "links": lnk.links.len(),
-        "roots": lnk.roots().iter().filter_map(|&i| lnk.links.get(i)).map(|l| &l.name).collect::<Vec<_>>(),
+        "roots": tree.roots.iter().filter_map(|&i| lnk.links.get(i)).map(|l| &l.name).collect::<Vec<_>>(),
         "depth": depths.iter().flatten().max(),
         "parents_missing": lnk.missing_parents(),
         "links_in_cycles_or_under_missing_parents": depths.iter().filter(|d| d.is_none()).count(),

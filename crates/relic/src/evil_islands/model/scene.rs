@@ -5,6 +5,7 @@ use crate::asset::{
     Scene, Texture, Transform,
 };
 use crate::error::{Error, Result};
+use crate::evil_islands::lnk::NameIndex;
 use crate::evil_islands::{anm, fig};
 
 use super::Figure;
@@ -62,8 +63,16 @@ pub fn to_scene(figure: &Figure, morph: [f32; 3], note: &mut dyn FnMut(String)) 
     );
     scene.materials.push(material);
     let links = &figure.lnk.links;
+    // Every lookup by name goes through an index built once: thousands of parts stay O(n).
+    let tree = figure.lnk.tree();
+    let part_index = NameIndex::new(figure.parts.iter().map(|(n, _)| n.as_str()));
+    let bone_index = NameIndex::new(figure.bones.iter().map(|(n, _)| n.as_str()));
+    let clip_indexes: Vec<NameIndex> =
+        figure.animations.iter().map(|(_, parts)| NameIndex::new(parts.iter().map(|(n, _)| n.as_str()))).collect();
+    let part_of = |name: &str| part_index.get(name).map(|k| &figure.parts[k].1);
     for (i, link) in links.iter().enumerate() {
-        let translation = figure.bone(&link.name).map_or([0.0; 3], |b| {
+        let bone = bone_index.get(&link.name).map(|k| &figure.bones[k].1);
+        let translation = bone.map_or([0.0; 3], |b| {
             if b.offsets.is_empty() {
                 // An empty `.bon` entry (real figure archives have them): no offset to place the part by.
                 note(format!(
@@ -74,12 +83,13 @@ pub fn to_scene(figure: &Figure, morph: [f32; 3], note: &mut dyn FnMut(String)) 
             let offsets: Vec<[f32; 3]> = (0..b.offsets.len()).filter_map(|m| b.offset(m)).collect();
             to_gltf(trilinear(&offsets, morph))
         });
-        let mesh = match figure.part(&link.name) {
+        let mesh = match part_of(&link.name) {
             Some(part) => {
                 let anims: Vec<(&str, &anm::Anm)> = figure
                     .animations
                     .iter()
-                    .filter_map(|(clip, parts)| Some((clip.as_str(), super::find(parts, &link.name)?)))
+                    .zip(&clip_indexes)
+                    .filter_map(|((clip, parts), index)| Some((clip.as_str(), &parts[index.get(&link.name)?].1)))
                     .collect();
                 let (mesh, dropped) = part_mesh(&link.name, part, morph, &anims);
                 for (clip, anm) in &anims {
@@ -106,7 +116,7 @@ pub fn to_scene(figure: &Figure, morph: [f32; 3], note: &mut dyn FnMut(String)) 
             }
             None => None,
         };
-        let children = figure.lnk.children(i);
+        let children = tree.children[i].clone();
         scene.nodes.push(Node {
             name: link.name.clone(),
             transform: Transform::Trs { translation, rotation: [0.0, 0.0, 0.0, 1.0], scale: [1.0; 3] },
@@ -115,7 +125,7 @@ pub fn to_scene(figure: &Figure, morph: [f32; 3], note: &mut dyn FnMut(String)) 
             ..Default::default()
         });
     }
-    scene.roots = figure.lnk.roots();
+    scene.roots = tree.roots.clone();
     // A cycle of parents leaves no root: every node would hang from another, which glTF refuses.
     if scene.roots.is_empty() && !scene.nodes.is_empty() {
         return Err(Error::invalid(
@@ -125,7 +135,7 @@ pub fn to_scene(figure: &Figure, morph: [f32; 3], note: &mut dyn FnMut(String)) 
             "no part is a root: the parents form a cycle",
         ));
     }
-    if let Some(cycle) = (0..links.len()).find(|&i| figure.lnk.depth(i).is_none()) {
+    if let Some(cycle) = tree.first_detached() {
         return Err(Error::invalid(
             crate::evil_islands::lnk::FORMAT_ID,
             format!("links[{cycle}].parent"),
@@ -133,10 +143,10 @@ pub fn to_scene(figure: &Figure, morph: [f32; 3], note: &mut dyn FnMut(String)) 
             "the part's parents run in a cycle or end at a missing part",
         ));
     }
-    for (clip, parts) in &figure.animations {
+    for ((clip, parts), index) in figure.animations.iter().zip(&clip_indexes) {
         let mut channels = Vec::new();
         for (node, link) in links.iter().enumerate() {
-            let Some(anm) = super::find(parts, &link.name) else { continue };
+            let Some(anm) = index.get(&link.name).map(|k| &parts[k].1) else { continue };
             let times = |n: usize| (0..n).map(|k| k as f32 / FRAMES_PER_SECOND).collect::<Vec<_>>();
             if !anm.rotations.is_empty() {
                 let values = anm
@@ -164,7 +174,7 @@ pub fn to_scene(figure: &Figure, morph: [f32; 3], note: &mut dyn FnMut(String)) 
                     interpolation: Interpolation::Linear,
                 });
             }
-            if let (Some(mesh), Some(part)) = (scene.nodes[node].mesh, figure.part(&link.name)) {
+            if let (Some(mesh), Some(part)) = (scene.nodes[node].mesh, part_of(&link.name)) {
                 if let Some(weights) = frame_weights(&scene.meshes[mesh], part, anm, clip) {
                     channels.push(Channel {
                         target: ChannelTarget::Node(node),

@@ -1,0 +1,136 @@
+//! Hostile Evil Islands files (issue #23): each is built here byte by byte and run through the operations
+//! the CLI calls. Nothing is timed (times belong to benchmarks): the algorithms are linear or n log n, so
+//! these inputs of thousands of parts or names finish at once; the errors are asserted exactly and the
+//! heap is measured with a counting allocator as `limits.rs` does.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use relic::evil_islands::lnk;
+use relic::ops::{self, ConvertRequest, Quiet};
+
+struct Counting;
+
+static CURRENT: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            let now = CURRENT.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
+            PEAK.fetch_max(now, Ordering::Relaxed);
+        }
+        p
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) };
+        CURRENT.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        if !p.is_null() {
+            if new_size >= layout.size() {
+                let now = CURRENT.fetch_add(new_size - layout.size(), Ordering::Relaxed) + new_size - layout.size();
+                PEAK.fetch_max(now, Ordering::Relaxed);
+            } else {
+                CURRENT.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
+            }
+        }
+        p
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// The measurements share one counter: tests in this file run one at a time.
+static SERIAL: Mutex<()> = Mutex::new(());
+
+const BOUND: usize = 64 << 20;
+
+fn peak_during<T>(f: impl FnOnce() -> T) -> (T, usize) {
+    let base = CURRENT.load(Ordering::Relaxed);
+    PEAK.store(base, Ordering::Relaxed);
+    let out = f();
+    (out, PEAK.load(Ordering::Relaxed).saturating_sub(base))
+}
+
+fn serial() -> std::sync::MutexGuard<'static, ()> {
+    SERIAL.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
+fn lnk_name(out: &mut Vec<u8>, raw: &[u8]) {
+    out.extend((raw.len() as u32).to_le_bytes());
+    out.extend(raw);
+}
+
+/// A chain of `n` parts, each hanging from the next one stored (so every parent comes later in the file),
+/// named in lower case and referred to in upper case; the last part is the root.
+fn lnk_chain(n: usize) -> Vec<u8> {
+    let mut out = (n as u32).to_le_bytes().to_vec();
+    for i in 0..n {
+        lnk_name(&mut out, format!("p{i:04}\0").as_bytes());
+        if i + 1 < n {
+            lnk_name(&mut out, format!("P{:04}\0", i + 1).as_bytes());
+        } else {
+            lnk_name(&mut out, b"");
+        }
+    }
+    out
+}
+
+#[test]
+fn lnk_chain_of_4000_parts_stored_parents_last_is_linear() {
+    let _serial = serial();
+    let bytes = lnk_chain(4000);
+    assert!(bytes.len() < 90_000, "{}", bytes.len());
+    let parsed = lnk::parse(&bytes).unwrap();
+    let tree = parsed.tree();
+    assert_eq!(tree.roots, [3999]);
+    assert_eq!(tree.depths[0], Some(3999));
+    assert_eq!(tree.parents[0], Some(1), "parents are matched ignoring ASCII case");
+    assert_eq!(tree.children[3999], [3998]);
+    assert_eq!(tree.first_detached(), None);
+
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "chain.lnk", &bytes);
+    let ((_, info), peak) = peak_during(|| ops::info(&path).unwrap());
+    assert_eq!(info["links"], 4000);
+    assert_eq!(info["depth"], 3999);
+    assert_eq!(info["roots"], serde_json::json!(["p3999"]));
+    assert_eq!(info["links_in_cycles_or_under_missing_parents"], 0);
+    assert!(peak < BOUND, "info took {peak} bytes");
+
+    let out = dir.path().join("out");
+    let (report, peak) = peak_during(|| ops::convert(&[path], &out, &ConvertRequest::default(), &Quiet));
+    assert!(report.failures.is_empty(), "{:?}", report.failures);
+    assert_eq!(report.outputs.len(), 1);
+    assert!(peak < BOUND, "convert took {peak} bytes");
+}
+
+#[test]
+fn lnk_cycle_among_thousands_of_parts_is_found_once() {
+    let _serial = serial();
+    // The chain's root made to hang from the first part: every part is in one cycle of 4000.
+    let mut bytes = lnk_chain(4000);
+    bytes.truncate(bytes.len() - 4);
+    lnk_name(&mut bytes, b"P0000\0");
+    let parsed = lnk::parse(&bytes).unwrap();
+    let tree = parsed.tree();
+    assert!(tree.roots.is_empty());
+    assert!(tree.depths.iter().all(Option::is_none));
+    let info = lnk::info(&parsed);
+    assert_eq!(info["links_in_cycles_or_under_missing_parents"], 4000);
+    assert_eq!(info["depth"], serde_json::Value::Null);
+    let err = relic::evil_islands::model::convert_skeleton(parsed, &Default::default()).unwrap_err();
+    assert_eq!(err.to_string(), "ei-lnk: links at offset 0x0: no part is a root: the parents form a cycle");
+}
