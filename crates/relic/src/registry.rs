@@ -98,7 +98,10 @@ impl<'f> PackFolder<'f> {
         if value.get("format").and_then(serde_json::Value::as_str) != Some(format) {
             return Err(Error::Refused(format!("{}: its format is not `{format}`", file.path.display())));
         }
-        serde_json::from_value(value).map(Some).map_err(|e| Error::Refused(format!("{}: {e}", file.path.display())))
+        serde_path_to_error::deserialize(value).map(Some).map_err(|e| {
+            let at = e.path().to_string();
+            Error::Refused(format!("{}: `{at}`: {}", file.path.display(), e.inner()))
+        })
     }
 
     /// Refuses a file the index `name` does not list (an added file would otherwise be left out silently).
@@ -374,8 +377,14 @@ pub fn document_json<T: Serialize>(format: &'static str, doc: &T) -> Result<serd
 
 /// A document back from JSON (for [`Codec::write_json`]); the error names the format.
 pub fn document_from_json<T: serde::de::DeserializeOwned>(format: &'static str, value: serde_json::Value) -> Result<T> {
-    serde_json::from_value(value)
-        .map_err(|e| Error::invalid(format, "document", 0, format!("not a {format} document: {e}")))
+    serde_path_to_error::deserialize(value).map_err(|e| json_error(format, &e.path().to_string(), e.inner()))
+}
+
+/// A document that does not fit its format, named by its JSON path (`sections[1].rate: invalid type: string
+/// "fast", expected u32`): a JSON document has no byte offsets that would help a user.
+pub fn json_error(format: &str, path: &str, inner: &dyn std::fmt::Display) -> Error {
+    let at = if path.is_empty() || path == "." { "the document".to_string() } else { format!("`{path}`") };
+    Error::Refused(format!("{format} document: {at}: {inner}"))
 }
 
 /// A file's data as JSON with `"format": <id>` put first (for [`Codec::to_json`] of formats whose types
@@ -396,13 +405,13 @@ pub fn tagged_document_from_json<T: serde::de::DeserializeOwned>(
     value: serde_json::Value,
 ) -> Result<T> {
     let serde_json::Value::Object(mut fields) = value else {
-        return Err(Error::invalid(format, "document", 0, format!("not a {format} document: not a JSON object")));
+        return Err(json_error(format, "", &"not a JSON object"));
     };
     match fields.remove("format") {
         Some(serde_json::Value::String(id)) if id == format => {}
         other => {
             let found = other.map_or_else(|| "no `format`".to_string(), |v| format!("`format` {v}"));
-            return Err(Error::invalid(format, "format", 0, format!("not a {format} document: {found}")));
+            return Err(json_error(format, "format", &format!("not a {format} document: {found}")));
         }
     }
     document_from_json(format, serde_json::Value::Object(fields))
