@@ -340,11 +340,14 @@ impl Target<'_> {
     /// Takes `n` bytes from the expansion budget, or refuses.
     fn spend(&self, format: &'static str, n: u64, file_len: u64) -> Result<()> {
         use std::sync::atomic::Ordering;
-        let ok = self.budget.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| left.checked_sub(n)).is_ok();
-        if ok {
-            Ok(())
-        } else {
-            crate::limits::check_expansion(format, "entries", u64::MAX, file_len)
+        match self.budget.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| left.checked_sub(n)) {
+            Ok(_) => Ok(()),
+            // What this input would have made so far, with these `n` bytes: what was spent of the budget, and
+            // `n` (the real figures, not a sentinel).
+            Err(left) => {
+                let spent = crate::limits::expansion_budget(file_len).saturating_sub(left);
+                crate::limits::check_expansion(format, "entries", spent.saturating_add(n), file_len)
+            }
         }
     }
 
