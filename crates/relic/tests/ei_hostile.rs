@@ -134,3 +134,80 @@ fn lnk_cycle_among_thousands_of_parts_is_found_once() {
     let err = relic::evil_islands::model::convert_skeleton(parsed, &Default::default()).unwrap_err();
     assert_eq!(err.to_string(), "ei-lnk: links at offset 0x0: no part is a root: the parents form a cycle");
 }
+
+/// A RES of empty entries: `(name, next_index)` per table slot, the names in slot order.
+fn res_table(records: &[(Vec<u8>, i32)]) -> Vec<u8> {
+    let mut out = relic::evil_islands::res::types::MAGIC.to_vec();
+    let names: usize = records.iter().map(|(n, _)| n.len()).sum();
+    for v in [records.len() as u32, 16, names as u32] {
+        out.extend(v.to_le_bytes());
+    }
+    let mut name_offset = 0u32;
+    for (name, next) in records {
+        out.extend(next.to_le_bytes());
+        out.extend([0u8; 12]); // size, offset, time
+        out.extend((name.len() as u16).to_le_bytes());
+        out.extend(name_offset.to_le_bytes());
+        name_offset += name.len() as u32;
+    }
+    for (name, _) in records {
+        out.extend(name);
+    }
+    out
+}
+
+#[test]
+fn res_of_50000_names_in_one_self_looping_slot_is_linear() {
+    let _serial = serial();
+    let n = 50_000;
+    // Five-letter names whose bytes sum to 547: every one hashes to slot 547.
+    let mut names = Vec::with_capacity(n);
+    'all: for a in b'a'..=b'z' {
+        for b in b'a'..=b'z' {
+            for c in b'a'..=b'z' {
+                for d in b'a'..=b'z' {
+                    let rest = 547 - i32::from(a) - i32::from(b) - i32::from(c) - i32::from(d);
+                    if (i32::from(b'a')..=i32::from(b'z')).contains(&rest) {
+                        names.push(vec![a, b, c, d, rest as u8]);
+                        if names.len() == n {
+                            break 'all;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(names.len(), n);
+    let slot = relic::evil_islands::res::name_hash(&names[0], n);
+    assert!(names.iter().all(|name| relic::evil_islands::res::name_hash(name, n) == slot));
+    let records: Vec<(Vec<u8>, i32)> =
+        names.into_iter().enumerate().map(|(i, name)| (name, if i == slot { slot as i32 } else { -1 })).collect();
+    let bytes = res_table(&records);
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "loop.res", &bytes);
+    let ((_, info), peak) = peak_during(|| ops::info(&path).unwrap());
+    assert_eq!(info["entries"], n);
+    assert_eq!(info["unreachable_by_hash"], n - 1, "only the record in the slot itself is reached");
+    assert!(peak < BOUND, "info took {peak} bytes");
+}
+
+#[test]
+fn res_unreachable_agrees_with_one_lookup_per_record() {
+    // Small archives of every shape (chains, cycles, trees into cycles, names equal but for case),
+    // checked against the game's lookup done record by record.
+    let mut seed = 0x2545_f491_u64;
+    let mut rand = move |m: u64| {
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (seed >> 33) % m
+    };
+    let pool: [&[u8]; 6] = [b"a", b"A", b"b", b"ab", b"Ba", b"c"];
+    for _ in 0..3000 {
+        let n = 1 + rand(9) as usize;
+        let records: Vec<(Vec<u8>, i32)> =
+            (0..n).map(|_| (pool[rand(pool.len() as u64) as usize].to_vec(), rand(n as u64 + 1) as i32 - 1)).collect();
+        let bytes = res_table(&records);
+        let res = relic::evil_islands::res::parse(&bytes).unwrap();
+        let expected: Vec<usize> = (0..n).filter(|&i| res.find(res.name(i)) != Some(i)).collect();
+        assert_eq!(res.unreachable(), expected, "{records:?}");
+    }
+}

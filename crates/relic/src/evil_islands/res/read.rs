@@ -128,9 +128,99 @@ impl<'a> Res<'a> {
         None
     }
 
-    /// Records that the game cannot reach through the hash chains.
+    /// Records that the game cannot reach through the hash chains: those [`Res::find`] does not return
+    /// for their own name. Computed for all records at once in O(n) (expected, hashing names), not one
+    /// lookup per record: the `next_index` links form a functional graph, which is split into trees
+    /// hanging from cycles or chain ends; record `i` lies on the walk from slot `h` when it is an ancestor
+    /// of `h` in its tree or on the cycle `h`'s tree hangs from, and its distance is then known in O(1).
+    /// Of the records sharing a name (ignoring ASCII case), only the nearest to the name's slot is reached.
     pub fn unreachable(&self) -> Vec<usize> {
-        (0..self.len()).filter(|&i| self.find(self.name(i)) != Some(i)).collect()
+        let n = self.len();
+        let next: Vec<Option<usize>> =
+            self.records.iter().map(|r| usize::try_from(r.next_index).ok().filter(|&j| j < n)).collect();
+        // Cycles: each record on one gets its cycle's id, its position and the cycle's length.
+        let mut on_cycle: Vec<Option<(usize, usize)>> = vec![None; n];
+        let mut cycle_len = Vec::new();
+        let mut state = vec![0u8; n]; // 0 new, 1 on the current walk, 2 done
+        for start in 0..n {
+            let mut path = Vec::new();
+            let mut at = Some(start);
+            while let Some(i) = at {
+                match state[i] {
+                    0 => {
+                        state[i] = 1;
+                        path.push(i);
+                        at = next[i];
+                    }
+                    1 => {
+                        let from = path.iter().position(|&p| p == i).unwrap_or(0);
+                        let id = cycle_len.len();
+                        cycle_len.push(path.len() - from);
+                        for (pos, &c) in path[from..].iter().enumerate() {
+                            on_cycle[c] = Some((id, pos));
+                        }
+                        break;
+                    }
+                    _ => break,
+                }
+            }
+            for i in path {
+                state[i] = 2;
+            }
+        }
+        // The trees: a record's tree parent is its `next`, unless it is on a cycle (then it is a root).
+        let mut children = vec![Vec::new(); n];
+        for i in 0..n {
+            if on_cycle[i].is_none() {
+                if let Some(j) = next[i] {
+                    children[j].push(i);
+                }
+            }
+        }
+        let mut tin = vec![0usize; n];
+        let mut tout = vec![0usize; n];
+        let mut depth = vec![0usize; n];
+        let mut root = vec![0usize; n];
+        let mut clock = 0;
+        for r in (0..n).filter(|&i| on_cycle[i].is_some() || next[i].is_none()) {
+            let mut stack = vec![(r, 0usize)];
+            tin[r] = clock;
+            clock += 1;
+            root[r] = r;
+            while let Some((v, k)) = stack.pop() {
+                if let Some(&c) = children[v].get(k) {
+                    stack.push((v, k + 1));
+                    tin[c] = clock;
+                    clock += 1;
+                    depth[c] = depth[v] + 1;
+                    root[c] = r;
+                    stack.push((c, 0));
+                } else {
+                    tout[v] = clock;
+                }
+            }
+        }
+        // Steps from slot `h` to record `i`, when the walk from `h` reaches it.
+        let distance = |h: usize, i: usize| -> Option<usize> {
+            if tin[i] <= tin[h] && tout[h] <= tout[i] {
+                return Some(depth[h] - depth[i]);
+            }
+            let (cycle, pos) = on_cycle[i]?;
+            let (root_cycle, root_pos) = on_cycle[root[h]]?;
+            (cycle == root_cycle).then(|| depth[h] + (pos + cycle_len[cycle] - root_pos) % cycle_len[cycle])
+        };
+        // Per name (ASCII case folded), the record the lookup returns: the nearest on the walk.
+        let mut nearest: std::collections::HashMap<Vec<u8>, (usize, usize)> = std::collections::HashMap::new();
+        for i in 0..n {
+            let name = self.name(i);
+            let Some(d) = distance(name_hash(name, n), i) else { continue };
+            let slot = nearest.entry(name.to_ascii_lowercase()).or_insert((d, i));
+            if d < slot.0 {
+                *slot = (d, i);
+            }
+        }
+        let reached: std::collections::HashSet<usize> = nearest.values().map(|&(_, i)| i).collect();
+        (0..n).filter(|i| !reached.contains(i)).collect()
     }
 }
 
