@@ -2,8 +2,14 @@
 //! sequence of counts that alternate, starting with a transparent one. Even steps skip `count` transparent
 //! pixels (all 8 bits); odd steps are opaque runs of `count & 0x7F` pixels, followed by that many palette
 //! indices in a normal sprite and by nothing in a shadow sprite. A line ends exactly at the width; a zero
-//! skip is legal when a line starts opaque (and so is any zero count). The high bit of odd counts has no
-//! known meaning: decoding ignores it, [`Runs`] keep it.
+//! skip is legal when a line starts opaque, and a zero count may split a run longer than one count holds.
+//! The high bit of odd counts has no known meaning: decoding ignores it, [`Runs`] keep it.
+//!
+//! relic's rule for runs that make no progress (the spec and CORRECTIONS.md are silent): two zero-pixel
+//! runs in a row (an opaque count of 0 or 0x80 counts as zero) are an error located at the second. Such a
+//! pair never draws anything, no encoder needs one, and without the rule a picture of zero counts walks
+//! to the end of the pixel data (issue #23: a 1 MB sprite made `info` take 1.8 GB). With it, every two
+//! counts of a line cover at least one pixel, so a line of `w` pixels holds at most `2·w + 1` counts.
 
 use crate::error::Result;
 use crate::reader::Reader;
@@ -31,12 +37,17 @@ pub fn decode(r: &mut Reader<'_>, width: usize, height: usize, shadow: bool) -> 
         let line = y * width;
         let mut x = 0usize;
         let mut step = 0usize;
+        let mut last_zero = false;
         while x < width {
             let at = r.pos();
             let count = r.u8("run count")?;
             counts.push(count);
             let opaque = step % 2 == 1;
             let n = if opaque { usize::from(count & 0x7F) } else { usize::from(count) };
+            if n == 0 && last_zero {
+                return Err(r.error_at("run count", at, format!("{}", NoProgress { x, y })));
+            }
+            last_zero = n == 0;
             if x + n > width {
                 return Err(r.error_at(
                     "run count",
@@ -57,6 +68,38 @@ pub fn decode(r: &mut Reader<'_>, width: usize, height: usize, shadow: bool) -> 
         }
     }
     Ok(Decoded { pixels, counts })
+}
+
+/// Two zero-pixel runs in a row at `x` of line `y` (see the module's rule).
+struct NoProgress {
+    x: usize,
+    y: usize,
+}
+
+impl std::fmt::Display for NoProgress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "a second zero-pixel run in a row at x = {} of line {}: runs that make no progress", self.x, self.y)
+    }
+}
+
+/// The fewest bytes a line of `width` pixels takes: transparent runs of 255 split by zero opaque counts
+/// (normal sprites: opaque pixels cost a byte each, so skips are the cheapest), or alternating skips of
+/// 255 and shadow runs of 127 (shadow sprites, whose opaque runs carry no bytes).
+pub fn min_line_bytes(width: u64, shadow: bool) -> u64 {
+    if width == 0 {
+        return 0;
+    }
+    if !shadow {
+        return 2 * width.div_ceil(MAX_SKIP as u64) - 1;
+    }
+    let pair = (MAX_SKIP + MAX_OPAQUE) as u64;
+    let (q, rem) = (width / pair, width % pair);
+    2 * q
+        + match rem {
+            0 => 0,
+            r if r <= MAX_SKIP as u64 => 1,
+            _ => 2,
+        }
 }
 
 /// Whether a pixel is drawn (not skipped).
@@ -122,11 +165,16 @@ impl<'a> Runs<'a> {
             let start = pos;
             let mut x = 0usize;
             let mut step = 0usize;
+            let mut last_zero = false;
             while x < width {
                 let Some(&c) = counts.get(pos) else {
                     return Err(format!("the counts end in line {y} of {height}"));
                 };
                 let n = if step % 2 == 1 { usize::from(c & 0x7F) } else { usize::from(c) };
+                if n == 0 && last_zero {
+                    return Err(NoProgress { x, y }.to_string());
+                }
+                last_zero = n == 0;
                 if x + n > width {
                     return Err(format!("line {y}: a run of {n} at x = {x} passes the width {width}"));
                 }
@@ -248,6 +296,28 @@ mod tests {
         assert!(Runs::split(&[2, 2], 2, 1).is_err());
         assert!(Runs::split(&[2], 2, 2).is_err());
         assert_eq!(Runs::split(&[2, 0, 1, 1], 2, 2).unwrap().lines, vec![&[2u8][..], &[0, 1, 1][..]]);
+    }
+
+    #[test]
+    fn two_zero_runs_in_a_row_are_refused_and_no_encoding_has_them() {
+        let e = decode_bytes(&[0, 0, 2], 2, 1, false).unwrap_err();
+        assert_eq!(e.location().unwrap().offset, 1, "{e}");
+        assert!(decode_bytes(&[0, 0x80, 2], 2, 1, true).is_err(), "0x80 is a zero opaque run");
+        assert!(decode_bytes(&[1, 0, 1], 2, 1, false).is_ok(), "one zero between runs splits nothing");
+        assert!(Runs::split(&[0, 0, 2], 2, 1).is_err());
+        for w in [1usize, 254, 255, 256, 381, 382, 383, 637, 1000] {
+            for shadow in [false, true] {
+                let blank = encode(&vec![0; w], w, shadow);
+                assert!(blank.windows(2).all(|p| p != [0, 0]));
+                let fewest = if shadow {
+                    encode(&(0..w).map(|x| u8::from(x % 382 >= 255)).collect::<Vec<_>>(), w, true).len()
+                } else {
+                    blank.len()
+                };
+                assert_eq!(min_line_bytes(w as u64, shadow), fewest as u64, "{w} {shadow}");
+            }
+        }
+        assert_eq!(min_line_bytes(0, false), 0);
     }
 
     #[test]

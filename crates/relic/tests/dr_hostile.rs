@@ -1,0 +1,151 @@
+//! Dark Reign hostile files (issue #23): each is built by hand and run through what `info`, `convert` and
+//! `pack` call; the errors are asserted exactly (format, field, offset) and the heap is measured with a
+//! counting allocator (as `limits.rs` does), so a small file cannot claim gigabytes.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use relic::codec::palette::Palette;
+use relic::dark_reign::spr;
+use relic::registry::ConvertOptions;
+
+struct Counting;
+
+static CURRENT: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            let now = CURRENT.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
+            PEAK.fetch_max(now, Ordering::Relaxed);
+        }
+        p
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) };
+        CURRENT.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        if !p.is_null() {
+            if new_size >= layout.size() {
+                let now = CURRENT.fetch_add(new_size - layout.size(), Ordering::Relaxed) + new_size - layout.size();
+                PEAK.fetch_max(now, Ordering::Relaxed);
+            } else {
+                CURRENT.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
+            }
+        }
+        p
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// The measurements share one counter: tests in this file run one at a time.
+static SERIAL: Mutex<()> = Mutex::new(());
+
+fn serial() -> std::sync::MutexGuard<'static, ()> {
+    SERIAL.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Runs `f` and returns its result with the heap's peak growth during it.
+fn peak_during<T>(f: impl FnOnce() -> T) -> (T, usize) {
+    let base = CURRENT.load(Ordering::Relaxed);
+    PEAK.store(base, Ordering::Relaxed);
+    let out = f();
+    (out, PEAK.load(Ordering::Relaxed).saturating_sub(base))
+}
+
+const MIB: usize = 1 << 20;
+
+/// The (format, field, offset) an error names.
+fn located(e: &relic::Error) -> (&'static str, String, u64) {
+    let at = e.location().unwrap_or_else(|| panic!("no location: {e}"));
+    (at.format, at.field.clone(), at.offset)
+}
+
+/// An SPR file from its header values and tables (spec "SPR Sprite Format" with CORRECTIONS.md): one
+/// section of anims 0..nanims with no hotspots, the anim-index table given, pictures at `offsets` of `bits`,
+/// an empty hotspot table.
+struct Spr<'a> {
+    magic: &'a [u8; 4],
+    nanims: i32,
+    nrots: i32,
+    szx: i32,
+    szy: i32,
+    picnr: Vec<i32>,
+    offsets: Vec<i32>,
+    bits: &'a [u8],
+}
+
+impl Spr<'_> {
+    fn off_picoffs(&self) -> u64 {
+        32 + 4 * self.picnr.len() as u64 + 16 + 4 * self.nanims as u64
+    }
+
+    fn off_bits(&self) -> u64 {
+        self.off_picoffs() + 8 * self.offsets.len() as u64 + 4
+    }
+
+    fn bytes(&self) -> Vec<u8> {
+        let mut out = self.magic.to_vec();
+        let mut int = |v: i32| out.extend(v.to_le_bytes());
+        for v in [0x0210, self.nanims, self.nrots, self.szx, self.szy, self.offsets.len() as i32, 1] {
+            int(v);
+        }
+        self.picnr.iter().for_each(|&v| int(v));
+        [0, self.nanims - 1, 65536, 0].into_iter().for_each(&mut int);
+        (0..self.nanims).for_each(|_| int(0));
+        for &o in &self.offsets {
+            int(o);
+            int(0);
+        }
+        int(self.bits.len() as i32);
+        assert_eq!(out.len() as u64, self.off_bits());
+        out.extend(self.bits);
+        out.extend(0i32.to_le_bytes());
+        out
+    }
+}
+
+/// Finding 1: zero counts made every picture walk to the end of the pixel data (a 1 MB sprite: `info`
+/// 1.8 GB, `convert` 4 GB, a 1.2 GB JSON). Two zero-pixel runs in a row are now an error at the second.
+#[test]
+fn zero_runs_that_make_no_progress_are_refused_where_they_are() {
+    let _s = serial();
+    // 1 MiB of zero counts, then one run that would end a line; 4096 pictures of 1 × 1 start in the zeros.
+    let mut bits = vec![0u8; MIB];
+    bits.push(1);
+    let file = Spr {
+        magic: b"RSPR",
+        nanims: 1,
+        nrots: 1,
+        szx: 1,
+        szy: 1,
+        picnr: vec![0],
+        offsets: (0..4096).collect(),
+        bits: &bits,
+    };
+    let bytes = file.bytes();
+    let (r, peak) = peak_during(|| spr::parse(&bytes));
+    let e = r.unwrap_err();
+    // Picture 0: a zero skip, then a zero opaque run at the next byte.
+    assert_eq!(located(&e), ("dr-spr", "pictures[0].run count".into(), file.off_bits() + 1), "{e}");
+    assert!(e.to_string().contains("no progress"), "{e}");
+    assert!(peak < MIB, "{peak} bytes");
+    let (r, peak) = peak_during(|| spr::to_assets(&bytes, &Palette::greyscale(), &ConvertOptions::default()));
+    assert_eq!(located(&r.unwrap_err()).1, "pictures[0].run count");
+    assert!(peak < MIB, "{peak} bytes");
+
+    // A shadow sprite's 0x80 is a zero opaque run too; a line may still start with a zero skip.
+    let bits = [0u8, 0x80, 0, 1];
+    let shadow = Spr { magic: b"SSPR", offsets: vec![0], bits: &bits, ..file };
+    let e = spr::parse(&shadow.bytes()).unwrap_err();
+    assert_eq!(located(&e), ("dr-spr", "pictures[0].run count".into(), shadow.off_bits() + 1), "{e}");
+    let fine = Spr { bits: &[0, 1], ..shadow };
+    assert_eq!(spr::parse(&fine.bytes()).unwrap().pictures[0].pixels.as_ref().unwrap().0, [1]);
+}
