@@ -149,3 +149,74 @@ fn zero_runs_that_make_no_progress_are_refused_where_they_are() {
     let fine = Spr { bits: &[0, 1], ..shadow };
     assert_eq!(spr::parse(&fine.bytes()).unwrap().pictures[0].pixels.as_ref().unwrap().0, [1]);
 }
+
+/// Finding 2, the header's side: a picture size the pixel data cannot encode (every line takes at least
+/// `2·⌈w/255⌉ − 1` bytes in a normal sprite) is refused before its pixels are allocated.
+#[test]
+fn picture_sizes_the_pixel_data_cannot_encode_are_refused_before_allocating() {
+    let _s = serial();
+    let bits = [0u8; 1000];
+    let file = Spr {
+        magic: b"RSPR",
+        nanims: 1,
+        nrots: 1,
+        szx: 8192,
+        szy: 8192,
+        picnr: vec![0],
+        offsets: vec![0],
+        bits: &bits,
+    };
+    let (r, peak) = peak_during(|| spr::parse(&file.bytes()));
+    let e = r.unwrap_err();
+    assert_eq!(located(&e), ("dr-spr", "szy".into(), 20), "{e}");
+    assert!(e.to_string().contains("at least 532480 bytes"), "{e}");
+    assert!(peak < MIB, "{peak} bytes");
+    // Enough data in all, but a picture starting near its end.
+    let mut bits = blank_lines(255, 64);
+    bits.push(0);
+    let late = Spr { szx: 255, szy: 64, offsets: vec![0, 2], bits: &bits, ..file };
+    let e = spr::parse(&late.bytes()).unwrap_err();
+    assert_eq!(located(&e), ("dr-spr", "picoffs[1].picoff".into(), late.off_picoffs() + 8), "{e}");
+    // Shadow runs carry no bytes: 382 pixels take two counts.
+    assert_eq!(spr::rle::min_line_bytes(382, true), 2);
+    assert_eq!(spr::rle::min_line_bytes(8192, false), 65);
+}
+
+/// A blank line of `w` pixels as relic encodes it (skips of 255 split by zero opaque counts).
+fn blank_lines(w: usize, h: usize) -> Vec<u8> {
+    spr::rle::encode(&vec![0; w * h], w, false)
+}
+
+/// Finding 2: 8192² frames × 7 rotations from a 562 KB sprite took 2.2 GB. The pixels decode (64 MiB,
+/// within `--max-pixels` and `--max-expansion`), but the RGBA of seven frames is charged to the budget and
+/// refused before any frame is drawn.
+#[test]
+fn frames_whose_rgba_is_over_the_budget_are_refused_before_drawing() {
+    let _s = serial();
+    let bits = blank_lines(8192, 8192);
+    assert_eq!(bits.len(), 8192 * 65);
+    let file = Spr {
+        magic: b"RSPR",
+        nanims: 1,
+        nrots: 7,
+        szx: 8192,
+        szy: 8192,
+        picnr: vec![0; 7],
+        offsets: vec![0],
+        bits: &bits,
+    };
+    let bytes = file.bytes();
+    let (r, peak) = peak_during(|| spr::to_assets(&bytes, &Palette::greyscale(), &ConvertOptions::default()));
+    let e = r.unwrap_err();
+    assert!(matches!(e, relic::Error::Limit { .. }), "{e}");
+    assert_eq!(located(&e), ("dr-spr", "sections".into(), 32 + 4 * 7), "{e}");
+    // The decoded picture (64 MiB) and its runs; no RGBA.
+    assert!(peak < 72 * MIB, "{} MiB", peak / MIB);
+    // One 2048² frame from 34 KB of blank lines fits (16 MiB of RGBA, as much again for the atlas).
+    let bits = blank_lines(2048, 2048);
+    let one = Spr { nrots: 1, szx: 2048, szy: 2048, picnr: vec![0], bits: &bits, ..file };
+    let bytes = one.bytes();
+    let (r, peak) = peak_during(|| spr::to_assets(&bytes, &Palette::greyscale(), &ConvertOptions::default()));
+    assert_eq!(r.unwrap().len(), 3, "the frame, the atlas view and the document");
+    assert!(peak < 40 * MIB, "{} MiB", peak / MIB);
+}

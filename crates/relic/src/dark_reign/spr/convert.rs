@@ -225,7 +225,33 @@ pub fn assets(doc: &SprDocument, palette: &Palette, opts: &ConvertOptions, budge
         opts.note(note);
         None
     });
-    let rgba_of = pictures_rgba(doc, &paint, &list)?;
+    // What the frames and the atlas hold (RGBA, 4 bytes a pixel) is charged to the budget before any is
+    // drawn: frames showing one picture each get their own image.
+    let drawn = list.len().saturating_add(usize::from(atlas.is_some()));
+    let bytes = (drawn as u64).saturating_mul((w as u64).saturating_mul(h as u64)).saturating_mul(4);
+    if bytes > budget {
+        return Err(Error::limit(
+            FORMAT_ID,
+            "sections",
+            Offsets::of(doc).sections,
+            format!(
+                "{} frames of {w}×{h} pixels{} are {bytes} bytes of RGBA, more than --max-expansion allows for this \
+                 file ({budget})",
+                list.len(),
+                if atlas.is_some() { " and their atlas" } else { "" }
+            ),
+        ));
+    }
+    let mut rgba_of = pictures_rgba(doc, &paint, &list)?;
+    let atlas_image = atlas.map(|size| atlas_image(doc, &list, &rgba_of, size));
+    // The last frame showing a picture takes its RGBA; the others copy it.
+    let mut last_use = vec![usize::MAX; rgba_of.len()];
+    for (k, f) in list.iter().enumerate() {
+        if let Some(slot) = last_use.get_mut(f.picture) {
+            *slot = k;
+        }
+    }
+    let shown: Vec<bool> = rgba_of.iter().map(Option::is_some).collect();
     let mut out = Vec::with_capacity(list.len() + 2);
     let mut rows = Vec::with_capacity(list.len());
     let mut listed: HashMap<(i64, usize), usize> = HashMap::new();
@@ -241,21 +267,19 @@ pub fn assets(doc: &SprDocument, palette: &Palette, opts: &ConvertOptions, budge
         }
         rows.push(FrameRow::new(doc, f, k * w, &records, hotspots_of));
         // A frame of no pixels has no PNG (nor can a PNG have no pixels); its picture stays in the document.
-        let Some(Some(rgba)) = rgba_of.get(f.picture) else { continue };
+        let last = last_use.get(f.picture) == Some(&k);
+        let Some(slot) = rgba_of.get_mut(f.picture) else { continue };
+        let Some(rgba) = (if last { slot.take() } else { slot.clone() }) else { continue };
         let centre = records.iter().find(|r| r.flag == 0).map_or((0, 0), |r| (-i32::from(r.x), -i32::from(r.y)));
         let hotspots = records.iter().map(|r| Hotspot { x: r.x.into(), y: r.y.into(), flag: r.flag.into() }).collect();
         out.push(NamedAsset {
             name: Some(f.name.clone()),
-            asset: Asset::Image(Image::single(w as u32, h as u32, rgba.clone(), centre, hotspots)),
+            asset: Asset::Image(Image::single(w as u32, h as u32, rgba, centre, hotspots)),
         });
     }
-    if let Some(size) = atlas {
-        out.push(NamedAsset {
-            name: Some(ATLAS_VIEW.into()),
-            asset: Asset::Image(atlas_image(doc, &list, &rgba_of, size)),
-        });
+    if let Some(image) = atlas_image {
+        out.push(NamedAsset { name: Some(ATLAS_VIEW.into()), asset: Asset::Image(image) });
     }
-    let shown: Vec<bool> = rgba_of.iter().map(Option::is_some).collect();
     let unshown: Vec<UnshownHotspot> = doc
         .hotspots
         .iter()
@@ -365,13 +389,37 @@ fn convert_document(
     unshown: Vec<UnshownHotspot>,
     atlas: Option<(usize, usize)>,
 ) -> Result<serde_json::Value> {
-    let mut lean = doc.clone();
-    for (p, shown) in lean.pictures.iter_mut().zip(shown) {
-        let exact = p.pixels.as_ref().is_some_and(|px| paint.reproducible(&px.0));
-        if *shown && exact {
-            p.pixels = None;
-        }
-    }
+    // The pictures copied one at a time, without the pixels the PNGs give back (not the whole document).
+    let pictures = doc
+        .pictures
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let exact = p.pixels.as_ref().is_some_and(|px| paint.reproducible(&px.0));
+            let dropped = exact && shown.get(i).copied().unwrap_or(false);
+            Picture {
+                hotspot_index: p.hotspot_index,
+                pixels: if dropped { None } else { p.pixels.clone() },
+                runs: p.runs.clone(),
+            }
+        })
+        .collect();
+    let lean = SprDocument {
+        format: doc.format.clone(),
+        magic: doc.magic,
+        version: doc.version,
+        anims: doc.anims,
+        rotations: doc.rotations,
+        width: doc.width,
+        height: doc.height,
+        picture_of_frames: doc.picture_of_frames.clone(),
+        sections: doc.sections.clone(),
+        anim_sections: doc.anim_sections.clone(),
+        pictures,
+        layout: doc.layout.clone(),
+        hotspots: vec![],
+        trailing: doc.trailing.clone(),
+    };
     let mut value = crate::registry::document_json(FORMAT_ID, &lean)?;
     if let Some(map) = value.as_object_mut() {
         map.remove("hotspots");

@@ -90,12 +90,12 @@ pub fn parse(bytes: &[u8]) -> Result<SprDocument> {
     let mut covered = Vec::with_capacity(decoded.len());
     let mut canonical = true;
     let mut next = 0u64;
-    for (&(offset, hotoff), (d, len)) in table.iter().zip(&decoded) {
+    for (&(offset, hotoff), (d, len)) in table.iter().zip(decoded) {
         canonical &= u64::from(offset) == next;
-        next = u64::from(offset) + *len as u64;
+        next = u64::from(offset) + len as u64;
         covered.push((u64::from(offset), next));
-        let runs = (rle::encoded_counts(&d.pixels, w) != d.counts).then(|| Base64(d.counts.clone()));
-        pictures.push(Picture { hotspot_index: hotoff, pixels: Some(Base64(d.pixels.clone())), runs });
+        let runs = (rle::encoded_counts(&d.pixels, w) != d.counts).then_some(Base64(d.counts));
+        pictures.push(Picture { hotspot_index: hotoff, pixels: Some(Base64(d.pixels)), runs });
     }
     canonical &= next == u64::from(end);
 
@@ -166,6 +166,21 @@ fn decode_pictures(
             format!("{w}×{h} pixels per picture is over the limit of {max} (--max-pixels raises it)"),
         ));
     }
+    // Every line takes at least `rle::min_line_bytes` (runs of at most 255 pixels; two zero runs in a row
+    // are refused), so a picture needs `h` times that from its offset: a header declaring pictures larger
+    // than the pixel data can encode is refused before anything is allocated.
+    let need = rle::min_line_bytes(w as u64, shadow).saturating_mul(h as u64);
+    if !table.is_empty() && need > bits.len() as u64 {
+        return Err(Error::invalid(
+            FORMAT_ID,
+            "szy",
+            AT_SZY,
+            format!(
+                "{w}×{h} pictures take at least {need} bytes of runs; the pixel data holds {} (end marker)",
+                bits.len()
+            ),
+        ));
+    }
     let total = pixels.saturating_mul(table.len() as u64);
     crate::limits::check_expansion(FORMAT_ID, "npics", total, file_len as u64).map_err(|e| e.at_offset(AT_NPICS))?;
     let budget = crate::limits::expansion_budget(file_len as u64);
@@ -186,6 +201,14 @@ fn decode_pictures(
                 format!("{offset} points past the pixel data (0x{:X} bytes up to the end marker)", bits.len()),
             )
         })?;
+        if len < need {
+            return Err(Error::invalid(
+                FORMAT_ID,
+                format!("picoffs[{i}].picoff"),
+                table_at + 8 * i as u64,
+                format!("{offset} leaves {len} bytes of pixel data; a {w}×{h} picture takes at least {need}"),
+            ));
+        }
         let mut r = bits.sub(u64::from(offset), len, "picoff")?;
         let decoded = rle::decode(&mut r, w, h, shadow).map_err(|e| e.within(format_args!("pictures[{i}]")))?;
         walked += r.pos() as u64;
