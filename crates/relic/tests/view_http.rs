@@ -596,3 +596,45 @@ fn file_downloads_answer_byte_ranges() {
     );
     assert_eq!((r.status, r.header("Content-Length"), r.body.len()), (206, "10", 0));
 }
+
+/// Issue #23: what is cached is keyed by the version of its file (size, modification time): a file
+/// changed on disk is converted again, not served as it was; and with a budget smaller than any value
+/// (none is kept: a value larger than the budget is given, not cached) every answer is still right.
+#[test]
+fn a_file_changed_on_disk_is_converted_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let ei = Path::new(SAMPLES).join("evil_islands");
+    std::fs::copy(ei.join("example_dxt1.mmp"), dir.path().join("t.mmp")).unwrap();
+    std::fs::copy(ei.join("example_argb4.mmp"), dir.path().join("argb4.mmp")).unwrap();
+    for cache_bytes in [512 << 20, 64] {
+        std::fs::copy(ei.join("example_dxt1.mmp"), dir.path().join("t.mmp")).unwrap();
+        let server = serve(dir.path(), ViewOptions { cache_bytes, ..ViewOptions::default() }).unwrap();
+        let a = server.addr();
+        let png = "/api/file?path=t.mmp&as=png&asset=0&frame=0";
+        let before = ok(a, png).body;
+        assert_eq!(ok(a, png).body, before);
+        let info = ok(a, "/api/preview?path=t.mmp").json();
+        assert_eq!(info["size"], 260);
+        let argb4 = ok(a, "/api/file?path=argb4.mmp&as=png&asset=0&frame=0").body;
+        assert_ne!(argb4, before);
+        std::fs::copy(ei.join("example_argb4.mmp"), dir.path().join("t.mmp")).unwrap();
+        assert_eq!(ok(a, png).body, argb4, "cache_bytes {cache_bytes}: the file as it is now");
+        assert_eq!(ok(a, "/api/preview?path=t.mmp").json()["size"], 204);
+        // An archive's listing, too.
+        let inputs = vec![relic::evil_islands::res::write::PackInput {
+            name: b"only.txt".to_vec(),
+            modified: 0,
+            source: relic::evil_islands::res::write::PackSource::Bytes(b"one".to_vec()),
+        }];
+        let mut bytes = Vec::new();
+        relic::evil_islands::res::write::write_archive(inputs, Default::default(), &mut bytes).unwrap();
+        let res = dir.path().join("b.res");
+        std::fs::copy(ei.join("example.res"), &res).unwrap();
+        let children = ok(a, "/api/tree?path=b.res").json()["children"].clone();
+        std::fs::write(&res, &bytes).unwrap();
+        let now = ok(a, "/api/tree?path=b.res").json()["children"].clone();
+        assert_ne!(now, children);
+        assert_eq!(names(&now), ["b.res/only.txt"]);
+        std::fs::remove_file(&res).unwrap();
+    }
+}

@@ -1,8 +1,10 @@
 //! Results of slow work (listing an archive, converting an item, encoding a file) computed once, on
-//! rayon's pool rather than on the request thread, and kept by key up to a byte budget. Requests for a key
-//! being computed wait for that one computation instead of starting another. Errors are kept too (the
-//! bytes under the root do not change while they are viewed); a panic in a format becomes an error for its
-//! key, never a hung request.
+//! rayon's pool rather than on the request thread, and kept by key up to a byte budget: the oldest values
+//! go first, and a value larger than the whole budget is handed to those who waited for it and not kept.
+//! Requests for a key being computed wait for that one computation instead of starting another. Errors are
+//! kept too: keys name the version of the file they come from (its size and modification time, see
+//! [`super::tree::Data::key`]), so a file changed on disk is a new key. A panic in a format becomes an error
+//! for its key, never a hung request.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
@@ -16,10 +18,13 @@ struct Slot<V> {
 }
 
 struct Inner<V> {
-    slots: HashMap<String, (Arc<Slot<V>>, usize)>,
+    /// Each key's slot, its size once filled, and the slot's number (a key evicted and asked again is a new
+    /// slot, which the old one's eviction must leave alone).
+    slots: HashMap<String, (Arc<Slot<V>>, usize, u64)>,
     /// Keys in the order they were filled, oldest first (evicted first).
-    order: VecDeque<String>,
+    order: VecDeque<(String, u64)>,
     bytes: usize,
+    next: u64,
 }
 
 pub(super) struct Cache<V> {
@@ -34,7 +39,8 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 
 impl<V: Clone + Send + 'static> Cache<V> {
     pub(super) fn new(budget: usize, size_of: fn(&V) -> usize) -> Self {
-        Cache { inner: Mutex::new(Inner { slots: HashMap::new(), order: VecDeque::new(), bytes: 0 }), budget, size_of }
+        let inner = Inner { slots: HashMap::new(), order: VecDeque::new(), bytes: 0, next: 0 };
+        Cache { inner: Mutex::new(inner), budget, size_of }
     }
 
     /// The value for `key`, computing it with `work` on rayon's pool when no one has.
@@ -42,22 +48,24 @@ impl<V: Clone + Send + 'static> Cache<V> {
         let (slot, fresh) = {
             let mut inner = lock(&self.inner);
             match inner.slots.get(key) {
-                Some((slot, _)) => (Arc::clone(slot), false),
+                Some((slot, _, _)) => (Arc::clone(slot), None),
                 None => {
                     let slot = Arc::new(Slot { value: Mutex::new(None), ready: Condvar::new() });
-                    inner.slots.insert(key.to_string(), (Arc::clone(&slot), 0));
-                    (slot, true)
+                    let id = inner.next;
+                    inner.next += 1;
+                    inner.slots.insert(key.to_string(), (Arc::clone(&slot), 0, id));
+                    (slot, Some(id))
                 }
             }
         };
-        if fresh {
+        if let Some(id) = fresh {
             let (cache, slot, key) = (Arc::clone(self), Arc::clone(&slot), key.to_string());
             rayon::spawn(move || {
                 let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(work))
                     .unwrap_or_else(|_| Err("relic failed on this item (a bug: please report it)".to_string()));
                 let size = outcome.as_ref().map_or(64, |v| (cache.size_of)(v)) + key.len();
                 // Counted (and older values evicted) before anyone sees the value.
-                cache.filled(key, size);
+                cache.filled(key, id, size);
                 *lock(&slot.value) = Some(outcome);
                 slot.ready.notify_all();
             });
@@ -71,20 +79,37 @@ impl<V: Clone + Send + 'static> Cache<V> {
         }
     }
 
-    /// Counts a filled slot and evicts the oldest ones past the budget (never the newest).
-    fn filled(&self, key: String, size: usize) {
+    /// Counts a filled slot and evicts the oldest ones past the budget; a value larger than the budget on
+    /// its own is not kept at all.
+    fn filled(&self, key: String, id: u64, size: usize) {
         let mut inner = lock(&self.inner);
+        let ours = matches!(inner.slots.get(&key), Some((_, _, i)) if *i == id);
+        if !ours {
+            return;
+        }
+        if size > self.budget {
+            inner.slots.remove(&key);
+            return;
+        }
         if let Some(entry) = inner.slots.get_mut(&key) {
             entry.1 = size;
         }
         inner.bytes += size;
-        inner.order.push_back(key);
-        while inner.bytes > self.budget && inner.order.len() > 1 {
-            let Some(old) = inner.order.pop_front() else { break };
-            if let Some((_, size)) = inner.slots.remove(&old) {
-                inner.bytes = inner.bytes.saturating_sub(size);
+        inner.order.push_back((key, id));
+        while inner.bytes > self.budget {
+            let Some((old, old_id)) = inner.order.pop_front() else { break };
+            if matches!(inner.slots.get(&old), Some((_, _, i)) if *i == old_id) {
+                if let Some((_, size, _)) = inner.slots.remove(&old) {
+                    inner.bytes = inner.bytes.saturating_sub(size);
+                }
             }
         }
+    }
+
+    /// Bytes kept (for tests).
+    #[cfg(test)]
+    fn kept(&self) -> usize {
+        lock(&self.inner).bytes
     }
 }
 
@@ -119,5 +144,17 @@ mod tests {
         assert_eq!(again, Err("recomputed".to_string()));
         let panicked = cache.get("p", || panic!("boom"));
         assert!(panicked.unwrap_err().contains("bug"));
+    }
+
+    #[test]
+    fn a_value_larger_than_the_budget_is_given_and_not_kept() {
+        let cache: Arc<Cache<Arc<Vec<u8>>>> = Arc::new(Cache::new(100, |v| v.len()));
+        assert_eq!(cache.get("small", || Ok(Arc::new(vec![0; 40]))).unwrap().len(), 40);
+        let kept = cache.kept();
+        assert_eq!(cache.get("huge", || Ok(Arc::new(vec![0; 1000]))).unwrap().len(), 1000);
+        assert_eq!(cache.kept(), kept, "the huge value is not counted, the small one stays");
+        assert_eq!(cache.get("small", || Err("recomputed".into())).unwrap().len(), 40);
+        assert_eq!(cache.get("huge", || Err("recomputed".into())), Err("recomputed".to_string()));
+        assert!(cache.kept() <= 100);
     }
 }

@@ -500,7 +500,12 @@ pub(super) fn file(
     }
     let (asset, frame) = (query.index("asset")?, query.index("frame")?);
     let path = item.path().to_string();
-    let key = format!("{path}\0{ext}\0{asset:?}\0{frame:?}");
+    // The version of the file the item comes from is in the key: a file changed on disk is made again.
+    let version = match item {
+        Item::Data(d) | Item::Asset { container: d, .. } | Item::Virtual { container: d, .. } => d.version.as_str(),
+        Item::Folder { .. } => "",
+    };
+    let key = format!("{path}\0{version}\0{ext}\0{asset:?}\0{frame:?}");
     let base = display_name(tree, &path);
     let out = |bytes: Arc<Vec<u8>>, ext: &str, name: String| FileOut {
         body: Body::Made(bytes),

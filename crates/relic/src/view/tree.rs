@@ -72,9 +72,18 @@ pub(super) struct Data {
     pub(super) options: ConvertOptions,
     pub(super) record: Option<RecordInfo>,
     pub(super) depth: u32,
+    /// The version of the file on disk the bytes come from (the file's, or its archive's): its size and
+    /// modification time when it was opened.
+    pub(super) version: String,
 }
 
 impl Data {
+    /// The key of what is cached for this item: its path and the version of its file, so that a file
+    /// changed on disk is converted again rather than served as it was.
+    pub(super) fn key(&self) -> String {
+        format!("{}\0{}", self.path, self.version)
+    }
+
     /// The file name without its extension, for the names of converted files.
     pub(super) fn stem(&self) -> String {
         let base = self.path.rsplit('/').next().filter(|b| !b.is_empty()).unwrap_or(&self.name);
@@ -274,7 +283,10 @@ impl Tree {
         let name = disk.to_string_lossy().into_owned();
         let format = registry::sniff(&bytes, &name).map(|(f, _)| f);
         let options = ConvertOptions { mips: true, ..Default::default() };
-        Ok(Data { path, name, disk: Some(disk), bytes: Arc::new(bytes), format, options, record: None, depth: 0 })
+        // Taken once the file is open: a change after it makes another version the next time it is opened.
+        let version = std::fs::metadata(&disk).map_or_else(|_| String::from("?"), |m| version_of(&m));
+        let bytes = Arc::new(bytes);
+        Ok(Data { path, name, disk: Some(disk), bytes, format, options, record: None, depth: 0, version })
     }
 
     /// Follows the rest of a path inside `data`.
@@ -328,6 +340,7 @@ impl Tree {
             options: options.unwrap_or_else(|| container.options.clone()),
             record: leaf.record.clone(),
             depth: container.depth + 1,
+            version: container.version.clone(),
         })
     }
 
@@ -335,7 +348,7 @@ impl Tree {
     pub(super) fn converted(&self, data: &Data) -> Outcome<Arc<Converted>> {
         let data = data.clone();
         let base = self.root.base().to_path_buf();
-        self.conversions.get(&data.path.clone(), move || {
+        self.conversions.get(&data.key(), move || {
             convert(&data).map(Arc::new).map_err(|e| {
                 let base = format!("{}{}", base.display(), std::path::MAIN_SEPARATOR);
                 e.to_string().replace(&base, "")
@@ -359,7 +372,7 @@ impl Tree {
         let (for_work, item) = (converted.clone(), data.clone());
         let listing = self
             .listings
-            .get(&data.path, move || build_listing(&item, for_work.as_deref()))
+            .get(&data.key(), move || build_listing(&item, for_work.as_deref()))
             .map_err(|e| Rejection::new(422, e))?;
         Ok((listing, converted))
     }
@@ -427,6 +440,15 @@ impl Tree {
             ))
         });
         out
+    }
+}
+
+/// A file's version: its size and modification time (to the nanosecond where the system keeps it).
+fn version_of(meta: &std::fs::Metadata) -> String {
+    let modified = meta.modified().ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok());
+    match modified {
+        Some(t) => format!("{}@{}.{:09}", meta.len(), t.as_secs(), t.subsec_nanos()),
+        None => format!("{}@?", meta.len()),
     }
 }
 
