@@ -211,3 +211,85 @@ fn res_unreachable_agrees_with_one_lookup_per_record() {
         assert_eq!(res.unreachable(), expected, "{records:?}");
     }
 }
+
+/// An MMP header (ARGB8 masks) and `body`.
+fn mmp_file(w: u32, h: u32, count: u32, fourcc: &[u8; 4], body: &[u8]) -> Vec<u8> {
+    let mut out = b"MMP\0".to_vec();
+    for v in [w, h, count, u32::from_le_bytes(*fourcc), 32] {
+        out.extend(v.to_le_bytes());
+    }
+    for (mask, shift, count) in [(0xFF00_0000u32, 24u32, 8u32), (0x00FF_0000, 16, 8), (0xFF00, 8, 8), (0xFF, 0, 8)] {
+        for v in [mask, shift, count] {
+            out.extend(v.to_le_bytes());
+        }
+    }
+    out.extend([0; 4]);
+    assert_eq!(out.len(), 76);
+    out.extend(body);
+    out
+}
+
+#[test]
+fn mmp_1x1_with_200000_mip_levels_is_refused_naming_the_field() {
+    let _serial = serial();
+    let bytes = mmp_file(1, 1, 200_000, b"8888", &vec![0; 4 * 200_000]);
+    let err = relic::evil_islands::mmp::parse(&bytes).unwrap_err();
+    let at = err.location().unwrap();
+    assert_eq!((at.format, at.field.as_str(), at.offset), ("ei-mmp", "mip_levels_count", 12), "{err}");
+    assert_eq!(
+        err.to_string(),
+        "ei-mmp: mip_levels_count at offset 0xC: 200000 mip levels, but a 1×1 texture has at most 1 (log2 of its \
+         larger side + 1)"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "levels.mmp", &bytes);
+    let out = dir.path().join("out");
+    let req = ConvertRequest {
+        options: relic::registry::ConvertOptions { mips: true, ..Default::default() },
+        ..Default::default()
+    };
+    let report = ops::convert(&[path], &out, &req, &Quiet);
+    assert!(report.outputs.is_empty() && report.failures.len() == 1, "{:?}", report.failures);
+    assert!(!out.exists() || std::fs::read_dir(&out).unwrap().next().is_none(), "nothing is written");
+}
+
+/// An 8192×8192 PNT3 texture of zero texels, as `relic pack --format pnt3` writes one: 268 runs of
+/// 1,000,000 zero bytes and one of 435,456 — 1,152 bytes declaring 256 MiB of texels.
+fn pnt3_zero_bomb() -> Vec<u8> {
+    let total: u64 = 8192 * 8192 * 4;
+    let mut words = Vec::new();
+    let mut left = total;
+    while left > 0 {
+        let run = left.min(1_000_000);
+        words.extend((run as u32).to_le_bytes());
+        left -= run;
+    }
+    mmp_file(8192, 8192, words.len() as u32, b"PNT3", &words)
+}
+
+#[test]
+fn pnt3_of_zero_runs_is_refused_before_unpacking() {
+    let _serial = serial();
+    let bytes = pnt3_zero_bomb();
+    assert_eq!(bytes.len(), 1152);
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "bomb.mmp", &bytes);
+    let ((_, info), peak) = peak_during(|| ops::info(&path).unwrap());
+    assert_eq!(info["width"], 8192);
+    assert!(peak < BOUND, "info took {peak} bytes");
+    let (err, peak) =
+        peak_during(|| relic::evil_islands::mmp::FORMAT.codec.convert(&bytes, &Default::default()).unwrap_err());
+    assert!(peak < BOUND, "convert took {peak} bytes");
+    assert!(matches!(err, relic::Error::Limit { .. }), "{err}");
+    let at = err.location().unwrap();
+    assert_eq!((at.field.as_str(), at.offset), ("mip_levels_count", 12), "{err}");
+    assert_eq!(
+        err.to_string(),
+        "ei-mmp: mip_levels_count at offset 0xC: 1076 packed PNT3 bytes of the 8192×8192 texture would unpack to \
+         268435456 bytes, more than 1000× the file's 1152 (--max-expansion raises the limit)"
+    );
+    let out = dir.path().join("out");
+    let (report, peak) = peak_during(|| ops::convert(&[path], &out, &ConvertRequest::default(), &Quiet));
+    assert!(report.outputs.is_empty() && report.failures.len() == 1, "{:?}", report.failures);
+    assert!(peak < BOUND, "convert took {peak} bytes");
+}

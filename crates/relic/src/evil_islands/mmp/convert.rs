@@ -40,6 +40,23 @@ pub fn decode_level(mmp: &Mmp<'_>, i: usize) -> Result<Vec<u8>> {
                 // Not smaller than the texels: stored raw (CORRECTIONS.md).
                 level.data.get(..expected).unwrap_or_default().to_vec()
             } else {
+                // Refused before anything is allocated: a few zero-run words can declare a huge texture.
+                let file_len = (level.offset + level.data.len() + mmp.trailing.len()) as u64;
+                if expected as u64 > crate::limits::expansion_budget(file_len) {
+                    return Err(Error::limit(
+                        FORMAT_ID,
+                        "mip_levels_count",
+                        AT_MIP_LEVELS_COUNT,
+                        format!(
+                            "{} packed PNT3 bytes of the {}×{} texture would unpack to {expected} bytes, more than \
+                             {}× the file's {file_len} (--max-expansion raises the limit)",
+                            level.data.len(),
+                            level.width,
+                            level.height,
+                            crate::limits::current().max_expansion
+                        ),
+                    ));
+                }
                 pnt3::unpack(level.data, expected).map_err(|m| fail(format!("PNT3: {m}")))?
             };
             pixel::ARGB8.decode(&argb8).map_err(fail)

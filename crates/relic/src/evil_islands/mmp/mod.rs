@@ -20,6 +20,13 @@
 //!   rejected). Unknown fourccs are read through their masks, as the spec does.
 //! - PNT3: the header relic writes says 32 bits per pixel with ARGB8 masks (no PNT3 file was available to
 //!   check). A packed stream that does not unpack to exactly `4 · w · h` bytes is an error.
+//! - Hostile headers are refused before anything is allocated: a `mip_levels_count` over
+//!   `log2(max(w, h)) + 1` (levels halve down to 1×1, so more cannot exist) is an error naming the field and
+//!   its offset (12); a PNT3 texture unpacks to at most what its header declares for the level (`4 · w · h`
+//!   bytes, also capped by `MAX_PNT3_UNPACKED`) and to at most `--max-expansion` times the file's size
+//!   (`crate::limits`), else it is refused naming `mip_levels_count` (the packed size). Every PNT3 word
+//!   makes progress (a run word adds 1 to 1,000,000 bytes, any other word 4), so unpacking is linear in the
+//!   output and never loops without advancing.
 //! - A texture's PNG records its pixel format and mip level count (a `relic` text chunk,
 //!   [`provenance`]), so that packing the PNG again keeps them; the spec knows nothing of PNG. Pack keeps
 //!   the number of levels stored (a partial chain stays partial), not only whether there were mips. (Pack

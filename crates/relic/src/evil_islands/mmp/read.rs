@@ -96,6 +96,20 @@ pub fn parse(bytes: &[u8]) -> Result<Mmp<'_>> {
         })?;
         levels.push(Level { width: header.width, height: header.height, offset, data });
     } else {
+        // Levels halve down to 1×1: a texture has at most log2(max(w, h)) + 1 of them. More would be 1×1
+        // levels repeated (a 1×1 texture claiming 200,000 levels would convert to 200,000 files).
+        let most = super::write::full_chain(header.width, header.height);
+        if header.mip_levels_count > most {
+            return Err(Error::invalid(
+                FORMAT_ID,
+                "mip_levels_count",
+                AT_MIP_LEVELS_COUNT,
+                format!(
+                    "{} mip levels, but a {}×{} texture has at most {most} (log2 of its larger side + 1)",
+                    header.mip_levels_count, header.width, header.height
+                ),
+            ));
+        }
         let smallest = storage.level_size(1, 1) as usize;
         let count = r
             .count(u64::from(header.mip_levels_count), smallest, "mip_levels_count")
