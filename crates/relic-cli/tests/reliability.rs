@@ -447,3 +447,35 @@ fn two_inputs_mapped_to_one_output_never_replace_each_other() {
         std::fs::remove_dir_all(&out).unwrap();
     }
 }
+
+/// A small document whose `file_size` claims 4 GiB is refused with the field named, and nothing is written:
+/// the zeros a document implies are bounded by what it holds.
+#[test]
+fn a_document_that_claims_gigabytes_it_does_not_hold_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        ("evil_islands/example.res", "ei-res"),
+        ("ragnarok/example.grf", "ro-grf"),
+        ("evil_islands/settings.reg", "ei-reg"),
+        ("drakan/Sample.txd", "drakan-srsc"),
+    ];
+    for (sample, id) in cases {
+        let input = samples().join(sample);
+        let name = input.file_name().unwrap().to_string_lossy().into_owned();
+        let out = dir.path().join(id);
+        relic().args(["convert", "-q", "--to", "json", "-o"]).arg(&out).arg(&input).assert().success();
+        let json = out.join(format!("{name}.json"));
+        let mut doc: Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+        // Unedited, it packs back as it was.
+        let same = dir.path().join(format!("same-{name}"));
+        relic().args(["pack", id, "-q", "-o"]).arg(&same).arg(&json).assert().success();
+        assert_eq!(std::fs::read(&same).unwrap(), std::fs::read(&input).unwrap(), "{id}");
+        doc["file_size"] = Value::from(u32::MAX);
+        std::fs::write(&json, serde_json::to_vec(&doc).unwrap()).unwrap();
+        let packed = dir.path().join(format!("big-{name}"));
+        let assert = relic().args(["pack", id, "-o"]).arg(&packed).arg(&json).assert().code(1);
+        let stderr = stderr_of(&assert);
+        assert!(stderr.contains("file_size") && stderr.contains("would be zeros it does not hold"), "{id}: {stderr}");
+        assert!(!packed.exists(), "{id}: nothing written");
+    }
+}

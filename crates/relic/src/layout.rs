@@ -41,19 +41,25 @@ pub fn gaps(bytes: &[u8], mut covered: Vec<(u64, u64)>) -> Vec<Gap> {
     out
 }
 
+/// Zero bytes a document may leave to be implied beyond the bytes it holds (see [`Canvas::into_bytes`]).
+pub const IMPLIED_ZEROS_SLACK: u64 = 64 << 10;
+
 /// A zero-filled file of a fixed size that pieces are placed into; placing past the end is an error that
 /// names the document field. Pieces may overlap only where they agree: a piece that would change bytes an
 /// earlier piece placed is an error too (a document whose records, names, data or gaps claim the same bytes
 /// with different values describes no file, and writing it would silently give back another document).
+///
+/// Nothing is allocated until every piece is known: the zero bytes no piece fills are implied (gaps keep
+/// only non-zero runs), and a document may imply at most as many as it holds plus
+/// [`IMPLIED_ZEROS_SLACK`], so a kilobyte of JSON whose `file_size` says 4 GiB is refused, not written.
 pub struct Canvas {
     format: &'static str,
-    buf: Vec<u8>,
-    /// One bit per byte of `buf`: placed by some piece.
-    placed: Vec<u64>,
+    size: u64,
+    pieces: Vec<(u64, Vec<u8>, String)>,
 }
 
 impl Canvas {
-    /// A canvas of `size` bytes; sizes over `max` are refused before anything is allocated.
+    /// A canvas of `size` bytes; sizes over `max` are refused.
     pub fn new(format: &'static str, size: u64, max: u64) -> Result<Self> {
         if size > max {
             return Err(Error::invalid(
@@ -63,45 +69,22 @@ impl Canvas {
                 format!("{size} is over the {max} bytes this format can hold"),
             ));
         }
-        Ok(Canvas { format, buf: vec![0; size as usize], placed: vec![0; (size as usize).div_ceil(64)] })
-    }
-
-    fn is_placed(&self, i: usize) -> bool {
-        self.placed.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1)
+        Ok(Canvas { format, size, pieces: Vec::new() })
     }
 
     /// Copies `bytes` to offset `at`; `what` names the document field for the error.
     pub fn place(&mut self, at: u64, bytes: &[u8], what: impl FnOnce() -> String) -> Result<()> {
-        let len = self.buf.len();
-        let range = usize::try_from(at).ok().and_then(|s| Some(s..s.checked_add(bytes.len())?));
-        let Some(range) = range.filter(|r| r.end <= len) else {
+        let fits = at.checked_add(bytes.len() as u64).is_some_and(|end| end <= self.size);
+        if !fits {
             return Err(Error::invalid(
                 self.format,
                 what(),
                 0,
-                format!("0x{at:X}+0x{:X} lies past file_size 0x{len:X}", bytes.len()),
-            ));
-        };
-        let conflict = range.clone().zip(bytes).find(|&(i, &b)| self.is_placed(i) && self.buf.get(i) != Some(&b));
-        if let Some((i, &b)) = conflict {
-            let there = self.buf.get(i).copied().unwrap_or(0);
-            return Err(Error::invalid(
-                self.format,
-                what(),
-                i as u64,
-                format!(
-                    "overlaps bytes an earlier part of the document placed with other values (0x{there:02X} there, \
-                     0x{b:02X} here): the document describes no file"
-                ),
+                format!("0x{at:X}+0x{:X} lies past file_size 0x{:X}", bytes.len(), self.size),
             ));
         }
-        for i in range.clone() {
-            if let Some(w) = self.placed.get_mut(i / 64) {
-                *w |= 1 << (i % 64);
-            }
-        }
-        if let Some(dst) = self.buf.get_mut(range) {
-            dst.copy_from_slice(bytes);
+        if !bytes.is_empty() {
+            self.pieces.push((at, bytes.to_vec(), what()));
         }
         Ok(())
     }
@@ -114,8 +97,65 @@ impl Canvas {
         Ok(())
     }
 
-    pub fn into_bytes(self) -> Vec<u8> {
-        self.buf
+    /// The file: every piece at its place, zeros between. Refused when the zeros the document implies
+    /// outnumber what it holds by more than [`IMPLIED_ZEROS_SLACK`] (a `file_size` or offset that asks for
+    /// bytes the document does not have), or when two pieces disagree on a byte.
+    pub fn into_bytes(self) -> Result<Vec<u8>> {
+        // The bytes the pieces cover (their union), in O(n log n).
+        let mut spans: Vec<(u64, u64)> = self.pieces.iter().map(|(at, b, _)| (*at, at + b.len() as u64)).collect();
+        spans.sort_unstable();
+        let (mut covered, mut reach) = (0u64, 0u64);
+        for (start, end) in spans {
+            let start = start.max(reach);
+            if end > start {
+                covered += end - start;
+                reach = end;
+            }
+        }
+        let implied = self.size - covered;
+        if implied > covered.saturating_add(IMPLIED_ZEROS_SLACK) {
+            return Err(Error::invalid(
+                self.format,
+                "file_size",
+                0,
+                format!(
+                    "{} bytes, of which the document holds {covered}: the other {implied} would be zeros it does not \
+                     hold (more than what it holds plus {IMPLIED_ZEROS_SLACK}); give the file's real size",
+                    self.size
+                ),
+            ));
+        }
+        let size = usize::try_from(self.size)
+            .map_err(|_| Error::invalid(self.format, "file_size", 0, "too large for this machine"))?;
+        let mut buf = vec![0u8; size];
+        let mut placed = vec![0u64; size.div_ceil(64)];
+        let is_placed = |placed: &[u64], i: usize| placed.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1);
+        for (at, bytes, what) in &self.pieces {
+            let start = *at as usize;
+            let range = start..start + bytes.len();
+            let conflict = range.clone().zip(bytes).find(|&(i, &b)| is_placed(&placed, i) && buf.get(i) != Some(&b));
+            if let Some((i, &b)) = conflict {
+                let there = buf.get(i).copied().unwrap_or(0);
+                return Err(Error::invalid(
+                    self.format,
+                    what.clone(),
+                    i as u64,
+                    format!(
+                        "overlaps bytes an earlier part of the document placed with other values (0x{there:02X} \
+                         there, 0x{b:02X} here): the document describes no file"
+                    ),
+                ));
+            }
+            for i in range.clone() {
+                if let Some(w) = placed.get_mut(i / 64) {
+                    *w |= 1 << (i % 64);
+                }
+            }
+            if let Some(dst) = buf.get_mut(range) {
+                dst.copy_from_slice(bytes);
+            }
+        }
+        Ok(buf)
     }
 }
 
@@ -131,7 +171,7 @@ mod tests {
         let mut c = Canvas::new("test", 8, 8).unwrap();
         c.place(0, &[1, 2], || "head".into()).unwrap();
         c.place_gaps(&g).unwrap();
-        assert_eq!(c.into_bytes(), bytes);
+        assert_eq!(c.into_bytes().unwrap(), bytes);
         let mut c = Canvas::new("test", 4, 8).unwrap();
         let err = c.place(3, &[1, 2], || "entries[3].offset".into()).unwrap_err();
         assert_eq!(err.location().unwrap().field, "entries[3].offset");
@@ -140,16 +180,42 @@ mod tests {
 
     #[test]
     fn pieces_may_overlap_only_where_they_agree() {
-        let mut c = Canvas::new("test", 70, 70).unwrap();
-        c.place(0, &[1, 2, 3], || "a".into()).unwrap();
-        // The same bytes again (shared data ranges do this) are fine; so are implied zeros under a piece.
-        c.place(1, &[2, 3, 0, 0], || "b".into()).unwrap();
-        c.place(64, &[9, 9], || "c".into()).unwrap();
-        let err = c.place(2, &[3, 7], || "gaps[0]".into()).unwrap_err();
+        let agreeing = || {
+            let mut c = Canvas::new("test", 70, 70).unwrap();
+            c.place(0, &[1, 2, 3], || "a".into()).unwrap();
+            // The same bytes again (shared data ranges do this) are fine; so are implied zeros under a piece.
+            c.place(1, &[2, 3, 0, 0], || "b".into()).unwrap();
+            c.place(64, &[9, 9], || "c".into()).unwrap();
+            c
+        };
+        let mut c = agreeing();
+        c.place(2, &[3, 7], || "gaps[0]".into()).unwrap();
+        let err = c.into_bytes().unwrap_err();
         let at = err.location().unwrap();
         assert_eq!((at.field.as_str(), at.offset), ("gaps[0]", 3), "{err}");
-        let err = c.place(63, &[0, 9, 8], || "d".into()).unwrap_err();
-        assert_eq!(err.location().unwrap().offset, 65, "{err}");
-        assert_eq!(c.into_bytes()[..5], [1, 2, 3, 0, 0]);
+        let mut c = agreeing();
+        c.place(63, &[0, 9, 8], || "d".into()).unwrap();
+        assert_eq!(c.into_bytes().unwrap_err().location().unwrap().offset, 65);
+        assert_eq!(agreeing().into_bytes().unwrap()[..5], [1, 2, 3, 0, 0]);
+    }
+
+    /// A document implies zeros only up to what it holds plus the slack: a kilobyte whose `file_size` says
+    /// 4 GiB is refused before anything is allocated.
+    #[test]
+    fn implied_zeros_are_bounded_by_what_the_document_holds() {
+        let mut c = Canvas::new("test", u64::from(u32::MAX), u64::from(u32::MAX)).unwrap();
+        c.place(0, &[1; 1024], || "data".into()).unwrap();
+        let err = c.into_bytes().unwrap_err();
+        assert_eq!(err.location().unwrap().field, "file_size");
+        assert!(err.to_string().contains("of which the document holds 1024"), "{err}");
+        // Exactly at the bound: written.
+        let size = 2 * 1024 + IMPLIED_ZEROS_SLACK;
+        let mut c = Canvas::new("test", size, size).unwrap();
+        c.place(size - 1024, &[7; 1024], || "data".into()).unwrap();
+        let bytes = c.into_bytes().unwrap();
+        assert_eq!((bytes.len() as u64, bytes[0], bytes[bytes.len() - 1]), (size, 0, 7));
+        let mut c = Canvas::new("test", size + 1, size + 1).unwrap();
+        c.place(0, &[7; 1024], || "data".into()).unwrap();
+        assert!(c.into_bytes().is_err());
     }
 }

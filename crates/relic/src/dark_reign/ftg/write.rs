@@ -89,7 +89,7 @@ pub fn write_placed(
     }
     canvas.place(u64::from(directory_offset), &dir, || "directory".into())?;
     canvas.place_gaps(gaps)?;
-    Ok(canvas.into_bytes())
+    canvas.into_bytes()
 }
 
 /// Writes the file a document describes, byte for byte.
@@ -135,7 +135,7 @@ pub fn write_document(doc: &FtgDocument) -> Result<Vec<u8>> {
     }
     canvas.place(u64::from(doc.directory_offset), &dir, || "directory".into())?;
     canvas.place_gaps(&doc.gaps)?;
-    Ok(canvas.into_bytes())
+    canvas.into_bytes()
 }
 
 /// The archive an extraction's `directory.json` and its files' `data` (in directory order) give: with the

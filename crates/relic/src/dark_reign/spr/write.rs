@@ -102,7 +102,7 @@ fn place(placement: (&[u32], u32), gaps: &[crate::layout::Gap], pictures: &[Vec<
         canvas.place(u64::from(offset), p, || format!("layout.offsets[{i}]"))?;
     }
     canvas.place_gaps(gaps).map_err(|e| e.within("layout"))?;
-    Ok((offsets.to_vec(), canvas.into_bytes()))
+    Ok((offsets.to_vec(), canvas.into_bytes()?))
 }
 
 /// The file: header, tables, pixel data, hotspot table, trailing bytes.

@@ -141,7 +141,7 @@ fn write_in_place(doc: &SrscDocument, bodies: &[Vec<u8>]) -> Result<Vec<u8>> {
     }
     canvas.place(u64::from(doc.header.directory_offset), &dir, || "directory".into())?;
     canvas.place_gaps(&doc.gaps)?;
-    Ok(canvas.into_bytes())
+    canvas.into_bytes()
 }
 
 /// Every record's body from the document: its data, the data of the record it shares with, or its text.

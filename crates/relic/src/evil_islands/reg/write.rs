@@ -91,7 +91,7 @@ pub fn write(reg: &Reg) -> Result<Vec<u8>> {
         }
     }
     canvas.place_gaps(&reg.gaps)?;
-    let buf = canvas.into_bytes();
+    let buf = canvas.into_bytes()?;
     let back = parse(&buf).map_err(|e| e.within("rebuilt file"))?;
     if back.sections != reg.sections {
         return Err(invalid(

@@ -326,7 +326,7 @@ pub fn write_document(doc: &ResDocument) -> Result<Vec<u8>> {
         }
     }
     canvas.place_gaps(&doc.gaps)?;
-    let buf = canvas.into_bytes();
+    let buf = canvas.into_bytes()?;
     parse(&buf).map_err(|e| e.within("rebuilt archive"))?;
     Ok(buf)
 }

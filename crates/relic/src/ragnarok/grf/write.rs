@@ -478,7 +478,7 @@ pub fn write_document(doc: &GrfDocument) -> Result<Vec<u8>> {
     canvas.place(table_at, &t, || "header.table_offset".into())?;
 
     canvas.place_gaps(&doc.gaps)?;
-    let buf = canvas.into_bytes();
+    let buf = canvas.into_bytes()?;
     parse(&buf).map_err(|e| e.within("rebuilt archive"))?;
     Ok(buf)
 }
