@@ -8,6 +8,7 @@ use std::sync::Mutex;
 
 use relic::codec::palette::Palette;
 use relic::dark_reign::spr;
+use relic::ops::{self, ConvertRequest, PackOptions};
 use relic::registry::ConvertOptions;
 
 struct Counting;
@@ -219,4 +220,42 @@ fn frames_whose_rgba_is_over_the_budget_are_refused_before_drawing() {
     let (r, peak) = peak_during(|| spr::to_assets(&bytes, &Palette::greyscale(), &ConvertOptions::default()));
     assert_eq!(r.unwrap().len(), 3, "the frame, the atlas view and the document");
     assert!(peak < 40 * MIB, "{} MiB", peak / MIB);
+}
+
+/// Finding 5: `pack dr-spr` read a frame PNG that is a symbolic link, out of the document's folder. A link
+/// is refused and named; the atlas view reached through a link is not read either.
+#[cfg(unix)]
+#[test]
+fn pack_refuses_a_frame_png_that_is_a_link() {
+    let _s = serial();
+    let dir = tempfile::tempdir().unwrap();
+    let bits = [0u8, 2, 5, 6];
+    let file =
+        Spr { magic: b"RSPR", nanims: 1, nrots: 1, szx: 2, szy: 1, picnr: vec![0], offsets: vec![0], bits: &bits };
+    let input = dir.path().join("unit.spr");
+    std::fs::write(&input, file.bytes()).unwrap();
+    let out = dir.path().join("out");
+    let report = ops::convert(std::slice::from_ref(&input), &out, &ConvertRequest::default(), &ops::Quiet);
+    assert!(report.failures.is_empty(), "{:?}", report.failures);
+    let json = out.join("unit.spr/unit.spr.json");
+    let frame = out.join("unit.spr/0_0_0.png");
+    let back = dir.path().join("back.spr");
+    let opts = PackOptions { force: true, ..Default::default() };
+    ops::pack("dr-spr", &json, &back, &opts).unwrap();
+    assert_eq!(std::fs::read(&back).unwrap(), file.bytes());
+
+    // The frame replaced by a link to a PNG outside the folder.
+    let outside = dir.path().join("elsewhere.png");
+    std::fs::rename(&frame, &outside).unwrap();
+    std::os::unix::fs::symlink(&outside, &frame).unwrap();
+    let e = ops::pack("dr-spr", &json, &back, &opts).unwrap_err();
+    assert!(e.to_string().contains(&format!("refusing to read {}: it is a link", frame.display())), "{e}");
+    // The atlas view through a link: not compared, and said.
+    std::fs::remove_file(&frame).unwrap();
+    std::fs::rename(&outside, &frame).unwrap();
+    let view = out.join("unit.spr/atlas.view.png");
+    std::fs::rename(&view, &outside).unwrap();
+    std::os::unix::fs::symlink(&outside, &view).unwrap();
+    let report = ops::pack("dr-spr", &json, &back, &opts).unwrap();
+    assert!(report.notes.iter().any(|n| n.contains("the atlas view was not compared")), "{:?}", report.notes);
 }

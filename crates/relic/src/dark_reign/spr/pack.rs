@@ -71,7 +71,10 @@ pub fn from_json_at(mut value: serde_json::Value, json_path: &Path, notes: &mut 
     let list = frames(&doc, crate::limits::current().max_entry_size)?;
     if let Some(atlas) = atlas_of(&doc, &paint, &list)? {
         let view = dir.join(format!("{ATLAS_VIEW}.png"));
-        notes.extend(crate::export::view::view_note(&view, &atlas, "the frame PNGs"));
+        match png_beside(&view) {
+            Ok(_) => notes.extend(crate::export::view::view_note(&view, &atlas, "the frame PNGs")),
+            Err(e) => notes.push(format!("{e}: the atlas view was not compared")),
+        }
     }
     Ok(bytes)
 }
@@ -284,6 +287,20 @@ fn compare_older(doc: &SprDocument, edits: &[FrameEdit], notes: &mut Vec<String>
     Ok(())
 }
 
+/// Whether a PNG the document's folder should hold is there: a file is, nothing (or a folder) is not. A
+/// symbolic link is refused (it may lead out of the document's folder; folder packs refuse links too).
+pub fn png_beside(path: &Path) -> Result<bool> {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => Err(Error::Refused(format!(
+            "refusing to read {}: it is a link (pack reads only files in the document's folder)",
+            path.display()
+        ))),
+        Ok(m) => Ok(m.is_file()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
+        Err(e) => Err(Error::io(path, e)),
+    }
+}
+
 /// Replaces each shown picture's pixels with its frame PNG's (see [`from_json_at`]).
 pub fn take_pngs(doc: &mut SprDocument, paint: &Paint, dir: &Path, notes: &mut Vec<String>) -> Result<()> {
     let (w, h) = (doc.width.max(0) as usize, doc.height.max(0) as usize);
@@ -296,12 +313,13 @@ pub fn take_pngs(doc: &mut SprDocument, paint: &Paint, dir: &Path, notes: &mut V
     let (mut used, mut inexact) = (0usize, 0usize);
     for f in &list {
         let path = dir.join(format!("{}.png", f.name));
+        let present = png_beside(&path)?;
         let Some(slot) = taken.get_mut(f.picture) else { continue };
         let picture = doc.pictures.get(f.picture);
         let hint = picture.and_then(|p| p.pixels.as_ref()).map(|p| p.0.as_slice());
         if let Some((first, pixels)) = slot {
             // Another frame of the same picture: its PNG can only agree.
-            if path.is_file() {
+            if present {
                 let (again, _) = paint.from_rgba(&read_png(&path, w, h)?, Some(pixels));
                 if again != *pixels {
                     notes.push(format!(
@@ -312,7 +330,7 @@ pub fn take_pngs(doc: &mut SprDocument, paint: &Paint, dir: &Path, notes: &mut V
             }
             continue;
         }
-        if !path.is_file() {
+        if !present {
             if hint.is_none() {
                 return Err(Error::Refused(format!(
                     "{}: missing, and the document holds no pixels for picture {} (frame {})",
