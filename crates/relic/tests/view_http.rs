@@ -638,3 +638,21 @@ fn a_file_changed_on_disk_is_converted_again() {
         std::fs::remove_file(&res).unwrap();
     }
 }
+
+/// Issue #23: a query of 80,000 parameters (17 s to parse, each name compared with every other) is
+/// refused at once; a query within the limit is parsed, repeats still refused.
+#[test]
+fn a_query_of_many_parameters_is_refused_quickly() {
+    let f = fixture();
+    let a = f.addr();
+    let many = |n: usize| (0..n).map(|i| format!("p{i}=x")).collect::<Vec<_>>().join("&");
+    let start = Instant::now();
+    let r = get(a, &format!("/api/tree?path=evil_islands&{}", many(80_000)));
+    assert_eq!(r.status, 400, "{}", r.text());
+    assert!(r.json()["error"].as_str().unwrap().contains("query parameters"), "{}", r.text());
+    assert!(start.elapsed() < Duration::from_secs(2), "{:?}", start.elapsed());
+    let r = get(a, &format!("/api/tree?path=evil_islands&{}", many(relic::view::request::MAX_PARAMETERS - 1)));
+    assert_eq!(r.status, 200, "{}", r.text());
+    refused(a, &format!("/api/tree?path=evil_islands&{}", many(relic::view::request::MAX_PARAMETERS)), 400);
+    refused(a, "/api/tree?path=evil_islands&path=evil_islands", 400);
+}

@@ -67,6 +67,9 @@ pub fn percent_encode(text: &str) -> String {
     out
 }
 
+/// The most query parameters a request may give (the app sends five at most).
+pub const MAX_PARAMETERS: usize = 32;
+
 /// A request's query parameters, decoded. A name given twice is refused (two `path`s could be checked
 /// and used apart).
 #[derive(Debug, Default)]
@@ -75,12 +78,19 @@ pub struct Query {
 }
 
 impl Query {
+    /// Parses a query string in one pass (names are checked for repeats through a set), refusing more than
+    /// [`MAX_PARAMETERS`] parameters before decoding any.
     pub fn parse(query: &str) -> Result<Query, Rejection> {
+        let parts = query.split('&').filter(|p| !p.is_empty());
+        if parts.clone().nth(MAX_PARAMETERS).is_some() {
+            return Err(Rejection::bad(format!("more than {MAX_PARAMETERS} query parameters")));
+        }
         let mut pairs: Vec<(String, String)> = Vec::new();
-        for part in query.split('&').filter(|p| !p.is_empty()) {
+        let mut seen = std::collections::HashSet::new();
+        for part in parts {
             let (k, v) = part.split_once('=').unwrap_or((part, ""));
             let (k, v) = (percent_decode(k)?, percent_decode(v)?);
-            if pairs.iter().any(|(seen, _)| *seen == k) {
+            if !seen.insert(k.clone()) {
                 return Err(Rejection::bad(format!("query parameter `{}` given twice", shown(&k))));
             }
             pairs.push((k, v));
@@ -223,6 +233,9 @@ mod tests {
         let q = Query::parse("path=a%2F..%2Fb").unwrap();
         assert!(q.path().is_err());
         assert!(Query::parse("path=a&path=b").is_err());
+        let many = |n: usize| (0..n).map(|i| format!("p{i}=1")).collect::<Vec<_>>().join("&");
+        assert_eq!(Query::parse(&many(MAX_PARAMETERS)).unwrap().pairs.len(), MAX_PARAMETERS);
+        assert!(Query::parse(&many(MAX_PARAMETERS + 1)).is_err());
         assert_eq!(percent_encode("a b/é"), "a%20b/%C3%A9");
     }
 
