@@ -479,3 +479,39 @@ fn a_document_that_claims_gigabytes_it_does_not_hold_is_refused() {
         assert!(!packed.exists(), "{id}: nothing written");
     }
 }
+
+/// What an archive entry's conversion makes counts against `--max-expansion`, not only what the archive
+/// stores: a DXT1 texture of noise makes a PNG about eight times its size.
+#[test]
+fn what_a_conversion_makes_is_charged_to_the_expansion_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("noise.png");
+    let mut state = 0x1234_5678u32;
+    let pixels: Vec<u8> = (0..64 * 64 * 4)
+        .map(|i| {
+            state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            if i % 4 == 3 {
+                255
+            } else {
+                (state >> 24) as u8
+            }
+        })
+        .collect();
+    let mut encoder = png::Encoder::new(std::fs::File::create(&png).unwrap(), 64, 64);
+    encoder.set_color(png::ColorType::Rgba);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.write_header().unwrap().write_image_data(&pixels).unwrap();
+    let mmp = dir.path().join("noise.mmp");
+    relic().args(["pack", "ei-mmp", "-q", "--format", "dxt1", "-o"]).arg(&mmp).arg(&png).assert().success();
+    let res = dir.path().join("noise.res");
+    std::fs::write(&res, handmade_res(&[(b"noise.mmp", &std::fs::read(&mmp).unwrap())])).unwrap();
+    let size = std::fs::metadata(&res).unwrap().len();
+    let tight = dir.path().join("tight");
+    let assert = relic().args(["--max-expansion", "4", "convert", "-o"]).arg(&tight).arg(&res).assert().code(1);
+    let stderr = stderr_of(&assert);
+    assert!(stderr.contains(&format!("would expand {size} bytes to ")) && stderr.contains("more than 4×"), "{stderr}");
+    // Refused, the entry is kept raw (nothing is lost), and nothing else is written.
+    assert_eq!(files_under(&tight), vec![tight.join("noise.res/noise.mmp")]);
+    // The default budget takes it.
+    relic().args(["convert", "-q", "-o"]).arg(dir.path().join("fine")).arg(&res).assert().success();
+}

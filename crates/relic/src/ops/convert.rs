@@ -334,6 +334,8 @@ struct Target<'r> {
     budget: &'r std::sync::atomic::AtomicU64,
     /// Every output of the run so far, with the input that wrote it.
     claimed: &'r Claimed,
+    /// The size of the input the budget is for (its errors give it).
+    input_len: u64,
 }
 
 impl Target<'_> {
@@ -375,7 +377,7 @@ fn convert_file(job: &Job, root: &Path, req: &ConvertRequest, claimed: &Claimed)
         return Converted::NotTo(format.id, to.to_string());
     }
     let budget = crate::limits::expansion_budget(data.len() as u64).into();
-    let target = Target { root, req, budget: &budget, claimed };
+    let target = Target { root, req, budget: &budget, claimed, input_len: data.len() as u64 };
     let batch = convert_bytes(format, &data, &name, &input, &job.out_dir, &job.stem, &target, 0);
     match (batch.unfit, req.to.as_deref()) {
         (true, Some(to)) if !job.explicit => Converted::NotTo(format.id, to.to_string()),
@@ -432,6 +434,15 @@ fn convert_bytes(
         }
         Err(e) => return Batch::failed(input, e),
     };
+    // What an archive entry's conversion makes is charged to the archive's budget too, not only what the
+    // archive stores: 200 entries sharing one sprite, each drawn in full, stop at the budget. (A file
+    // converted on its own is not charged: it may rightly draw on files beside it, as a map on its sectors.)
+    let produced = files.iter().map(|(_, bytes, _)| bytes.len() as u64).sum();
+    if depth > 0 {
+        if let Err(e) = target.spend(format.id, produced, target.input_len) {
+            return Batch::failed(input, e);
+        }
+    }
     for (rel, bytes, kind) in &files {
         write(rel, bytes, kind);
     }
@@ -524,7 +535,7 @@ fn convert_archive(
     let target = match format.codec.entry_options(data, &target.req.options) {
         Some(options) => {
             entry_req = ConvertRequest { options, ..target.req.clone() };
-            &Target { root: target.root, req: &entry_req, budget: target.budget, claimed: target.claimed }
+            &Target { req: &entry_req, ..*target }
         }
         None => target,
     };
