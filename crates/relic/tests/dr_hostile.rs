@@ -259,3 +259,92 @@ fn pack_refuses_a_frame_png_that_is_a_link() {
     let report = ops::pack("dr-spr", &json, &back, &opts).unwrap();
     assert!(report.notes.iter().any(|n| n.contains("the atlas view was not compared")), "{:?}", report.notes);
 }
+
+/// Finding 4: `pack dr-ftg` from a kilobyte of JSON whose `file_size` said 4294967295 wrote 4 GiB. A
+/// document may imply no more zero bytes than it holds plus 64 KiB (`layout::Canvas`); the lossless JSON is
+/// refused naming `file_size`, and a folder's `directory.json` whose `layout.file_size` says so is laid out
+/// afresh from its files, with a note.
+#[test]
+fn ftg_sizes_the_document_does_not_hold_are_refused() {
+    use relic::dark_reign::ftg::{self, NewEntry};
+    let _s = serial();
+    let dir = tempfile::tempdir().unwrap();
+    let entries =
+        [NewEntry { name: "A.WAV".into(), data: vec![1; 300] }, NewEntry { name: "B.SPR".into(), data: vec![2; 200] }];
+    let archive = ftg::write_new(&entries).unwrap();
+    let mut value = ftg::FORMAT.codec.to_json(&archive).unwrap();
+    value["file_size"] = serde_json::json!(4294967295u64);
+    let json = dir.path().join("big.json");
+    std::fs::write(&json, serde_json::to_vec(&value).unwrap()).unwrap();
+    assert!(std::fs::metadata(&json).unwrap().len() < 2048);
+    let out = dir.path().join("big.ftg");
+    let opts = PackOptions { force: true, ..Default::default() };
+    let (r, peak) = peak_during(|| ops::pack("dr-ftg", &json, &out, &opts));
+    let e = r.unwrap_err();
+    assert_eq!(located(&e), ("dr-ftg", "file_size".into(), 0), "{e}");
+    assert!(peak < MIB, "{peak} bytes");
+    assert!(!out.exists());
+
+    // A folder whose directory.json claims the same: its files packed afresh, and said.
+    let folder = dir.path().join("folder");
+    std::fs::create_dir(&folder).unwrap();
+    for e in &entries {
+        std::fs::write(folder.join(&e.name), &e.data).unwrap();
+    }
+    let (index, bytes) = ftg::FORMAT.codec.extraction_index(&archive, "x.ftg").unwrap().unwrap();
+    let mut index_value: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+    index_value["layout"]["file_size"] = serde_json::json!(4294967295u64);
+    std::fs::write(folder.join(&index), serde_json::to_vec(&index_value).unwrap()).unwrap();
+    let (r, peak) = peak_during(|| ops::pack("dr-ftg", &folder, &out, &opts));
+    let report = r.unwrap();
+    assert!(peak < MIB, "{peak} bytes");
+    assert_eq!(std::fs::read(&out).unwrap(), archive, "the simple layout is the archive's own");
+    assert!(
+        report.notes.iter().any(|n| n.contains("laid out afresh") && n.contains("file_size")),
+        "{:?}",
+        report.notes
+    );
+}
+
+/// Finding 4 for sprites: `pack dr-spr` with `layout.end` 1073741823 wrote 1 GiB. The lossless document is
+/// refused naming `layout.end`; the document of `relic convert` lays its pictures out afresh, with a note.
+#[test]
+fn spr_pixel_data_the_document_does_not_hold_is_refused() {
+    let _s = serial();
+    let dir = tempfile::tempdir().unwrap();
+    // A non-zero byte before the picture: the document keeps offsets, end marker and gap.
+    let bits = [9u8, 0, 2, 5, 6];
+    let file =
+        Spr { magic: b"RSPR", nanims: 1, nrots: 1, szx: 2, szy: 1, picnr: vec![0], offsets: vec![1], bits: &bits };
+    let bytes = file.bytes();
+    let mut value = spr::FORMAT.codec.to_json(&bytes).unwrap();
+    assert_eq!(value["layout"]["end"], 5);
+    assert_eq!(spr::FORMAT.codec.write_json(value.clone()).unwrap(), bytes);
+    value["layout"]["end"] = serde_json::json!(1073741823);
+    let json = dir.path().join("big.json");
+    std::fs::write(&json, serde_json::to_vec(&value).unwrap()).unwrap();
+    let out = dir.path().join("big.spr");
+    let opts = PackOptions { force: true, ..Default::default() };
+    let (r, peak) = peak_during(|| ops::pack("dr-spr", &json, &out, &opts));
+    let e = r.unwrap_err();
+    assert_eq!(located(&e), ("dr-spr", "layout.end".into(), 0), "{e}");
+    assert!(peak < MIB, "{peak} bytes");
+
+    // The document of `relic convert`, edited the same way.
+    let input = dir.path().join("unit.spr");
+    std::fs::write(&input, &bytes).unwrap();
+    let converted = dir.path().join("out");
+    let report = ops::convert(std::slice::from_ref(&input), &converted, &ConvertRequest::default(), &ops::Quiet);
+    assert!(report.failures.is_empty(), "{:?}", report.failures);
+    let json = converted.join("unit.spr/unit.spr.json");
+    let mut value: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    value["layout"]["end"] = serde_json::json!(1073741823);
+    std::fs::write(&json, serde_json::to_vec(&value).unwrap()).unwrap();
+    let (r, peak) = peak_during(|| ops::pack("dr-spr", &json, &out, &opts));
+    let report = r.unwrap();
+    assert!(peak < MIB, "{peak} bytes");
+    assert!(report.notes.iter().any(|n| n.contains("laid out one after the other")), "{:?}", report.notes);
+    let doc = spr::parse(&std::fs::read(&out).unwrap()).unwrap();
+    assert!(doc.layout.is_none());
+    assert_eq!(doc.pictures[0].pixels.as_ref().unwrap().0, [5, 6]);
+}

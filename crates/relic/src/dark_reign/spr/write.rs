@@ -102,7 +102,20 @@ fn place(placement: (&[u32], u32), gaps: &[crate::layout::Gap], pictures: &[Vec<
         canvas.place(u64::from(offset), p, || format!("layout.offsets[{i}]"))?;
     }
     canvas.place_gaps(gaps).map_err(|e| e.within("layout"))?;
-    Ok((offsets.to_vec(), canvas.into_bytes()?))
+    Ok((offsets.to_vec(), canvas.into_bytes().map_err(document_field)?))
+}
+
+/// An error of the pixel data's canvas named after the document's field: its size is `layout.end`, its
+/// gaps `layout.gaps`.
+fn document_field(mut e: Error) -> Error {
+    if let Error::InvalidData { at, .. } | Error::Limit { at, .. } = &mut e {
+        if at.field == "file_size" {
+            at.field = "layout.end".into();
+        } else if at.field.starts_with("gaps[") {
+            at.field = format!("layout.{}", at.field);
+        }
+    }
+    e
 }
 
 /// The file: header, tables, pixel data, hotspot table, trailing bytes.
