@@ -656,3 +656,43 @@ fn a_query_of_many_parameters_is_refused_quickly() {
     refused(a, &format!("/api/tree?path=evil_islands&{}", many(relic::view::request::MAX_PARAMETERS)), 400);
     refused(a, "/api/tree?path=evil_islands&path=evil_islands", 400);
 }
+
+/// Issue #23: requests that work on a file run on workers of their own, a bounded number at once: with
+/// every worker busy (clients that do not read a large download) and more waiting, the app and the tree
+/// still answer at once; past the queue, a request that works on a file is told to come back (503).
+#[test]
+fn the_app_and_the_tree_answer_while_files_are_worked_on() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("big.bin"), vec![7u8; 32 << 20]).unwrap();
+    std::fs::copy(Path::new(SAMPLES).join("evil_islands/example.res"), dir.path().join("example.res")).unwrap();
+    let server = serve(dir.path(), ViewOptions { heavy_jobs: 4, ..ViewOptions::default() }).unwrap();
+    let a = server.addr();
+    let stuck: Vec<TcpStream> = (0..4 + relic::view::HEAVY_QUEUE + 8)
+        .map(|_| {
+            let mut s = TcpStream::connect(a).unwrap();
+            let head = format!(
+                "GET /api/file?path=big.bin&as=raw HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nConnection: close\r\n\r\n",
+                a.port()
+            );
+            s.write_all(head.as_bytes()).unwrap();
+            s
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(500));
+    for target in ["/", "/api/tree", "/api/tree?path=example.res", "/assets/app.js"] {
+        let start = Instant::now();
+        let r = get(a, target);
+        assert!(r.status == 200 || target.starts_with("/assets"), "{target}: {}", r.status);
+        assert!(start.elapsed() < Duration::from_secs(2), "{target}: {:?}", start.elapsed());
+    }
+    // Those past the queue were answered 503 at once.
+    let mut busy = 0;
+    for mut s in stuck {
+        s.set_read_timeout(Some(Duration::from_millis(20))).unwrap();
+        let mut head = [0u8; 12];
+        if s.read_exact(&mut head).is_ok() && &head == b"HTTP/1.1 503" {
+            busy += 1;
+        }
+    }
+    assert!(busy >= 1, "{busy}");
+}

@@ -5,7 +5,8 @@
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::mpsc::{Receiver, SyncSender, TrySendError};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use serde_json::{json, Value};
 use tiny_http::{Header, Method, Request, Response};
@@ -59,13 +60,42 @@ impl State {
     }
 }
 
-/// A request thread: answers requests until the server stops.
-pub(super) fn run(http: &tiny_http::Server, state: &State) {
+/// Whether a request works on a file (reads, converts, encodes it): such requests are answered by the heavy
+/// workers, so that the request threads stay free for the app and the tree.
+fn is_heavy(target: &str) -> bool {
+    let path = target.split_once('?').map_or(target, |(p, _)| p);
+    matches!(path, "/api/info" | "/api/preview" | "/api/file")
+}
+
+/// A request thread: answers requests until the server stops, handing requests that work on a file to the
+/// heavy workers (a `503` when as many already wait as the queue holds).
+pub(super) fn run(http: &tiny_http::Server, state: &State, heavy: &SyncSender<Request>) {
     loop {
         match http.recv() {
+            Ok(request) if is_heavy(request.url()) => match heavy.try_send(request) {
+                Ok(()) => {}
+                Err(TrySendError::Full(request) | TrySendError::Disconnected(request)) => {
+                    let busy = Rejection::new(503, "too many files are being worked on: try again in a moment");
+                    let mut reply = Reply::error(&busy);
+                    reply.headers.push(header("Retry-After", "1"));
+                    send(request, reply);
+                }
+            },
             Ok(request) => answer(state, request),
             Err(_) if state.stopping.load(Ordering::SeqCst) => return,
             Err(_) => continue,
+        }
+    }
+}
+
+/// A heavy worker: answers the requests handed to it until the request threads are gone. The number of
+/// workers bounds how many requests work on files at once.
+pub(super) fn work(state: &State, queue: &Mutex<Receiver<Request>>) {
+    loop {
+        let next = queue.lock().unwrap_or_else(PoisonError::into_inner).recv();
+        match next {
+            Ok(request) => answer(state, request),
+            Err(_) => return,
         }
     }
 }
@@ -115,6 +145,11 @@ impl Reply {
 
 fn answer(state: &State, request: Request) {
     let reply = route(state, &request).unwrap_or_else(|r| Reply::error(&r));
+    send(request, reply);
+}
+
+/// Sends a reply with the headers every answer carries, the part of a file a `Range` asks for.
+fn send(request: Request, reply: Reply) {
     let mut headers = vec![
         header("Content-Type", reply.content_type),
         header("X-Content-Type-Options", "nosniff"),

@@ -8,7 +8,9 @@
 //! Why a server and not a static export: conversion happens on demand, through the same library calls as
 //! `relic convert` (`Codec::convert`/`convert_at`, the archive's `entry_options`, [`crate::export`]), so a
 //! 17,000-entry archive or a whole game folder opens at once and only what is looked at is converted. The
-//! work runs on rayon's pool, off the request threads, and its results are cached by item path ([`cache`]).
+//! work runs on rayon's pool, off the request threads, and its results are cached by item path and file
+//! version ([`cache`]). Requests that work on a file are answered by a bounded set of workers
+//! ([`ViewOptions::heavy_jobs`]), so that the app and the tree answer at once while files are converted.
 //!
 //! # Items
 //!
@@ -71,7 +73,14 @@ pub struct ViewOptions {
     pub threads: usize,
     /// Bytes of converted results kept in memory.
     pub cache_bytes: usize,
+    /// Requests that work on a file (`/api/info`, `/api/preview`, `/api/file`) answered at once, each on a
+    /// worker of its own; the request threads hand them over and stay free for the app and the tree. Up
+    /// to [`HEAVY_QUEUE`] more wait; past that they are answered `503` with `Retry-After`.
+    pub heavy_jobs: usize,
 }
+
+/// Requests that work on a file waiting for a heavy worker, at most.
+pub const HEAVY_QUEUE: usize = 64;
 
 impl Default for ViewOptions {
     fn default() -> Self {
@@ -81,6 +90,7 @@ impl Default for ViewOptions {
             allow_any_host: false,
             threads: 4,
             cache_bytes: 512 << 20,
+            heavy_jobs: 4,
         }
     }
 }
@@ -162,15 +172,27 @@ pub fn serve(root: &Path, options: ViewOptions) -> Result<Server> {
     let addr = http.server_addr().to_ip().ok_or_else(|| Error::Refused("the server has no IP address".into()))?;
     let http = Arc::new(http);
     let state = Arc::new(http::State::new(root, addr, options.allow_any_host, options.cache_bytes));
-    let threads = (0..options.threads.max(1))
+    // The heavy workers end when the request threads, which hold the queue's senders, are gone.
+    let (heavy, queue) = std::sync::mpsc::sync_channel(HEAVY_QUEUE);
+    let queue = Arc::new(std::sync::Mutex::new(queue));
+    let mut threads = (0..options.threads.max(1))
         .map(|i| {
-            let (http, state) = (Arc::clone(&http), Arc::clone(&state));
+            let (http, state, heavy) = (Arc::clone(&http), Arc::clone(&state), heavy.clone());
             std::thread::Builder::new()
                 .name(format!("relic-view-{i}"))
-                .spawn(move || http::run(&http, &state))
+                .spawn(move || http::run(&http, &state, &heavy))
                 .map_err(|e| Error::io("thread", e))
         })
         .collect::<Result<Vec<_>>>()?;
+    drop(heavy);
+    for i in 0..options.heavy_jobs.max(1) {
+        let (state, queue) = (Arc::clone(&state), Arc::clone(&queue));
+        let worker = std::thread::Builder::new()
+            .name(format!("relic-view-work-{i}"))
+            .spawn(move || http::work(&state, &queue))
+            .map_err(|e| Error::io("thread", e))?;
+        threads.push(worker);
+    }
     Ok(Server { addr, http, state, threads })
 }
 
