@@ -177,6 +177,14 @@ fn twenty_four_bpp_compressed_with_pitch_and_colour_key() {
     let narrow = tex(H { pitch: 5, ..H0 }, &stored[..10], None);
     let err = to_image(&texture::parse(&narrow, 0).unwrap(), None, ChannelOrder::Rgba).unwrap_err();
     assert!(err.to_string().contains("pitch 5"), "{err}");
+    // A 1 × 1 texture whose pitch asks for a gigabyte of rows (issue #23): refused before anything is
+    // inflated, whatever the stream holds (here 100 zero bytes that would inflate to the declared size).
+    let huge = tex(H { w: 1, h: 1, pitch: 1_000_000_000, level: 9, ..H0 }, &[0; 100], None);
+    let err = to_image(&texture::parse(&huge, 0).unwrap(), None, ChannelOrder::Rgba).unwrap_err();
+    assert!(err.to_string().contains("pitch 1000000000 is more than twice a row of 1 × 3 bytes"), "{err}");
+    // Twice the row, or 64 bytes for a tiny texture, is padding enough and is read.
+    let padded = tex(H { w: 1, h: 1, pitch: 67, ..H0 }, &[9; 67], None);
+    assert_eq!(decode(&padded, None, ChannelOrder::Rgba), [9, 9, 9, 255]);
 }
 
 #[test]

@@ -242,6 +242,14 @@ fn to_frame(t: &Texture, palette: Option<&[[u8; 4]]>, order: ChannelOrder) -> Re
     if pitch < row_len {
         return Err(bad(format!("pitch {pitch} is shorter than a row of {w} × {bytes_pp} bytes")));
     }
+    // The spec lets rows be longer than their pixels but says nothing of how much; relic allows twice the
+    // row (and 64 bytes for tiny textures), so that a 1 × 1 texture cannot ask for a gigabyte of padding
+    // to be inflated before a single pixel is read.
+    if pitch > row_len.saturating_mul(2).max(row_len + 64) {
+        return Err(bad(format!(
+            "pitch {pitch} is more than twice a row of {w} × {bytes_pp} bytes: the rows would be mostly padding"
+        )));
+    }
     let layout = if bytes_pp == 2 { Some(t.layout16()?) } else { None };
     let palette = match (bytes_pp, palette) {
         (1, None) => return Err(Error::Unsupported("8-bpp texture without its .txd's palette (0x0030)".into())),
