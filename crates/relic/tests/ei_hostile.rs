@@ -8,8 +8,13 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use relic::evil_islands::lnk;
+use relic::asset::{Asset, NamedAsset};
+use relic::evil_islands::{lnk, mp};
 use relic::ops::{self, ConvertRequest, Quiet};
+use relic::registry::ConvertOptions;
+
+#[path = "ei_map/fixtures.rs"]
+mod fixtures;
 
 struct Counting;
 
@@ -292,4 +297,60 @@ fn pnt3_of_zero_runs_is_refused_before_unpacking() {
     let (report, peak) = peak_during(|| ops::convert(&[path], &out, &ConvertRequest::default(), &Quiet));
     assert!(report.outputs.is_empty() && report.failures.len() == 1, "{:?}", report.failures);
     assert!(peak < BOUND, "convert took {peak} bytes");
+}
+
+/// The fixture map's header claiming 1000 × 1000 sectors, in a folder with the given sectors beside it.
+fn huge_map(sectors: &[(u32, u32)]) -> (tempfile::TempDir, PathBuf, Vec<u8>) {
+    let mut bytes = fixtures::mp();
+    bytes[8..12].copy_from_slice(&1000u32.to_le_bytes());
+    bytes[12..16].copy_from_slice(&1000u32.to_le_bytes());
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "zone.mp", &bytes);
+    for &(x, y) in sectors {
+        write(dir.path(), &format!("zone{x:03}{y:03}.sec"), &fixtures::dry_sec());
+    }
+    (dir, path, bytes)
+}
+
+fn height_map(assets: &[NamedAsset]) -> Option<(u32, u32)> {
+    assets.iter().find_map(|a| match (&a.name, &a.asset) {
+        (Some(n), Asset::Image(img)) if n == "heightmap.view" => Some((img.frames[0].width, img.frames[0].height)),
+        _ => None,
+    })
+}
+
+#[test]
+fn mp_of_1000x1000_sectors_with_one_present_gives_a_height_map_of_that_sector() {
+    let _serial = serial();
+    let (_dir, path, bytes) = huge_map(&[(250, 250)]);
+    let opts = ConvertOptions::default();
+    let (assets, peak) = peak_during(|| mp::FORMAT.codec.convert_at(&bytes, &path, &opts).unwrap());
+    assert!(peak < BOUND, "convert took {peak} bytes");
+    assert_eq!(height_map(&assets), Some((33, 33)), "cropped to the one sector present, not 8033 × 8033");
+    let notes = opts.notes.lock().unwrap();
+    assert!(
+        notes.iter().any(|n| n
+            == "zone: the height map covers only the sectors present, 1 × 1 from sector \
+                                   (250, 250) (of the map's 1000 × 1000): its bottom-left pixel is cell (8000, 8000)"),
+        "{notes:?}"
+    );
+    assert!(notes.iter().any(|n| n.contains("999999 of 1000000 sectors not found")), "{notes:?}");
+}
+
+#[test]
+fn mp_sectors_spanning_more_than_max_pixels_give_no_height_map_with_a_note() {
+    let _serial = serial();
+    // Two sectors at opposite corners: their span is 32,001 × 32,001 pixels, over --max-pixels.
+    let (_dir, path, bytes) = huge_map(&[(0, 0), (999, 999)]);
+    let opts = ConvertOptions::default();
+    let (assets, peak) = peak_during(|| mp::FORMAT.codec.convert_at(&bytes, &path, &opts).unwrap());
+    assert!(peak < BOUND, "convert took {peak} bytes");
+    assert_eq!(height_map(&assets), None);
+    let notes = opts.notes.lock().unwrap();
+    assert!(
+        notes.iter().any(|n| n
+            == "zone: no height map: ei-mp height map: 32001×32001 = 1024064001 pixels is over \
+                                   the limit of 67108864 (--max-pixels raises it)"),
+        "{notes:?}"
+    );
 }

@@ -259,9 +259,19 @@ fn sector_names_match_in_any_case_and_missing_sectors_are_noted() {
     let (scene, hm, doc) = parts(&assets);
     assert_eq!(mesh(scene, "land").primitives[0].positions.len(), 256 * 9);
     assert_eq!(doc["terrain"]["missing"], serde_json::json!(["zone000000.sec"]));
-    let Pixels::Gray16(px) = &hm.frames[0].pixels else { panic!() };
-    assert_eq!(px[32 * 65 + 5], 0, "a missing sector is a hole (0)");
-    assert!(opts.notes.lock().unwrap().iter().any(|n| n.contains("1 of 2 sectors not found")), "{:?}", opts.notes);
+    // The height map covers the sectors present only: sector (1, 0), cropped with a note.
+    assert_eq!((hm.frames[0].width, hm.frames[0].height), (33, 33));
+    assert_eq!(doc["terrain"]["heightmap"]["first_sector"], serde_json::json!([1, 0]));
+    assert_eq!(doc["terrain"]["heightmap"]["sectors"], serde_json::json!([1, 1]));
+    let notes = opts.notes.lock().unwrap();
+    assert!(notes.iter().any(|n| n.contains("1 of 2 sectors not found")), "{notes:?}");
+    assert!(
+        notes.iter().any(|n| n
+            == "zone: the height map covers only the sectors present, 1 × 1 from sector (1, 0) \
+                                   (of the map's 2 × 1): its bottom-left pixel is cell (32, 0)"),
+        "{notes:?}"
+    );
+    drop(notes);
 
     // Without a path (no sectors), only the document.
     let opts = ConvertOptions::default();

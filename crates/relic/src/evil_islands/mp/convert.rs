@@ -95,16 +95,20 @@ pub fn convert_map(
 ) -> Result<Vec<NamedAsset>> {
     let mut sectors: Vec<(u32, u32, Sec)> = Vec::new();
     let mut outside = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for (x, y, name, bytes) in sector_files {
         if x >= mp.sectors_x || y >= mp.sectors_y {
             outside.push(name);
             continue;
         }
-        if sectors.iter().any(|s| (s.0, s.1) == (x, y)) {
+        if seen.contains(&(x, y)) {
             continue; // the same sector under another case of its name
         }
         match sec::parse(&bytes) {
-            Ok(sec) => sectors.push((x, y, sec)),
+            Ok(sec) => {
+                seen.insert((x, y));
+                sectors.push((x, y, sec))
+            }
             Err(e) => opts.note(format!("{map}: sector {name} left out (a hole in the terrain): {e}")),
         }
     }
@@ -173,17 +177,33 @@ pub fn convert_map(
             asset: Asset::Scene(terrain::scene(&placed, &setting)),
         });
         terrain_doc["scene"] = json!("terrain.view.glb");
-        // The height map covers the sectors from (0, 0) to the last one found: the header's extents for a
-        // whole map, and never a huge empty image for a header that claims more sectors than there are.
-        let extent_x = sectors.iter().map(|s| s.0 + 1).max().unwrap_or(0);
-        let extent_y = sectors.iter().map(|s| s.1 + 1).max().unwrap_or(0);
-        match terrain::heightmap(&placed, extent_x, extent_y) {
+        // The height map covers the sectors present, from the first to the last along x and y: the header's
+        // extents for a whole map, and never a huge empty image for a header that claims more sectors than
+        // there are (1000 × 1000 sectors with one present gives 33 × 33 pixels, cropped with a note). Sectors
+        // far apart can still span more than `--max-pixels`: then there is no height map (noted).
+        let first_x = sectors.iter().map(|s| s.0).min().unwrap_or(0);
+        let first_y = sectors.iter().map(|s| s.1).min().unwrap_or(0);
+        let extent_x = sectors.iter().map(|s| s.0 + 1).max().unwrap_or(0) - first_x;
+        let extent_y = sectors.iter().map(|s| s.1 + 1).max().unwrap_or(0) - first_y;
+        match terrain::heightmap_region(&placed, (first_x, first_y), (extent_x, extent_y)) {
             Ok(img) => {
                 let size = img.frames.first().map(|f| (f.width, f.height)).unwrap_or_default();
+                if (first_x, first_y, extent_x, extent_y) != (0, 0, mp.sectors_x, mp.sectors_y) {
+                    opts.note(format!(
+                        "{map}: the height map covers only the sectors present, {extent_x} × {extent_y} from sector \
+                         ({first_x}, {first_y}) (of the map's {} × {}): its bottom-left pixel is cell ({}, {})",
+                        mp.sectors_x,
+                        mp.sectors_y,
+                        u64::from(first_x) * 32,
+                        u64::from(first_y) * 32
+                    ));
+                }
                 terrain_doc["heightmap"] = json!({
                     "file": "heightmap.view.png",
                     "width": size.0,
                     "height": size.1,
+                    "first_sector": [first_x, first_y],
+                    "sectors": [extent_x, extent_y],
                     "pixels": "16-bit stored altitudes (height = value × height_scale); top row = largest y, \
                                column = x",
                 });

@@ -234,6 +234,14 @@ const IDENTITY: [f32; 16] = [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1
 /// above: the top row is the last vertex row (largest y), x to the right. Where two sectors share an edge
 /// the sector further along x (or y) gives the value; missing sectors are 0.
 pub fn heightmap(sectors: &[Placed<'_>], sectors_x: u32, sectors_y: u32) -> Result<Image> {
+    heightmap_region(sectors, (0, 0), (sectors_x, sectors_y))
+}
+
+/// The height map of the `count.0 × count.1` sectors starting at sector `first` (as [`heightmap`] does for
+/// the whole map from (0, 0)): what lies outside is left out, so a map that claims 1000 × 1000 sectors but
+/// holds a few far from (0, 0) gives a small image. Refused over `--max-pixels` (`crate::limits`).
+pub fn heightmap_region(sectors: &[Placed<'_>], first: (u32, u32), count: (u32, u32)) -> Result<Image> {
+    let (sectors_x, sectors_y) = count;
     let side = |n: u32| n.checked_mul(CELLS as u32).and_then(|v| v.checked_add(1));
     let (Some(width), Some(height)) = (side(sectors_x), side(sectors_y)) else {
         return Err(crate::Error::Unsupported(format!(
@@ -246,9 +254,13 @@ pub fn heightmap(sectors: &[Placed<'_>], sectors_x: u32, sectors_y: u32) -> Resu
     let mut order: Vec<&Placed<'_>> = sectors.iter().collect();
     order.sort_by_key(|s| (s.y, s.x));
     for s in order {
+        let (Some(sx), Some(sy)) = (s.x.checked_sub(first.0), s.y.checked_sub(first.1)) else { continue };
+        if sx >= sectors_x || sy >= sectors_y {
+            continue;
+        }
         for (i, v) in s.sec.vertices.iter().enumerate().take(SIDE * SIDE) {
-            let gx = s.x as usize * CELLS + i % SIDE;
-            let gy = s.y as usize * CELLS + i / SIDE;
+            let gx = sx as usize * CELLS + i % SIDE;
+            let gy = sy as usize * CELLS + i / SIDE;
             if gx < w && gy < h {
                 if let Some(p) = levels.get_mut((h - 1 - gy) * w + gx) {
                     *p = v.z;
