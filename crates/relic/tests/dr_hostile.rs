@@ -348,3 +348,61 @@ fn spr_pixel_data_the_document_does_not_hold_is_refused() {
     assert!(doc.layout.is_none());
     assert_eq!(doc.pictures[0].pixels.as_ref().unwrap().0, [5, 6]);
 }
+
+/// An FTG of `entries` (name, offset, size) over `data` placed at offset 12, the directory after it.
+fn ftg_bytes(data: &[u8], entries: &[(String, u32, u32)]) -> Vec<u8> {
+    let mut out = b"BOTG".to_vec();
+    out.extend((12 + data.len() as u32).to_le_bytes());
+    out.extend((entries.len() as u32).to_le_bytes());
+    out.extend(data);
+    for (name, offset, size) in entries {
+        let mut field = [0u8; 28];
+        field[..name.len()].copy_from_slice(name.as_bytes());
+        out.extend(field);
+        out.extend(offset.to_le_bytes());
+        out.extend(size.to_le_bytes());
+    }
+    out
+}
+
+/// Finding 3, what the format can do (sharing the conversions needs `ops/convert.rs`): 200 entries sharing
+/// one sprite and one overlapping it in part are counted by `info` and noted by `convert`.
+#[test]
+fn shared_and_overlapping_ftg_data_is_counted_and_noted() {
+    use relic::dark_reign::ftg;
+    let _s = serial();
+    let bits = [0u8, 2, 5, 6];
+    let sprite =
+        Spr { magic: b"RSPR", nanims: 1, nrots: 1, szx: 2, szy: 1, picnr: vec![0], offsets: vec![0], bits: &bits }
+            .bytes();
+    let len = sprite.len() as u32;
+    let mut entries: Vec<(String, u32, u32)> = (0..200).map(|i| (format!("UNIT{i}.SPR"), 12, len)).collect();
+    entries.push(("PART.BIN".into(), 14, len - 2));
+    entries.push(("EMPTY.BIN".into(), 12, 0));
+    let archive = ftg_bytes(&sprite, &entries);
+    let parsed = ftg::parse(&archive).unwrap();
+    let meet = ftg::convert::sharing(&parsed);
+    assert_eq!(meet.shared.len(), 199);
+    assert_eq!(meet.shared[0], (1, 0));
+    assert_eq!(meet.overlapping, vec![(200, 0)]);
+    let info = ftg::FORMAT.codec.info(&archive).unwrap();
+    assert_eq!((info["shared_data"].clone(), info["overlapping_data"].clone()), (199.into(), 1.into()));
+
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("units.ftg");
+    std::fs::write(&input, &archive).unwrap();
+    let req = ConvertRequest::default();
+    let report = ops::convert(std::slice::from_ref(&input), &dir.path().join("out"), &req, &ops::Quiet);
+    assert!(report.failures.is_empty(), "{:?}", report.failures);
+    let notes = req.options.notes.lock().unwrap().clone();
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.contains("199 entries have the very data of an earlier entry (`UNIT1.SPR` that of `UNIT0.SPR`")),
+        "{notes:?}"
+    );
+    assert!(
+        notes.iter().any(|n| n.contains("1 entries' data overlaps another's in part (`PART.BIN` and `UNIT0.SPR`)")),
+        "{notes:?}"
+    );
+}

@@ -165,6 +165,74 @@ fn outside_bytes(ftg: &Ftg<'_>) -> Vec<Gap> {
     crate::layout::gaps(ftg.bytes, covered)
 }
 
+/// How the entries' data ranges meet (CORRECTIONS.md allows shared data): `shared` lists each entry whose
+/// (offset, size) is an earlier entry's, with that entry; `overlapping`, each entry whose range overlaps
+/// another's without being the same (one such other named). Entries of no data meet nothing.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Sharing {
+    pub shared: Vec<(usize, usize)>,
+    pub overlapping: Vec<(usize, usize)>,
+}
+
+pub fn sharing(ftg: &Ftg<'_>) -> Sharing {
+    let mut out = Sharing::default();
+    let mut first: HashMap<(u32, u32), usize> = HashMap::new();
+    let mut ranges = Vec::new();
+    for (i, e) in ftg.entries.iter().enumerate().filter(|(_, e)| e.size > 0) {
+        match first.get(&(e.offset, e.size)) {
+            Some(&j) => out.shared.push((i, j)),
+            None => {
+                first.insert((e.offset, e.size), i);
+                ranges.push((u64::from(e.offset), u64::from(e.offset) + u64::from(e.size), i));
+            }
+        }
+    }
+    // One sweep in offset order: a range starting before the farthest end so far overlaps that range.
+    ranges.sort_unstable();
+    let mut reach: Option<(u64, usize)> = None;
+    for (start, end, i) in ranges {
+        match reach {
+            Some((far, j)) if start < far => {
+                out.overlapping.push((i, j));
+                if end > far {
+                    reach = Some((end, i));
+                }
+            }
+            _ => reach = Some((end, i)),
+        }
+    }
+    out.overlapping.sort_unstable();
+    out
+}
+
+/// What `convert` says about shared and overlapping data (see [`sharing`]): each such entry is converted
+/// on its own, as many times as it is listed.
+pub fn sharing_notes(ftg: &Ftg<'_>) -> Vec<String> {
+    let s = sharing(ftg);
+    let name = |i: usize| ftg.entries.get(i).map_or("?", |e| e.name.as_str()).to_string();
+    let mut notes = Vec::new();
+    if let Some(&(i, j)) = s.shared.first() {
+        notes.push(format!(
+            "{FORMAT_ID}: {} entries have the very data of an earlier entry (`{}` that of `{}`{}); each is converted \
+             as listed",
+            s.shared.len(),
+            name(i),
+            name(j),
+            if s.shared.len() > 1 { ", …" } else { "" }
+        ));
+    }
+    if let Some(&(i, j)) = s.overlapping.first() {
+        notes.push(format!(
+            "{FORMAT_ID}: {} entries' data overlaps another's in part (`{}` and `{}`{})",
+            s.overlapping.len(),
+            name(i),
+            name(j),
+            if s.overlapping.len() > 1 { ", …" } else { "" }
+        ));
+    }
+    notes
+}
+
 /// Summary for `relic info`.
 pub fn info(ftg: &Ftg<'_>) -> serde_json::Value {
     let mut lower: HashMap<String, usize> = HashMap::new();
@@ -173,12 +241,15 @@ pub fn info(ftg: &Ftg<'_>) -> serde_json::Value {
     }
     let duplicates = lower.values().filter(|&&n| n > 1).count();
     let in_order = ftg.entries.windows(2).all(|w| w.first().map(|a| a.offset) <= w.get(1).map(|b| b.offset));
+    let meet = sharing(ftg);
     json!({
         "format": FORMAT_ID,
         "magic": if &ftg.header.magic == MAGIC { "BOTG" } else { "FTG\\0" },
         "files": ftg.entries.len(),
         "duplicate_names": duplicates,
         "data_in_directory_order": in_order,
+        "shared_data": meet.shared.len(),
+        "overlapping_data": meet.overlapping.len(),
         "directory_offset": ftg.header.directory_offset,
         "file_size": ftg.bytes.len(),
     })

@@ -71,9 +71,11 @@ impl Codec for FtgCodec {
         Some(parse(data).map(|f| convert::entries(&f)))
     }
 
-    /// The archive's first `.PAL` (by directory order) draws its sprites.
+    /// The archive's first `.PAL` (by directory order) draws its sprites. Entries sharing or overlapping
+    /// data are noted ([`convert::sharing_notes`]).
     fn entry_options(&self, data: &[u8], opts: &ConvertOptions) -> Option<ConvertOptions> {
         let ftg = parse(data).ok()?;
+        convert::sharing_notes(&ftg).into_iter().for_each(|n| opts.note(n));
         let i = ftg.entries.iter().position(|e| e.name.to_ascii_lowercase().ends_with(".pal"))?;
         let palette = crate::codec::palette::Palette::read(ftg.data(i), crate::dark_reign::scaling(opts)).ok()?;
         Some(ConvertOptions { archive_palette: Some(std::sync::Arc::new(palette)), ..opts.clone() })
