@@ -874,3 +874,19 @@ fn format_is_registered() {
     assert!(format.notes.contains("argb8"));
     let _ = pixel::ARGB8;
 }
+
+#[test]
+fn packing_a_pnt3_that_conversion_would_refuse_says_so() {
+    // 256 × 256 transparent black: one run word, an 80-byte file declaring 262,144 bytes of texels.
+    let png = png_with_record(256, 256, &vec![0; 256 * 256 * 4], None);
+    let (bytes, notes) = pack_png("zero.png", &png, Some("pnt3"), false);
+    assert_eq!(bytes.len(), 80);
+    assert_eq!(
+        notes,
+        ["zero.png: the PNT3 texture packs 262144 bytes of texels into 80 bytes: converting it needs \
+          --max-expansion 3277 or more"]
+    );
+    let err = mmp::FORMAT.codec.convert(&bytes, &ConvertOptions::default()).unwrap_err();
+    assert!(matches!(err, Error::Limit { .. }), "{err}");
+    assert_eq!(err.location().unwrap().field, "mip_levels_count");
+}

@@ -66,5 +66,18 @@ pub fn from_png(input_name: &str, content: &[u8], request: &PackRequest) -> Resu
         }
         e => e,
     })?;
+    if format == PixelFormat::Pnt3 {
+        // A texture of long zero runs packs to a few words; converting it back is refused past
+        // `--max-expansion` (as any such file is), which the user hears of now.
+        let unpacked = u64::from(width) * u64::from(height) * 4;
+        let len = bytes.len() as u64;
+        if unpacked > crate::limits::expansion_budget(len) {
+            notes.push(format!(
+                "{input_name}: the PNT3 texture packs {unpacked} bytes of texels into {len} bytes: converting \
+                 it needs --max-expansion {} or more",
+                unpacked.div_ceil(len.max(1))
+            ));
+        }
+    }
     Ok((bytes, notes))
 }
