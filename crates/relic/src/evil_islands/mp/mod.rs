@@ -9,10 +9,12 @@
 //! u16 length) animated tiles. Bytes after them (none seen) are kept as `trailing`.
 //!
 //! Conversion (`relic convert zone.mp`, with `zoneXXXYYY.sec` beside it, or `relic convert zone.mpr`):
-//! `zone.mp.json` (the MP's data — `pack ei-mp` reads it back — and a `terrain` summary), `zone.mp/terrain.view.glb`
-//! (land and water meshes, tile UVs into the atlases `zoneNNN.mmp`, embedded when found in `--textures` or
-//! beside the file) and `zone.mp/heightmap.view.png` (16-bit stored altitudes of the sectors present, from the first to the last along
-//! x and y — cropped with a note when the header claims more, refused over `--max-pixels`; both are views: `pack ei-mp` never reads them); see [`terrain`] for the geometry.
+//! `zone.mp.json` (the MP's data — `pack ei-mp` reads it back — and a `terrain` summary),
+//! `zone.mp/terrain.view.glb` (land and water meshes, tile UVs into the atlases `zoneNNN.mmp`, embedded when
+//! found in `--textures` or beside the file) and `zone.mp/heightmap.view.png` (16-bit stored altitudes of
+//! the sectors present, from the first to the last along x and y — cropped with a note when the header
+//! claims more, refused over `--max-pixels`; both are views: `pack ei-mp` never reads them); see [`terrain`]
+//! for the geometry.
 //!
 //! Unsettled (CORRECTIONS.md and the spec's silences): the material type enum (the spec's table and the one
 //! real map disagree; kept as a number); whether altitudes divide by 65535 or 65534 (relic: 65535, the spec);
