@@ -515,3 +515,45 @@ fn what_a_conversion_makes_is_charged_to_the_expansion_budget() {
     // The default budget takes it.
     relic().args(["convert", "-q", "-o"]).arg(dir.path().join("fine")).arg(&res).assert().success();
 }
+
+/// Texture records of a `.txd` are charged to the file's expansion budget by the pixels they decode to
+/// before each is decoded: 16 records of 1024² (a few kilobytes of zlib each) stop at the budget, each
+/// refused one a failure of the file.
+#[test]
+fn drakan_textures_are_charged_by_the_pixels_they_make() {
+    use relic::drakan::records::texture::{self, Texture, NO_COLOUR_KEY};
+    use relic::drakan::srsc::{write_packed, NewRecord};
+    let dir = tempfile::tempdir().unwrap();
+    let stream = relic::codec::zlib::compress(&vec![0u8; 1024 * 1024 * 3], 9);
+    let body = texture::write(&Texture {
+        width: 1024,
+        height: 1024,
+        pitch: 1024 * 3,
+        bits_per_pixel: 24,
+        colour_key: NO_COLOUR_KEY,
+        compression_level: 9,
+        compressed_size: stream.len() as u32,
+        data: relic::bytes::Base64(stream),
+        ..Texture::default()
+    });
+    let records: Vec<NewRecord> =
+        (1..=16).map(|id| NewRecord { record_type: 0x0040, id, group: 0, body: body.clone() }).collect();
+    let txd = dir.path().join("Big.txd");
+    std::fs::write(&txd, write_packed(0x0100, &records).unwrap()).unwrap();
+    let size = std::fs::metadata(&txd).unwrap().len();
+    // 100 × the file's size holds one texture's 4 MiB of RGBA, not two.
+    assert!(size * 100 >= 4 << 20 && size * 100 < 8 << 20, "{size}");
+    let out = dir.path().join("out");
+    let assert =
+        relic().args(["--max-expansion", "100", "convert", "--json", "-o"]).arg(&out).arg(&txd).assert().code(1);
+    let manifest: Value = serde_json::from_slice(&assert.get_output().stdout).unwrap();
+    let failures = manifest["failures"].as_array().unwrap();
+    assert_eq!(failures.len(), 15, "{manifest}");
+    assert!(
+        failures.iter().all(|f| f["message"].as_str().unwrap().contains("not decoded")
+            && f["message"].as_str().unwrap().contains("more than 100×")),
+        "{manifest}"
+    );
+    let pngs = manifest["outputs"].as_array().unwrap().iter().filter(|o| o["kind"] == "image").count();
+    assert_eq!(pngs, 1, "{manifest}");
+}

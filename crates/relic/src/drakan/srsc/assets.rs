@@ -176,9 +176,30 @@ pub fn convert_in(data: &[u8], ctx: &Context<'_>, opts: &ConvertOptions) -> Resu
     }
     let by_id: HashMap<u16, &Texture> = textures.iter().map(|(id, t)| (*id, t)).collect();
     let refs: Vec<(u16, &Texture)> = textures.iter().map(|(id, t)| (*id, t)).collect();
+    // The pixels the textures decode to are charged to the file's expansion budget before each is decoded:
+    // records may share one body (16 records pointing at one 8192² stream took 4.4 GB), and what they make,
+    // not what the file stores, is what costs.
+    let mut budget = crate::limits::expansion_budget(data.len() as u64);
     for group in texture::animation_groups(&refs) {
         let frames: Vec<&Texture> = group.ids.iter().filter_map(|id| by_id.get(id).copied()).collect();
         let Some(&first) = group.ids.first() else { continue };
+        let pixels: u64 = frames.iter().map(|t| u64::from(t.width) * u64::from(t.height) * 4).sum();
+        match budget.checked_sub(pixels) {
+            Some(left) => budget = left,
+            None => {
+                let err = crate::limits::check_expansion(
+                    FORMAT_ID,
+                    "textures",
+                    crate::limits::expansion_budget(data.len() as u64) - budget + pixels,
+                    data.len() as u64,
+                )
+                .err()
+                .map_or_else(String::new, |e| e.to_string());
+                opts.fail(format!("texture {first} (record 0x0040): not decoded: {err}"));
+                listing.push(json!({"texture": first, "error": err}));
+                continue;
+            }
+        }
         let image = match frames.as_slice() {
             [single] => texture::to_image(single, palette.as_deref(), order),
             _ => texture::animation_to_image(&frames, palette.as_deref(), order),
