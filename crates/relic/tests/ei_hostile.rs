@@ -142,20 +142,29 @@ fn lnk_cycle_among_thousands_of_parts_is_found_once() {
 
 /// A RES of empty entries: `(name, next_index)` per table slot, the names in slot order.
 fn res_table(records: &[(Vec<u8>, i32)]) -> Vec<u8> {
+    let records: Vec<(Vec<u8>, i32, u32)> = records.iter().map(|(n, next)| (n.clone(), *next, 0)).collect();
+    res_sharing(&records, &[])
+}
+
+/// A RES whose entries `(name, next_index, size)` all point at the start of `data`.
+fn res_sharing(records: &[(Vec<u8>, i32, u32)], data: &[u8]) -> Vec<u8> {
     let mut out = relic::evil_islands::res::types::MAGIC.to_vec();
-    let names: usize = records.iter().map(|(n, _)| n.len()).sum();
-    for v in [records.len() as u32, 16, names as u32] {
+    let names: usize = records.iter().map(|(n, _, _)| n.len()).sum();
+    for v in [records.len() as u32, 16 + data.len() as u32, names as u32] {
         out.extend(v.to_le_bytes());
     }
+    out.extend(data);
     let mut name_offset = 0u32;
-    for (name, next) in records {
+    for (name, next, size) in records {
         out.extend(next.to_le_bytes());
-        out.extend([0u8; 12]); // size, offset, time
+        out.extend(size.to_le_bytes());
+        out.extend(16u32.to_le_bytes());
+        out.extend(0u32.to_le_bytes());
         out.extend((name.len() as u16).to_le_bytes());
         out.extend(name_offset.to_le_bytes());
         name_offset += name.len() as u32;
     }
-    for (name, _) in records {
+    for (name, _, _) in records {
         out.extend(name);
     }
     out
@@ -353,4 +362,26 @@ fn mp_sectors_spanning_more_than_max_pixels_give_no_height_map_with_a_note() {
                                    the limit of 67108864 (--max-pixels raises it)"),
         "{notes:?}"
     );
+}
+
+#[test]
+fn res_of_models_whose_siblings_share_one_range_copies_within_the_expansion_budget() {
+    let _serial = serial();
+    // 3000 models and 3000 `.bon` siblings all naming one 64 KiB range: 192 MiB if each were copied.
+    let data = vec![7u8; 64 << 10];
+    let mut records = Vec::new();
+    for i in 0..3000 {
+        records.push((format!("m{i}.mod").into_bytes(), -1, 0));
+        records.push((format!("m{i}.bon").into_bytes(), -1, data.len() as u32));
+    }
+    let bytes = res_sharing(&records, &data);
+    let archive = relic::evil_islands::res::parse(&bytes).unwrap();
+    // At the default 1000× the budget is 170 MB (the file is 170 KB); 100× keeps it under 64 MiB.
+    relic::limits::set(relic::limits::Limits { max_expansion: 100, ..relic::limits::Limits::DEFAULT });
+    let (siblings, peak) = peak_during(|| relic::evil_islands::model::siblings(&archive).unwrap());
+    relic::limits::set(relic::limits::Limits::DEFAULT);
+    let copied: usize = siblings.values().map(Vec::len).sum();
+    assert!(copied <= bytes.len() * 100, "{copied}");
+    assert_eq!(siblings.len(), (bytes.len() * 100) / data.len(), "as many as the budget holds");
+    assert!(peak < BOUND, "siblings took {peak} bytes");
 }

@@ -184,20 +184,27 @@ pub fn convert_mod(bytes: &[u8], path: Option<&Path>, opts: &ConvertOptions) -> 
 /// for an archive's [`crate::registry::Codec::entry_options`].
 pub fn siblings(archive: &res::Res<'_>) -> Option<std::collections::HashMap<String, Vec<u8>>> {
     let names: Vec<String> = (0..archive.len()).map(|i| decode(CP1251, archive.name(i)).to_lowercase()).collect();
-    let models: Vec<&str> = names.iter().filter(|n| n.ends_with(".mod")).map(|n| stem(n)).collect();
+    // A set, so that an archive of thousands of models and siblings is matched in O(n).
+    let models: std::collections::HashSet<&str> =
+        names.iter().filter(|n| n.ends_with(".mod")).map(|n| stem(n)).collect();
     if models.is_empty() {
         return None;
     }
-    let wanted =
-        |n: &str| [".bon", ".anm", ".mmp"].iter().any(|e| n.ends_with(e)) && models.iter().any(|m| stem(n) == *m);
-    Some(
-        names
-            .iter()
-            .enumerate()
-            .filter(|(_, n)| wanted(n))
-            .map(|(i, n)| (n.rsplit(['\\', '/']).next().unwrap_or(n).to_string(), archive.data(i).to_vec()))
-            .collect(),
-    )
+    let wanted = |n: &str| [".bon", ".anm", ".mmp"].iter().any(|e| n.ends_with(e)) && models.contains(stem(n));
+    // Entries may share one data range: copies stop at what `--max-expansion` allows for the archive
+    // (the models left without theirs say so when they are converted).
+    let budget = crate::limits::expansion_budget(archive.bytes().len() as u64);
+    let mut copied = 0u64;
+    let mut out = std::collections::HashMap::new();
+    for (i, n) in names.iter().enumerate().filter(|(_, n)| wanted(n)) {
+        let data = archive.data(i);
+        copied = copied.saturating_add(data.len() as u64);
+        if copied > budget {
+            break;
+        }
+        out.insert(n.rsplit(['\\', '/']).next().unwrap_or(n).to_string(), data.to_vec());
+    }
+    Some(out)
 }
 
 /// A FIG on its own: one node with its mesh at `--morph` (the extremes as morph targets).
