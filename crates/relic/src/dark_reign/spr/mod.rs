@@ -69,7 +69,9 @@ pub static FORMAT: Format = Format {
             <name>/atlas.view.png (the atlas: one row, section by section, rotation by rotation, anim by anim); \
             pack warns when it differs from the frames. Palette: --palette, else the .pal beside the sprite, else \
             greyscale. Shadow sprites (SSPR) are drawn black at half opacity. A file that ends after its pixel \
-            data (the spec's layout) is a sprite without a hotspot table and is written back so. pack: from that \
+            data (the spec's layout) is a sprite without a hotspot table and is written back so. Two zero-length \
+            runs in a row make no progress and are refused; a header whose picture size its pixel data cannot \
+            encode (each line takes at least 2·⌈width/255⌉ − 1 bytes) is refused before decoding. pack: from that \
             JSON with the frame PNGs beside it (colours mapped back through its palette), or from --to json, byte \
             for byte.",
     codec: &SprCodec,
