@@ -696,3 +696,33 @@ fn the_app_and_the_tree_answer_while_files_are_worked_on() {
     }
     assert!(busy >= 1, "{busy}");
 }
+
+/// Issue #23: an archive entry larger than the limit relic reads of one entry is refused before it is read
+/// (its bytes, once read, are cached rather than read again for every request).
+#[test]
+fn an_entry_past_the_limits_is_refused_unread() {
+    use relic::evil_islands::res::write::{write_archive, PackInput, PackOptions, PackSource};
+    let dir = tempfile::tempdir().unwrap();
+    let input = |name: &str, len: usize| PackInput {
+        name: name.as_bytes().to_vec(),
+        modified: 0,
+        source: PackSource::Bytes(vec![b'x'; len]),
+    };
+    let mut bytes = Vec::new();
+    write_archive(vec![input("huge.txt", 3 << 20), input("small.txt", 10)], PackOptions::default(), &mut bytes)
+        .unwrap();
+    std::fs::write(dir.path().join("a.res"), bytes).unwrap();
+    let server = serve(dir.path(), ViewOptions::default()).unwrap();
+    let a = server.addr();
+    for _ in 0..3 {
+        assert_eq!(ok(a, "/api/info?path=a.res/huge.txt").json()["size"], 3 << 20);
+    }
+    let before = relic::limits::current();
+    relic::limits::set(relic::limits::Limits { max_entry_size: 1 << 20, ..before });
+    let refused_info = get(a, "/api/info?path=a.res/huge.txt");
+    let small = get(a, "/api/file?path=a.res/small.txt&as=raw");
+    relic::limits::set(before);
+    assert_eq!(refused_info.status, 413, "{}", refused_info.text());
+    assert!(refused_info.json()["error"].as_str().unwrap().contains("more than"), "{}", refused_info.text());
+    assert_eq!((small.status, small.body.as_slice()), (200, &b"xxxxxxxxxx"[..]));
+}

@@ -29,7 +29,7 @@ impl State {
     pub(super) fn new(root: Root, addr: SocketAddr, allow_any_host: bool, cache_bytes: usize) -> State {
         State {
             tree: Tree::new(root, cache_bytes),
-            files: Arc::new(Cache::new(cache_bytes / 2, |b: &Arc<Vec<u8>>| b.len())),
+            files: Arc::new(Cache::new(cache_bytes / 4, |b: &Arc<Vec<u8>>| b.len())),
             addr,
             allow_any_host,
             stopping: AtomicBool::new(false),

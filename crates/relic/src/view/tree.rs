@@ -212,6 +212,13 @@ pub(super) struct Tree {
     pub(super) root: Root,
     listings: Arc<Cache<Arc<Listing>>>,
     conversions: Arc<Cache<Arc<Converted>>>,
+    entries: Arc<Cache<Arc<Opened>>>,
+}
+
+/// An archive entry's bytes, read once.
+pub(super) struct Opened {
+    name: String,
+    bytes: Arc<Source>,
 }
 
 fn not_found(path: &str) -> Rejection {
@@ -230,8 +237,10 @@ impl Tree {
     pub(super) fn new(root: Root, cache_bytes: usize) -> Tree {
         Tree {
             root,
+            // With the files made ([`super::http::State`], a quarter), the budgets add up to `cache_bytes`.
             listings: Arc::new(Cache::new(cache_bytes / 8, |l: &Arc<Listing>| 256 + l.leaves.len() * 160)),
-            conversions: Arc::new(Cache::new(cache_bytes, |c: &Arc<Converted>| converted_size(c))),
+            conversions: Arc::new(Cache::new(cache_bytes / 2, |c: &Arc<Converted>| converted_size(c))),
+            entries: Arc::new(Cache::new(cache_bytes / 8, |o: &Arc<Opened>| 64 + o.name.len() + o.bytes.len())),
         }
     }
 
@@ -323,20 +332,39 @@ impl Tree {
         Ok(Item::Data(data))
     }
 
+    /// An archive entry's item. Its bytes are read (inflated) once and cached by the archive's version and
+    /// the entry's index, so that asking for its info, preview and files again reads nothing; an entry
+    /// declared larger than [`crate::limits::Limits::max_entry_size`] is refused before anything is read.
     fn open_entry(&self, container: &Data, index: usize, leaf: &Leaf, path: String) -> Result<Data, Rejection> {
         let format = container.format.ok_or_else(|| not_found(&path))?;
         crate::ops::check_depth(format, &container.name, container.depth + 1).map_err(|e| self.unreadable(&e))?;
-        let entries =
-            crate::ops::archive_entries(format, &container.bytes, &container.name).map_err(|e| self.unreadable(&e))?;
-        let entry = entries.get(index).ok_or_else(|| not_found(&path))?;
-        let bytes = entry.data.bytes().map_err(|e| self.unreadable(&e))?.into_owned();
+        let max = crate::limits::current().max_entry_size;
+        if leaf.size > max {
+            let why =
+                format!("`{}` is {} bytes, more than the {max} relic reads of one entry", shown(&path), leaf.size);
+            return Err(Rejection::new(413, why));
+        }
+        let (c, base) = (container.clone(), self.root.base().to_path_buf());
+        let opened = self
+            .entries
+            .get(&format!("{}\0#{index}", container.key()), move || {
+                let message = |e: Error| {
+                    let base = format!("{}{}", base.display(), std::path::MAIN_SEPARATOR);
+                    e.to_string().replace(&base, "")
+                };
+                let entries = crate::ops::archive_entries(format, &c.bytes, &c.name).map_err(message)?;
+                let entry = entries.get(index).ok_or_else(|| format!("no entry {index}"))?;
+                let bytes = entry.data.bytes().map_err(message)?.into_owned();
+                Ok(Arc::new(Opened { name: entry.name.to_string(), bytes: Arc::new(Source::Owned(bytes)) }))
+            })
+            .map_err(|e| Rejection::new(422, e))?;
         let options = format.codec.entry_options(&container.bytes, &container.options);
         Ok(Data {
             path,
-            name: entry.name.to_string(),
+            name: opened.name.clone(),
             disk: None,
-            format: registry::sniff(&bytes, &entry.name).map(|(f, _)| f),
-            bytes: Arc::new(Source::Owned(bytes)),
+            format: registry::sniff(&opened.bytes, &opened.name).map(|(f, _)| f),
+            bytes: Arc::clone(&opened.bytes),
             options: options.unwrap_or_else(|| container.options.clone()),
             record: leaf.record.clone(),
             depth: container.depth + 1,
