@@ -21,7 +21,7 @@
 //! # Endpoints
 //!
 //! Every endpoint answers `GET` (and `HEAD`); errors are JSON `{"error": "<relic's one-line error>"}` with a
-//! 4xx or 5xx status.
+//! 4xx or 5xx status. A query of more than [`request::MAX_PARAMETERS`] parameters is refused (400).
 //!
 //! | endpoint | answer |
 //! |---|---|
@@ -30,7 +30,7 @@
 //! | `GET /api/tree?path=P` | the children of item `P`, one level: `{path, children: [{name, path, kind, format, size, expandable, record}]}` (`P` empty: the root, which also gives `root`) |
 //! | `GET /api/info?path=P` | `{path, name, kind, format, size, info, record}`: the format's `info` of the item |
 //! | `GET /api/preview?path=P` | what the preview pane needs: kind, info, the converted assets (image frames with their URLs, sound, model, document tables, text), downloads, or the listing of an archive |
-//! | `GET /api/file?path=P&as=EXT[&asset=I][&frame=J][&download=1]` | a converted file (`png`, `wav`, `glb`, `json`, `ini`, `txt`, …: asset `I`, frame `J` of an image), `as=json` without `asset` the file's own data (`convert --to json`), `as=raw` its bytes; `download=1` adds `Content-Disposition: attachment` |
+//! | `GET /api/file?path=P&as=EXT[&asset=I][&frame=J][&download=1]` | a converted file (`png`, `wav`, `glb`, `json`, `ini`, `txt`, …: asset `I`, frame `J` of an image), `as=json` without `asset` the file's own data (`convert --to json`), `as=raw` its bytes (read from the file as they are sent, never from a memory map); `download=1` adds `Content-Disposition: attachment`; a single `Range: bytes=…` is answered `206` (`416` past the end) |
 //!
 //! # Security
 //!
