@@ -252,8 +252,8 @@ fn mmp_1x1_with_200000_mip_levels_is_refused_naming_the_field() {
     assert_eq!((at.format, at.field.as_str(), at.offset), ("ei-mmp", "mip_levels_count", 12), "{err}");
     assert_eq!(
         err.to_string(),
-        "ei-mmp: mip_levels_count at offset 0xC: 200000 mip levels, but a 1×1 texture has at most 1 (log2 of its \
-         larger side + 1)"
+        "ei-mmp: mip_levels_count at offset 0xC: 200000 mip levels, but a 1×1 texture has at most 3 (log2 of its \
+         larger side + 1, and 2 more of 1×1)"
     );
     let dir = tempfile::tempdir().unwrap();
     let path = write(dir.path(), "levels.mmp", &bytes);

@@ -282,8 +282,9 @@ fn errors_are_located() {
     // Level 1 of an 8×8 DXT1 needs 8 bytes, only 3 remain.
     located(&mmp_file(8, 8, 2, DXT1, 4, CH_A1R5G5B5, &[0; 32 + 3]), "levels[1]", 76 + 32, false);
     located(&mmp_file(1, 1, u32::MAX, 0x4444, 16, CH_ARGB4, &[0; 8]), "mip_levels_count", 12, false);
-    // Levels halve down to 1×1: an 8×2 texture has at most 4 (8, 4, 2, 1 wide); a 5th is refused.
-    located(&mmp_file(8, 2, 5, 0x4444, 16, CH_ARGB4, &[0; 64]), "mip_levels_count", 12, false);
+    // Levels halve down to 1×1: an 8×2 texture has 4 (8, 4, 2, 1 wide), and two more of 1×1 are read; a 7th is
+    // refused.
+    located(&mmp_file(8, 2, 7, 0x4444, 16, CH_ARGB4, &[0; 64]), "mip_levels_count", 12, false);
     located(&mmp_file(4, 4, 100, PNT3, 32, CH_ARGB8, &[0; 8]), "mip_levels_count", 12, false);
     // No level at all: the file parses (it is what it is) but cannot be converted.
     let empty = mmp_file(4, 4, 0, DXT1, 4, CH_A1R5G5B5, &[]);

@@ -64,6 +64,9 @@ impl Storage {
 }
 
 /// The size of mip level `i`: width and height halve, never below 1.
+/// Levels of 1×1 past a full mip chain that relic still reads (see [`parse`]).
+pub const EXTRA_1X1_LEVELS: u32 = 2;
+
 pub fn level_dimensions(width: u32, height: u32, i: u32) -> (u32, u32) {
     (width.checked_shr(i).unwrap_or(0).max(1), height.checked_shr(i).unwrap_or(0).max(1))
 }
@@ -96,16 +99,18 @@ pub fn parse(bytes: &[u8]) -> Result<Mmp<'_>> {
         })?;
         levels.push(Level { width: header.width, height: header.height, offset, data });
     } else {
-        // Levels halve down to 1×1: a texture has at most log2(max(w, h)) + 1 of them. More would be 1×1
-        // levels repeated (a 1×1 texture claiming 200,000 levels would convert to 200,000 files).
-        let most = super::write::full_chain(header.width, header.height);
+        // Levels halve down to 1×1: a full chain has log2(max(w, h)) + 1 of them. Past it, levels stay 1×1;
+        // relic reads (and writes back) up to EXTRA_1X1_LEVELS such, as files written by other tools may hold
+        // one or two, but no more (a 1×1 texture claiming 200,000 levels would convert to 200,000 files).
+        let most = super::write::full_chain(header.width, header.height) + EXTRA_1X1_LEVELS;
         if header.mip_levels_count > most {
             return Err(Error::invalid(
                 FORMAT_ID,
                 "mip_levels_count",
                 AT_MIP_LEVELS_COUNT,
                 format!(
-                    "{} mip levels, but a {}×{} texture has at most {most} (log2 of its larger side + 1)",
+                    "{} mip levels, but a {}×{} texture has at most {most} (log2 of its larger side + 1, and \
+                     {EXTRA_1X1_LEVELS} more of 1×1)",
                     header.mip_levels_count, header.width, header.height
                 ),
             ));
