@@ -21,7 +21,8 @@
 //! - PNT3: the header relic writes says 32 bits per pixel with ARGB8 masks (no PNT3 file was available to
 //!   check). A packed stream that does not unpack to exactly `4 · w · h` bytes is an error.
 //! - Hostile headers are refused before anything is allocated: a `mip_levels_count` over
-//!   `log2(max(w, h)) + 1` (levels halve down to 1×1, so more cannot exist) is an error naming the field and
+//!   `log2(max(w, h)) + 1` (levels halve down to 1×1) plus `read::EXTRA_1X1_LEVELS` (2: levels of 1×1 past
+//!   a full chain, which other tools may write, are read and written back) is an error naming the field and
 //!   its offset (12); a PNT3 texture unpacks to at most what its header declares for the level (`4 · w · h`
 //!   bytes, also capped by `MAX_PNT3_UNPACKED`) and to at most `--max-expansion` times the file's size
 //!   (`crate::limits`), else it is refused naming `mip_levels_count` (the packed size). Every PNT3 word

@@ -63,10 +63,10 @@ impl Storage {
     }
 }
 
-/// The size of mip level `i`: width and height halve, never below 1.
 /// Levels of 1×1 past a full mip chain that relic still reads (see [`parse`]).
 pub const EXTRA_1X1_LEVELS: u32 = 2;
 
+/// The size of mip level `i`: width and height halve, never below 1.
 pub fn level_dimensions(width: u32, height: u32, i: u32) -> (u32, u32) {
     (width.checked_shr(i).unwrap_or(0).max(1), height.checked_shr(i).unwrap_or(0).max(1))
 }
