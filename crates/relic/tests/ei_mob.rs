@@ -513,8 +513,12 @@ fn document_rejects_bad_input() {
         serde_json::json!({"format": "ei-mob", "nodes": [{"type": "0x31415926", "hex": "xyz"}]}),
     ];
     for value in bad {
+        // Named by the format, and by the JSON path where the document has one (not a byte offset).
         let err = codec.write_json(value.clone()).unwrap_err();
-        assert!(err.location().is_some_and(|l| l.format == "ei-mob"), "{value}: {err}");
+        let named = err.location().is_some_and(|l| l.format == "ei-mob")
+            || err.to_string().starts_with("ei-mob document: `nodes[0]")
+            || err.to_string().starts_with("ei-mob document: `format`");
+        assert!(named, "{value}: {err}");
     }
     // The spec's name is informational: a wrong one is ignored.
     let ok = serde_json::json!({"format": "ei-mob", "nodes": [{"type": "0xB002", "name": "whatever", "dword": 3}]});
