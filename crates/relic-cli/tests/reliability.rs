@@ -557,3 +557,54 @@ fn drakan_textures_are_charged_by_the_pixels_they_make() {
     let pngs = manifest["outputs"].as_array().unwrap().iter().filter(|o| o["kind"] == "image").count();
     assert_eq!(pngs, 1, "{manifest}");
 }
+
+/// FTG entries that share one body are converted once and the others take its files under their own
+/// names: the outputs are exactly those of an archive holding a copy for each entry.
+#[test]
+fn entries_sharing_one_body_convert_once_to_what_copies_would_give() {
+    let dir = tempfile::tempdir().unwrap();
+    let sprite = std::fs::read(samples().join("dark_reign/unit.spr")).unwrap();
+    let names = ["A.SPR", "B.SPR", "C.SPR", "D.SPR"];
+    // BOTG, directory offset, count; the data; 36-byte directory entries (28-byte name, offset, size).
+    let ftg = |shared: bool| {
+        let copies = if shared { 1 } else { names.len() };
+        let mut out = b"BOTG".to_vec();
+        out.extend(((12 + sprite.len() * copies) as u32).to_le_bytes());
+        out.extend((names.len() as u32).to_le_bytes());
+        for _ in 0..copies {
+            out.extend(&sprite);
+        }
+        for (i, name) in names.iter().enumerate() {
+            let mut field = name.as_bytes().to_vec();
+            field.resize(28, 0);
+            out.extend(field);
+            let at = 12 + if shared { 0 } else { i * sprite.len() };
+            out.extend((at as u32).to_le_bytes());
+            out.extend((sprite.len() as u32).to_le_bytes());
+        }
+        out
+    };
+    let tree = |root: &Path| -> Vec<(PathBuf, Vec<u8>)> {
+        files_under(root)
+            .into_iter()
+            .map(|p| (p.strip_prefix(root).unwrap().to_path_buf(), std::fs::read(&p).unwrap()))
+            .collect()
+    };
+    let mut trees = Vec::new();
+    for shared in [true, false] {
+        let path = dir.path().join(format!("{shared}.ftg"));
+        std::fs::write(&path, ftg(shared)).unwrap();
+        let out = dir.path().join(format!("out-{shared}"));
+        let assert = relic().args(["convert", "-o"]).arg(&out).arg(&path).assert().success();
+        assert_eq!(
+            stderr_of(&assert).contains("have the very data of an earlier entry"),
+            shared,
+            "{}",
+            stderr_of(&assert)
+        );
+        trees.push(tree(&out.join(format!("{shared}.ftg"))));
+    }
+    assert_eq!(trees[0].len(), 4 * 14, "{:?}", trees[0].iter().map(|t| &t.0).collect::<Vec<_>>());
+    assert!(trees[0].iter().any(|(p, _)| p == Path::new("D.SPR/D.SPR.json")));
+    assert!(trees[0] == trees[1], "shared and copied bodies give the same files");
+}

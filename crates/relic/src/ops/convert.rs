@@ -336,6 +336,31 @@ struct Target<'r> {
     claimed: &'r Claimed,
     /// The size of the input the budget is for (its errors give it).
     input_len: u64,
+    /// Conversions of the archive being converted, by the stored bytes they came from, so that entries
+    /// sharing one body are converted once (see [`SharedBodies`]); `None` outside an archive.
+    shared: Option<&'r SharedBodies>,
+}
+
+/// What an archive's entries converted to, by the range of the archive they are stored in (its address
+/// and length, valid while the archive's bytes are: one table per archive) and their format: 200 FTG
+/// entries sharing one sprite are drawn once, and the others take its files under their own names.
+#[derive(Default)]
+struct SharedBodies(std::sync::Mutex<std::collections::HashMap<BodyKey, SharedResult>>);
+
+/// A stored body: its address and length in the archive, the format it is read as, and the entry name's
+/// extension (the codec a format picks can depend on it).
+type BodyKey = (usize, usize, &'static str, String);
+
+/// One conversion's files (named after `stem`) and the parts of it that failed.
+type SharedResult = std::sync::Arc<(String, Vec<OutputFile>, Vec<String>)>;
+
+impl SharedBodies {
+    fn get(&self, key: &BodyKey) -> Option<SharedResult> {
+        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).get(key).cloned()
+    }
+    fn put(&self, key: BodyKey, value: SharedResult) {
+        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(key, value);
+    }
 }
 
 impl Target<'_> {
@@ -377,8 +402,8 @@ fn convert_file(job: &Job, root: &Path, req: &ConvertRequest, claimed: &Claimed)
         return Converted::NotTo(format.id, to.to_string());
     }
     let budget = crate::limits::expansion_budget(data.len() as u64).into();
-    let target = Target { root, req, budget: &budget, claimed, input_len: data.len() as u64 };
-    let batch = convert_bytes(format, &data, &name, &input, &job.out_dir, &job.stem, &target, 0);
+    let target = Target { root, req, budget: &budget, claimed, input_len: data.len() as u64, shared: None };
+    let batch = convert_bytes(format, &data, &name, &input, &job.out_dir, &job.stem, &target, 0, None);
     match (batch.unfit, req.to.as_deref()) {
         (true, Some(to)) if !job.explicit => Converted::NotTo(format.id, to.to_string()),
         _ => Converted::Done(batch),
@@ -396,6 +421,7 @@ fn convert_bytes(
     stem: &str,
     target: &Target<'_>,
     depth: u32,
+    stored: Option<&[u8]>,
 ) -> Batch {
     let mut batch = Batch::default();
     let mut write = |rel: &str, bytes: &[u8], kind: &'static str| match output_path(dir, rel, "output")
@@ -420,6 +446,39 @@ fn convert_bytes(
         };
     }
     let path = (depth == 0).then(|| Path::new(name));
+    // An entry whose stored bytes another entry of its archive already converted takes that conversion's
+    // files, renamed (a `.gltf` names its `.bin` inside, so it is always made anew).
+    let key = stored.filter(|_| !target.req.to.as_deref().is_some_and(|t| t.eq_ignore_ascii_case("gltf")));
+    let extension = registry::extension_of(name).unwrap_or_default().to_ascii_lowercase();
+    let key = key.zip(target.shared).map(|(k, shared)| ((k.as_ptr() as usize, k.len(), format.id, extension), shared));
+    if let Some(done) = key.as_ref().and_then(|(k, shared)| shared.get(k)) {
+        let (first_stem, files, failed) = &*done;
+        let renamed: Vec<OutputFile> = files
+            .iter()
+            .map(|(rel, bytes, kind)| {
+                // The first entry's name leads the path (`A.SPR.png`, `A.SPR/…`) and may name a file in its
+                // folder (`A.SPR/A.SPR.json`); what a conversion makes never depends on the entry's name
+                // (it converts the bytes alone), so the files are the same under the other name.
+                let renamed: Vec<String> = rel
+                    .split('/')
+                    .map(|part| match part.strip_prefix(first_stem.as_str()) {
+                        Some(rest) => format!("{stem}{rest}"),
+                        None => part.to_string(),
+                    })
+                    .collect();
+                (renamed.join("/"), bytes.clone(), *kind)
+            })
+            .collect();
+        let produced = renamed.iter().map(|(_, bytes, _)| bytes.len() as u64).sum();
+        if let Err(e) = target.spend(format.id, produced, target.input_len) {
+            return Batch::failed(input, e);
+        }
+        for (rel, bytes, kind) in &renamed {
+            write(rel, bytes, kind);
+        }
+        batch.failures.extend(failed.iter().map(|text| (input.to_string(), Error::Refused(text.clone()))));
+        return batch;
+    }
     // The parts of this file that fail while the rest converts (see `ConvertOptions::fail`) are its own.
     let failures = std::sync::Arc::default();
     let options = registry::ConvertOptions { failures: std::sync::Arc::clone(&failures), ..target.req.options.clone() };
@@ -447,7 +506,10 @@ fn convert_bytes(
         write(rel, bytes, kind);
     }
     let failed = std::mem::take(&mut *failures.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
-    batch.failures.extend(failed.into_iter().map(|text| (input.to_string(), Error::Refused(text))));
+    batch.failures.extend(failed.iter().map(|text| (input.to_string(), Error::Refused(text.clone()))));
+    if let Some((k, shared)) = key {
+        shared.put(k, std::sync::Arc::new((stem.to_string(), files, failed)));
+    }
     batch
 }
 
@@ -539,6 +601,9 @@ fn convert_archive(
         }
         None => target,
     };
+    // This archive's shared bodies: keyed by ranges of its bytes, which live as long as this call.
+    let shared = SharedBodies::default();
+    let target = &Target { shared: Some(&shared), ..*target };
     let results: Vec<Batch> = entries.par_iter().map(|entry| convert_entry(entry, input, dir, target, depth)).collect();
     let mut batch = Batch::default();
     for b in results {
@@ -565,7 +630,12 @@ fn convert_entry(entry: &Entry<'_>, input: &str, dir: &Path, target: &Target<'_>
         let converted = if inner.is_archive() && !inner.codec_for(&entry.name).converts_whole() {
             convert_archive(inner, &bytes, &entry.name, &entry_input, &entry_dir.join(base), target, depth + 1)
         } else {
-            convert_bytes(inner, &bytes, &entry.name, &entry_input, &entry_dir, base, target, depth + 1)
+            // Stored entries are slices of the archive, alive while it is converted: they may share a body.
+            let stored = match &entry.data {
+                crate::asset::EntryData::Stored(slice) => Some(*slice),
+                _ => None,
+            };
+            convert_bytes(inner, &bytes, &entry.name, &entry_input, &entry_dir, base, target, depth + 1, stored)
         };
         // Converted, perhaps in part: what failed is reported as it is.
         if !converted.items.is_empty() || converted.failures.is_empty() {
