@@ -344,8 +344,14 @@ struct Target<'r> {
 /// What an archive's entries converted to, by the range of the archive they are stored in (its address
 /// and length, valid while the archive's bytes are: one table per archive) and their format: 200 FTG
 /// entries sharing one sprite are drawn once, and the others take its files under their own names.
+/// Only bodies that more than one entry is stored in are kept (the others' files are written and dropped,
+/// so converting an archive holds one entry's outputs at a time, not all of them).
 #[derive(Default)]
-struct SharedBodies(std::sync::Mutex<std::collections::HashMap<BodyKey, SharedResult>>);
+struct SharedBodies {
+    kept: std::sync::Mutex<std::collections::HashMap<BodyKey, SharedResult>>,
+    /// The ranges (address, length) more than one entry is stored in.
+    shared: std::collections::HashSet<(usize, usize)>,
+}
 
 /// A stored body: its address and length in the archive, the format it is read as, and the entry name's
 /// extension (the codec a format picks can depend on it).
@@ -355,11 +361,31 @@ type BodyKey = (usize, usize, &'static str, String);
 type SharedResult = std::sync::Arc<(String, Vec<OutputFile>, Vec<String>)>;
 
 impl SharedBodies {
+    /// The table for `entries`: which of their stored ranges are shared.
+    fn of(entries: &[Entry<'_>]) -> Self {
+        let mut seen = std::collections::HashSet::new();
+        let mut shared = std::collections::HashSet::new();
+        for e in entries {
+            if let crate::asset::EntryData::Stored(slice) = &e.data {
+                let range = (slice.as_ptr() as usize, slice.len());
+                if !seen.insert(range) {
+                    shared.insert(range);
+                }
+            }
+        }
+        SharedBodies { kept: Default::default(), shared }
+    }
     fn get(&self, key: &BodyKey) -> Option<SharedResult> {
-        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).get(key).cloned()
+        if !self.shared.contains(&(key.0, key.1)) {
+            return None;
+        }
+        self.kept.lock().unwrap_or_else(std::sync::PoisonError::into_inner).get(key).cloned()
+    }
+    fn wants(&self, key: &BodyKey) -> bool {
+        self.shared.contains(&(key.0, key.1))
     }
     fn put(&self, key: BodyKey, value: SharedResult) {
-        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(key, value);
+        self.kept.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(key, value);
     }
 }
 
@@ -507,7 +533,7 @@ fn convert_bytes(
     }
     let failed = std::mem::take(&mut *failures.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
     batch.failures.extend(failed.iter().map(|text| (input.to_string(), Error::Refused(text.clone()))));
-    if let Some((k, shared)) = key {
+    if let Some((k, shared)) = key.filter(|(k, shared)| shared.wants(k)) {
         shared.put(k, std::sync::Arc::new((stem.to_string(), files, failed)));
     }
     batch
@@ -602,7 +628,7 @@ fn convert_archive(
         None => target,
     };
     // This archive's shared bodies: keyed by ranges of its bytes, which live as long as this call.
-    let shared = SharedBodies::default();
+    let shared = SharedBodies::of(&entries);
     let target = &Target { shared: Some(&shared), ..*target };
     let results: Vec<Batch> = entries.par_iter().map(|entry| convert_entry(entry, input, dir, target, depth)).collect();
     let mut batch = Batch::default();
