@@ -608,3 +608,49 @@ fn entries_sharing_one_body_convert_once_to_what_copies_would_give() {
     assert!(trees[0].iter().any(|(p, _)| p == Path::new("D.SPR/D.SPR.json")));
     assert!(trees[0] == trees[1], "shared and copied bodies give the same files");
 }
+
+/// Drakan models are charged to their file's expansion budget by what their scenes hold, as they are
+/// built: past it, the rest are not built and the warning says so.
+#[test]
+fn drakan_models_are_charged_by_what_their_scenes_hold() {
+    use relic::drakan::srsc::{write_packed, NewRecord};
+    let le16 = |v: u16| v.to_le_bytes().to_vec();
+    let f32s = |v: &[f32]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
+    // A cube: 8 vertices, 6 quads (flags, 4 corners, texture 0; each corner a vertex and its UV).
+    let mut vertices = le16(8);
+    for i in 0..8u32 {
+        vertices.extend(f32s(&[(i & 1) as f32, (i >> 1 & 1) as f32, (i >> 2 & 1) as f32]));
+    }
+    let quads = [[0u16, 1, 3, 2], [4, 6, 7, 5], [0, 4, 5, 1], [2, 3, 7, 6], [0, 2, 6, 4], [1, 5, 7, 3]];
+    let mut polygons = le16(6);
+    for quad in quads {
+        polygons.extend([le16(0), le16(4), le16(0)].concat());
+        for v in quad {
+            polygons.extend(le16(v));
+            polygons.extend(f32s(&[0.0, 0.0]));
+        }
+    }
+    let mut records = Vec::new();
+    for id in 1..=10u16 {
+        let name = format!("Cube{id:02}");
+        let mut named = le16(name.len() as u16);
+        named.extend(name.as_bytes());
+        named.extend(0x8001u32.to_le_bytes());
+        records.push(NewRecord { record_type: 0x0200, id, group: 0, body: named });
+        records.push(NewRecord { record_type: 0x0203, id, group: 0, body: vertices.clone() });
+        records.push(NewRecord { record_type: 0x0204, id, group: 0, body: polygons.clone() });
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("Cubes.mod");
+    std::fs::write(&file, write_packed(0x0100, &records).unwrap()).unwrap();
+    let glbs = |out: &Path| files_under(out).iter().filter(|p| p.to_string_lossy().ends_with(".view.glb")).count();
+    let out = dir.path().join("all");
+    relic().args(["convert", "-q", "-o"]).arg(&out).arg(&file).assert().success();
+    assert_eq!(glbs(&out), 10);
+    let tight = dir.path().join("tight");
+    let assert = relic().args(["--max-expansion", "1", "convert", "-o"]).arg(&tight).arg(&file).assert().success();
+    let stderr = stderr_of(&assert);
+    let built = glbs(&tight);
+    assert!((1..10).contains(&built), "{built} built: {stderr}");
+    assert!(stderr.contains("not built: the file's models already made more than 1×"), "{stderr}");
+}

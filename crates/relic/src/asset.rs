@@ -319,6 +319,53 @@ pub struct Scene {
     pub extras: serde_json::Value,
 }
 
+impl Scene {
+    /// About how many bytes the scene's buffers hold (vertex attributes, indices, morph targets, inverse
+    /// bind matrices, animation keys; textures as RGBA): what building it cost and what its glTF carries,
+    /// for charging a conversion to the expansion budget.
+    pub fn approximate_bytes(&self) -> u64 {
+        let n = |len: usize, size: u64| len as u64 * size;
+        let meshes: u64 = self
+            .meshes
+            .iter()
+            .flat_map(|m| &m.primitives)
+            .map(|p| {
+                n(p.positions.len(), 12)
+                    + n(p.normals.len(), 12)
+                    + n(p.uvs.len(), 8)
+                    + n(p.colors.len(), 16)
+                    + n(p.joints.len(), 8)
+                    + n(p.weights.len(), 16)
+                    + n(p.indices.len(), 4)
+                    + p.morph_targets.iter().map(|t| n(t.positions.len(), 12) + n(t.normals.len(), 12)).sum::<u64>()
+            })
+            .sum();
+        let skins: u64 = self.skins.iter().map(|s| n(s.joints.len(), 8) + n(s.inverse_bind_matrices.len(), 64)).sum();
+        let keys: u64 = self
+            .animations
+            .iter()
+            .flat_map(|a| &a.channels)
+            .map(|c| {
+                n(c.times.len(), 4)
+                    + match &c.values {
+                        ChannelValues::Translation(v) | ChannelValues::Scale(v) => n(v.len(), 12),
+                        ChannelValues::Rotation(v) => n(v.len(), 16),
+                        ChannelValues::MorphWeights(v) => v.iter().map(|w| n(w.len(), 4)).sum(),
+                        ChannelValues::Vec2(v) => n(v.len(), 8),
+                        ChannelValues::Scalar(v) => n(v.len(), 4),
+                    }
+            })
+            .sum();
+        let textures: u64 = self
+            .textures
+            .iter()
+            .flat_map(|t| &t.image.frames)
+            .map(|f| u64::from(f.width) * u64::from(f.height) * 4)
+            .sum();
+        meshes + skins + keys + textures + n(self.nodes.len(), 64)
+    }
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub enum Transform {
     /// Column-major 4×4 matrix (may hold shear or mirroring).
@@ -515,4 +562,27 @@ pub struct Table {
     pub name: String,
     pub columns: Vec<String>,
     pub rows: Vec<Vec<String>>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_scene_is_charged_by_its_buffers() {
+        let primitive = Primitive {
+            positions: vec![[0.0; 3]; 3],
+            normals: vec![[0.0; 3]; 3],
+            uvs: vec![[0.0; 2]; 3],
+            indices: vec![0, 1, 2],
+            ..Default::default()
+        };
+        let scene = Scene {
+            meshes: vec![Mesh { primitives: vec![primitive], ..Default::default() }],
+            skins: vec![Skin { joints: vec![0, 1], inverse_bind_matrices: vec![[0.0; 16]; 2] }],
+            ..Default::default()
+        };
+        // 3 × (12 + 12 + 8) + 3 × 4 for the mesh, 2 × 8 + 2 × 64 for the skin.
+        assert_eq!(scene.approximate_bytes(), 96 + 12 + 16 + 128);
+    }
 }

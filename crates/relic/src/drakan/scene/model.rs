@@ -105,6 +105,9 @@ pub fn convert(
         *names.entry(name.to_lowercase()).or_default() += 1;
     }
     let mut out = Vec::new();
+    // What the scenes hold is charged to the file's expansion budget as they are built: records may share
+    // one body (40 models over one 20,000-joint character took 3.5 GB), and what they make is what costs.
+    let mut budget = crate::limits::expansion_budget(srsc.bytes.len() as u64);
     for m in &models {
         let text = m.name.as_ref().map(|n| n.name.text.clone()).unwrap_or_default();
         let safe = file_component(&text);
@@ -113,8 +116,21 @@ pub fn convert(
         } else {
             safe
         };
+        if budget == 0 {
+            problems.push(format!(
+                "model {} `{text}`: not built: the file's models already made more than {}× its {} bytes \
+                 (--max-expansion raises the limit)",
+                m.id,
+                crate::limits::current().max_expansion,
+                srsc.bytes.len()
+            ));
+            continue;
+        }
         match model_scene(m, ctx, textures, anims, problems) {
-            Ok(scene) => out.push(NamedAsset { name: Some(outputs::model_view(&file)), asset: Asset::Scene(scene) }),
+            Ok(scene) => {
+                budget = budget.saturating_sub(scene.approximate_bytes());
+                out.push(NamedAsset { name: Some(outputs::model_view(&file)), asset: Asset::Scene(scene) })
+            }
             Err(err) => problems.push(format!("model {} `{text}`: {err}", m.id)),
         }
     }
