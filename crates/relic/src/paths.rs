@@ -96,6 +96,28 @@ fn is_terminal_control(c: char) -> bool {
     c.is_control() || matches!(c, '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 
+/// `folder/rel` (`rel` a plain relative path, see [`crate::paths::safe_relative_path`]), refused when
+/// `folder` (the document's `x/` beside `x.json`) or any component below it is a symbolic link: a link may
+/// lead out of the document's folder, and folder packs refuse links too. A missing component is left to
+/// the read that follows (its error names the file).
+pub fn unlinked(folder: &Path, rel: &Path) -> Result<PathBuf> {
+    let mut path = folder.to_path_buf();
+    let check = |p: &Path| match std::fs::symlink_metadata(p) {
+        Ok(m) if m.file_type().is_symlink() => Err(Error::Refused(format!(
+            "refusing to read {}: {} is a link (pack reads only files in the document's folder)",
+            folder.join(rel).display(),
+            p.display()
+        ))),
+        _ => Ok(()),
+    };
+    check(&path)?;
+    for part in rel.components() {
+        path.push(part);
+        check(&path)?;
+    }
+    Ok(path)
+}
+
 /// `path` made absolute (against the current folder) with `.` and `..` resolved by name, links not
 /// followed: what the user sees, for laying out outputs (`a/../b/x` and `b/x` are one path).
 pub fn lexical_absolute(path: &Path) -> PathBuf {

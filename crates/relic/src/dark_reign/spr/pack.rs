@@ -288,13 +288,11 @@ fn compare_older(doc: &SprDocument, edits: &[FrameEdit], notes: &mut Vec<String>
 }
 
 /// Whether a PNG the document's folder should hold is there: a file is, nothing (or a folder) is not. A
-/// symbolic link is refused (it may lead out of the document's folder; folder packs refuse links too).
+/// symbolic link, at the file or its folder, is refused ([`crate::paths::unlinked`]).
 pub fn png_beside(path: &Path) -> Result<bool> {
-    match std::fs::symlink_metadata(path) {
-        Ok(m) if m.file_type().is_symlink() => Err(Error::Refused(format!(
-            "refusing to read {}: it is a link (pack reads only files in the document's folder)",
-            path.display()
-        ))),
+    let (dir, name) = (path.parent().unwrap_or(Path::new("")), path.file_name().unwrap_or_default());
+    let path = crate::paths::unlinked(dir, Path::new(name))?;
+    match std::fs::symlink_metadata(&path) {
         Ok(m) => Ok(m.is_file()),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
         Err(e) => Err(Error::io(path, e)),

@@ -102,7 +102,7 @@ fn edited_sheets(blocks: &[Value], folder: &Path) -> Vec<(usize, PathBuf)> {
         .filter_map(|(i, b)| {
             let name = b.get("sheet")?.as_str()?;
             // A sheet reached through a link is not read (nor compared).
-            let path = unlinked(folder, &crate::paths::safe_relative_path(name).ok()?).ok()?;
+            let path = crate::paths::unlinked(folder, &crate::paths::safe_relative_path(name).ok()?).ok()?;
             if !path.is_file() {
                 return None;
             }
@@ -160,30 +160,8 @@ fn bad(number: usize, field: &str, m: impl Into<String>) -> Error {
 
 fn read_file(folder: &Path, name: &str, number: usize, field: &str) -> Result<Vec<u8>> {
     let rel = crate::paths::safe_relative_path(name).map_err(|why| bad(number, field, format!("`{name}`: {why}")))?;
-    let path = unlinked(folder, &rel)?;
+    let path = crate::paths::unlinked(folder, &rel)?;
     std::fs::read(&path).map_err(|e| Error::io(&path, e))
-}
-
-/// `folder/rel` (`rel` a plain relative path, see [`crate::paths::safe_relative_path`]), refused when
-/// `folder` (the document's `x/` beside `x.json`) or any component below it is a symbolic link: a link may
-/// lead out of the document's folder, and folder packs refuse links too. A missing component is left to
-/// the read that follows (its error names the file).
-fn unlinked(folder: &Path, rel: &Path) -> Result<PathBuf> {
-    let mut path = folder.to_path_buf();
-    let check = |p: &Path| match std::fs::symlink_metadata(p) {
-        Ok(m) if m.file_type().is_symlink() => Err(Error::Refused(format!(
-            "refusing to read {}: {} is a link (pack reads only files in the document's folder)",
-            folder.join(rel).display(),
-            p.display()
-        ))),
-        _ => Ok(()),
-    };
-    check(&path)?;
-    for part in rel.components() {
-        path.push(part);
-        check(&path)?;
-    }
-    Ok(path)
 }
 
 /// Replaces a pixel block's `data`, `width` and `height` with its PNG's (see the module doc); with
