@@ -479,28 +479,22 @@ fn convert_bytes(
     let key = key.zip(target.shared).map(|(k, shared)| ((k.as_ptr() as usize, k.len(), format.id, extension), shared));
     if let Some(done) = key.as_ref().and_then(|(k, shared)| shared.get(k)) {
         let (first_stem, files, failed) = &*done;
-        let renamed: Vec<OutputFile> = files
-            .iter()
-            .map(|(rel, bytes, kind)| {
-                // The first entry's name leads the path (`A.SPR.png`, `A.SPR/…`) and may name a file in its
-                // folder (`A.SPR/A.SPR.json`); what a conversion makes never depends on the entry's name
-                // (it converts the bytes alone), so the files are the same under the other name.
-                let renamed: Vec<String> = rel
-                    .split('/')
-                    .map(|part| match part.strip_prefix(first_stem.as_str()) {
-                        Some(rest) => format!("{stem}{rest}"),
-                        None => part.to_string(),
-                    })
-                    .collect();
-                (renamed.join("/"), bytes.clone(), *kind)
-            })
-            .collect();
-        let produced = renamed.iter().map(|(_, bytes, _)| bytes.len() as u64).sum();
+        let produced = files.iter().map(|(_, bytes, _)| bytes.len() as u64).sum();
         if let Err(e) = target.spend(format.id, produced, target.input_len) {
             return Batch::failed(input, e);
         }
-        for (rel, bytes, kind) in &renamed {
-            write(rel, bytes, kind);
+        for (rel, bytes, kind) in files.iter() {
+            // The first entry's name leads the path (`A.SPR.png`, `A.SPR/…`) and may name a file in its
+            // folder (`A.SPR/A.SPR.json`); what a conversion makes never depends on the entry's name (it
+            // converts the bytes alone), so the files are the same under the other name.
+            let renamed: Vec<String> = rel
+                .split('/')
+                .map(|part| match part.strip_prefix(first_stem.as_str()) {
+                    Some(rest) => format!("{stem}{rest}"),
+                    None => part.to_string(),
+                })
+                .collect();
+            write(&renamed.join("/"), bytes, kind);
         }
         batch.failures.extend(failed.iter().map(|text| (input.to_string(), Error::Refused(text.clone()))));
         return batch;
