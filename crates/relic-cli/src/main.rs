@@ -132,7 +132,9 @@ enum Command {
     },
     /// Extract an archive's entries, keeping folders and modification times
     #[command(
-        after_help = "Examples:\n  relic extract -o texts texts.res\n  relic extract -o models --recursive models.res '*.bon'"
+        after_help = "Patterns match an entry's path or its file name, ASCII case ignored; `\\` and `/` both separate \
+folders (a backslash is never an escape: `[*]` matches a literal `*`). A pattern that matches no entry is a \
+warning, and relic exits 1.\n\nExamples:\n  relic extract -o texts texts.res\n  relic extract -o models --recursive models.res '*.bon'\n  relic extract data.grf 'data\\texture\\*.bmp'"
     )]
     Extract {
         /// Output folder (default: the archive's name without extension)
@@ -159,7 +161,7 @@ enum Command {
         /// after its whole file name below the folder all listed archives share)
         #[arg(required_unless_present = "files_from")]
         archive: Option<PathBuf>,
-        /// Only entries whose path or file name matches (case-insensitive)
+        /// Only entries whose path or file name matches (case-insensitive; `\` or `/` between folders)
         globs: Vec<String>,
     },
     /// Convert files, folders and archives to open formats (PNG, WAV, glTF, JSON)
@@ -276,7 +278,13 @@ Only PATH and what lies under it is served, read-only, on 127.0.0.1 (or ::1 with
     /// Write a file of FORMAT from a folder (archives), the JSON of `convert --to json`, or the file
     /// `convert` wrote (an INI for REG, …)
     #[command(
-        after_help = "Examples:\n  relic pack ei-res -o new.res extracted_folder\n  relic pack ei-res -o same.res texts.json\n  relic pack ei-reg -o config.reg config.ini\n  relic pack ro-grf --version 0x300 -o big.grf data_folder"
+        after_help = "Entry names are the files' paths below the folder given. ro-grf keeps the name of a folder \
+named `data` (any case) that holds no `data` folder itself, as GRF tools do: `relic pack ro-grf mygrf/data` \
+names entries `data\\texture\\…`; any other folder is the archive's root, so a folder `relic extract` wrote \
+(`out/data/…`) packs back under the same names.\n\nro-grf versions: 0x200 (the default); 0x300 (64-bit offsets, \
+past 4 GiB) is written as today's client has it, signed `Event Horizon`; the JSON of `convert --to json` keeps \
+any archive's signature (`header.signature`: `Master of Magic` or `Event Horizon`) and writes it back.\n\n\
+Examples:\n  relic pack ei-res -o new.res extracted_folder\n  relic pack ei-res -o same.res texts.json\n  relic pack ei-reg -o config.reg config.ini\n  relic pack ro-grf --version 0x300 -o big.grf mygrf/data"
     )]
     Pack {
         /// Format id (see `relic formats`)
@@ -295,7 +303,7 @@ Only PATH and what lies under it is served, read-only, on 127.0.0.1 (or ::1 with
         #[arg(long)]
         mips: bool,
         /// Version of the archive format to write from a folder, in hex (ro-grf: 0x200, the default; 0x300
-        /// for archives past 4 GiB; 0x102, 0x103)
+        /// for archives past 4 GiB, signed `Event Horizon` as today's client data.grf; 0x102, 0x103)
         #[arg(long, value_name = "VERSION", value_parser = parse_version)]
         version: Option<u32>,
         /// Print only warnings (not notes, nor the line naming what was written)
@@ -359,6 +367,20 @@ fn finish(failures: &[String]) -> ExitCode {
         say!("relic: {f}");
     }
     exit_code(failures)
+}
+
+/// What `extract` prints and exits 1 for: the entries that failed, then a warning for each pattern that
+/// matched no entry of `archives`.
+fn extract_problems(report: &ops::ExtractReport, archives: &str) -> Vec<String> {
+    let warnings = report.unmatched.iter().map(|g| {
+        format!(
+            "warning: the pattern `{}` matches no entry of {} (patterns match entry paths or file names, any case, \
+             `\\` or `/` between folders; `relic ls` lists the entries)",
+            shown(g),
+            shown(archives)
+        )
+    });
+    report.failures.iter().cloned().chain(warnings).collect()
 }
 
 /// 0 when nothing failed, else 1.
@@ -542,7 +564,7 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
         }
         Command::Extract { output, recursive, force, skip_existing, quiet, json, batch, archive, mut globs } => {
             let bar = Bar::new(quiet, true);
-            let (report, out_dir) = if let Some(list) = &batch.files_from {
+            let (report, out_dir, problems) = if let Some(list) = &batch.files_from {
                 // With a list, every positional is a pattern.
                 globs.splice(0..0, archive.map(|a| a.to_string_lossy().into_owned()));
                 let archives = ops::read_files_from(list)?;
@@ -556,9 +578,10 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
                     .collect();
                 summary.outputs = report.written.iter().map(|w| w.output.clone()).collect();
                 summary.bytes = report.bytes;
-                summary.failures = report.failures.clone();
+                let problems = extract_problems(&report, "the listed archives");
+                summary.failures = problems.clone();
                 batch.write_report(summary)?;
-                (report, out_dir)
+                (report, out_dir, problems)
             } else {
                 let archive = archive.ok_or_else(|| Failure::Usage("no archive named".into()))?;
                 let out_dir = output.unwrap_or_else(|| default_folder(&archive));
@@ -567,15 +590,16 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
                 let mut summary = ops::Report::new("extract", None, std::slice::from_ref(&archive));
                 summary.outputs = report.written.iter().map(|w| w.output.clone()).collect();
                 summary.bytes = report.bytes;
-                summary.failures = report.failures.clone();
+                let problems = extract_problems(&report, &archive.display().to_string());
+                summary.failures = problems.clone();
                 batch.write_report(summary)?;
-                (report, out_dir)
+                (report, out_dir, problems)
             };
             drop(bar);
             if json {
                 print_json(out, &report.written)?;
             }
-            for f in &report.failures {
+            for f in &problems {
                 say!("relic: {f}");
             }
             if !json && !quiet {
@@ -593,7 +617,7 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
                 }
                 say!("{line}");
             }
-            Ok(exit_code(&report.failures))
+            Ok(exit_code(&problems))
         }
         Command::Convert {
             output,

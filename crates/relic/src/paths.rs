@@ -14,6 +14,8 @@
 //! under its `.relic-*.tmp` name, never under a final one.
 
 use std::collections::HashSet;
+use std::ffi::OsStr;
+use std::fs::File;
 use std::io::Write;
 use std::path::{Component, Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
@@ -96,26 +98,159 @@ fn is_terminal_control(c: char) -> bool {
     c.is_control() || matches!(c, '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 
-/// `folder/rel` (`rel` a plain relative path, see [`crate::paths::safe_relative_path`]), refused when
-/// `folder` (the document's `x/` beside `x.json`) or any component below it is a symbolic link: a link may
-/// lead out of the document's folder, and folder packs refuse links too. A missing component is left to
-/// the read that follows (its error names the file).
-pub fn unlinked(folder: &Path, rel: &Path) -> Result<PathBuf> {
+/// The first of `folder` and the components `names` below it that is a symbolic link (or, on Windows, a
+/// junction, which `symlink_metadata` reports as a link too). A missing component is no link.
+fn first_link(folder: &Path, names: &[&OsStr]) -> Option<PathBuf> {
+    let is_link = |p: &Path| std::fs::symlink_metadata(p).is_ok_and(|m| m.file_type().is_symlink());
     let mut path = folder.to_path_buf();
-    let check = |p: &Path| match std::fs::symlink_metadata(p) {
-        Ok(m) if m.file_type().is_symlink() => Err(Error::Refused(format!(
-            "refusing to read {}: {} is a link (pack reads only files in the document's folder)",
-            folder.join(rel).display(),
-            p.display()
-        ))),
-        _ => Ok(()),
-    };
-    check(&path)?;
-    for part in rel.components() {
-        path.push(part);
-        check(&path)?;
+    if is_link(&path) {
+        return Some(path);
     }
-    Ok(path)
+    names.iter().find_map(|name| {
+        path.push(name);
+        is_link(&path).then(|| path.clone())
+    })
+}
+
+/// What opening a file without following links found.
+enum Opened {
+    File(File),
+    /// Nothing has the name (or a file stands where a folder is named).
+    Missing,
+    /// A folder, a FIFO, a device: not read.
+    NotAFile,
+    /// A link was met (Linux), or the file opened is not the one checked: a link was swapped in.
+    Swapped,
+}
+
+/// `folder/rel` opened for reading when a regular file has that name, `None` when nothing (or a folder)
+/// does; the path is returned for messages. Refused when `folder` (the document's `x/` beside `x.json`) or
+/// any component below it is a symbolic link: a link may lead out of the document's folder, and folder packs
+/// refuse links too.
+///
+/// The check and the open are one: a check by name followed by an open by name would follow a link
+/// swapped in between (a TOCTOU race), so the file read is the one checked:
+/// - on Linux every component is opened below the one before with `O_NOFOLLOW` (`openat`): no link is
+///   ever followed, whenever it appears;
+/// - on other Unix systems the opened file must be the one the check saw (same device and inode), and the
+///   folders are checked again once it is open (a folder swapped for a link and back within that window
+///   is the one case left);
+/// - on Windows the final component is opened without following a link or junction
+///   (`FILE_FLAG_OPEN_REPARSE_POINT`) and the folders are checked again once it is open.
+pub fn open_unlinked(folder: &Path, rel: &Path) -> Result<Option<(File, PathBuf)>> {
+    let path = folder.join(rel);
+    let names = rel
+        .components()
+        .map(|c| match c {
+            Component::Normal(name) => Ok(name),
+            _ => Err(Error::Refused(format!("refusing to read {}: not a plain relative path", path.display()))),
+        })
+        .collect::<Result<Vec<&OsStr>>>()?;
+    if names.is_empty() {
+        return Err(Error::Refused(format!("refusing to read {}: no file name", path.display())));
+    }
+    let refuse = |link: &Path| {
+        Error::Refused(format!(
+            "refusing to read {}: {} is a link (pack reads only files in the document's folder)",
+            path.display(),
+            link.display()
+        ))
+    };
+    // `x.json` in the current folder has an empty parent.
+    let folder = if folder.as_os_str().is_empty() { Path::new(".") } else { folder };
+    // Checked first for the message that names the link; the open below is what makes it safe.
+    if let Some(link) = first_link(folder, &names) {
+        return Err(refuse(&link));
+    }
+    match open_no_follow(folder, &names).map_err(|e| Error::io(&path, e))? {
+        Opened::File(file) => Ok(Some((file, path))),
+        Opened::Missing | Opened::NotAFile => Ok(None),
+        Opened::Swapped => Err(match first_link(folder, &names) {
+            Some(link) => refuse(&link),
+            None => Error::Refused(format!(
+                "refusing to read {}: a link was swapped into its path while it was opened",
+                path.display()
+            )),
+        }),
+    }
+}
+
+/// The bytes of `folder/rel` when a regular file has that name, `None` when nothing (or a folder) does; a
+/// link is refused and the file read is the one checked (see [`open_unlinked`]).
+pub fn read_unlinked(folder: &Path, rel: &Path) -> Result<Option<Vec<u8>>> {
+    let Some((mut file, path)) = open_unlinked(folder, rel)? else { return Ok(None) };
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(&mut file, &mut bytes).map_err(|e| Error::io(&path, e))?;
+    Ok(Some(bytes))
+}
+
+#[cfg(target_os = "linux")]
+fn open_no_follow(folder: &Path, names: &[&OsStr]) -> std::io::Result<Opened> {
+    use rustix::fs::{Mode, OFlags};
+    use rustix::io::Errno;
+    let base = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+    let outcome = |r: rustix::io::Result<rustix::fd::OwnedFd>| match r {
+        Ok(fd) => Ok(Ok(fd)),
+        Err(Errno::LOOP) => Ok(Err(Opened::Swapped)),
+        Err(Errno::NOENT | Errno::NOTDIR) => Ok(Err(Opened::Missing)),
+        Err(e) => Err(std::io::Error::from(e)),
+    };
+    let Some((last, folders)) = names.split_last() else { return Ok(Opened::Missing) };
+    let mut dir = match outcome(rustix::fs::open(folder, base | OFlags::DIRECTORY, Mode::empty()))? {
+        Ok(fd) => fd,
+        Err(opened) => return Ok(opened),
+    };
+    for name in folders {
+        dir = match outcome(rustix::fs::openat(&dir, *name, base | OFlags::DIRECTORY, Mode::empty()))? {
+            Ok(fd) => fd,
+            Err(opened) => return Ok(opened),
+        };
+    }
+    // Non-blocking, so that a FIFO put there cannot hold the open (it is refused below as not a file).
+    let file = match outcome(rustix::fs::openat(&dir, *last, base | OFlags::NONBLOCK, Mode::empty()))? {
+        Ok(fd) => File::from(fd),
+        Err(opened) => return Ok(opened),
+    };
+    Ok(if file.metadata()?.is_file() { Opened::File(file) } else { Opened::NotAFile })
+}
+
+#[cfg(not(target_os = "linux"))]
+fn open_no_follow(folder: &Path, names: &[&OsStr]) -> std::io::Result<Opened> {
+    let path = names.iter().fold(folder.to_path_buf(), |p, name| p.join(name));
+    let before = match std::fs::symlink_metadata(&path) {
+        Ok(m) if m.is_file() => m,
+        Ok(m) if m.file_type().is_symlink() => return Ok(Opened::Swapped),
+        Ok(_) => return Ok(Opened::NotAFile),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Opened::Missing),
+        Err(e) => return Err(e),
+    };
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    // FILE_FLAG_OPEN_REPARSE_POINT: a link or junction at the name is opened itself, not followed.
+    #[cfg(windows)]
+    std::os::windows::fs::OpenOptionsExt::custom_flags(&mut options, 0x0020_0000);
+    let file = match options.open(&path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Opened::Missing),
+        Err(e) => return Err(e),
+    };
+    let after = file.metadata()?;
+    let swapped = after.file_type().is_symlink() || !same_file(&before, &after) || first_link(folder, names).is_some();
+    Ok(if swapped { Opened::Swapped } else { Opened::File(file) })
+}
+
+/// Whether two metadata are of one file: same device and inode.
+#[cfg(all(unix, not(target_os = "linux")))]
+fn same_file(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    (a.dev(), a.ino()) == (b.dev(), b.ino())
+}
+
+/// Elsewhere std gives no stable file identity; Windows opens the final link itself instead (see
+/// [`open_no_follow`]), and only a regular file is accepted.
+#[cfg(not(unix))]
+fn same_file(_: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
+    b.is_file()
 }
 
 /// `path` made absolute (against the current folder) with `.` and `..` resolved by name, links not

@@ -28,10 +28,15 @@ pub fn frame_rgba(image: &Image, frame: &Frame) -> Option<Vec<u8>> {
 /// may delete views). Pixels are compared, not bytes, so another PNG compression is no difference; two
 /// fully transparent pixels are equal whatever their colour.
 pub fn view_note(path: &Path, expected: &Image, sources: &str) -> Option<String> {
-    let bytes = std::fs::read(path).ok()?;
+    view_note_of(path, &std::fs::read(path).ok()?, expected, sources)
+}
+
+/// [`view_note`] for a view already read (`bytes`, from `path`), so that a caller that opened it without
+/// following links reads that very file.
+pub fn view_note_of(path: &Path, bytes: &[u8], expected: &Image, sources: &str) -> Option<String> {
     let frame = expected.frames.first()?;
     let want = frame_rgba(expected, frame)?;
-    let differs = match super::png::decode_rgba(&bytes) {
+    let differs = match super::png::decode_rgba(bytes) {
         Err(_) => true,
         Ok(found) => match found.frames.first() {
             Some(Frame { width, height, pixels: Pixels::Rgba8(p), .. })

@@ -20,7 +20,9 @@ pub struct ExtractOptions {
     /// (`--skip-existing`); without it or `--force`, a folder that already holds any of them is refused
     /// before anything is written.
     pub skip_existing: bool,
-    /// Only entries whose path (or file name) matches one of these globs; all when empty.
+    /// Only entries whose path (or file name) matches one of these globs, ASCII case ignored; all when
+    /// empty. `\` in a pattern is a folder separator like `/` (GRF, RES and FTG names use `\`; see
+    /// [`pattern_text`]).
     pub globs: Vec<String>,
 }
 
@@ -42,6 +44,21 @@ pub struct ExtractReport {
     pub failures: Vec<String>,
     /// Files already there and kept (`--skip-existing`).
     pub kept: usize,
+    /// The patterns (as given) that matched no entry: the CLI warns about each and exits 1, since a
+    /// pattern that selects nothing is almost always a mistyped one.
+    pub unmatched: Vec<String>,
+}
+
+/// A pattern as matched: `\` becomes `/`. Entry paths always use `/`, while archives such as GRF store
+/// `\` and users copy names from their listings (`data\texture\*.bmp`); a backslash is therefore never a
+/// glob escape here (`[*]` matches a literal `*`).
+pub fn pattern_text(glob: &str) -> String {
+    glob.replace('\\', "/")
+}
+
+/// The patterns whose `matched` flag is not set.
+fn unmatched(globs: &[String], matched: &[bool]) -> Vec<String> {
+    globs.iter().zip(matched).filter(|(_, m)| !**m).map(|(g, _)| g.clone()).collect()
 }
 
 fn glob_set(globs: &[String]) -> Result<Option<globset::GlobSet>> {
@@ -50,8 +67,9 @@ fn glob_set(globs: &[String]) -> Result<Option<globset::GlobSet>> {
     }
     let mut b = globset::GlobSetBuilder::new();
     for g in globs {
-        let glob = globset::GlobBuilder::new(g)
+        let glob = globset::GlobBuilder::new(&pattern_text(g))
             .case_insensitive(true)
+            .backslash_escape(false)
             .build()
             .map_err(|e| Error::Refused(format!("bad pattern `{g}`: {e}")))?;
         b.add(glob);
@@ -79,11 +97,18 @@ pub fn extract(path: &Path, out_dir: &Path, opts: &ExtractOptions, progress: &dy
     let mut seen = HashSet::new();
     let mut jobs = Vec::new();
     let mut markers = Vec::new();
+    let mut matched = vec![false; opts.globs.len()];
     for e in flat.iter().filter(|e| !e.nested) {
         if let Some(set) = &filter {
             let base = e.path.rsplit('/').next().unwrap_or(&e.path);
-            if !set.is_match(e.path.as_ref()) && !set.is_match(base) {
+            let hits: Vec<usize> = set.matches(e.path.as_ref()).into_iter().chain(set.matches(base)).collect();
+            if hits.is_empty() {
                 continue;
+            }
+            for i in hits {
+                if let Some(m) = matched.get_mut(i) {
+                    *m = true;
+                }
             }
         }
         let name = paths::display_name(&e.name);
@@ -153,6 +178,7 @@ pub fn extract(path: &Path, out_dir: &Path, opts: &ExtractOptions, progress: &dy
             .in_file(path));
         }
     }
+    report.unmatched = unmatched(&opts.globs, &matched);
     let total: u64 = jobs.iter().map(|(e, _)| e.size).sum();
     crate::limits::check_expansion(format.id, "entries", total, data.len() as u64).map_err(|e| e.in_file(path))?;
     progress.start(total);
@@ -243,6 +269,9 @@ pub fn extract_many(
         })
         .collect();
     let jobs = super::Shard::select(shard, jobs, |(a, _)| a.as_path());
+    // A pattern is unmatched when no archive extracted has an entry it matches.
+    let mut matched = vec![false; opts.globs.len()];
+    let mut any = false;
     for (archive, dest) in jobs {
         match extract(archive, &dest, opts, progress) {
             Ok(r) => {
@@ -250,9 +279,16 @@ pub fn extract_many(
                 report.bytes += r.bytes;
                 report.failures.extend(r.failures);
                 report.kept += r.kept;
+                any = true;
+                for (m, g) in matched.iter_mut().zip(&opts.globs) {
+                    *m |= !r.unmatched.contains(g);
+                }
             }
             Err(e) => report.failures.push(e.to_string()),
         }
+    }
+    if any {
+        report.unmatched = unmatched(&opts.globs, &matched);
     }
     report
 }

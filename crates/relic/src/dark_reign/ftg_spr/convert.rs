@@ -11,7 +11,8 @@ use super::FORMAT_ID;
 use crate::asset::{Asset, Document, Hotspot, Image, NamedAsset};
 use crate::bytes::Base64;
 use crate::codec::palette::Palette;
-use crate::dark_reign::spr::paint::{read_png, Paint};
+use crate::dark_reign::spr::pack::png_beside;
+use crate::dark_reign::spr::paint::{decode_png, Paint};
 use crate::error::{Error, Result};
 use crate::registry::ConvertOptions;
 
@@ -129,7 +130,8 @@ pub fn from_json_at(value: serde_json::Value, json_path: &Path, notes: &mut Vec<
         if w * h == 0 {
             continue;
         }
-        if !path.is_file() {
+        // Read as `pack dr-spr` reads its frames: a link is refused, the file read is the one checked.
+        let Some(bytes) = png_beside(&path)? else {
             if f.pixels.is_none() {
                 return Err(Error::Refused(format!(
                     "{}: missing, and the document holds no pixels for it",
@@ -138,8 +140,9 @@ pub fn from_json_at(value: serde_json::Value, json_path: &Path, notes: &mut Vec<
             }
             notes.push(format!("{} is missing: frame {i} kept as the document holds it", path.display()));
             continue;
-        }
-        let (pixels, off) = paint.from_rgba(&read_png(&path, w, h)?, f.pixels.as_ref().map(|p| p.0.as_slice()));
+        };
+        let (pixels, off) =
+            paint.from_rgba(&decode_png(&path, &bytes, w, h)?, f.pixels.as_ref().map(|p| p.0.as_slice()));
         inexact += off;
         used += 1;
         f.pixels = Some(Base64(pixels));
@@ -151,7 +154,11 @@ pub fn from_json_at(value: serde_json::Value, json_path: &Path, notes: &mut Vec<
     let bytes = write_document(&doc)?;
     if let Ok(Some(atlas)) = atlas_of(&doc, &paint) {
         let view = dir.join(format!("{ATLAS_VIEW}.png"));
-        notes.extend(crate::export::view::view_note(&view, &atlas, "the frame PNGs"));
+        match png_beside(&view) {
+            Ok(Some(bytes)) => notes.extend(crate::export::view::view_note_of(&view, &bytes, &atlas, "the frame PNGs")),
+            Ok(None) => {}
+            Err(e) => notes.push(format!("{e}: the atlas view was not compared")),
+        }
     }
     Ok(bytes)
 }

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use super::convert::{atlas_of, frames, hotspot_range, UnshownHotspot, ATLAS_VIEW};
-use super::paint::{read_png, Paint};
+use super::paint::{decode_png, Paint};
 use super::types::{HotspotRecord, PictureLayout, SprDocument};
 use super::write::{write_document, write_document_relaxed};
 use super::FORMAT_ID;
@@ -72,7 +72,8 @@ pub fn from_json_at(mut value: serde_json::Value, json_path: &Path, notes: &mut 
     if let Some(atlas) = atlas_of(&doc, &paint, &list)? {
         let view = dir.join(format!("{ATLAS_VIEW}.png"));
         match png_beside(&view) {
-            Ok(_) => notes.extend(crate::export::view::view_note(&view, &atlas, "the frame PNGs")),
+            Ok(Some(bytes)) => notes.extend(crate::export::view::view_note_of(&view, &bytes, &atlas, "the frame PNGs")),
+            Ok(None) => {}
             Err(e) => notes.push(format!("{e}: the atlas view was not compared")),
         }
     }
@@ -287,16 +288,12 @@ fn compare_older(doc: &SprDocument, edits: &[FrameEdit], notes: &mut Vec<String>
     Ok(())
 }
 
-/// Whether a PNG the document's folder should hold is there: a file is, nothing (or a folder) is not. A
-/// symbolic link, at the file or its folder, is refused ([`crate::paths::unlinked`]).
-pub fn png_beside(path: &Path) -> Result<bool> {
+/// The bytes of a PNG the document's folder should hold, when a file is there (`None` when nothing, or a
+/// folder, is). A symbolic link, at the file or its folder, is refused, and the file read is the one checked
+/// ([`crate::paths::read_unlinked`]).
+pub fn png_beside(path: &Path) -> Result<Option<Vec<u8>>> {
     let (dir, name) = (path.parent().unwrap_or(Path::new("")), path.file_name().unwrap_or_default());
-    let path = crate::paths::unlinked(dir, Path::new(name))?;
-    match std::fs::symlink_metadata(&path) {
-        Ok(m) => Ok(m.is_file()),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
-        Err(e) => Err(Error::io(path, e)),
-    }
+    crate::paths::read_unlinked(dir, Path::new(name))
 }
 
 /// Replaces each shown picture's pixels with its frame PNG's (see [`from_json_at`]).
@@ -311,14 +308,14 @@ pub fn take_pngs(doc: &mut SprDocument, paint: &Paint, dir: &Path, notes: &mut V
     let (mut used, mut inexact) = (0usize, 0usize);
     for f in &list {
         let path = dir.join(format!("{}.png", f.name));
-        let present = png_beside(&path)?;
+        let found = png_beside(&path)?;
         let Some(slot) = taken.get_mut(f.picture) else { continue };
         let picture = doc.pictures.get(f.picture);
         let hint = picture.and_then(|p| p.pixels.as_ref()).map(|p| p.0.as_slice());
         if let Some((first, pixels)) = slot {
             // Another frame of the same picture: its PNG can only agree.
-            if present {
-                let (again, _) = paint.from_rgba(&read_png(&path, w, h)?, Some(pixels));
+            if let Some(bytes) = &found {
+                let (again, _) = paint.from_rgba(&decode_png(&path, bytes, w, h)?, Some(pixels));
                 if again != *pixels {
                     notes.push(format!(
                         "{}.png differs from {first}.png, which shows the same picture ({}); {first}.png was used",
@@ -328,7 +325,7 @@ pub fn take_pngs(doc: &mut SprDocument, paint: &Paint, dir: &Path, notes: &mut V
             }
             continue;
         }
-        if !present {
+        let Some(bytes) = found else {
             if hint.is_none() {
                 return Err(Error::Refused(format!(
                     "{}: missing, and the document holds no pixels for picture {} (frame {})",
@@ -339,8 +336,8 @@ pub fn take_pngs(doc: &mut SprDocument, paint: &Paint, dir: &Path, notes: &mut V
             }
             notes.push(format!("{} is missing: picture {} kept as the document holds it", path.display(), f.picture));
             continue;
-        }
-        let (pixels, off) = paint.from_rgba(&read_png(&path, w, h)?, hint);
+        };
+        let (pixels, off) = paint.from_rgba(&decode_png(&path, &bytes, w, h)?, hint);
         if off > 0 {
             notes.push(format!("{off} pixels of {}.png are not palette colours: the nearest taken", f.name));
         }

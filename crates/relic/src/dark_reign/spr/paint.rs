@@ -146,8 +146,12 @@ impl Paint {
 
 /// Reads a frame PNG of `width × height` pixels as RGBA8.
 pub fn read_png(path: &std::path::Path, width: usize, height: usize) -> Result<Vec<u8>> {
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-    let image = crate::export::png::decode_rgba(&bytes).map_err(|e| e.in_file(path))?;
+    decode_png(path, &std::fs::read(path).map_err(|e| Error::io(path, e))?, width, height)
+}
+
+/// [`read_png`] of a PNG already read (`bytes`, from `path`): pack opens frames without following links.
+pub fn decode_png(path: &std::path::Path, bytes: &[u8], width: usize, height: usize) -> Result<Vec<u8>> {
+    let image = crate::export::png::decode_rgba(bytes).map_err(|e| e.in_file(path))?;
     match image.frames.into_iter().next() {
         Some(crate::asset::Frame { width: w, height: h, pixels: crate::asset::Pixels::Rgba8(px), .. })
             if w as usize == width && h as usize == height =>

@@ -29,7 +29,7 @@ use crate::asset::Image;
 use crate::bytes::Base64;
 use crate::codec::palette::Palette;
 use crate::error::{Error, Result};
-use crate::export::view::view_note;
+use crate::export::view::view_note_of;
 
 pub fn from_json_at(value: &Value, json_path: &Path, notes: &mut Vec<String>) -> Result<Vec<u8>> {
     let uses_pngs =
@@ -79,8 +79,8 @@ pub fn from_json_at(value: &Value, json_path: &Path, notes: &mut Vec<String>) ->
         }
     ));
     let rcd = from_json(&value)?;
-    for (i, path) in &sheets {
-        if let Some(note) = sheet_view_note(&rcd, *i, path, &sprites) {
+    for (i, path, bytes) in &sheets {
+        if let Some(note) = sheet_view_note(&rcd, *i, path, bytes, &sprites) {
             notes.push(note);
         }
     }
@@ -92,22 +92,21 @@ pub fn from_json_at(value: &Value, json_path: &Path, notes: &mut Vec<String>) ->
 /// A sprite PNG's pixels as RGBA (width, height, pixels), for comparing sheets.
 type Sprite = (u32, u32, Vec<u8>);
 
-/// The sheets the folder holds that are no longer what convert drew: (block index, path) of every block
-/// whose `sheet` names a file there with other pixels than its `sheet_digest` says (every such file when
-/// the document has no digest).
-fn edited_sheets(blocks: &[Value], folder: &Path) -> Vec<(usize, PathBuf)> {
+/// The sheets the folder holds that are no longer what convert drew: (block index, path, bytes) of every
+/// block whose `sheet` names a file there with other pixels than its `sheet_digest` says (every such file
+/// when the document has no digest).
+fn edited_sheets(blocks: &[Value], folder: &Path) -> Vec<(usize, PathBuf, Vec<u8>)> {
     blocks
         .par_iter()
         .enumerate()
         .filter_map(|(i, b)| {
             let name = b.get("sheet")?.as_str()?;
-            // A sheet reached through a link is not read (nor compared).
-            let path = crate::paths::unlinked(folder, &crate::paths::safe_relative_path(name).ok()?).ok()?;
-            if !path.is_file() {
-                return None;
-            }
+            // A sheet reached through a link is not read (nor compared); the bytes kept are the file checked.
+            let rel = crate::paths::safe_relative_path(name).ok()?;
+            let bytes = crate::paths::read_unlinked(folder, &rel).ok()??;
+            let path = folder.join(rel);
             let unedited = b.get("sheet_digest").and_then(Value::as_str).is_some_and(|want| {
-                let found = std::fs::read(&path).ok().and_then(|bytes| crate::export::png::decode_rgba(&bytes).ok());
+                let found = crate::export::png::decode_rgba(&bytes).ok();
                 match found.as_ref().and_then(|img| img.frames.first()) {
                     Some(f) => match &f.pixels {
                         crate::asset::Pixels::Rgba8(p) => sheet_digest(f.width, f.height, p) == want,
@@ -116,19 +115,25 @@ fn edited_sheets(blocks: &[Value], folder: &Path) -> Vec<(usize, PathBuf)> {
                     None => false,
                 }
             });
-            (!unedited).then_some((i, path))
+            (!unedited).then_some((i, path, bytes))
         })
         .collect()
 }
 
-/// The warning for block `i`'s sheet at `path` when it differs from what the sprite PNGs give (see the
-/// module doc). `None` when it matches, or when the sprites give no sheet.
-fn sheet_view_note(rcd: &Rcd<'_>, i: usize, path: &Path, sprites: &HashMap<usize, Sprite>) -> Option<String> {
+/// The warning for block `i`'s sheet (`bytes`, read from `path`) when it differs from what the sprite PNGs
+/// give (see the module doc). `None` when it matches, or when the sprites give no sheet.
+fn sheet_view_note(
+    rcd: &Rcd<'_>,
+    i: usize,
+    path: &Path,
+    bytes: &[u8],
+    sprites: &HashMap<usize, Sprite>,
+) -> Option<String> {
     let rows: SheetRows = sheet_rows(rcd, rcd.blocks.get(i)?)?;
     let grid = sheet_grid(&rows, |p| sprites.get(&p).map(|s| (s.0, s.1)), u64::MAX)?;
     let rgba = draw_sheet(&grid, &rows, |p| sprites.get(&p).map(|s| (s.0, s.2.as_slice())));
     let expected = Image::single(grid.width, grid.height, rgba, (0, 0), vec![]);
-    view_note(path, &expected, "the sprite PNGs")
+    view_note_of(path, bytes, &expected, "the sprite PNGs")
 }
 
 enum Taken {
@@ -160,8 +165,8 @@ fn bad(number: usize, field: &str, m: impl Into<String>) -> Error {
 
 fn read_file(folder: &Path, name: &str, number: usize, field: &str) -> Result<Vec<u8>> {
     let rel = crate::paths::safe_relative_path(name).map_err(|why| bad(number, field, format!("`{name}`: {why}")))?;
-    let path = crate::paths::unlinked(folder, &rel)?;
-    std::fs::read(&path).map_err(|e| Error::io(&path, e))
+    crate::paths::read_unlinked(folder, &rel)?
+        .ok_or_else(|| bad(number, field, format!("`{name}`: no such file in {}", folder.display())))
 }
 
 /// Replaces a pixel block's `data`, `width` and `height` with its PNG's (see the module doc); with

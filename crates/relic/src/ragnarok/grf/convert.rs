@@ -9,6 +9,7 @@ use serde_json::json;
 use super::types::*;
 use crate::asset::Entry;
 use crate::bytes::Base64;
+use crate::error::{Error, Result};
 
 /// The archive's file entries in table order (folder records are left out: they hold no data). Paths use
 /// `/` for the stored `\`; GRF keeps no times.
@@ -87,6 +88,53 @@ pub fn to_document(grf: &Grf<'_>) -> GrfDocument {
     }
 }
 
+/// The JSON of `relic convert x.grf --to json`: the [`GrfDocument`] with the signature in
+/// `header.signature` (kept beside the document's types, which do not hold it), so that `relic pack` writes
+/// the same first bytes back. An archive larger than `--max-entry-size` is refused: the document holds
+/// every stored byte, so it would take the whole archive (several GiB for a client's `data.grf`) in memory,
+/// where extraction holds one entry at a time.
+pub fn to_json(grf: &Grf<'_>) -> Result<serde_json::Value> {
+    let limit = crate::limits::current().max_entry_size;
+    let size = grf.bytes().len() as u64;
+    if size > limit {
+        return Err(Error::limit(
+            super::FORMAT_ID,
+            "file_size",
+            0,
+            format!(
+                "a {size}-byte archive is more than the {limit} bytes one JSON document holds (it keeps every \
+                 entry's bytes in memory); extract it and pack the folder instead, or raise --max-entry-size"
+            ),
+        ));
+    }
+    let mut value = crate::registry::document_json(super::FORMAT_ID, &to_document(grf))?;
+    if let Some(header) = value.get_mut("header").and_then(serde_json::Value::as_object_mut) {
+        header.insert(SIGNATURE_FIELD.into(), serde_json::Value::String(grf.signature.name().into()));
+    }
+    Ok(value)
+}
+
+/// The key of the signature in the JSON's `header`.
+const SIGNATURE_FIELD: &str = "signature";
+
+/// The document and signature of the JSON [`to_json`] writes; a document without `header.signature` (from
+/// relic before it read `Event Horizon` archives) is signed `Master of Magic`.
+pub fn from_json(mut value: serde_json::Value) -> Result<(GrfDocument, Signature)> {
+    let field =
+        value.get_mut("header").and_then(serde_json::Value::as_object_mut).and_then(|h| h.remove(SIGNATURE_FIELD));
+    let signature = match field {
+        None => Signature::MasterOfMagic,
+        Some(v) => serde_json::from_value(v).map_err(|e| {
+            crate::registry::json_error(
+                super::FORMAT_ID,
+                "header.signature",
+                &format!("{e} (`Master of Magic` or `Event Horizon`)"),
+            )
+        })?,
+    };
+    Ok((crate::registry::document_from_json(super::FORMAT_ID, value)?, signature))
+}
+
 /// Header summary for `relic info`.
 pub fn info(grf: &Grf<'_>) -> serde_json::Value {
     let files = grf.entries.iter().enumerate().filter(|(_, e)| e.record.is_file());
@@ -98,9 +146,16 @@ pub fn info(grf: &Grf<'_>) -> serde_json::Value {
         Layout::V2 => "0x200: zlib-compressed file table, 32-bit offsets",
         Layout::V3 => "0x300: zlib-compressed file table, 64-bit offsets",
     };
+    let header = if grf.header.is_wide() {
+        "64-bit table offset at 0x1E, entry count at 0x26"
+    } else {
+        "32-bit table offset at 0x1E, seed at 0x22, entry count + seed + 7 at 0x26"
+    };
     json!({
         "format": super::FORMAT_ID,
         "version": format!("0x{:X}", grf.header.version),
+        "signature": grf.signature.name(),
+        "header": header,
         "layout": layout,
         "entries": grf.len(),
         "files": grf.file_count(),

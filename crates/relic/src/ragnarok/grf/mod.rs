@@ -10,11 +10,14 @@
 //! against a real file (the corpus's `ragnarok/goldberg_textures.grf`); 1.x, enciphered entries and 0x300
 //! are checked against those sources and known answers of rathena's cipher (see [`des`]), not against game
 //! files: **unverified on real archives**.
-//! - header, 46 bytes: `Master of Magic` (15 bytes), 15 key bytes (00 01 … 0E in files from the common
-//!   tools, so the first 16 bytes read `Master of Magic\0`), then at byte 30 a u32 table offset, u32 seed,
-//!   u32 raw count (entry count = raw count − seed − 7), u32 version. A 0x300 header has a u64 table offset
-//!   at byte 30 and the entry count itself at byte 38 (GRF Editor; it reads a 0x300 header whose bytes 35–37
-//!   are not all zero in the form above, and so does relic);
+//! - header, 46 bytes: a 16-byte signature field and a 14-byte key, then at byte 30 a u32 table offset, u32
+//!   seed, u32 raw count (entry count = raw count − seed − 7), u32 version. The signature is `Master of
+//!   Magic\0` or, in today's iRO client `data.grf` (0x300, since about October 2024, over 4 GiB), `Event
+//!   Horizon\0RL`; loaders accept either for every version, and so does relic, keeping it to write the file
+//!   back (CORRECTIONS.md, GRF; see [`types::Signature`]). The key is 01 … 0E in files from the common tools.
+//!   A 0x300 header has a u64 table offset at 0x1E and the entry count itself (no seed, no −7) at 0x26;
+//!   older 0x300 archives kept the header above, and a 0x300 header whose bytes 35–37 are not all zero is
+//!   read in that form (GRF Editor's test; CORRECTIONS.md);
 //! - 0x200, at 46 + table offset: u32 compressed size, u32 inflated size, the zlib-compressed table; each
 //!   entry a NUL-terminated CP949 name (`\` between folders), u32 compressed size, u32 aligned size
 //!   (compressed size rounded up to 8), u32 real size, u8 flags (0x01 file, 0x02 "mixed" DES, 0x04 header
@@ -53,7 +56,13 @@
 //!   again.
 //! - New archives: 0x200 unless asked (`relic pack ro-grf --version 0x102|0x103|0x200|0x300`). 1.x and
 //!   0x200 offsets are 32-bit: an archive whose data would pass 4 GiB is refused before anything is written,
-//!   pointing to 0x300.
+//!   pointing to 0x300. 0x300 archives are signed `Event Horizon` as the client's are (the others `Master of
+//!   Magic`); a JSON document writes either signature with any version (`header.signature`).
+//! - Packing a folder: its files' paths below it are the names, except that a folder named `data` keeps its
+//!   name (see [`write::kept_folder_name`]).
+//! - Size: the archive is mapped, not read; extraction streams one entry at a time, so memory follows the
+//!   largest entry and the table, not the archive (client archives are several GiB). The JSON document holds
+//!   every stored byte and is refused for archives over `--max-entry-size`.
 
 pub mod convert;
 pub mod des;
@@ -62,8 +71,10 @@ pub mod types;
 pub mod write;
 
 pub use read::parse;
-pub use types::{Grf, GrfDocument, GrfEntry, GrfHeader, GrfRecord};
-pub use write::{write_archive, write_archive_bytes, write_document, PackInput, PackSource};
+pub use types::{Grf, GrfDocument, GrfEntry, GrfHeader, GrfRecord, Signature};
+pub use write::{
+    write_archive, write_archive_as, write_archive_bytes, write_document, write_document_as, PackInput, PackSource,
+};
 
 use crate::asset::Entry;
 use crate::error::Result;
@@ -79,9 +90,11 @@ pub static FORMAT: Format = Format {
     kind: Kind::Archive,
     capabilities: Capabilities { read: true, convert: true, write: true },
     notes: "Versions 0x102/0x103 (DES-enciphered names and entries, plain table), 0x200 (also its DES \
-            entries) and 0x300 (64-bit offsets); 1.x, DES and 0x300 follow the public loaders, unverified on \
-            game files. Equal compressed and real sizes without a zlib header are read as stored. New archives: \
-            0x200 unless `--version 0x300|0x102|0x103`; zlib level 9 for every entry and the table, names in \
+            entries) and 0x300 (64-bit offsets, also today's iRO data.grf signed `Event Horizon`, and the older \
+            0x300 header); either signature on any version; 1.x, DES and 0x300 follow the public loaders, \
+            unverified on game files. Equal compressed and real sizes without a zlib header are read as stored. New archives: \
+            0x200 unless `--version 0x300|0x102|0x103` (0x300 signed `Event Horizon`); a folder named `data` \
+            keeps its name in entry names; zlib level 9 for every entry and the table, names in \
             CP949 with `\\`, data 8-byte aligned in name order, no folder records, no times (GRF keeps none); \
             0x200 and 1.x stop at 4 GiB.",
     codec: &GrfCodec,
@@ -95,7 +108,7 @@ static PACK_VERSIONS: [u32; 4] =
 
 impl Codec for GrfCodec {
     fn sniff(&self, head: &[u8]) -> bool {
-        head.starts_with(types::SIGNATURE)
+        types::Signature::sniff(head)
     }
 
     fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
@@ -103,13 +116,12 @@ impl Codec for GrfCodec {
     }
 
     fn to_json(&self, data: &[u8]) -> Result<serde_json::Value> {
-        let doc = convert::to_document(&parse(data)?);
-        crate::registry::document_json(FORMAT_ID, &doc)
+        convert::to_json(&parse(data)?)
     }
 
     fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
-        let doc: GrfDocument = crate::registry::document_from_json(FORMAT_ID, value)?;
-        write_document(&doc)
+        let (doc, signature) = convert::from_json(value)?;
+        write::write_document_as(&doc, signature)
     }
 
     fn entries<'a>(&self, data: &'a [u8], _archive_name: &str) -> Option<Result<Vec<Entry<'a>>>> {
@@ -121,9 +133,22 @@ impl Codec for GrfCodec {
     }
 
     fn pack_folder(&self, files: Vec<FolderFile>, request: &PackRequest, out: &mut dyn std::io::Write) -> Result<u64> {
+        let kept = write::kept_folder_name(&files);
+        if let Some(name) = &kept {
+            request.note(format!(
+                "entry names start with `{name}\\`: a folder named `data` keeps its name, as GRF tools do (the \
+                 client finds its files under `data\\`); give its parent folder to name entries from there"
+            ));
+        }
         let inputs = files
             .into_iter()
-            .map(|f| Ok(PackInput { name: write::encode_name(&f.relative)?, source: PackSource::File(f.path) }))
+            .map(|f| {
+                let relative = match &kept {
+                    Some(name) => format!("{name}/{}", f.relative),
+                    None => f.relative,
+                };
+                Ok(PackInput { name: write::encode_name(&relative)?, source: PackSource::File(f.path) })
+            })
             .collect::<Result<Vec<_>>>()?;
         write_archive(inputs, request.version.unwrap_or(types::VERSION_0X200), out)
     }

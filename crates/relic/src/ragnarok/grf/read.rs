@@ -16,16 +16,17 @@ use crate::reader::Reader;
 /// Parses a GRF archive of any version relic reads, borrowing `bytes`.
 pub fn parse(bytes: &[u8]) -> Result<Grf<'_>> {
     let mut r = Reader::new(FORMAT_ID, bytes);
-    let signature = r.bytes(SIGNATURE.len(), "signature")?;
-    if signature != SIGNATURE {
-        return Err(r.error_at("signature", 0, "expected `Master of Magic`"));
-    }
-    let key = r.array::<15>("key")?;
+    // Either signature, whatever the version (CORRECTIONS.md, GRF: loaders accept both for every version).
+    let head = r.array::<SIGNED_BYTES>("signature")?;
+    let (signature, key) = Signature::split(&head).ok_or_else(|| {
+        r.error_at("signature", 0, "expected `Master of Magic` or `Event Horizon` (`Event Horizon\\0RL`)")
+    })?;
     let words = [r.u32("table_offset")?, r.u32("seed")?, r.u32("raw_count")?];
     let version = r.u32("version")?;
     let layout = check_version(version)?;
-    // A 0x300 header holds a u64 table offset and the entry count, unless its bytes 35–37 are set (GRF
-    // Editor's older form, read as a 0x200 header).
+    // A 0x300 header holds a u64 table offset at 0x1E and the entry count itself at 0x26, unless its bytes
+    // 35–37 are set: older 0x300 archives kept the 0x200 header (CORRECTIONS.md, GRF; GRF Editor tells the
+    // two apart this way).
     let word = |i: usize| words.get(i).copied().unwrap_or(0);
     let wide = layout == Layout::V3 && word(1) >> 8 == 0;
     let header = GrfHeader {
@@ -54,6 +55,7 @@ pub fn parse(bytes: &[u8]) -> Result<Grf<'_>> {
         Layout::V1 => (read_v1_table(header, count, &mut t, bytes)?, table_at),
         Layout::V2 | Layout::V3 => read_zlib_table(header, layout, count, &mut t, table_at, bytes)?,
     };
+    let grf = Grf { signature, ..grf };
     for (i, e) in grf.entries.iter().enumerate() {
         check_range(&r, e, layout, stream_at).map_err(|e| e.within(format_args!("table.entries[{i}]")))?;
     }
@@ -77,6 +79,7 @@ fn read_v1_table<'a>(header: GrfHeader, count: u32, t: &mut Reader<'a>, bytes: &
     let table_trailing = t.data().get(t.pos()..).unwrap_or(&[]).to_vec();
     let len = t.len() as u64;
     Ok(Grf {
+        signature: Signature::MasterOfMagic,
         header,
         layout: Layout::V1,
         table_packed_size: len,
@@ -192,6 +195,7 @@ fn read_zlib_table<'a>(
     }
     let table_trailing = table.get(tr.pos()..).unwrap_or(&[]).to_vec();
     let grf = Grf {
+        signature: Signature::MasterOfMagic,
         header,
         layout,
         table_packed_size: u64::from(table_packed_size),

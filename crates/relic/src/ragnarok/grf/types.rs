@@ -6,8 +6,16 @@ use serde::{Deserialize, Serialize};
 
 use crate::bytes::Base64;
 
-/// The first 15 bytes of every GRF.
+/// The first 15 bytes of a GRF signed `Master of Magic` (every archive before 2024, and every one relic
+/// writes except 0x300).
 pub const SIGNATURE: &[u8; 15] = b"Master of Magic";
+/// The text of the other signature, `Event Horizon`: today's iRO client `data.grf` (0x300, since about
+/// October 2024) carries `Event Horizon\0RL` in the 16-byte signature field (CORRECTIONS.md, GRF).
+pub const EVENT_HORIZON: &[u8; 13] = b"Event Horizon";
+/// The two bytes that end the `Event Horizon` signature field (bytes 14 and 15), after its NUL.
+pub const EVENT_HORIZON_TAIL: &[u8; 2] = b"RL";
+/// The signature field and key before the header's numbers: 16 + 14 bytes.
+pub const SIGNED_BYTES: usize = 30;
 /// Header size; every offset in the file (table, entry data) counts from here.
 pub const HEADER_SIZE: usize = 46;
 /// The fixed fields after an entry's NUL-terminated name in 0x200 tables: three u32 sizes, u8 flags, u32
@@ -51,6 +59,83 @@ pub const HEADER_ONLY_EXTENSIONS: [&[u8; 4]; 4] = [b".gnd", b".gat", b".act", b"
 /// so that the first 16 bytes read `Master of Magic\0`.
 pub const DEFAULT_KEY: [u8; 15] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14];
 
+/// The signature a GRF starts with. Loaders accept either for every version (CORRECTIONS.md, GRF), so the
+/// signature is independent of the version: relic reads both everywhere and keeps it to write the file back
+/// (`header.signature` in the JSON; absent means `Master of Magic`, as in documents of older relic).
+///
+/// The first 30 bytes are a 16-byte signature field and a 14-byte key. relic's [`GrfHeader::key`] has 15
+/// bytes: the byte that ends the signature text (its NUL in every file the common tools write) and the 14
+/// key bytes, so that it reads the same under both signatures:
+/// - `Master of Magic`: the text in bytes 0–14, `key` in bytes 15–29;
+/// - `Event Horizon`: the text in bytes 0–12, `key[0]` in byte 13, `RL` in bytes 14–15, `key[1..]` in bytes
+///   16–29 (GRF Editor writes `Event Horizon\0RL`, then the same 14 key bytes as under the other signature).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum Signature {
+    #[default]
+    #[serde(rename = "Master of Magic")]
+    MasterOfMagic,
+    #[serde(rename = "Event Horizon")]
+    EventHorizon,
+}
+
+impl Signature {
+    /// The signature of new archives: `Event Horizon` for 0x300, as today's client and GRF Editor have it;
+    /// `Master of Magic` for the others.
+    pub fn for_version(version: u32) -> Signature {
+        if version == VERSION_0X300 {
+            Signature::EventHorizon
+        } else {
+            Signature::MasterOfMagic
+        }
+    }
+
+    /// The signature and key of the first 30 bytes of a file; `None` when they hold neither signature.
+    pub fn split(head: &[u8; SIGNED_BYTES]) -> Option<(Signature, [u8; 15])> {
+        let mut key = [0u8; 15];
+        if head.starts_with(SIGNATURE) {
+            key.copy_from_slice(head.get(SIGNATURE.len()..)?);
+            return Some((Signature::MasterOfMagic, key));
+        }
+        let text = EVENT_HORIZON.len();
+        if head.starts_with(EVENT_HORIZON) && head.get(text + 1..text + 3) == Some(EVENT_HORIZON_TAIL) {
+            key[0] = *head.get(text)?;
+            key.get_mut(1..)?.copy_from_slice(head.get(text + 3..)?);
+            return Some((Signature::EventHorizon, key));
+        }
+        None
+    }
+
+    /// The first 30 bytes of a file of this signature and key (the inverse of [`Signature::split`]).
+    pub fn join(self, key: &[u8; 15]) -> [u8; SIGNED_BYTES] {
+        let mut head = [0u8; SIGNED_BYTES];
+        let (text, tail): (&[u8], &[u8]) = match self {
+            Signature::MasterOfMagic => (SIGNATURE, &[]),
+            Signature::EventHorizon => (EVENT_HORIZON, EVENT_HORIZON_TAIL),
+        };
+        let [first, rest @ ..] = key;
+        let parts: [&[u8]; 4] = [text, std::slice::from_ref(first), tail, rest];
+        for (dst, src) in head.iter_mut().zip(parts.into_iter().flatten()) {
+            *dst = *src;
+        }
+        head
+    }
+
+    /// Whether `head` (a file's first bytes, at least the signature field's) starts with either signature.
+    pub fn sniff(head: &[u8]) -> bool {
+        let text = EVENT_HORIZON.len();
+        head.starts_with(SIGNATURE)
+            || (head.starts_with(EVENT_HORIZON) && head.get(text + 1..text + 3) == Some(EVENT_HORIZON_TAIL))
+    }
+
+    /// The name users see (`relic info`, errors).
+    pub fn name(self) -> &'static str {
+        match self {
+            Signature::MasterOfMagic => "Master of Magic",
+            Signature::EventHorizon => "Event Horizon",
+        }
+    }
+}
+
 /// The table and entry layouts, by version.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Layout {
@@ -77,7 +162,8 @@ impl Layout {
 /// The 46-byte header after the 15-byte signature.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GrfHeader {
-    /// Bytes 15..30: called the encryption key or watermark; unused by the formats (see [`DEFAULT_KEY`]).
+    /// Called the encryption key or watermark; unused by the formats (see [`DEFAULT_KEY`]): bytes 15..30
+    /// under `Master of Magic`, byte 13 and bytes 16..30 under `Event Horizon` (see [`Signature`]).
     pub key: [u8; 15],
     /// Where the file table starts, counted from the end of the header (byte 46): a u32 at byte 30, or in
     /// 0x300 headers a u64 at byte 30.
@@ -204,6 +290,8 @@ pub struct GrfEntry {
 /// A parsed GRF borrowing the file's bytes. Every file entry's data range was checked by the reader.
 #[derive(Debug, Clone)]
 pub struct Grf<'a> {
+    /// Which signature the file starts with (the header's other fields do not depend on it).
+    pub signature: Signature,
     pub header: GrfHeader,
     pub layout: Layout,
     /// The table's stored sizes: compressed, then inflated (1.x: the plain table's length, twice).

@@ -78,6 +78,40 @@ pub fn encode_name(relative: &str) -> Result<Vec<u8>> {
         .ok_or_else(|| Error::Refused(format!("{FORMAT_ID}: name `{relative}` has characters that CP949 cannot hold")))
 }
 
+/// The folder every file of the client's archives lies in (`data\texture\…`, `data\model\…`).
+pub const CLIENT_FOLDER: &str = "data";
+
+/// The name of the folder being packed when it is kept in entry names (`relic pack ro-grf mygrf/data`
+/// gives `data\texture\…`, as GRF Editor does when a folder is added and as the client needs): a folder
+/// named [`CLIENT_FOLDER`] (ASCII case ignored) that does not itself hold one. Any other folder is the
+/// archive's root, so that an extraction packs back under the same names: `relic extract x.grf -o out`
+/// writes `out/data/…` and `relic pack ro-grf out` names them `data\…` again, also when `out` is itself
+/// named `data` (`relic extract data.grf` writes `data/data/…`). `None` when the folder's name is kept out.
+pub fn kept_folder_name(files: &[crate::registry::FolderFile]) -> Option<String> {
+    let is_client = |c: &str| c.eq_ignore_ascii_case(CLIENT_FOLDER);
+    let holds_client = files.iter().any(|f| f.relative.split_once('/').is_some_and(|(first, _)| is_client(first)));
+    if holds_client {
+        return None;
+    }
+    // The folder is any file's path without its relative part (nested archives packed first lie elsewhere).
+    let root = files.iter().find_map(|f| {
+        let mut root = f.path.clone();
+        if !root.ends_with(&f.relative) {
+            return None;
+        }
+        for _ in f.relative.split('/') {
+            root.pop();
+        }
+        Some(root)
+    })?;
+    let name = match root.file_name() {
+        Some(name) => name.to_str()?.to_owned(),
+        // `.` or `..`: the folder's own name.
+        None => root.canonicalize().ok()?.file_name()?.to_str()?.to_owned(),
+    };
+    is_client(&name).then_some(name)
+}
+
 fn align(v: u64) -> u64 {
     v.div_ceil(u64::from(ALIGN)) * u64::from(ALIGN)
 }
@@ -149,13 +183,12 @@ fn name_of(layout: Layout) -> &'static str {
     }
 }
 
-/// The 46 header bytes: the 0x300 form (u64 table offset, entry count) for a wide header, the 1.x/0x200
-/// form (u32 table offset, seed, raw count) otherwise.
-pub fn header_bytes(h: &GrfHeader) -> Result<Vec<u8>> {
+/// The 46 header bytes: the signature and key, then the 0x300 form (u64 table offset, entry count) for a
+/// wide header, the 1.x/0x200 form (u32 table offset, seed, raw count) otherwise.
+pub fn header_bytes(h: &GrfHeader, signature: Signature) -> Result<Vec<u8>> {
     let err = |field: &str, msg: String| Error::invalid(FORMAT_ID, format!("header.{field}"), 0, msg);
     let mut b = Vec::with_capacity(HEADER_SIZE);
-    b.extend_from_slice(SIGNATURE);
-    b.extend_from_slice(&h.key);
+    b.extend_from_slice(&signature.join(&h.key));
     if h.is_wide() {
         if h.seed != 0 {
             return Err(err(
@@ -227,10 +260,23 @@ struct Sized {
     compressed: u32,
 }
 
-/// Writes a new archive of `version` (see [`WRITE_VERSIONS`]), streamed to `out`. Returns the number of
-/// bytes written. Each entry is compressed twice at most (once to learn the sizes the header needs, once
-/// when written) unless it fits in the memory budget; entries are compressed (and enciphered) in parallel.
-pub fn write_archive(mut inputs: Vec<PackInput>, version: u32, out: &mut dyn Write) -> Result<u64> {
+/// Writes a new archive of `version` (see [`WRITE_VERSIONS`]) with the signature new archives of that
+/// version carry ([`Signature::for_version`]: `Event Horizon` for 0x300), streamed to `out`. Returns the
+/// number of bytes written.
+pub fn write_archive(inputs: Vec<PackInput>, version: u32, out: &mut dyn Write) -> Result<u64> {
+    write_archive_as(inputs, version, Signature::for_version(version), out)
+}
+
+/// [`write_archive`] with the signature chosen (a 0x300 archive signed `Master of Magic`, as GRF Editor
+/// wrote them before 2024). Each entry is compressed twice at most (once to learn the sizes the header
+/// needs, once when written) unless it fits in the memory budget; entries are compressed (and enciphered)
+/// in parallel.
+pub fn write_archive_as(
+    mut inputs: Vec<PackInput>,
+    version: u32,
+    signature: Signature,
+    out: &mut dyn Write,
+) -> Result<u64> {
     let layout = check_write_version(version)?;
     inputs.sort_by(|a, b| a.name.cmp(&b.name));
     let mut seen = std::collections::HashMap::new();
@@ -291,7 +337,7 @@ pub fn write_archive(mut inputs: Vec<PackInput>, version: u32, out: &mut dyn Wri
 
     // Pass 2: header, data in batches, table.
     let io = |e: std::io::Error| Error::io("<output>", e);
-    out.write_all(&header_bytes(&header)?).map_err(io)?;
+    out.write_all(&header_bytes(&header, signature)?).map_err(io)?;
     let batches =
         kept.chunks_mut(BATCH).zip(inputs.chunks(BATCH)).zip(records.chunks(BATCH)).zip(ciphers.chunks(BATCH));
     for (((kept, inputs), records), ciphers) in batches {
@@ -354,10 +400,17 @@ pub fn write_archive_bytes(inputs: Vec<PackInput>, version: u32) -> Result<Vec<u
 /// Largest file a JSON document may describe (the rebuild happens in memory).
 const MAX_DOCUMENT_FILE: u64 = u32::MAX as u64;
 
-/// Rebuilds the exact file a [`GrfDocument`] describes, and checks it with the reader. Entries' stored
-/// bytes are placed as they are when their recorded cipher is the one the version, name and flags ask for;
-/// otherwise (an edited document) they are deciphered and enciphered again.
+/// Rebuilds the exact file a [`GrfDocument`] describes, signed `Master of Magic`, and checks it with the
+/// reader (see [`write_document_as`] for the other signature).
 pub fn write_document(doc: &GrfDocument) -> Result<Vec<u8>> {
+    write_document_as(doc, Signature::MasterOfMagic)
+}
+
+/// Rebuilds the exact file a [`GrfDocument`] describes with `signature` (the JSON's `header.signature`,
+/// see [`super::convert::from_json`]), and checks it with the reader. Entries' stored bytes are placed as
+/// they are when their recorded cipher is the one the version, name and flags ask for; otherwise (an
+/// edited document) they are deciphered and enciphered again.
+pub fn write_document_as(doc: &GrfDocument, signature: Signature) -> Result<Vec<u8>> {
     let err = |field: String, msg: String| Error::invalid(FORMAT_ID, field, 0, msg);
     let version = doc.header.version;
     let layout = doc
@@ -375,7 +428,7 @@ pub fn write_document(doc: &GrfDocument) -> Result<Vec<u8>> {
             ),
         ));
     }
-    let header = header_bytes(&doc.header)?;
+    let header = header_bytes(&doc.header, signature)?;
 
     let mut names = Vec::with_capacity(doc.entries.len());
     for (i, e) in doc.entries.iter().enumerate() {
