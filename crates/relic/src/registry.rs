@@ -172,6 +172,18 @@ pub struct ConvertOptions {
     pub siblings: Option<std::sync::Arc<std::collections::HashMap<String, Vec<u8>>>>,
     /// PNG compression of image output (`--compression fast|default|best`; fast by default).
     pub compression: crate::export::png::PngCompression,
+    /// The archive the entry being converted came from, read lazily by stored name (a Ragnarok model's
+    /// textures in the same GRF), set through the archive's [`Codec::entry_options_shared`].
+    pub archive_files: Option<std::sync::Arc<dyn FileLookup>>,
+}
+
+/// Files read on demand by name, from an archive kept open while its entries convert (see
+/// [`ConvertOptions::archive_files`]).
+pub trait FileLookup: Send + Sync + std::fmt::Debug {
+    /// The bytes of the file stored as `name` (`\` or `/`, ASCII case ignored), if any.
+    fn read(&self, name: &str) -> Option<Vec<u8>>;
+    /// Where it looks, for messages (`textures.grf`).
+    fn describe(&self) -> String;
 }
 
 impl ConvertOptions {
@@ -311,6 +323,17 @@ pub trait Codec: Sync {
     /// `.PAL` for its sprites); `None` keeps the options as they are.
     fn entry_options(&self, _data: &[u8], _opts: &ConvertOptions) -> Option<ConvertOptions> {
         None
+    }
+
+    /// [`Codec::entry_options`] when the archive's bytes can be kept for as long as its entries convert
+    /// (`relic convert` of an archive file; the viewer holds its archives the same way): options may then
+    /// read other entries lazily ([`ConvertOptions::archive_files`]). By default `entry_options`.
+    fn entry_options_shared(
+        &self,
+        data: &std::sync::Arc<crate::source::Source>,
+        opts: &ConvertOptions,
+    ) -> Option<ConvertOptions> {
+        self.entry_options(data, opts)
     }
 
     /// Whether `convert` of this archive goes through [`Codec::convert`] as a whole rather than entry by
@@ -483,6 +506,7 @@ pub static FORMATS: &[&Format] = &[
     &crate::evil_islands::sec::FORMAT,
     &crate::ragnarok::grf::FORMAT,
     &crate::ragnarok::rsm::FORMAT,
+    &crate::ragnarok::texture::FORMAT,
     &crate::drakan::srsc::FORMAT,
     &crate::drakan::db::FORMAT,
     &crate::dark_reign::ftg::FORMAT,
@@ -646,6 +670,7 @@ mod tests {
             "drakan-lvl",
             "ro-rsm",
             "ro-grf",
+            "ro-texture",
             "dr-ftg",
             "dr-spr",
             "dr-pal",

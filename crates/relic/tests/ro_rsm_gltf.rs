@@ -1,6 +1,6 @@
 //! RSM/RSM2 to glTF: world-space vertex positions after the node transforms of CORRECTIONS.md (both
 //! version families), shear and mirroring, key frames in both time bases, normals by shade type, vertex
-//! colours, two-sided faces, textures from a folder and from a GRF, the corpus models, and the Khronos
+//! colours (never COLOR_0), two-sided faces, textures from a folder and from a GRF, the corpus models, and the Khronos
 //! validator on every file written.
 //!
 //! Models are built from relic's RSM types (the byte layout is covered by `ro_rsm.rs`); expected
@@ -104,7 +104,8 @@ fn v14_positions_follow_the_legacy_transforms_and_centring() {
     assert_points(&w[1].1, &[[1.0, 0.0, 0.0]; 3]);
 }
 
-/// 2.3: child translation `inv(M_parent)·(p − p_parent)`, local `inv(M_parent)·M`, one `S(1,−1,1)` above.
+/// 2.3: child translation `inv(M_parent)·(p − p_parent)`, local `inv(M_parent)·M`. No `S(1,−1,1)` above:
+/// 2.2+ file space is Y-up (CORRECTIONS.md, corrected 2026-11-25; this test expected the mirror before).
 #[test]
 fn v23_positions_follow_parent_matrices_and_positions() {
     let v = Version::new(2, 3);
@@ -118,11 +119,11 @@ fn v23_positions_follow_parent_matrices_and_positions() {
     child.matrix = [4.0, 0.0, 0.0, 0.0, 4.0, 0.0, 0.0, 0.0, 4.0];
     rsm.meshes = vec![root, child];
     let w = world(&to_scene(&rsm, None).unwrap());
-    // root: W = S·T(1,2,3)·M_root → (0,0,0) → (1,−2,3); (1,0,0) → (3,−2,3); (0,1,0) → (1,−4,3).
-    assert_points(&w[1].1, &[[1.0, -2.0, 3.0], [3.0, -2.0, 3.0], [1.0, -4.0, 3.0]]);
+    // root: W = T(1,2,3)·M_root → (0,0,0) → (1,2,3); (1,0,0) → (3,2,3); (0,1,0) → (1,4,3).
+    assert_points(&w[1].1, &[[1.0, 2.0, 3.0], [3.0, 2.0, 3.0], [1.0, 4.0, 3.0]]);
     // child: t = inv(M_root)·(0,0,4) = (0,0,2); L = inv(M_root)·M_child = 2·I;
-    // W = S·T(1,2,3)·M_root·T(0,0,2)·2I: (1,0,0) → (2,0,0) → (2,0,2) → (4,0,4) → (5,2,7) → (5,−2,7).
-    assert_points(&w[0].1, &[[5.0, -2.0, 7.0], [1.0, -6.0, 7.0], [1.0, -2.0, 11.0]]);
+    // W = T(1,2,3)·M_root·T(0,0,2)·2I: (1,0,0) → (2,0,0) → (2,0,2) → (4,0,4) → (5,2,7).
+    assert_points(&w[0].1, &[[5.0, 2.0, 7.0], [1.0, 6.0, 7.0], [1.0, 2.0, 11.0]]);
 }
 
 /// Shear stays in `node.matrix`; a mirroring matrix gives a negative determinant, which glTF readers use
@@ -140,10 +141,12 @@ fn sheared_and_mirrored_matrices_are_kept_exactly() {
     let scene = to_scene(&rsm, None).unwrap();
     let w = world(&scene);
     let (mirror_w, shear_w) = (&w[0], &w[1]);
-    assert_points(&shear_w.1, &[[0.5, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]);
-    assert!(shear_w.2 < 0.0, "S(1,−1,1) alone mirrors");
-    assert_points(&mirror_w.1, &[[-1.0, 0.0, 0.0], [0.0, -1.0, 0.0], [0.0, 0.0, 1.0]]);
-    assert!(mirror_w.2 > 0.0, "two mirrors cancel");
+    // 2.x has no `S(1,−1,1)` above it any more (CORRECTIONS.md: 2.2+ is Y-up), so only the file's own
+    // mirroring matrix gives a negative determinant (this test expected the old mirror before).
+    assert_points(&shear_w.1, &[[0.5, 1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]);
+    assert!(shear_w.2 > 0.0, "a shear does not mirror");
+    assert_points(&mirror_w.1, &[[-1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]);
+    assert!(mirror_w.2 < 0.0, "the stored matrix mirrors");
     validate(&scene, "shear_mirror");
 }
 
@@ -225,17 +228,18 @@ fn normals_follow_the_shade_type_and_faces_keep_colour_and_sides() {
         to_scene(&rsm, None).unwrap()
     };
     let vertices = |s: &Scene| s.meshes[0].primitives.iter().map(|p| p.positions.len()).sum::<usize>();
-    // Flat: every corner its face's normal, 6 vertices.
+    // Flat: every corner its face's normal, 6 vertices. 2.x faces are written in reversed order (no mirror
+    // above them, CORRECTIONS.md), and normals follow the written order: −Z and −X (+Z and +X before).
     let flat = build(1, [1, 1]);
     assert_eq!(vertices(&flat), 6);
     let p = &flat.meshes[0].primitives;
-    assert!(p.iter().any(|p| p.normals.iter().all(|n| *n == [0.0, 0.0, 1.0])));
-    assert!(p.iter().any(|p| p.normals.iter().all(|n| *n == [1.0, 0.0, 0.0])));
+    assert!(p.iter().any(|p| p.normals.iter().all(|n| *n == [0.0, 0.0, -1.0])));
+    assert!(p.iter().any(|p| p.normals.iter().all(|n| *n == [-1.0, 0.0, 0.0])));
     // Smooth, one group: the shared edge's vertices average both faces; 4 vertices.
     let smooth = build(2, [1, 1]);
     assert_eq!(vertices(&smooth), 4 + 2, "two materials (one face is two-sided) split the shared vertices");
     let shared: Vec<[f32; 3]> =
-        smooth.meshes[0].primitives[0].normals.iter().copied().filter(|n| n[0] > 0.0 && n[2] > 0.0).collect();
+        smooth.meshes[0].primitives[0].normals.iter().copied().filter(|n| n[0] < 0.0 && n[2] < 0.0).collect();
     assert!(!shared.is_empty(), "{:?}", smooth.meshes[0].primitives[0].normals);
     assert!(shared.iter().all(|n| (n[0] - n[2]).abs() < 1e-6));
     // Smooth, two groups: no averaging across the edge.
@@ -245,11 +249,10 @@ fn normals_follow_the_shade_type_and_faces_keep_colour_and_sides() {
     let none = build(0, [1, 1]);
     assert!(none.meshes[0].primitives.iter().all(|p| p.normals.is_empty()));
     assert!(none.materials.iter().all(|m| m.unlit));
-    // Colour 0xFF112233 (A R G B) on every vertex; the two-sided face has a double-sided material.
-    assert_eq!(
-        flat.meshes[0].primitives[0].colors[0],
-        [0x11 as f32 / 255.0, 0x22 as f32 / 255.0, 0x33 as f32 / 255.0, 1.0]
-    );
+    // The texture-vertex colour (0xFF112233 here; 0 in real files) is kept in the JSON only, never as
+    // COLOR_0, which glTF multiplies into the texture (issue 24; this test expected COLOR_0 before). The
+    // two-sided face has a double-sided material.
+    assert!(flat.meshes[0].primitives.iter().all(|p| p.colors.is_empty()));
     assert_eq!(flat.materials.iter().filter(|m| m.double_sided).count(), 1);
     for (s, name) in [(&flat, "flat"), (&smooth, "smooth"), (&split, "split"), (&none, "none")] {
         validate(s, name);

@@ -20,6 +20,11 @@ pub struct CheckItem {
     pub outcome: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
+    /// What the file needs and its folder lacks, though it reads and writes back: a Ragnarok model's
+    /// textures not in its client folder (`ro-rsm: texture 'data\texture\x.bmp' not found (looked in …)`),
+    /// one line each.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 /// Reads every file under the inputs (folders are walked), writes each back through its format's JSON
@@ -63,6 +68,7 @@ fn check_file(path: &Path) -> CheckItem {
         format,
         outcome,
         detail,
+        warnings: Vec::new(),
     };
     let data = match source::open(path) {
         Ok(d) => d,
@@ -75,6 +81,12 @@ fn check_file(path: &Path) -> CheckItem {
         Ok(v) => v,
         Err(e) => return item(Some(format.id), "failed", Some(e.to_string())),
     };
+    // A model whose textures its client folder lacks still reads; say which (issue 24).
+    let warnings = match format.id {
+        crate::ragnarok::rsm::FORMAT_ID => crate::ragnarok::rsm::check_textures(&data, path).unwrap_or_default(),
+        _ => Vec::new(),
+    };
+    let item = |format, outcome, detail| CheckItem { warnings: warnings.clone(), ..item(format, outcome, detail) };
     if !format.capabilities.write {
         return item(Some(format.id), "read", None);
     }

@@ -339,6 +339,9 @@ struct Target<'r> {
     /// Conversions of the archive being converted, by the stored bytes they came from, so that entries
     /// sharing one body are converted once (see [`SharedBodies`]); `None` outside an archive.
     shared: Option<&'r SharedBodies>,
+    /// The input's bytes, kept: an archive that is the whole input gives its entries options that read
+    /// other entries lazily (see [`registry::Codec::entry_options_shared`]).
+    whole: Option<&'r std::sync::Arc<source::Source>>,
 }
 
 /// What an archive's entries converted to, by the range of the archive they are stored in (its address
@@ -414,7 +417,7 @@ impl Target<'_> {
 fn convert_file(job: &Job, root: &Path, req: &ConvertRequest, claimed: &Claimed) -> Converted {
     let input = job.path.display().to_string();
     let data = match source::open(&job.path) {
-        Ok(d) => d,
+        Ok(d) => std::sync::Arc::new(d),
         Err(e) => return Converted::Done(Batch::failed(&input, e)),
     };
     let name = job.path.to_string_lossy().into_owned();
@@ -428,7 +431,8 @@ fn convert_file(job: &Job, root: &Path, req: &ConvertRequest, claimed: &Claimed)
         return Converted::NotTo(format.id, to.to_string());
     }
     let budget = crate::limits::expansion_budget(data.len() as u64).into();
-    let target = Target { root, req, budget: &budget, claimed, input_len: data.len() as u64, shared: None };
+    let target =
+        Target { root, req, budget: &budget, claimed, input_len: data.len() as u64, shared: None, whole: Some(&data) };
     let batch = convert_bytes(format, &data, &name, &input, &job.out_dir, &job.stem, &target, 0, None);
     match (batch.unfit, req.to.as_deref()) {
         (true, Some(to)) if !job.explicit => Converted::NotTo(format.id, to.to_string()),
@@ -614,7 +618,11 @@ fn convert_archive(
     }
     // An archive may hold what its entries are converted with (an FTG's palette).
     let entry_req;
-    let target = match format.codec.entry_options(data, &target.req.options) {
+    let options = match target.whole.filter(|w| std::ptr::eq(w.as_ptr(), data.as_ptr()) && w.len() == data.len()) {
+        Some(whole) => format.codec.entry_options_shared(whole, &target.req.options),
+        None => format.codec.entry_options(data, &target.req.options),
+    };
+    let target = match options {
         Some(options) => {
             entry_req = ConvertRequest { options, ..target.req.clone() };
             &Target { req: &entry_req, ..*target }

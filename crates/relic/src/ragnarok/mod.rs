@@ -3,3 +3,4 @@
 
 pub mod grf;
 pub mod rsm;
+pub mod texture;

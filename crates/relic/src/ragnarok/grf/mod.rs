@@ -128,6 +128,16 @@ impl Codec for GrfCodec {
         Some(parse(data).map(|grf| convert::entries(&grf)))
     }
 
+    fn entry_options_shared(
+        &self,
+        data: &std::sync::Arc<crate::source::Source>,
+        opts: &crate::registry::ConvertOptions,
+    ) -> Option<crate::registry::ConvertOptions> {
+        // Its models find their textures in the same archive, as the client does (issue 24).
+        let files = crate::ragnarok::rsm::textures::ArchiveFiles::new(std::sync::Arc::clone(data), &FORMAT, "the GRF");
+        Some(crate::registry::ConvertOptions { archive_files: Some(std::sync::Arc::new(files)), ..opts.clone() })
+    }
+
     fn pack_versions(&self) -> &'static [u32] {
         &PACK_VERSIONS
     }

@@ -83,21 +83,21 @@ impl Codec for RsmCodec {
     }
 
     fn convert(&self, data: &[u8], opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
-        convert_model(data, "the model", opts)
+        convert_model(data, None, opts)
     }
 
     fn convert_at(&self, data: &[u8], path: &std::path::Path, opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
-        let name = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
-        convert_model(data, &name, opts)
+        convert_model(data, Some(path), opts)
     }
 }
 
-/// The model as a glTF scene; textures its meshes use that `--textures` does not hold (or all of them,
-/// without `--textures`) are named in one note, since the model is then written untextured there.
-fn convert_model(data: &[u8], name: &str, opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
+/// The model as a glTF scene, its textures looked up as the client does ([`textures`]); each texture not
+/// found (or found but not decodable) is named in a note of its own, since the model is then written
+/// untextured there.
+fn convert_model(data: &[u8], path: Option<&std::path::Path>, opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
     let rsm = parse(data)?;
-    let lookup = opts.textures.as_deref().map(textures::open).transpose()?;
-    let scene = scene::to_scene(&rsm, lookup.as_deref())?;
+    let sources = textures::TextureSources::for_model(path, opts)?;
+    let scene = scene::to_scene(&rsm, (!sources.is_empty()).then_some(&sources as &dyn scene::TextureLookup))?;
     let mut missing: Vec<&str> = scene
         .materials
         .iter()
@@ -106,17 +106,25 @@ fn convert_model(data: &[u8], name: &str, opts: &ConvertOptions) -> Result<Vec<N
         .collect();
     missing.sort_unstable();
     missing.dedup();
-    if !missing.is_empty() {
-        let shown = missing.iter().take(5).copied().collect::<Vec<_>>().join(", ");
-        let more = if missing.len() > 5 { format!(" and {} more", missing.len() - 5) } else { String::new() };
-        let why = match &opts.textures {
-            None => "give --textures with the game's folder or GRF".to_string(),
-            Some(p) => format!("not in {}", p.display()),
-        };
-        opts.note(format!(
-            "{name}: {} untextured ({why}): {shown}{more}",
-            if missing.len() == 1 { "1 texture left".to_string() } else { format!("{} textures left", missing.len()) }
-        ));
+    for name in missing {
+        match sources.find(name) {
+            textures::Found::Undecodable(why) => {
+                opts.note(format!("{FORMAT_ID}: texture '{}' is not an image relic reads: {why}", textures::client_name(name)))
+            }
+            textures::Found::Missing | textures::Found::Image(_) => opts.note(sources.missing_note(name)),
+        }
     }
     Ok(vec![NamedAsset { name: None, asset: Asset::Scene(scene) }])
+}
+
+/// For `relic check`: a note for each texture of the model at `path` that its client folder (the `data`
+/// folder above it) does not hold; none when the model sits in no client folder (there is nowhere to
+/// look, and `check` takes no `--textures`).
+pub fn check_textures(data: &[u8], path: &std::path::Path) -> Result<Vec<String>> {
+    let rsm = parse(data)?;
+    let sources = textures::TextureSources::for_model(Some(path), &ConvertOptions::default())?;
+    if sources.is_empty() {
+        return Ok(Vec::new());
+    }
+    Ok(rsm.texture_names().into_iter().filter(|n| !sources.exists(&n.text)).map(|n| sources.missing_note(&n.text)).collect())
 }

@@ -5,18 +5,24 @@
 //! `R` is the slerped rotation key or the axis-angle rotation (only when |angle| > 0.01), and draws itself
 //! with `B = T(offset)·M`; world `W = A_root·…·A_parent·A_node·B_node`. The model is then centred: the
 //! bounding box of `S(1,−1,1)·W·v` over all vertices (at time 0) gives the placement
-//! `S(1,−1,1)·T(−c.x, min.y, −c.z)`, so X/Z are centred and the bottom stands on the ground (model space
-//! is Y-down). Key times are milliseconds.
+//! `S(1,−1,1)·T(−c.x, min.y, −c.z)`, so X/Z are centred and the bottom stands on the ground (1.x file space
+//! is Y-down; glTF is Y-up). Key times are milliseconds.
 //!
 //! Versions 2.2 and later: local `L = (rotation keys ? R(q(t)) : inv(M_parent)·M) · S(scaleKey(t))`,
 //! translation = position key if any, else `inv(M_parent)·(p − p_parent)` for a child and `p` for a root;
-//! `W = W_parent·T(t)·L`; no centring, one `S(1,−1,1)` above everything. Keys are frame numbers at the
-//! file's frame rate; before the first key identity / 1 / p hold, after the last key the last value holds,
-//! and each clip lasts AnimationLength.
+//! `W = W_parent·T(t)·L`; no centring. 2.2+ file space is already Y-up (CORRECTIONS.md, "Axes (corrected
+//! 2026-11-25)"), so nothing is mirrored: world positions are the stored ones under `W`. The `S(1,−1,1)`
+//! roBrowser puts above 2.x models only converts them to its own Y-down world. Keys are frame numbers at
+//! the file's frame rate; before the first key identity / 1 / p hold, after the last key the last value
+//! holds, and each clip lasts AnimationLength.
 //!
 //! In glTF each of these becomes a chain of nodes (TRS where the factors allow, `node.matrix` for the 3×3
 //! matrices, which may shear or mirror); glTF flips the winding of a mirrored node itself (negative
 //! determinant), so no vertex is baked. Face winding: see [`WINDING`].
+//!
+//! The per-vertex colour of texture vertices is kept in the JSON only, never written as `COLOR_0`: it is 0
+//! (black) in real files, glTF multiplies it into the texture, and the game and the public loaders ignore
+//! it (issue 24).
 
 use std::collections::HashMap;
 
@@ -138,10 +144,21 @@ fn channel<T: Copy>(
     })
 }
 
-/// Face winding. RSM faces are stored clockwise when seen from the front in model space (Y down); with the
-/// mirroring `S(1,−1,1)` above them glTF reads them counter-clockwise, as it wants: measured on the corpus
-/// models (face normals by the right-hand rule point outward after the mirror).
-pub const WINDING: &str = "as stored";
+/// Face winding. RSM faces of both families are stored clockwise when seen from the front in their file
+/// space. Below 2.2 the mirror `S(1,−1,1)` above the model makes them counter-clockwise, as glTF wants, so
+/// they are written as stored (measured on the corpus models: face normals by the right-hand rule point
+/// outward after the mirror). From 2.2 nothing is mirrored, so each triangle is written in reversed order
+/// (corners 0, 2, 1), as korangar draws 2.x (CORRECTIONS.md, "Axes (corrected 2026-11-25)").
+pub const WINDING: &str = "as stored below 2.2, reversed from 2.2";
+
+/// The order a face's corners are written in (see [`WINDING`]).
+fn corner_order(version: Version) -> [usize; 3] {
+    if version.is_rsm2() {
+        [0, 2, 1]
+    } else {
+        [0, 1, 2]
+    }
+}
 
 /// Output vertex ids by (vertex, texture vertex, normal split key), per primitive.
 type CornerIds = HashMap<(u16, u16, i64), u32>;
@@ -211,8 +228,9 @@ impl Builder<'_> {
         let animated: Vec<usize> =
             mesh.texture_animations.iter().filter_map(|a| usize::try_from(a.texture).ok()).collect();
         let shade = self.rsm.shade_type;
-        let colors_used = mesh.tex_vertices.iter().any(|t| t.color.is_some_and(|c| c != 0xFFFF_FFFF));
-        let face_normals: Vec<Vec3> = mesh.faces.iter().map(|f| face_normal(mesh, f)).collect();
+        let order = corner_order(self.rsm.version);
+        // Normals by the right-hand rule over the corners as written, so they point to the front.
+        let face_normals: Vec<Vec3> = mesh.faces.iter().map(|f| face_normal(mesh, f, order)).collect();
         // Smooth normals: per (vertex, smooth group), the sum of the face normals around it.
         let mut smooth: HashMap<(u16, i32), Vec3> = HashMap::new();
         if shade == 2 {
@@ -243,7 +261,7 @@ impl Builder<'_> {
                 }
             };
             let (_, prim, seen) = &mut prims[at];
-            for k in 0..3 {
+            for k in order {
                 let (v, t) = (f.vertices[k], f.tex_vertices[k]);
                 let split: i64 = match shade {
                     1 => fi as i64,
@@ -256,9 +274,6 @@ impl Builder<'_> {
                     prim.positions.push(p);
                     let tv = mesh.tex_vertices.get(usize::from(t)).copied().unwrap_or_default();
                     prim.uvs.push(tv.uv);
-                    if colors_used {
-                        prim.colors.push(bgra(tv.color.unwrap_or(0xFFFF_FFFF)));
-                    }
                     match shade {
                         1 => prim.normals.push(face_normals[fi].to_array()),
                         2 => prim
@@ -282,20 +297,15 @@ fn corner_group(f: &Face, corner: usize) -> i32 {
     f.smooth_groups.get(corner).or_else(|| f.smooth_groups.first()).copied().unwrap_or(0)
 }
 
-fn face_normal(mesh: &Mesh, f: &Face) -> Vec3 {
+fn face_normal(mesh: &Mesh, f: &Face, order: [usize; 3]) -> Vec3 {
     let p = |k: usize| Vec3::from_array(mesh.vertices.get(usize::from(f.vertices[k])).copied().unwrap_or([0.0; 3]));
-    let n = (p(1) - p(0)).cross(p(2) - p(0));
+    let [a, b, c] = order.map(p);
+    let n = (b - a).cross(c - a);
     if n.length_squared() > 0.0 && n.is_finite() {
         n.normalize()
     } else {
         Vec3::ZERO
     }
-}
-
-/// A stored colour (`0xAARRGGBB` read little-endian) as linear-enough RGBA floats.
-fn bgra(c: u32) -> [f32; 4] {
-    let [b, g, r, a] = c.to_le_bytes();
-    [f32::from(r) / 255.0, f32::from(g) / 255.0, f32::from(b) / 255.0, f32::from(a) / 255.0]
 }
 
 fn has_transparency(image: &Image) -> bool {
@@ -331,8 +341,9 @@ pub fn to_scene(rsm: &Rsm, lookup: Option<&dyn TextureLookup>) -> Result<Scene> 
     let mut attach = vec![0usize; rsm.meshes.len()];
     let mut mesh_nodes = vec![0usize; rsm.meshes.len()];
 
-    let root =
-        push_node(&mut b.scene, "model", Transform::Matrix(columns(Mat4::from_scale(Vec3::new(1.0, -1.0, 1.0)))));
+    // Below 2.2 the root mirrors Y (replaced by the centring placement at the end); 2.2+ is Y-up already.
+    let root_transform = if rsm.version.is_rsm2() { Mat4::IDENTITY } else { Mat4::from_scale(Vec3::new(1.0, -1.0, 1.0)) };
+    let root = push_node(&mut b.scene, "model", Transform::Matrix(columns(root_transform)));
     b.scene.roots.push(root);
 
     // Meshes in tree order, so that parents exist before children.

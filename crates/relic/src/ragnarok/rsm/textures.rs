@@ -1,101 +1,317 @@
-//! Texture sources for `relic convert x.rsm --textures DIR_OR_GRF`: the game's BMP/TGA textures, found by
-//! their stored path (relative to `data\texture\`), case-insensitively and with `\` or `/`, in a folder or
-//! a GRF archive, decoded, and with magenta made transparent as the game does.
+//! Where a model's textures come from, looked up the way the client looks them up (issue 24): the stored
+//! path (relative to `data\texture\`), ASCII case ignored (the client's folding, which leaves CP949 text
+//! alone), `\` and `/` alike, tried in this order:
+//!
+//! 1. the archive the model came from (`data\texture\<path>` in the same GRF), read lazily through
+//!    [`ConvertOptions::archive_files`];
+//! 2. for a model file on disk, the client folder it sits in: the nearest ancestor folder named `data`
+//!    (any case), then its `texture` folder (`X/data/model/a.rsm` finds `X/data/texture/…`);
+//! 3. `--textures`: a folder (holding `data/texture/`, `texture/` or the paths themselves) or a GRF.
+//!
+//! Images are decoded by [`crate::ragnarok::texture`] (BMP magenta keyed transparent, TGA alpha as
+//! stored). Stored paths with `..`, absolute paths or drive letters are never looked up on disk.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use super::scene::TextureLookup;
-use crate::asset::{Image, Pixels};
-use crate::error::{Error, Result};
-use crate::ragnarok::grf;
+use crate::asset::{Decipher, EntryData, Image};
+use crate::error::Result;
+use crate::registry::{ConvertOptions, FileLookup, Format};
 use crate::source::{self, Source};
 
 /// The prefix RSM texture paths are relative to.
 const TEXTURE_ROOT: &str = "data/texture/";
 
-/// Normalised lookup key: lower case, `/` separators, no leading `/`.
+/// Normalised lookup key: ASCII lower case, `/` separators, no leading `/`.
 fn key(path: &str) -> String {
-    path.replace('\\', "/").trim_start_matches('/').to_lowercase()
+    path.replace('\\', "/").trim_start_matches('/').to_ascii_lowercase()
 }
 
-/// Candidate keys for a stored texture path: under `data/texture/`, under `texture/`, and as given.
-fn candidates(stored: &str) -> [String; 3] {
-    let k = key(stored);
-    [format!("{TEXTURE_ROOT}{k}"), format!("texture/{k}"), k]
+/// The texture as the client names it, for messages: `data\texture\<stored>`.
+pub fn client_name(stored: &str) -> String {
+    format!("data\\texture\\{}", stored.replace('/', "\\").trim_start_matches('\\'))
 }
 
-/// Decodes a BMP or TGA and makes magenta texels transparent (the game's colour key: red and blue ≥ 0xFE,
-/// green ≤ 0x03, to allow for the rounding of 16-bit sources).
+/// Decodes a texture: BMP with magenta keyed transparent, TGA with its own alpha
+/// (see [`crate::ragnarok::texture::decode`]).
 pub fn decode_texture(bytes: &[u8]) -> Result<Image> {
-    let mut image = crate::codec::raster::decode(bytes)?;
-    for frame in &mut image.frames {
-        if let Pixels::Rgba8(px) = &mut frame.pixels {
-            for p in px.chunks_exact_mut(4) {
-                if p[0] >= 0xFE && p[1] <= 0x03 && p[2] >= 0xFE {
-                    p.copy_from_slice(&[0, 0, 0, 0]);
+    crate::ragnarok::texture::decode(bytes)
+}
+
+/// Where an entry's bytes lie in the archive: [`EntryData`] with its slices as ranges, so that the index
+/// outlives the borrow it was made from and reads from the kept archive later.
+#[derive(Debug, Clone)]
+enum Located {
+    Stored(std::ops::Range<usize>),
+    Zlib { packed: std::ops::Range<usize>, size: u64, format: &'static str, offset: u64 },
+    Enciphered {
+        stored: std::ops::Range<usize>,
+        decipher: Decipher,
+        packed_len: usize,
+        size: u64,
+        format: &'static str,
+        offset: u64,
+    },
+}
+
+/// `part`'s range inside `base`, if it lies there (it does for entries stored in the archive).
+fn range_in(base: &[u8], part: &[u8]) -> Option<std::ops::Range<usize>> {
+    let start = (part.as_ptr() as usize).checked_sub(base.as_ptr() as usize)?;
+    let end = start.checked_add(part.len())?;
+    (end <= base.len()).then_some(start..end)
+}
+
+impl Located {
+    fn of(base: &[u8], data: &EntryData<'_>) -> Option<Located> {
+        Some(match *data {
+            EntryData::Stored(s) => Located::Stored(range_in(base, s)?),
+            EntryData::Zlib { packed, size, format, offset } => {
+                Located::Zlib { packed: range_in(base, packed)?, size, format, offset }
+            }
+            EntryData::Enciphered { stored, decipher, packed_len, size, format, offset } => {
+                Located::Enciphered { stored: range_in(base, stored)?, decipher, packed_len, size, format, offset }
+            }
+            EntryData::Unsupported(_) => return None,
+        })
+    }
+
+    fn data<'a>(&self, base: &'a [u8]) -> Option<EntryData<'a>> {
+        Some(match self {
+            Located::Stored(r) => EntryData::Stored(base.get(r.clone())?),
+            Located::Zlib { packed, size, format, offset } => {
+                EntryData::Zlib { packed: base.get(packed.clone())?, size: *size, format, offset: *offset }
+            }
+            Located::Enciphered { stored, decipher, packed_len, size, format, offset } => EntryData::Enciphered {
+                stored: base.get(stored.clone())?,
+                decipher: *decipher,
+                packed_len: *packed_len,
+                size: *size,
+                format,
+                offset: *offset,
+            },
+        })
+    }
+}
+
+/// An archive kept open, its entries read on demand by name (a GRF for its own models, or `--textures`).
+/// The index of names is made on the first read (one pass over the table), so an archive whose entries
+/// never ask costs nothing; each read inflates one entry, its sizes checked against the limits first.
+pub struct ArchiveFiles {
+    source: Arc<Source>,
+    format: &'static Format,
+    label: String,
+    index: OnceLock<HashMap<String, Located>>,
+}
+
+impl std::fmt::Debug for ArchiveFiles {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ArchiveFiles").field("format", &self.format.id).field("label", &self.label).finish()
+    }
+}
+
+impl ArchiveFiles {
+    /// `label` names the archive in messages.
+    pub fn new(source: Arc<Source>, format: &'static Format, label: impl Into<String>) -> Self {
+        ArchiveFiles { source, format, label: label.into(), index: OnceLock::new() }
+    }
+
+    fn index(&self) -> &HashMap<String, Located> {
+        self.index.get_or_init(|| {
+            let mut index = HashMap::new();
+            let Some(Ok(entries)) = self.format.codec.entries(&self.source, &self.label) else { return index };
+            for e in &entries {
+                if let Some(at) = Located::of(&self.source, &e.data) {
+                    // The first entry of a name wins, as in the client.
+                    index.entry(key(&e.name)).or_insert(at);
                 }
             }
+            index
+        })
+    }
+}
+
+impl FileLookup for ArchiveFiles {
+    fn read(&self, name: &str) -> Option<Vec<u8>> {
+        let data = self.index().get(&key(name))?.data(&self.source)?;
+        data.bytes().ok().map(std::borrow::Cow::into_owned)
+    }
+
+    fn describe(&self) -> String {
+        self.label.clone()
+    }
+}
+
+/// `relative` (`/` separated) under `dir`, each part matched exactly or else ignoring ASCII case; `None`
+/// for a part that could leave `dir` (`..`, a root, a drive).
+fn find_ci(dir: &Path, relative: &str) -> Option<PathBuf> {
+    let mut at = dir.to_path_buf();
+    for part in relative.split('/').filter(|p| !p.is_empty() && *p != ".") {
+        if part == ".." || part.contains(':') {
+            return None;
+        }
+        let exact = at.join(part);
+        at = if exact.exists() {
+            exact
+        } else {
+            std::fs::read_dir(&at)
+                .ok()?
+                .flatten()
+                .find(|e| e.file_name().to_str().is_some_and(|n| n.eq_ignore_ascii_case(part)))?
+                .path()
+        };
+    }
+    Some(at)
+}
+
+/// The client's `data/texture` folder for a model file: under the nearest ancestor folder named `data`.
+pub fn client_texture_folder(model: &Path) -> Option<PathBuf> {
+    let data = model.ancestors().skip(1).find(|a| a.file_name().is_some_and(|n| n.eq_ignore_ascii_case("data")))?;
+    find_ci(data, "texture").filter(|p| p.is_dir())
+}
+
+/// One place textures are looked for.
+enum Place {
+    /// The model's own archive; names under `data/texture/`.
+    Archive(Arc<dyn FileLookup>),
+    /// A `data/texture` folder; names as stored.
+    ClientFolder(PathBuf),
+    /// `--textures` folder: `data/texture/<name>`, `texture/<name>` or `<name>`.
+    Folder(PathBuf),
+    /// `--textures` archive: the same three names.
+    OtherArchive(Arc<dyn FileLookup>),
+}
+
+impl Place {
+    fn read(&self, stored: &str) -> Option<Vec<u8>> {
+        let k = key(stored);
+        let under = [format!("{TEXTURE_ROOT}{k}"), format!("texture/{k}"), k.clone()];
+        match self {
+            Place::Archive(a) => a.read(&under[0]),
+            Place::OtherArchive(a) => under.iter().find_map(|n| a.read(n)),
+            Place::ClientFolder(dir) => find_ci(dir, &k).filter(|p| p.is_file()).and_then(|p| std::fs::read(p).ok()),
+            Place::Folder(dir) => under
+                .iter()
+                .find_map(|n| find_ci(dir, n).filter(|p| p.is_file()))
+                .and_then(|p| std::fs::read(p).ok()),
         }
     }
-    Ok(image)
-}
 
-/// Textures in a folder: every file indexed by its lower-cased relative path.
-pub struct FolderTextures {
-    files: HashMap<String, PathBuf>,
-}
-
-impl FolderTextures {
-    pub fn open(dir: &Path) -> Result<Self> {
-        let mut files = HashMap::new();
-        for entry in walkdir::WalkDir::new(dir).follow_links(false) {
-            let entry = entry.map_err(|e| Error::Refused(format!("{}: {e}", dir.display())))?;
-            if entry.file_type().is_file() {
-                if let Ok(rel) = entry.path().strip_prefix(dir) {
-                    files.insert(key(&rel.to_string_lossy()), entry.path().to_path_buf());
-                }
-            }
+    fn describe(&self) -> String {
+        match self {
+            Place::Archive(a) => a.describe(),
+            Place::OtherArchive(a) => format!("--textures {}", a.describe()),
+            Place::ClientFolder(dir) => dir.display().to_string(),
+            Place::Folder(dir) => format!("--textures {}", dir.display()),
         }
-        Ok(FolderTextures { files })
     }
 }
 
-impl TextureLookup for FolderTextures {
+/// What became of one texture.
+pub enum Found {
+    Image(Image),
+    /// Found, but not an image relic decodes (the error).
+    Undecodable(String),
+    Missing,
+}
+
+/// Every place a model's textures are looked for, in the client's order.
+pub struct TextureSources {
+    places: Vec<Place>,
+}
+
+impl TextureSources {
+    /// The places for a model: its archive (`opts.archive_files`), its client folder (when `path` is a
+    /// file on disk) and `--textures`.
+    pub fn for_model(path: Option<&Path>, opts: &ConvertOptions) -> Result<Self> {
+        let mut places = Vec::new();
+        if let Some(a) = &opts.archive_files {
+            places.push(Place::Archive(Arc::clone(a)));
+        }
+        if let Some(dir) = path.and_then(client_texture_folder) {
+            places.push(Place::ClientFolder(dir));
+        }
+        if let Some(t) = &opts.textures {
+            places.push(open_place(t)?);
+        }
+        Ok(TextureSources { places })
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.places.is_empty()
+    }
+
+    /// The first place holding `stored`, decoded.
+    pub fn find(&self, stored: &str) -> Found {
+        let Some(bytes) = self.places.iter().find_map(|p| p.read(stored)) else { return Found::Missing };
+        match decode_texture(&bytes) {
+            Ok(image) => Found::Image(image),
+            Err(e) => Found::Undecodable(e.to_string()),
+        }
+    }
+
+    /// Whether some place holds `stored` (its bytes are read, not decoded).
+    pub fn exists(&self, stored: &str) -> bool {
+        self.places.iter().any(|p| p.read(stored).is_some())
+    }
+
+    /// The places, for messages: `the GRF, /x/data/texture, --textures t.grf`.
+    pub fn describe(&self) -> String {
+        if self.places.is_empty() {
+            return "nowhere: the model is in no archive and no client folder (`data` above it); give --textures \
+                    with the game's folder or GRF"
+                .into();
+        }
+        self.places.iter().map(Place::describe).collect::<Vec<_>>().join(", ")
+    }
+
+    /// The note for a texture not found.
+    pub fn missing_note(&self, stored: &str) -> String {
+        format!("{}: texture '{}' not found (looked in {})", super::FORMAT_ID, client_name(stored), self.describe())
+    }
+}
+
+impl TextureLookup for TextureSources {
     fn image(&self, path: &str) -> Option<Image> {
-        let file = candidates(path).iter().find_map(|k| self.files.get(k))?;
-        let bytes = std::fs::read(file).ok()?;
-        decode_texture(&bytes).ok()
+        match self.find(path) {
+            Found::Image(image) => Some(image),
+            Found::Undecodable(_) | Found::Missing => None,
+        }
     }
 }
 
-/// Textures in a GRF archive (memory-mapped; entries inflated on demand).
-pub struct GrfTextures {
-    source: Source,
-}
-
-impl GrfTextures {
-    pub fn open(path: &Path) -> Result<Self> {
-        let source = source::open(path)?;
-        grf::parse(&source)?; // fail early on a file that is not a GRF
-        Ok(GrfTextures { source })
-    }
-}
-
-impl TextureLookup for GrfTextures {
-    fn image(&self, path: &str) -> Option<Image> {
-        let grf = grf::parse(&self.source).ok()?;
-        let i = candidates(path).iter().find_map(|k| grf.find_ci(k))?;
-        let bytes = grf.read(i).ok()?;
-        decode_texture(&bytes).ok()
-    }
-}
-
-/// Opens `--textures`: a folder, or a GRF archive.
-pub fn open(path: &Path) -> Result<Box<dyn TextureLookup>> {
+/// `--textures` opened once per run: converting the models of an archive asks for it once per model, and
+/// a GRF's table is indexed once (the last one opened is kept, keyed by its path, size and time).
+fn open_place(path: &Path) -> Result<Place> {
     if path.is_dir() {
-        Ok(Box::new(FolderTextures::open(path)?))
-    } else {
-        Ok(Box::new(GrfTextures::open(path)?))
+        return Ok(Place::Folder(path.to_path_buf()));
     }
+    type Kept = Option<(PathBuf, String, Arc<ArchiveFiles>)>;
+    static KEPT: Mutex<Kept> = Mutex::new(None);
+    let meta = std::fs::metadata(path).map_err(|e| crate::Error::io(path, e))?;
+    let stamp = format!("{}@{:?}", meta.len(), meta.modified().ok());
+    let mut kept = KEPT.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some((p, s, files)) = kept.as_ref() {
+        if p == path && *s == stamp {
+            return Ok(Place::OtherArchive(Arc::clone(files) as Arc<dyn FileLookup>));
+        }
+    }
+    let source = source::open(path)?;
+    let format = crate::registry::sniff(&source, &path.to_string_lossy())
+        .map(|(f, _)| f)
+        .filter(|f| f.is_archive())
+        .ok_or_else(|| {
+            crate::Error::Refused(format!("--textures {}: neither a folder nor an archive relic reads", path.display()))
+        })?;
+    // Fail early on an archive that does not read, rather than report every texture missing.
+    format.codec.entries(&source, &path.to_string_lossy()).transpose()?;
+    let files = Arc::new(ArchiveFiles::new(Arc::new(source), format, path.display().to_string()));
+    *kept = Some((path.to_path_buf(), stamp, Arc::clone(&files)));
+    Ok(Place::OtherArchive(files))
+}
+
+/// Opens `--textures`: a folder, or an archive (a GRF).
+pub fn open(path: &Path) -> Result<Box<dyn TextureLookup>> {
+    Ok(Box::new(TextureSources { places: vec![open_place(path)?] }))
 }

@@ -1,0 +1,173 @@
+//! Ragnarok Online textures (`ro-texture`): the BMP and TGA files of `data\texture\` that models and maps
+//! use, as files or GRF entries, converted to PNG and packed back from PNG.
+//!
+//! Identified by content: a BMP by `BM` and a sane info header (see [`header`]); a TGA, which has no
+//! magic, by its `.tga` extension, then its header is checked before anything is decoded. Pixels are
+//! decoded by the `image` crate ([`crate::codec::raster`]) once the header's size passed the pixel limit.
+//!
+//! Choices:
+//! - BMP: magenta is the game's colour key; texels with red and blue ≥ 0xFE and green ≤ 0x03 (allowing
+//!   for 16-bit sources) become transparent, as the client draws them (issue 24). Packing a PNG to BMP
+//!   writes 24 bits, transparent pixels (alpha < 128) as pure magenta, so convert and pack round-trip.
+//! - TGA carries its own alpha, which the client uses as stored: no colour key. Packing writes 32-bit
+//!   uncompressed TGA, top row first (the `image` crate's encoder).
+//! - The JSON is the header and the file's bytes (base64): the file is its pixels, so the JSON says what
+//!   the header says and writes the same bytes back.
+
+pub mod header;
+
+use base64::Engine as _;
+use serde::{Deserialize, Serialize};
+
+use crate::asset::{Asset, Image, NamedAsset, Pixels};
+use crate::error::{Error, Result};
+use crate::registry::{Capabilities, Codec, ConvertOptions, Format, Game, Kind, PackRequest};
+use header::Container;
+
+pub const FORMAT_ID: &str = "ro-texture";
+
+pub static FORMAT: Format = Format {
+    id: FORMAT_ID,
+    name: "Ragnarok Online texture (BMP/TGA)",
+    game: Game::Ragnarok,
+    extensions: &["bmp", "tga"],
+    kind: Kind::Image,
+    capabilities: Capabilities { read: true, convert: true, write: true },
+    notes: "BMP (any depth) and TGA (types 1-3, 9-11) to PNG. BMP: magenta (R,B >= 0xFE, G <= 3) becomes \
+            transparent, as the client keys it; TGA keeps its own alpha. pack from PNG by the output's \
+            extension: .bmp writes 24 bits with transparent pixels as magenta, .tga 32-bit uncompressed. \
+            JSON: the header and the file's bytes (base64).",
+    codec: &TextureCodec,
+};
+
+/// The lossless JSON: the header (for reading) and the bytes.
+#[derive(Debug, Serialize, Deserialize)]
+struct Document {
+    #[serde(rename = "type")]
+    container: Container,
+    width: u32,
+    height: u32,
+    bits_per_pixel: u16,
+    /// The whole file, base64.
+    data: String,
+}
+
+/// The colour key of BMP textures: magenta (rounded 16-bit sources included).
+fn is_key(p: &[u8]) -> bool {
+    matches!(p, [r, g, b, _] if *r >= 0xFE && *g <= 0x03 && *b >= 0xFE)
+}
+
+/// Decodes a BMP or TGA texture into one RGBA frame: header checked and the pixel count limited first,
+/// then BMP magenta keyed transparent (TGA alpha as stored).
+pub fn decode(bytes: &[u8]) -> Result<Image> {
+    let h = header::read(bytes)?;
+    crate::limits::check_pixels(FORMAT_ID, h.width, h.height)?;
+    let mut image = crate::codec::raster::decode(bytes)?;
+    if h.container == Container::Bmp {
+        for frame in &mut image.frames {
+            if let Pixels::Rgba8(px) = &mut frame.pixels {
+                px.chunks_exact_mut(4).filter(|p| is_key(p)).for_each(|p| p.copy_from_slice(&[0, 0, 0, 0]));
+            }
+        }
+    }
+    Ok(image)
+}
+
+/// A PNG as a BMP (24 bits, transparent as magenta) or a TGA (32 bits), by the output's extension.
+fn from_png(input_name: &str, png: &[u8], request: &PackRequest) -> Result<Vec<u8>> {
+    let image = crate::export::png::decode_rgba(png)?;
+    let frame = image.frames.first().ok_or_else(|| Error::Refused(format!("{input_name}: no image")))?;
+    let Pixels::Rgba8(px) = &frame.pixels else {
+        return Err(Error::Refused(format!("{input_name}: not an RGBA image")));
+    };
+    let ext = crate::registry::extension_of(&request.output.to_string_lossy()).map(str::to_ascii_lowercase);
+    let mut out = Vec::new();
+    let err = |e: image::ImageError| Error::Refused(format!("{FORMAT_ID}: writing {input_name}: {e}"));
+    match ext.as_deref() {
+        Some("tga") => image::codecs::tga::TgaEncoder::new(&mut out)
+            .disable_rle()
+            .encode(px, frame.width, frame.height, image::ExtendedColorType::Rgba8)
+            .map_err(err)?,
+        Some("bmp") => {
+            let partial = px.chunks_exact(4).filter(|p| p[3] != 0 && p[3] != 255).count();
+            if partial > 0 {
+                request.note(format!(
+                    "{input_name}: {partial} pixels are partly transparent; BMP keeps none (alpha < 128 becomes magenta)"
+                ));
+            }
+            let rgb: Vec<u8> = px
+                .chunks_exact(4)
+                .flat_map(|p| if p[3] < 128 { [0xFF, 0, 0xFF] } else { [p[0], p[1], p[2]] })
+                .collect();
+            image::codecs::bmp::BmpEncoder::new(&mut out)
+                .encode(&rgb, frame.width, frame.height, image::ExtendedColorType::Rgb8)
+                .map_err(err)?
+        }
+        _ => {
+            return Err(Error::Refused(format!(
+                "{FORMAT_ID}: name the output .bmp or .tga (-o x.bmp): it says which of the two to write"
+            )))
+        }
+    }
+    Ok(out)
+}
+
+struct TextureCodec;
+
+impl Codec for TextureCodec {
+    fn sniff(&self, head: &[u8]) -> bool {
+        header::is_bmp(head)
+    }
+
+    fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
+        let h = header::read(data)?;
+        let mut v = crate::registry::document_json(FORMAT_ID, &h)?;
+        if let Some(o) = v.as_object_mut() {
+            o.insert("format".into(), FORMAT_ID.into());
+        }
+        Ok(v)
+    }
+
+    fn to_json(&self, data: &[u8]) -> Result<serde_json::Value> {
+        let h = header::read(data)?;
+        let doc = Document {
+            container: h.container,
+            width: h.width,
+            height: h.height,
+            bits_per_pixel: h.bits_per_pixel,
+            data: base64::engine::general_purpose::STANDARD.encode(data),
+        };
+        crate::registry::tagged_document_json(FORMAT_ID, &doc)
+    }
+
+    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
+        let doc: Document = crate::registry::tagged_document_from_json(FORMAT_ID, value)?;
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(doc.data.as_bytes())
+            .map_err(|e| crate::registry::json_error(FORMAT_ID, "data", &e))?;
+        // The bytes decide; a header edited in the JSON alone would be silently ignored, so it must agree.
+        let h = header::read(&bytes)?;
+        if (h.container, h.width, h.height, h.bits_per_pixel) != (doc.container, doc.width, doc.height, doc.bits_per_pixel)
+        {
+            return Err(crate::registry::json_error(
+                FORMAT_ID,
+                "",
+                &"type, width, height and bits_per_pixel must be those of `data` (edit the image, not the header)",
+            ));
+        }
+        Ok(bytes)
+    }
+
+    fn convert(&self, data: &[u8], _opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
+        Ok(vec![NamedAsset { name: None, asset: Asset::Image(decode(data)?) }])
+    }
+
+    fn pack_input(&self, input_name: &str, content: &[u8], request: &PackRequest) -> Result<Vec<u8>> {
+        if !crate::registry::extension_of(input_name).is_some_and(|e| e.eq_ignore_ascii_case("png")) {
+            return Err(Error::Unsupported(format!(
+                "{FORMAT_ID} is made from a PNG or from the JSON of `relic convert --to json`, not from {input_name}"
+            )));
+        }
+        from_png(input_name, content, request)
+    }
+}
