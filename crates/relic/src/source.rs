@@ -1,5 +1,10 @@
 //! Input files as bytes: memory-mapped so that large archives are parsed in place and extracted without
 //! being read into memory.
+//!
+//! A map faults (SIGBUS) where its file was cut short after it was made. A short-lived command accepts
+//! that, as tools that map their inputs do; a process that must outlive the files it reads (`relic view`)
+//! calls [`guard_truncation`] first: from then on, pages past a cut read as zeros and the map says it was
+//! cut ([`Source::truncated`]), so whoever read it can discard what it made.
 
 use std::ops::Deref;
 use std::path::Path;
@@ -10,6 +15,9 @@ use crate::error::{Error, Result};
 pub enum Source {
     Mapped(memmap2::Mmap),
     Owned(Vec<u8>),
+    /// A map watched by the handler [`guard_truncation`] installs.
+    #[cfg(unix)]
+    Guarded(guard::Guarded),
 }
 
 impl Deref for Source {
@@ -18,6 +26,32 @@ impl Deref for Source {
         match self {
             Source::Mapped(m) => m,
             Source::Owned(v) => v,
+            #[cfg(unix)]
+            Source::Guarded(g) => g.bytes(),
+        }
+    }
+}
+
+impl std::fmt::Debug for Source {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let kind = match self {
+            Source::Mapped(_) => "Mapped",
+            Source::Owned(_) => "Owned",
+            #[cfg(unix)]
+            Source::Guarded(_) => "Guarded",
+        };
+        write!(f, "Source::{kind}({} bytes)", self.len())
+    }
+}
+
+impl Source {
+    /// Whether the file was found cut short while these bytes were read (a guarded map only): the pages
+    /// past the cut read as zeros, so what was made of them is not the file's.
+    pub fn truncated(&self) -> bool {
+        match self {
+            #[cfg(unix)]
+            Source::Guarded(g) => g.truncated(),
+            _ => false,
         }
     }
 }
@@ -31,11 +65,230 @@ pub fn open(path: &Path) -> Result<Source> {
     }
     if meta.is_file() && meta.len() > 0 {
         // SAFETY: the map is read-only. If another process truncates or rewrites the file while relic runs,
-        // reads may see changed bytes or fault; every parser bounds-checks what it reads, and this is the
-        // usual trade-off of tools that map their inputs (ripgrep, 7-Zip).
+        // reads may see changed bytes or fault (unless guarded, see the module); every parser bounds-checks
+        // what it reads, and this is the usual trade-off of tools that map their inputs (ripgrep, 7-Zip).
         #[allow(unsafe_code)]
         let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| Error::io(path, e))?;
+        #[cfg(unix)]
+        if guard::active() {
+            // With every watch taken, the file is read instead: nothing maps it unguarded.
+            return match guard::Guarded::new(map) {
+                Ok(g) => Ok(Source::Guarded(g)),
+                Err(map) => {
+                    drop(map);
+                    std::fs::read(path).map(Source::Owned).map_err(|e| Error::io(path, e))
+                }
+            };
+        }
         return Ok(Source::Mapped(map));
     }
     std::fs::read(path).map(Source::Owned).map_err(|e| Error::io(path, e))
+}
+
+/// Makes the maps [`open`] makes from now on (in this process) survive their file being truncated: a read
+/// past the cut no longer ends the process but reads zeros, and [`Source::truncated`] tells. Installs a
+/// SIGBUS handler that serves faults in those maps and hands any other fault to the handler it replaced.
+/// Returns whether the guard is on (on Windows a mapped file cannot be truncated: nothing to guard, and
+/// `false`).
+pub fn guard_truncation() -> bool {
+    #[cfg(unix)]
+    return guard::enable();
+    #[cfg(not(unix))]
+    return false;
+}
+
+/// Faults served by the guard since the process started (for tests).
+#[doc(hidden)]
+pub fn truncation_faults() -> u64 {
+    #[cfg(unix)]
+    return guard::faults();
+    #[cfg(not(unix))]
+    return 0;
+}
+
+#[cfg(unix)]
+#[allow(unsafe_code)]
+mod guard {
+    //! The SIGBUS handler and the table of watched maps it reads. The handler may only touch atomics and
+    //! make system calls, so the table is a fixed array of atomic slots rather than a locked map.
+
+    use std::ffi::c_void;
+    use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+    use std::sync::{Once, OnceLock};
+
+    /// Maps watched at once, at most; past that, files are read instead.
+    const SLOTS: usize = 1024;
+    /// A slot's start while it is being filled (never a map's address).
+    const FILLING: usize = 1;
+
+    struct Slot {
+        start: AtomicUsize,
+        len: AtomicUsize,
+        cut: AtomicBool,
+    }
+
+    #[allow(clippy::declare_interior_mutable_const)]
+    const EMPTY: Slot = Slot { start: AtomicUsize::new(0), len: AtomicUsize::new(0), cut: AtomicBool::new(false) };
+    static TABLE: [Slot; SLOTS] = [EMPTY; SLOTS];
+    static ON: AtomicBool = AtomicBool::new(false);
+    static PAGE: AtomicUsize = AtomicUsize::new(4096);
+    static FAULTS: AtomicU64 = AtomicU64::new(0);
+    /// The handler replaced, which faults outside the watched maps go to.
+    static PREVIOUS: OnceLock<libc::sigaction> = OnceLock::new();
+
+    pub(super) fn active() -> bool {
+        ON.load(Ordering::Acquire)
+    }
+
+    pub(super) fn faults() -> u64 {
+        FAULTS.load(Ordering::Relaxed)
+    }
+
+    pub(super) fn enable() -> bool {
+        static ONCE: Once = Once::new();
+        ONCE.call_once(|| {
+            // SAFETY: sysconf and sigaction with valid pointers; the handler only reads atomics, calls mmap
+            // and sigaction, and chains to the previous handler.
+            unsafe {
+                let page = libc::sysconf(libc::_SC_PAGESIZE);
+                if let Ok(page @ 1..) = usize::try_from(page) {
+                    PAGE.store(page, Ordering::Relaxed);
+                }
+                let mut action: libc::sigaction = std::mem::zeroed();
+                action.sa_sigaction = on_fault as *const () as usize;
+                action.sa_flags = libc::SA_SIGINFO | libc::SA_ONSTACK;
+                libc::sigemptyset(&mut action.sa_mask);
+                let mut previous: libc::sigaction = std::mem::zeroed();
+                if libc::sigaction(libc::SIGBUS, &action, &mut previous) == 0 {
+                    let _ = PREVIOUS.set(previous);
+                    ON.store(true, Ordering::Release);
+                }
+            }
+        });
+        active()
+    }
+
+    /// A map in the table; its slot is freed before the map is unmapped.
+    pub struct Guarded {
+        map: memmap2::Mmap,
+        slot: usize,
+    }
+
+    impl Guarded {
+        /// Watches `map`, or gives it back when every slot is taken.
+        pub(super) fn new(map: memmap2::Mmap) -> Result<Guarded, memmap2::Mmap> {
+            let (start, len) = (map.as_ptr() as usize, map.len());
+            for (i, slot) in TABLE.iter().enumerate() {
+                if slot.start.compare_exchange(0, FILLING, Ordering::AcqRel, Ordering::Relaxed).is_ok() {
+                    slot.len.store(len, Ordering::Release);
+                    slot.cut.store(false, Ordering::Release);
+                    slot.start.store(start, Ordering::Release);
+                    return Ok(Guarded { map, slot: i });
+                }
+            }
+            Err(map)
+        }
+
+        pub(super) fn bytes(&self) -> &[u8] {
+            &self.map
+        }
+
+        pub(super) fn truncated(&self) -> bool {
+            TABLE.get(self.slot).is_some_and(|s| s.cut.load(Ordering::Acquire))
+        }
+    }
+
+    impl Drop for Guarded {
+        fn drop(&mut self) {
+            // The map (a field) is unmapped after this: no fault can come from it once its slot is free.
+            if let Some(slot) = TABLE.get(self.slot) {
+                slot.start.store(0, Ordering::Release);
+            }
+        }
+    }
+
+    /// Serves a fault in a watched map: the pages from the faulting one to the map's end become zeros
+    /// (anonymous, read-only), the map is marked cut, and the read is retried. Any other fault goes to the
+    /// handler this one replaced, or to the default action (the process ends, as without the guard).
+    extern "C" fn on_fault(signal: libc::c_int, info: *mut libc::siginfo_t, context: *mut c_void) {
+        // SAFETY: the kernel passes a valid siginfo for an SA_SIGINFO handler.
+        let addr = unsafe { (*info).si_addr() } as usize;
+        let page = PAGE.load(Ordering::Relaxed);
+        for slot in &TABLE {
+            let start = slot.start.load(Ordering::Acquire);
+            let len = slot.len.load(Ordering::Acquire);
+            if start <= FILLING || addr < start || addr - start >= len {
+                continue;
+            }
+            let from = addr & !(page - 1);
+            let end = (start + len).div_ceil(page) * page;
+            // SAFETY: [from, end) lies in the watched map, which is alive (its slot is taken) and only read.
+            let zeros = unsafe {
+                libc::mmap(
+                    from as *mut c_void,
+                    end - from,
+                    libc::PROT_READ,
+                    libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_FIXED,
+                    -1,
+                    0,
+                )
+            };
+            if zeros != libc::MAP_FAILED {
+                slot.cut.store(true, Ordering::Release);
+                FAULTS.fetch_add(1, Ordering::Relaxed);
+                return;
+            }
+        }
+        // SAFETY: the previous action is called as the kind of handler its flags say it is; without one,
+        // the default action is restored and the faulting read, retried, ends the process.
+        unsafe {
+            match PREVIOUS.get() {
+                Some(p) if p.sa_sigaction > libc::SIG_IGN && p.sa_flags & libc::SA_SIGINFO != 0 => {
+                    let f: extern "C" fn(libc::c_int, *mut libc::siginfo_t, *mut c_void) =
+                        std::mem::transmute(p.sa_sigaction);
+                    f(signal, info, context);
+                }
+                Some(p) if p.sa_sigaction > libc::SIG_IGN => {
+                    let f: extern "C" fn(libc::c_int) = std::mem::transmute(p.sa_sigaction);
+                    f(signal);
+                }
+                _ => {
+                    let mut default: libc::sigaction = std::mem::zeroed();
+                    default.sa_sigaction = libc::SIG_DFL;
+                    libc::sigaction(signal, &default, std::ptr::null_mut());
+                }
+            }
+        }
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    /// A guarded map whose file is cut short reads zeros past the cut instead of ending the process, and
+    /// says so; an untouched one does not.
+    #[test]
+    fn a_guarded_map_survives_its_file_being_truncated() {
+        assert!(guard_truncation());
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("cut.bin");
+        std::fs::write(&path, vec![7u8; 1 << 20]).unwrap();
+        let whole = open(&path).unwrap();
+        assert!(matches!(whole, Source::Guarded(_)));
+        let cut = open(&path).unwrap();
+        std::fs::OpenOptions::new().write(true).open(&path).unwrap().set_len(5000).unwrap();
+        let faults = truncation_faults();
+        let sum: u64 = cut.iter().map(|&b| u64::from(b)).sum();
+        // The first page and the part of the second the file still holds are 7s.
+        assert_eq!(sum, 7 * 5000);
+        assert!(cut.truncated());
+        assert!(truncation_faults() > faults);
+        drop(cut);
+        std::fs::write(&path, vec![1u8; 100]).unwrap();
+        let again = open(&path).unwrap();
+        assert_eq!(again.iter().map(|&b| u64::from(b)).sum::<u64>(), 100);
+        assert!(!again.truncated());
+        drop(whole);
+    }
 }

@@ -1,7 +1,10 @@
-//! Results of slow work (listing an archive, converting an item, encoding a file) computed once, on
-//! rayon's pool rather than on the request thread, and kept by key up to a byte budget: the oldest values
-//! go first, and a value larger than the whole budget is handed to those who waited for it and not kept.
-//! Requests for a key being computed wait for that one computation instead of starting another. Errors are
+//! Results of slow work (listing an archive, reading an entry, an item's `info`, converting, encoding a
+//! file) computed once and kept by key up to a byte budget: the oldest values go first, and a value larger
+//! than the whole budget is handed to those who waited for it and not kept. The first request that asks
+//! for a key computes it on its own thread (a heavy worker, never a request thread: see
+//! [`super::http`]); requests for a key being computed wait for that one computation instead of starting
+//! another. Work may ask for other keys (an `info` for its entry's bytes): keys of an item only depend on
+//! those of the items it is in, so no two computations wait for each other. Errors are
 //! kept too: keys name the version of the file they come from (its size and modification time, see
 //! [`super::tree::Data::key`]), so a file changed on disk is a new key. A panic in a format becomes an error
 //! for its key, never a hung request.
@@ -11,6 +14,10 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 
 /// A value kept, or the one-line error that computing it gave.
 pub(super) type Outcome<V> = Result<V, String>;
+
+/// How an error ends when its file was cut short while it was read: such an outcome is handed to those who
+/// waited for it and not kept, since the file's version may not say the file changed.
+pub(super) const CUT_SHORT: &str = "was cut short while it was read: ask again";
 
 struct Slot<V> {
     value: Mutex<Option<Outcome<V>>>,
@@ -43,8 +50,8 @@ impl<V: Clone + Send + 'static> Cache<V> {
         Cache { inner: Mutex::new(inner), budget, size_of }
     }
 
-    /// The value for `key`, computing it with `work` on rayon's pool when no one has.
-    pub(super) fn get(self: &Arc<Self>, key: &str, work: impl FnOnce() -> Outcome<V> + Send + 'static) -> Outcome<V> {
+    /// The value for `key`, computing it with `work` on this thread when no one has.
+    pub(super) fn get(&self, key: &str, work: impl FnOnce() -> Outcome<V>) -> Outcome<V> {
         let (slot, fresh) = {
             let mut inner = lock(&self.inner);
             match inner.slots.get(key) {
@@ -59,16 +66,15 @@ impl<V: Clone + Send + 'static> Cache<V> {
             }
         };
         if let Some(id) = fresh {
-            let (cache, slot, key) = (Arc::clone(self), Arc::clone(&slot), key.to_string());
-            rayon::spawn(move || {
-                let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(work))
-                    .unwrap_or_else(|_| Err("relic failed on this item (a bug: please report it)".to_string()));
-                let size = outcome.as_ref().map_or(64, |v| (cache.size_of)(v)) + key.len();
-                // Counted (and older values evicted) before anyone sees the value.
-                cache.filled(key, id, size);
-                *lock(&slot.value) = Some(outcome);
-                slot.ready.notify_all();
-            });
+            let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(work))
+                .unwrap_or_else(|_| Err("relic failed on this item (a bug: please report it)".to_string()));
+            let cut = outcome.as_ref().is_err_and(|e| e.ends_with(CUT_SHORT));
+            let size = if cut { usize::MAX } else { outcome.as_ref().map_or(64, |v| (self.size_of)(v)) + key.len() };
+            // Counted (and older values evicted) before anyone sees the value.
+            self.filled(key.to_string(), id, size);
+            *lock(&slot.value) = Some(outcome.clone());
+            slot.ready.notify_all();
+            return outcome;
         }
         let mut value = lock(&slot.value);
         loop {

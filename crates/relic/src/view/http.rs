@@ -1,7 +1,8 @@
 //! The HTTP side: request threads take requests from `tiny_http`, check the method, the `Host` header and
-//! the request target, route them, and answer with the security headers every response carries. Slow work
-//! (listing, converting, encoding) goes through the caches of [`super::tree`] and [`super::preview`], which
-//! run it on rayon's pool.
+//! the request target, route them, and answer with the security headers every response carries. Requests
+//! that work on a file (info, preview, files, and listings inside a file) are handed to the heavy workers,
+//! which do the work through the caches of [`super::tree`] and [`super::preview`]; the request threads only
+//! answer the app and the folders on disk, so those answer at once whatever else runs.
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -18,8 +19,8 @@ use super::request::{range, shown, Query, Range, Rejection};
 use super::tree::{Item, Root, Tree};
 
 pub(super) struct State {
-    tree: Tree,
-    files: Arc<Cache<Arc<Vec<u8>>>>,
+    pub(super) tree: Tree,
+    files: Cache<Arc<Vec<u8>>>,
     addr: SocketAddr,
     allow_any_host: bool,
     pub(super) stopping: AtomicBool,
@@ -29,7 +30,7 @@ impl State {
     pub(super) fn new(root: Root, addr: SocketAddr, allow_any_host: bool, cache_bytes: usize) -> State {
         State {
             tree: Tree::new(root, cache_bytes),
-            files: Arc::new(Cache::new(cache_bytes / 4, |b: &Arc<Vec<u8>>| b.len())),
+            files: Cache::new(cache_bytes / 4, |b: &Arc<Vec<u8>>| b.len()),
             addr,
             allow_any_host,
             stopping: AtomicBool::new(false),
@@ -60,11 +61,17 @@ impl State {
     }
 }
 
-/// Whether a request works on a file (reads, converts, encodes it): such requests are answered by the heavy
-/// workers, so that the request threads stay free for the app and the tree.
-fn is_heavy(target: &str) -> bool {
-    let path = target.split_once('?').map_or(target, |(p, _)| p);
-    matches!(path, "/api/info" | "/api/preview" | "/api/file")
+/// Whether a request works on a file (reads, lists, converts, encodes it): such requests are answered by the
+/// heavy workers, so that the request threads stay free for the app and the folders' tree. A listing inside
+/// a file (an archive, an archive in an archive) is such work; a folder's is not.
+fn is_heavy(state: &State, target: &str) -> bool {
+    let (path, query) = target.split_once('?').unwrap_or((target, ""));
+    match path {
+        "/api/info" | "/api/preview" | "/api/file" => true,
+        // A query refused here is refused at once by the request thread too.
+        "/api/tree" => Query::parse(query).and_then(|q| q.path()).is_ok_and(|p| !state.tree.is_folder(&p)),
+        _ => false,
+    }
 }
 
 /// A request thread: answers requests until the server stops, handing requests that work on a file to the
@@ -72,13 +79,13 @@ fn is_heavy(target: &str) -> bool {
 pub(super) fn run(http: &tiny_http::Server, state: &State, heavy: &SyncSender<Request>) {
     loop {
         match http.recv() {
-            Ok(request) if is_heavy(request.url()) => match heavy.try_send(request) {
+            Ok(request) if is_heavy(state, request.url()) => match heavy.try_send(request) {
                 Ok(()) => {}
                 Err(TrySendError::Full(request) | TrySendError::Disconnected(request)) => {
                     let busy = Rejection::new(503, "too many files are being worked on: try again in a moment");
                     let mut reply = Reply::error(&busy);
                     reply.headers.push(header("Retry-After", "1"));
-                    send(request, reply);
+                    send(state, request, reply);
                 }
             },
             Ok(request) => answer(state, request),
@@ -145,11 +152,12 @@ impl Reply {
 
 fn answer(state: &State, request: Request) {
     let reply = route(state, &request).unwrap_or_else(|r| Reply::error(&r));
-    send(request, reply);
+    send(state, request, reply);
 }
 
 /// Sends a reply with the headers every answer carries, the part of a file a `Range` asks for.
-fn send(request: Request, reply: Reply) {
+fn send(state: &State, request: Request, reply: Reply) {
+    let peer = request.remote_addr().copied();
     let mut headers = vec![
         header("Content-Type", reply.content_type),
         header("X-Content-Type-Options", "nosniff"),
@@ -192,9 +200,37 @@ fn send(request: Request, reply: Reply) {
     let body = reply.body.reader(start, count);
     let count = usize::try_from(count).unwrap_or(usize::MAX);
     let response = Response::new(status.into(), headers, body, Some(count), None).with_chunked_threshold(usize::MAX);
-    // A client that went away is no error of ours.
-    let _ = request.respond(response);
+    // A client that went away is no error of tiny_http's (it ignores those); any other error left the
+    // answer short of its `Content-Length` (a file truncated while it was sent), and a client that keeps
+    // the connection alive would wait for the rest forever: the connection is ended.
+    if request.respond(response).is_err() {
+        if let Some(peer) = peer {
+            hang_up(peer, state.addr.port());
+        }
+    }
 }
+
+/// Ends the connection from `peer` to this server's `port`. tiny_http has no call for it, so the socket is
+/// found among the process's descriptors by its two addresses and shut down (tiny_http then sees the end
+/// of the connection and closes it). Windows keeps a file that is being read from being truncated, so this
+/// is for Unix only.
+#[cfg(unix)]
+fn hang_up(peer: SocketAddr, port: u16) {
+    use std::os::fd::FromRawFd;
+    let Ok(fds) = std::fs::read_dir("/proc/self/fd").or_else(|_| std::fs::read_dir("/dev/fd")) else { return };
+    for fd in fds.flatten().filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok()) {
+        // SAFETY: the stream is never dropped, so the descriptor (tiny_http's) is not closed here; one that
+        // is not a TCP socket, or was closed meanwhile, fails the address checks.
+        #[allow(unsafe_code)]
+        let stream = std::mem::ManuallyDrop::new(unsafe { std::net::TcpStream::from_raw_fd(fd) });
+        if stream.peer_addr().ok() == Some(peer) && stream.local_addr().is_ok_and(|a| a.port() == port) {
+            let _ = stream.shutdown(std::net::Shutdown::Both);
+        }
+    }
+}
+
+#[cfg(not(unix))]
+fn hang_up(_peer: SocketAddr, _port: u16) {}
 
 fn route(state: &State, request: &Request) -> Result<Reply, Rejection> {
     if !matches!(request.method(), Method::Get | Method::Head) {

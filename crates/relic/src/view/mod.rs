@@ -7,10 +7,25 @@
 //!
 //! Why a server and not a static export: conversion happens on demand, through the same library calls as
 //! `relic convert` (`Codec::convert`/`convert_at`, the archive's `entry_options`, [`crate::export`]), so a
-//! 17,000-entry archive or a whole game folder opens at once and only what is looked at is converted. The
-//! work runs on rayon's pool, off the request threads, and its results are cached by item path and file
-//! version ([`cache`]). Requests that work on a file are answered by a bounded set of workers
-//! ([`ViewOptions::heavy_jobs`]), so that the app and the tree answer at once while files are converted.
+//! 17,000-entry archive or a whole game folder opens at once and only what is looked at is converted.
+//! Requests that work on a file (`info`, previews, files, and the listing of anything inside a file, nested
+//! archives included) are answered by a bounded set of workers ([`ViewOptions::heavy_jobs`]), never by the
+//! request threads, so that the app and the folders' tree answer at once while files are converted. What
+//! they compute (listings, entries' bytes, `info`, conversions, files) is cached by item path and file
+//! version, computed once however many requests ask for it at the same time ([`cache`]).
+//!
+//! # Reading files
+//!
+//! A file is memory-mapped, not read: a 2 GB archive is listed, and one entry of it read, without reading
+//! the rest. A map faults where its file was truncated after it was made, which would end the server, so
+//! [`serve`] first turns on [`crate::source::guard_truncation`]: pages past the cut then read as zeros, and
+//! what was made of a file cut short while it was read is refused (`422`, "cut short while it was read: ask
+//! again") and not kept; asked again, the file is read as it is now (a new version, a new cache key). The
+//! maps `convert` makes of the files beside an item (textures) are guarded alike. An archive entry is read
+//! (inflated) into memory when first needed, once, refused (`413`) past `--max-entry-size` before anything is
+//! read; `info` and conversions are computed from it once and cached, so asking again reads nothing. Raw
+//! downloads of files are read from the file as they are sent; a file truncated meanwhile ends the answer
+//! short of its `Content-Length` and the connection is closed, so no client waits for the rest.
 //!
 //! # Items
 //!
@@ -44,7 +59,7 @@
 //! anything that is not a regular file or a folder. Only `GET`/`HEAD` are answered; files are sent with
 //! `X-Content-Type-Options: nosniff` and a sandboxing `Content-Security-Policy`, raw bytes always as
 //! `application/octet-stream`, so a file under the root can never run as a page. Nothing is ever written:
-//! inputs are memory-mapped read-only and conversions stay in memory.
+//! inputs are opened read-only (see [Reading files](#reading-files)) and conversions stay in memory.
 
 pub mod assets;
 mod cache;
@@ -69,14 +84,23 @@ pub struct ViewOptions {
     /// Allow a host that is not a loopback address (`--unsafe-host`): anyone who can reach it can then read
     /// every file under the root.
     pub allow_any_host: bool,
-    /// Threads that answer requests (conversions run on rayon's pool).
+    /// Threads that answer the app and the folders on disk.
     pub threads: usize,
     /// Bytes of converted results kept in memory.
     pub cache_bytes: usize,
-    /// Requests that work on a file (`/api/info`, `/api/preview`, `/api/file`) answered at once, each on a
-    /// worker of its own; the request threads hand them over and stay free for the app and the tree. Up
+    /// Requests that work on a file (`/api/info`, `/api/preview`, `/api/file`, `/api/tree` inside a file)
+    /// answered at once, each on a worker of its own; the request threads hand them over and stay free for the app and the tree. Up
     /// to [`HEAVY_QUEUE`] more wait; past that they are answered `503` with `Retry-After`.
     pub heavy_jobs: usize,
+}
+
+/// Work a server did ([`Server::stats`]).
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stats {
+    pub entries_read: u64,
+    pub infos_made: u64,
+    pub listings_made: u64,
 }
 
 /// Requests that work on a file waiting for a heavy worker, at most.
@@ -133,6 +157,18 @@ impl Server {
         url_of(self.addr)
     }
 
+    /// How much work the server did: entries read, `info`s and listings computed (for tests).
+    #[doc(hidden)]
+    pub fn stats(&self) -> Stats {
+        let s = &self.state.tree.stats;
+        let load = |c: &std::sync::atomic::AtomicU64| c.load(std::sync::atomic::Ordering::Relaxed);
+        Stats {
+            entries_read: load(&s.entries_read),
+            infos_made: load(&s.infos_made),
+            listings_made: load(&s.listings_made),
+        }
+    }
+
     /// Blocks until the server stops (never, unless another thread stops it).
     pub fn wait(mut self) {
         for t in std::mem::take(&mut self.threads) {
@@ -166,6 +202,8 @@ pub fn serve(root: &Path, options: ViewOptions) -> Result<Server> {
             root.display()
         )));
     }
+    // Before any file is mapped: see Reading files.
+    crate::source::guard_truncation();
     let root = tree::Root::new(root)?;
     let bind = SocketAddr::new(options.host, options.port);
     let http = tiny_http::Server::http(bind).map_err(|e| Error::io(PathBuf::from(bind.to_string()), other_io(e)))?;

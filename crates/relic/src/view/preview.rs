@@ -24,7 +24,7 @@ const MAX_JSON_INPUT: usize = 64 << 20;
 
 /// The downloads of a file's own data: its JSON (when relic reads it and it is not too large) and its bytes.
 fn own_downloads(data: &Data, path: &str, downloads: &mut Vec<Value>) {
-    if data.format.is_some() && data.bytes.len() <= MAX_JSON_INPUT {
+    if data.format.is_some() && data.size <= MAX_JSON_INPUT as u64 {
         downloads.push(json!({"label": "JSON (file data)", "url": file_url(path, "json", None, None)}));
     }
     downloads.push(json!({"label": "raw bytes", "url": file_url(path, "raw", None, None)}));
@@ -177,16 +177,15 @@ pub(super) fn info(tree: &Tree, item: &Item) -> Value {
         Item::Data(data) => {
             out.insert("kind".into(), json!(data.format.map_or("file", kind_of)));
             out.insert("format".into(), format_value(data));
-            out.insert("size".into(), json!(data.bytes.len()));
+            out.insert("size".into(), json!(data.size));
             if let Some(r) = &data.record {
                 out.insert("record".into(), json!(r));
             }
-            if let Some(f) = data.format {
-                match f.codec_for(&data.name).info(&data.bytes) {
-                    Ok(v) => out.insert("info".into(), v),
-                    Err(e) => out.insert("info_error".into(), json!(tree.message(&e))),
-                };
-            }
+            match tree.info(data) {
+                Some(Ok(v)) => out.insert("info".into(), Value::clone(&v)),
+                Some(Err(e)) => out.insert("info_error".into(), json!(e)),
+                None => None,
+            };
         }
         Item::Asset { container, index, converted, .. } => {
             let named = &converted.assets[*index];
@@ -255,7 +254,10 @@ pub(super) fn preview(tree: &Tree, item: &Item) -> Result<Value, (u16, Value)> {
                     json!([{"name": "data", "kind": "document", "json": file_url(&path, "json", None, None)}]),
                 );
             } else {
-                raw_view(&path, &data.bytes, &mut out);
+                match tree.bytes(data) {
+                    Ok(bytes) => raw_view(&path, &bytes, &mut out),
+                    Err(e) => return Err((e.status, json!({"error": e.message}))),
+                }
             }
             own_downloads(data, &path, &mut downloads);
         }
@@ -488,12 +490,7 @@ fn content_type(ext: &str) -> &'static str {
 }
 
 /// `/api/file`.
-pub(super) fn file(
-    tree: &Tree,
-    files: &Arc<Cache<Arc<Vec<u8>>>>,
-    item: &Item,
-    query: &Query,
-) -> Result<FileOut, Rejection> {
+pub(super) fn file(tree: &Tree, files: &Cache<Arc<Vec<u8>>>, item: &Item, query: &Query) -> Result<FileOut, Rejection> {
     let ext = query.get("as").unwrap_or("raw").to_ascii_lowercase();
     if ext.is_empty() || !ext.bytes().all(|b| b.is_ascii_alphanumeric()) || ext.len() > 8 {
         return Err(Rejection::bad(format!("`as={}` is not a file type", shown(&ext))));
@@ -530,7 +527,11 @@ pub(super) fn file(
                 std::io::Read::read_to_end(&mut std::io::Read::take(&mut file, 64), &mut head).map_err(unreadable)?;
                 (Body::Disk { file, len }, head)
             }
-            None => (Body::Held(Arc::clone(&d.bytes)), d.bytes[..d.bytes.len().min(64)].to_vec()),
+            None => {
+                let bytes = tree.bytes(d)?;
+                let head = bytes.get(..64).unwrap_or(&bytes).to_vec();
+                (Body::Held(bytes), head)
+            }
         };
         // Raw bytes are sent as data, except media a browser shows as they are (never a type that runs).
         let media = if d.format.is_none() { media_type(&head) } else { None };
@@ -539,18 +540,18 @@ pub(super) fn file(
     }
     if let Some(d) = data.filter(|_| ext == "json" && asset.is_none()) {
         let format = d.format.ok_or_else(|| Rejection::new(422, "not a format relic knows"))?;
-        if d.bytes.len() > MAX_JSON_INPUT {
-            let why = format!("{} bytes is too large to give as JSON here: take the raw bytes", d.bytes.len());
+        if d.size > MAX_JSON_INPUT as u64 {
+            let why = format!("{} bytes is too large to give as JSON here: take the raw bytes", d.size);
             return Err(Rejection::new(413, why));
         }
-        let d2 = d.clone();
-        let bytes = files.get(&key, move || {
+        let bytes = files.get(&key, || {
+            let bytes = tree.bytes(d).map_err(|r| r.message)?;
             format
-                .codec_for(&d2.name)
-                .to_json(&d2.bytes)
+                .codec_for(&d.name)
+                .to_json(&bytes)
                 .and_then(|v| export::json::to_pretty(&v))
                 .map(Arc::new)
-                .map_err(|e| e.to_string())
+                .map_err(|e| tree.message(&e))
         });
         let bytes = bytes.map_err(|e| Rejection::new(422, e))?;
         return Ok(out(bytes, "json", format!("{}.json", d.stem())));
@@ -585,9 +586,8 @@ pub(super) fn file(
         }
     };
     let file_stem = stem.rsplit('/').next().unwrap_or(&stem).to_string();
-    let (conv, stem2) = (Arc::clone(&converted), file_stem.clone());
     let bytes = files
-        .get(&key, move || export_one(&conv.assets[index].asset, ext, frame, &stem2).map(Arc::new))
+        .get(&key, || export_one(&named.asset, ext, frame, &file_stem).map(Arc::new))
         .map_err(|e| Rejection::new(422, e))?;
     let name = match frame {
         Some(j) => format!("{file_stem}.frame{j}.{ext}"),

@@ -17,6 +17,7 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use serde::Serialize;
@@ -57,7 +58,9 @@ impl Root {
     }
 }
 
-/// The bytes of a file or an archive entry, with what they are read as.
+/// A file or an archive entry, with what it is read as. A file's bytes are mapped when it is resolved (under
+/// the truncation guard, see [`super`]); an entry's are read when first asked for ([`Tree::bytes`]), so that
+/// what is cached of it (its `info`, its conversion) is answered without reading it again.
 #[derive(Clone)]
 pub(super) struct Data {
     /// Item path.
@@ -66,7 +69,9 @@ pub(super) struct Data {
     pub(super) name: String,
     /// The file on disk (canonical), when the item is one: conversions then find the files beside it.
     pub(super) disk: Option<PathBuf>,
-    pub(super) bytes: Arc<Source>,
+    bytes: Bytes,
+    /// Bytes: the file's, or what the archive says of its entry.
+    pub(super) size: u64,
     pub(super) format: Option<&'static Format>,
     /// What this item is converted with (from the archive it is in).
     pub(super) options: ConvertOptions,
@@ -75,6 +80,17 @@ pub(super) struct Data {
     /// The version of the file on disk the bytes come from (the file's, or its archive's): its size and
     /// modification time when it was opened.
     pub(super) version: String,
+}
+
+/// Where an item's bytes are.
+#[derive(Clone)]
+enum Bytes {
+    Ready(Arc<Source>),
+    /// Entry `index` of an archive.
+    Entry {
+        container: Arc<Data>,
+        index: usize,
+    },
 }
 
 impl Data {
@@ -137,6 +153,8 @@ impl Item {
 pub(super) struct Leaf {
     /// Path below the container.
     pub(super) path: String,
+    /// The name formats are identified by (the entry's name; empty for converted files).
+    name: String,
     pub(super) size: u64,
     pub(super) format: Option<&'static Format>,
     pub(super) kind: &'static str,
@@ -210,15 +228,24 @@ pub(super) fn asset_file_name(named: &NamedAsset, stem: &str) -> String {
 /// Everything under the root, with the caches of listings and conversions.
 pub(super) struct Tree {
     pub(super) root: Root,
-    listings: Arc<Cache<Arc<Listing>>>,
-    conversions: Arc<Cache<Arc<Converted>>>,
-    entries: Arc<Cache<Arc<Opened>>>,
+    listings: Cache<Arc<Listing>>,
+    conversions: Cache<Arc<Converted>>,
+    entries: Cache<Arc<Source>>,
+    infos: Cache<Arc<serde_json::Value>>,
+    /// What was computed, for tests ([`super::Server::stats`]).
+    pub(super) stats: Stats,
 }
 
-/// An archive entry's bytes, read once.
-pub(super) struct Opened {
-    name: String,
-    bytes: Arc<Source>,
+/// Counts of the work done (tests check that work is done once).
+#[derive(Default)]
+pub(super) struct Stats {
+    pub(super) entries_read: AtomicU64,
+    pub(super) infos_made: AtomicU64,
+    pub(super) listings_made: AtomicU64,
+}
+
+fn count(counter: &AtomicU64) {
+    counter.fetch_add(1, Ordering::Relaxed);
 }
 
 fn not_found(path: &str) -> Rejection {
@@ -238,9 +265,11 @@ impl Tree {
         Tree {
             root,
             // With the files made ([`super::http::State`], a quarter), the budgets add up to `cache_bytes`.
-            listings: Arc::new(Cache::new(cache_bytes / 8, |l: &Arc<Listing>| 256 + l.leaves.len() * 160)),
-            conversions: Arc::new(Cache::new(cache_bytes / 2, |c: &Arc<Converted>| converted_size(c))),
-            entries: Arc::new(Cache::new(cache_bytes / 8, |o: &Arc<Opened>| 64 + o.name.len() + o.bytes.len())),
+            listings: Cache::new(cache_bytes / 8, |l: &Arc<Listing>| 256 + l.leaves.len() * 160),
+            conversions: Cache::new(cache_bytes / 16 * 7, |c: &Arc<Converted>| converted_size(c)),
+            entries: Cache::new(cache_bytes / 8, |b: &Arc<Source>| 64 + b.len()),
+            infos: Cache::new(cache_bytes / 16, |v: &Arc<serde_json::Value>| json_size(v)),
+            stats: Stats::default(),
         }
     }
 
@@ -253,6 +282,49 @@ impl Tree {
 
     fn unreadable(&self, e: &Error) -> Rejection {
         Rejection::new(422, self.message(e))
+    }
+
+    /// Whether `path` is a folder on disk under the root: its children are listed at once, by the request
+    /// thread (what lies inside a file is listed by a heavy worker). Only routes a request: the path is
+    /// checked again when it is resolved.
+    pub(super) fn is_folder(&self, path: &str) -> bool {
+        self.root.is_dir
+            && std::fs::canonicalize(self.root.path.join(path))
+                .is_ok_and(|real| real.starts_with(&self.root.path) && real.is_dir())
+    }
+
+    /// An item's bytes: a file's as mapped, an entry's read (inflated) once and cached by the archive's
+    /// version and the entry's index.
+    pub(super) fn bytes(&self, data: &Data) -> Result<Arc<Source>, Rejection> {
+        let (container, index) = match &data.bytes {
+            Bytes::Ready(bytes) => return Ok(Arc::clone(bytes)),
+            Bytes::Entry { container, index } => (container, *index),
+        };
+        let format = container.format.ok_or_else(|| not_found(&data.path))?;
+        self.entries
+            .get(&format!("{}\0#{index}", container.key()), || {
+                count(&self.stats.entries_read);
+                let archive = self.bytes(container).map_err(|r| r.message)?;
+                let entries =
+                    crate::ops::archive_entries(format, &archive, &container.name).map_err(|e| self.message(&e))?;
+                let entry = entries.get(index).ok_or_else(|| format!("no entry {index}"))?;
+                let bytes = entry.data.bytes().map_err(|e| self.message(&e))?.into_owned();
+                whole(container, &archive)?;
+                Ok(Arc::new(Source::Owned(bytes)))
+            })
+            .map_err(|e| Rejection::new(422, e))
+    }
+
+    /// The format's `info` of an item (cached: asked again, nothing is read).
+    pub(super) fn info(&self, data: &Data) -> Option<Outcome<Arc<serde_json::Value>>> {
+        let format = data.format?;
+        Some(self.infos.get(&data.key(), || {
+            count(&self.stats.infos_made);
+            let bytes = self.bytes(data).map_err(|r| r.message)?;
+            let info = format.codec_for(&data.name).info(&bytes).map_err(|e| self.message(&e))?;
+            whole(data, &bytes)?;
+            Ok(Arc::new(info))
+        }))
     }
 
     /// The item at a checked path.
@@ -294,8 +366,9 @@ impl Tree {
         let options = ConvertOptions { mips: true, ..Default::default() };
         // Taken once the file is open: a change after it makes another version the next time it is opened.
         let version = std::fs::metadata(&disk).map_or_else(|_| String::from("?"), |m| version_of(&m));
-        let bytes = Arc::new(bytes);
-        Ok(Data { path, name, disk: Some(disk), bytes, format, options, record: None, depth: 0, version })
+        let size = bytes.len() as u64;
+        let bytes = Bytes::Ready(Arc::new(bytes));
+        Ok(Data { path, name, disk: Some(disk), bytes, size, format, options, record: None, depth: 0, version })
     }
 
     /// Follows the rest of a path inside `data`.
@@ -324,7 +397,7 @@ impl Tree {
                 }
                 (LeafSource::Asset(_), _) => return Err(not_found(&full)),
                 (LeafSource::Entry(index), _) => {
-                    data = self.open_entry(&data, index, leaf, leaf_path)?;
+                    data = self.open_entry(&data, leaf, index, leaf_path)?;
                     rest.drain(..k);
                 }
             }
@@ -332,10 +405,9 @@ impl Tree {
         Ok(Item::Data(data))
     }
 
-    /// An archive entry's item. Its bytes are read (inflated) once and cached by the archive's version and
-    /// the entry's index, so that asking for its info, preview and files again reads nothing; an entry
-    /// declared larger than [`crate::limits::Limits::max_entry_size`] is refused before anything is read.
-    fn open_entry(&self, container: &Data, index: usize, leaf: &Leaf, path: String) -> Result<Data, Rejection> {
+    /// An archive entry's item, its bytes not read yet (see [`Tree::bytes`]); an entry declared larger than
+    /// [`crate::limits::Limits::max_entry_size`] is refused before anything is read.
+    fn open_entry(&self, container: &Data, leaf: &Leaf, index: usize, path: String) -> Result<Data, Rejection> {
         let format = container.format.ok_or_else(|| not_found(&path))?;
         crate::ops::check_depth(format, &container.name, container.depth + 1).map_err(|e| self.unreadable(&e))?;
         let max = crate::limits::current().max_entry_size;
@@ -344,27 +416,15 @@ impl Tree {
                 format!("`{}` is {} bytes, more than the {max} relic reads of one entry", shown(&path), leaf.size);
             return Err(Rejection::new(413, why));
         }
-        let (c, base) = (container.clone(), self.root.base().to_path_buf());
-        let opened = self
-            .entries
-            .get(&format!("{}\0#{index}", container.key()), move || {
-                let message = |e: Error| {
-                    let base = format!("{}{}", base.display(), std::path::MAIN_SEPARATOR);
-                    e.to_string().replace(&base, "")
-                };
-                let entries = crate::ops::archive_entries(format, &c.bytes, &c.name).map_err(message)?;
-                let entry = entries.get(index).ok_or_else(|| format!("no entry {index}"))?;
-                let bytes = entry.data.bytes().map_err(message)?.into_owned();
-                Ok(Arc::new(Opened { name: entry.name.to_string(), bytes: Arc::new(Source::Owned(bytes)) }))
-            })
-            .map_err(|e| Rejection::new(422, e))?;
-        let options = format.codec.entry_options(&container.bytes, &container.options);
+        let archive = self.bytes(container)?;
+        let options = format.codec.entry_options(&archive, &container.options);
         Ok(Data {
             path,
-            name: opened.name.clone(),
+            name: leaf.name.clone(),
             disk: None,
-            format: registry::sniff(&opened.bytes, &opened.name).map(|(f, _)| f),
-            bytes: Arc::clone(&opened.bytes),
+            format: leaf.format,
+            bytes: Bytes::Entry { container: Arc::new(container.clone()), index },
+            size: leaf.size,
             options: options.unwrap_or_else(|| container.options.clone()),
             record: leaf.record.clone(),
             depth: container.depth + 1,
@@ -372,15 +432,13 @@ impl Tree {
         })
     }
 
-    /// What an item converts to (cached; the work runs on rayon's pool).
+    /// What an item converts to (cached).
     pub(super) fn converted(&self, data: &Data) -> Outcome<Arc<Converted>> {
-        let data = data.clone();
-        let base = self.root.base().to_path_buf();
-        self.conversions.get(&data.key(), move || {
-            convert(&data).map(Arc::new).map_err(|e| {
-                let base = format!("{}{}", base.display(), std::path::MAIN_SEPARATOR);
-                e.to_string().replace(&base, "")
-            })
+        self.conversions.get(&data.key(), || {
+            let bytes = self.bytes(data).map_err(|r| r.message)?;
+            let converted = convert(data, &bytes).map_err(|e| self.message(&e))?;
+            whole(data, &bytes)?;
+            Ok(Arc::new(converted))
         })
     }
 
@@ -395,12 +453,16 @@ impl Tree {
 
     /// A container's members (cached), and its conversion when it lists converted files.
     pub(super) fn listing(&self, data: &Data) -> Result<(Arc<Listing>, Option<Arc<Converted>>), Rejection> {
-        // The conversion is awaited here, on the request thread: work on the pool never waits for other work.
         let converted = self.lists_assets(data);
-        let (for_work, item) = (converted.clone(), data.clone());
         let listing = self
             .listings
-            .get(&data.key(), move || build_listing(&item, for_work.as_deref()))
+            .get(&data.key(), || {
+                count(&self.stats.listings_made);
+                let bytes = self.bytes(data).map_err(|r| r.message)?;
+                let listing = build_listing(data, &bytes, converted.as_deref())?;
+                whole(data, &bytes)?;
+                Ok(listing)
+            })
             .map_err(|e| Rejection::new(422, e))?;
         Ok((listing, converted))
     }
@@ -471,6 +533,15 @@ impl Tree {
     }
 }
 
+/// Refuses what was made of bytes whose file was cut short while they were read (the guard gave zeros past
+/// the cut): the file changed, and asking again reads it as it is now.
+fn whole(data: &Data, bytes: &Source) -> Outcome<()> {
+    if bytes.truncated() {
+        return Err(format!("`{}` {}", shown(&data.path), super::cache::CUT_SHORT));
+    }
+    Ok(())
+}
+
 /// A file's version: its size and modification time (to the nanosecond where the system keeps it).
 fn version_of(meta: &std::fs::Metadata) -> String {
     let modified = meta.modified().ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok());
@@ -482,14 +553,14 @@ fn version_of(meta: &std::fs::Metadata) -> String {
 
 /// Converts an item as `relic convert` does: a file on disk through `convert_at` (it may read the files
 /// beside it), an entry through `convert` with its archive's options.
-fn convert(data: &Data) -> crate::Result<Converted> {
+fn convert(data: &Data, bytes: &[u8]) -> crate::Result<Converted> {
     let format = data.format.ok_or_else(|| Error::Unsupported("not a format relic knows".into()))?;
     let codec = format.codec_for(&data.name);
     let notes = Arc::new(Mutex::new(Vec::new()));
     let options = ConvertOptions { notes: Arc::clone(&notes), ..data.options.clone() };
     let assets = match &data.disk {
-        Some(path) => codec.convert_at(&data.bytes, path, &options)?,
-        None => codec.convert(&data.bytes, &options)?,
+        Some(path) => codec.convert_at(bytes, path, &options)?,
+        None => codec.convert(bytes, &options)?,
     };
     let mut notes = notes.lock().map(|n| n.clone()).unwrap_or_default();
     notes.sort();
@@ -499,13 +570,14 @@ fn convert(data: &Data) -> crate::Result<Converted> {
 
 /// Lists a container: its converted files, or its entries (each identified from its first bytes, as `ls`
 /// does). Paths that repeat get `~2`, `~3`, … so that each leaf has its own.
-fn build_listing(data: &Data, converted: Option<&Converted>) -> Outcome<Arc<Listing>> {
+fn build_listing(data: &Data, bytes: &[u8], converted: Option<&Converted>) -> Outcome<Arc<Listing>> {
     let mut leaves = Vec::new();
     if let Some(converted) = converted {
         let stem = data.stem();
         for (i, named) in converted.assets.iter().enumerate() {
             leaves.push(Leaf {
                 path: asset_file_name(named, &stem),
+                name: String::new(),
                 size: asset_size(&named.asset) as u64,
                 format: None,
                 kind: asset_kind(&named.asset),
@@ -515,7 +587,7 @@ fn build_listing(data: &Data, converted: Option<&Converted>) -> Outcome<Arc<List
         }
     } else {
         let format = data.format.ok_or("not an archive")?;
-        let entries = crate::ops::archive_entries(format, &data.bytes, &data.name).map_err(|e| e.to_string())?;
+        let entries = crate::ops::archive_entries(format, bytes, &data.name).map_err(|e| e.to_string())?;
         for (i, entry) in entries.iter().enumerate() {
             let head = entry.data.head(SNIFF_BYTES).unwrap_or_default();
             let format = registry::sniff(&head, &entry.name).map(|(f, _)| f);
@@ -525,6 +597,7 @@ fn build_listing(data: &Data, converted: Option<&Converted>) -> Outcome<Arc<List
             };
             leaves.push(Leaf {
                 path: entry.path.to_string(),
+                name: entry.name.to_string(),
                 size: entry.size,
                 format,
                 kind,
@@ -622,7 +695,7 @@ pub(super) fn asset_size(asset: &Asset) -> usize {
     }
 }
 
-fn json_size(value: &serde_json::Value) -> usize {
+pub(super) fn json_size(value: &serde_json::Value) -> usize {
     use serde_json::Value;
     match value {
         Value::String(s) => s.len() + 8,
