@@ -105,3 +105,53 @@ pub fn texture(width: u32, height: u32, bpp: u16, pixels: &[u8]) -> Vec<u8> {
     assert_eq!(b.0.len(), 54);
     b.bytes(pixels).done()
 }
+
+/// An SRSC file (Drakan's version) whose directory names its bodies by hand: `data` at offset 12, then the
+/// directory of (type, id, group, offset, size), offsets counted from the file's start, so records may
+/// share one body or overlap.
+pub fn over(data: &[u8], entries: &[(u16, u16, u16, u32, u32)]) -> Vec<u8> {
+    let mut out = b"SRSC".to_vec();
+    out.extend(0x0100u16.to_le_bytes());
+    out.extend(((12 + data.len()) as u32).to_le_bytes());
+    out.extend((entries.len() as u16).to_le_bytes());
+    out.extend(data);
+    for &(record_type, id, group, offset, size) in entries {
+        for v in [record_type, id, group] {
+            out.extend(v.to_le_bytes());
+        }
+        out.extend(offset.to_le_bytes());
+        out.extend(size.to_le_bytes());
+    }
+    out
+}
+
+/// Character 0x0208 (CORRECTIONS.md layout): a chain of `joints` joints (each the first child of the one
+/// before, at the origin with an identity bind pose) with one LOD whose mesh covers `vertices` vertices
+/// from 0 and `polygons` polygons from 0; joint j moves vertex j % `vertices` with weight 1. No animations,
+/// no channels.
+pub fn character(joints: u32, vertices: u32, polygons: u32) -> Vec<u8> {
+    let identity12 = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0];
+    let mut c = Bytes::default()
+        .f32s(&[0.0, 0.0, 0.0, 1.0]) // bounding sphere
+        .f32s(&identity12) // box
+        .u16(1) // LODs: no names after LOD 0
+        .u16(joints as u16); // nodes, one per joint
+    for j in 0..joints {
+        let mut field = [0u8; 32];
+        let name = format!("joint{j}");
+        field[..name.len()].copy_from_slice(name.as_bytes());
+        c = c.bytes(&field).i32(j as i32);
+    }
+    c = c.u16(joints as u16);
+    for j in 0..joints {
+        let child = if j + 1 < joints { j as i32 + 1 } else { 0 };
+        c = c.f32s(&identity12).i32(0).i32(child).i32(0).u16(1).u32(j % vertices.max(1)).f32(1.0);
+    }
+    // LOD 0's mesh: distance, usage, node, first vertex, vertex count, first polygon, polygon count.
+    c = c.u16(1).f32(0.0).u32(0).u32(0).u32(0).u32(vertices).u32(0).u32(polygons);
+    c.u16(0) // animations
+        .u16(0) // channels
+        .u16(1) // LOD count again (CORRECTIONS.md), then one sphere per LOD
+        .bytes(&[0; 16])
+        .done()
+}

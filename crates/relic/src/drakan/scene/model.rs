@@ -40,6 +40,10 @@ const DOUBLE_SIDED: u16 = 0x0002;
 pub struct ModelRecords {
     pub id: u16,
     pub name: Option<model::ModelName>,
+    /// The earlier model (its index in [`collect`]'s list) whose records 0x0203–0x0209 are the very same
+    /// bodies: this one's are not decoded again, and its scene is built from that model's (issue 23: 40
+    /// models over one character body build its skeleton and meshes once).
+    pub same_records_as: Option<usize>,
     pub vertices: Option<model::Vertices>,
     pub polygons: Option<model::Polygons>,
     pub bsp: Option<model::Bsp>,
@@ -49,45 +53,90 @@ pub struct ModelRecords {
     pub reo_lod: Option<model::ReoLod>,
 }
 
-/// The models of an SRSC file, in directory order of their 0x0200 records. Records that do not decode are
-/// reported and left out.
-pub fn collect(srsc: &Srsc<'_>, problems: &mut Vec<String>) -> Vec<ModelRecords> {
-    let mut models: BTreeMap<u16, ModelRecords> = BTreeMap::new();
-    let mut order = Vec::new();
-    for (i, e) in srsc.entries.iter().enumerate() {
-        if !matches!(e.record_type, 0x0200 | 0x0203..=0x0209) {
-            continue;
+/// Record `i` decoded; an error is reported and gives `None`.
+fn decode(srsc: &Srsc<'_>, i: usize, problems: &mut Vec<String>) -> Option<Decoded> {
+    let e = srsc.entries.get(i)?;
+    match records::decode(e.record_type, srsc.body(i), srsc.body_offset(i)) {
+        Ok(d) => d,
+        Err(err) => {
+            problems.push(format!("model {}: {err}", e.id));
+            None
         }
-        let decoded = match records::decode(e.record_type, srsc.body(i), srsc.body_offset(i)) {
-            Ok(Some(d)) => d,
-            Ok(None) => continue,
-            Err(err) => {
-                problems.push(format!("model {}: {err}", e.id));
-                continue;
-            }
-        };
-        let m = models.entry(e.id).or_insert_with(|| ModelRecords { id: e.id, ..Default::default() });
-        match decoded {
-            Decoded::ModelName(v) => {
-                order.push(e.id);
-                m.name = Some(v);
-            }
-            Decoded::ModelVertices(v) => m.vertices = Some(v),
-            Decoded::ModelPolygons(v) => m.polygons = Some(v),
-            Decoded::ModelBsp(v) => m.bsp = Some(v),
-            Decoded::ModelTextures(v) => m.textures = Some(v),
-            Decoded::ModelBounds(v) => m.bounds = Some(v),
-            Decoded::Character(v) => m.character = Some(v),
-            Decoded::ReoLod(v) => m.reo_lod = Some(v),
+    }
+}
+
+/// Records `indices` (0x0203–0x0209, directory order) decoded into `m`; of two of one type, the later.
+fn decode_into(m: &mut ModelRecords, srsc: &Srsc<'_>, indices: &[usize], problems: &mut Vec<String>) {
+    for &i in indices {
+        match decode(srsc, i, problems) {
+            Some(Decoded::ModelVertices(v)) => m.vertices = Some(v),
+            Some(Decoded::ModelPolygons(v)) => m.polygons = Some(v),
+            Some(Decoded::ModelBsp(v)) => m.bsp = Some(v),
+            Some(Decoded::ModelTextures(v)) => m.textures = Some(v),
+            Some(Decoded::ModelBounds(v)) => m.bounds = Some(v),
+            Some(Decoded::Character(v)) => m.character = Some(v),
+            Some(Decoded::ReoLod(v)) => m.reo_lod = Some(v),
             _ => {}
         }
     }
-    order.dedup();
-    order.into_iter().filter_map(|id| models.remove(&id)).collect()
+}
+
+/// The models of an SRSC file, in directory order of their 0x0200 records. Records that do not decode are
+/// reported and left out. A model whose records 0x0203–0x0209 are the very bodies of an earlier model's
+/// (same types, offsets and sizes, in order) refers to it instead of decoding them again.
+pub fn collect(srsc: &Srsc<'_>, problems: &mut Vec<String>) -> Vec<ModelRecords> {
+    let mut records_of: BTreeMap<u16, Vec<usize>> = BTreeMap::new();
+    let mut names: HashMap<u16, model::ModelName> = HashMap::new();
+    let mut order = Vec::new();
+    for (i, e) in srsc.entries.iter().enumerate() {
+        match e.record_type {
+            0x0200 => {
+                if let Some(Decoded::ModelName(v)) = decode(srsc, i, problems) {
+                    order.push(e.id);
+                    names.insert(e.id, v);
+                }
+            }
+            0x0203..=0x0209 => records_of.entry(e.id).or_default().push(i),
+            _ => {}
+        }
+    }
+    let mut out: Vec<ModelRecords> = Vec::new();
+    let mut first_with: HashMap<Vec<(u16, u32, u32)>, usize> = HashMap::new();
+    for id in order {
+        let Some(name) = names.remove(&id) else { continue };
+        let indices = records_of.remove(&id).unwrap_or_default();
+        let key: Vec<(u16, u32, u32)> =
+            indices.iter().filter_map(|&i| srsc.entries.get(i)).map(|e| (e.record_type, e.offset, e.size)).collect();
+        let mut m = ModelRecords { id, name: Some(name), ..Default::default() };
+        match first_with.get(&key) {
+            Some(&first) if !key.is_empty() => m.same_records_as = Some(first),
+            _ => {
+                first_with.insert(key, out.len());
+                decode_into(&mut m, srsc, &indices, problems);
+            }
+        }
+        out.push(m);
+    }
+    // The records of ids with no model name make no scene; what does not decode among them is reported.
+    for indices in records_of.values() {
+        decode_into(&mut ModelRecords::default(), srsc, indices, problems);
+    }
+    out
+}
+
+/// A scene built for a model whose records later models share: where it is in the output, and what it was
+/// built with.
+struct BuiltScene {
+    at: usize,
+    label: String,
+    shading: u32,
+    named: NameSlots,
+    problems: usize,
 }
 
 /// One `.glb` per model: `models/<name>.view` (the id is added when two models share a name); a view, which
-/// `pack` does not read.
+/// `pack` does not read. A model with the records of an earlier one (see [`collect`]) and its shading takes
+/// a copy of that one's scene under its own name and id: its skeleton and meshes are built once.
 pub fn convert(
     srsc: &Srsc<'_>,
     ctx: &Context<'_>,
@@ -104,50 +153,116 @@ pub fn convert(
         let name = m.name.as_ref().map(|n| file_component(&n.name.text)).unwrap_or_default();
         *names.entry(name.to_lowercase()).or_default() += 1;
     }
+    let shared: std::collections::HashSet<usize> = models.iter().filter_map(|m| m.same_records_as).collect();
+    let mut built: HashMap<usize, BuiltScene> = HashMap::new();
     let mut out = Vec::new();
-    // What the scenes hold is charged to the file's expansion budget as they are built: records may share
-    // one body (40 models over one 20,000-joint character took 3.5 GB), and what they make is what costs.
+    // What the scenes hold is charged to the file's expansion budget as they are built or copied: records
+    // may share one body (40 models over one 20,000-joint character took 3.5 GB), and what they make is
+    // what costs.
     let mut budget = crate::limits::expansion_budget(srsc.bytes.len() as u64);
-    for m in &models {
-        let text = m.name.as_ref().map(|n| n.name.text.clone()).unwrap_or_default();
-        let safe = file_component(&text);
+    for (k, m) in models.iter().enumerate() {
+        let text = model_name(m);
+        let safe = m.name.as_ref().map(|n| file_component(&n.name.text)).unwrap_or_default();
         let file = if safe.is_empty() || names.get(&safe.to_lowercase()).copied().unwrap_or(0) > 1 {
             format!("{}_{}", if safe.is_empty() { "model" } else { &safe }, m.id)
         } else {
             safe
         };
+        let label = format!("model {} `{text}`", m.id);
         if budget == 0 {
             problems.push(format!(
-                "model {} `{text}`: not built: the file's models already made more than {}× its {} bytes \
-                 (--max-expansion raises the limit)",
-                m.id,
+                "{label}: not built: the file's models already made more than {}× its {} bytes (--max-expansion \
+                 raises the limit)",
                 crate::limits::current().max_expansion,
                 srsc.bytes.len()
             ));
             continue;
         }
-        match model_scene(m, ctx, textures, anims, problems) {
+        let shading = m.name.as_ref().map_or(0, |n| n.shading.value);
+        let first = m.same_records_as.and_then(|f| built.get(&f)).filter(|b| b.shading == shading);
+        let copied = first.and_then(|b| match out.get(b.at) {
+            Some(NamedAsset { asset: Asset::Scene(scene), .. }) => Some((scene.clone(), b)),
+            _ => None,
+        });
+        let scene = match copied {
+            Some((mut scene, b)) => {
+                b.named.rename(&mut scene, &text, m.id);
+                if b.problems > 0 {
+                    problems.push(format!(
+                        "{label}: a copy of {}'s scene (the same records): its {} problems above are this one's too",
+                        b.label, b.problems
+                    ));
+                }
+                Ok(scene)
+            }
+            None => {
+                let geometry = m.same_records_as.and_then(|f| models.get(f)).unwrap_or(m);
+                let before = problems.len();
+                model_scene(m, geometry, ctx, textures, anims, problems).map(|(scene, named)| {
+                    if shared.contains(&k) {
+                        let problems = problems.len() - before;
+                        built.insert(k, BuiltScene { at: out.len(), label: label.clone(), shading, named, problems });
+                    }
+                    scene
+                })
+            }
+        };
+        match scene {
             Ok(scene) => {
                 budget = budget.saturating_sub(scene.approximate_bytes());
                 out.push(NamedAsset { name: Some(outputs::model_view(&file)), asset: Asset::Scene(scene) })
             }
-            Err(err) => problems.push(format!("model {} `{text}`: {err}", m.id)),
+            Err(err) => problems.push(format!("{label}: {err}")),
         }
     }
     out
 }
 
-/// The scene of one model (see the module notes).
-pub fn model_scene(
+/// Where a model's scene carries its name and id (its first mesh and that mesh's node, and the scene's
+/// `extras`), so that a copy for another model of the same records can be renamed.
+#[derive(Default)]
+struct NameSlots {
+    /// (mesh index, what follows the name: `""`, or ` LOD 2` for a LOD with no stored name).
+    meshes: Vec<(usize, String)>,
+    nodes: Vec<(usize, String)>,
+}
+
+impl NameSlots {
+    fn rename(&self, scene: &mut Scene, name: &str, id: u16) {
+        for (k, suffix) in &self.meshes {
+            if let Some(mesh) = scene.meshes.get_mut(*k) {
+                mesh.name = format!("{name}{suffix}");
+            }
+        }
+        for (k, suffix) in &self.nodes {
+            if let Some(node) = scene.nodes.get_mut(*k) {
+                node.name = format!("{name}{suffix}");
+            }
+        }
+        scene.extras["model"] = json!(name);
+        scene.extras["id"] = json!(id);
+    }
+}
+
+/// The name a model's scene shows: its 0x0200 name, else `model <id>`.
+fn model_name(m: &ModelRecords) -> String {
+    m.name.as_ref().map(|n| n.name.text.clone()).unwrap_or_else(|| format!("model {}", m.id))
+}
+
+/// The scene of model `m` (see the module notes), its geometry, character and texture list taken from
+/// `geometry` (`m` itself, or the model whose records it shares), with where it carries `m`'s name.
+fn model_scene(
     m: &ModelRecords,
+    geometry: &ModelRecords,
     ctx: &Context<'_>,
     textures: &mut TextureSource,
     anims: &mut skeleton::AnimationSource,
     problems: &mut Vec<String>,
-) -> Result<Scene> {
-    let name = m.name.as_ref().map(|n| n.name.text.clone()).unwrap_or_else(|| format!("model {}", m.id));
+) -> Result<(Scene, NameSlots)> {
+    let name = model_name(m);
     let label = format!("model {} `{name}`", m.id);
-    let vertices: Vec<[f32; 3]> = m
+    let mut named = NameSlots::default();
+    let vertices: Vec<[f32; 3]> = geometry
         .vertices
         .as_ref()
         .map(|v| v.vertices.iter().map(|p| super::to_gltf([p[0].get(), p[1].get(), p[2].get()])).collect())
@@ -155,26 +270,28 @@ pub fn model_scene(
     if let Some(i) = vertices.iter().position(|p| !p.iter().all(|c| c.is_finite())) {
         return Err(Error::Refused(format!("vertex {i} is not a finite position")));
     }
-    let polygons: &[Polygon] = m.polygons.as_ref().map_or(&[], |p| p.polygons.as_slice());
+    let polygons: &[Polygon] = geometry.polygons.as_ref().map_or(&[], |p| p.polygons.as_slice());
     let shading = m.name.as_ref().map_or(Flags::new(0), |n| Flags::<ShadingFlags>::new(n.shading.value));
     let mut scene = Scene::default();
-    let mut materials = Materials::new(m, &shading, ctx, textures, &label, problems);
+    let mut materials = Materials::new(geometry, &shading, ctx, textures, &label, problems);
     let normals = Normals::of(&shading);
 
     let mut scene_extras = json!({"model": name, "id": m.id, "shading": shading_json(&shading)});
-    if let Some(lod) = &m.reo_lod {
+    if let Some(lod) = &geometry.reo_lod {
         scene_extras["reo_lod"] =
             json!({"record_id": lod.record_id, "threshold_distance": lod.threshold_distance.get()});
     }
-    if let Some(bsp) = &m.bsp {
+    if let Some(bsp) = &geometry.bsp {
         scene_extras["bsp"] = serde_json::to_value(&bsp.entries).unwrap_or(Value::Null);
     }
-    if let Some(bounds) = &m.bounds {
+    if let Some(bounds) = &geometry.bounds {
         scene_extras["bounds"] = serde_json::to_value(bounds).unwrap_or(Value::Null);
     }
 
-    match &m.character {
+    match &geometry.character {
         None => {
+            named.meshes.push((0, String::new()));
+            named.nodes.push((0, String::new()));
             let built = build_mesh(&name, &vertices, polygons, &normals, &mut materials, None);
             report(&label, &built, problems);
             scene.meshes.push(built.mesh);
@@ -189,11 +306,14 @@ pub fn model_scene(
                 let weights = skeleton::vertex_weights(character, lod, range.first_vertex, range.vertex_end);
                 let Some(polys) = polygons.get(range.first_poly..range.poly_end) else { continue };
                 let lod_verts = vertices.get(range.first_vertex..range.vertex_end).unwrap_or(&[]);
-                let mesh_name = if lod == 0 {
-                    name.clone()
-                } else {
-                    character.lod_names.get(lod - 1).map_or_else(|| format!("{name} LOD {lod}"), |n| n.text.clone())
-                };
+                // LOD 0 is named after the model, a further LOD by its stored name or the model's.
+                let own = if lod == 0 { None } else { character.lod_names.get(lod - 1).map(|n| n.text.clone()) };
+                let suffix = if lod == 0 { String::new() } else { format!(" LOD {lod}") };
+                let mesh_name = own.clone().unwrap_or_else(|| format!("{name}{suffix}"));
+                if own.is_none() {
+                    named.meshes.push((scene.meshes.len(), suffix.clone()));
+                    named.nodes.push((scene.nodes.len(), suffix));
+                }
                 let built = build_mesh(&mesh_name, lod_verts, polys, &normals, &mut materials, Some(&weights));
                 report(&label, &built, problems);
                 if weights.over_four > 0 {
@@ -240,7 +360,7 @@ pub fn model_scene(
     scene.materials = materials.list;
     scene.textures = materials.textures;
     scene.extras = scene_extras;
-    Ok(scene)
+    Ok((scene, named))
 }
 
 fn shading_json(shading: &Flags<ShadingFlags>) -> Value {

@@ -16,7 +16,7 @@ use serde_json::{json, Value};
 
 use super::convert::{self, group_paths};
 use super::types::{DirectoryEntry, Srsc};
-use super::{outputs, parse, FORMAT_ID, STRINGS_FILE};
+use super::{outputs, parse, shared, FORMAT_ID, STRINGS_FILE};
 use crate::asset::{Asset, Binary, Document, Image, NamedAsset};
 use crate::drakan::db::Database;
 use crate::drakan::records::class::{RefKind, Value as FieldValue};
@@ -118,31 +118,37 @@ pub fn convert_in(data: &[u8], ctx: &Context<'_>, opts: &ConvertOptions) -> Resu
     // The lossless document (named after the file): `pack` rebuilds the file from it, with the sources
     // beside it (see `outputs`).
     let value = crate::registry::document_json(FORMAT_ID, &doc)?;
-    let mut out = vec![NamedAsset { name: None, asset: document(value) }];
+    let mut made = Made {
+        out: vec![NamedAsset { name: None, asset: document(value) }],
+        listing: Vec::with_capacity(srsc.entries.len()),
+        textures: Vec::new(),
+        parsed: HashMap::new(),
+        files: HashMap::new(),
+        // What the file's conversions make is charged to its expansion budget, as they are made: records
+        // may share one body (16 records pointing at one 8192² stream took 4.4 GB), and what they make, not
+        // what the file stores, is what costs.
+        budget: Budget::of(data.len() as u64),
+    };
     let strings = convert::strings_map(&doc);
     if !strings.is_empty() {
-        out.push(named(STRINGS_FILE.trim_end_matches(".json"), document(to_value(&strings)?)));
+        made.out.push(named(STRINGS_FILE.trim_end_matches(".json"), document(to_value(&strings)?)));
     }
     let groups = group_paths(&srsc);
-    let mut listing = Vec::with_capacity(srsc.entries.len());
-    let mut textures: Vec<(u16, Texture)> = Vec::new();
+    // Records over one body are converted once (issue 23): the others take the first's listing and files.
+    let sharing = shared::sharing(&srsc);
+    shared::notes(&srsc, &sharing).into_iter().for_each(|n| opts.note(n));
     let mut palette: Option<Vec<[u8; 4]>> = None;
     let mut wanted: Vec<(Ref, &'static str)> = Vec::new();
     for (i, e) in srsc.entries.iter().enumerate() {
         let body = srsc.body(i);
+        if let Some(j) = sharing.converted_as(i) {
+            let item = made.shared_record(&srsc, &groups, (i, j), opts);
+            made.listing.push(item);
+            continue;
+        }
         let (mut item, decoded) = record_item(&srsc, &groups, i);
         if let Some(err) = item.get("error").and_then(Value::as_str) {
-            // Later Riot games (SRSC 0x0101) use other record layouts (CORRECTIONS.md): say so.
-            let hint = if srsc.header.version == super::types::VERSION_DRAKAN {
-                String::new()
-            } else {
-                format!(
-                    " (the file is SRSC version 0x{:04X}, a later Riot game's, whose record layouts may differ \
-                     from Drakan's; the record is kept as stored)",
-                    srsc.header.version
-                )
-            };
-            opts.fail(format!("{}: {err}{hint}", record_label(e, body)));
+            opts.fail(format!("{}: {err}{}", record_label(e, body), version_hint(&srsc)));
         }
         match decoded {
             Some(decoded) => {
@@ -152,9 +158,15 @@ pub fn convert_in(data: &[u8], ctx: &Context<'_>, opts: &ConvertOptions) -> Resu
                 }
                 match decoded {
                     Decoded::Palette(p) if palette.is_none() => palette = Some(p.colors),
-                    Decoded::Texture(t) => textures.push((e.id, t)),
+                    Decoded::Texture(t) => {
+                        made.textures.push((e.id, i));
+                        made.parsed.insert(i, t);
+                    }
                     Decoded::Sound(s) => match sound::to_sound(&s) {
-                        Ok(pcm) => out.push(named(&outputs::sound(&groups, e, &s.name.text), Asset::Sound(pcm))),
+                        Ok(pcm) => {
+                            made.files.insert(i, (made.out.len(), Some(s.name.text.clone())));
+                            made.out.push(named(&outputs::sound(&groups, e, &s.name.text), Asset::Sound(pcm)));
+                        }
                         Err(err) => {
                             opts.fail(format!("{}: no WAV: {err}", record_label(e, body)));
                             item["error"] = Value::String(err.to_string());
@@ -167,53 +179,16 @@ pub fn convert_in(data: &[u8], ctx: &Context<'_>, opts: &ConvertOptions) -> Resu
                 if let StringBody::Riff { extension } = strings::read_body(e.record_type, body) {
                     if e.record_type == strings::PLAIN {
                         let bytes = body.to_vec();
-                        out.push(named(&outputs::music(&groups, e), Asset::Binary(Binary { extension, bytes })));
+                        made.files.insert(i, (made.out.len(), None));
+                        made.out.push(named(&outputs::music(&groups, e), Asset::Binary(Binary { extension, bytes })));
                     }
                 }
             }
         }
-        listing.push(item);
+        made.listing.push(item);
     }
-    let by_id: HashMap<u16, &Texture> = textures.iter().map(|(id, t)| (*id, t)).collect();
-    let refs: Vec<(u16, &Texture)> = textures.iter().map(|(id, t)| (*id, t)).collect();
-    // The pixels the textures decode to are charged to the file's expansion budget before each is decoded:
-    // records may share one body (16 records pointing at one 8192² stream took 4.4 GB), and what they make,
-    // not what the file stores, is what costs.
-    let mut budget = crate::limits::expansion_budget(data.len() as u64);
-    for group in texture::animation_groups(&refs) {
-        let frames: Vec<&Texture> = group.ids.iter().filter_map(|id| by_id.get(id).copied()).collect();
-        let Some(&first) = group.ids.first() else { continue };
-        let pixels: u64 = frames.iter().map(|t| u64::from(t.width) * u64::from(t.height) * 4).sum();
-        match budget.checked_sub(pixels) {
-            Some(left) => budget = left,
-            None => {
-                let err = crate::limits::check_expansion(
-                    FORMAT_ID,
-                    "textures",
-                    crate::limits::expansion_budget(data.len() as u64) - budget + pixels,
-                    data.len() as u64,
-                )
-                .err()
-                .map_or_else(String::new, |e| e.to_string());
-                opts.fail(format!("texture {first} (record 0x0040): not decoded: {err}"));
-                listing.push(json!({"texture": first, "error": err}));
-                continue;
-            }
-        }
-        let image = match frames.as_slice() {
-            [single] => texture::to_image(single, palette.as_deref(), order),
-            _ => texture::animation_to_image(&frames, palette.as_deref(), order),
-        };
-        match image {
-            Ok(image) if image.frames.len() > 1 => out.extend(animation_assets(first, image, opts)?),
-            Ok(image) => out.push(named(&outputs::texture(first), Asset::Image(image))),
-            Err(err) => {
-                let what = if frames.len() > 1 { "animation" } else { "texture" };
-                opts.fail(format!("{what} {first} (record 0x0040): no PNG: {err}"));
-                listing.push(json!({"texture": first, "error": err.to_string()}));
-            }
-        }
-    }
+    made.textures_to_assets(palette.as_deref(), order, opts)?;
+    let Made { mut out, mut listing, .. } = made;
     let listed = listing.len();
     out.extend(referenced_assets(&wanted, ctx, order, &mut listing));
     // What the models refer to in other files and that could not be had: the models go without it, said
@@ -243,6 +218,200 @@ pub fn convert_in(data: &[u8], ctx: &Context<'_>, opts: &ConvertOptions) -> Resu
     out.extend(crate::drakan::scene::convert(&srsc, ctx, opts, order, &mut listing));
     out.push(named(outputs::RECORDS_FILE.trim_end_matches(".json"), document(Value::Array(listing))));
     Ok(out)
+}
+
+/// What a file's conversions may still make: `--max-expansion` times its size, taken as they are made.
+struct Budget {
+    file_len: u64,
+    left: u64,
+}
+
+impl Budget {
+    fn of(file_len: u64) -> Budget {
+        Budget { file_len, left: crate::limits::expansion_budget(file_len) }
+    }
+
+    /// Takes `n` bytes of `what` (`textures`, `sounds`), or gives the refusal with the real figures: what
+    /// was made so far and these `n` bytes.
+    fn spend(&mut self, what: &str, n: u64) -> Result<()> {
+        match self.left.checked_sub(n) {
+            Some(left) => {
+                self.left = left;
+                Ok(())
+            }
+            None => {
+                let spent = crate::limits::expansion_budget(self.file_len).saturating_sub(self.left);
+                crate::limits::check_expansion(FORMAT_ID, what, spent.saturating_add(n), self.file_len)
+            }
+        }
+    }
+}
+
+/// Later Riot games (SRSC 0x0101) use other record layouts (CORRECTIONS.md): a record's error says so.
+fn version_hint(srsc: &Srsc<'_>) -> String {
+    if srsc.header.version == super::types::VERSION_DRAKAN {
+        return String::new();
+    }
+    format!(
+        " (the file is SRSC version 0x{:04X}, a later Riot game's, whose record layouts may differ from Drakan's; \
+         the record is kept as stored)",
+        srsc.header.version
+    )
+}
+
+/// What a file's records made so far (see [`convert_in`]).
+struct Made {
+    out: Vec<NamedAsset>,
+    /// `records.json`: one item per record in directory order, then what failed after.
+    listing: Vec<Value>,
+    /// Texture records by id, with the record whose parsed texture they use (their own, or that of the first
+    /// record over their body).
+    textures: Vec<(u16, usize)>,
+    parsed: HashMap<usize, Texture>,
+    /// The output (index in `out`) a sound (with its name) or music record made, for records sharing its body.
+    files: HashMap<usize, (usize, Option<String>)>,
+    budget: Budget,
+}
+
+impl Made {
+    /// Record `i`, whose body record `j` (earlier, of its type) was converted from (see [`shared`]): `j`'s
+    /// listing item under `i`'s id and group, a texture drawn from `j`'s parsed texture, and `j`'s WAV or
+    /// music under `i`'s name, copied (charged to the budget by what each copy writes).
+    fn shared_record(
+        &mut self,
+        srsc: &Srsc<'_>,
+        groups: &HashMap<u16, String>,
+        (i, j): (usize, usize),
+        opts: &ConvertOptions,
+    ) -> Value {
+        let Some(e) = srsc.entries.get(i) else { return Value::Null };
+        let label = record_label(e, srsc.body(i));
+        let mut item = self.listing.get(j).cloned().unwrap_or(Value::Null);
+        item["id"] = json!(e.id);
+        item["group"] = json!(groups.get(&e.group).cloned().unwrap_or_default());
+        item["same_body_as"] = json!(j);
+        if let Some(err) = item.get("error").and_then(Value::as_str) {
+            opts.fail(format!("{label}: {err}{}", version_hint(srsc)));
+        }
+        if self.parsed.contains_key(&j) {
+            self.textures.push((e.id, j));
+        }
+        if let Some((k, sound_name)) = self.files.get(&j) {
+            let Some(asset) = self.out.get(*k).map(|n| n.asset.clone()) else { return item };
+            let size = match &asset {
+                Asset::Sound(s) => s.data.len(),
+                Asset::Binary(b) => b.bytes.len(),
+                _ => 0,
+            };
+            let name = match sound_name {
+                Some(text) => outputs::sound(groups, e, text),
+                None => outputs::music(groups, e),
+            };
+            match self.budget.spend("sounds", size as u64) {
+                Ok(()) => self.out.push(named(&name, asset)),
+                Err(err) => {
+                    opts.fail(format!("{label}: not converted: {err}"));
+                    item["error"] = Value::String(err.to_string());
+                }
+            }
+        }
+        item
+    }
+
+    /// The textures (id, and the record whose parsed texture it is) as PNGs: stills one by one, animations
+    /// (consecutive ids with flag 0x20) as their frames. What each decodes to is charged to the budget before
+    /// it is decoded. A texture body that several still textures share is decoded and encoded once, and each
+    /// of them gets a copy of that PNG (charged by its bytes): 64 records over one 8192² stream make one
+    /// image, not 64.
+    fn textures_to_assets(
+        &mut self,
+        palette: Option<&[[u8; 4]]>,
+        order: ChannelOrder,
+        opts: &ConvertOptions,
+    ) -> Result<()> {
+        let Made { out, listing, textures, parsed, budget, .. } = self;
+        let refs: Vec<(u16, &Texture)> =
+            textures.iter().filter_map(|&(id, k)| parsed.get(&k).map(|t| (id, t))).collect();
+        let owner: HashMap<u16, usize> = textures.iter().copied().collect();
+        let groups = texture::animation_groups(&refs);
+        let still_owner = |ids: &[u16]| match ids {
+            [id] => owner.get(id).copied(),
+            _ => None,
+        };
+        let mut stills: HashMap<usize, usize> = HashMap::new();
+        for g in &groups {
+            if let Some(k) = still_owner(&g.ids) {
+                *stills.entry(k).or_default() += 1;
+            }
+        }
+        // The PNG (or why there is none) of each shared still body, once made.
+        let mut encoded: HashMap<usize, std::result::Result<Vec<u8>, String>> = HashMap::new();
+        let failed = |first: u16, what: &str, err: String, listing: &mut Vec<Value>| {
+            opts.fail(format!("{what} {first} (record 0x0040): {err}"));
+            listing.push(json!({"texture": first, "error": err}));
+        };
+        for group in groups {
+            let Some(&first) = group.ids.first() else { continue };
+            let shared = still_owner(&group.ids).filter(|k| stills.get(k).is_some_and(|&n| n > 1));
+            if let Some(done) = shared.and_then(|k| encoded.get(&k)) {
+                match done.as_ref().map(|png| (png, budget.spend("textures", png.len() as u64))) {
+                    Ok((png, Ok(()))) => out.push(named(&outputs::texture(first), png_asset(png.clone()))),
+                    Ok((_, Err(err))) => failed(first, "texture", format!("not written: {err}"), listing),
+                    Err(err) => failed(first, "texture", err.clone(), listing),
+                }
+                continue;
+            }
+            let frames: Vec<&Texture> =
+                group.ids.iter().filter_map(|id| owner.get(id).and_then(|k| parsed.get(k))).collect();
+            let pixels: u64 = frames.iter().map(|t| u64::from(t.width) * u64::from(t.height) * 4).sum();
+            if let Err(err) = budget.spend("textures", pixels) {
+                failed(first, "texture", format!("not decoded: {err}"), listing);
+                continue;
+            }
+            let image = match frames.as_slice() {
+                [single] => texture::to_image(single, palette, order),
+                _ => texture::animation_to_image(&frames, palette, order),
+            };
+            let what = if frames.len() > 1 { "animation" } else { "texture" };
+            match (image, shared) {
+                (Ok(image), _) if image.frames.len() > 1 => out.extend(animation_assets(first, image, opts)?),
+                (Ok(image), Some(k)) => {
+                    let png = still_png(&image, opts).map_err(|err| format!("no PNG: {err}"));
+                    drop(image);
+                    match &png {
+                        Ok(bytes) => match budget.spend("textures", bytes.len() as u64) {
+                            Ok(()) => out.push(named(&outputs::texture(first), png_asset(bytes.clone()))),
+                            Err(err) => failed(first, what, format!("not written: {err}"), listing),
+                        },
+                        Err(err) => failed(first, what, err.clone(), listing),
+                    }
+                    encoded.insert(k, png);
+                }
+                (Ok(image), None) => out.push(named(&outputs::texture(first), Asset::Image(image))),
+                (Err(err), shared) => {
+                    let err = format!("no PNG: {err}");
+                    failed(first, what, err.clone(), listing);
+                    if let Some(k) = shared {
+                        encoded.insert(k, Err(err));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A still image's PNG, as `relic convert` would write it (with its `--compression`).
+fn still_png(image: &Image, opts: &ConvertOptions) -> Result<Vec<u8>> {
+    crate::export::png::encode_image_with(image, opts.compression)?
+        .into_iter()
+        .find(|e| e.suffix.is_empty() && e.extension == "png")
+        .map(|e| e.bytes)
+        .ok_or_else(|| Error::Unsupported(format!("{FORMAT_ID}: the PNG encoder made no still image")))
+}
+
+fn png_asset(bytes: Vec<u8>) -> Asset {
+    Asset::Binary(Binary { extension: "png", bytes })
 }
 
 /// `record 0x0040 (texture) id 7 `name``: a record as failures name it.

@@ -325,11 +325,14 @@ pub fn info(srsc: &Srsc<'_>) -> serde_json::Value {
         *types.entry(format!("0x{:04X} {name}", e.record_type)).or_default() += 1;
     }
     let groups = srsc.entries.iter().filter(|e| records::is_group_definition(e.record_type)).count();
+    let meet = super::shared::sharing(srsc);
     json!({
         "format": FORMAT_ID,
         "version": format!("0x{:04X}", srsc.header.version),
         "records": srsc.entries.len(),
         "groups": groups,
+        "shared_bodies": meet.shared.len(),
+        "overlapping_bodies": meet.overlapping.len(),
         "directory_offset": srsc.header.directory_offset,
         "file_size": srsc.bytes.len(),
         "record_types": types,

@@ -178,6 +178,7 @@ impl Codec for SrscCodec {
 mod assets;
 pub mod outputs;
 mod pack;
+pub mod shared;
 pub mod sources;
 
 pub use assets::{convert_in, Context};
