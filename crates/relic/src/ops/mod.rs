@@ -1,10 +1,11 @@
-//! The operations behind the CLI, generic over the registry: identify, info, list, extract, convert, pack and
-//! check, one file each. Parallel work (rayon) happens here, across files and entries, so library users get
+//! The operations behind the CLI, generic over the registry: identify, info, list, extract, convert, pack,
+//! edit and check, one file each. Parallel work (rayon) happens here, across files and entries, so library users get
 //! it too. Every operation writes through `paths` (no escape, no link followed, atomic, no clobber) and
 //! within `limits`.
 
 mod check;
 mod convert;
+mod edit;
 mod extract;
 mod list;
 mod pack;
@@ -14,6 +15,7 @@ pub use check::{check, check_shard, CheckItem};
 pub use convert::{
     check_convert_request, convert, layout_root, ConvertReport, ConvertRequest, FailedItem, ManifestItem,
 };
+pub use edit::{edit, AddSpec, EditMethod, EditReport, EditRequest};
 pub use extract::{extract, extract_many, ExtractOptions, ExtractReport, ExtractedItem};
 pub use list::{archive_entries, check_depth, list, list_each, list_json, ListedEntry};
 pub use pack::{

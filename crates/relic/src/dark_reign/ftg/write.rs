@@ -44,24 +44,44 @@ pub fn write_new(entries: &[NewEntry]) -> Result<Vec<u8>> {
 /// (indices into `entries`) from offset 12, the directory last.
 pub fn write_in_order(entries: &[([u8; NAME_SIZE], &[u8])], order: &[usize]) -> Result<Vec<u8>> {
     let data: usize = entries.iter().map(|e| e.1.len()).sum();
-    let too_big = || Error::Refused(format!("{FORMAT_ID}: {data} bytes do not fit 32-bit offsets"));
-    let directory_offset = u32::try_from(HEADER_SIZE + data).map_err(|_| too_big())?;
     let mut out = Vec::with_capacity(HEADER_SIZE + data + entries.len() * ENTRY_SIZE);
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&directory_offset.to_le_bytes());
-    out.extend_from_slice(&(entries.len() as u32).to_le_bytes());
+    write_in_order_to(entries, order, &mut out)?;
+    Ok(out)
+}
+
+/// [`write_in_order`] streamed to `out` (`relic edit` copies untouched entries from the mapped archive
+/// without holding the new one in memory). Returns the bytes written.
+pub(crate) fn write_in_order_to(
+    entries: &[([u8; NAME_SIZE], &[u8])],
+    order: &[usize],
+    out: &mut dyn std::io::Write,
+) -> Result<u64> {
+    let data: u64 = entries.iter().map(|e| e.1.len() as u64).sum();
+    let too_big = || Error::Refused(format!("{FORMAT_ID}: {data} bytes do not fit 32-bit offsets"));
+    let directory_offset = u32::try_from(HEADER_SIZE as u64 + data).map_err(|_| too_big())?;
+    let count = u32::try_from(entries.len()).map_err(|_| too_big())?;
+    let io = |e: std::io::Error| Error::io("<output>", e);
+    let mut head = MAGIC.to_vec();
+    head.extend_from_slice(&directory_offset.to_le_bytes());
+    head.extend_from_slice(&count.to_le_bytes());
+    out.write_all(&head).map_err(io)?;
     let mut offsets = vec![0u32; entries.len()];
+    let mut at = HEADER_SIZE as u32;
     for &i in order {
         let (Some(slot), Some((_, bytes))) = (offsets.get_mut(i), entries.get(i)) else { continue };
-        *slot = out.len() as u32;
-        out.extend_from_slice(bytes);
+        *slot = at;
+        out.write_all(bytes).map_err(io)?;
+        // (Fits: the sum of every entry's size was checked against u32 above.)
+        at = at.saturating_add(bytes.len() as u32);
     }
+    let mut dir = Vec::with_capacity(entries.len() * ENTRY_SIZE);
     for ((field, bytes), offset) in entries.iter().zip(offsets) {
-        out.extend_from_slice(field);
-        out.extend_from_slice(&offset.to_le_bytes());
-        out.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
+        dir.extend_from_slice(field);
+        dir.extend_from_slice(&offset.to_le_bytes());
+        dir.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
     }
-    Ok(out)
+    out.write_all(&dir).map_err(io)?;
+    Ok(u64::from(at) + dir.len() as u64)
 }
 
 /// Writes `(name field, data, offset)` entries back into a stored layout: `BOTG`, each entry's data at its

@@ -47,7 +47,7 @@ pub fn from_folder(files: &[FolderFile]) -> Result<Vec<u8>> {
 }
 
 /// `<type hex>_<id>[_<name>].bin` → (type, id).
-fn parse_name(file_name: &str) -> Option<(u16, u16)> {
+pub(crate) fn parse_name(file_name: &str) -> Option<(u16, u16)> {
     let stem = file_name.strip_suffix(".bin")?;
     let mut parts = stem.splitn(3, '_');
     let record_type = u16::from_str_radix(parts.next()?, 16).ok()?;

@@ -30,31 +30,65 @@ pub fn write_packed(version: u16, records: &[NewRecord]) -> Result<Vec<u8>> {
 /// Like [`write_packed`], with the bodies in `body_order` (indices into `records`; the directory stays in
 /// the records' order).
 pub fn write_packed_in_order(version: u16, records: &[NewRecord], body_order: &[usize]) -> Result<Vec<u8>> {
+    let bodies: usize = records.iter().map(|r| r.body.len()).sum();
+    let mut out = Vec::with_capacity(HEADER_SIZE + bodies + records.len() * ENTRY_SIZE);
+    let refs: Vec<RecordRef<'_>> = records
+        .iter()
+        .map(|r| RecordRef { record_type: r.record_type, id: r.id, group: r.group, body: &r.body })
+        .collect();
+    write_packed_to(version, &refs, body_order, &mut out)?;
+    Ok(out)
+}
+
+/// A record to write whose body is borrowed (from a mapped file being edited, `relic edit`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct RecordRef<'b> {
+    pub record_type: u16,
+    pub id: u16,
+    pub group: u16,
+    pub body: &'b [u8],
+}
+
+/// [`write_packed_in_order`] streamed to `out`, so an edit holds no copy of the file. Returns the bytes
+/// written.
+pub(crate) fn write_packed_to(
+    version: u16,
+    records: &[RecordRef<'_>],
+    body_order: &[usize],
+    out: &mut dyn std::io::Write,
+) -> Result<u64> {
     let count = u16::try_from(records.len())
         .map_err(|_| Error::Refused(format!("{FORMAT_ID}: {} records, more than 65535", records.len())))?;
-    let bodies: usize = records.iter().map(|r| r.body.len()).sum();
-    let directory_offset = u32::try_from(HEADER_SIZE + bodies)
+    let bodies: u64 = records.iter().map(|r| r.body.len() as u64).sum();
+    let directory_offset = u32::try_from(HEADER_SIZE as u64 + bodies)
         .map_err(|_| Error::Refused(format!("{FORMAT_ID}: {bodies} bytes of bodies do not fit u32 offsets")))?;
-    let mut out = Vec::with_capacity(HEADER_SIZE + bodies + records.len() * ENTRY_SIZE);
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&version.to_le_bytes());
-    out.extend_from_slice(&directory_offset.to_le_bytes());
-    out.extend_from_slice(&count.to_le_bytes());
+    let io = |e: std::io::Error| Error::io("<output>", e);
+    let mut head = Vec::with_capacity(HEADER_SIZE);
+    head.extend_from_slice(MAGIC);
+    head.extend_from_slice(&version.to_le_bytes());
+    head.extend_from_slice(&directory_offset.to_le_bytes());
+    head.extend_from_slice(&count.to_le_bytes());
+    out.write_all(&head).map_err(io)?;
     let mut offsets = vec![0u32; records.len()];
+    let mut at = HEADER_SIZE as u32;
     for &i in body_order {
         if let (Some(r), Some(slot)) = (records.get(i), offsets.get_mut(i)) {
-            *slot = out.len() as u32;
-            out.extend_from_slice(&r.body);
+            *slot = at;
+            out.write_all(r.body).map_err(io)?;
+            // (Fits: the bodies' total was checked against u32 above.)
+            at = at.saturating_add(r.body.len() as u32);
         }
     }
+    let mut dir = Vec::with_capacity(records.len() * ENTRY_SIZE);
     for (r, offset) in records.iter().zip(offsets) {
-        out.extend_from_slice(&r.record_type.to_le_bytes());
-        out.extend_from_slice(&r.id.to_le_bytes());
-        out.extend_from_slice(&r.group.to_le_bytes());
-        out.extend_from_slice(&offset.to_le_bytes());
-        out.extend_from_slice(&(r.body.len() as u32).to_le_bytes());
+        dir.extend_from_slice(&r.record_type.to_le_bytes());
+        dir.extend_from_slice(&r.id.to_le_bytes());
+        dir.extend_from_slice(&r.group.to_le_bytes());
+        dir.extend_from_slice(&offset.to_le_bytes());
+        dir.extend_from_slice(&(r.body.len() as u32).to_le_bytes());
     }
-    Ok(out)
+    out.write_all(&dir).map_err(io)?;
+    Ok(u64::from(at) + dir.len() as u64)
 }
 
 /// Writes the file a document describes. Bodies whose bytes are given (`data`, or `text` that encodes to
@@ -176,4 +210,10 @@ pub(crate) fn bodies_of(doc: &SrscDocument) -> Result<Vec<Vec<u8>>> {
         out.push(body);
     }
     Ok(out)
+}
+
+/// The type and id a record file's name gives (`<type hex>_<id>[_<name>].bin`, as `extract` names
+/// records and `pack` reads them), for `relic edit`.
+pub(crate) fn record_of_file_name(file_name: &str) -> Option<(u16, u16)> {
+    super::pack::parse_name(file_name)
 }

@@ -37,6 +37,12 @@ pub enum PackSource {
         path: PathBuf,
         size: u64,
     },
+    /// A range of a mapped file, copied when written: an untouched entry of an archive being edited
+    /// (`relic edit`), so the rewrite holds no copy of the archive.
+    Mapped {
+        source: std::sync::Arc<crate::source::Source>,
+        range: std::ops::Range<usize>,
+    },
 }
 
 impl PackSource {
@@ -44,6 +50,7 @@ impl PackSource {
         match self {
             PackSource::Bytes(b) => b.len() as u64,
             PackSource::File { size, .. } => *size,
+            PackSource::Mapped { range, .. } => range.len() as u64,
         }
     }
 
@@ -51,6 +58,7 @@ impl PackSource {
         match self {
             PackSource::Bytes(b) => Ok(Box::new(b.as_slice())),
             PackSource::File { path, .. } => Ok(Box::new(std::fs::File::open(path).map_err(|e| Error::io(path, e))?)),
+            PackSource::Mapped { source, range } => Ok(Box::new(source.get(range.clone()).unwrap_or(&[]))),
         }
     }
 
@@ -58,6 +66,7 @@ impl PackSource {
         match self {
             PackSource::Bytes(_) => "in-memory entry".into(),
             PackSource::File { path, .. } => path.display().to_string(),
+            PackSource::Mapped { range, .. } => format!("the archive's bytes at 0x{:X}", range.start),
         }
     }
 

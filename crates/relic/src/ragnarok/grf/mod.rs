@@ -66,6 +66,7 @@
 
 pub mod convert;
 pub mod des;
+pub mod edit;
 pub mod read;
 pub mod types;
 pub mod write;
