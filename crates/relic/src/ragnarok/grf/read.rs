@@ -52,10 +52,9 @@ pub fn parse(bytes: &[u8]) -> Result<Grf<'_>> {
         r.sub(table_at, (bytes.len() as u64).saturating_sub(table_at), "table_offset").map_err(|e| e.at_offset(30))?;
     // Range errors are reported at the table (1.x) or its stream, naming the entry.
     let (grf, stream_at) = match layout {
-        Layout::V1 => (read_v1_table(header, count, &mut t, bytes)?, table_at),
-        Layout::V2 | Layout::V3 => read_zlib_table(header, layout, count, &mut t, table_at, bytes)?,
+        Layout::V1 => (read_v1_table((signature, header), count, &mut t, bytes)?, table_at),
+        Layout::V2 | Layout::V3 => read_zlib_table((signature, header), layout, count, &mut t, table_at, bytes)?,
     };
-    let grf = Grf { signature, ..grf };
     for (i, e) in grf.entries.iter().enumerate() {
         check_range(&r, e, layout, stream_at).map_err(|e| e.within(format_args!("table.entries[{i}]")))?;
     }
@@ -64,7 +63,12 @@ pub fn parse(bytes: &[u8]) -> Result<Grf<'_>> {
 
 /// A 1.x table: from its offset to the end of the file, not compressed; each entry a u32 name field length,
 /// the name field (2 bytes, the enciphered name, 4 bytes), sizes with constants added, flags, u32 offset.
-fn read_v1_table<'a>(header: GrfHeader, count: u32, t: &mut Reader<'a>, bytes: &'a [u8]) -> Result<Grf<'a>> {
+fn read_v1_table<'a>(
+    (signature, header): (Signature, GrfHeader),
+    count: u32,
+    t: &mut Reader<'a>,
+    bytes: &'a [u8],
+) -> Result<Grf<'a>> {
     let least = 4 + V1_NAME_LEAD + V1_NAME_TAIL + RECORD_FIXED;
     let n = t.count(u64::from(count), least, "entries").map_err(|e| match e {
         Error::Limit { message, .. } => {
@@ -79,7 +83,7 @@ fn read_v1_table<'a>(header: GrfHeader, count: u32, t: &mut Reader<'a>, bytes: &
     let table_trailing = t.data().get(t.pos()..).unwrap_or(&[]).to_vec();
     let len = t.len() as u64;
     Ok(Grf {
-        signature: Signature::MasterOfMagic,
+        signature,
         header,
         layout: Layout::V1,
         table_packed_size: len,
@@ -148,7 +152,7 @@ pub fn v1_name_field(name_raw: &[u8]) -> Vec<u8> {
 /// A 0x200 or 0x300 table: (0x300: a u32,) u32 compressed size, u32 inflated size, the zlib stream of the
 /// entries: NUL-terminated name, sizes, flags, u32 (0x300: u64) offset.
 fn read_zlib_table<'a>(
-    header: GrfHeader,
+    (signature, header): (Signature, GrfHeader),
     layout: Layout,
     count: u32,
     t: &mut Reader<'a>,
@@ -195,7 +199,7 @@ fn read_zlib_table<'a>(
     }
     let table_trailing = table.get(tr.pos()..).unwrap_or(&[]).to_vec();
     let grf = Grf {
-        signature: Signature::MasterOfMagic,
+        signature,
         header,
         layout,
         table_packed_size: u64::from(table_packed_size),
