@@ -147,7 +147,7 @@ impl Codec for GrfCodec {
         let kept = write::kept_folder_name(&files);
         if let Some(name) = &kept {
             request.note(format!(
-                "entry names start with `{name}\\`: a folder named `data` keeps its name, as GRF tools do (the \
+                "note: entry names start with `{name}\\`: a folder named `data` keeps its name, as GRF tools do (the \
                  client finds its files under `data\\`); give its parent folder to name entries from there"
             ));
         }
