@@ -491,3 +491,34 @@ fn a_folder_named_data_keeps_its_name_and_extractions_pack_back_under_the_same_n
         assert_eq!(std::fs::read(&again).unwrap(), std::fs::read(&one).unwrap(), "{folder}: the same archive");
     }
 }
+
+/// Parses, inflates every entry and makes the JSON (the result borrows the input).
+fn parse_all(b: &[u8]) -> relic::Result<usize> {
+    let archive = parse(b)?;
+    let mut n = 0;
+    for i in 0..archive.len() {
+        n += archive.read(i).map(|d| d.len()).unwrap_or(0);
+    }
+    grf::FORMAT.codec.to_json(b)?;
+    Ok(n)
+}
+
+#[test]
+fn damaged_event_horizon_archives_are_refused_or_written_back_as_they_are() {
+    let bytes = archive(EVENT_HORIZON_FIELD, 0x300, Head::Wide, &contents()[..3]);
+    let report = relic::testing::check_robustness(&bytes, true, parse_all);
+    assert!(report.flips_rejected > 0);
+    let mut parsed = 0;
+    for pos in 0..bytes.len() {
+        for mask in [0xFFu8, 0x01] {
+            let mut b = bytes.clone();
+            b[pos] ^= mask;
+            let Ok(archive) = parse(&b) else { continue };
+            parsed += 1;
+            let doc = grf::convert::to_document(&archive);
+            let back = grf::write_document_as(&doc, archive.signature).unwrap_or_else(|e| panic!("byte {pos}: {e}"));
+            assert!(back == b, "byte {pos} flipped with 0x{mask:02X}");
+        }
+    }
+    assert!(parsed > 100, "only {parsed} variants parsed");
+}
