@@ -11,7 +11,7 @@ mod srsc_fixtures;
 
 use counting::{peak_during, serial};
 use relic::drakan::srsc::FORMAT;
-use relic::ops::{self, ConvertRequest, Quiet};
+use relic::ops::{self, ConvertRequest, PackOptions, Quiet};
 use srsc_fixtures::Bytes as B;
 use srsc_fixtures::{character, over};
 
@@ -46,6 +46,16 @@ fn convert(dir: &Path, name: &str, bytes: &[u8], req: &ConvertRequest) -> (ops::
     let out = dir.join(format!("out-{name}"));
     let report = ops::convert(std::slice::from_ref(&input), &out, req, &Quiet);
     (report, out.join(name))
+}
+
+/// Packs the document of `folder` (the conversion of `name`) back: the file's very bytes, with no warning
+/// (the copies each record got read back as that record's sources).
+fn packs_back(folder: &Path, name: &str, bytes: &[u8]) {
+    let back = folder.with_file_name(format!("back-{name}"));
+    let report =
+        ops::pack("drakan-srsc", &folder.join(format!("{name}.json")), &back, &PackOptions::default()).unwrap();
+    assert!(report.notes.iter().all(|n| !n.contains("warning")), "{:?}", report.notes);
+    assert!(std::fs::read(&back).unwrap() == bytes, "{name} packs back as it was");
 }
 
 fn notes(req: &ConvertRequest) -> Vec<String> {
@@ -110,6 +120,7 @@ fn a_shared_texture_is_charged_once_plus_what_each_record_writes() {
     assert!(items[0].get("same_body_as").is_none());
     assert_eq!((items[63]["id"].clone(), items[63]["same_body_as"].clone()), (64.into(), 0.into()));
     assert_eq!(items[63]["decoded"], items[0]["decoded"]);
+    packs_back(&folder, "Zlib.txd", &bytes);
 }
 
 /// `info` counts records that have an earlier record's very body and records whose body overlaps another's
@@ -150,6 +161,7 @@ fn shared_and_overlapping_bodies_are_counted_and_said_in_one_line() {
     let strings: Value = serde_json::from_slice(&std::fs::read(folder.join("strings.json")).unwrap()).unwrap();
     // The document keeps a shared body once (record 2 is `same_as` record 1), and so do the strings.
     assert_eq!(strings, serde_json::json!({"1": "hello world", "3": "world"}));
+    packs_back(&folder, "Text.rrc", &bytes);
 }
 
 /// 20,000 records each overlapping the next are found in one sweep, and said in one line.
@@ -202,6 +214,7 @@ fn sounds_over_one_body_are_written_for_each_record() {
     let four = std::fs::read(folder.join("4_drip.wav")).unwrap();
     assert_eq!(&four[..4], b"RIFF");
     assert_eq!(std::fs::read(folder.join("5_drip.wav")).unwrap(), four);
+    packs_back(&folder, "Drip.sdb", &bytes);
 }
 
 /// 40 models whose vertices, polygons, texture list and character are one set of bodies (each with its own
@@ -279,6 +292,7 @@ fn models_over_one_character_build_it_once_and_each_gets_its_scene() {
         }
         assert_eq!(renamed, first, "m{k}");
     }
+    packs_back(&folder, "Crowd.mod", &bytes);
     let (odd, _) = glb("odd");
     assert_eq!(odd["scenes"][0]["extras"]["shading"]["value"], 0x8001);
 
