@@ -228,18 +228,17 @@ fn normals_follow_the_shade_type_and_faces_keep_colour_and_sides() {
         to_scene(&rsm, None).unwrap()
     };
     let vertices = |s: &Scene| s.meshes[0].primitives.iter().map(|p| p.positions.len()).sum::<usize>();
-    // Flat: every corner its face's normal, 6 vertices. 2.x faces are written in reversed order (no mirror
-    // above them, CORRECTIONS.md), and normals follow the written order: −Z and −X (+Z and +X before).
+    // Flat: every corner its face's normal, 6 vertices.
     let flat = build(1, [1, 1]);
     assert_eq!(vertices(&flat), 6);
     let p = &flat.meshes[0].primitives;
-    assert!(p.iter().any(|p| p.normals.iter().all(|n| *n == [0.0, 0.0, -1.0])));
-    assert!(p.iter().any(|p| p.normals.iter().all(|n| *n == [-1.0, 0.0, 0.0])));
+    assert!(p.iter().any(|p| p.normals.iter().all(|n| *n == [0.0, 0.0, 1.0])));
+    assert!(p.iter().any(|p| p.normals.iter().all(|n| *n == [1.0, 0.0, 0.0])));
     // Smooth, one group: the shared edge's vertices average both faces; 4 vertices.
     let smooth = build(2, [1, 1]);
     assert_eq!(vertices(&smooth), 4 + 2, "two materials (one face is two-sided) split the shared vertices");
     let shared: Vec<[f32; 3]> =
-        smooth.meshes[0].primitives[0].normals.iter().copied().filter(|n| n[0] < 0.0 && n[2] < 0.0).collect();
+        smooth.meshes[0].primitives[0].normals.iter().copied().filter(|n| n[0] > 0.0 && n[2] > 0.0).collect();
     assert!(!shared.is_empty(), "{:?}", smooth.meshes[0].primitives[0].normals);
     assert!(shared.iter().all(|n| (n[0] - n[2]).abs() < 1e-6));
     // Smooth, two groups: no averaging across the edge.

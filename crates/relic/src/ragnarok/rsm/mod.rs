@@ -108,9 +108,10 @@ fn convert_model(data: &[u8], path: Option<&std::path::Path>, opts: &ConvertOpti
     missing.dedup();
     for name in missing {
         match sources.find(name) {
-            textures::Found::Undecodable(why) => {
-                opts.note(format!("{FORMAT_ID}: texture '{}' is not an image relic reads: {why}", textures::client_name(name)))
-            }
+            textures::Found::Undecodable(why) => opts.note(format!(
+                "{FORMAT_ID}: texture '{}' is not an image relic reads: {why}",
+                textures::client_name(name)
+            )),
             textures::Found::Missing | textures::Found::Image(_) => opts.note(sources.missing_note(name)),
         }
     }
@@ -126,5 +127,10 @@ pub fn check_textures(data: &[u8], path: &std::path::Path) -> Result<Vec<String>
     if sources.is_empty() {
         return Ok(Vec::new());
     }
-    Ok(rsm.texture_names().into_iter().filter(|n| !sources.exists(&n.text)).map(|n| sources.missing_note(&n.text)).collect())
+    Ok(rsm
+        .texture_names()
+        .into_iter()
+        .filter(|n| !sources.exists(&n.text))
+        .map(|n| sources.missing_note(&n.text))
+        .collect())
 }

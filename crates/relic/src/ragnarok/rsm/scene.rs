@@ -18,7 +18,8 @@
 //!
 //! In glTF each of these becomes a chain of nodes (TRS where the factors allow, `node.matrix` for the 3×3
 //! matrices, which may shear or mirror); glTF flips the winding of a mirrored node itself (negative
-//! determinant), so no vertex is baked. Face winding: see [`WINDING`].
+//! determinant), so no vertex is baked. Face winding: see [`WINDING`] (as stored in both families, against
+//! CORRECTIONS.md's "2.x triangles are written in reversed order", which the corpus contradicts for glTF).
 //!
 //! The per-vertex colour of texture vertices is kept in the JSON only, never written as `COLOR_0`: it is 0
 //! (black) in real files, glTF multiplies it into the texture, and the game and the public loaders ignore
@@ -144,21 +145,17 @@ fn channel<T: Copy>(
     })
 }
 
-/// Face winding. RSM faces of both families are stored clockwise when seen from the front in their file
-/// space. Below 2.2 the mirror `S(1,−1,1)` above the model makes them counter-clockwise, as glTF wants, so
-/// they are written as stored (measured on the corpus models: face normals by the right-hand rule point
-/// outward after the mirror). From 2.2 nothing is mirrored, so each triangle is written in reversed order
-/// (corners 0, 2, 1), as korangar draws 2.x (CORRECTIONS.md, "Axes (corrected 2026-11-25)").
-pub const WINDING: &str = "as stored below 2.2, reversed from 2.2";
-
-/// The order a face's corners are written in (see [`WINDING`]).
-fn corner_order(version: Version) -> [usize; 3] {
-    if version.is_rsm2() {
-        [0, 2, 1]
-    } else {
-        [0, 1, 2]
-    }
-}
+/// Face winding, as measured on the corpus (`tests/ro_rsm_upright.rs`): in both families the stored
+/// corner order's right-hand normal points out of the mesh in its own file space (every closed mesh of
+/// `goldberg_s_01.rsm2` and the 1.4 models), so faces are written as stored: glTF fronts are
+/// counter-clockwise, and glTF flips that rule itself below a mirroring node, which keeps the 1.x mirror
+/// `S(1,−1,1)` facing out. CORRECTIONS.md says 2.x triangles are written reversed once the mirror is gone;
+/// that holds for korangar's renderer, not for glTF: reversed, 286 of the 288 faces of goldberg's root
+/// mesh that a ray test can decide face in. One exception: a mesh whose own file transform mirrors
+/// (negative determinant: goldberg's `Object293`, `Object294`, `Object290`) was stored with its faces
+/// already reversed, as the game draws with one fixed winding rule whatever the matrix; glTF's own flip
+/// would turn those inward, so they are written reversed (see [`mirrored_meshes_reversed`]).
+pub const WINDING: &str = "as stored; reversed in meshes whose file transform mirrors";
 
 /// Output vertex ids by (vertex, texture vertex, normal split key), per primitive.
 type CornerIds = HashMap<(u16, u16, i64), u32>;
@@ -228,9 +225,7 @@ impl Builder<'_> {
         let animated: Vec<usize> =
             mesh.texture_animations.iter().filter_map(|a| usize::try_from(a.texture).ok()).collect();
         let shade = self.rsm.shade_type;
-        let order = corner_order(self.rsm.version);
-        // Normals by the right-hand rule over the corners as written, so they point to the front.
-        let face_normals: Vec<Vec3> = mesh.faces.iter().map(|f| face_normal(mesh, f, order)).collect();
+        let face_normals: Vec<Vec3> = mesh.faces.iter().map(|f| face_normal(mesh, f)).collect();
         // Smooth normals: per (vertex, smooth group), the sum of the face normals around it.
         let mut smooth: HashMap<(u16, i32), Vec3> = HashMap::new();
         if shade == 2 {
@@ -261,7 +256,7 @@ impl Builder<'_> {
                 }
             };
             let (_, prim, seen) = &mut prims[at];
-            for k in order {
+            for k in 0..3 {
                 let (v, t) = (f.vertices[k], f.tex_vertices[k]);
                 let split: i64 = match shade {
                     1 => fi as i64,
@@ -297,10 +292,9 @@ fn corner_group(f: &Face, corner: usize) -> i32 {
     f.smooth_groups.get(corner).or_else(|| f.smooth_groups.first()).copied().unwrap_or(0)
 }
 
-fn face_normal(mesh: &Mesh, f: &Face, order: [usize; 3]) -> Vec3 {
+fn face_normal(mesh: &Mesh, f: &Face) -> Vec3 {
     let p = |k: usize| Vec3::from_array(mesh.vertices.get(usize::from(f.vertices[k])).copied().unwrap_or([0.0; 3]));
-    let [a, b, c] = order.map(p);
-    let n = (b - a).cross(c - a);
+    let n = (p(1) - p(0)).cross(p(2) - p(0));
     if n.length_squared() > 0.0 && n.is_finite() {
         n.normalize()
     } else {
@@ -342,7 +336,8 @@ pub fn to_scene(rsm: &Rsm, lookup: Option<&dyn TextureLookup>) -> Result<Scene> 
     let mut mesh_nodes = vec![0usize; rsm.meshes.len()];
 
     // Below 2.2 the root mirrors Y (replaced by the centring placement at the end); 2.2+ is Y-up already.
-    let root_transform = if rsm.version.is_rsm2() { Mat4::IDENTITY } else { Mat4::from_scale(Vec3::new(1.0, -1.0, 1.0)) };
+    let root_transform =
+        if rsm.version.is_rsm2() { Mat4::IDENTITY } else { Mat4::from_scale(Vec3::new(1.0, -1.0, 1.0)) };
     let root = push_node(&mut b.scene, "model", Transform::Matrix(columns(root_transform)));
     b.scene.roots.push(root);
 
@@ -464,6 +459,7 @@ pub fn to_scene(rsm: &Rsm, lookup: Option<&dyn TextureLookup>) -> Result<Scene> 
         }
     }
 
+    mirrored_meshes_reversed(&mut b.scene, root);
     if !rsm.version.is_rsm2() {
         centre(&mut b.scene, root);
     }
@@ -472,6 +468,41 @@ pub fn to_scene(rsm: &Rsm, lookup: Option<&dyn TextureLookup>) -> Result<Scene> 
         b.scene.animations.push(Animation { name: "animation".into(), channels, ..Default::default() });
     }
     Ok(b.scene)
+}
+
+/// Reverses the triangles (and turns the normals) of every mesh whose file transform at rest mirrors: the
+/// world matrix below the root (relic's own 1.x mirror left out) with a negative determinant. Such meshes
+/// were stored reversed for a renderer with one fixed winding rule (see [`WINDING`]); glTF already flips
+/// the rule under a mirroring node, so without this they would face in.
+fn mirrored_meshes_reversed(scene: &mut Scene, root: usize) {
+    let mut mirrored = Vec::new();
+    let mut stack = vec![(root, Mat4::IDENTITY)];
+    while let Some((n, parent)) = stack.pop() {
+        let Some(node) = scene.nodes.get(n) else { continue };
+        let world = if n == root { Mat4::IDENTITY } else { parent * local_matrix(&node.transform) };
+        if world.determinant() < 0.0 {
+            mirrored.extend(node.mesh);
+        }
+        stack.extend(node.children.iter().map(|&c| (c, world)));
+    }
+    for m in mirrored {
+        let Some(mesh) = scene.meshes.get_mut(m) else { continue };
+        for p in &mut mesh.primitives {
+            p.indices.chunks_exact_mut(3).for_each(|t| t.swap(1, 2));
+            p.normals.iter_mut().for_each(|n| *n = n.map(|x| -x));
+        }
+    }
+}
+
+fn local_matrix(t: &Transform) -> Mat4 {
+    match t {
+        Transform::Matrix(m) => Mat4::from_cols_array(m),
+        Transform::Trs { translation, rotation, scale } => Mat4::from_scale_rotation_translation(
+            Vec3::from_array(*scale),
+            Quat::from_array(*rotation),
+            Vec3::from_array(*translation),
+        ),
+    }
 }
 
 /// Below 2.2: replaces the root's mirror with `S(1,−1,1)·T(−c.x, min.y, −c.z)` computed from the bounding
@@ -483,15 +514,7 @@ fn centre(scene: &mut Scene, root: usize) {
     let mut stack = vec![(root, Mat4::IDENTITY)];
     while let Some((n, parent)) = stack.pop() {
         let Some(node) = scene.nodes.get(n) else { continue };
-        let local = match &node.transform {
-            Transform::Matrix(m) => Mat4::from_cols_array(m),
-            Transform::Trs { translation, rotation, scale } => Mat4::from_scale_rotation_translation(
-                Vec3::from_array(*scale),
-                Quat::from_array(*rotation),
-                Vec3::from_array(*translation),
-            ),
-        };
-        let world = if n == root { Mat4::IDENTITY } else { parent * local };
+        let world = if n == root { Mat4::IDENTITY } else { parent * local_matrix(&node.transform) };
         if let Some(mesh) = node.mesh.and_then(|m| scene.meshes.get(m)) {
             for p in mesh.primitives.iter().flat_map(|p| &p.positions) {
                 let v = flip.transform_point3(world.transform_point3(Vec3::from_array(*p)));

@@ -45,7 +45,12 @@ pub fn decode_texture(bytes: &[u8]) -> Result<Image> {
 #[derive(Debug, Clone)]
 enum Located {
     Stored(std::ops::Range<usize>),
-    Zlib { packed: std::ops::Range<usize>, size: u64, format: &'static str, offset: u64 },
+    Zlib {
+        packed: std::ops::Range<usize>,
+        size: u64,
+        format: &'static str,
+        offset: u64,
+    },
     Enciphered {
         stored: std::ops::Range<usize>,
         decipher: Decipher,
@@ -191,10 +196,9 @@ impl Place {
             Place::Archive(a) => a.read(&under[0]),
             Place::OtherArchive(a) => under.iter().find_map(|n| a.read(n)),
             Place::ClientFolder(dir) => find_ci(dir, &k).filter(|p| p.is_file()).and_then(|p| std::fs::read(p).ok()),
-            Place::Folder(dir) => under
-                .iter()
-                .find_map(|n| find_ci(dir, n).filter(|p| p.is_file()))
-                .and_then(|p| std::fs::read(p).ok()),
+            Place::Folder(dir) => {
+                under.iter().find_map(|n| find_ci(dir, n).filter(|p| p.is_file())).and_then(|p| std::fs::read(p).ok())
+            }
         }
     }
 

@@ -147,7 +147,8 @@ impl Codec for TextureCodec {
             .map_err(|e| crate::registry::json_error(FORMAT_ID, "data", &e))?;
         // The bytes decide; a header edited in the JSON alone would be silently ignored, so it must agree.
         let h = header::read(&bytes)?;
-        if (h.container, h.width, h.height, h.bits_per_pixel) != (doc.container, doc.width, doc.height, doc.bits_per_pixel)
+        if (h.container, h.width, h.height, h.bits_per_pixel)
+            != (doc.container, doc.width, doc.height, doc.bits_per_pixel)
         {
             return Err(crate::registry::json_error(
                 FORMAT_ID,
