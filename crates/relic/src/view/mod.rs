@@ -16,17 +16,16 @@
 //!
 //! # Reading files
 //!
-//! A file is memory-mapped, not read: a 2 GB archive is listed, and one entry of it read, without reading
-//! the rest. A map faults where its file was truncated after it was made, which would end the server, so
-//! [`serve`] first turns on [`crate::source::guard_truncation`]: pages past the cut then read as zeros, and
-//! what was made of a file cut short while it was read is refused (`422`, "cut short while it was read: ask
-//! again") and not kept; asked again, the file is read as it is now (a new version, a new cache key). The
-//! maps `convert` makes of the files beside an item (textures) are guarded alike (a texture cut short
-//! reads as zeros past the cut). An archive entry is read
-//! (inflated) into memory when first needed, once, refused (`413`) past `--max-entry-size` before anything is
-//! read; `info` and conversions are computed from it once and cached, so asking again reads nothing. Raw
-//! downloads of files are read from the file as they are sent; a file truncated meanwhile ends the answer
-//! short of its `Content-Length` and the connection is closed, so no client waits for the rest.
+//! A file is memory-mapped, not read: a 2 GB archive is listed, and one entry of it read, without reading the rest. A
+//! map faults where its file was truncated after it was made, which would end the server, so [`serve`] first turns on
+//! [`crate::source::guard_truncation`]: pages past the cut then read as zeros, and what was made of a file cut short
+//! while it was read is refused (`422`, "cut short while it was read: ask again") and not kept; asked again, the file
+//! is read as it is now (a new version, a new cache key). The maps `convert` makes of the files beside an item
+//! (textures) are guarded alike (a texture cut short reads as zeros past the cut). An archive entry is read (inflated)
+//! into memory when first needed, once, refused (`413`) past `--max-entry-size` before anything is read; `info` and
+//! conversions are computed from it once and cached, so asking again reads nothing. Raw downloads of files are read
+//! from the file as they are sent; a file truncated meanwhile ends the answer short of its `Content-Length` and the
+//! connection is closed, so no client waits for the rest.
 //!
 //! # Items
 //!
