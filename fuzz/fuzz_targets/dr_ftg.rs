@@ -2,7 +2,7 @@
 //! found again (the first of duplicates), extraction paths never repeat, and entries convert.
 #![no_main]
 
-use libfuzzer_sys::fuzz_target;
+use libfuzzer_sys::{fuzz_mutator, fuzz_target};
 use relic::dark_reign::ftg;
 
 fuzz_target!(|data: &[u8]| {
@@ -17,4 +17,9 @@ fuzz_target!(|data: &[u8]| {
     let unique: std::collections::HashSet<String> = paths.iter().map(|p| p.to_ascii_lowercase()).collect();
     assert!(unique.len() == paths.len() || paths.iter().any(|p| p.contains('~')), "paths meet");
     let _ = ftg::FORMAT.codec.entry_options(data, &Default::default());
+});
+
+// Structure moves on the dr_ftg input (see `relic_fuzz::mutate::ftg`), else libFuzzer's byte mutation.
+fuzz_mutator!(|data: &mut [u8], size: usize, max_size: usize, seed: u32| {
+    relic_fuzz::mutate::run(data, size, max_size, seed, relic_fuzz::mutate::ftg)
 });

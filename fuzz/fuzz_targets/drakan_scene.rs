@@ -7,7 +7,7 @@
 
 use std::path::PathBuf;
 
-use libfuzzer_sys::fuzz_target;
+use libfuzzer_sys::{fuzz_mutator, fuzz_target};
 use relic::asset::Asset;
 use relic::drakan::records::texture::ChannelOrder;
 use relic::drakan::scene::{self, skeleton::AnimationSource, textures::TextureSource};
@@ -43,4 +43,9 @@ fuzz_target!(|data: &[u8]| {
             }
         }
     }
+});
+
+// Structure moves on the drakan_scene input (see `relic_fuzz::mutate::srsc`), else libFuzzer's byte mutation.
+fuzz_mutator!(|data: &mut [u8], size: usize, max_size: usize, seed: u32| {
+    relic_fuzz::mutate::run(data, size, max_size, seed, relic_fuzz::mutate::srsc)
 });

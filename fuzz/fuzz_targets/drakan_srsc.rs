@@ -3,7 +3,7 @@
 //! the strings a translator edits apply and write, and the file converts (textures, sounds, records).
 #![no_main]
 
-use libfuzzer_sys::fuzz_target;
+use libfuzzer_sys::{fuzz_mutator, fuzz_target};
 use relic::drakan::{records, srsc};
 
 fuzz_target!(|data: &[u8]| {
@@ -21,4 +21,9 @@ fuzz_target!(|data: &[u8]| {
     let strings = srsc::convert::strings_map(&doc);
     srsc::convert::apply_strings(&mut doc, &strings).expect("its own strings apply");
     assert!(srsc::write_document(&doc).expect("writes") == data, "unchanged strings change the file");
+});
+
+// Structure moves on the drakan_srsc input (see `relic_fuzz::mutate::srsc`), else libFuzzer's byte mutation.
+fuzz_mutator!(|data: &mut [u8], size: usize, max_size: usize, seed: u32| {
+    relic_fuzz::mutate::run(data, size, max_size, seed, relic_fuzz::mutate::srsc)
 });

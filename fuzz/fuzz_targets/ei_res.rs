@@ -4,7 +4,7 @@
 //! document and through its JSON (value and text).
 #![no_main]
 
-use libfuzzer_sys::fuzz_target;
+use libfuzzer_sys::{fuzz_mutator, fuzz_target};
 use relic::evil_islands::res::{self, convert};
 
 fuzz_target!(|data: &[u8]| {
@@ -22,4 +22,9 @@ fuzz_target!(|data: &[u8]| {
     let _ = convert::info(&archive);
     let rebuilt = res::write_document(&convert::to_document(&archive)).expect("the document rebuilds");
     assert!(rebuilt == data, "the rebuilt archive differs from the input");
+});
+
+// Structure moves on the ei_res input (see `relic_fuzz::mutate::res`), else libFuzzer's byte mutation.
+fuzz_mutator!(|data: &mut [u8], size: usize, max_size: usize, seed: u32| {
+    relic_fuzz::mutate::run(data, size, max_size, seed, relic_fuzz::mutate::res)
 });

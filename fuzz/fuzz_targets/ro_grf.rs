@@ -9,7 +9,7 @@
 //! data region (offsets in the table count from its start). `relic-fuzz-seed` seeds this form from every GRF.
 #![no_main]
 
-use libfuzzer_sys::fuzz_target;
+use libfuzzer_sys::{fuzz_mutator, fuzz_target};
 use relic::ragnarok::grf::types;
 
 /// A GRF 0x200 from its parts (see the module comment); `None` when the input is too short.
@@ -34,3 +34,8 @@ fn assemble(data: &[u8]) -> Option<Vec<u8>> {
 }
 
 fuzz_target!(|data: &[u8]| relic_fuzz::check_grf(data, assemble));
+
+// Structure moves on the ro_grf input (see `relic_fuzz::mutate::grf`), else libFuzzer's byte mutation.
+fuzz_mutator!(|data: &mut [u8], size: usize, max_size: usize, seed: u32| {
+    relic_fuzz::mutate::run(data, size, max_size, seed, relic_fuzz::mutate::grf)
+});

@@ -8,6 +8,8 @@
 //! - **convert + export**: archives give every entry's bytes (bounded inflation); other formats convert to
 //!   the asset model and export to every output they offer (PNG, WAV, glTF/GLB, JSON, CSV, INI, TXT).
 
+pub mod mutate;
+
 use relic::registry::{ConvertOptions, Format};
 use relic::Error;
 

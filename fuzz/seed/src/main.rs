@@ -459,11 +459,279 @@ impl Seeds {
                 }
             }
         }
+        self.add_hostile();
         for (major, minor) in [(1, 1), (1, 2), (1, 3), (1, 4), (1, 5), (1, 6), (2, 2), (2, 3)] {
             if let Ok(bytes) = relic::ragnarok::rsm::write(&model(relic::ragnarok::rsm::Version::new(major, minor))) {
                 self.put("ro_rsm", &bytes);
             }
         }
+    }
+}
+
+impl Seeds {
+    /// The hostile files of issue 23, built as their regression tests build them (`tests/ei_hostile.rs`,
+    /// `tests/dr_hostile.rs`, `relic-cli/tests/reliability.rs`): chains, shared bodies and declared work the
+    /// data does not hold, so the structure-aware mutators start from them.
+    fn add_hostile(&mut self) {
+        use hostile::*;
+        // LNK: 4000 parts each hanging from the next one stored; the same chain closed into a cycle.
+        let chain = lnk_chain(4000);
+        self.put("ei_lnk", &chain);
+        let mut cycle = chain;
+        cycle.truncate(cycle.len() - 4);
+        lnk_name(&mut cycle, b"P0000\0");
+        self.put("ei_lnk", &cycle);
+        // RES: 50,000 names in one self-looping slot (1.1 MB), and 5,000 of them (a fast seed).
+        self.put("ei_res", &res_one_slot(50_000));
+        self.put("ei_res", &res_one_slot(5_000));
+        // RES: 300 models and their `.bon` siblings all naming one 4 KiB range.
+        let data = vec![7u8; 4096];
+        let mut records = Vec::new();
+        for i in 0..300 {
+            records.push((format!("m{i}.mod").into_bytes(), -1, 0));
+            records.push((format!("m{i}.bon").into_bytes(), -1, data.len() as u32));
+        }
+        self.put("ei_res", &res_sharing(&records, &data));
+        // FTG: 200 entries sharing one sprite, one overlapping it, an empty one.
+        let sprite = Spr { nanims: 1, nrots: 1, szx: 2, szy: 1, picnr: vec![0], offsets: vec![0], ..Spr::new(&[0, 2, 5, 6]) }
+            .bytes();
+        let len = sprite.len() as u32;
+        let mut entries: Vec<(String, u32, u32)> = (0..200).map(|i| (format!("UNIT{i}.SPR"), 12, len)).collect();
+        entries.push(("PART.BIN".into(), 14, len - 2));
+        entries.push(("EMPTY.BIN".into(), 12, 0));
+        self.put("dr_ftg", &ftg_bytes(&sprite, &entries));
+        // DR sprites: 1 MiB of zero counts under 4096 pictures; 1024² frames × 7 rotations of blank lines.
+        let mut bits = vec![0u8; 1 << 20];
+        bits.push(1);
+        let zeros = Spr { nanims: 1, nrots: 1, szx: 1, szy: 1, picnr: vec![0], offsets: (0..4096).collect(), ..Spr::new(&bits) };
+        self.put("dr_spr", &zeros.bytes());
+        let blank = relic::dark_reign::spr::rle::encode(&vec![0; 1024 * 1024], 1024, false);
+        let frames = Spr { nanims: 1, nrots: 7, szx: 1024, szy: 1024, picnr: vec![0; 7], offsets: vec![0], ..Spr::new(&blank) };
+        self.put("dr_spr", &frames.bytes());
+        // Drakan: a `.txd` of 16 texture records on one 2048² zlib body; a 1×1 texture with a 10⁹ pitch.
+        for (side, pitch, count) in [(2048u32, 2048 * 3, 16u16), (1, 1_000_000_000, 1)] {
+            let txd = txd(side, pitch, count);
+            self.put("drakan_srsc", &txd);
+            self.put("drakan_scene", &txd);
+        }
+        // MMP: 8192² PNT3 of zero runs (1,152 bytes for 256 MiB); 1×1 with 200,000 mip levels.
+        self.put("ei_mmp", &pnt3_zero_bomb());
+        self.put("ei_mmp", &mmp_file(1, 1, 200_000, b"8888", &vec![0; 4 * 200_000]));
+        // MP: 1000 × 1000 sectors (the target converts it with one sector present).
+        self.put("ei_mp", &mp_sectors(1000, 1000));
+    }
+}
+
+/// Builders of the hostile files, copied from the regression tests (this is a separate workspace).
+mod hostile {
+    pub fn lnk_name(out: &mut Vec<u8>, raw: &[u8]) {
+        out.extend((raw.len() as u32).to_le_bytes());
+        out.extend(raw);
+    }
+
+    /// A chain of `n` parts, each hanging from the next one stored, named in lower case and referred to in
+    /// upper case; the last part is the root.
+    pub fn lnk_chain(n: usize) -> Vec<u8> {
+        let mut out = (n as u32).to_le_bytes().to_vec();
+        for i in 0..n {
+            lnk_name(&mut out, format!("p{i:04}\0").as_bytes());
+            if i + 1 < n {
+                lnk_name(&mut out, format!("P{:04}\0", i + 1).as_bytes());
+            } else {
+                lnk_name(&mut out, b"");
+            }
+        }
+        out
+    }
+
+    /// A RES whose entries `(name, next_index, size)` all point at the start of `data`.
+    pub fn res_sharing(records: &[(Vec<u8>, i32, u32)], data: &[u8]) -> Vec<u8> {
+        let mut out = relic::evil_islands::res::types::MAGIC.to_vec();
+        let names: usize = records.iter().map(|(n, _, _)| n.len()).sum();
+        for v in [records.len() as u32, 16 + data.len() as u32, names as u32] {
+            out.extend(v.to_le_bytes());
+        }
+        out.extend(data);
+        let mut name_offset = 0u32;
+        for (name, next, size) in records {
+            out.extend(next.to_le_bytes());
+            out.extend(size.to_le_bytes());
+            out.extend(16u32.to_le_bytes());
+            out.extend(0u32.to_le_bytes());
+            out.extend((name.len() as u16).to_le_bytes());
+            out.extend(name_offset.to_le_bytes());
+            name_offset += name.len() as u32;
+        }
+        for (name, _, _) in records {
+            out.extend(name);
+        }
+        out
+    }
+
+    /// A RES of `n` empty entries whose five-letter names all hash to one slot, whose record loops on itself.
+    pub fn res_one_slot(n: usize) -> Vec<u8> {
+        let mut names = Vec::with_capacity(n);
+        'all: for a in b'a'..=b'z' {
+            for b in b'a'..=b'z' {
+                for c in b'a'..=b'z' {
+                    for d in b'a'..=b'z' {
+                        let rest = 547 - i32::from(a) - i32::from(b) - i32::from(c) - i32::from(d);
+                        if (i32::from(b'a')..=i32::from(b'z')).contains(&rest) {
+                            names.push(vec![a, b, c, d, rest as u8]);
+                            if names.len() == n {
+                                break 'all;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let slot = relic::evil_islands::res::name_hash(&names[0], names.len());
+        let records: Vec<(Vec<u8>, i32, u32)> = names
+            .into_iter()
+            .enumerate()
+            .map(|(i, name)| (name, if i == slot { slot as i32 } else { -1 }, 0))
+            .collect();
+        res_sharing(&records, &[])
+    }
+
+    /// An SPR file (spec "SPR Sprite Format" with CORRECTIONS.md): one section of anims 0..nanims with no
+    /// hotspots, the anim-index table given, pictures at `offsets` of `bits`, an empty hotspot table.
+    pub struct Spr<'a> {
+        pub nanims: i32,
+        pub nrots: i32,
+        pub szx: i32,
+        pub szy: i32,
+        pub picnr: Vec<i32>,
+        pub offsets: Vec<i32>,
+        pub bits: &'a [u8],
+    }
+
+    impl<'a> Spr<'a> {
+        pub fn new(bits: &'a [u8]) -> Spr<'a> {
+            Spr { nanims: 1, nrots: 1, szx: 1, szy: 1, picnr: vec![0], offsets: vec![0], bits }
+        }
+
+        pub fn bytes(&self) -> Vec<u8> {
+            let mut out = b"RSPR".to_vec();
+            let mut int = |v: i32| out.extend(v.to_le_bytes());
+            for v in [0x0210, self.nanims, self.nrots, self.szx, self.szy, self.offsets.len() as i32, 1] {
+                int(v);
+            }
+            self.picnr.iter().for_each(|&v| int(v));
+            [0, self.nanims - 1, 65536, 0].into_iter().for_each(&mut int);
+            (0..self.nanims).for_each(|_| int(0));
+            for &o in &self.offsets {
+                int(o);
+                int(0);
+            }
+            int(self.bits.len() as i32);
+            out.extend(self.bits);
+            out.extend(0i32.to_le_bytes());
+            out
+        }
+    }
+
+    /// An FTG of `entries` (name, offset, size) over `data` placed at offset 12, the directory after it.
+    pub fn ftg_bytes(data: &[u8], entries: &[(String, u32, u32)]) -> Vec<u8> {
+        let mut out = b"BOTG".to_vec();
+        out.extend((12 + data.len() as u32).to_le_bytes());
+        out.extend((entries.len() as u32).to_le_bytes());
+        out.extend(data);
+        for (name, offset, size) in entries {
+            let mut field = [0u8; 28];
+            field[..name.len()].copy_from_slice(name.as_bytes());
+            out.extend(field);
+            out.extend(offset.to_le_bytes());
+            out.extend(size.to_le_bytes());
+        }
+        out
+    }
+
+    /// A `.txd` of `count` 24-bit texture records of `side`² with the given pitch, all on one zlib body of
+    /// zeros (the body written once, every directory entry pointing at it).
+    pub fn txd(side: u32, pitch: u32, count: u16) -> Vec<u8> {
+        use relic::drakan::records::texture::{self, Texture, NO_COLOUR_KEY};
+        let rows = (side as usize) * (side as usize) * 3;
+        let stream = relic::codec::zlib::compress(&vec![0u8; rows], 9);
+        let body = texture::write(&Texture {
+            width: side,
+            height: side,
+            pitch,
+            bits_per_pixel: 24,
+            colour_key: NO_COLOUR_KEY,
+            compression_level: 9,
+            compressed_size: stream.len() as u32,
+            data: relic::bytes::Base64(stream),
+            ..Texture::default()
+        });
+        // Header, the body once, then the directory.
+        let mut out = b"SRSC".to_vec();
+        out.extend(0x0100u16.to_le_bytes());
+        out.extend((12 + body.len() as u32).to_le_bytes());
+        out.extend(count.to_le_bytes());
+        out.extend(&body);
+        for id in 1..=count {
+            for v in [0x0040u16, id, 0] {
+                out.extend(v.to_le_bytes());
+            }
+            out.extend(12u32.to_le_bytes());
+            out.extend((body.len() as u32).to_le_bytes());
+        }
+        out
+    }
+
+    /// An MMP header (ARGB8 masks) and `body`.
+    pub fn mmp_file(w: u32, h: u32, count: u32, fourcc: &[u8; 4], body: &[u8]) -> Vec<u8> {
+        let mut out = b"MMP\0".to_vec();
+        for v in [w, h, count, u32::from_le_bytes(*fourcc), 32] {
+            out.extend(v.to_le_bytes());
+        }
+        for (mask, shift, count) in [(0xFF00_0000u32, 24u32, 8u32), (0x00FF_0000, 16, 8), (0xFF00, 8, 8), (0xFF, 0, 8)] {
+            for v in [mask, shift, count] {
+                out.extend(v.to_le_bytes());
+            }
+        }
+        out.extend([0; 4]);
+        out.extend(body);
+        out
+    }
+
+    /// An 8192×8192 PNT3 texture of zero texels, as `relic pack --format pnt3` writes one: 1,152 bytes.
+    pub fn pnt3_zero_bomb() -> Vec<u8> {
+        let mut words = Vec::new();
+        let mut left: u64 = 8192 * 8192 * 4;
+        while left > 0 {
+            let run = left.min(1_000_000);
+            words.extend((run as u32).to_le_bytes());
+            left -= run;
+        }
+        mmp_file(8192, 8192, words.len() as u32, b"PNT3", &words)
+    }
+
+    /// The map header of `tests/ei_map/fixtures.rs` claiming `x` × `y` sectors.
+    pub fn mp_sectors(x: u32, y: u32) -> Vec<u8> {
+        let mut out = vec![0x72, 0xF6, 0x4A, 0xCE];
+        out.extend(100f32.to_le_bytes());
+        for v in [x, y, 1, 64, 64, 8] {
+            out.extend(v.to_le_bytes());
+        }
+        out.extend(2u16.to_le_bytes());
+        out.extend(2u32.to_le_bytes());
+        out.extend(1u32.to_le_bytes());
+        [0.5f32, 0.375, 0.25, 1.0, 0.0, 1.0, 0.0].iter().for_each(|v| out.extend(v.to_le_bytes()));
+        out.extend(1u8..=12);
+        out.extend(3u32.to_le_bytes());
+        [0.125f32, 0.25, 0.75, 0.625, 0.5, 0.5, 1.25].iter().for_each(|v| out.extend(v.to_le_bytes()));
+        out.extend([0u8; 12]);
+        for i in 0..64u32 {
+            out.extend((i % 16).to_le_bytes());
+        }
+        for (start, len) in [(8u16, 4u16), (20, 2)] {
+            out.extend(start.to_le_bytes());
+            out.extend(len.to_le_bytes());
+        }
+        out
     }
 }
 
