@@ -121,6 +121,21 @@ fn a_shared_texture_is_charged_once_plus_what_each_record_writes() {
     assert_eq!((items[63]["id"].clone(), items[63]["same_body_as"].clone()), (64.into(), 0.into()));
     assert_eq!(items[63]["decoded"], items[0]["decoded"]);
     packs_back(&folder, "Zlib.txd", &bytes);
+
+    // One record's PNG edited: that record gets a body of its own, the others keep the one they share.
+    let blue: Vec<u8> = [10u8, 20, 30, 255].repeat(512 * 512);
+    let image = relic::asset::Image::single(512, 512, blue, (0, 0), vec![]);
+    let edited = relic::export::png::encode_image_with(&image, Default::default()).unwrap().remove(0).bytes;
+    std::fs::write(folder.join("texture_5.png"), edited).unwrap();
+    let back = dir.path().join("edited.txd");
+    let report = ops::pack("drakan-srsc", &folder.join("Zlib.txd.json"), &back, &PackOptions::default()).unwrap();
+    assert!(report.notes.iter().any(|n| n.contains("texture_5.png → texture 5")), "{:?}", report.notes);
+    let packed = std::fs::read(&back).unwrap();
+    let packed = relic::drakan::srsc::parse(&packed).unwrap();
+    let first = relic::drakan::srsc::parse(&bytes).unwrap().body(0).to_vec();
+    for i in 0..64 {
+        assert_eq!(packed.body(i) == first.as_slice(), i != 4, "record {}", i + 1);
+    }
 }
 
 /// `info` counts records that have an earlier record's very body and records whose body overlaps another's

@@ -361,9 +361,23 @@ impl Pack<'_> {
         let refs: Vec<(u16, &Texture)> = decoded.iter().map(|(id, t)| (*id, t)).collect();
         let original_palette = self.palette(false);
         let mut re_encoded = Vec::new();
+        // Records over one body (issue 23): a still texture's PNG found unchanged, by its record's body
+        // (offset, size). Another record of that body whose PNG has those very bytes is unchanged too, and
+        // neither is decoded again (64 records over one 8192² body are compared once).
+        let mut unchanged_pngs: HashMap<(u32, u32), Vec<u8>> = HashMap::new();
         for group in texture::animation_groups(&refs) {
             let Some(&first) = group.ids.first() else { continue };
             let animated = group.ids.len() > 1;
+            let body_of_still = match group.ids.as_slice() {
+                [id] => index.get(id).and_then(|&i| self.srsc.entries.get(i)).map(|e| (e.offset, e.size)),
+                _ => None,
+            };
+            if let Some(seen) = body_of_still.and_then(|key| unchanged_pngs.get(&key)) {
+                let path = self.path(&format!("{}.png", outputs::texture(first)));
+                if path.is_file() && self.read(&path)? == *seen {
+                    continue;
+                }
+            }
             // What `convert` drew of each frame (it wrote PNGs only when every frame decoded).
             let befores: Vec<std::result::Result<Frame, String>> = group
                 .ids
@@ -376,8 +390,9 @@ impl Pack<'_> {
                 })
                 .collect();
             let drawn = befores.iter().all(std::result::Result::is_ok);
-            // Each frame's PNG, read (or missing).
+            // Each frame's PNG, read (or missing), and a still's bytes.
             let mut frames = Vec::new();
+            let mut still_png = None;
             for (k, (id, before)) in group.ids.iter().zip(befores).enumerate() {
                 let name = if animated { outputs::frame(first, k) } else { outputs::texture(first) } + ".png";
                 let path = self.path(&name);
@@ -395,6 +410,9 @@ impl Pack<'_> {
                 })?;
                 let bytes = self.read(&path)?;
                 let image = crate::export::png::decode_rgba(&bytes).map_err(|e| e.in_file(&path))?;
+                if body_of_still.is_some() {
+                    still_png = Some(bytes);
+                }
                 let Some(Frame { width, height, pixels: Pixels::Rgba8(rgba), .. }) = image.frames.into_iter().next()
                 else {
                     return Err(Error::Refused(format!("{}: no pixels", path.display())));
@@ -421,6 +439,9 @@ impl Pack<'_> {
                 let unchanged = matches!(&before, Frame { width: w, height: h, pixels: Pixels::Rgba8(p), .. }
                     if (*w, *h) == (width, height) && texture::same_pixels(p, &rgba));
                 if unchanged {
+                    if let (Some(key), Some(png)) = (body_of_still, still_png.take()) {
+                        unchanged_pngs.insert(key, png);
+                    }
                     continue;
                 }
                 let current = texture::parse(self.body(i), 0).map_err(|err| {
