@@ -181,6 +181,8 @@ pub fn build() -> Vec<(&'static str, Vec<u8>)> {
         ("ragnarok/example.grf", grf_sample()),
         ("ragnarok/pyramid.rsm", pyramid(Version::new(1, 4))),
         ("ragnarok/pyramid.rsm2", pyramid(Version::new(2, 3))),
+        // A texture as the client keeps them in `data\texture\` (`ro-texture`: BMP, or TGA by extension).
+        ("ragnarok/wall.bmp", tiny_bmp()),
         ("drakan/Dragon.rrc", dragon_rrc()),
         ("drakan/Sample.db", b"version 1.0\r\ndependencies 1\r\n1 Common\r\n".to_vec()),
         ("drakan/Sample.txd", sample_txd()),
