@@ -225,7 +225,8 @@ pub(super) fn asset_file_name(named: &NamedAsset, stem: &str) -> String {
     format!("{base}.{ext}")
 }
 
-/// Everything under the root, with the caches of listings and conversions.
+/// Everything under the root, with the caches of what is computed from it: listings, entries' bytes, `info`s
+/// and conversions.
 pub(super) struct Tree {
     pub(super) root: Root,
     listings: Cache<Arc<Listing>>,
