@@ -16,6 +16,8 @@
 //! - `convert` writes the document with sources beside it (PNGs, WAVs, music, heightmaps, `records.json`)
 //!   and views (`.view.png`, `.view.glb`, `refs/`): [`outputs`] names them, [`sources`] reads the edited
 //!   sources back when the document is packed and warns about edited views.
+//! - Records that name one body are converted once and each gets the result under its own name; bodies that
+//!   overlap in part are counted by `info` and noted by `convert` ([`shared`], issue 23).
 //!
 //! Choices where the spec is silent: record names in paths are Windows-1252, made safe as file names;
 //! strings are Windows-1252 up to the first NUL and written back with one NUL; a record with the same type,
@@ -61,7 +63,9 @@ pub static FORMAT: Format = Format {
             VIEWS, which pack never reads and names <name>.view.<ext>: texture_<id>.view.png (an animation's \
             APNG; pack warns when it was edited), models/<name>.view.glb, terrain.view.glb, and refs/ (other \
             files' textures and sounds). A record that does not decode is a failure of the file (exit 1) and \
-            keeps its \"error\" in records.json. Option drakan-texture.order=rgba|bgra: 32-bpp byte order \
+            keeps its \"error\" in records.json. Records naming one body are converted once, each record \
+            getting the files under its own name (records.json: same_body_as); info counts shared_bodies and \
+            overlapping_bodies. Option drakan-texture.order=rgba|bgra: 32-bpp byte order \
             (CORRECTIONS.md: unsettled; RGBA by default; the document remembers it for pack).",
     codec: &SrscCodec,
 };
