@@ -25,6 +25,11 @@
 //!
 //! Unsettled for the conversion (see CORRECTIONS.md for the transforms): parents are found by name, first
 //! match, and cycles are cut ([`model`]).
+//!
+//! The conversion ([`scene`]): 1.x is Y-down and mirrored into glTF's Y-up, 2.2+ is Y-up and written as
+//! stored (CORRECTIONS.md, axes corrected 2026-11-25); face order as measured on the corpus
+//! ([`scene::WINDING`]); the texture-vertex colour never becomes `COLOR_0` (0 in real files, it would
+//! blacken every texture). Textures are found as the client finds them ([`textures`]).
 
 pub mod convert;
 pub mod float;
@@ -57,8 +62,11 @@ pub static FORMAT: Format = Format {
             model-level scale keys (zero in real files). Face records ≥ 2.2 hold (len − 20)/4 smooth groups. \
             The volume-box count is optional at the end of the file. JSON keeps raw name bytes when the \
             CP949 text would not write them back, and NaN/infinite floats as bit-pattern strings. \
-            glTF: node transforms as CORRECTIONS.md gives them for < 2.2 (centred) and ≥ 2.2; texture key \
-            frames as KHR_texture_transform animated through KHR_animation_pointer (needs --textures).",
+            glTF: node transforms as CORRECTIONS.md gives them for < 2.2 (mirrored from Y-down and centred) \
+            and ≥ 2.2 (Y-up, unmirrored); faces as stored, reversed in meshes whose own matrix mirrors; no \
+            COLOR_0 (the texture-vertex colour stays in the JSON). Textures from the same GRF, then the \
+            client folder's data/texture, then --textures; a warning names each one not found. Texture key \
+            frames as KHR_texture_transform animated through KHR_animation_pointer (needs the texture).",
     codec: &RsmCodec,
 };
 
