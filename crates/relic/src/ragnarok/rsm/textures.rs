@@ -107,6 +107,9 @@ pub struct ArchiveFiles {
     source: Arc<Source>,
     format: &'static Format,
     label: String,
+    /// Only names under this (normalised) prefix are indexed: a client GRF holds some 500,000 entries, of
+    /// which a model can only ask for those under `data/texture/`.
+    prefix: &'static str,
     index: OnceLock<HashMap<String, Located>>,
 }
 
@@ -117,9 +120,15 @@ impl std::fmt::Debug for ArchiveFiles {
 }
 
 impl ArchiveFiles {
-    /// `label` names the archive in messages.
+    /// The texture entries (`data\texture\…`) of the archive a model came from; `label` names the
+    /// archive in messages.
     pub fn new(source: Arc<Source>, format: &'static Format, label: impl Into<String>) -> Self {
-        ArchiveFiles { source, format, label: label.into(), index: OnceLock::new() }
+        ArchiveFiles { source, format, label: label.into(), prefix: TEXTURE_ROOT, index: OnceLock::new() }
+    }
+
+    /// Every entry of an archive (`--textures`, whose textures may lie anywhere).
+    pub fn whole(source: Arc<Source>, format: &'static Format, label: impl Into<String>) -> Self {
+        ArchiveFiles { prefix: "", ..ArchiveFiles::new(source, format, label) }
     }
 
     fn index(&self) -> &HashMap<String, Located> {
@@ -127,9 +136,13 @@ impl ArchiveFiles {
             let mut index = HashMap::new();
             let Some(Ok(entries)) = self.format.codec.entries(&self.source, &self.label) else { return index };
             for e in &entries {
+                let k = key(&e.name);
+                if !k.starts_with(self.prefix) {
+                    continue;
+                }
                 if let Some(at) = Located::of(&self.source, &e.data) {
                     // The first entry of a name wins, as in the client.
-                    index.entry(key(&e.name)).or_insert(at);
+                    index.entry(k).or_insert(at);
                 }
             }
             index
@@ -202,6 +215,18 @@ impl Place {
         }
     }
 
+    /// Whether the place holds `stored`: a folder is asked for the file, without reading it.
+    fn holds(&self, stored: &str) -> bool {
+        let k = key(stored);
+        match self {
+            Place::ClientFolder(dir) => find_ci(dir, &k).is_some_and(|p| p.is_file()),
+            Place::Folder(dir) => [format!("{TEXTURE_ROOT}{k}"), format!("texture/{k}"), k.clone()]
+                .iter()
+                .any(|n| find_ci(dir, n).is_some_and(|p| p.is_file())),
+            Place::Archive(_) | Place::OtherArchive(_) => self.read(stored).is_some(),
+        }
+    }
+
     fn describe(&self) -> String {
         match self {
             Place::Archive(a) => a.describe(),
@@ -255,9 +280,9 @@ impl TextureSources {
         }
     }
 
-    /// Whether some place holds `stored` (its bytes are read, not decoded).
+    /// Whether some place holds `stored` (files on disk are not read; archive entries are, not decoded).
     pub fn exists(&self, stored: &str) -> bool {
-        self.places.iter().any(|p| p.read(stored).is_some())
+        self.places.iter().any(|p| p.holds(stored))
     }
 
     /// The places, for messages: `the GRF, /x/data/texture, --textures t.grf`.
@@ -310,7 +335,7 @@ fn open_place(path: &Path) -> Result<Place> {
         })?;
     // Fail early on an archive that does not read, rather than report every texture missing.
     format.codec.entries(&source, &path.to_string_lossy()).transpose()?;
-    let files = Arc::new(ArchiveFiles::new(Arc::new(source), format, path.display().to_string()));
+    let files = Arc::new(ArchiveFiles::whole(Arc::new(source), format, path.display().to_string()));
     *kept = Some((path.to_path_buf(), stamp, Arc::clone(&files)));
     Ok(Place::OtherArchive(files))
 }
