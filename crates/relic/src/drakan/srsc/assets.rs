@@ -365,7 +365,12 @@ impl Made {
                 group.ids.iter().filter_map(|id| owner.get(id).and_then(|k| parsed.get(k))).collect();
             let pixels: u64 = frames.iter().map(|t| u64::from(t.width) * u64::from(t.height) * 4).sum();
             if let Err(err) = budget.spend("textures", pixels) {
-                failed(first, "texture", format!("not decoded: {err}"), listing);
+                // The budget only shrinks: the other records over this body are refused alike, untried.
+                let err = format!("not decoded: {err}");
+                failed(first, "texture", err.clone(), listing);
+                if let Some(k) = shared {
+                    encoded.insert(k, Err(err));
+                }
                 continue;
             }
             let image = match frames.as_slice() {
