@@ -146,7 +146,7 @@ fn every_sample_writes_back_byte_for_byte_through_json() {
     // example.res holds one nested archive (unit.bon), SPRITES.FTG a palette and a sprite, unit.anm one
     // animation (a RES), unit.mod two FIG parts (its LNK has no magic and no extension). A test that checks
     // nothing must fail.
-    assert_eq!(tally.files.len(), 36, "sample files checked: {:#?}", tally.files);
+    assert_eq!(tally.files.len(), 37, "sample files checked: {:#?}", tally.files); // 37 with ragnarok/wall.bmp (#24)
     assert_eq!(
         tally.nested,
         [
@@ -155,7 +155,9 @@ fn every_sample_writes_back_byte_for_byte_through_json() {
             "evil_islands/example.res/unit.bon (ei-res)",
             "evil_islands/unit.anm/idle (ei-res)",
             "evil_islands/unit.mod/head (ei-fig)",
-            "evil_islands/unit.mod/body (ei-fig)"
+            "evil_islands/unit.mod/body (ei-fig)",
+            // The GRF sample's texture is a format of its own since issue 24 (`ro-texture`).
+            "ragnarok/example.grf/data/texture/유저인터페이스/sample.bmp (ro-texture)"
         ]
         .map(String::from)
     );
