@@ -485,7 +485,8 @@ pub fn grf(data: &[u8], rng: &mut Rng, max_size: usize) -> Option<Vec<u8>> {
 mod tests {
     use super::*;
 
-    /// Every table format writes back the input it parsed, unchanged.
+    /// Every table format writes back the input it parsed, unchanged, and the moves give what they are for
+    /// (valid tables, self-looping RES slots, LNK files relic reads).
     #[test]
     fn tables_round_trip() {
         let ftg = {
@@ -513,6 +514,58 @@ mod tests {
         for _ in 0..200 {
             if let Some(out) = super::srsc(&srsc, &mut rng, 1 << 20) {
                 assert!((SRSC.parse)(&out).is_some());
+            }
+        }
+        // RES: the table writes back; the hash moves give self-looping slots and shared ranges.
+        let res = {
+            let mut out = relic::evil_islands::res::types::MAGIC.to_vec();
+            for v in [2u32, 20, 3] {
+                out.extend(v.to_le_bytes());
+            }
+            out.extend(b"DATA");
+            for (next, name_at, len) in [(-1i32, 0u32, 1u16), (-1, 1, 2)] {
+                for v in [next as u32, 4, 16, 0] {
+                    out.extend(v.to_le_bytes());
+                }
+                out.extend(len.to_le_bytes());
+                out.extend(name_at.to_le_bytes());
+            }
+            out.extend(b"abc");
+            out
+        };
+        let (head, recs) = (RES.parse)(&res).unwrap();
+        assert_eq!((RES.write)(&head, &recs).unwrap(), res);
+        let (mut looped, mut valid) = (false, 0);
+        for _ in 0..500 {
+            let Some(out) = super::res(&res, &mut rng, 1 << 20) else { continue };
+            let (_, recs) = (RES.parse)(&out).expect("the table stays valid");
+            valid += usize::from(relic::evil_islands::res::parse(&out).is_ok());
+            looped |= recs.iter().enumerate().any(|(i, r)| r.extra[0] == i as u32);
+        }
+        assert!(looped && valid > 100, "{looped} {valid}");
+        // GRF parts: the table writes back.
+        let mut grf = vec![1, 0, 23, 0];
+        grf.extend(b"a.txt\0");
+        for v in [3u32, 8, 3] {
+            grf.extend(v.to_le_bytes());
+        }
+        grf.push(1);
+        grf.extend(0u32.to_le_bytes());
+        grf.extend([0u8; 8]);
+        let (body, recs) = (GRF.parse)(&grf).unwrap();
+        assert_eq!((GRF.write)(&body, &recs).unwrap(), grf);
+        // LNK: the moves give files relic reads.
+        let chain = lnk::write(&lnk::Lnk {
+            links: vec![Link { name: "a".into(), parent: Some("b".into()), ..Link::default() }, Link {
+                name: "b".into(),
+                ..Link::default()
+            }],
+            ..Default::default()
+        })
+        .unwrap();
+        for _ in 0..200 {
+            if let Some(out) = super::lnk(&chain, &mut rng, 1 << 16) {
+                assert!(lnk::parse(&out).is_ok());
             }
         }
         let mut name = b"abcdef".to_vec();
