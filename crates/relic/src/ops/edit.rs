@@ -358,6 +358,9 @@ fn patterns(globs: &[String]) -> Result<globset::GlobSet> {
     b.build().map_err(|e| Error::Refused(format!("bad patterns: {e}")))
 }
 
+/// New entries as `(name as given, body)`.
+type Named<'m> = Vec<(String, Body<'m>)>;
+
 /// The new entries a request names, in order (merged archives' entries, then files), as `(name, body)`.
 fn gather<'m>(
     request: &EditRequest,
@@ -366,7 +369,7 @@ fn gather<'m>(
     merged: &'m [(PathBuf, Source, &'static registry::Format)],
     lists: &'m [Vec<Entry<'m>>],
     notes: &mut Vec<String>,
-) -> Result<(Vec<(String, Body<'m>)>, Vec<(String, Body<'m>)>)> {
+) -> Result<(Named<'m>, Named<'m>)> {
     let mut from_merges = Vec::new();
     for ((path, _, format), list) in merged.iter().zip(lists) {
         for e in list {

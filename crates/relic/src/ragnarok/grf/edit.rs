@@ -51,6 +51,10 @@ pub struct Appended {
     pub dead: u64,
 }
 
+/// A row of the table [`table_bytes`] writes: the raw name, the 1.x name field to keep (`None`: the name
+/// enciphered as GRF tools do), the record.
+type Row<'g> = (&'g [u8], Option<&'g [u8]>, GrfRecord);
+
 fn align(v: u64) -> u64 {
     v.div_ceil(u64::from(ALIGN)) * u64::from(ALIGN)
 }
@@ -112,7 +116,7 @@ fn rows<'g>(
     kept: &[Option<GrfRecord>],
     changes: &'g [NewEntry],
     records: &[GrfRecord],
-) -> Vec<(&'g [u8], Option<&'g [u8]>, GrfRecord)> {
+) -> Vec<Row<'g>> {
     let mut replaced = vec![None; grf.entries.len()];
     for (k, c) in changes.iter().enumerate() {
         if let Some(slot) = c.replaces.and_then(|i| replaced.get_mut(i)) {
@@ -152,11 +156,7 @@ fn dropped(grf: &Grf<'_>, deleted: &[bool], changes: &[NewEntry]) -> Vec<bool> {
 
 /// The table as it lies in the file (1.x: plain; 0x200: sizes and the zlib stream; 0x300: the reserved u32
 /// first) and the header that points at it from `table_offset`, for `rows`.
-fn table_and_header(
-    grf: &Grf<'_>,
-    rows: &[(&[u8], Option<&[u8]>, GrfRecord)],
-    table_offset: u64,
-) -> Result<(Vec<u8>, Vec<u8>)> {
+fn table_and_header(grf: &Grf<'_>, rows: &[Row<'_>], table_offset: u64) -> Result<(Vec<u8>, Vec<u8>)> {
     let layout = grf.layout;
     let table = table_bytes(layout, rows.iter().map(|(n, f, r)| (*n, *f, *r)), &[])?;
     let block = match layout {
@@ -184,7 +184,7 @@ fn table_and_header(
 }
 
 /// Bytes the live entries' data takes (each padded to 8 bytes, as relic lays it out).
-fn live_bytes(layout: Layout, rows: &[(&[u8], Option<&[u8]>, GrfRecord)]) -> u64 {
+fn live_bytes(layout: Layout, rows: &[Row<'_>]) -> u64 {
     rows.iter()
         .filter(|(_, _, r)| r.is_file())
         .map(|(name, _, r)| align(r.stored_len(r.cipher(layout, name).is_some())))
