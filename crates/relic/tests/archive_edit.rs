@@ -352,3 +352,48 @@ fn only_archives_relic_writes_are_edited() {
         assert!(err.to_string().contains("link"), "{err}");
     }
 }
+
+#[test]
+fn grf_repack_with_changes_writes_them_and_no_dead_space() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = file(
+        dir.path(),
+        "data.grf",
+        &grf_of(0x300, &[("data\\a.txt", b"alpha"), ("data\\b.bin", &noise(9000, 5)), ("data\\c.txt", b"c")]),
+    );
+    let f = file(dir.path(), "f", &noise(4000, 6));
+    let request = EditRequest {
+        add: vec![add(&f, "data/b.bin"), add(&f, "data/new.bin")],
+        delete: vec!["data/c.txt".into()],
+        repack: true,
+        ..Default::default()
+    };
+    let report = ops::edit(&archive, &request).unwrap();
+    assert_eq!(report.method, EditMethod::Repack);
+    let expected =
+        map(&[("data\\a.txt", b"alpha"), ("data\\b.bin", &noise(4000, 6)), ("data\\new.bin", &noise(4000, 6))]);
+    assert_eq!(entries(&archive), expected);
+    // Nothing dead is left: a second repack writes the same bytes.
+    let once = std::fs::read(&archive).unwrap();
+    ops::edit(&archive, &EditRequest { repack: true, ..Default::default() }).unwrap();
+    assert_eq!(std::fs::read(&archive).unwrap(), once);
+}
+
+#[test]
+fn add_arguments_split_at_an_equals_sign_whose_left_side_exists() {
+    let dir = tempfile::tempdir().unwrap();
+    let plain = file(dir.path(), "x.bmp", b"x");
+    let odd = file(dir.path(), "a=b.bmp", b"y");
+    let arg = |p: &Path, rest: &str| format!("{}{rest}", p.display());
+    assert_eq!(AddSpec::parse(&arg(&plain, ""), false), AddSpec::File { path: plain.clone(), name: None });
+    assert_eq!(
+        AddSpec::parse(&arg(&plain, "=data\\x=1.bmp"), false),
+        AddSpec::File { path: plain.clone(), name: Some("data\\x=1.bmp".into()) }
+    );
+    assert_eq!(AddSpec::parse(&arg(&odd, ""), false), AddSpec::File { path: odd.clone(), name: None });
+    assert_eq!(AddSpec::parse(&arg(&odd, "=n"), false), AddSpec::File { path: odd, name: Some("n".into()) });
+    assert_eq!(
+        AddSpec::parse("missing=name", true),
+        AddSpec::Folder { dir: PathBuf::from("missing"), prefix: Some("name".into()) }
+    );
+}

@@ -47,10 +47,22 @@ pub enum AddSpec {
 }
 
 impl AddSpec {
-    /// Reads `PATH[=NAME]` (`folder`: `DIR[=PREFIX]`) as the command line gives it: the text after the
-    /// last `=` is the name unless the whole text names something on disk (a path may hold `=`).
+    /// Reads `PATH[=NAME]` (`folder`: `DIR[=PREFIX]`) as the command line gives it. A path may hold `=`, and
+    /// so may a name: the whole text is the path when something on disk has that name, else the text is
+    /// split at the first `=` whose left side names something on disk, else at the first `=` (the missing
+    /// path is then reported).
     pub fn parse(arg: &str, folder: bool) -> AddSpec {
-        let split = arg.rsplit_once('=').filter(|(path, _)| !Path::new(arg).exists() && !path.is_empty());
+        let splits = || {
+            arg.match_indices('=').map(|(at, _)| {
+                let (path, rest) = arg.split_at(at);
+                (path, rest.strip_prefix('=').unwrap_or(rest))
+            })
+        };
+        let split = if Path::new(arg).exists() {
+            None
+        } else {
+            splits().find(|(path, _)| !path.is_empty() && Path::new(path).exists()).or_else(|| splits().next())
+        };
         let (path, name) = match split {
             Some((path, name)) => (PathBuf::from(path), Some(name.to_string()).filter(|n| !n.is_empty())),
             None => (PathBuf::from(arg), None),

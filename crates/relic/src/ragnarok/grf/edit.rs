@@ -241,7 +241,8 @@ fn append_body(
     let pad = (HEADER_SIZE as u64 + cursor).saturating_sub(old_len);
     file.seek(SeekFrom::Start(old_len)).map_err(io)?;
     let mut out = std::io::BufWriter::with_capacity(1 << 20, &mut *file);
-    out.write_all(&[0u8; ALIGN as usize][..pad as usize]).map_err(io)?;
+    let zeros = [0u8; ALIGN as usize];
+    out.write_all(zeros.get(..pad as usize).unwrap_or(&[])).map_err(io)?;
     let mut records = Vec::with_capacity(changes.len());
     for start in (0..changes.len()).step_by(BATCH) {
         let stored = store_batch(layout, changes, start..changes.len().min(start + BATCH), load)?;
