@@ -103,10 +103,14 @@ fn tga(b: &[u8]) -> Result<Header> {
 /// The header of a BMP (by its magic) or else a TGA.
 pub fn read(bytes: &[u8]) -> Result<Header> {
     if bytes.starts_with(b"BM") {
-        bmp(bytes)
-    } else {
-        tga(bytes)
+        return bmp(bytes);
     }
+    tga(bytes).map_err(|e| match e {
+        Error::InvalidData { at, message } => {
+            Error::InvalidData { at, message: format!("neither a BMP (no `BM`) nor a TGA: {message}") }
+        }
+        other => other,
+    })
 }
 
 /// Whether the first bytes are a BMP header (the sniff; TGA has no magic and goes by its extension).

@@ -1,8 +1,9 @@
 //! Ragnarok Online textures (`ro-texture`): the BMP and TGA files of `data\texture\` that models and maps
 //! use, as files or GRF entries, converted to PNG and packed back from PNG.
 //!
-//! Identified by content: a BMP by `BM` and a sane info header (see [`header`]); a TGA, which has no
-//! magic, by its `.tga` extension, then its header is checked before anything is decoded. Pixels are
+//! Identified by content: a BMP by `BM` and a sane info header (see [`header`]), whatever its name (and a
+//! `.bmp` without one is not taken for a texture); a TGA, which has no magic, by its `.tga` extension, then
+//! its header is checked before anything is decoded. Pixels are
 //! decoded by the `image` crate ([`crate::codec::raster`]) once the header's size passed the pixel limit.
 //!
 //! Choices:
@@ -30,10 +31,11 @@ pub static FORMAT: Format = Format {
     id: FORMAT_ID,
     name: "Ragnarok Online texture (BMP/TGA)",
     game: Game::Ragnarok,
-    extensions: &["bmp", "tga"],
+    // A BMP is known by its header alone (a `.bmp` that is not one stays an unknown file); TGA has no magic.
+    extensions: &["tga"],
     kind: Kind::Image,
     capabilities: Capabilities { read: true, convert: true, write: true },
-    notes: "BMP (any depth) and TGA (types 1-3, 9-11) to PNG. BMP: magenta (R,B >= 0xFE, G <= 3) becomes \
+    notes: "BMP (any depth; known by its header, whatever its name) and TGA (by extension; types 1-3, 9-11) to PNG. BMP: magenta (R,B >= 0xFE, G <= 3) becomes \
             transparent, as the client keys it; TGA keeps its own alpha. pack from PNG by the output's \
             extension: .bmp writes 24 bits with transparent pixels as magenta, .tga 32-bit uncompressed. \
             JSON: the header and the file's bytes (base64).",
@@ -89,7 +91,7 @@ fn from_png(input_name: &str, png: &[u8], request: &PackRequest) -> Result<Vec<u
             .encode(px, frame.width, frame.height, image::ExtendedColorType::Rgba8)
             .map_err(err)?,
         Some("bmp") => {
-            let partial = px.chunks_exact(4).filter(|p| p[3] != 0 && p[3] != 255).count();
+            let partial = px.chunks_exact(4).filter(|p| matches!(p, [_, _, _, a] if *a != 0 && *a != 255)).count();
             if partial > 0 {
                 request.note(format!(
                     "{input_name}: {partial} pixels are partly transparent; BMP keeps none (alpha < 128 becomes magenta)"
@@ -97,7 +99,10 @@ fn from_png(input_name: &str, png: &[u8], request: &PackRequest) -> Result<Vec<u
             }
             let rgb: Vec<u8> = px
                 .chunks_exact(4)
-                .flat_map(|p| if p[3] < 128 { [0xFF, 0, 0xFF] } else { [p[0], p[1], p[2]] })
+                .flat_map(|p| match *p {
+                    [r, g, b, a] if a >= 128 => [r, g, b],
+                    _ => [0xFF, 0, 0xFF],
+                })
                 .collect();
             image::codecs::bmp::BmpEncoder::new(&mut out)
                 .encode(&rgb, frame.width, frame.height, image::ExtendedColorType::Rgb8)
