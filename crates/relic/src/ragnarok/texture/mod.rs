@@ -35,10 +35,10 @@ pub static FORMAT: Format = Format {
     extensions: &["tga"],
     kind: Kind::Image,
     capabilities: Capabilities { read: true, convert: true, write: true },
-    notes: "BMP (any depth; known by its header, whatever its name) and TGA (by extension; types 1-3, 9-11) to PNG. BMP: magenta (R,B >= 0xFE, G <= 3) becomes \
-            transparent, as the client keys it; TGA keeps its own alpha. pack from PNG by the output's \
-            extension: .bmp writes 24 bits with transparent pixels as magenta, .tga 32-bit uncompressed. \
-            JSON: the header and the file's bytes (base64).",
+    notes: "BMP (any depth; known by its header, whatever its name) and TGA (by extension; types 1-3, \
+            9-11) to PNG. BMP: magenta (R,B >= 0xFE, G <= 3) becomes transparent, as the client keys it; TGA \
+            keeps its own alpha. pack from PNG by the output's extension: .bmp writes 24 bits with transparent \
+            pixels as magenta, .tga 32-bit uncompressed. JSON: the header and the file's bytes (base64).",
     codec: &TextureCodec,
 };
 
