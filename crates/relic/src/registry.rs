@@ -314,6 +314,13 @@ pub trait Codec: Sync {
         self.write_json(value)
     }
 
+    /// `relic check` of a file whose JSON document is refused as too large (a multi-GiB archive): where the
+    /// file written back from its document would first differ from `data` (`Ok(None)`: identical), found
+    /// without building the document. `None` (the default) when the format has no such check.
+    fn check_without_document(&self, _data: &[u8]) -> Option<Result<Option<u64>>> {
+        None
+    }
+
     /// Conversion to the asset model (non-archives).
     fn convert(&self, _data: &[u8], _opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
         Err(Error::Unsupported("this format has no conversion yet".into()))

@@ -376,6 +376,16 @@ fn a_sparse_event_horizon_archive_past_4_gib_reads_in_bounded_memory() {
     let err = grf::FORMAT.codec.to_json(&map).unwrap_err();
     assert!(matches!(err, Error::Limit { .. }), "{err}");
     assert!(err.to_string().contains("extract"), "{err}");
+    // `check` still verifies it: the header and table written back are compared, entries never read.
+    let checked = ops::check(std::slice::from_ref(&path), &ops::Quiet);
+    assert_eq!(checked.len(), 1);
+    assert_eq!((checked[0].format, checked[0].outcome, &checked[0].detail), (Some("ro-grf"), "identical", &None));
+    if let Some(peak) = peak_rss() {
+        assert!(peak < 1 << 30, "peak resident memory {peak} bytes after checking a {size}-byte archive");
+    }
+    // The library call behind it.
+    let grf = grf::parse(&map).unwrap();
+    assert_eq!(grf::check::first_difference(&grf).unwrap(), None);
 }
 
 #[test]
@@ -518,7 +528,24 @@ fn damaged_event_horizon_archives_are_refused_or_written_back_as_they_are() {
             let doc = grf::convert::to_document(&archive);
             let back = grf::write_document_as(&doc, archive.signature).unwrap_or_else(|e| panic!("byte {pos}: {e}"));
             assert!(back == b, "byte {pos} flipped with 0x{mask:02X}");
+            // `check` of an archive too large for its JSON reaches the same verdict without the document.
+            assert_eq!(grf::check::first_difference(&archive).unwrap(), None, "byte {pos} flipped");
         }
     }
     assert!(parsed > 100, "only {parsed} variants parsed");
+}
+
+#[test]
+fn checking_without_the_document_agrees_with_the_json_round_trip() {
+    // Every form this file builds: what the JSON round trip gives, the check without a document gives too.
+    for bytes in [
+        event_horizon(),
+        grf::write::write_archive_bytes(Vec::new(), 0x200).unwrap(),
+        grf::write::write_archive_bytes(Vec::new(), 0x300).unwrap(),
+    ] {
+        let (_, written) = json_round_trip(&bytes);
+        assert_eq!(written, bytes);
+        let grf = parse(&bytes).unwrap();
+        assert_eq!(grf::check::first_difference(&grf).unwrap(), None);
+    }
 }

@@ -64,6 +64,7 @@
 //!   largest entry and the table, not the archive (client archives are several GiB). The JSON document holds
 //!   every stored byte and is refused for archives over `--max-entry-size`.
 
+pub mod check;
 pub mod convert;
 pub mod des;
 pub mod edit;
@@ -123,6 +124,10 @@ impl Codec for GrfCodec {
     fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
         let (doc, signature) = convert::from_json(value)?;
         write::write_document_as(&doc, signature)
+    }
+
+    fn check_without_document(&self, data: &[u8]) -> Option<Result<Option<u64>>> {
+        Some(parse(data).and_then(|grf| check::first_difference(&grf)))
     }
 
     fn entries<'a>(&self, data: &'a [u8], _archive_name: &str) -> Option<Result<Vec<Entry<'a>>>> {
