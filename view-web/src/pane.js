@@ -67,7 +67,7 @@ export class Pane {
     this.draw(data, token);
   }
 
-  /** Header, kind tabs, content, notes, info and downloads. */
+  /** Header, kind tabs, content, warnings, info and downloads. */
   layout(data) {
     const el = this.el;
     const format = data.format ? `${data.format.name} (${data.format.id})` : '';
@@ -77,7 +77,7 @@ export class Pane {
         data.size != null ? h('span', { class: 'size', text: formatSize(data.size) }) : null),
       h('div', { class: 'tabs' }),
       content,
-      (data.notes || []).length ? h('ul', { class: 'notes' }, data.notes.map((n) => h('li', { text: n }))) : null,
+      warnings(data.warnings || []),
       downloads(data.downloads || []),
       info(data),
     ].filter(Boolean));
@@ -123,6 +123,13 @@ export class Pane {
       info(data),
     ].filter(Boolean));
   }
+}
+
+/** What the conversion warned of (a model's textures not found, and where they were looked for), as
+ * `relic convert` prints them: the model is still drawn, untextured where a texture is missing. */
+function warnings(list) {
+  if (!list.length) return null;
+  return h('ul', { class: 'warnings', role: 'status' }, list.map((w) => h('li', { text: `warning: ${w}` })));
 }
 
 function downloads(list) {

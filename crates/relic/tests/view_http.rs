@@ -843,3 +843,118 @@ fn a_file_truncated_while_it_is_converted_does_not_end_the_server() {
     }
     eprintln!("faults served while converting: {}", relic::source::truncation_faults() - faults);
 }
+
+/// A 4×4 24-bit BMP of one colour (`rgb`).
+fn solid_bmp(rgb: [u8; 3]) -> Vec<u8> {
+    let row: Vec<u8> = std::iter::repeat([rgb[2], rgb[1], rgb[0]]).take(4).flatten().collect();
+    let mut b = b"BM".to_vec();
+    b.extend_from_slice(&(54u32 + 48).to_le_bytes());
+    b.extend_from_slice(&[0; 4]);
+    b.extend_from_slice(&54u32.to_le_bytes());
+    b.extend_from_slice(&40u32.to_le_bytes());
+    b.extend_from_slice(&4i32.to_le_bytes());
+    b.extend_from_slice(&4i32.to_le_bytes());
+    b.extend_from_slice(&1u16.to_le_bytes());
+    b.extend_from_slice(&24u16.to_le_bytes());
+    b.extend_from_slice(&[0; 24]);
+    for _ in 0..4 {
+        b.extend_from_slice(&row);
+    }
+    b
+}
+
+/// A 2×2 32-bit TGA (uncompressed, top row first).
+fn tga() -> Vec<u8> {
+    let mut b = vec![0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+    b.extend_from_slice(&2u16.to_le_bytes());
+    b.extend_from_slice(&2u16.to_le_bytes());
+    b.extend_from_slice(&[32, 0x28]);
+    b.extend_from_slice(&[0, 0, 255, 255, 0, 255, 0, 128, 255, 0, 255, 255, 255, 0, 0, 0]);
+    b
+}
+
+fn grf_with(files: &[(&str, Vec<u8>)]) -> Vec<u8> {
+    use relic::ragnarok::grf;
+    let inputs = files
+        .iter()
+        .map(|(name, bytes)| grf::PackInput {
+            name: grf::write::encode_name(name).unwrap(),
+            source: grf::PackSource::Bytes(bytes.clone()),
+        })
+        .collect();
+    grf::write_archive_bytes(inputs, 0x200).unwrap()
+}
+
+/// How many images the GLB's glTF holds.
+fn glb_images(glb: &[u8]) -> usize {
+    assert_eq!(&glb[..4], b"glTF");
+    let len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+    let json: serde_json::Value = serde_json::from_slice(&glb[20..20 + len]).unwrap();
+    json["images"].as_array().map_or(0, Vec::len)
+}
+
+/// The `warnings` of a preview (none: empty).
+fn warnings(preview: &serde_json::Value) -> Vec<String> {
+    preview["warnings"].as_array().map_or_else(Vec::new, |w| w.iter().map(|s| s.as_str().unwrap().into()).collect())
+}
+
+/// Issue 24: a model finds its textures as `relic convert` finds them (in the GRF it is in, in the
+/// `data\texture\` of the client folder it is in), and says which it did not find; BMP and TGA items
+/// preview as images.
+#[test]
+fn models_find_their_textures_as_convert_does_and_warn_of_the_missing() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let model = std::fs::read(Path::new(SAMPLES).join("ragnarok/pyramid.rsm")).unwrap(); // uses stone.bmp
+    let stone = solid_bmp([255, 140, 0]);
+    // Names in another case than the model's, as client data has them: looked up ignoring ASCII case.
+    let textured =
+        grf_with(&[("data\\model\\pyramid.rsm", model.clone()), ("data\\Texture\\STONE.bmp", stone.clone())]);
+    std::fs::write(root.join("textured.grf"), textured).unwrap();
+    std::fs::write(root.join("bare.grf"), grf_with(&[("data\\model\\pyramid.rsm", model.clone())])).unwrap();
+    std::fs::create_dir_all(root.join("client/data/model")).unwrap();
+    std::fs::create_dir_all(root.join("client/data/texture")).unwrap();
+    std::fs::write(root.join("client/data/model/pyramid.rsm"), &model).unwrap();
+    std::fs::write(root.join("client/data/texture/stone.bmp"), &stone).unwrap();
+    std::fs::write(root.join("alone.rsm"), &model).unwrap();
+    std::fs::write(root.join("texture.tga"), tga()).unwrap();
+    std::fs::write(
+        root.join("images.grf"),
+        grf_with(&[("data\\texture\\a.tga", tga()), ("data\\texture\\b.bmp", stone)]),
+    )
+    .unwrap();
+    let server = serve(root, ViewOptions::default()).unwrap();
+    let a = server.addr();
+
+    for path in ["textured.grf/data/model/pyramid.rsm", "client/data/model/pyramid.rsm"] {
+        let preview = ok(a, &format!("/api/preview?path={path}")).json();
+        assert_eq!(preview["kind"], "model", "{path}: {preview}");
+        assert_eq!(warnings(&preview), Vec::<String>::new(), "{path}");
+        let glb = ok(a, preview["assets"][0]["url"].as_str().unwrap()).body;
+        assert_eq!(glb_images(&glb), 1, "{path}: the texture is in the GLB");
+    }
+    for (path, looked_in) in [("bare.grf/data/model/pyramid.rsm", "the GRF"), ("alone.rsm", "nowhere")] {
+        let preview = ok(a, &format!("/api/preview?path={path}")).json();
+        assert_eq!(preview["kind"], "model", "{path}: {preview}");
+        let warned = warnings(&preview);
+        assert_eq!(warned.len(), 1, "{path}: {warned:?}");
+        assert!(warned[0].contains("texture 'data\\texture\\stone.bmp' not found"), "{path}: {warned:?}");
+        assert!(warned[0].contains(looked_in), "{path}: {warned:?}");
+        let glb = ok(a, preview["assets"][0]["url"].as_str().unwrap()).body;
+        assert_eq!(glb_images(&glb), 0, "{path}: drawn untextured");
+    }
+
+    // BMP and TGA, as files and as GRF entries: images (a TGA was a hex dump), their PNG of the right size.
+    for (path, size) in
+        [("texture.tga", (2, 2)), ("images.grf/data/texture/a.tga", (2, 2)), ("images.grf/data/texture/b.bmp", (4, 4))]
+    {
+        let preview = ok(a, &format!("/api/preview?path={path}")).json();
+        assert_eq!(
+            (preview["kind"].as_str(), preview["format"]["id"].as_str()),
+            (Some("image"), Some("ro-texture")),
+            "{path}"
+        );
+        let png = ok(a, preview["assets"][0]["frames"][0]["url"].as_str().unwrap()).body;
+        assert_eq!(png_size(&png), size, "{path}");
+    }
+}

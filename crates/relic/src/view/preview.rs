@@ -193,9 +193,18 @@ pub(super) fn info(tree: &Tree, item: &Item) -> Value {
             out.insert("format".into(), format_value(container));
             out.insert("info".into(), asset_summary(&named.asset));
             out.insert("converted_from".into(), json!(container.path));
+            warnings(converted, &mut out);
         }
     }
     Value::Object(out)
+}
+
+/// What the conversion warned of (a model's texture not found, naming where it was looked for), as
+/// `relic convert` prints them: `warnings`, absent when there are none.
+fn warnings(converted: &Converted, out: &mut Map<String, Value>) {
+    if !converted.notes.is_empty() {
+        out.insert("warnings".into(), json!(converted.notes));
+    }
 }
 
 fn display_name(tree: &Tree, path: &str) -> String {
@@ -304,9 +313,7 @@ pub(super) fn preview(tree: &Tree, item: &Item) -> Result<Value, (u16, Value)> {
                 listing(tree, item, &mut out);
             }
             out.insert("assets".into(), Value::Array(views));
-            if !converted.notes.is_empty() {
-                out.insert("notes".into(), json!(converted.notes));
-            }
+            warnings(converted, &mut out);
             if !is_leaf {
                 own_downloads(data, &path, &mut downloads);
             }

@@ -7,8 +7,9 @@
 //! rest of the path names an entry of the archive (entries whose own paths hold `/` make folders), and past
 //! a nested archive's entry, one of its entries, as `ls --recursive` and `convert` descend: the outer
 //! entry's bytes are read and the registry asked again, no deeper than [`crate::reader::MAX_DEPTH`]. An
-//! archive's entries are converted with the options the archive gives them (`entry_options`: an FTG's
-//! palette, a RES's siblings), as `relic convert` does.
+//! archive's entries are converted with the options the archive gives them (`entry_options_shared`: an
+//! FTG's palette, a RES's siblings, a GRF's own `data\texture\` for its models), as `relic convert` does;
+//! a file on disk is converted knowing its path (a model finds the `data\texture\` of its client folder).
 //!
 //! Record containers that convert as a whole (Drakan SRSC: `converts_whole`) list what their conversion
 //! makes (`Sample.sdb/Ambience/2_hum.wav`, `records.json`) rather than their raw records, which open
@@ -418,7 +419,9 @@ impl Tree {
             return Err(Rejection::new(413, why));
         }
         let archive = self.bytes(container)?;
-        let options = format.codec.entry_options(&archive, &container.options);
+        // As `relic convert` of an archive file: the archive's bytes are held for as long as the entry's
+        // options live, so they may read other entries when asked (a model's textures in its GRF).
+        let options = format.codec.entry_options_shared(&archive, &container.options);
         Ok(Data {
             path,
             name: leaf.name.clone(),
