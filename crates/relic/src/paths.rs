@@ -151,7 +151,7 @@ pub fn open_unlinked(folder: &Path, rel: &Path) -> Result<Option<(File, PathBuf)
     }
     let refuse = |link: &Path| {
         Error::Refused(format!(
-            "refusing to read {}: {} is a link (pack reads only files in the document's folder)",
+            "refusing to read {}: {} is a link (pack reads no file through a link)",
             path.display(),
             link.display()
         ))
@@ -178,7 +178,26 @@ pub fn open_unlinked(folder: &Path, rel: &Path) -> Result<Option<(File, PathBuf)
 /// The bytes of `folder/rel` when a regular file has that name, `None` when nothing (or a folder) does; a
 /// link is refused and the file read is the one checked (see [`open_unlinked`]).
 pub fn read_unlinked(folder: &Path, rel: &Path) -> Result<Option<Vec<u8>>> {
-    let Some((mut file, path)) = open_unlinked(folder, rel)? else { return Ok(None) };
+    read_opened(open_unlinked(folder, rel)?)
+}
+
+/// `path`, a file found by listing `root` (the folder `relic pack` was given), opened as [`open_unlinked`]
+/// opens it: a link at `root` or below it, there when listed or swapped in since, is refused, and the file
+/// read is the one checked. `None` when nothing (or a folder) has the name any more.
+pub fn open_listed(root: &Path, path: &Path) -> Result<Option<(File, PathBuf)>> {
+    let rel = path.strip_prefix(root).map_err(|_| {
+        Error::Refused(format!("refusing to read {}: it is not inside {}", path.display(), root.display()))
+    })?;
+    open_unlinked(root, rel)
+}
+
+/// The bytes of `path` below `root` (see [`open_listed`]).
+pub fn read_listed(root: &Path, path: &Path) -> Result<Option<Vec<u8>>> {
+    read_opened(open_listed(root, path)?)
+}
+
+fn read_opened(opened: Option<(File, PathBuf)>) -> Result<Option<Vec<u8>>> {
+    let Some((mut file, path)) = opened else { return Ok(None) };
     let mut bytes = Vec::new();
     std::io::Read::read_to_end(&mut file, &mut bytes).map_err(|e| Error::io(&path, e))?;
     Ok(Some(bytes))

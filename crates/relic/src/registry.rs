@@ -57,15 +57,40 @@ pub enum Confidence {
     Magic,
 }
 
-/// A file found in a folder to pack.
+/// A file found in a folder to pack. Formats read it with [`FolderFile::open`] or [`FolderFile::read`], never
+/// by `path`: the name was listed earlier, and a file swapped for a link since must not be followed.
 #[derive(Debug, Clone)]
 pub struct FolderFile {
     /// Path relative to the folder, `/` separated.
     pub relative: String,
+    /// The file, below `root`; for messages.
     pub path: PathBuf,
+    /// The folder the file was listed in (the one `relic pack` was given, or the scratch folder of a nested
+    /// archive packed first): `path` is opened below it without following links.
+    pub root: PathBuf,
     pub size: u64,
     /// Unix seconds.
     pub modified: Option<u64>,
+}
+
+impl FolderFile {
+    /// The file opened for reading: a link at it or at a folder below `root`, whenever it appeared, is
+    /// refused and named (see [`crate::paths::open_listed`]).
+    pub fn open(&self) -> Result<std::fs::File> {
+        crate::paths::open_listed(&self.root, &self.path)?.map(|(file, _)| file).ok_or_else(|| self.gone())
+    }
+
+    /// The file's bytes, read as [`FolderFile::open`] opens it.
+    pub fn read(&self) -> Result<Vec<u8>> {
+        crate::paths::read_listed(&self.root, &self.path)?.ok_or_else(|| self.gone())
+    }
+
+    fn gone(&self) -> Error {
+        Error::Refused(format!(
+            "{}: no longer a file (moved or replaced since the folder was listed)",
+            self.path.display()
+        ))
+    }
 }
 
 /// A folder being packed, with the index an extraction wrote into it (SRSC and FTG write `directory.json`
@@ -86,13 +111,13 @@ impl<'f> PackFolder<'f> {
             .by_path
             .get(relative)
             .ok_or_else(|| Error::Refused(format!("{index} lists `{relative}`, which is not in the folder")))?;
-        std::fs::read(&file.path).map_err(|e| Error::io(&file.path, e))
+        file.read()
     }
 
     /// The index `name`, when the folder has one: JSON whose `format` must be `format`.
     pub fn index<T: serde::de::DeserializeOwned>(&self, name: &str, format: &str) -> Result<Option<T>> {
         let Some(file) = self.by_path.get(name) else { return Ok(None) };
-        let text = std::fs::read(&file.path).map_err(|e| Error::io(&file.path, e))?;
+        let text = file.read()?;
         let value: serde_json::Value = serde_json::from_slice(&text)
             .map_err(|e| Error::Refused(format!("{}: not JSON: {e}", file.path.display())))?;
         if value.get("format").and_then(serde_json::Value::as_str) != Some(format) {

@@ -154,3 +154,90 @@ fn a_folder_swapped_for_a_link_after_the_check_is_never_read_through_it() {
         "folder: {read} read, {refused} refused; a check then an open by name read the outside file {naive} times"
     );
 }
+
+/// Folder packs list the folder, then read each file: a link in the folder is refused and named, and so is a
+/// folder in it that is a link.
+#[cfg(unix)]
+#[test]
+fn folder_pack_refuses_a_link_in_the_folder_and_names_it() {
+    use std::os::unix::fs::symlink;
+    let dir = tempfile::tempdir().unwrap();
+    let outside = dir.path().join("outside");
+    std::fs::create_dir(&outside).unwrap();
+    std::fs::write(outside.join("x.bin"), OUTSIDE).unwrap();
+    let folder = dir.path().join("folder");
+    std::fs::create_dir(&folder).unwrap();
+    std::fs::write(folder.join("a.bin"), INSIDE).unwrap();
+    let out = dir.path().join("out.res");
+    let opts = relic::ops::PackOptions { force: true, ..Default::default() };
+    for (link, target) in [(folder.join("x.bin"), outside.join("x.bin")), (folder.join("sub"), outside.clone())] {
+        symlink(&target, &link).unwrap();
+        let e = relic::ops::pack("ei-res", &folder, &out, &opts).unwrap_err().to_string();
+        assert!(e.contains(&link.display().to_string()) && e.contains("link"), "{e}");
+        assert!(!out.exists());
+        std::fs::remove_file(&link).unwrap();
+    }
+    relic::ops::pack("ei-res", &folder, &out, &opts).unwrap();
+    assert!(contains(&std::fs::read(&out).unwrap(), INSIDE));
+}
+
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
+}
+
+/// A file of the folder swapped for a link to an outside file, and back, while `relic pack` lists and reads
+/// the folder over and over: each pack either refuses (naming a link) or holds the inside bytes, never the
+/// outside ones. RES stores entries as they are, so the archive's bytes show what was read.
+#[cfg(unix)]
+#[test]
+fn folder_pack_never_reads_a_file_swapped_for_a_link() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    let dir = tempfile::tempdir().unwrap();
+    let outside = dir.path().join("outside.bin");
+    std::fs::write(&outside, OUTSIDE).unwrap();
+    let folder = dir.path().join("folder");
+    std::fs::create_dir(&folder).unwrap();
+    std::fs::write(folder.join("a.bin"), INSIDE).unwrap();
+    std::fs::write(folder.join("x.bin"), INSIDE).unwrap();
+    // The swapper's spare names lie beside the folder, so a listing never sees them.
+    let spare = dir.path().join("spare");
+    std::fs::create_dir(&spare).unwrap();
+    let stop = Arc::new(AtomicBool::new(false));
+    let swapper = {
+        let (stop, folder) = (Arc::clone(&stop), folder.clone());
+        std::thread::spawn(move || {
+            while !stop.load(Ordering::Relaxed) {
+                std::os::unix::fs::symlink(&outside, spare.join("link")).unwrap();
+                replace(&spare.join("link"), &folder.join("x.bin"));
+                std::fs::write(spare.join("real"), INSIDE).unwrap();
+                replace(&spare.join("real"), &folder.join("x.bin"));
+                // The file stays long enough for a pack to list it, so packs also open it while it changes.
+                std::thread::sleep(std::time::Duration::from_micros(300));
+            }
+        })
+    };
+    let out = dir.path().join("out.res");
+    let opts = relic::ops::PackOptions { force: true, ..Default::default() };
+    let (mut packed, mut refused) = (0, 0);
+    let until = std::time::Instant::now() + std::time::Duration::from_millis(1500);
+    while std::time::Instant::now() < until {
+        match relic::ops::pack("ei-res", &folder, &out, &opts) {
+            Ok(_) => {
+                let bytes = std::fs::read(&out).unwrap();
+                assert!(!contains(&bytes, OUTSIDE), "a file swapped for a link was followed");
+                assert!(contains(&bytes, INSIDE));
+                packed += 1;
+            }
+            Err(e) => {
+                let e = e.to_string();
+                assert!(e.contains("link") && e.contains("x.bin"), "{e}");
+                refused += 1;
+            }
+        }
+    }
+    stop.store(true, Ordering::Relaxed);
+    swapper.join().unwrap();
+    eprintln!("folder pack: {packed} packed, {refused} refused");
+    assert!(packed + refused > 0);
+}

@@ -57,6 +57,9 @@ pub fn is_system_litter(name: &str) -> bool {
 pub struct CollectedFolder {
     pub files: Vec<FolderFile>,
     pub notes: Vec<String>,
+    /// The folder given to pack: every file below it, nested archives' folders included, is read below it
+    /// without following links (see [`FolderFile::open`]).
+    root: std::path::PathBuf,
     /// Holds the nested archives packed for this folder until the pack is done.
     _scratch: Option<tempfile::TempDir>,
 }
@@ -65,7 +68,8 @@ pub struct CollectedFolder {
 /// system's litter ([`is_system_litter`]); a folder holding [`NESTED_MARKER`] is packed into one file of
 /// its format first and stands in its place.
 pub fn collect_folder(dir: &Path, exclude: &Path, request: &PackRequest) -> Result<CollectedFolder> {
-    let mut collected = CollectedFolder { files: Vec::new(), notes: Vec::new(), _scratch: None };
+    let mut collected =
+        CollectedFolder { files: Vec::new(), notes: Vec::new(), root: dir.to_path_buf(), _scratch: None };
     let exclude = exclude.canonicalize().ok();
     let mut litter = Vec::new();
     collect_into(dir, dir, exclude.as_deref(), request, 0, &mut collected, &mut litter)?;
@@ -104,8 +108,12 @@ fn collect_into(
         let entry = entry.map_err(|e| Error::Refused(format!("{}: {e}", dir.display())))?;
         let path = entry.path();
         if entry.file_type().is_dir() {
-            let marker = path.join(NESTED_MARKER);
-            if entry.depth() > 0 && marker.is_file() {
+            // Read as the files are, so a marker that is a link is not followed.
+            let marker = match entry.depth() {
+                0 => None,
+                _ => paths::read_listed(&out.root, &path.join(NESTED_MARKER))?,
+            };
+            if let Some(marker) = marker {
                 walk.skip_current_dir();
                 let packed = pack_nested(path, &marker, relative_of(path)?, request, depth, out, litter)?;
                 out.files.push(packed);
@@ -134,6 +142,7 @@ fn collect_into(
         out.files.push(FolderFile {
             relative: relative_of(path)?,
             path: path.to_path_buf(),
+            root: out.root.clone(),
             size: meta.len(),
             modified: paths::modified_secs(&meta),
         });
@@ -141,25 +150,25 @@ fn collect_into(
     Ok(())
 }
 
-/// Packs the nested archive folder `dir` (see [`NESTED_MARKER`]) into a scratch file, as the entry
-/// `relative` of the folder being packed.
+/// Packs the nested archive folder `dir` (see [`NESTED_MARKER`], whose bytes are `text`) into a scratch
+/// file, as the entry `relative` of the folder being packed.
 fn pack_nested(
     dir: &Path,
-    marker: &Path,
+    text: &[u8],
     relative: String,
     request: &PackRequest,
     depth: u32,
     out: &mut CollectedFolder,
     litter: &mut Vec<String>,
 ) -> Result<FolderFile> {
-    let text = std::fs::read(marker).map_err(|e| Error::io(marker, e))?;
-    let nested: NestedArchive = serde_json::from_slice(&text)
+    let marker = dir.join(NESTED_MARKER);
+    let nested: NestedArchive = serde_json::from_slice(text)
         .map_err(|e| Error::Refused(format!("{}: not the file relic extract wrote ({e})", marker.display())))?;
     let format = registry::by_id(&nested.format)
         .filter(|f| f.is_archive())
         .ok_or_else(|| Error::Refused(format!("{}: `{}` is not an archive format", marker.display(), nested.format)))?;
     crate::ops::check_depth(format, &relative, depth + 1)?;
-    let mut inner = CollectedFolder { files: Vec::new(), notes: Vec::new(), _scratch: None };
+    let mut inner = CollectedFolder { files: Vec::new(), notes: Vec::new(), root: out.root.clone(), _scratch: None };
     collect_into(dir, dir, None, request, depth + 1, &mut inner, litter)?;
     if out._scratch.is_none() {
         out._scratch = Some(tempfile::tempdir().map_err(|e| Error::io(std::env::temp_dir(), e))?);
@@ -181,7 +190,7 @@ fn pack_nested(
         out.notes.extend(inner.notes);
     }
     out.notes.push(format!("packed the folder {relative}/ back as the {} archive `{relative}`", format.id));
-    Ok(FolderFile { relative, path: target, size, modified: nested.modified })
+    Ok(FolderFile { relative, path: target, root: scratch, size, modified: nested.modified })
 }
 
 /// What `pack` did: the bytes written, and notes for the user (a companion file taken from beside the

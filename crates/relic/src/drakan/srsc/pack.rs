@@ -13,10 +13,6 @@ use crate::drakan::records;
 use crate::error::{Error, Result};
 use crate::registry::{FolderFile, PackFolder};
 
-fn read(file: &FolderFile) -> Result<Vec<u8>> {
-    std::fs::read(&file.path).map_err(|e| Error::io(&file.path, e))
-}
-
 pub fn from_folder(files: &[FolderFile]) -> Result<Vec<u8>> {
     let folder = PackFolder::new(files);
     if let Some(dir) = folder.index::<ExtractedDirectory>(DIRECTORY_FILE, DIRECTORY_FORMAT)? {
@@ -65,7 +61,7 @@ fn from_names(files: &[FolderFile]) -> Result<Vec<u8>> {
                 f.path.display()
             ))
         })?;
-        parsed.push((folder.to_string(), record_type, id, read(f)?));
+        parsed.push((folder.to_string(), record_type, id, f.read()?));
     }
     // Group folders: a group definition in folder `P` named `N` is the group of the files in `P/N` (or
     // `P/N_<id>` when siblings share the name); `group_<id>` is a group with no definition.

@@ -103,12 +103,12 @@ impl Codec for ResCodec {
                     Some(ext) if f.relative.to_ascii_lowercase().ends_with(ext.as_str()) => {
                         f.relative.get(..f.relative.len() - ext.len()).unwrap_or(&f.relative).to_string()
                     }
-                    _ => f.relative,
+                    _ => f.relative.clone(),
                 };
                 Ok(PackInput {
                     name: write::encode_name(&relative)?,
                     modified: f.modified.map_or(0, |t| u32::try_from(t).unwrap_or(u32::MAX)),
-                    source: PackSource::File { path: f.path, size: f.size },
+                    source: PackSource::Listed(f),
                 })
             })
             .collect::<Result<Vec<_>>>()?;

@@ -18,6 +18,7 @@ use super::FORMAT_ID;
 use crate::codec::text::{encode, CP1251};
 use crate::error::{Error, Result};
 use crate::layout::Canvas;
+use crate::registry::FolderFile;
 
 /// One file to store.
 #[derive(Debug, Clone)]
@@ -37,6 +38,9 @@ pub enum PackSource {
         path: PathBuf,
         size: u64,
     },
+    /// A file of a folder being packed, streamed when written; opened without following links (a file
+    /// swapped for one since the folder was listed is refused, not followed).
+    Listed(FolderFile),
     /// A range of a mapped file, copied when written: an untouched entry of an archive being edited
     /// (`relic edit`), so the rewrite holds no copy of the archive.
     Mapped {
@@ -50,6 +54,7 @@ impl PackSource {
         match self {
             PackSource::Bytes(b) => b.len() as u64,
             PackSource::File { size, .. } => *size,
+            PackSource::Listed(file) => file.size,
             PackSource::Mapped { range, .. } => range.len() as u64,
         }
     }
@@ -58,6 +63,7 @@ impl PackSource {
         match self {
             PackSource::Bytes(b) => Ok(Box::new(b.as_slice())),
             PackSource::File { path, .. } => Ok(Box::new(std::fs::File::open(path).map_err(|e| Error::io(path, e))?)),
+            PackSource::Listed(file) => Ok(Box::new(file.open()?)),
             PackSource::Mapped { source, range } => Ok(Box::new(source.get(range.clone()).unwrap_or(&[]))),
         }
     }
@@ -65,7 +71,7 @@ impl PackSource {
     fn describe(&self) -> String {
         match self {
             PackSource::Bytes(_) => "in-memory entry".into(),
-            PackSource::File { path, .. } => path.display().to_string(),
+            PackSource::File { path, .. } | PackSource::Listed(FolderFile { path, .. }) => path.display().to_string(),
             PackSource::Mapped { range, .. } => format!("the archive's bytes at 0x{:X}", range.start),
         }
     }

@@ -161,9 +161,9 @@ impl Codec for GrfCodec {
             .map(|f| {
                 let relative = match &kept {
                     Some(name) => format!("{name}/{}", f.relative),
-                    None => f.relative,
+                    None => f.relative.clone(),
                 };
-                Ok(PackInput { name: write::encode_name(&relative)?, source: PackSource::File(f.path) })
+                Ok(PackInput { name: write::encode_name(&relative)?, source: PackSource::File(f) })
             })
             .collect::<Result<Vec<_>>>()?;
         write_archive(inputs, request.version.unwrap_or(types::VERSION_0X200), out)

@@ -15,7 +15,6 @@
 
 use std::borrow::Cow;
 use std::io::Write;
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
@@ -28,6 +27,7 @@ use crate::codec::text::{decode, encode, CP949};
 use crate::codec::zlib;
 use crate::error::{Error, Result};
 use crate::layout::Canvas;
+use crate::registry::FolderFile;
 
 /// zlib level of new entries and tables.
 pub const LEVEL: u32 = 9;
@@ -48,22 +48,23 @@ pub struct PackInput {
 #[derive(Debug, Clone)]
 pub enum PackSource {
     Bytes(Vec<u8>),
-    /// Read from disk when compressed.
-    File(PathBuf),
+    /// A file of a folder being packed, read when compressed; opened without following links (a file
+    /// swapped for one since the folder was listed is refused, not followed).
+    File(FolderFile),
 }
 
 impl PackSource {
     fn read(&self) -> Result<Cow<'_, [u8]>> {
         match self {
             PackSource::Bytes(b) => Ok(Cow::Borrowed(b)),
-            PackSource::File(path) => std::fs::read(path).map(Cow::Owned).map_err(|e| Error::io(path, e)),
+            PackSource::File(file) => file.read().map(Cow::Owned),
         }
     }
 
     fn describe(&self) -> String {
         match self {
             PackSource::Bytes(_) => "in-memory entry".into(),
-            PackSource::File(path) => path.display().to_string(),
+            PackSource::File(file) => file.path.display().to_string(),
         }
     }
 }
@@ -87,7 +88,7 @@ pub const CLIENT_FOLDER: &str = "data";
 /// archive's root, so that an extraction packs back under the same names: `relic extract x.grf -o out`
 /// writes `out/data/…` and `relic pack ro-grf out` names them `data\…` again, also when `out` is itself
 /// named `data` (`relic extract data.grf` writes `data/data/…`). `None` when the folder's name is kept out.
-pub fn kept_folder_name(files: &[crate::registry::FolderFile]) -> Option<String> {
+pub fn kept_folder_name(files: &[FolderFile]) -> Option<String> {
     let is_client = |c: &str| c.eq_ignore_ascii_case(CLIENT_FOLDER);
     let holds_client = files.iter().any(|f| f.relative.split_once('/').is_some_and(|(first, _)| is_client(first)));
     if holds_client {
