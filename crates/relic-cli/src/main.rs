@@ -763,6 +763,14 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
             summary.outputs = items.iter().map(|i| format!("{}: {}", i.path, i.outcome)).collect();
             summary.failures = failures.clone();
             batch.write_report(summary)?;
+            // What a file needs and its folder lacks (a model's textures), though it reads and writes back.
+            if !quiet {
+                for i in &items {
+                    for w in &i.warnings {
+                        say!("relic: warning: {}: {w}", shown(&i.path));
+                    }
+                }
+            }
             if json {
                 print_json(out, &items)?;
             } else {

@@ -501,6 +501,33 @@ fn check_reads_and_writes_back_every_file() {
     assert!(err.contains("broken.res") && err.contains("ei-res"), "{err}");
 }
 
+#[test]
+fn check_names_each_texture_a_model_s_client_folder_lacks() {
+    // The sample model uses `stone.bmp`; in a client folder whose `data\texture` lacks it, `check` still
+    // finds it identical (exit 0) and says on stderr what is missing, once; `-q` keeps stderr quiet, and
+    // `--json` carries the warning in the item.
+    let dir = tempfile::tempdir().unwrap();
+    let models = dir.path().join("client/data/model");
+    std::fs::create_dir_all(&models).unwrap();
+    std::fs::create_dir_all(dir.path().join("client/data/texture")).unwrap();
+    let samples = sample().parent().unwrap().parent().unwrap().to_path_buf();
+    std::fs::copy(samples.join("ragnarok/pyramid.rsm"), models.join("pyramid.rsm")).unwrap();
+    let assert = relic().arg("check").arg(dir.path().join("client")).assert().code(0);
+    let out = String::from_utf8(assert.get_output().stdout.clone()).unwrap();
+    assert!(out.starts_with("identical ro-rsm"), "{out}");
+    let err = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("relic: warning: ")
+            && err.contains("pyramid.rsm: ro-rsm: texture 'data\\texture\\stone.bmp' not found"),
+        "{err}"
+    );
+    let quiet = relic().args(["check", "-q"]).arg(dir.path().join("client")).assert().code(0);
+    assert!(quiet.get_output().stderr.is_empty());
+    let v = json_of(relic().args(["check", "--json", "-q"]).arg(dir.path().join("client")));
+    assert_eq!(v[0]["warnings"].as_array().map(Vec::len), Some(1), "{v}");
+}
+
 /// `--compression` changes the PNG's size and speed, never its pixels; an unknown level is a usage error.
 #[test]
 fn png_compression_levels_give_the_same_pixels() {
