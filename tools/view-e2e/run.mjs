@@ -2,90 +2,18 @@
 //
 //   node tools/view-e2e/run.mjs URL OUT_DIR [README_SCREENSHOT]
 //
-// URL is a `relic view samples` already listening. The script clicks through the page's contract (tree
-// items carry `data-path`, and only they; `#preview` has `data-kind` and `data-state` = ready | error): an archive and
-// its entries, a texture, sounds, models and documents, checks what is drawn (image sizes, WebGL pixels,
-// audio durations, table rows), fails on any console error, and saves a screenshot of each step in OUT_DIR.
-// The browser is Debian's chromium (RELIC_CHROMIUM overrides the path); playwright-core never downloads one.
+// URL is a `relic view samples` already listening. The script clicks through the page (see lib.mjs): an
+// archive and its entries, a texture, sounds, models and documents, checks what is drawn (image sizes,
+// WebGL pixels, audio durations, table rows), fails on any console error, and saves a screenshot of each
+// step in OUT_DIR.
 
-import { chromium } from 'playwright-core';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { args, start } from './lib.mjs';
 
-const [url, outDir, readmeShot] = process.argv.slice(2);
-if (!url || !outDir) {
-  console.error('usage: node run.mjs URL OUT_DIR [README_SCREENSHOT]');
-  process.exit(2);
-}
-mkdirSync(outDir, { recursive: true });
-
-const executablePath = process.env.RELIC_CHROMIUM || '/usr/bin/chromium';
-const browser = await chromium.launch({
-  executablePath,
-  headless: true,
-  args: [
-    '--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync', '--disable-default-apps', '--mute-audio',
-    // WebGL without a GPU: SwiftShader, the CPU rasterizer Chromium ships.
-    '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist',
-  ],
-});
-const problems = [];
-const checks = [];
-let step = 0;
-
-const context = await browser.newContext({ viewport: { width: 1400, height: 860 }, deviceScaleFactor: 1 });
-const page = await context.newPage();
+const { url, outDir, rest: [readmeShot] } = args('node run.mjs URL OUT_DIR [README_SCREENSHOT]');
 /** The one resource that is meant to fail (the error pane is checked last). */
 const MISSING = 'evil_islands/no_such_texture.mmp';
-page.on('console', (m) => {
-  const expected = decodeURIComponent(m.location()?.url || '').includes(MISSING);
-  if (m.type() === 'error' && !expected) problems.push(`console error: ${m.text()} (${m.location()?.url})`);
-});
-page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} (${r.failure()?.errorText})`));
-
-const sel = (path) => `[data-path="${path.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"]`;
-const pass = (what) => {
-  checks.push(what);
-  console.log(`ok: ${what}`);
-};
-const expect = (cond, what) => {
-  if (!cond) throw new Error(`failed: ${what}`);
-  pass(what);
-};
-
-async function shot(name) {
-  step += 1;
-  const file = join(outDir, `${String(step).padStart(2, '0')}-${name}.png`);
-  await page.screenshot({ path: file });
-  return file;
-}
-
-/** Clicks an item's row, expanding its parents first, and waits until the pane is ready (or fails). */
-async function open(path, kind) {
-  const parts = path.split('/');
-  for (let i = 1; i < parts.length; i++) {
-    // Locators are strict: each `data-path` must name exactly one element.
-    if (await page.locator(sel(parts.slice(0, i + 1).join('/'))).count()) continue;
-    await page.locator(sel(parts.slice(0, i).join('/'))).click();
-    await page.locator(sel(parts.slice(0, i + 1).join('/'))).waitFor({ timeout: 15000 });
-  }
-  await page.locator(sel(path)).click();
-  const pane = page.locator('#preview');
-  await page.waitForFunction((p) => {
-    const el = document.getElementById('preview');
-    return el.dataset.item === p && (el.dataset.state === 'ready' || el.dataset.state === 'error');
-  }, path, { timeout: 30000 });
-  const state = await pane.getAttribute('data-state');
-  if (state !== 'ready') {
-    const message = await page.locator('#preview .error').first().textContent().catch(() => '');
-    throw new Error(`${path}: the pane says ${state}: ${message}`);
-  }
-  const shown = await pane.getAttribute('data-kind');
-  expect(shown === kind, `${path} is shown as ${kind} (data-kind=${shown})`);
-  return pane;
-}
+const { context, page, problems, sel, pass, expect, shot, open, drawn, finish } =
+  await start(outDir, (resource) => resource.includes(MISSING));
 
 try {
   await page.goto(url);
@@ -137,17 +65,6 @@ try {
   await shot('sound');
 
   // Models: drawn in WebGL (pixels read back), with clips and morph targets.
-  const drawn = () => page.locator('#preview canvas.gl').evaluate((c) => {
-    const copy = document.createElement('canvas');
-    copy.width = c.width;
-    copy.height = c.height;
-    const g = copy.getContext('2d');
-    g.drawImage(c, 0, 0);
-    const data = g.getImageData(0, 0, copy.width, copy.height).data;
-    const colours = new Set();
-    for (let i = 0; i < data.length; i += 4 * 7) colours.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
-    return { width: c.width, height: c.height, colours: colours.size };
-  });
   await open('ragnarok/pyramid.rsm', 'model');
   let pixels = await drawn();
   expect(pixels.width > 100 && pixels.colours > 3, `the pyramid is drawn (${pixels.colours} colours on ${pixels.width}×${pixels.height})`);
@@ -205,11 +122,6 @@ try {
   expect(message.includes('nothing at'), `the pane shows the error: ${message}`);
   await shot('error');
 } catch (e) {
-  problems.push(e.message.split('\n')[0]);
-  await shot('failure').catch(() => {});
+  await finish(e);
 }
-
-await browser.close();
-for (const p of problems) console.error(p);
-console.log(JSON.stringify({ checks: checks.length, problems }));
-process.exit(problems.length ? 1 : 0);
+await finish();

@@ -3,7 +3,8 @@
 //! `chromium`, through `playwright-core`) over `relic view samples`, clicking through an archive, textures,
 //! sprites, sounds, models and documents and checking what is drawn. It saves a screenshot of each step
 //! under `target/tmp/view-e2e/`; with `RELIC_VIEW_SCREENSHOT=1` it also writes `docs/view.png` (the
-//! README's). Where node, the npm package or chromium is missing the browser test says so and skips;
+//! README's). `tools/view-e2e/textured.mjs` checks Ragnarok models are drawn with their textures (issue 24).
+//! Where node, the npm package or chromium is missing the browser tests say so and skip;
 //! `.ci/run` installs all three, and under CI (`CI` set) a missing one is a failure.
 
 use std::io::{BufRead, BufReader, Read, Write};
@@ -100,22 +101,26 @@ fn missing() -> Option<String> {
     None
 }
 
-#[test]
-fn view_works_in_headless_chromium() {
+/// Says what a test leaves out where `cargo test` shows it: written to the process's stderr, which the
+/// test harness does not capture (it captures `eprintln!`, shown only when a test fails).
+fn skip(why: &str) {
+    let _ = writeln!(std::io::stderr(), "{why}");
+}
+
+/// Runs a browser script of `tools/view-e2e` against a viewer (`node SCRIPT URL OUT_DIR ARGS…`), its
+/// screenshots in `target/tmp/NAME/`, and fails with its output unless it passed every check; with node,
+/// the npm package or chromium missing it says why and skips (under CI it fails instead).
+fn run_browser(script: &str, name: &str, viewer: &Viewer, args: &[PathBuf]) -> Option<PathBuf> {
     if let Some(why) = missing() {
-        assert!(std::env::var_os("CI").is_none(), "CI must run the browser test of relic view, but {why}");
-        eprintln!("skipped the browser test of relic view: {why}");
-        return;
+        assert!(std::env::var_os("CI").is_none(), "CI must run the browser test {script} of relic view, but {why}");
+        skip(&format!("skipped the browser test {script} of relic view: {why}"));
+        return None;
     }
-    let viewer = Viewer::start(&repo().join("samples"));
-    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("view-e2e");
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
     let _ = std::fs::remove_dir_all(&out);
     std::fs::create_dir_all(&out).unwrap();
     let mut node = Command::new("node");
-    node.arg(repo().join("tools/view-e2e/run.mjs")).arg(&viewer.url).arg(&out);
-    if std::env::var("RELIC_VIEW_SCREENSHOT").is_ok_and(|v| v == "1") {
-        node.arg(repo().join("docs/view.png"));
-    }
+    node.arg(repo().join("tools/view-e2e").join(script)).arg(&viewer.url).arg(&out).args(args);
     let mut child = node.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("node starts");
     // The browser is given five minutes; a hung one is stopped rather than hanging the suite.
     let started = Instant::now();
@@ -131,6 +136,80 @@ fn view_works_in_headless_chromium() {
     eprintln!("{stdout}{stderr}");
     assert!(output.status.success(), "the browser test failed ({}); screenshots in {}", stderr.trim(), out.display());
     assert!(stdout.contains("\"problems\":[]"), "{stdout}");
+    Some(out)
+}
+
+#[test]
+fn view_works_in_headless_chromium() {
+    let viewer = Viewer::start(&repo().join("samples"));
+    let mut args = Vec::new();
+    if std::env::var("RELIC_VIEW_SCREENSHOT").is_ok_and(|v| v == "1") {
+        args.push(repo().join("docs/view.png"));
+    }
+    let Some(out) = run_browser("run.mjs", "view-e2e", &viewer, &args) else { return };
     let shots = std::fs::read_dir(&out).unwrap().count();
     assert!(shots >= 6, "{shots} screenshots in {}", out.display());
+}
+
+/// A 4×4 24-bit BMP of one colour.
+fn solid_bmp(rgb: [u8; 3]) -> Vec<u8> {
+    let mut b = b"BM".to_vec();
+    for v in [54u32 + 48, 0, 54, 40, 4, 4] {
+        b.extend_from_slice(&v.to_le_bytes());
+    }
+    b.extend_from_slice(&1u16.to_le_bytes());
+    b.extend_from_slice(&24u16.to_le_bytes());
+    b.extend_from_slice(&[0; 24]);
+    for _ in 0..16 {
+        b.extend_from_slice(&[rgb[2], rgb[1], rgb[0]]);
+    }
+    b
+}
+
+/// `relic` with arguments, which must succeed.
+fn relic(args: &[&std::ffi::OsStr]) {
+    let out = AssertCommand::cargo_bin("relic").unwrap().args(args).output().unwrap();
+    assert!(out.status.success(), "relic {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// Issue 24's proof in the browser: a Ragnarok model is drawn textured, its texture found as the client
+/// finds it (the `data\texture\` of its client folder, or of the GRF it is in), not black; one whose GRF
+/// lacks it says so. The model is the samples' pyramid (which uses `stone.bmp`), the texture a plain orange
+/// made here. With the corpus (`/work/shared/corpus/ragnarok`, or `RELIC_CORPUS`/ragnarok), also the real
+/// `goldberg_s_01.rsm2`, put with `goldberg_textures.grf` as the client has them: in its `data.grf`
+/// (copied, then the model added with `relic edit`), never in the repository.
+#[test]
+fn ragnarok_models_are_drawn_textured() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let client = root.join("client/data");
+    std::fs::create_dir_all(client.join("model")).unwrap();
+    std::fs::create_dir_all(client.join("texture")).unwrap();
+    std::fs::copy(repo().join("samples/ragnarok/pyramid.rsm"), client.join("model/pyramid.rsm")).unwrap();
+    std::fs::write(client.join("texture/stone.bmp"), solid_bmp([255, 140, 0])).unwrap();
+    let textured = root.join("textured.grf");
+    relic(&["pack".as_ref(), "ro-grf".as_ref(), "-q".as_ref(), "-o".as_ref(), textured.as_ref(), client.as_ref()]);
+    // A GRF with the model and no texture: packed from a folder of its own, removed once packed.
+    let bare = root.join("bare.grf");
+    let lonely = root.join("lonely/data");
+    std::fs::create_dir_all(lonely.join("model")).unwrap();
+    std::fs::copy(repo().join("samples/ragnarok/pyramid.rsm"), lonely.join("model/pyramid.rsm")).unwrap();
+    relic(&["pack".as_ref(), "ro-grf".as_ref(), "-q".as_ref(), "-o".as_ref(), bare.as_ref(), lonely.as_ref()]);
+    std::fs::remove_dir_all(root.join("lonely")).unwrap();
+    let corpus = std::env::var_os("RELIC_CORPUS")
+        .map_or_else(|| PathBuf::from("/work/shared/corpus"), PathBuf::from)
+        .join("ragnarok");
+    let mut args = Vec::new();
+    if corpus.join("goldberg_s_01.rsm2").is_file() && corpus.join("goldberg_textures.grf").is_file() {
+        let grf = root.join("goldberg/data.grf");
+        std::fs::create_dir_all(grf.parent().unwrap()).unwrap();
+        std::fs::write(&grf, std::fs::read(corpus.join("goldberg_textures.grf")).unwrap()).unwrap();
+        let add = format!("{}=data\\model\\goldberg_s_01.rsm2", corpus.join("goldberg_s_01.rsm2").display());
+        relic(&["edit".as_ref(), "-q".as_ref(), grf.as_ref(), "--add".as_ref(), add.as_ref()]);
+        args.push(PathBuf::from("goldberg/data.grf/data/model/goldberg_s_01.rsm2"));
+    } else {
+        skip(&format!("goldberg_s_01.rsm2 is not drawn: no corpus at {}", corpus.display()));
+    }
+    let viewer = Viewer::start(root);
+    run_browser("textured.mjs", "view-e2e-textured", &viewer, &args);
 }
