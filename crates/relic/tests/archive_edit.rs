@@ -152,12 +152,18 @@ fn grf_merge_takes_a_patch_and_files_win_over_merged_entries() {
         file(dir.path(), "patch.gpf", &grf_of(0x200, &[("data\\a.txt", b"patched a"), ("data\\n.txt", b"new")]));
     let later = file(dir.path(), "later.gpf", &grf_of(0x300, &[("data\\n.txt", b"newer")]));
     let f = file(dir.path(), "f", b"from a file");
-    let request = EditRequest { merge: vec![patch, later], add: vec![add(&f, "data/a.txt")], ..Default::default() };
+    let request =
+        EditRequest { merge: vec![patch, later.clone()], add: vec![add(&f, "data/a.txt")], ..Default::default() };
     ops::edit(&archive, &request).unwrap();
     assert_eq!(
         entries(&archive),
         map(&[("data\\a.txt", b"from a file"), ("data\\keep.txt", b"k"), ("data\\n.txt", b"newer")])
     );
+    // A merged entry's compressed bytes are copied as they are, not compressed again.
+    let (merged, source) = (std::fs::read(&archive).unwrap(), std::fs::read(&later).unwrap());
+    let (g, l) = (grf::parse(&merged).unwrap(), grf::parse(&source).unwrap());
+    let (gi, li) = (g.find_ci("data\\n.txt").unwrap(), l.find_ci("data\\n.txt").unwrap());
+    assert_eq!(g.stored(gi), l.stored(li));
     // The same name added twice is refused.
     let err = ops::edit(&archive, &EditRequest { add: vec![add(&f, "x"), add(&f, "X")], ..Default::default() })
         .unwrap_err()

@@ -131,37 +131,39 @@ pub struct EditReport {
 
 /// Where a new entry's bytes come from.
 enum Body<'m> {
-    File {
-        path: PathBuf,
-        size: u64,
-        modified: Option<u64>,
-    },
+    /// A file the user named (`--add PATH`).
+    File { path: PathBuf, size: u64, modified: Option<u64> },
+    /// A file of a folder (`--add-folder`), read without following links (see [`registry::FolderFile`]).
+    Listed(registry::FolderFile),
     /// An entry of a merged archive (decoded on demand: inflated, deciphered).
-    Merged {
-        data: EntryData<'m>,
-        modified: Option<u64>,
-    },
+    Merged { data: EntryData<'m>, modified: Option<u64> },
 }
 
 impl<'m> Body<'m> {
     fn modified(&self) -> Option<u64> {
         match self {
             Body::File { modified, .. } | Body::Merged { modified, .. } => *modified,
+            Body::Listed(f) => f.modified,
         }
     }
 
     /// The bytes, checked against `--max-entry-size` before a file is read.
     fn bytes(&self) -> Result<Cow<'m, [u8]>> {
+        let check = |path: &Path, size: u64| {
+            let max = crate::limits::current().max_entry_size;
+            if size > max {
+                return Err(Error::Refused(format!("{}: {size} bytes, over --max-entry-size ({max})", path.display())));
+            }
+            Ok(())
+        };
         match self {
             Body::File { path, size, .. } => {
-                let max = crate::limits::current().max_entry_size;
-                if *size > max {
-                    return Err(Error::Refused(format!(
-                        "{}: {size} bytes, over --max-entry-size ({max})",
-                        path.display()
-                    )));
-                }
+                check(path, *size)?;
                 std::fs::read(path).map(Cow::Owned).map_err(|e| Error::io(path, e))
+            }
+            Body::Listed(f) => {
+                check(&f.path, f.size)?;
+                f.read().map(Cow::Owned)
             }
             Body::Merged { data, .. } => data.bytes(),
         }
@@ -429,7 +431,7 @@ fn gather<'m>(
                         Some(p) if !p.is_empty() => format!("{p}/{}", f.relative),
                         _ => f.relative.clone(),
                     };
-                    files.push((name, Body::File { path: f.path.clone(), size: f.size, modified: f.modified }));
+                    files.push((name, Body::Listed(f.clone())));
                 }
             }
         }
@@ -661,9 +663,17 @@ fn write_grf(
             bodies.push(&a.body);
         }
     }
-    let load = |k: usize| -> Result<Cow<'_, [u8]>> {
+    let load = |k: usize| -> Result<grf::edit::Content<'_>> {
         let body = bodies.get(k).ok_or_else(|| Error::Unsupported(format!("no new entry {k}")))?;
-        body.bytes()
+        // A plain zlib entry of a merged GRF is copied as it is once it is checked to inflate to its size.
+        if let Body::Merged { data: EntryData::Zlib { packed, size, format, offset }, .. } = body {
+            let at = crate::codec::zlib::At { format, field: "entry", offset: *offset };
+            crate::codec::zlib::inflate_to(packed, *size, at, &mut std::io::sink())?;
+            if let Ok(real_size) = u32::try_from(*size) {
+                return Ok(grf::edit::Content::Compressed { packed: Cow::Borrowed(packed), real_size });
+            }
+        }
+        body.bytes().map(grf::edit::Content::Plain)
     };
     if repack {
         report.bytes_written = rewrite(archive, |w| grf::edit::write_compacted(g, &deleted, &changes, &load, w))?;
@@ -692,6 +702,7 @@ fn write_res(
     let source_of = |body: &Body<'_>| -> Result<res::PackSource> {
         Ok(match body {
             Body::File { path, size, .. } => res::PackSource::File { path: path.clone(), size: *size },
+            Body::Listed(f) => res::PackSource::Listed(f.clone()),
             Body::Merged { .. } => res::PackSource::Bytes(body.bytes()?.into_owned()),
         })
     };

@@ -37,8 +37,17 @@ pub struct NewEntry {
     pub replaces: Option<usize>,
 }
 
-/// The bytes of new entry `k` (an index into the [`NewEntry`] list), read when it is stored.
-pub type Loader<'l> = dyn Fn(usize) -> Result<Cow<'l, [u8]>> + Sync + 'l;
+/// What a new entry holds.
+pub enum Content<'l> {
+    /// Its bytes, compressed when stored.
+    Plain(Cow<'l, [u8]>),
+    /// A zlib stream the caller checked inflates to exactly `real_size` bytes (an entry merged from another
+    /// GRF): stored as it is, not compressed again, so merging a patch costs a check, not a deflate.
+    Compressed { packed: Cow<'l, [u8]>, real_size: u32 },
+}
+
+/// The content of new entry `k` (an index into the [`NewEntry`] list), read when it is stored.
+pub type Loader<'l> = dyn Fn(usize) -> Result<Content<'l>> + Sync + 'l;
 
 /// What an in-place edit did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -63,15 +72,17 @@ fn too_big(what: String) -> Error {
     Error::Refused(format!("{FORMAT_ID}: {what}; GRF entry sizes stop at 4 GiB in every version"))
 }
 
-/// An entry as the archive stores it: compressed, zero padded to its aligned size and (when the layout and
-/// name ask for it) enciphered, with its record; the offset is set by the caller.
-fn store(layout: Layout, name: &[u8], data: &[u8]) -> Result<(GrfRecord, Vec<u8>)> {
+/// An entry as the archive stores it: compressed (unless it comes so), zero padded to its aligned size and
+/// (when the layout and name ask for it) enciphered, with its record; the offset is set by the caller.
+fn store(layout: Layout, name: &[u8], content: Content<'_>) -> Result<(GrfRecord, Vec<u8>)> {
     let shown = || crate::codec::text::decode(crate::codec::text::CP949, name);
-    let real_size = u32::try_from(data.len()).map_err(|_| too_big(format!("`{}` is too large", shown())))?;
-    let mut bytes = zlib::compress(data, LEVEL);
-    let compressed_size = u32::try_from(bytes.len()).map_err(|_| too_big(format!("`{}` is too large", shown())))?;
-    let aligned_size =
-        u32::try_from(align(u64::from(compressed_size))).map_err(|_| too_big(format!("`{}` is too large", shown())))?;
+    let large = || too_big(format!("`{}` is too large", shown()));
+    let (real_size, mut bytes) = match content {
+        Content::Plain(data) => (u32::try_from(data.len()).map_err(|_| large())?, zlib::compress(&data, LEVEL)),
+        Content::Compressed { packed, real_size } => (real_size, packed.into_owned()),
+    };
+    let compressed_size = u32::try_from(bytes.len()).map_err(|_| large())?;
+    let aligned_size = u32::try_from(align(u64::from(compressed_size))).map_err(|_| large())?;
     let record = GrfRecord { compressed_size, aligned_size, real_size, flags: FLAG_FILE, offset: 0 };
     bytes.resize(aligned_size as usize, 0);
     if let Some(cipher) = record.cipher(layout, name) {
@@ -91,7 +102,7 @@ fn store_batch(
         .into_par_iter()
         .map(|k| {
             let name = changes.get(k).map_or(&[][..], |c| c.name.as_slice());
-            store(layout, name, &load(k)?)
+            store(layout, name, load(k)?)
         })
         .collect()
 }
