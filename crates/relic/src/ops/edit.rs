@@ -681,7 +681,30 @@ fn write_grf(
     }
     let mut file =
         std::fs::OpenOptions::new().read(true).write(true).open(archive).map_err(|e| Error::io(archive, e))?;
+    // The old header, copied before the map it lies in shows the new one.
+    let old_header = g.bytes().get(..grf::types::HEADER_SIZE).map(<[u8]>::to_vec).unwrap_or_default();
+    let old_len = g.bytes().len() as u64;
     let done = grf::edit::append_in_place(&mut file, archive, g, &deleted, &changes, &load, &crash_point)?;
+    // Should the new table not read back (a bug, never seen), the old header goes back and the appended
+    // bytes are cut off: the archive is exactly as it was.
+    let expected = report.entries;
+    let readable = source::open(archive).ok().and_then(|check| {
+        let parsed = grf::parse(&check).ok()?;
+        Some(parsed.file_count() == expected)
+    });
+    if readable != Some(true) {
+        use std::io::{Seek, Write};
+        let restored = file
+            .seek(std::io::SeekFrom::Start(0))
+            .and_then(|_| file.write_all(&old_header))
+            .and_then(|()| file.set_len(old_len))
+            .and_then(|()| file.sync_data());
+        return Err(Error::Unsupported(format!(
+            "relic wrote a GRF table that does not read back with the {expected} entries planned; {} (please report \
+             this)",
+            if restored.is_ok() { "the archive was put back as it was" } else { "putting the archive back failed" }
+        )));
+    }
     report.bytes_written = done.written;
     report.dead_bytes = done.dead;
     if done.dead > 0 {
