@@ -6,8 +6,10 @@
 //! its converted files.
 //!
 //! Why a server and not a static export: conversion happens on demand, through the same library calls as
-//! `relic convert` (`Codec::convert`/`convert_at`, the archive's `entry_options`, [`crate::export`]), so a
-//! 17,000-entry archive or a whole game folder opens at once and only what is looked at is converted.
+//! `relic convert` (`Codec::convert`/`convert_at`, the archive's `entry_options_shared`, [`crate::export`]),
+//! so a 17,000-entry archive or a whole game folder opens at once and only what is looked at is converted,
+//! and a Ragnarok model finds its textures as `convert` does (in its GRF, or its client folder's
+//! `data\texture\`); what the conversion warns of (a texture not found) is the preview's `warnings`.
 //! Requests that work on a file (`info`, previews, files, and the listing of anything inside a file, nested
 //! archives included) are answered by a bounded set of workers ([`ViewOptions::heavy_jobs`]), never by the
 //! request threads, so that the app and the folders' tree answer at once while files are converted. What
