@@ -483,54 +483,10 @@ fn edit_inner(archive: &Path, request: &EditRequest) -> Result<EditReport> {
     let mut notes = Vec::new();
     let (from_merges, files) = gather(request, archive, format.id, &merged, &lists, &mut notes)?;
 
-    // Deletions, on the archive as it was.
+    // Deletions, on the archive as it was; then the new entries by identity.
     let mut fates: Vec<Fate<'_>> = editor.existing.iter().map(|_| Fate::Keep).collect();
-    let mut unmatched = Vec::new();
-    if !request.delete.is_empty() {
-        let set = patterns(&request.delete)?;
-        let mut matched = vec![false; request.delete.len()];
-        for (e, fate) in editor.existing.iter().zip(fates.iter_mut()) {
-            let Some(path) = &e.path else { continue };
-            let base = path.rsplit('/').next().unwrap_or(path);
-            let hits: Vec<usize> = set.matches(path.as_str()).into_iter().chain(set.matches(base)).collect();
-            if !hits.is_empty() {
-                *fate = Fate::Delete;
-            }
-            for i in hits {
-                if let Some(m) = matched.get_mut(i) {
-                    *m = true;
-                }
-            }
-        }
-        unmatched = request.delete.iter().zip(&matched).filter(|(_, m)| !**m).map(|(g, _)| g.clone()).collect();
-    }
-
-    // New entries by identity: merged ones (a later one wins), then files (which win; twice is refused).
-    let mut order: Vec<(String, StoredName, String, Body<'_>)> = Vec::new();
-    let mut at: HashMap<String, (usize, bool)> = HashMap::new();
-    for (from_file, (name, body)) in
-        from_merges.into_iter().map(|x| (false, x)).chain(files.into_iter().map(|x| (true, x)))
-    {
-        let (identity, stored, shown) = editor.store_name(&name)?;
-        match at.get(&identity).copied() {
-            Some((_, true)) if from_file => {
-                return Err(Error::Refused(format!(
-                    "`{}` is added twice (names are compared as the game compares them)",
-                    paths::display_name(&shown)
-                )))
-            }
-            Some((k, _)) => {
-                if let Some(slot) = order.get_mut(k) {
-                    *slot = (identity.clone(), stored, shown, body);
-                }
-                at.insert(identity, (k, from_file));
-            }
-            None => {
-                at.insert(identity.clone(), (order.len(), from_file));
-                order.push((identity, stored, shown, body));
-            }
-        }
-    }
+    let unmatched = mark_deletions(&editor.existing, &mut fates, &request.delete)?;
+    let order = by_identity(&editor, from_merges, files)?;
     let mut by_identity: HashMap<&str, Vec<usize>> = HashMap::new();
     for (i, e) in editor.existing.iter().enumerate() {
         if e.path.is_some() {
@@ -614,6 +570,65 @@ fn edit_inner(archive: &Path, request: &EditRequest) -> Result<EditReport> {
     }
     report.bytes_after = check.len() as u64;
     Ok(report)
+}
+
+/// Marks the existing entries the delete patterns match (see [`EditRequest::delete`]); returns the
+/// patterns that matched none.
+fn mark_deletions(existing: &[Existing], fates: &mut [Fate<'_>], globs: &[String]) -> Result<Vec<String>> {
+    if globs.is_empty() {
+        return Ok(Vec::new());
+    }
+    let set = patterns(globs)?;
+    let mut matched = vec![false; globs.len()];
+    for (e, fate) in existing.iter().zip(fates.iter_mut()) {
+        let Some(path) = &e.path else { continue };
+        let base = path.rsplit('/').next().unwrap_or(path);
+        let hits: Vec<usize> = set.matches(path.as_str()).into_iter().chain(set.matches(base)).collect();
+        if !hits.is_empty() {
+            *fate = Fate::Delete;
+        }
+        for i in hits {
+            if let Some(m) = matched.get_mut(i) {
+                *m = true;
+            }
+        }
+    }
+    Ok(globs.iter().zip(&matched).filter(|(_, m)| !**m).map(|(g, _)| g.clone()).collect())
+}
+
+/// A new entry by identity: `(identity, stored name, name shown, body)`.
+type Keyed<'m> = (String, StoredName, String, Body<'m>);
+
+/// The new entries, one per identity, their names stored as the archive stores them: merged entries first
+/// (a later one takes an earlier one's place), then files, which win over merged entries; a file named
+/// twice is refused.
+fn by_identity<'m>(editor: &Editor<'_>, from_merges: Named<'m>, files: Named<'m>) -> Result<Vec<Keyed<'m>>> {
+    let mut order: Vec<Keyed<'m>> = Vec::new();
+    let mut at: HashMap<String, (usize, bool)> = HashMap::new();
+    for (from_file, (name, body)) in
+        from_merges.into_iter().map(|x| (false, x)).chain(files.into_iter().map(|x| (true, x)))
+    {
+        let (identity, stored, shown) = editor.store_name(&name)?;
+        match at.get(&identity).copied() {
+            Some((_, true)) if from_file => {
+                return Err(Error::Refused(format!(
+                    "`{}` is added twice (names are compared as the game compares them)",
+                    paths::display_name(&shown)
+                )))
+            }
+            Some((k, _)) => {
+                if let Some(slot) = order.get_mut(k) {
+                    *slot = (identity.clone(), stored, shown, body);
+                }
+                at.insert(identity, (k, from_file));
+            }
+            None => {
+                at.insert(identity.clone(), (order.len(), from_file));
+                order.push((identity, stored, shown, body));
+            }
+        }
+    }
+    Ok(order)
 }
 
 /// Writes a rewritten archive over `archive` atomically: `fill` writes it to a temporary file beside it,
