@@ -64,7 +64,7 @@ pub fn to_scene(figure: &Figure, morph: [f32; 3], note: &mut dyn FnMut(String)) 
     scene.materials.push(material);
     let links = &figure.lnk.links;
     // Every lookup by name goes through an index built once: thousands of parts stay O(n).
-    let tree = figure.lnk.tree();
+    let mut tree = figure.lnk.tree();
     let part_index = NameIndex::new(figure.parts.iter().map(|(n, _)| n.as_str()));
     let bone_index = NameIndex::new(figure.bones.iter().map(|(n, _)| n.as_str()));
     let clip_indexes: Vec<NameIndex> =
@@ -116,7 +116,8 @@ pub fn to_scene(figure: &Figure, morph: [f32; 3], note: &mut dyn FnMut(String)) 
             }
             None => None,
         };
-        let children = tree.children[i].clone();
+        // Taken, not copied: each list is the node's own.
+        let children = tree.children.get_mut(i).map(std::mem::take).unwrap_or_default();
         scene.nodes.push(Node {
             name: link.name.clone(),
             transform: Transform::Trs { translation, rotation: [0.0, 0.0, 0.0, 1.0], scale: [1.0; 3] },
