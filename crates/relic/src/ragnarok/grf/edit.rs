@@ -11,7 +11,8 @@
 //!
 //! The header and table are made by the writers `pack` uses ([`super::write::header_bytes`],
 //! [`super::write::table_bytes`]); new entries are stored as `pack` stores them (zlib level 9, padded to 8
-//! bytes, enciphered when the version and name ask for it, as in 1.x archives).
+//! bytes, enciphered when the version and name ask for it, as in 1.x archives). The new table is the
+//! records alone: bytes some tools leave after an old table's last record are not carried over.
 
 use std::borrow::Cow;
 use std::io::{Seek, SeekFrom, Write};
