@@ -590,7 +590,7 @@ pub fn extension_of(name: &str) -> Option<&str> {
 /// Which format a file is: magic first, then whole file names a format claims, then extension.
 ///
 /// `ls` asks this of every entry of an archive (17,000 in a large RES), so after the magic tests the name
-/// is split and lower-cased once, on the stack, and looked up in tables made once (see [`NameTables`]).
+/// is split and lower-cased once, on the stack, and looked up in tables made once (see `NameTables`).
 pub fn sniff(head: &[u8], name: &str) -> Option<(&'static Format, Confidence)> {
     if let Some(f) = FORMATS.iter().copied().find(|f| f.codec.sniff(head)) {
         return Some((f, Confidence::Magic));

@@ -7,7 +7,7 @@
 //!
 //! Speed: PNG encoding, not decoding the game's textures, is what bounds a batch conversion, so the default
 //! compression is `fast` (the `png` crate's fdeflate path), frames and mip levels of one image are encoded
-//! in parallel, and the row filter is chosen per image (see [`filter_for`]). `--compression default|best`
+//! in parallel, and the row filter is chosen per image (see `filter_for`). `--compression default|best`
 //! trades speed for smaller files (zlib through flate2).
 
 use rayon::prelude::*;

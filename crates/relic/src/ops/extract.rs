@@ -22,7 +22,7 @@ pub struct ExtractOptions {
     pub skip_existing: bool,
     /// Only entries whose path (or file name) matches one of these globs, ASCII case ignored; all when
     /// empty. `\` in a pattern is a folder separator like `/` (GRF, RES and FTG names use `\`; see
-    /// [`pattern_text`]).
+    /// `pattern_text`).
     pub globs: Vec<String>,
 }
 

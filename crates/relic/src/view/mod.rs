@@ -14,7 +14,7 @@
 //! archives included) are answered by a bounded set of workers ([`ViewOptions::heavy_jobs`]), never by the
 //! request threads, so that the app and the folders' tree answer at once while files are converted. What
 //! they compute (listings, entries' bytes, `info`, conversions, files) is cached by item path and file
-//! version, computed once however many requests ask for it at the same time ([`cache`]).
+//! version, computed once however many requests ask for it at the same time (the `cache` module).
 //!
 //! # Reading files
 //!
@@ -33,7 +33,7 @@
 //!
 //! An item is addressed by its path relative to the root, `/`-separated, with archive entries below their
 //! archive (`textures.res/wall.mmp`, `example.res/unit.bon/body.bon`) and the converted files of record
-//! containers below the container (`Sample.sdb/Ambience/2_hum.wav`); see [`tree`].
+//! containers below the container (`Sample.sdb/Ambience/2_hum.wav`); see the `tree` module.
 //!
 //! # Endpoints
 //!
@@ -56,7 +56,7 @@
 //! `[::1]:PORT` or `localhost:PORT`), so a web page that rebinds its own domain name to 127.0.0.1 cannot read
 //! the server (DNS rebinding). Every `path` goes through one check ([`request::item_path`]): after
 //! percent-decoding, no `..` or `.` component, no empty component, no absolute path, drive letter,
-//! backslash, NUL or control character; then [`tree`] resolves it on disk component by component,
+//! backslash, NUL or control character; then the `tree` module resolves it on disk component by component,
 //! canonicalizing each and refusing anything (a symbolic link, a junction) that leads outside the root, and
 //! anything that is not a regular file or a folder. Only `GET`/`HEAD` are answered; files are sent with
 //! `X-Content-Type-Options: nosniff` and a sandboxing `Content-Security-Policy`, raw bytes always as

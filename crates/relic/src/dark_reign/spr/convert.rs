@@ -365,7 +365,7 @@ impl FrameRow {
     }
 }
 
-/// What `pack` reads for the hotspots (see [`FrameRow`]); the file's table itself is not in the document
+/// What `pack` reads for the hotspots (see `FrameRow`); the file's table itself is not in the document
 /// of `relic convert`, so that every record has one place: a frame, or `unshown_hotspots`.
 pub const ABOUT: &str = "relic pack dr-spr <this file> writes the sprite from this file and the frame PNGs beside it: \
     each picture from the PNG of the first frame showing it, colours mapped back through `palette` (`pixels` is \

@@ -1,4 +1,4 @@
-//! Character data, record 0x0208 (spec "[0x0208] Character data", with CORRECTIONS.md): levels of detail,
+//! Character data, record 0x0208 (spec "\[0x0208] Character data", with CORRECTIONS.md): levels of detail,
 //! the scene tree (node and joint infos with per-LOD vertex weights), LOD mesh infos, animation ids,
 //! channels with their per-LOD caps, and character bounds. Plain data for JSON and byte-exact writing.
 //!

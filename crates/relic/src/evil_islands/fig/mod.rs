@@ -10,11 +10,11 @@
 //!
 //! Vertices come in blocks of 4 (SSE lanes). CORRECTIONS.md: the floats of a block run **axis (x, y, z) →
 //! morph m → lane**, so float `b·12n + axis·4n + m·4 + lane` of the vertex data is coordinate `axis` of
-//! vertex `4b + lane` in morph `m` (the spec's .ksy reads them as per-morph x[4] y[4] z[4], which puts real
+//! vertex `4b + lane` in morph `m` (the spec's .ksy reads them as per-morph `x[4]` `y[4]` `z[4]`, which puts real
 //! vertices outside their bounding boxes). relic decodes them into one position list per morph
 //! ([`Fig::positions`]); a vertex component's `position` indexes those lists (flat `4b + lane`). Lanes past
-//! the last used vertex are padding (zeros in real files) and are kept. Normals are 4-blocks x[4] y[4]
-//! z[4] w[4], decoded into `[x, y, z, w]` per normal and kept as stored (not normalised:
+//! the last used vertex are padding (zeros in real files) and are kept. Normals are 4-blocks `x[4]` `y[4]`
+//! `z[4]` `w[4]`, decoded into `[x, y, z, w]` per normal and kept as stored (not normalised:
 //! [`Fig::unit_normals`] normalises). The morph extremes are the corners of the strength × dexterity ×
 //! height cube that the spec's trilinear formula blends (`val[0]` … `val[7]`): in morph m, bit 0 picks the
 //! extreme of the formula's `coefs[1]`, bit 1 that of `coefs[0]`, bit 2 that of `coefs[2]` (height). Which

@@ -154,7 +154,7 @@ fn channel<T: Copy>(
 /// mesh that a ray test can decide face in. One exception: a mesh whose own file transform mirrors
 /// (negative determinant: goldberg's `Object293`, `Object294`, `Object290`) was stored with its faces
 /// already reversed, as the game draws with one fixed winding rule whatever the matrix; glTF's own flip
-/// would turn those inward, so they are written reversed (see [`mirrored_meshes_reversed`]).
+/// would turn those inward, so they are written reversed (see `mirrored_meshes_reversed`).
 pub const WINDING: &str = "as stored; reversed in meshes whose file transform mirrors";
 
 /// Output vertex ids by (vertex, texture vertex, normal split key), per primitive.
