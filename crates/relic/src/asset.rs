@@ -1,5 +1,5 @@
 //! The common asset model: the only thing exporters see. Every format converts into these types, so a new
-//! format never touches the CLI or an exporter (see `../shared/DESIGN.md`).
+//! format never touches the CLI or an exporter.
 
 use std::borrow::Cow;
 

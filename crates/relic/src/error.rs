@@ -21,10 +21,26 @@ impl fmt::Display for Location {
     }
 }
 
+/// Every error relic returns. Errors from the standard library's I/O convert into it, so a program can use
+/// `?` on both:
+///
+/// ```
+/// fn main() -> relic::Result<()> {
+///     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../samples/evil_islands/example.res");
+///     let bytes = std::fs::read(path)?;
+///     let (format, _confidence) = relic::registry::sniff(&bytes, path).expect("a known format");
+///     println!("{}: {} bytes of {}", path, bytes.len(), format.id);
+///     Ok(())
+/// }
+/// ```
+///
+/// An I/O error converted this way names no file (`std::io::Error` does not carry one); [`Error::io`] and
+/// [`Error::in_file`] add it.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    /// Reading or writing a file failed.
-    #[error("{}: {source}", path.display())]
+    /// Reading or writing a file failed. `path` is empty when the error came through `?` from a plain
+    /// [`std::io::Error`] (see the [`From`] impl), and the message is then the I/O error's alone.
+    #[error("{}{source}", path_prefix(path))]
     Io {
         path: PathBuf,
         #[source]
@@ -53,6 +69,22 @@ pub enum Error {
         #[source]
         source: Box<Error>,
     },
+}
+
+/// `path: ` before an I/O error's message, or nothing when the error names no file.
+fn path_prefix(path: &std::path::Path) -> String {
+    if path.as_os_str().is_empty() {
+        String::new()
+    } else {
+        format!("{}: ", path.display())
+    }
+}
+
+/// An I/O error that names no file: `std::fs::read(path)?` in a function returning [`Result`].
+impl From<std::io::Error> for Error {
+    fn from(source: std::io::Error) -> Self {
+        Error::Io { path: PathBuf::new(), source }
+    }
 }
 
 impl Error {
@@ -111,5 +143,22 @@ impl Error {
             Error::InFile { source, .. } => source.without_file(),
             other => other,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn io_error_through_question_mark_names_no_file() {
+        fn read() -> Result<Vec<u8>> {
+            Ok(std::fs::read("/nonexistent/relic-from-io-error")?)
+        }
+        let error = read().unwrap_err();
+        assert!(matches!(&error, Error::Io { path, .. } if path.as_os_str().is_empty()));
+        assert!(!error.to_string().starts_with(':'), "{error}");
+        let named = error.in_file(std::path::Path::new("a.res")).to_string();
+        assert!(named.starts_with("a.res: "), "{named}");
     }
 }

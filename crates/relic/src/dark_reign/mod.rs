@@ -1,5 +1,5 @@
-//! Dark Reign: The Future of War (Auran). Spec: `../shared/specs/dark-reign-spr-ftg.txt`, with the Dark
-//! Reign part of `../shared/specs/CORRECTIONS.md` (FTG magic, sprite tables, hotspots, palettes).
+//! Dark Reign: The Future of War (Auran). Spec: the Dark Reign SPR/FTG specification ("Dark Reign File Formats"), with
+//! the Dark Reign part of relic's corrections to the specs (FTG magic, sprite tables, hotspots, palettes).
 //!
 //! - `ftg/` (`dr-ftg`): FTG archives.
 //! - `spr/` (`dr-spr`): RSPR/SSPR sprites (and the `LSPR` / 0x0200 variants).

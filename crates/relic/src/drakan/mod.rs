@@ -1,5 +1,5 @@
-//! Riot Engine / Drakan: Order of the Flame. Spec: `../shared/specs/drakan-riot-srsc.txt`, with the Drakan
-//! part of `../shared/specs/CORRECTIONS.md`.
+//! Riot Engine / Drakan: Order of the Flame. Spec: the Drakan SRSC specification ("Riot Engine database file format"),
+//! with the Drakan part of relic's corrections to the specs.
 //!
 //! - `records/`: the record bodies of SRSC files (textures, palettes, sounds, strings, classes, sequences,
 //!   models, animations, level records): one module each, plain data types and a parser over the body.

@@ -1,5 +1,5 @@
-//! Evil Islands: Curse of the Lost Soul (Nival, 2000). Spec: `../shared/specs/evil-islands.txt`, with the
-//! Evil Islands part of `CORRECTIONS.md`.
+//! Evil Islands: Curse of the Lost Soul (Nival, 2000). Spec: the Evil Islands specification ("how the resources of the
+//! game Cursed Earth are arranged", 2018), with the Evil Islands part of `CORRECTIONS.md`.
 
 pub mod adb;
 pub mod anm;

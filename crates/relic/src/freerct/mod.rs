@@ -1,4 +1,4 @@
-//! FreeRCT. Spec: `../shared/specs/freerct-rcd.txt` (the version 1 era), with the FreeRCT part of
-//! CORRECTIONS.md and FreeRCT's own `data_format.rst` for version 2.
+//! FreeRCT. Spec: the FreeRCT RCD specification (Alberth, the version 1 era), with the FreeRCT part of CORRECTIONS.md
+//! and FreeRCT's own `data_format.rst` for version 2.
 
 pub mod rcd;

@@ -1,5 +1,5 @@
-//! Ragnarok Online. Spec: `../shared/specs/ragnarok-rsm-rsm2.txt` (models), with the Ragnarok part of
-//! `CORRECTIONS.md`; GRF archives follow the public descriptions of version 0x200 (see [`grf`]).
+//! Ragnarok Online. Spec: the RSM/RSM2 specification of RagnarokFileFormats (rdw-archive) for models, with the Ragnarok
+//! part of `CORRECTIONS.md`; GRF archives follow the public descriptions of version 0x200 (see [`grf`]).
 
 pub mod grf;
 pub mod rsm;

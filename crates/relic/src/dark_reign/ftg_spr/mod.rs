@@ -1,7 +1,7 @@
-//! The spec's "FTG-bundled SPR" layout (`dr-ftg-spr`): a headerless sprite of `num_frames` frames, each an
-//! 8-byte descriptor (u16 width, u16 height, i16 hotspot x, i16 hotspot y) after an 8-byte header (u16
-//! num_frames, u16 max_width, u16 max_height, u16 reserved), then every frame's raw 8-bit palette indices,
-//! rows top to bottom. Spec: `../shared/specs/dark-reign-spr-ftg.txt`, "FTG-bundled SPR Format".
+//! The spec's "FTG-bundled SPR" layout (`dr-ftg-spr`): a headerless sprite of `num_frames` frames, each an 8-byte
+//! descriptor (u16 width, u16 height, i16 hotspot x, i16 hotspot y) after an 8-byte header (u16 num_frames, u16
+//! max_width, u16 max_height, u16 reserved), then every frame's raw 8-bit palette indices, rows top to bottom. Spec:
+//! the Dark Reign SPR/FTG specification, section "FTG-bundled SPR Format".
 //!
 //! CORRECTIONS.md believes this section wrong: the sprites inside real SPRITES.FTG archives are RSPR/SSPR
 //! (`dr-spr`). relic reads the layout only when asked (`--format dr-ftg-spr`): it has no magic, so it is

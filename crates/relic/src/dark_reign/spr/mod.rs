@@ -1,7 +1,7 @@
-//! Dark Reign SPR sprites (`dr-spr`): every unit, building and effect of the game, palette-indexed and
-//! run-length encoded, in sections (move, fire, …) of animation frames, each in several rotations.
-//! Spec: `../shared/specs/dark-reign-spr-ftg.txt`, "SPR Sprite Format", with the Dark Reign part of
-//! CORRECTIONS.md, which wins where they differ.
+//! Dark Reign SPR sprites (`dr-spr`): every unit, building and effect of the game, palette-indexed and run-length
+//! encoded, in sections (move, fire, …) of animation frames, each in several rotations. Spec: the Dark Reign SPR/FTG
+//! specification, section "SPR Sprite Format", with the Dark Reign part of CORRECTIONS.md, which wins where they
+//! differ.
 //!
 //! Layout: a 32-byte header (`RSPR`/`SSPR`/`LSPR`, int32 version 0x0210 or 0x0200, nanims, nrots, szx,
 //! szy, npics, nsects), then at offsets computed from it: the anim-index table `picnr[nanims · nrots]`, the

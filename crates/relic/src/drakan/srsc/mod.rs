@@ -1,6 +1,6 @@
-//! Riot Engine SRSC files (`drakan-srsc`): Drakan's textures (`.txd`), sounds (`.sdb`), models (`.mod`),
-//! animations (`.adb`), objects (`.odb`), sequences (`.ssd`), resources (`.rrc`), levels (`.lvl`) and saves
-//! (`.rsg`). Spec: `../shared/specs/drakan-riot-srsc.txt`, "Basic SRSC format", with CORRECTIONS.md.
+//! Riot Engine SRSC files (`drakan-srsc`): Drakan's textures (`.txd`), sounds (`.sdb`), models (`.mod`), animations
+//! (`.adb`), objects (`.odb`), sequences (`.ssd`), resources (`.rrc`), levels (`.lvl`) and saves (`.rsg`). Spec: the
+//! Drakan SRSC specification, section "Basic SRSC format", with CORRECTIONS.md.
 //!
 //! - Read: header (magic, u16 version, u32 directory offset, u16 count), the 14-byte directory, every body
 //!   range checked. The directory is the only map of the file: bodies are taken from their offsets and

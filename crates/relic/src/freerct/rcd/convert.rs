@@ -21,7 +21,7 @@ use crate::error::Result;
 use crate::export::view::VIEW_SUFFIX;
 use crate::registry::ConvertOptions;
 
-/// FreeRCT's fixed 8bpp palette (JASC-PAL, from `../shared/palettes/freerct-8bpp.pal`): index 0 is
+/// FreeRCT's fixed 8bpp palette (JASC-PAL, `palette.pal` beside this module, a copy of FreeRCT's): index 0 is
 /// transparent; the game draws the others opaque.
 pub const PALETTE_FILE: &[u8] = include_bytes!("palette.pal");
 /// FreeRCT's recolour gradients: 18 colour ranges × 256 intensities × RGB (the game's

@@ -1,9 +1,8 @@
-//! FreeRCT RCD data files (`freerct-rcd`): the sprites and game data of FreeRCT, a block file. A header
-//! (`RCDF`, u32 version 1 or 2), then blocks of magic, version, body length and body, numbered from 1 in
-//! file order; game blocks (surfaces, paths, GUI borders, shops, animations…) refer to sprite blocks by
-//! number. Spec: `../shared/specs/freerct-rcd.txt` (version 1), corrected and extended by CORRECTIONS.md
-//! (header, ANIM v1's 12-byte frames, PATH v1's fields, the 8PXL run rules, version 2) and FreeRCT's
-//! `data_format.rst` for the version 2 blocks.
+//! FreeRCT RCD data files (`freerct-rcd`): the sprites and game data of FreeRCT, a block file. A header (`RCDF`, u32
+//! version 1 or 2), then blocks of magic, version, body length and body, numbered from 1 in file order; game blocks
+//! (surfaces, paths, GUI borders, shops, animations…) refer to sprite blocks by number. Spec: the FreeRCT RCD
+//! specification (Alberth, version 1), corrected and extended by CORRECTIONS.md (header, ANIM v1's 12-byte frames, PATH
+//! v1's fields, the 8PXL run rules, version 2) and FreeRCT's `data_format.rst` for the version 2 blocks.
 //!
 //! - Version 1: 8PXL v1 pixels, SPRT sprites (offsets and the 8PXL; v1 also a 768-byte palette), the game
 //!   blocks of the spec. Version 2: INFO first, 8PXL v2 (offsets inside), 32PX (RGBA with recolour

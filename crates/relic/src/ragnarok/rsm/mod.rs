@@ -2,12 +2,12 @@
 //! A tree of meshes, each with a 3×3 matrix, a placement, vertices, texture vertices, faces and key
 //! frames (rotation; scale ≥ 1.6; position ≥ 2.2; texture key frames 2.3), plus volume boxes.
 //!
-//! Spec: `../shared/specs/ragnarok-rsm-rsm2.txt`, corrected by the Ragnarok part of `CORRECTIONS.md`.
-//! Version-dependent fields: alpha ≥ 1.4; texture-vertex colour and one smooth group per face ≥ 1.2;
-//! volume-box flag ≥ 1.3; per-mesh scale keys ≥ 1.6 (a model-level scale key list after the meshes
-//! below 1.6); frame rate, length-prefixed strings, several root names, face `len` and position keys ≥ 2.2;
-//! per-mesh textures and texture key frames 2.3. Names are CP949; fixed 40-byte fields carry junk after
-//! the NUL, so raw bytes are kept wherever the text would not write them back.
+//! Spec: the RSM/RSM2 specification of RagnarokFileFormats (rdw-archive), corrected by the Ragnarok part of
+//! `CORRECTIONS.md`. Version-dependent fields: alpha ≥ 1.4; texture-vertex colour and one smooth group per face ≥ 1.2;
+//! volume-box flag ≥ 1.3; per-mesh scale keys ≥ 1.6 (a model-level scale key list after the meshes below 1.6); frame
+//! rate, length-prefixed strings, several root names, face `len` and position keys ≥ 2.2; per-mesh textures and texture
+//! key frames 2.3. Names are CP949; fixed 40-byte fields carry junk after the NUL, so raw bytes are kept wherever the
+//! text would not write them back.
 //!
 //! Choices where the sources disagree or are silent:
 //! - Face records ≥ 2.2: `len` counts the bytes after itself; `(len − 20) / 4` smooth groups are read
