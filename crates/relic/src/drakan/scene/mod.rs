@@ -1,6 +1,7 @@
 //! Drakan scenes for glTF: models of a `.mod` (static meshes and skinned characters with the clips of their
-//! `.adb`), and the landscape layers of a `.lvl`. Spec: `drakan-riot-srsc.txt` "Model (0x0200 - 0x0209)",
-//! "Animation (0x0501 - 0x0503)", and CORRECTIONS.md (quads, row-vector matrices, the `.lvl` layout).
+//! `.adb`), and the landscape layers of a `.lvl`. Spec: the Drakan SRSC specification, sections
+//! "Model (0x0200 - 0x0209)" and "Animation (0x0501 - 0x0503)", and CORRECTIONS.md (quads, row-vector
+//! matrices, the `.lvl` layout).
 //!
 //! Axes: relic keeps Drakan's coordinates as OpenDrakan uses them — X, Y up, Z — which are glTF's
 //! (Y up), so positions, matrices and key frames go to glTF unchanged; [`to_gltf`] is the one place that

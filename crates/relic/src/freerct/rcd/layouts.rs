@@ -1,5 +1,5 @@
 //! The layouts of RCD game blocks, one table per (magic, version), driving both the reader and the writer
-//! (`fields.rs`), so the two cannot drift apart. Sources: the spec (`freerct-rcd.txt`, the version 1 era),
+//! (`fields.rs`), so the two cannot drift apart. Sources: the FreeRCT RCD specification (the version 1 era),
 //! CORRECTIONS.md (ANIM v1 frames are 12 bytes; PATH v1 has the width and height fields; version 2 layouts)
 //! and FreeRCT's `data_format.rst` for the version 2 blocks. Names follow the spec's descriptions.
 
