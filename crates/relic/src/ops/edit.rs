@@ -207,7 +207,8 @@ enum Parsed<'a> {
 struct Existing {
     /// The path patterns match (`/` between folders); `None` for what is no entry (GRF folder records).
     path: Option<String>,
-    /// What an added entry of the same name has (see [`Editor::identity`]).
+    /// What an added entry of the same name has (see `Editor::store_name`): the name folded as the game
+    /// compares names, or for an SRSC record its type, id and group.
     identity: String,
     /// The name shown in the report.
     shown: String,
