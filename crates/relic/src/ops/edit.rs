@@ -367,20 +367,6 @@ fn crash_point(point: &str) {
     let _ = point;
 }
 
-/// Delete patterns as `extract` matches them (see [`super::extract::pattern_text`]).
-fn patterns(globs: &[String]) -> Result<globset::GlobSet> {
-    let mut b = globset::GlobSetBuilder::new();
-    for g in globs {
-        let glob = globset::GlobBuilder::new(&super::extract::pattern_text(g))
-            .case_insensitive(true)
-            .backslash_escape(false)
-            .build()
-            .map_err(|e| Error::Refused(format!("bad pattern `{g}`: {e}")))?;
-        b.add(glob);
-    }
-    b.build().map_err(|e| Error::Refused(format!("bad patterns: {e}")))
-}
-
 /// New entries as `(name as given, body)`.
 type Named<'m> = Vec<(String, Body<'m>)>;
 
@@ -584,10 +570,7 @@ fn edit_inner(archive: &Path, request: &EditRequest) -> Result<EditReport> {
 /// Marks the existing entries the delete patterns match (see [`EditRequest::delete`]); returns the
 /// patterns that matched none.
 fn mark_deletions(existing: &[Existing], fates: &mut [Fate<'_>], globs: &[String]) -> Result<Vec<String>> {
-    if globs.is_empty() {
-        return Ok(Vec::new());
-    }
-    let set = patterns(globs)?;
+    let Some(set) = super::extract::glob_set(globs)? else { return Ok(Vec::new()) };
     let mut matched = vec![false; globs.len()];
     for (e, fate) in existing.iter().zip(fates.iter_mut()) {
         let Some(path) = &e.path else { continue };
@@ -602,7 +585,7 @@ fn mark_deletions(existing: &[Existing], fates: &mut [Fate<'_>], globs: &[String
             }
         }
     }
-    Ok(globs.iter().zip(&matched).filter(|(_, m)| !**m).map(|(g, _)| g.clone()).collect())
+    Ok(super::extract::unmatched(globs, &matched))
 }
 
 /// A new entry by identity: `(identity, stored name, name shown, body)`.

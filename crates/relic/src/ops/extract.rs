@@ -57,11 +57,12 @@ pub fn pattern_text(glob: &str) -> String {
 }
 
 /// The patterns whose `matched` flag is not set.
-fn unmatched(globs: &[String], matched: &[bool]) -> Vec<String> {
+pub(super) fn unmatched(globs: &[String], matched: &[bool]) -> Vec<String> {
     globs.iter().zip(matched).filter(|(_, m)| !**m).map(|(g, _)| g.clone()).collect()
 }
 
-fn glob_set(globs: &[String]) -> Result<Option<globset::GlobSet>> {
+/// Patterns as `extract` (and `edit --delete`) match them: case-insensitive, `\` as a folder separator.
+pub(super) fn glob_set(globs: &[String]) -> Result<Option<globset::GlobSet>> {
     if globs.is_empty() {
         return Ok(None);
     }
