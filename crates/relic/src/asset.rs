@@ -247,6 +247,30 @@ impl Image {
             text: Vec::new(),
         }
     }
+
+    /// The width in pixels of the first frame (the full-size image of a mip chain), 0 for an image with
+    /// no frames.
+    ///
+    /// ```
+    /// let img = relic::asset::Image::single(4, 2, vec![0; 4 * 2 * 4], (0, 0), Vec::new());
+    /// assert_eq!(img.width(), 4);
+    /// assert_eq!(relic::asset::Image::default().width(), 0);
+    /// ```
+    pub fn width(&self) -> u32 {
+        self.frames.first().map_or(0, |f| f.width)
+    }
+
+    /// The height in pixels of the first frame (the full-size image of a mip chain), 0 for an image with
+    /// no frames.
+    ///
+    /// ```
+    /// let img = relic::asset::Image::single(4, 2, vec![0; 4 * 2 * 4], (0, 0), Vec::new());
+    /// assert_eq!(img.height(), 2);
+    /// assert_eq!(relic::asset::Image::default().height(), 0);
+    /// ```
+    pub fn height(&self) -> u32 {
+        self.frames.first().map_or(0, |f| f.height)
+    }
 }
 
 #[derive(Debug, Clone)]
