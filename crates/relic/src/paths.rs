@@ -435,6 +435,28 @@ pub fn write_atomic(
     opts: WriteOptions,
     fill: impl FnOnce(&mut dyn Write) -> Result<()>,
 ) -> Result<()> {
+    write_atomic_as(root, path, opts, Durability::Process, fill)
+}
+
+/// What a finished write survives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Durability {
+    /// relic being killed at any moment (the old file or the new one, never a part): outputs of `convert`,
+    /// `extract` and `pack`, which a rerun makes again. No fsync, which would cost each of thousands of files.
+    Process,
+    /// A power loss too: the content is on disk before it takes the name, and the name change is on disk
+    /// when the call returns. For an archive edited in place (`relic edit`), which is the user's only copy.
+    Power,
+}
+
+fn write_atomic_as(
+    root: &Path,
+    path: &Path,
+    opts: WriteOptions,
+    durability: Durability,
+    fill: impl FnOnce(&mut dyn Write) -> Result<()>,
+) -> Result<()> {
+    let durable = durability == Durability::Power;
     let relative = path.strip_prefix(root).map_err(|_| {
         Error::Refused(format!("refusing to write {}: it is not inside {}", path.display(), root.display()))
     })?;
@@ -454,7 +476,11 @@ pub fn write_atomic(
                 let time = SystemTime::UNIX_EPOCH + Duration::from_secs(secs);
                 file.set_modified(time).map_err(|e| Error::io(path, e))?;
             }
-            return unnamed::link(&file, path).map_err(|e| taken(path, e));
+            if durable {
+                file.sync_all().map_err(|e| Error::io(path, e))?;
+            }
+            unnamed::link(&file, path).map_err(|e| taken(path, e))?;
+            return if durable { sync_folder(&dir) } else { Ok(()) };
         }
     }
     if let Some(refused) = refusal(path, opts.force) {
@@ -479,9 +505,25 @@ pub fn write_atomic(
         let time = SystemTime::UNIX_EPOCH + Duration::from_secs(secs);
         tmp.as_file().set_modified(time).map_err(|e| Error::io(path, e))?;
     }
+    if durable {
+        tmp.as_file().sync_all().map_err(|e| Error::io(path, e))?;
+    }
     let persisted = if opts.force { tmp.persist(path) } else { tmp.persist_noclobber(path) };
     persisted.map_err(|e| taken(path, e.error))?;
     drop(registered);
+    if durable {
+        sync_folder(&dir)?;
+    }
+    Ok(())
+}
+
+/// Puts a folder's entries (a rename, a link) on disk. Unix only: Windows cannot open a folder as a file,
+/// and its `MoveFileEx` of a flushed file is what it offers.
+fn sync_folder(dir: &Path) -> Result<()> {
+    #[cfg(unix)]
+    std::fs::File::open(dir).and_then(|d| d.sync_all()).map_err(|e| Error::io(dir, e))?;
+    #[cfg(not(unix))]
+    let _ = dir;
     Ok(())
 }
 
@@ -563,12 +605,31 @@ pub fn write_bytes(root: &Path, path: &Path, bytes: &[u8], opts: WriteOptions) -
 /// Writes a file the user named (`pack -o x.res`): its folder is the root, so only the file itself is
 /// checked (it must not be a link), and it is written atomically.
 pub fn write_named(path: &Path, opts: WriteOptions, fill: impl FnOnce(&mut dyn Write) -> Result<()>) -> Result<()> {
+    write_named_as(path, opts, Durability::Process, fill)
+}
+
+/// [`write_named`] that also survives a power loss: the new content is synced before it takes the name,
+/// and the folder after (an archive rewritten in place by `relic edit`, the user's only copy).
+pub fn write_named_durably(
+    path: &Path,
+    opts: WriteOptions,
+    fill: impl FnOnce(&mut dyn Write) -> Result<()>,
+) -> Result<()> {
+    write_named_as(path, opts, Durability::Power, fill)
+}
+
+fn write_named_as(
+    path: &Path,
+    opts: WriteOptions,
+    durability: Durability,
+    fill: impl FnOnce(&mut dyn Write) -> Result<()>,
+) -> Result<()> {
     let root = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
     let file = path.file_name().map(|n| root.join(n)).unwrap_or_else(|| path.to_path_buf());
-    write_atomic(root, &file, opts, fill)
+    write_atomic_as(root, &file, opts, durability, fill)
 }
 
 /// Modification time of a file in Unix seconds.
@@ -615,6 +676,24 @@ mod tests {
         let names: Vec<_> =
             std::fs::read_dir(dir.path().join("sub")).unwrap().map(|e| e.unwrap().file_name()).collect();
         assert_eq!(names, vec![std::ffi::OsString::from("f.bin")]);
+    }
+
+    #[test]
+    fn a_durable_write_replaces_only_with_force_and_leaves_no_temporary_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("a.grf");
+        let write = |bytes: &'static [u8], force| {
+            write_named_durably(&p, WriteOptions { force, modified: None }, |w| {
+                w.write_all(bytes).map_err(|e| Error::io(&p, e))
+            })
+        };
+        write(b"old", false).unwrap();
+        assert!(matches!(write(b"new", false), Err(Error::Refused(_))));
+        assert_eq!(std::fs::read(&p).unwrap(), b"old");
+        write(b"new", true).unwrap();
+        assert_eq!(std::fs::read(&p).unwrap(), b"new");
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(names, vec![std::ffi::OsString::from("a.grf")]);
     }
 }
 

@@ -628,7 +628,8 @@ fn by_identity<'m>(editor: &Editor<'_>, from_merges: Named<'m>, files: Named<'m>
 /// `after-table`: whole but not renamed, `after-header`: renamed).
 fn rewrite(archive: &Path, fill: impl FnOnce(&mut dyn std::io::Write) -> Result<u64>) -> Result<u64> {
     let mut written = 0;
-    paths::write_named(archive, WriteOptions { force: true, modified: None }, |w| {
+    // The user's only copy: on disk before it takes the archive's name (a power loss leaves one or the other).
+    paths::write_named_durably(archive, WriteOptions { force: true, modified: None }, |w| {
         written = fill(w)?;
         crash_point("after-data");
         w.flush().map_err(|e| Error::io(archive, e))?;
