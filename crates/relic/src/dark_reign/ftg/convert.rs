@@ -175,34 +175,9 @@ pub struct Sharing {
 }
 
 pub fn sharing(ftg: &Ftg<'_>) -> Sharing {
-    let mut out = Sharing::default();
-    let mut first: HashMap<(u32, u32), usize> = HashMap::new();
-    let mut ranges = Vec::new();
-    for (i, e) in ftg.entries.iter().enumerate().filter(|(_, e)| e.size > 0) {
-        match first.get(&(e.offset, e.size)) {
-            Some(&j) => out.shared.push((i, j)),
-            None => {
-                first.insert((e.offset, e.size), i);
-                ranges.push((u64::from(e.offset), u64::from(e.offset) + u64::from(e.size), i));
-            }
-        }
-    }
-    // One sweep in offset order: a range starting before the farthest end so far overlaps that range.
-    ranges.sort_unstable();
-    let mut reach: Option<(u64, usize)> = None;
-    for (start, end, i) in ranges {
-        match reach {
-            Some((far, j)) if start < far => {
-                out.overlapping.push((i, j));
-                if end > far {
-                    reach = Some((end, i));
-                }
-            }
-            _ => reach = Some((end, i)),
-        }
-    }
-    out.overlapping.sort_unstable();
-    out
+    let (shared, overlapping) =
+        crate::layout::meeting_ranges(ftg.entries.iter().enumerate().map(|(i, e)| (i, e.offset, e.size)));
+    Sharing { shared, overlapping }
 }
 
 /// What `convert` says about shared and overlapping data (see [`sharing`]): each such entry is converted

@@ -30,41 +30,19 @@ impl Sharing {
 /// How the bodies of `srsc`'s records meet: one pass with hash maps, then one sweep in offset order
 /// (O(n log n); a quadratic pairwise check would take minutes on 65,535 records).
 pub fn sharing(srsc: &Srsc<'_>) -> Sharing {
-    let mut out = Sharing { converted_as: vec![None; srsc.entries.len()], ..Sharing::default() };
-    let mut first: HashMap<(u32, u32), usize> = HashMap::new();
+    let mut converted_as = vec![None; srsc.entries.len()];
     let mut first_of_type: HashMap<(u32, u32, u16), usize> = HashMap::new();
-    let mut ranges = Vec::new();
     for (i, e) in srsc.entries.iter().enumerate().filter(|(_, e)| e.size > 0) {
         let same_type = *first_of_type.entry((e.offset, e.size, e.record_type)).or_insert(i);
         if same_type != i {
-            if let Some(slot) = out.converted_as.get_mut(i) {
+            if let Some(slot) = converted_as.get_mut(i) {
                 *slot = Some(same_type);
             }
         }
-        match first.get(&(e.offset, e.size)) {
-            Some(&j) => out.shared.push((i, j)),
-            None => {
-                first.insert((e.offset, e.size), i);
-                ranges.push((u64::from(e.offset), u64::from(e.offset) + u64::from(e.size), i));
-            }
-        }
     }
-    // A range starting before the farthest end so far overlaps the range that reaches there.
-    ranges.sort_unstable();
-    let mut reach: Option<(u64, usize)> = None;
-    for (start, end, i) in ranges {
-        match reach {
-            Some((far, j)) if start < far => {
-                out.overlapping.push((i, j));
-                if end > far {
-                    reach = Some((end, i));
-                }
-            }
-            _ => reach = Some((end, i)),
-        }
-    }
-    out.overlapping.sort_unstable();
-    out
+    let (shared, overlapping) =
+        crate::layout::meeting_ranges(srsc.entries.iter().enumerate().map(|(i, e)| (i, e.offset, e.size)));
+    Sharing { converted_as, shared, overlapping }
 }
 
 /// What `convert` says about shared and overlapping bodies (see [`sharing`]): one line for each kind,
