@@ -46,7 +46,7 @@ fn texture_to_png_writes_the_archives_texture() {
 fn model_to_glb_writes_a_glb_with_its_mesh() {
     let dir = tempfile::tempdir().unwrap();
     let stdout = run("model_to_glb", &[Path::new("samples/ragnarok/pyramid.rsm"), dir.path()]);
-    assert!(stdout.contains("(1 meshes"), "{stdout}");
+    assert!(stdout.contains("bytes, ro-rsm)"), "{stdout}");
     let glb = std::fs::read(dir.path().join("pyramid.glb")).unwrap();
     assert_eq!(&glb[..4], b"glTF");
     assert_eq!(u32::from_le_bytes(glb[8..12].try_into().unwrap()) as usize, glb.len());
@@ -71,4 +71,21 @@ fn json_round_trip_changes_the_one_value() {
     let keys = doc["sections"][0]["keys"].as_array().unwrap();
     let difficulty = keys.iter().find(|k| k["name"] == "Difficulty").unwrap();
     assert_eq!(difficulty["value"], 3);
+}
+
+#[test]
+fn the_readme_program_is_first_texture_and_it_runs() {
+    let program = std::fs::read_to_string(root().join("crates/relic/examples/first_texture.rs")).unwrap();
+    let body: String =
+        program.lines().skip_while(|l| l.starts_with("//!") || l.is_empty()).map(|l| format!("{l}\n")).collect();
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    assert!(
+        readme.contains(&format!("```rust\n{body}```")),
+        "README's library section must show examples/first_texture.rs:\n{body}"
+    );
+    let stdout = run("first_texture", &[]);
+    assert_eq!(stdout, "      40  data\\readme.txt\n      70  data\\texture\\유저인터페이스\\sample.bmp\n");
+    let png = std::fs::File::open(std::env::temp_dir().join("sample.png")).unwrap();
+    let reader = png::Decoder::new(png).read_info().unwrap();
+    assert_eq!((reader.info().width, reader.info().height), (2, 2));
 }

@@ -6,7 +6,7 @@ pub mod png;
 pub mod view;
 pub mod wav;
 
-use crate::asset::Asset;
+use crate::asset::{Asset, NamedAsset};
 use crate::error::{Error, Result};
 
 /// One exported file: a name suffix (`""` or `.mip1`, `/frame3`, …), its extension and bytes.
@@ -72,4 +72,45 @@ pub fn export_with(
             Ok(vec![Exported { suffix: String::new(), extension: "glb", bytes: gltf::to_glb(scene)? }])
         }
     }
+}
+
+/// A file to write: its path relative to the output folder (`/` separated), its bytes, and its manifest
+/// kind (`image`, `sound`, `model`, `document`, `raw`).
+pub type OutputFile = (String, Vec<u8>, &'static str);
+
+/// A file's assets exported and named as `relic convert` names them; `None` when `to` is given and none of
+/// them can be made into it. `stem` is the input's whole file name. One unnamed asset's files sit beside
+/// each other as `<stem><suffix>.<ext>` (`x.mmp.png`, or `x.mmp.mip0.png`, … for a mip chain;
+/// `x.idb.<table>.csv` for tables); several assets go into `<stem>/`, except one named
+/// [`NamedAsset::BESIDE`], which sits beside that folder as `<stem>.<ext>` (the document that indexes it).
+/// `to` keeps the assets that can be made into it (`--to txt` of a MOB: its scripts only).
+pub fn name_files(
+    assets: &[NamedAsset],
+    stem: &str,
+    to: Option<&str>,
+    png_level: png::PngCompression,
+) -> Result<Option<Vec<OutputFile>>> {
+    let fits =
+        |a: &&NamedAsset| to.map_or(true, |to| extensions_for(&a.asset).iter().any(|e| e.eq_ignore_ascii_case(to)));
+    let kept: Vec<&NamedAsset> = assets.iter().filter(fits).collect();
+    if kept.is_empty() && to.is_some() {
+        return Ok(None);
+    }
+    let single = matches!(kept.as_slice(), [NamedAsset { name: None, .. }]);
+    let mut files = Vec::new();
+    for named in kept {
+        let base = match named.name.as_deref() {
+            None | Some(NamedAsset::BESIDE) => stem,
+            Some(name) => name,
+        };
+        for out in export_with(&named.asset, to, base, png_level)? {
+            let rel = if single || named.name.as_deref() == Some(NamedAsset::BESIDE) {
+                format!("{stem}{}.{}", out.suffix, out.extension)
+            } else {
+                format!("{stem}/{base}{}.{}", out.suffix, out.extension)
+            };
+            files.push((rel, out.bytes, named.asset.kind()));
+        }
+    }
+    Ok(Some(files))
 }

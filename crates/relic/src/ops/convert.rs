@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::asset::{Entry, NamedAsset};
+use crate::asset::Entry;
 use crate::error::{Error, Result};
 use crate::export;
 use crate::paths::{self, output_path, WriteOptions};
@@ -537,14 +537,10 @@ fn convert_bytes(
     batch
 }
 
-/// A file to write: its path relative to the output folder, its bytes, and its manifest kind.
-type OutputFile = (String, Vec<u8>, &'static str);
+use export::OutputFile;
 
-/// A file's assets exported, as (relative output path, bytes, kind); `None` when `--to` is given and none of
-/// them can be made into it. `stem` is the input's whole file name. One unnamed asset's files sit beside
-/// each other as `<stem><suffix>.<ext>` (`x.mmp.png`, or `x.mmp.mip0.png`, … for a mip chain;
-/// `x.idb.<table>.csv` for tables); several assets go into `<stem>/`, except one named
-/// [`NamedAsset::BESIDE`], which sits beside that folder as `<stem>.<ext>` (the document that indexes it).
+/// A file converted and its assets exported and named (see [`export::name_files`]); `None` when `--to` is
+/// given and none of them can be made into it.
 fn export_assets(
     format: &Format,
     data: &[u8],
@@ -555,36 +551,11 @@ fn export_assets(
     options: &registry::ConvertOptions,
 ) -> Result<Option<Vec<OutputFile>>> {
     let codec = format.codec_for(name);
-    let mut assets = match path {
+    let assets = match path {
         Some(p) => codec.convert_at(data, p, options)?,
         None => codec.convert(data, options)?,
     };
-    // `--to` picks the assets that can be made into it (`--to txt` of a MOB: its scripts only).
-    if let Some(to) = req.to.as_deref() {
-        let fits = |a: &NamedAsset| export::extensions_for(&a.asset).iter().any(|e| e.eq_ignore_ascii_case(to));
-        if assets.iter().any(fits) {
-            assets.retain(fits);
-        } else {
-            return Ok(None);
-        }
-    }
-    let single = matches!(assets.as_slice(), [NamedAsset { name: None, .. }]);
-    let mut files = Vec::new();
-    for named in &assets {
-        let base = match named.name.as_deref() {
-            None | Some(NamedAsset::BESIDE) => stem,
-            Some(name) => name,
-        };
-        for out in export::export_with(&named.asset, req.to.as_deref(), base, req.options.compression)? {
-            let rel = if single || named.name.as_deref() == Some(NamedAsset::BESIDE) {
-                format!("{stem}{}.{}", out.suffix, out.extension)
-            } else {
-                format!("{stem}/{base}{}.{}", out.suffix, out.extension)
-            };
-            files.push((rel, out.bytes, named.asset.kind()));
-        }
-    }
-    Ok(Some(files))
+    export::name_files(&assets, stem, req.to.as_deref(), req.options.compression)
 }
 
 fn safe_component(stem: &str) -> Result<PathBuf> {
