@@ -396,19 +396,19 @@ impl GameFile {
     /// # Ok(()) }
     /// ```
     pub fn to_png(&self) -> Result<Vec<u8>> {
-        let image = self.first_asset("an image", |a| matches!(a, Asset::Image(_)))?;
-        let Asset::Image(image) = image else { return Err(self.lacks("an image")) };
+        let image = self.first_asset("image", |a| matches!(a, Asset::Image(_)))?;
+        let Asset::Image(image) = image else { return Err(self.lacks("image")) };
         let mut files = crate::export::png::encode_image_with(&image, self.options.compression)?;
         if files.is_empty() {
-            return Err(self.lacks("an image"));
+            return Err(self.lacks("image"));
         }
         Ok(files.swap_remove(0).bytes)
     }
 
     /// The file's sound as WAV bytes (the first one, for a file of several).
     pub fn to_wav(&self) -> Result<Vec<u8>> {
-        let sound = self.first_asset("a sound", |a| matches!(a, Asset::Sound(_)))?;
-        let Asset::Sound(sound) = sound else { return Err(self.lacks("a sound")) };
+        let sound = self.first_asset("sound", |a| matches!(a, Asset::Sound(_)))?;
+        let Asset::Sound(sound) = sound else { return Err(self.lacks("sound")) };
         crate::export::wav::encode(&sound)
     }
 
@@ -421,8 +421,8 @@ impl GameFile {
     /// # Ok(()) }
     /// ```
     pub fn to_glb(&self) -> Result<Vec<u8>> {
-        let scene = self.first_asset("a model", |a| matches!(a, Asset::Scene(_)))?;
-        let Asset::Scene(scene) = scene else { return Err(self.lacks("a model")) };
+        let scene = self.first_asset("model", |a| matches!(a, Asset::Scene(_)))?;
+        let Asset::Scene(scene) = scene else { return Err(self.lacks("model")) };
         crate::export::gltf::to_glb(&scene)
     }
 
@@ -458,7 +458,7 @@ impl GameFile {
 
     fn entry_table(&self) -> Result<Box<dyn registry::EntryTable<'_> + '_>> {
         let table = self.codec().entry_table(&self.bytes, &self.name);
-        let table = table.ok_or_else(|| Error::Unsupported(format!("{}: not an archive", self.format.id)))?;
+        let table = table.unwrap_or_else(|| Err(Error::Unsupported(format!("{}: not an archive", self.format.id))));
         self.in_file(table)
     }
 
@@ -478,7 +478,7 @@ impl GameFile {
     }
 
     fn lacks(&self, what: &str) -> Error {
-        Error::Unsupported(format!("{}: {} converts to no {what}", self.name, self.format.id))
+        Error::Unsupported(format!("{}: a {} file holds no {what}", self.name, self.format.id))
     }
 
     /// Errors about this file name it, when it came from a path.
