@@ -63,7 +63,7 @@ fn export_gives_the_files_relic_convert_writes() {
         let exported = file.export(None).unwrap();
         let out = tempfile::tempdir().unwrap();
         let request = relic::ops::ConvertRequest::default();
-        let report = relic::ops::convert(&[input.clone()], out.path(), &request, &relic::ops::Quiet);
+        let report = relic::ops::convert(std::slice::from_ref(&input), out.path(), &request, &relic::ops::Quiet);
         assert!(report.failures.is_empty(), "{rel}: {:?}", report.failures);
         let mut written: Vec<(String, Vec<u8>)> = report
             .outputs
