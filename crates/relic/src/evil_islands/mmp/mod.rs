@@ -101,6 +101,14 @@ impl Codec for MmpCodec {
         Ok(vec![NamedAsset { name: None, asset: Asset::Image(image) }])
     }
 
+    fn pack_sources(&self) -> &'static [&'static str] {
+        &["png"]
+    }
+
+    fn pixel_formats(&self) -> Vec<&'static str> {
+        PixelFormat::ALL.iter().map(|f| f.name()).collect()
+    }
+
     fn pack_input(&self, input_name: &str, content: &[u8], request: &PackRequest) -> Result<Vec<u8>> {
         let is_png = crate::registry::extension_of(input_name).is_some_and(|e| e.eq_ignore_ascii_case("png"));
         if !is_png {
