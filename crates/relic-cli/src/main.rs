@@ -304,11 +304,11 @@ Examples:
     },
     /// Read every file, write it back, and report what does not come back byte for byte
     #[command(
-        after_help = "The last line (on standard error) counts the outcomes: `check: 12 identical, 1 differs, 2 failed, \
-0 unknown`.\n\nExamples:\n  relic check game/\n  relic check --json game/Res/*.res > report.json"
+        after_help = "The last line (on standard error) counts the outcomes: `check: 12 identical, 1 differs, 2 failed` \
+(then `N read`, not written yet, and `N unknown` when there are any).\n\nExamples:\n  relic check game/\n  relic check --json game/Res/*.res > report.json"
     )]
     Check {
-        /// Print a JSON object: the counts (identical, differs, failed, unknown) and `files`, one item each
+        /// Print a JSON object: the counts (identical, differs, failed, read, unknown) and `files`, one item each
         #[arg(long)]
         json: bool,
         /// Print nothing but errors (and the --json output): the exit code says whether all came back
@@ -949,9 +949,8 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
                     }
                 }
             }
-            let counted = |outcome: &str| items.iter().filter(|i| i.outcome == outcome).count();
-            let counts = [("identical", counted("identical")), ("differs", counted("differs"))];
-            let counts = [counts[0], counts[1], ("failed", counted("failed")), ("unknown", counted("unknown"))];
+            let counts = ["identical", "differs", "failed", "read", "unknown"]
+                .map(|outcome| (outcome, items.iter().filter(|i| i.outcome == outcome).count()));
             if json {
                 let mut value = serde_json::Map::new();
                 for (outcome, n) in counts {
@@ -966,7 +965,13 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
             }
             let code = finish(&failures);
             if !quiet && !json {
-                let counts: Vec<String> = counts.iter().map(|(outcome, n)| format!("{n} {outcome}")).collect();
+                // The first three always (a script can read them), `read` (not written yet) and `unknown` when any.
+                let counts: Vec<String> = counts
+                    .iter()
+                    .enumerate()
+                    .filter(|&(i, &(_, n))| i < 3 || n > 0)
+                    .map(|(_, (outcome, n))| format!("{n} {outcome}"))
+                    .collect();
                 say!("check: {}", counts.join(", "));
             }
             Ok(code)
@@ -1396,5 +1401,72 @@ fn default_folder(archive: &Path) -> PathBuf {
             folder.push(".extracted");
             PathBuf::from(folder)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every subcommand, `help` (clap's own) aside.
+    fn subcommands() -> Vec<clap::Command> {
+        cli_command().get_subcommands().filter(|s| s.get_name() != "help").cloned().collect()
+    }
+
+    #[test]
+    fn the_definition_is_consistent() {
+        cli_command().debug_assert();
+    }
+
+    #[test]
+    fn every_flag_and_positional_has_help() {
+        let mut missing = Vec::new();
+        for sub in subcommands() {
+            for arg in sub.get_arguments() {
+                // clap's own --help and --version carry theirs.
+                if arg.get_help().is_none() && !matches!(arg.get_id().as_str(), "help" | "version") {
+                    missing.push(format!("{} {}", sub.get_name(), arg.get_id()));
+                }
+            }
+        }
+        assert_eq!(missing, Vec::<String>::new(), "arguments without help text");
+    }
+
+    #[test]
+    fn every_subcommand_takes_quiet_and_json() {
+        for sub in subcommands() {
+            let flags: Vec<(Option<char>, Option<&str>)> =
+                sub.get_arguments().map(|a| (a.get_short(), a.get_long())).collect();
+            assert!(flags.contains(&(Some('q'), Some("quiet"))), "{} has no -q/--quiet", sub.get_name());
+            assert!(flags.contains(&(None, Some("json"))), "{} has no --json", sub.get_name());
+        }
+    }
+
+    #[test]
+    fn limits_belong_to_the_subcommands_that_decode() {
+        let decoding = ["info", "ls", "extract", "convert", "check", "view", "pack", "edit"];
+        for sub in subcommands() {
+            let has = sub.get_arguments().any(|a| a.get_long() == Some("max-pixels"));
+            assert_eq!(has, decoding.contains(&sub.get_name()), "{}", sub.get_name());
+        }
+    }
+
+    #[test]
+    fn an_archive_without_extension_never_extracts_into_itself() {
+        assert_eq!(default_folder(Path::new("game/textures.res")), PathBuf::from("textures"));
+        assert_eq!(default_folder(Path::new("game/data")), PathBuf::from("data.extracted"));
+        assert_eq!(default_folder(Path::new(".grf")), PathBuf::from(".grf.extracted"));
+        assert_eq!(default_folder(Path::new("/")), PathBuf::from("extracted"));
+    }
+
+    #[test]
+    fn a_mistyped_format_id_is_answered_with_the_nearest() {
+        let message = |id| match format_by_id(id) {
+            Err(Failure::Usage(m)) => m,
+            _ => panic!("{id} accepted"),
+        };
+        assert_eq!(message("ei-rse"), "unknown format `ei-rse`; did you mean `ei-res`?");
+        assert_eq!(message("RO-GRF2"), "unknown format `RO-GRF2`; did you mean `ro-grf`?");
+        assert!(message("zip").starts_with("unknown format `zip` (one of ei-res, "), "{}", message("zip"));
     }
 }

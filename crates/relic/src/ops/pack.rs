@@ -12,7 +12,7 @@ use crate::source;
 pub struct PackOptions {
     pub force: bool,
     pub no_dedupe: bool,
-    /// Pixel format for images (`--format dxt1`, …); each format's default when absent.
+    /// Pixel format for images (`--pixel-format dxt1`, …); each format's default when absent.
     pub pixel_format: Option<String>,
     /// Write a full mip chain (images).
     pub mips: bool,
