@@ -1132,10 +1132,14 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
     }
 }
 
-/// The man page of `relic` or of one subcommand (`relic-pack`, named as git names its pages), as roff.
+/// The man page of `relic` or of one subcommand (`relic-pack`, named as git names its pages), as roff; its
+/// footer names relic's version (a subcommand has none of its own: `pack --version` is pack's option).
 fn man_page(command: &clap::Command) -> Result<Vec<u8>, Failure> {
     let mut roff = Vec::new();
-    clap_mangen::Man::new(command.clone()).render(&mut roff).map_err(|e| relic::Error::io("the man page", e))?;
+    clap_mangen::Man::new(command.clone())
+        .source(format!("relic {}", version_text()))
+        .render(&mut roff)
+        .map_err(|e| relic::Error::io("the man page", e))?;
     Ok(roff)
 }
 
@@ -1148,10 +1152,9 @@ fn man(
     out: &mut Vec<u8>,
 ) -> Result<ExitCode, Failure> {
     let relic = cli_command();
-    // Each subcommand's page as its own command, `relic-pack`, with the version its parent has.
+    // Each subcommand's page as its own command, `relic-pack`; its synopsis reads `relic pack`.
     let page_of = |sub: &clap::Command| {
-        let name = format!("relic-{}", sub.get_name());
-        sub.clone().name(name.clone()).bin_name(name).version(relic.get_version().unwrap_or_default().to_string())
+        sub.clone().name(format!("relic-{}", sub.get_name())).bin_name(format!("relic {}", sub.get_name()))
     };
     let Some(folder) = folder else {
         let page = match subcommand {
