@@ -363,7 +363,8 @@ fn pack_a_texture_from_png_with_mips() {
     assert_eq!((v["pixel_format"].as_str(), v["mip_levels"].as_u64()), (Some("argb4"), Some(1)));
     assert_eq!(std::fs::read(&plain).unwrap(), std::fs::read(&texture).unwrap());
     // An unknown pixel format is a usage error, and the message lists the accepted ones.
-    let bc7 = relic().args(["pack", "ei-mmp", "--pixel-format", "bc7", "-o"]).arg(dir.path().join("x.mmp")).arg(&png);
+    let mut bc7 = relic();
+    bc7.args(["pack", "ei-mmp", "--pixel-format", "bc7", "-o"]).arg(dir.path().join("x.mmp")).arg(&png);
     let stderr = String::from_utf8(bc7.assert().code(2).get_output().stderr.clone()).unwrap();
     assert!(stderr.contains("[possible values: argb4, r5g6b5, a1r5g5b5, argb8, dxt1, dxt3, pnt3]"), "{stderr}");
 }
