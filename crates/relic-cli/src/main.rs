@@ -37,9 +37,11 @@ Examples:
   relic pack ei-res -o new.res extracted_folder
   relic check game/
   relic view --open game/
-  relic extract --max-expansion 5000 -o out odd.grf   # also --max-entry-size, --max-pixels
+  relic extract --max-expansion 5000 -o out odd.grf   # also --max-entry-size, --max-pixels (decoding subcommands)
   relic convert --files-from list.txt --shard 3/8 --report r3.json -o out   # one of 8 machines
-  relic merge-reports -o all.json r*.json";
+  relic merge-reports -o all.json r*.json
+  relic completions bash > ~/.local/share/bash-completion/completions/relic
+  relic man pack | man -l -";
 
 #[derive(Parser)]
 #[command(name = "relic", about = "Open, convert and write back the asset files of classic games", after_help = EXAMPLES)]
@@ -662,9 +664,7 @@ impl Drop for Bar {
 fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
     match command {
         Command::Formats { quiet, json } => {
-            if quiet && !json {
-                // Nothing to say: every format is listed from the binary itself.
-            } else if json {
+            if json {
                 let list: Vec<_> = relic::FORMATS
                     .iter()
                     .map(|f| {
@@ -682,7 +682,7 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
                     })
                     .collect();
                 print_json(out, &list)?;
-            } else {
+            } else if !quiet {
                 outln!(out, "{:<14} {:<5} {:<7} {:<5}  {:<32} EXTENSIONS", "ID", "READ", "CONVERT", "WRITE", "NAME");
                 let mark = |b: bool| if b { "yes" } else { "-" };
                 for f in relic::FORMATS {
@@ -770,9 +770,9 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
                     other => other?,
                 }
             } else {
+                // Listed all the same with -q: the exit code says whether the archive lists.
                 ops::list_each(&archive, recursive, &mut |e| {
                     match &e.record {
-                        // Listed all the same: -q still says whether the archive lists.
                         _ if quiet => {}
                         // Record containers: type (hex and name), id, and the path (group path, file).
                         Some(r) => outln!(

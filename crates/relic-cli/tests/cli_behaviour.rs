@@ -364,6 +364,12 @@ fn pack_without_input_names_the_accepted_inputs() {
         assert_eq!(stderr, format!("relic: pack {format} needs an input: {inputs}\n"));
     }
     assert!(!out.exists());
+    // An input of another kind is named with the same list.
+    let res = samples().join("evil_islands/example.res");
+    let (_, stderr) = run(&["pack", "ei-res", "-o", text(&out), text(&res)], 1);
+    let want = "ei-res is made from a folder or the JSON of `relic convert --to json`";
+    assert_eq!(stderr, format!("relic: {}: {want}\n", res.display()));
+    assert!(!out.exists());
 }
 
 /// `info` shows a time as the raw value and as ISO 8601 in UTC.
