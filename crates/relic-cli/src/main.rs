@@ -7,7 +7,7 @@ use std::io::{IsTerminal, Write as _};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use relic::ops;
 
@@ -37,24 +37,55 @@ Examples:
   relic pack ei-res -o new.res extracted_folder
   relic check game/
   relic view --open game/
-  relic extract --max-expansion 5000 -o out odd.grf   # also --max-entry-size, --max-pixels
+  relic extract --max-expansion 5000 -o out odd.grf   # also --max-entry-size, --max-pixels (decoding subcommands)
   relic convert --files-from list.txt --shard 3/8 --report r3.json -o out   # one of 8 machines
-  relic merge-reports -o all.json r*.json";
+  relic merge-reports -o all.json r*.json
+  relic completions bash > ~/.local/share/bash-completion/completions/relic
+  relic man pack | man -l -";
 
 #[derive(Parser)]
-#[command(name = "relic", version, about = "Open, convert and write back the asset files of classic games", after_help = EXAMPLES)]
+#[command(name = "relic", about = "Open, convert and write back the asset files of classic games", after_help = EXAMPLES)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
+}
+
+/// What `--version` says: the crate's version, the commit it was built from (`build.rs`) and how many
+/// formats it knows.
+fn version_text() -> String {
+    format!("{} (commit {}, {} formats)", env!("CARGO_PKG_VERSION"), env!("RELIC_COMMIT"), relic::FORMATS.len())
+}
+
+/// The command line's definition: the derive's, with the version (known only at run time). Parsing,
+/// completions and the man page all come from it.
+fn cli_command() -> clap::Command {
+    Cli::command().version(version_text())
+}
+
+/// Bounds on what relic decodes from a file, so that a hostile file cannot exhaust memory; only on the
+/// subcommands that decode.
+#[derive(clap::Args, Debug, Clone)]
+#[command(next_help_heading = "Limits")]
+struct LimitArgs {
     /// Largest entry or stream relic decodes, in bytes (K, M, G suffixes: powers of 1024)
-    #[arg(long, global = true, value_name = "BYTES", default_value = "1G", value_parser = parse_size)]
+    #[arg(long, value_name = "BYTES", default_value = "1G", value_parser = parse_size)]
     max_entry_size: u64,
     /// Refuse archives whose entries would expand to more than this many times their own size
-    #[arg(long, global = true, value_name = "RATIO", default_value_t = relic::limits::Limits::DEFAULT.max_expansion)]
+    #[arg(long, value_name = "RATIO", default_value_t = relic::limits::Limits::DEFAULT.max_expansion)]
     max_expansion: u64,
     /// Largest image (width × height) decoded from an input such as a PNG to pack
-    #[arg(long, global = true, value_name = "PIXELS", default_value_t = relic::limits::Limits::DEFAULT.max_pixels)]
+    #[arg(long, value_name = "PIXELS", default_value_t = relic::limits::Limits::DEFAULT.max_pixels)]
     max_pixels: u64,
+}
+
+impl LimitArgs {
+    fn apply(&self) {
+        relic::limits::set(relic::limits::Limits {
+            max_entry_size: self.max_entry_size,
+            max_expansion: self.max_expansion,
+            max_pixels: self.max_pixels,
+        });
+    }
 }
 
 /// Options that spread a batch over machines (`convert`, `extract`, `check`).
@@ -93,42 +124,76 @@ impl Batch {
     }
 }
 
+/// The pixel formats `pack --pixel-format` takes: those of every format that has a choice (each format's
+/// packer still refuses one it cannot write).
+fn pixel_format_parser() -> clap::builder::PossibleValuesParser {
+    let mut names: Vec<&'static str> = Vec::new();
+    for name in relic::FORMATS.iter().flat_map(|f| f.codec.pixel_formats()) {
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    clap::builder::PossibleValuesParser::new(names)
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// List every format relic knows, with what it can do
     #[command(after_help = "Example:\n  relic formats --json")]
     Formats {
+        /// Print nothing but errors (and the --json output)
+        #[arg(long, short)]
+        quiet: bool,
+        /// Print the formats as a JSON array (id, name, game, extensions, capabilities, targets, options)
         #[arg(long)]
         json: bool,
     },
     /// Say which format each file is (magic first, extension second)
     #[command(after_help = "Example:\n  relic identify --json data/*.res")]
     Identify {
+        /// Print nothing but errors (and the --json output)
+        #[arg(long, short)]
+        quiet: bool,
+        /// Print a JSON array: path, format (null when unknown) and confidence (magic or extension)
         #[arg(long)]
         json: bool,
+        /// The files to identify
         #[arg(required = true)]
         paths: Vec<PathBuf>,
     },
-    /// Show a file's header summary
+    /// Show a file's header summary (times as the raw value and in UTC)
     #[command(after_help = "Example:\n  relic info --json texts.res")]
     Info {
+        /// Print nothing but errors (and the --json output): the exit code says whether the file reads
+        #[arg(long, short)]
+        quiet: bool,
+        /// Print the summary as a JSON object (a time as the raw value, and as ISO 8601 in `<name>_utc`)
         #[arg(long)]
         json: bool,
         /// Read the file as this format instead of identifying it (see `relic formats`)
         #[arg(long, value_name = "FORMAT_ID")]
         format: Option<String>,
+        /// The file to summarise
         file: PathBuf,
+        #[command(flatten)]
+        limits: LimitArgs,
     },
     /// List the entries of an archive
     #[command(after_help = "Examples:\n  relic ls texts.res\n  relic ls --recursive --json models.res")]
     Ls {
+        /// Print nothing but errors (and the --json output): the exit code says whether the archive lists
+        #[arg(long, short)]
+        quiet: bool,
         /// A JSON array, one entry per line, written as the entries are identified
         #[arg(long)]
         json: bool,
         /// Descend into nested archives (names joined with "/")
         #[arg(long, short)]
         recursive: bool,
+        /// The archive to list
         archive: PathBuf,
+        #[command(flatten)]
+        limits: LimitArgs,
     },
     /// Extract an archive's entries, keeping folders and modification times
     #[command(
@@ -137,8 +202,9 @@ folders (a backslash is never an escape: `[*]` matches a literal `*`). A pattern
 warning, and relic exits 1.\n\nExamples:\n  relic extract -o texts texts.res\n  relic extract -o models --recursive models.res '*.bon'\n  relic extract data.grf 'data\\texture\\*.bmp'"
     )]
     Extract {
-        /// Output folder (default: the archive's name without extension)
-        #[arg(short, long)]
+        /// Output folder (default: the archive's name without its extension, `textures.res` → `textures`; an
+        /// archive without one, `data`, → `data.extracted`)
+        #[arg(short, long, value_name = "DIR")]
         output: Option<PathBuf>,
         /// Descend into nested archives; each becomes a folder named after its entry
         #[arg(long, short)]
@@ -150,6 +216,7 @@ warning, and relic exits 1.\n\nExamples:\n  relic extract -o texts texts.res\n  
         /// a folder holding any of them is refused before anything is written)
         #[arg(long)]
         skip_existing: bool,
+        /// Print nothing but errors and warnings (and the --json output)
         #[arg(long, short)]
         quiet: bool,
         /// Print the manifest of written files as JSON
@@ -163,6 +230,8 @@ warning, and relic exits 1.\n\nExamples:\n  relic extract -o texts texts.res\n  
         archive: Option<PathBuf>,
         /// Only entries whose path or file name matches (case-insensitive; `\` or `/` between folders)
         globs: Vec<String>,
+        #[command(flatten)]
+        limits: LimitArgs,
     },
     /// Convert files, folders and archives to open formats (PNG, WAV, glTF, JSON)
     #[command(after_help = "\
@@ -183,13 +252,13 @@ Examples:
   find game -name '*.cam' > list.txt && relic convert --files-from list.txt --base game -o out")]
     Convert {
         /// Output folder
-        #[arg(short, long, default_value = ".")]
+        #[arg(short, long, value_name = "DIR", default_value = ".")]
         output: PathBuf,
         /// The folder output paths are taken relative to (default: the deepest folder holding every input)
         #[arg(long, value_name = "DIR")]
         base: Option<PathBuf>,
         /// Output extension (json for the file's own data; default: the natural format of each asset)
-        #[arg(long)]
+        #[arg(long, value_name = "EXT")]
         to: Option<String>,
         /// Write every mip level of textures
         #[arg(long)]
@@ -218,8 +287,10 @@ Examples:
         /// PNG compression: fast (the default: fdeflate), default (zlib 6) or best (zlib 9), each with its filters
         #[arg(long, value_name = "LEVEL", default_value = "fast", value_parser = parse_compression)]
         compression: relic::export::png::PngCompression,
+        /// Overwrite existing files
         #[arg(long, short)]
         force: bool,
+        /// Print nothing but errors and warnings (and the --json output)
         #[arg(long, short)]
         quiet: bool,
         /// Print the manifest of written files as JSON
@@ -227,27 +298,45 @@ Examples:
         json: bool,
         #[command(flatten)]
         batch: Batch,
+        /// Files, folders and archives to convert
         #[arg(required_unless_present = "files_from")]
         inputs: Vec<PathBuf>,
+        #[command(flatten)]
+        limits: LimitArgs,
     },
     /// Read every file, write it back, and report what does not come back byte for byte
-    #[command(after_help = "Examples:\n  relic check game/\n  relic check --json game/Res/*.res > report.json")]
+    #[command(
+        after_help = "The last line (on standard error) counts the outcomes: `check: 12 identical, 1 differs, 2 failed` \
+(then `N read`, not written yet, and `N unknown` when there are any).\n\nExamples:\n  relic check game/\n  relic check --json game/Res/*.res > report.json"
+    )]
     Check {
+        /// Print a JSON object: the counts (identical, differs, failed, read, unknown) and `files`, one item each
         #[arg(long)]
         json: bool,
+        /// Print nothing but errors (and the --json output): the exit code says whether all came back
         #[arg(long, short)]
         quiet: bool,
         #[command(flatten)]
         batch: Batch,
+        /// Files and folders to check
         #[arg(required_unless_present = "files_from")]
         inputs: Vec<PathBuf>,
+        #[command(flatten)]
+        limits: LimitArgs,
     },
     /// Combine the `--report` files of a sharded run into one (refuses overlaps; names missing shards)
     #[command(after_help = "Example:\n  relic merge-reports -o all.json reports/*.json")]
     MergeReports {
         /// Write the merged report here instead of standard output
-        #[arg(short, long)]
+        #[arg(short, long, value_name = "FILE.json")]
         output: Option<PathBuf>,
+        /// Print nothing but errors and warnings (and the --json output)
+        #[arg(long, short)]
+        quiet: bool,
+        /// Print the merged report as JSON on standard output, also when -o writes it
+        #[arg(long)]
+        json: bool,
+        /// The reports `--report` wrote, one per shard
         #[arg(required = true)]
         reports: Vec<PathBuf>,
     },
@@ -274,9 +363,17 @@ Only PATH and what lies under it is served, read-only, on 127.0.0.1 (or ::1 with
         /// Open the page in the system browser
         #[arg(long)]
         open: bool,
+        /// Print only the URL (it is how the page is reached) and errors
+        #[arg(long, short)]
+        quiet: bool,
+        /// Print the URL as JSON, `{"url": "http://127.0.0.1:PORT/"}`, on the first line
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        limits: LimitArgs,
     },
     /// Write a file of FORMAT from a folder (archives), the JSON of `convert --to json`, or the file
-    /// `convert` wrote (an INI for REG, …)
+    /// `convert` wrote (a PNG for an image, an INI for REG, …)
     #[command(
         after_help = "Entry names are the files' paths below the folder given. ro-grf keeps the name of a folder \
 named `data` (any case) that holds no `data` folder itself, as GRF tools do: `relic pack ro-grf mygrf/data` \
@@ -284,20 +381,22 @@ names entries `data\\texture\\…`; any other folder is the archive's root, so a
 (`out/data/…`) packs back under the same names.\n\nro-grf versions: 0x200 (the default); 0x300 (64-bit offsets, \
 past 4 GiB) is written as today's client has it, signed `Event Horizon`; the JSON of `convert --to json` keeps \
 any archive's signature (`header.signature`: `Master of Magic` or `Event Horizon`) and writes it back.\n\n\
-Examples:\n  relic pack ei-res -o new.res extracted_folder\n  relic pack ei-res -o same.res texts.json\n  relic pack ei-reg -o config.reg config.ini\n  relic pack ro-grf --version 0x300 -o big.grf mygrf/data"
+Examples:\n  relic pack ei-res -o new.res extracted_folder\n  relic pack ei-res -o same.res texts.json\n  relic pack ei-reg -o config.reg config.ini\n  relic pack ei-mmp --pixel-format dxt1 --mips -o wall.mmp wall.png\n  relic pack ro-grf --version 0x300 -o big.grf mygrf/data"
     )]
     Pack {
-        /// Format id (see `relic formats`)
+        /// Format id of the file to write (see `relic formats`)
         format: String,
-        #[arg(short, long)]
+        /// The file to write
+        #[arg(short, long, value_name = "FILE")]
         output: PathBuf,
+        /// Overwrite an existing file
         #[arg(long, short)]
         force: bool,
         /// Store identical contents once per name instead of sharing them
         #[arg(long)]
         no_dedupe: bool,
-        /// Pixel format when writing an image format (e.g. dxt1, argb4)
-        #[arg(long = "format", value_name = "PIXEL_FORMAT")]
+        /// Pixel format of an image format's texels (ei-mmp; default: the one the PNG records, else argb8)
+        #[arg(long, value_name = "PIXEL_FORMAT", ignore_case = true, value_parser = pixel_format_parser())]
         pixel_format: Option<String>,
         /// Write a full mip chain when writing an image format
         #[arg(long)]
@@ -306,13 +405,17 @@ Examples:\n  relic pack ei-res -o new.res extracted_folder\n  relic pack ei-res 
         /// for archives past 4 GiB, signed `Event Horizon` as today's client data.grf; 0x102, 0x103)
         #[arg(long, value_name = "VERSION", value_parser = parse_version)]
         version: Option<u32>,
-        /// Print only warnings (not notes, nor the line naming what was written)
+        /// Print only warnings and errors (not notes, nor the line naming what was written)
         #[arg(long, short)]
         quiet: bool,
-        /// Print what was written, with its notes, as JSON
+        /// Print what was written as JSON: `{"output": FILE, "bytes": N, "notes": [...]}`
         #[arg(long)]
         json: bool,
-        input: PathBuf,
+        /// What to write it from: a folder (archives), the JSON of `relic convert --to json`, or the file
+        /// `convert` wrote (a PNG for an image format, an INI for ei-reg)
+        input: Option<PathBuf>,
+        #[command(flatten)]
+        limits: LimitArgs,
     },
     /// Add, replace and delete entries of an archive in place, or merge other archives into it (ro-grf,
     /// ei-res, dr-ftg, drakan-srsc)
@@ -347,7 +450,67 @@ Examples:\n  relic pack ei-res -o new.res extracted_folder\n  relic pack ei-res 
         /// Print what was done as JSON
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        limits: LimitArgs,
     },
+    /// Print a shell's completion script (from the same definitions as the parser)
+    #[command(after_help = "\
+Examples:
+  relic completions bash > ~/.local/share/bash-completion/completions/relic
+  relic completions zsh > ~/.zfunc/_relic        # with fpath+=(~/.zfunc) before compinit
+  relic completions fish > ~/.config/fish/completions/relic.fish
+  relic completions powershell >> $PROFILE")]
+    Completions {
+        /// The shell to complete in
+        shell: clap_complete::Shell,
+        /// Print nothing but the script (nothing else is printed anyway)
+        #[arg(long, short)]
+        quiet: bool,
+        /// Print `{"shell": SHELL, "script": TEXT}` instead of the bare script
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print relic's man page (roff), or write one page per subcommand into a folder
+    #[command(after_help = "\
+Examples:
+  relic man | man -l -
+  relic man pack | man -l -
+  relic man -o /usr/local/share/man/man1   # relic.1, relic-pack.1, …")]
+    Man {
+        /// The subcommand whose page to print (default: relic's own page, which lists the subcommands)
+        #[arg(conflicts_with = "output")]
+        subcommand: Option<String>,
+        /// Write relic.1 and relic-SUBCOMMAND.1 for every subcommand into this folder
+        #[arg(short, long, value_name = "DIR")]
+        output: Option<PathBuf>,
+        /// Print nothing but errors (and the --json output)
+        #[arg(long, short)]
+        quiet: bool,
+        /// Print JSON: with -o, `{"written": [FILE, ...]}`; else `{"name": "relic.1", "roff": TEXT}`
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+impl Command {
+    /// The decoding limits the subcommand takes, when it decodes anything.
+    fn limits(&self) -> Option<&LimitArgs> {
+        match self {
+            Command::Info { limits, .. }
+            | Command::Ls { limits, .. }
+            | Command::Extract { limits, .. }
+            | Command::Convert { limits, .. }
+            | Command::Check { limits, .. }
+            | Command::View { limits, .. }
+            | Command::Pack { limits, .. }
+            | Command::Edit { limits, .. } => Some(limits),
+            Command::Formats { .. }
+            | Command::Identify { .. }
+            | Command::MergeReports { .. }
+            | Command::Completions { .. }
+            | Command::Man { .. } => None,
+        }
+    }
 }
 
 const EDIT_HELP: &str = "\
@@ -375,15 +538,13 @@ Examples:
   relic edit Dragon.rrc --add strings/0400_12.bin";
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::from_arg_matches(&cli_command().get_matches()).unwrap_or_else(|e| e.exit());
     // Ctrl-C, SIGTERM and SIGHUP: remove the temporary files being written, then exit (130, as a shell
     // reports Ctrl-C). Only `kill -9` can leave one behind, and never under a final name.
     let _ = ctrlc::set_handler(|| relic::paths::exit_removing_temporaries(130));
-    relic::limits::set(relic::limits::Limits {
-        max_entry_size: cli.max_entry_size,
-        max_expansion: cli.max_expansion,
-        max_pixels: cli.max_pixels,
-    });
+    if let Some(limits) = cli.command.limits() {
+        limits.apply();
+    }
     let mut out = Vec::new();
     let code = match run(cli.command, &mut out) {
         Ok(code) => code,
@@ -502,7 +663,7 @@ impl Drop for Bar {
 
 fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
     match command {
-        Command::Formats { json } => {
+        Command::Formats { quiet, json } => {
             if json {
                 let list: Vec<_> = relic::FORMATS
                     .iter()
@@ -521,7 +682,7 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
                     })
                     .collect();
                 print_json(out, &list)?;
-            } else {
+            } else if !quiet {
                 outln!(out, "{:<14} {:<5} {:<7} {:<5}  {:<32} EXTENSIONS", "ID", "READ", "CONVERT", "WRITE", "NAME");
                 let mark = |b: bool| if b { "yes" } else { "-" };
                 for f in relic::FORMATS {
@@ -554,7 +715,7 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Identify { json, paths } => {
+        Command::Identify { quiet, json, paths } => {
             let mut failures = Vec::new();
             for p in &paths {
                 if !p.exists() {
@@ -564,7 +725,7 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
             let found = ops::identify(&paths);
             if json {
                 print_json(out, &found)?;
-            } else {
+            } else if !quiet {
                 for i in &found {
                     match (i.format, i.confidence) {
                         (Some(id), Some(c)) => outln!(out, "{}: {id} (by {})", shown(&i.path), confidence(c)),
@@ -574,23 +735,31 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
             }
             Ok(finish(&failures))
         }
-        Command::Info { json, format, file } => {
+        Command::Info { quiet, json, format, file, .. } => {
             let forced = format.as_deref().map(format_by_id).transpose()?;
             let (format, value) = ops::info_as(&file, forced)?;
             if json {
                 print_json(out, &value)?;
-            } else {
+            } else if !quiet {
                 outln!(out, "{}: {} ({})", shown(&file.display().to_string()), format.name, format.id);
                 if let serde_json::Value::Object(map) = &value {
                     for (k, v) in map.iter().filter(|(k, _)| *k != "format") {
-                        let text = v.as_str().map_or_else(|| v.to_string(), str::to_owned);
+                        // A time's UTC form goes on its raw value's line: `newest_time: 1700000000
+                        // (2023-11-14T22:13:20Z)`.
+                        if k.strip_suffix("_utc").is_some_and(|raw| map.contains_key(raw)) {
+                            continue;
+                        }
+                        let mut text = v.as_str().map_or_else(|| v.to_string(), str::to_owned);
+                        if let Some(utc) = map.get(&format!("{k}_utc")).and_then(|u| u.as_str()) {
+                            text += &format!(" ({utc})");
+                        }
                         outln!(out, "  {}: {}", shown(k), shown(&text));
                     }
                 }
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Ls { json, recursive, archive } => {
+        Command::Ls { quiet, json, recursive, archive, .. } => {
             if json {
                 // Straight to standard output through one buffer: a large archive's listing is megabytes.
                 let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
@@ -601,8 +770,10 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
                     other => other?,
                 }
             } else {
+                // Listed all the same with -q: the exit code says whether the archive lists.
                 ops::list_each(&archive, recursive, &mut |e| {
                     match &e.record {
+                        _ if quiet => {}
                         // Record containers: type (hex and name), id, and the path (group path, file).
                         Some(r) => outln!(
                             out,
@@ -620,7 +791,12 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Extract { output, recursive, force, skip_existing, quiet, json, batch, archive, mut globs } => {
+        Command::Extract {
+            output, recursive, force, skip_existing, quiet, json, batch, archive, mut globs, ..
+        } => {
+            if let Some(dir) = &output {
+                output_folder(dir)?;
+            }
             let bar = Bar::new(quiet, true);
             let (report, out_dir, problems) = if let Some(list) = &batch.files_from {
                 // With a list, every positional is a pattern.
@@ -695,7 +871,9 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
             json,
             batch,
             inputs,
+            ..
         } => {
+            output_folder(&output)?;
             let listed = batch.files_from.is_some();
             let inputs = batch.inputs(inputs)?;
             let format = format.as_deref().map(format_by_id).transpose()?;
@@ -748,7 +926,7 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
             }
             Ok(exit_code(&report.failures))
         }
-        Command::Check { json, quiet, batch, inputs } => {
+        Command::Check { json, quiet, batch, inputs, .. } => {
             let inputs = batch.inputs(inputs)?;
             let bar = Bar::new(quiet, false);
             let items = ops::check_shard(&inputs, batch.shard, &bar);
@@ -771,24 +949,48 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
                     }
                 }
             }
+            let counts = ["identical", "differs", "failed", "read", "unknown"]
+                .map(|outcome| (outcome, items.iter().filter(|i| i.outcome == outcome).count()));
             if json {
-                print_json(out, &items)?;
-            } else {
+                let mut value = serde_json::Map::new();
+                for (outcome, n) in counts {
+                    value.insert(outcome.into(), n.into());
+                }
+                value.insert("files".into(), serde_json::to_value(&items).map_err(json_error)?);
+                print_json(out, &value)?;
+            } else if !quiet {
                 for i in &items {
                     outln!(out, "{:<9} {:<12} {}", i.outcome, i.format.unwrap_or("-"), shown(&i.path));
                 }
             }
-            Ok(finish(&failures))
+            let code = finish(&failures);
+            if !quiet && !json {
+                // The first three always (a script can read them), `read` (not written yet) and `unknown` when any.
+                let counts: Vec<String> = counts
+                    .iter()
+                    .enumerate()
+                    .filter(|&(i, &(_, n))| i < 3 || n > 0)
+                    .map(|(_, (outcome, n))| format!("{n} {outcome}"))
+                    .collect();
+                say!("check: {}", counts.join(", "));
+            }
+            Ok(code)
         }
-        Command::MergeReports { output, reports } => {
+        Command::MergeReports { output, quiet, json, reports } => {
             let reports = reports.iter().map(|p| ops::Report::read(p)).collect::<relic::Result<Vec<_>>>()?;
             let (merged, notes) = ops::merge_reports(reports)?;
             for note in &notes {
                 say!("relic: warning: {note}");
             }
+            if json {
+                print_json(out, &merged)?;
+            }
             match output {
                 Some(path) => {
                     merged.write(&path)?;
+                    if quiet || json {
+                        return Ok(ExitCode::SUCCESS);
+                    }
                     say!(
                         "merged {} shards: {} inputs, {} outputs, {} failures into {}",
                         merged.shards.len(),
@@ -798,13 +1000,32 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
                         path.display()
                     );
                 }
-                None => print_json(out, &merged)?,
+                None if !json => print_json(out, &merged)?,
+                None => {}
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::View { path, port, host, unsafe_host, open } => view(&path, port, &host, unsafe_host, open),
-        Command::Pack { format, output, force, no_dedupe, pixel_format, mips, version, quiet, json, input } => {
+        Command::View { path, port, host, unsafe_host, open, quiet, json, .. } => {
+            view(&path, ViewArgs { port, host: &host, unsafe_host, open, quiet, json })
+        }
+        Command::Pack { format, output, force, no_dedupe, pixel_format, mips, version, quiet, json, input, .. } => {
             let f = format_by_id(&format)?;
+            if !f.capabilities.write {
+                return Err(Failure::Run(relic::Error::Unsupported(format!("{} files cannot be written yet", f.id))));
+            }
+            let input =
+                input.ok_or_else(|| Failure::Usage(format!("pack {} needs an input: {}", f.id, f.packed_from())))?;
+            if let Some(chosen) = &pixel_format {
+                if !f.codec.pixel_formats().iter().any(|p| p.eq_ignore_ascii_case(chosen)) {
+                    let with: Vec<&str> =
+                        relic::FORMATS.iter().filter(|f| !f.codec.pixel_formats().is_empty()).map(|f| f.id).collect();
+                    return Err(Failure::Usage(format!(
+                        "{} has no pixel format to choose (--pixel-format is for {})",
+                        f.id,
+                        with.join(", ")
+                    )));
+                }
+            }
             if let Some(v) = version {
                 ops::check_pack_version(f, v, input.is_dir()).map_err(|e| Failure::Usage(e.to_string()))?;
             }
@@ -829,7 +1050,7 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Edit { archive, add, add_folder, delete, merge, repack, dry_run, quiet, json } => {
+        Command::Edit { archive, add, add_folder, delete, merge, repack, dry_run, quiet, json, .. } => {
             if add.is_empty() && add_folder.is_empty() && delete.is_empty() && merge.is_empty() && !repack {
                 return Err(Failure::Usage(
                     "nothing to do: give --add, --add-folder, --delete, --merge or --repack".into(),
@@ -894,12 +1115,113 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
             }
             Ok(exit_code(&problems))
         }
+        Command::Completions { shell, json, .. } => {
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut cli_command(), "relic", &mut script);
+            if json {
+                let script = String::from_utf8_lossy(&script);
+                print_json(out, &serde_json::json!({ "shell": shell.to_string(), "script": script }))?;
+            } else {
+                out.extend_from_slice(&script);
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Man { subcommand, output, quiet, json } => {
+            man(subcommand.as_deref(), output.as_deref(), quiet, json, out)
+        }
     }
 }
 
-/// `relic view`: serves until stopped. The URL is the first line on stdout, printed (and flushed) as soon
-/// as the server listens, so that a script can read it.
-fn view(path: &Path, port: u16, host: &str, unsafe_host: bool, open: bool) -> Result<ExitCode, Failure> {
+/// The man page of `relic` or of one subcommand (`relic-pack`, named as git names its pages), as roff; its
+/// footer names relic's version (a subcommand has none of its own: `pack --version` is pack's option).
+fn man_page(command: &clap::Command) -> Result<Vec<u8>, Failure> {
+    let mut roff = Vec::new();
+    clap_mangen::Man::new(command.clone())
+        .source(format!("relic {}", version_text()))
+        .render(&mut roff)
+        .map_err(|e| relic::Error::io("the man page", e))?;
+    Ok(roff)
+}
+
+/// `relic man`: one page on standard output, or every page into a folder.
+fn man(
+    subcommand: Option<&str>,
+    folder: Option<&Path>,
+    quiet: bool,
+    json: bool,
+    out: &mut Vec<u8>,
+) -> Result<ExitCode, Failure> {
+    let relic = cli_command();
+    // Each subcommand's page as its own command, `relic-pack`; its synopsis reads `relic pack`.
+    let page_of = |sub: &clap::Command| {
+        sub.clone().name(format!("relic-{}", sub.get_name())).bin_name(format!("relic {}", sub.get_name()))
+    };
+    let Some(folder) = folder else {
+        let page = match subcommand {
+            None => relic.clone(),
+            Some(name) => page_of(relic.find_subcommand(name).ok_or_else(|| {
+                let names: Vec<&str> = relic.get_subcommands().map(clap::Command::get_name).collect();
+                Failure::Usage(format!("no subcommand `{name}` (one of {})", names.join(", ")))
+            })?),
+        };
+        let roff = man_page(&page)?;
+        if json {
+            let value =
+                serde_json::json!({ "name": format!("{}.1", page.get_name()), "roff": String::from_utf8_lossy(&roff) });
+            print_json(out, &value)?;
+        } else {
+            out.extend_from_slice(&roff);
+        }
+        return Ok(ExitCode::SUCCESS);
+    };
+    output_folder(folder)?;
+    std::fs::create_dir_all(folder).map_err(|e| relic::Error::io(folder, e))?;
+    let mut written = Vec::new();
+    let pages =
+        std::iter::once(relic.clone()).chain(relic.get_subcommands().filter(|s| s.get_name() != "help").map(page_of));
+    for page in pages {
+        let path = folder.join(format!("{}.1", page.get_name()));
+        let roff = man_page(&page)?;
+        let overwrite = relic::paths::WriteOptions { force: true, modified: None };
+        relic::paths::write_named(&path, overwrite, |w| w.write_all(&roff).map_err(|e| relic::Error::io(&path, e)))?;
+        written.push(path.display().to_string());
+    }
+    if json {
+        print_json(out, &serde_json::json!({ "written": written }))?;
+    } else if !quiet {
+        say!("wrote {} to {}", count(written.len(), "man page", "man pages"), folder.display());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `-o` of a command that writes into a folder: a file of that name is a mistake worth saying in words.
+fn output_folder(path: &Path) -> Result<(), Failure> {
+    if path.is_file() {
+        return Err(Failure::Usage(format!("`{}` is a file; -o needs a folder (or a new name)", path.display())));
+    }
+    Ok(())
+}
+
+/// A serialisation failure of `--json` output, as relic's error.
+fn json_error(e: serde_json::Error) -> relic::Error {
+    relic::Error::Unsupported(format!("JSON output: {e}"))
+}
+
+/// `relic view`'s options but the path.
+struct ViewArgs<'a> {
+    port: u16,
+    host: &'a str,
+    unsafe_host: bool,
+    open: bool,
+    quiet: bool,
+    json: bool,
+}
+
+/// `relic view`: serves until stopped. The URL is the first line on stdout (as JSON with --json), printed
+/// (and flushed) as soon as the server listens, so that a script can read it; -q keeps it, as it is how the
+/// page is reached.
+fn view(path: &Path, args: ViewArgs<'_>) -> Result<ExitCode, Failure> {
+    let ViewArgs { port, host, unsafe_host, open, quiet, json } = args;
     let ip = relic::view::parse_host(host).map_err(Failure::Usage)?;
     if !ip.is_loopback() && !unsafe_host {
         return Err(Failure::Usage(format!(
@@ -912,9 +1234,12 @@ fn view(path: &Path, port: u16, host: &str, unsafe_host: bool, open: bool) -> Re
     let server = relic::view::serve(path, options)?;
     let url = server.url();
     let mut stdout = std::io::stdout().lock();
-    let _ = writeln!(stdout, "{url}").and_then(|()| stdout.flush());
+    let line = if json { serde_json::json!({ "url": url }).to_string() } else { url.clone() };
+    let _ = writeln!(stdout, "{line}").and_then(|()| stdout.flush());
     drop(stdout);
-    say!("relic: serving {} at {url} (Ctrl-C stops)", path.display());
+    if !quiet {
+        say!("relic: serving {} at {url} (Ctrl-C stops)", path.display());
+    }
     if open {
         open_browser(&url);
     }
@@ -939,11 +1264,24 @@ fn open_browser(url: &str) {
     }
 }
 
-/// A format named on the command line (`--format`, `pack FORMAT`); an unknown id is a usage error.
+/// A format named on the command line (`--format`, `pack FORMAT`); an unknown id is a usage error that
+/// suggests the nearest id (`ei-rse` → `ei-res`), or lists them all when none is near.
 fn format_by_id(id: &str) -> Result<&'static relic::Format, Failure> {
     relic::registry::by_id(id).ok_or_else(|| {
-        let ids: Vec<&str> = relic::FORMATS.iter().map(|f| f.id).collect();
-        Failure::Usage(format!("unknown format `{id}` (one of {})", ids.join(", ")))
+        let typed = id.to_ascii_lowercase();
+        // Two edits (a transposition counting as one) cover a typo without suggesting an unrelated id.
+        let nearest = relic::FORMATS
+            .iter()
+            .map(|f| (strsim::damerau_levenshtein(&typed, f.id), f.id))
+            .min()
+            .filter(|&(distance, _)| distance <= 2);
+        Failure::Usage(match nearest {
+            Some((_, near)) => format!("unknown format `{id}`; did you mean `{near}`?"),
+            None => {
+                let ids: Vec<&str> = relic::FORMATS.iter().map(|f| f.id).collect();
+                format!("unknown format `{id}` (one of {})", ids.join(", "))
+            }
+        })
     })
 }
 
@@ -1055,6 +1393,83 @@ fn skipped_lines(skipped: &[String]) -> Vec<String> {
         .collect()
 }
 
+/// `extract`'s folder without -o: the archive's name without its extension (`textures.res` → `textures`).
+/// An archive without an extension (`data`) would name itself, so it gets `data.extracted`.
 fn default_folder(archive: &Path) -> PathBuf {
-    archive.file_stem().map(PathBuf::from).unwrap_or_else(|| PathBuf::from("extracted"))
+    let Some(name) = archive.file_name() else { return PathBuf::from("extracted") };
+    match archive.file_stem() {
+        Some(stem) if stem != name => PathBuf::from(stem),
+        _ => {
+            let mut folder = name.to_os_string();
+            folder.push(".extracted");
+            PathBuf::from(folder)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every subcommand, `help` (clap's own) aside.
+    fn subcommands() -> Vec<clap::Command> {
+        cli_command().get_subcommands().filter(|s| s.get_name() != "help").cloned().collect()
+    }
+
+    #[test]
+    fn the_definition_is_consistent() {
+        cli_command().debug_assert();
+    }
+
+    #[test]
+    fn every_flag_and_positional_has_help() {
+        let mut missing = Vec::new();
+        for sub in subcommands() {
+            for arg in sub.get_arguments() {
+                // clap's own --help and --version carry theirs.
+                if arg.get_help().is_none() && !matches!(arg.get_id().as_str(), "help" | "version") {
+                    missing.push(format!("{} {}", sub.get_name(), arg.get_id()));
+                }
+            }
+        }
+        assert_eq!(missing, Vec::<String>::new(), "arguments without help text");
+    }
+
+    #[test]
+    fn every_subcommand_takes_quiet_and_json() {
+        for sub in subcommands() {
+            let flags: Vec<(Option<char>, Option<&str>)> =
+                sub.get_arguments().map(|a| (a.get_short(), a.get_long())).collect();
+            assert!(flags.contains(&(Some('q'), Some("quiet"))), "{} has no -q/--quiet", sub.get_name());
+            assert!(flags.contains(&(None, Some("json"))), "{} has no --json", sub.get_name());
+        }
+    }
+
+    #[test]
+    fn limits_belong_to_the_subcommands_that_decode() {
+        let decoding = ["info", "ls", "extract", "convert", "check", "view", "pack", "edit"];
+        for sub in subcommands() {
+            let has = sub.get_arguments().any(|a| a.get_long() == Some("max-pixels"));
+            assert_eq!(has, decoding.contains(&sub.get_name()), "{}", sub.get_name());
+        }
+    }
+
+    #[test]
+    fn an_archive_without_extension_never_extracts_into_itself() {
+        assert_eq!(default_folder(Path::new("game/textures.res")), PathBuf::from("textures"));
+        assert_eq!(default_folder(Path::new("game/data")), PathBuf::from("data.extracted"));
+        assert_eq!(default_folder(Path::new(".grf")), PathBuf::from(".grf.extracted"));
+        assert_eq!(default_folder(Path::new("/")), PathBuf::from("extracted"));
+    }
+
+    #[test]
+    fn a_mistyped_format_id_is_answered_with_the_nearest() {
+        let message = |id| match format_by_id(id) {
+            Err(Failure::Usage(m)) => m,
+            _ => panic!("{id} accepted"),
+        };
+        assert_eq!(message("ei-rse"), "unknown format `ei-rse`; did you mean `ei-res`?");
+        assert_eq!(message("RO-GRF2"), "unknown format `RO-GRF2`; did you mean `ro-grf`?");
+        assert!(message("zip").starts_with("unknown format `zip` (one of ei-res, "), "{}", message("zip"));
+    }
 }

@@ -345,7 +345,7 @@ fn pack_a_texture_from_png_with_mips() {
     relic().args(["convert", "-q", "-o"]).arg(dir.path()).arg(&texture).assert().success();
     let png = dir.path().join("example_argb4.mmp.png");
     let out = dir.path().join("out.mmp");
-    relic().args(["pack", "ei-mmp", "--format", "dxt1", "--mips", "-o"]).arg(&out).arg(&png).assert().success();
+    relic().args(["pack", "ei-mmp", "--pixel-format", "dxt1", "--mips", "-o"]).arg(&out).arg(&png).assert().success();
     let v = json_of(relic().args(["info", "--json"]).arg(&out));
     assert_eq!(
         (v["pixel_format"].as_str(), v["mip_levels"].as_u64(), v["width"].as_u64()),
@@ -355,14 +355,18 @@ fn pack_a_texture_from_png_with_mips() {
     for level in 0..4 {
         assert!(dir.path().join(format!("out.mmp.mip{level}.png")).is_file());
     }
-    // Without --format: the format and level count the PNG records (the original's: ARGB4, one level), the
+    // Without --pixel-format: the format and level count the PNG records (the original's: ARGB4, one level), the
     // same bytes as the original since the pixels are unedited.
     let plain = dir.path().join("plain.mmp");
     relic().args(["pack", "ei-mmp", "-o"]).arg(&plain).arg(&png).assert().success();
     let v = json_of(relic().args(["info", "--json"]).arg(&plain));
     assert_eq!((v["pixel_format"].as_str(), v["mip_levels"].as_u64()), (Some("argb4"), Some(1)));
     assert_eq!(std::fs::read(&plain).unwrap(), std::fs::read(&texture).unwrap());
-    relic().args(["pack", "ei-mmp", "--format", "bc7", "-o"]).arg(dir.path().join("x.mmp")).arg(&png).assert().code(1);
+    // An unknown pixel format is a usage error, and the message lists the accepted ones.
+    let mut bc7 = relic();
+    bc7.args(["pack", "ei-mmp", "--pixel-format", "bc7", "-o"]).arg(dir.path().join("x.mmp")).arg(&png);
+    let stderr = String::from_utf8(bc7.assert().code(2).get_output().stderr.clone()).unwrap();
+    assert!(stderr.contains("[possible values: argb4, r5g6b5, a1r5g5b5, argb8, dxt1, dxt3, pnt3]"), "{stderr}");
 }
 
 #[test]
@@ -483,8 +487,9 @@ fn models_convert_to_glb_or_gltf_with_textures_from_a_grf() {
 fn check_reads_and_writes_back_every_file() {
     let samples = sample().parent().unwrap().parent().unwrap().to_path_buf();
     let v = json_of(relic().args(["check", "--json", "-q"]).arg(&samples));
-    let items = v.as_array().unwrap();
+    let items = v["files"].as_array().unwrap();
     assert_eq!(items.len(), 37, "{items:?}");
+    assert_eq!((v["identical"].as_u64(), v["differs"].as_u64(), v["failed"].as_u64()), (Some(37), Some(0), Some(0)));
     assert!(items.iter().all(|i| i["outcome"] == "identical"), "{items:?}");
     let formats: std::collections::BTreeSet<&str> = items.iter().map(|i| i["format"].as_str().unwrap()).collect();
     // All but `dr-ftg-spr`, which is never identified (`--format` only) and so has no sample.
@@ -497,8 +502,9 @@ fn check_reads_and_writes_back_every_file() {
     let out = String::from_utf8(assert.get_output().stdout.clone()).unwrap();
     assert!(out.contains("failed") && out.contains("unknown"), "{out}");
     let err = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
-    assert_eq!(err.lines().count(), 1, "{err}");
+    assert_eq!(err.lines().count(), 2, "{err}");
     assert!(err.contains("broken.res") && err.contains("ei-res"), "{err}");
+    assert_eq!(err.lines().last(), Some("check: 0 identical, 0 differs, 1 failed, 1 unknown"), "{err}");
 }
 
 #[test]
@@ -516,7 +522,9 @@ fn check_names_each_texture_a_model_s_client_folder_lacks() {
     let out = String::from_utf8(assert.get_output().stdout.clone()).unwrap();
     assert!(out.starts_with("identical ro-rsm"), "{out}");
     let err = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
-    assert_eq!(err.lines().count(), 1, "{err}");
+    // The warning, then the summary.
+    assert_eq!(err.lines().count(), 2, "{err}");
+    assert_eq!(err.lines().last(), Some("check: 1 identical, 0 differs, 0 failed"), "{err}");
     assert!(
         err.starts_with("relic: warning: ")
             && err.contains("pyramid.rsm: ro-rsm: texture 'data\\texture\\stone.bmp' not found"),
@@ -525,7 +533,7 @@ fn check_names_each_texture_a_model_s_client_folder_lacks() {
     let quiet = relic().args(["check", "-q"]).arg(dir.path().join("client")).assert().code(0);
     assert!(quiet.get_output().stderr.is_empty());
     let v = json_of(relic().args(["check", "--json", "-q"]).arg(dir.path().join("client")));
-    assert_eq!(v[0]["warnings"].as_array().map(Vec::len), Some(1), "{v}");
+    assert_eq!(v["files"][0]["warnings"].as_array().map(Vec::len), Some(1), "{v}");
 }
 
 /// `--compression` changes the PNG's size and speed, never its pixels; an unknown level is a usage error.

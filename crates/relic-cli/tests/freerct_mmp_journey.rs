@@ -1,7 +1,7 @@
 //! User journeys through the `relic` binary (issue #22): a FreeRCT RCD's sheets are views (an edited
 //! sheet is named on stderr and packs nothing; an edited sprite reaches the sprite and its sheet), and an
 //! Evil Islands MMP texture converted to PNG, edited and packed again keeps its pixel format and mip level
-//! count unless `--format` says otherwise. Outputs are found through `relic convert --json`.
+//! count unless `--pixel-format` says otherwise. Outputs are found through `relic convert --json`.
 
 use std::path::{Path, PathBuf};
 
@@ -207,14 +207,14 @@ fn an_edited_texture_png_packs_in_its_own_format_and_levels() {
     assert_eq!(record, [("relic".to_string(), "ei-mmp format=dxt1 mips=5".to_string())]);
     let edited = edit(&png, &record);
 
-    // No --format: DXT1 with 5 levels, as the writer makes them from the edited pixels.
+    // No --pixel-format: DXT1 with 5 levels, as the writer makes them from the edited pixels.
     let out = dir.path().join("kept.mmp");
     pack("ei-mmp", &png, &out, &[]);
     assert_eq!(header(&out), ("dxt1".into(), 16, 16, 5));
     assert_eq!(std::fs::read(&out).unwrap(), mmp::encode_levels(&edited, 16, 16, PixelFormat::Dxt1, 5).unwrap());
-    // --format argb8 overrides the format (the levels stay the recorded ones); the top level is the edit.
+    // --pixel-format argb8 overrides the format (the levels stay the recorded ones); the top level is the edit.
     let out = dir.path().join("argb8.mmp");
-    pack("ei-mmp", &png, &out, &["--format", "argb8"]);
+    pack("ei-mmp", &png, &out, &["--pixel-format", "argb8"]);
     assert_eq!(header(&out), ("argb8".into(), 16, 16, 5));
     let packed = std::fs::read(&out).unwrap();
     assert_eq!(mmp::decode_level(&mmp::parse(&packed).unwrap(), 0).unwrap(), edited);

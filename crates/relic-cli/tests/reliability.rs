@@ -502,12 +502,12 @@ fn what_a_conversion_makes_is_charged_to_the_expansion_budget() {
     encoder.set_depth(png::BitDepth::Eight);
     encoder.write_header().unwrap().write_image_data(&pixels).unwrap();
     let mmp = dir.path().join("noise.mmp");
-    relic().args(["pack", "ei-mmp", "-q", "--format", "dxt1", "-o"]).arg(&mmp).arg(&png).assert().success();
+    relic().args(["pack", "ei-mmp", "-q", "--pixel-format", "dxt1", "-o"]).arg(&mmp).arg(&png).assert().success();
     let res = dir.path().join("noise.res");
     std::fs::write(&res, handmade_res(&[(b"noise.mmp", &std::fs::read(&mmp).unwrap())])).unwrap();
     let size = std::fs::metadata(&res).unwrap().len();
     let tight = dir.path().join("tight");
-    let assert = relic().args(["--max-expansion", "4", "convert", "-o"]).arg(&tight).arg(&res).assert().code(1);
+    let assert = relic().args(["convert", "--max-expansion", "4", "-o"]).arg(&tight).arg(&res).assert().code(1);
     let stderr = stderr_of(&assert);
     assert!(stderr.contains(&format!("would expand {size} bytes to ")) && stderr.contains("more than 4×"), "{stderr}");
     // Refused, the entry is kept raw (nothing is lost), and nothing else is written.
@@ -545,7 +545,7 @@ fn drakan_textures_are_charged_by_the_pixels_they_make() {
     assert!(size * 100 >= 4 << 20 && size * 100 < 8 << 20, "{size}");
     let out = dir.path().join("out");
     let assert =
-        relic().args(["--max-expansion", "100", "convert", "--json", "-o"]).arg(&out).arg(&txd).assert().code(1);
+        relic().args(["convert", "--max-expansion", "100", "--json", "-o"]).arg(&out).arg(&txd).assert().code(1);
     let manifest: Value = serde_json::from_slice(&assert.get_output().stdout).unwrap();
     let failures = manifest["failures"].as_array().unwrap();
     assert_eq!(failures.len(), 15, "{manifest}");
@@ -648,7 +648,7 @@ fn drakan_models_are_charged_by_what_their_scenes_hold() {
     relic().args(["convert", "-q", "-o"]).arg(&out).arg(&file).assert().success();
     assert_eq!(glbs(&out), 10);
     let tight = dir.path().join("tight");
-    let assert = relic().args(["--max-expansion", "1", "convert", "-o"]).arg(&tight).arg(&file).assert().success();
+    let assert = relic().args(["convert", "--max-expansion", "1", "-o"]).arg(&tight).arg(&file).assert().success();
     let stderr = stderr_of(&assert);
     let built = glbs(&tight);
     assert!((1..10).contains(&built), "{built} built: {stderr}");

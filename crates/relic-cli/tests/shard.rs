@@ -161,7 +161,7 @@ fn extract_and_check_shard_the_same_way() {
     )
     .unwrap();
     assert_eq!(outcomes.len(), n);
-    let mut want: Vec<String> = whole_check
+    let mut want: Vec<String> = whole_check["files"]
         .as_array()
         .unwrap()
         .iter()

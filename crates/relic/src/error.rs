@@ -132,7 +132,14 @@ impl Error {
         match &self {
             Error::InFile { .. } => self,
             Error::Io { path: p, .. } if p == path => self,
-            _ if self.to_string().starts_with(&format!("{}: ", path.display())) => self,
+            // `x: …` and `x is a folder` already name it.
+            _ if self
+                .to_string()
+                .strip_prefix(&path.display().to_string())
+                .is_some_and(|rest| rest.starts_with(": ") || rest.starts_with(' ')) =>
+            {
+                self
+            }
             _ => Error::InFile { path: path.to_path_buf(), source: Box::new(self) },
         }
     }
@@ -160,5 +167,13 @@ mod tests {
         assert!(!error.to_string().starts_with(':'), "{error}");
         let named = error.in_file(std::path::Path::new("a.res")).to_string();
         assert!(named.starts_with("a.res: "), "{named}");
+    }
+
+    #[test]
+    fn in_file_never_names_the_file_twice() {
+        let folder = Error::Refused("samples is a folder".into()).in_file(std::path::Path::new("samples"));
+        assert_eq!(folder.to_string(), "samples is a folder");
+        let other = Error::Refused("samples2 is a folder".into()).in_file(std::path::Path::new("samples"));
+        assert_eq!(other.to_string(), "samples: samples2 is a folder");
     }
 }

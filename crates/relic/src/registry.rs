@@ -408,6 +408,18 @@ pub trait Codec: Sync {
         )))
     }
 
+    /// The extensions of the files besides JSON that `pack_input` takes (`png`, `ini`), for messages and
+    /// help; empty when it takes none.
+    fn pack_sources(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// The pixel formats `relic pack --pixel-format` chooses from for this format; empty when it has no
+    /// choice.
+    fn pixel_formats(&self) -> Vec<&'static str> {
+        Vec::new()
+    }
+
     /// The versions of its format `pack_folder` writes (`relic pack FORMAT --version V`), the default
     /// first; empty for formats that have one form.
     fn pack_versions(&self) -> &'static [u32] {
@@ -513,6 +525,30 @@ impl Format {
         });
         out.extend_from_slice(self.codec.extra_targets());
         out
+    }
+
+    /// The inputs `relic pack` makes a file of this format from, in words: `a PNG or the JSON of `relic
+    /// convert --to json``; empty for formats that are not written.
+    pub fn packed_from(&self) -> String {
+        if !self.capabilities.write {
+            return String::new();
+        }
+        let mut kinds: Vec<String> = Vec::new();
+        if self.is_archive() {
+            kinds.push("a folder".into());
+        }
+        for ext in self.codec.pack_sources() {
+            let ext = ext.to_ascii_uppercase();
+            // "an" before a vowel sound: an INI, a PNG.
+            let article = if ext.starts_with(['A', 'E', 'I', 'O', 'U']) { "an" } else { "a" };
+            kinds.push(format!("{article} {ext}"));
+        }
+        kinds.push("the JSON of `relic convert --to json`".into());
+        match kinds.split_last() {
+            Some((last, [])) => last.clone(),
+            Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+            None => String::new(),
+        }
     }
 
     /// The codec to read a file of this name with (see [`Codec::for_name`]).
@@ -680,6 +716,15 @@ pub fn identify_path(path: &Path) -> Result<Option<(&'static Format, Confidence)
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn packed_from_names_every_input_a_format_is_written_from() {
+        let from = |id| by_id(id).map(Format::packed_from);
+        assert_eq!(from("ei-mmp").as_deref(), Some("a PNG or the JSON of `relic convert --to json`"));
+        assert_eq!(from("ei-reg").as_deref(), Some("an INI or the JSON of `relic convert --to json`"));
+        assert_eq!(from("ei-res").as_deref(), Some("a folder or the JSON of `relic convert --to json`"));
+        assert_eq!(from("ei-cam").as_deref(), Some("the JSON of `relic convert --to json`"));
+    }
 
     #[test]
     fn ids_are_unique_and_from_the_fixed_list() {

@@ -220,7 +220,7 @@ fn mmp_1x1_with_200000_mip_levels_is_refused_naming_the_field() {
     assert!(!out.exists() || std::fs::read_dir(&out).unwrap().next().is_none(), "nothing is written");
 }
 
-/// An 8192×8192 PNT3 texture of zero texels, as `relic pack --format pnt3` writes one: 268 runs of
+/// An 8192×8192 PNT3 texture of zero texels, as `relic pack --pixel-format pnt3` writes one: 268 runs of
 /// 1,000,000 zero bytes and one of 435,456 — 1,152 bytes declaring 256 MiB of texels.
 fn pnt3_zero_bomb() -> Vec<u8> {
     let total: u64 = 8192 * 8192 * 4;

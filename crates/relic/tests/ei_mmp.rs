@@ -660,7 +660,7 @@ fn png_with_record(w: u32, h: u32, rgba: &[u8], record: Option<&str>) -> Vec<u8>
     out
 }
 
-/// Packs `png` as `name` with `--format` / `--mips`: the file and the notes.
+/// Packs `png` as `name` with `--pixel-format` / `--mips`: the file and the notes.
 fn pack_png(name: &str, png: &[u8], format: Option<&str>, mips: bool) -> (Vec<u8>, Vec<String>) {
     let req = PackRequest { pixel_format: format.map(str::to_string), mips, ..Default::default() };
     mmp::pack::from_png(name, png, &req).unwrap()
@@ -685,7 +685,7 @@ fn the_record_a_texture_leaves_in_its_png() {
 }
 
 /// `pack ei-mmp x.png` over a texture's PNG keeps its pixel format and its number of levels (a partial
-/// chain stays partial) unless `--format` / `--mips` say otherwise; a PNG without the record packs as
+/// chain stays partial) unless `--pixel-format` / `--mips` say otherwise; a PNG without the record packs as
 /// before (ARGB8, one level). Every result is compared byte for byte with the writer given those choices.
 #[test]
 fn pack_keeps_the_recorded_format_and_level_count() {
@@ -709,12 +709,12 @@ fn pack_keeps_the_recorded_format_and_level_count() {
     assert_eq!(decode_level(&parse(&bytes).unwrap(), 0).unwrap(), edited);
     assert!(notes.is_empty(), "{notes:?}");
 
-    // --format overrides the recorded format (and says so); the level count is still the recorded one.
+    // --pixel-format overrides the recorded format (and says so); the level count is still the recorded one.
     let (bytes, notes) = pack_png("x.mmp.png", &kept, Some("argb8"), false);
     assert_eq!(bytes, levels(PixelFormat::Argb8, 3));
     assert_eq!(
         notes,
-        ["x.mmp.png: --format argb8 overrides the dxt1 the PNG records (the texture relic converted it from)"]
+        ["x.mmp.png: --pixel-format argb8 overrides the dxt1 the PNG records (the texture relic converted it from)"]
     );
     assert_eq!(pack_png("x.mmp.png", &kept, Some("DXT1"), false), (levels(PixelFormat::Dxt1, 3), vec![]));
     // --mips: the full chain, in the recorded format.

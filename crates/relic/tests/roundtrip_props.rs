@@ -744,7 +744,7 @@ mod mmp_props {
             prop_assert!(expected.first() == Some(&rgba), "{:?}: the image is not held exactly", format);
             let again = encode(&decode_level(&mmp, 0).map_err(fail)?, w, h, format, mips).map_err(fail)?;
             same_bytes(&again, &bytes, "packed again from the decoded pixels")?;
-            // The same through the PNG of `relic convert` and `relic pack ei-mmp --format … [--mips] x.png`.
+            // The same through the PNG of `relic convert` and `relic pack ei-mmp --pixel-format … [--mips] x.png`.
             let codec = relic::evil_islands::mmp::FORMAT.codec;
             let assets = codec.convert(&bytes, &relic::registry::ConvertOptions::default()).map_err(fail)?;
             let Some(relic::asset::Asset::Image(image)) = assets.first().map(|a| &a.asset) else {

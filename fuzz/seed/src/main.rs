@@ -697,7 +697,7 @@ mod hostile {
         out
     }
 
-    /// An 8192×8192 PNT3 texture of zero texels, as `relic pack --format pnt3` writes one: 1,152 bytes.
+    /// An 8192×8192 PNT3 texture of zero texels, as `relic pack --pixel-format pnt3` writes one: 1,152 bytes.
     pub fn pnt3_zero_bomb() -> Vec<u8> {
         let mut words = Vec::new();
         let mut left: u64 = 8192 * 8192 * 4;

@@ -12,7 +12,7 @@ use crate::source;
 pub struct PackOptions {
     pub force: bool,
     pub no_dedupe: bool,
-    /// Pixel format for images (`--format dxt1`, …); each format's default when absent.
+    /// Pixel format for images (`--pixel-format dxt1`, …); each format's default when absent.
     pub pixel_format: Option<String>,
     /// Write a full mip chain (images).
     pub mips: bool,
@@ -254,7 +254,17 @@ pub fn pack(format_id: &str, input: &Path, output: &Path, opts: &PackOptions) ->
             })?;
             format.codec.write_json_at(value, input, &mut report.notes).map_err(|e| e.in_file(input))?
         } else {
-            // Another kind of input the format is made from (a PNG for a texture, …).
+            // Another kind of input the format is made from (a PNG for a texture, …); any other is named
+            // with what the format is made from.
+            let extension = registry::extension_of(&input_name).unwrap_or("");
+            if !format.codec.pack_sources().iter().any(|s| s.eq_ignore_ascii_case(extension)) {
+                return Err(Error::Refused(format!(
+                    "{}: {} is made from {}",
+                    input.display(),
+                    format.id,
+                    format.packed_from()
+                )));
+            }
             format.codec.pack_input(&input_name, &content, &request).map_err(|e| e.in_file(input))?
         };
         report.bytes = bytes.len() as u64;

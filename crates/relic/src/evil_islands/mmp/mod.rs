@@ -54,7 +54,7 @@ use crate::registry::{Capabilities, Codec, ConvertOptions, Format, Game, Kind, P
 
 pub const FORMAT_ID: &str = "ei-mmp";
 
-/// Pixel format of `relic pack ei-mmp` without `--format`.
+/// Pixel format of `relic pack ei-mmp` without `--pixel-format`.
 pub const DEFAULT_PIXEL_FORMAT: PixelFormat = PixelFormat::Argb8;
 
 pub static FORMAT: Format = Format {
@@ -65,7 +65,7 @@ pub static FORMAT: Format = Format {
     kind: Kind::Image,
     capabilities: Capabilities { read: true, convert: true, write: true },
     notes: "Converts the top level to PNG, every mip level with --mips (<stem>.mip0.png, …); rows as stored, \
-            first row on top (no flip). pack from PNG: --format dxt1|dxt3|argb4|r5g6b5|a1r5g5b5|argb8|pnt3, \
+            first row on top (no flip). pack from PNG: --pixel-format dxt1|dxt3|argb4|r5g6b5|a1r5g5b5|argb8|pnt3, \
             --mips for a full chain (2×2 box filter); without them the pixel format and mip level count a \
             `relic` text chunk in the PNG records (`ei-mmp format=dxt1 mips=9`, kept by editors that keep text \
             chunks; a mip level's PNG packs as the texture's), else argb8 with one level. DXT needs sides that are \
@@ -99,6 +99,14 @@ impl Codec for MmpCodec {
     fn convert(&self, data: &[u8], opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
         let image = to_image(&parse(data)?, opts.mips)?;
         Ok(vec![NamedAsset { name: None, asset: Asset::Image(image) }])
+    }
+
+    fn pack_sources(&self) -> &'static [&'static str] {
+        &["png"]
+    }
+
+    fn pixel_formats(&self) -> Vec<&'static str> {
+        PixelFormat::ALL.iter().map(|f| f.name()).collect()
     }
 
     fn pack_input(&self, input_name: &str, content: &[u8], request: &PackRequest) -> Result<Vec<u8>> {

@@ -1,5 +1,5 @@
 //! `relic pack ei-mmp x.png`: a texture from a PNG. The pixel format and the number of mip levels come
-//! from `--format` and `--mips` when given, else from the record in the PNG ([`super::provenance`]: the
+//! from `--pixel-format` and `--mips` when given, else from the record in the PNG ([`super::provenance`]: the
 //! texture's own format and level count), else relic's defaults (ARGB8, one level). The PNG of one mip level (`x.mmp.mip0.png` of `convert --mips`) carries the same record, so it
 //! packs as the texture's PNG does: the chain is made again from it.
 
@@ -24,7 +24,7 @@ pub fn from_png(input_name: &str, content: &[u8], request: &PackRequest) -> Resu
             })?;
             if let Some(was) = recorded.format.filter(|&was| was != format) {
                 notes.push(format!(
-                    "{input_name}: --format {} overrides the {} the PNG records (the texture relic converted it from)",
+                    "{input_name}: --pixel-format {} overrides the {} the PNG records (the texture relic converted it from)",
                     format.name(),
                     was.name()
                 ));
@@ -62,7 +62,7 @@ pub fn from_png(input_name: &str, content: &[u8], request: &PackRequest) -> Resu
     };
     let bytes = encode_levels(rgba, width, height, format, levels).map_err(|e| match e {
         Error::Refused(m) if request.pixel_format.is_none() && recorded.format.is_some() => {
-            Error::Refused(format!("{m} (the pixel format is the one the PNG records; --format chooses another)"))
+            Error::Refused(format!("{m} (the pixel format is the one the PNG records; --pixel-format chooses another)"))
         }
         e => e,
     })?;

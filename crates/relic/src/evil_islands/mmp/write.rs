@@ -1,6 +1,6 @@
 //! MMP writers: the byte-exact rebuild of an [`MmpDocument`] (`relic pack ei-mmp x.json`) and new textures
 //! from RGBA pixels in any of the game's pixel formats, with a full mip chain on request
-//! (`relic pack ei-mmp --format dxt1 --mips x.png`).
+//! (`relic pack ei-mmp --pixel-format dxt1 --mips x.png`).
 
 use super::read::{level_dimensions, parse, Storage};
 use super::types::*;

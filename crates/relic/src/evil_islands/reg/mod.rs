@@ -79,6 +79,10 @@ impl Codec for RegCodec {
         Ok(vec![NamedAsset { name: None, asset: Asset::Text(TextAsset { extension: "ini", text }) }])
     }
 
+    fn pack_sources(&self) -> &'static [&'static str] {
+        &["ini"]
+    }
+
     fn pack_input(&self, input_name: &str, content: &[u8], _request: &PackRequest) -> Result<Vec<u8>> {
         if !extension_of(input_name).is_some_and(|e| e.eq_ignore_ascii_case("ini")) {
             return Err(Error::Unsupported(format!(

@@ -8,6 +8,7 @@ use super::types::*;
 use crate::asset::{Entry, EntryData};
 use crate::bytes::Base64;
 use crate::codec::text::{decode_exact, CP1251};
+use crate::export::json::utc_iso8601;
 
 /// Archives whose extensionless entries take the archive's extension (spec "Res": "concerns BON and ANM").
 pub(super) const INHERITING_EXTENSIONS: [&str; 2] = ["bon", "anm"];
@@ -138,6 +139,8 @@ pub fn info(res: &Res<'_>) -> serde_json::Value {
         "distinct_data_ranges": unique.len(),
         "unreachable_by_hash": unreachable.len(),
         "oldest_time": times.clone().min(),
-        "newest_time": times.max(),
+        "oldest_time_utc": times.clone().min().map(|t| utc_iso8601(t.into())),
+        "newest_time": times.clone().max(),
+        "newest_time_utc": times.max().map(|t| utc_iso8601(t.into())),
     })
 }

@@ -168,6 +168,10 @@ impl Codec for TextureCodec {
         Ok(vec![NamedAsset { name: None, asset: Asset::Image(decode(data)?) }])
     }
 
+    fn pack_sources(&self) -> &'static [&'static str] {
+        &["png"]
+    }
+
     fn pack_input(&self, input_name: &str, content: &[u8], request: &PackRequest) -> Result<Vec<u8>> {
         if !crate::registry::extension_of(input_name).is_some_and(|e| e.eq_ignore_ascii_case("png")) {
             return Err(Error::Unsupported(format!(
