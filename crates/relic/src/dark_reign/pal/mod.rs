@@ -242,7 +242,6 @@ fn write_document(
     write(&pals)
 }
 
-
 /// Typed access: the parse and the writer of the `dr-pal` codec.
 impl Pals {
     /// Reads a PALS palette: the six planes and the game's tables after them, as stored.

@@ -249,7 +249,6 @@ impl Codec for DbCodec {
     }
 }
 
-
 /// Typed access: the parse of the `drakan-db` codec.
 impl DbFile {
     /// Reads a `.db`: its version, dependencies and other lines.
