@@ -178,6 +178,19 @@ impl<'a> Ftg<'a> {
 /// Typed access to the owned document.
 impl FtgDocument {
     /// Reads an FTG archive into its owned document ([`Ftg::read`], then [`Ftg::to_document`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::dark_reign::ftg::FtgDocument;
+    ///
+    /// let bytes = std::fs::read("../../samples/dark_reign/SPRITES.FTG")?;
+    /// let doc = FtgDocument::read(&bytes)?;
+    /// assert_eq!(doc.entries.len(), 3);
+    /// assert_eq!(doc.to_bytes()?, bytes);
+    /// # Ok(()) }
+    /// ```
     pub fn read(bytes: &[u8]) -> Result<FtgDocument> {
         Ok(convert::to_document(&parse(bytes)?))
     }

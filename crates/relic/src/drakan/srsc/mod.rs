@@ -255,6 +255,19 @@ impl<'a> Srsc<'a> {
 /// Typed access to the owned document.
 impl SrscDocument {
     /// Reads an SRSC file into its owned document ([`Srsc::read`], then [`Srsc::to_document`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::drakan::srsc::SrscDocument;
+    ///
+    /// let bytes = std::fs::read("../../samples/drakan/Sample.txd")?;
+    /// let doc = SrscDocument::read(&bytes)?;
+    /// assert_eq!(doc.records.len(), 5);
+    /// assert_eq!(doc.to_bytes()?, bytes);
+    /// # Ok(()) }
+    /// ```
     pub fn read(bytes: &[u8]) -> Result<SrscDocument> {
         Ok(convert::to_document(&parse(bytes)?))
     }

@@ -130,6 +130,20 @@ impl Adb {
 /// Typed access to the JSON document.
 impl AdbDocument {
     /// Reads an ADB file into the document `relic convert --to json` writes.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::evil_islands::adb::AdbDocument;
+    ///
+    /// let bytes = std::fs::read("../../samples/evil_islands/unhuma.adb")?;
+    /// let doc = AdbDocument::read(&bytes)?;
+    /// assert_eq!(doc.format, "ei-adb");
+    /// assert_eq!(doc.adb.unit_name, "unhuma");
+    /// assert_eq!(doc.to_bytes()?, bytes);
+    /// # Ok(()) }
+    /// ```
     pub fn read(bytes: &[u8]) -> Result<AdbDocument> {
         Ok(convert::to_document(&parse(bytes)?))
     }

@@ -127,6 +127,19 @@ impl Cam {
 /// Typed access to the JSON document (the `u32` time reading, as `relic convert --to json` gives it).
 impl CamDocument {
     /// Reads a CAM file into the document `relic convert --to json` writes (`serde_json::to_value` of it).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::evil_islands::cam::{CamDocument, Records};
+    ///
+    /// let bytes = std::fs::read("../../samples/evil_islands/intro.cam")?;
+    /// let doc = CamDocument::read(&bytes)?;
+    /// assert!(matches!(&doc.records, Records::U32(records) if records.len() == 4));
+    /// assert_eq!(doc.to_bytes()?, bytes);
+    /// # Ok(()) }
+    /// ```
     pub fn read(bytes: &[u8]) -> Result<CamDocument> {
         Ok(CamDocument::new(&parse(bytes)?, TimeReading::U32))
     }

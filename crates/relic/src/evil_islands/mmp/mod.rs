@@ -174,6 +174,20 @@ impl<'a> Mmp<'a> {
 /// Typed access to the owned document.
 impl MmpDocument {
     /// Reads an MMP texture into its owned document ([`Mmp::read`], then [`Mmp::to_document`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::evil_islands::mmp::MmpDocument;
+    ///
+    /// let bytes = std::fs::read("../../samples/evil_islands/example_dxt1.mmp")?;
+    /// let doc = MmpDocument::read(&bytes)?;
+    /// assert_eq!((doc.header.width, doc.header.height), (16, 16));
+    /// assert_eq!(doc.levels.len(), 5);
+    /// assert_eq!(doc.to_bytes()?, bytes);
+    /// # Ok(()) }
+    /// ```
     pub fn read(bytes: &[u8]) -> Result<MmpDocument> {
         Ok(convert::to_document(&parse(bytes)?))
     }

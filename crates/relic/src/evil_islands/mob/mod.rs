@@ -149,6 +149,19 @@ impl Mob {
 /// Typed access to the JSON document.
 impl MobDocument {
     /// Reads a MOB file into the document `relic convert --to json` writes.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::evil_islands::mob::MobDocument;
+    ///
+    /// let bytes = std::fs::read("../../samples/evil_islands/level.mob")?;
+    /// let doc = MobDocument::read(&bytes)?;
+    /// assert_eq!((doc.format.as_str(), doc.nodes.len()), ("ei-mob", 2));
+    /// assert_eq!(doc.to_bytes()?, bytes);
+    /// # Ok(()) }
+    /// ```
     pub fn read(bytes: &[u8]) -> Result<MobDocument> {
         Ok(convert::to_document(parse(bytes)?))
     }

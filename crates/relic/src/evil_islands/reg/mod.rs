@@ -145,6 +145,19 @@ impl Reg {
 /// Typed access to the JSON document.
 impl RegDocument {
     /// Reads a REG file into the document `relic convert --to json` writes.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::evil_islands::reg::RegDocument;
+    ///
+    /// let bytes = std::fs::read("../../samples/evil_islands/settings.reg")?;
+    /// let doc = RegDocument::read(&bytes)?;
+    /// assert_eq!(doc.reg.file_size, bytes.len() as u64);
+    /// assert_eq!(doc.to_bytes()?, bytes);
+    /// # Ok(()) }
+    /// ```
     pub fn read(bytes: &[u8]) -> Result<RegDocument> {
         Ok(convert::to_document(&parse(bytes)?))
     }

@@ -232,6 +232,20 @@ impl<'a> Res<'a> {
 /// Typed access to the owned document.
 impl ResDocument {
     /// Reads a RES archive into its owned document ([`Res::read`], then [`Res::to_document`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::evil_islands::res::ResDocument;
+    ///
+    /// let bytes = std::fs::read("../../samples/evil_islands/example.res")?;
+    /// let doc = ResDocument::read(&bytes)?;
+    /// assert_eq!(doc.entries.len(), 5);
+    /// assert!(doc.entries.iter().any(|e| e.name == "тексты\\привет.txt"));
+    /// assert_eq!(doc.to_bytes()?, bytes);
+    /// # Ok(()) }
+    /// ```
     pub fn read(bytes: &[u8]) -> Result<ResDocument> {
         Ok(convert::to_document(&parse(bytes)?))
     }
