@@ -7,6 +7,16 @@
 //! - `pal/` (`dr-pal`): PALS palettes.
 //!
 //! Sprites are palette-indexed; [`palette_for`] finds the palette they are drawn with.
+//!
+//! Each format's document type, by format id: `read(&bytes)` parses a file as the registry's codec does, and
+//! `to_bytes()` writes it back (the same bytes when nothing was edited).
+//!
+//! | Format id | Document type | What `read` gives |
+//! |---|---|---|
+//! | `dr-ftg` | [`ftg::Ftg`] (owned: [`ftg::FtgDocument`]) | the directory, file data borrowed |
+//! | `dr-pal` | [`pal::Pals`] | the six 6-bit planes and the game's tables |
+//! | `dr-spr` | [`spr::SprDocument`] | header, sections, pictures (run-length data) and hotspots |
+//! | `dr-ftg-spr` | [`ftg_spr::FtgSprDocument`] | the frames: sizes, hotspots, palette indices |
 
 pub mod ftg;
 pub mod ftg_spr;

@@ -8,6 +8,14 @@
 //! - `scene/`: models, characters with their animations, and level layers as glTF scenes (through the
 //!   record modules), with the textures they reference.
 //! - `db/` (`drakan-db`): the `.db` database definition (text) and reference resolution across databases.
+//!
+//! Each format's document type, by format id: `read(&bytes)` parses a file as the registry's codec does, and
+//! `to_bytes()` writes it back (the same bytes when nothing was edited).
+//!
+//! | Format id | Document type | What `read` gives |
+//! |---|---|---|
+//! | `drakan-srsc` | [`srsc::Srsc`] (owned: [`srsc::SrscDocument`]) | the header and directory, record bodies borrowed (decoded by [`records`]) |
+//! | `drakan-db` | [`db::DbDocument`] (parsed only: [`db::DbFile`]) | the version and dependencies, and the text |
 
 pub mod db;
 pub mod records;

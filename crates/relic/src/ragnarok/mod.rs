@@ -1,5 +1,14 @@
 //! Ragnarok Online. Spec: the RSM/RSM2 specification of RagnarokFileFormats (rdw-archive) for models, with the Ragnarok
 //! part of `CORRECTIONS.md`; GRF archives follow the public descriptions of version 0x200 (see [`grf`]).
+//!
+//! Each format's document type, by format id: `read(&bytes)` parses a file as the registry's codec does, and
+//! `to_bytes()` writes it back (the same bytes when nothing was edited).
+//!
+//! | Format id | Document type | What `read` gives |
+//! |---|---|---|
+//! | `ro-grf` | [`grf::Grf`] (owned: [`grf::GrfDocument`]) | [`grf::Grf::parse`]: the header and file table, entry data borrowed and inflated when read |
+//! | `ro-rsm` | [`rsm::Rsm`] | the model: meshes, textures, key frames, volume boxes |
+//! | `ro-texture` | [`texture::Texture`] | the checked BMP or TGA header and the file's bytes |
 
 pub mod grf;
 pub mod rsm;

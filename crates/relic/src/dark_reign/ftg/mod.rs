@@ -119,3 +119,84 @@ impl Codec for FtgCodec {
         Ok(bytes.len() as u64)
     }
 }
+
+/// Typed access: the parse of the `dr-ftg` codec, zero-copy.
+impl<'a> Ftg<'a> {
+    /// Reads an FTG archive, borrowing `bytes`: each file's data is a slice of them ([`Ftg::data`]).
+    ///
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::dark_reign::ftg::{write_new, Ftg, NewEntry};
+    ///
+    /// // An archive of two files, written as Dark Reign writes them: `BOTG`, data from offset 12, directory last.
+    /// let entry = |name: &str, data: &[u8]| NewEntry { name: name.into(), data: data.to_vec() };
+    /// let bytes = write_new(&[entry("UNIT.SPR", b"sprite"), entry("BARREN.PAL", b"palette")])?;
+    /// let ftg = Ftg::read(&bytes)?;
+    /// assert_eq!(ftg.entries[0].name, "UNIT.SPR");
+    /// assert_eq!((ftg.entries[0].offset, ftg.entries[0].size), (12, 6));
+    /// assert_eq!(ftg.data(0), b"sprite");
+    /// assert!(Ftg::read(b"BOTG").is_err());
+    /// # Ok(()) }
+    /// ```
+    pub fn read(bytes: &'a [u8]) -> Result<Ftg<'a>> {
+        parse(bytes)
+    }
+
+    /// The owned, lossless document (`relic convert --to json` is `serde_json::to_value` of it).
+    pub fn to_document(&self) -> FtgDocument {
+        convert::to_document(self)
+    }
+
+    /// The file's bytes, written from [`Ftg::to_document`] by the writer of `relic pack dr-ftg x.json`: those
+    /// read.
+    ///
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::dark_reign::ftg::{write_new, Ftg, NewEntry};
+    ///
+    /// // An archive of two files, written as Dark Reign writes them: `BOTG`, data from offset 12, directory last.
+    /// let entry = |name: &str, data: &[u8]| NewEntry { name: name.into(), data: data.to_vec() };
+    /// let bytes = write_new(&[entry("UNIT.SPR", b"sprite"), entry("BARREN.PAL", b"palette")])?;
+    /// let ftg = Ftg::read(&bytes)?;
+    /// assert_eq!(ftg.to_bytes()?, bytes);
+    /// let doc = ftg.to_document();
+    /// assert_eq!(doc.entries.len(), 2);
+    /// assert_eq!(doc.to_bytes()?, bytes);
+    /// # Ok(()) }
+    /// ```
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        write_document(&self.to_document())
+    }
+}
+
+/// Typed access to the owned document.
+impl FtgDocument {
+    /// Reads an FTG archive into its owned document ([`Ftg::read`], then [`Ftg::to_document`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::dark_reign::ftg::FtgDocument;
+    ///
+    /// let bytes = std::fs::read("../../samples/dark_reign/SPRITES.FTG")?;
+    /// let doc = FtgDocument::read(&bytes)?;
+    /// assert_eq!(doc.entries.len(), 3);
+    /// assert_eq!(doc.to_bytes()?, bytes);
+    /// # Ok(()) }
+    /// ```
+    pub fn read(bytes: &[u8]) -> Result<FtgDocument> {
+        Ok(convert::to_document(&parse(bytes)?))
+    }
+
+    /// The file's bytes (the writer of `relic pack dr-ftg x.json`).
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        write_document(self)
+    }
+}

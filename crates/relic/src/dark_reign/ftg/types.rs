@@ -32,6 +32,25 @@ pub struct FtgEntry {
     pub size: u32,
 }
 
+/// A parsed FTG archive borrowing its bytes. Read with [`Ftg::read`]; [`Ftg::to_document`] gives the owned
+/// [`FtgDocument`] (`relic convert --to json` is `serde_json::to_value` of it), and [`Ftg::to_bytes`] writes
+/// the file back from it.
+///
+/// # Examples
+///
+/// ```
+/// # fn main() -> relic::Result<()> {
+/// use relic::dark_reign::ftg::{write_new, Ftg, NewEntry};
+///
+/// // An archive of two files, written as Dark Reign writes them: `BOTG`, data from offset 12, directory last.
+/// let entry = |name: &str, data: &[u8]| NewEntry { name: name.into(), data: data.to_vec() };
+/// let bytes = write_new(&[entry("UNIT.SPR", b"sprite"), entry("BARREN.PAL", b"palette")])?;
+/// let ftg = Ftg::read(&bytes)?;
+/// assert_eq!(ftg.entries.len(), 2);
+/// assert_eq!(ftg.data(ftg.find("barren.pal").expect("found ignoring case")), b"palette");
+/// assert_eq!(ftg.to_bytes()?, bytes);
+/// # Ok(()) }
+/// ```
 #[derive(Debug, Clone)]
 pub struct Ftg<'a> {
     pub header: FtgHeader,
@@ -39,7 +58,7 @@ pub struct Ftg<'a> {
     pub bytes: &'a [u8],
 }
 
-/// The lossless JSON document: header, every directory entry in directory order with its data (shared
+/// The lossless JSON document ([`FtgDocument::read`], [`FtgDocument::to_bytes`]): header, every directory entry in directory order with its data (shared
 /// ranges once), and non-zero bytes outside header, data and directory.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FtgDocument {

@@ -84,3 +84,54 @@ impl Codec for FtgSprCodec {
         to_assets(data, &crate::dark_reign::palette_for(opts, Some(path))?, opts)
     }
 }
+
+/// Typed access: the parse and the writer of the `dr-ftg-spr` codec.
+impl FtgSprDocument {
+    /// Reads the spec's headerless FTG sprite layout (it has no magic: nothing tells it apart but a reading
+    /// that fits).
+    ///
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::dark_reign::ftg_spr::FtgSprDocument;
+    ///
+    /// // One 2 × 1 frame with its hotspot at (1, 0): header (frames, max width, max height, reserved), descriptor
+    /// // (width, height, hotspot x, hotspot y), then the palette indices.
+    /// let words: [u16; 8] = [1, 2, 1, 0, 2, 1, 1, 0];
+    /// let mut bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    /// bytes.extend([5, 9]);
+    /// let sprite = FtgSprDocument::read(&bytes)?;
+    /// assert_eq!((sprite.max_width, sprite.max_height), (2, 1));
+    /// assert!(FtgSprDocument::read(&bytes[..17]).is_err());
+    /// # Ok(()) }
+    /// ```
+    pub fn read(bytes: &[u8]) -> Result<FtgSprDocument> {
+        parse(bytes)
+    }
+
+    /// The file's bytes (the writer of `relic pack dr-ftg-spr x.json`): those read, when nothing was edited.
+    ///
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::dark_reign::ftg_spr::FtgSprDocument;
+    ///
+    /// // One 2 × 1 frame with its hotspot at (1, 0): header (frames, max width, max height, reserved), descriptor
+    /// // (width, height, hotspot x, hotspot y), then the palette indices.
+    /// let words: [u16; 8] = [1, 2, 1, 0, 2, 1, 1, 0];
+    /// let mut bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    /// bytes.extend([5, 9]);
+    /// let mut sprite = FtgSprDocument::read(&bytes)?;
+    /// assert_eq!(sprite.to_bytes()?, bytes);
+    /// sprite.frames[0].offset_y = -3;
+    /// assert_eq!(FtgSprDocument::read(&sprite.to_bytes()?)?.frames[0].offset_y, -3);
+    /// # Ok(()) }
+    /// ```
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        write_document(self)
+    }
+}

@@ -6,7 +6,27 @@ use serde::{Deserialize, Serialize};
 
 use crate::bytes::Base64;
 
-/// A whole file.
+/// A whole file. Read with [`FtgSprDocument::read`], written with [`FtgSprDocument::to_bytes`]; `relic convert
+/// --to json` is `serde_json::to_value` of it.
+///
+/// # Examples
+///
+/// ```
+/// # fn main() -> relic::Result<()> {
+/// use relic::dark_reign::ftg_spr::FtgSprDocument;
+///
+/// // One 2 × 1 frame with its hotspot at (1, 0): header (frames, max width, max height, reserved), descriptor
+/// // (width, height, hotspot x, hotspot y), then the palette indices.
+/// let words: [u16; 8] = [1, 2, 1, 0, 2, 1, 1, 0];
+/// let mut bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+/// bytes.extend([5, 9]);
+/// let sprite = FtgSprDocument::read(&bytes)?;
+/// assert_eq!(sprite.frames.len(), 1);
+/// assert_eq!((sprite.frames[0].width, sprite.frames[0].height, sprite.frames[0].offset_x), (2, 1, 1));
+/// assert_eq!(sprite.frames[0].pixels.as_ref().map(|p| p.0.as_slice()), Some(&[5u8, 9][..]));
+/// assert_eq!(sprite.to_bytes()?, bytes);
+/// # Ok(()) }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FtgSprDocument {
     /// Always `dr-ftg-spr`.

@@ -25,7 +25,29 @@ pub const MAGIC: &[u8; 4] = b"PALS";
 /// Where the planes end and the game's tables begin.
 pub const PLANES_END: usize = 8 + 6 * 256;
 
-/// A PALS file.
+/// A PALS file. Read with [`Pals::read`], written with [`Pals::to_bytes`]; its JSON is `serde_json::to_value` of
+/// it with `"format": "dr-pal"` added.
+///
+/// # Examples
+///
+/// ```
+/// # fn main() -> relic::Result<()> {
+/// use relic::codec::palette::SixBitScaling;
+/// use relic::dark_reign::pal::Pals;
+///
+/// // `PALS`, version 0x0102, six planes of 256 six-bit values (colour 1 is pure red), no tables.
+/// let mut bytes = b"PALS".to_vec();
+/// bytes.extend(0x0102u32.to_le_bytes());
+/// let mut planes = [[0u8; 256]; 6];
+/// planes[0][1] = 63;
+/// bytes.extend(planes.concat());
+/// let pals = Pals::read(&bytes)?;
+/// assert_eq!(pals.version, 0x0102);
+/// assert_eq!(pals.palette(SixBitScaling::default()).colors[1], [255, 0, 0, 255]);
+/// assert!(pals.tables.0.is_empty());
+/// assert_eq!(pals.to_bytes()?, bytes);
+/// # Ok(()) }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Pals {
     pub version: u32,
@@ -218,6 +240,63 @@ fn write_document(
         }
     }
     write(&pals)
+}
+
+/// Typed access: the parse and the writer of the `dr-pal` codec.
+impl Pals {
+    /// Reads a PALS palette: the six planes and the game's tables after them, as stored.
+    ///
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::codec::palette::SixBitScaling;
+    /// use relic::dark_reign::pal::Pals;
+    ///
+    /// // `PALS`, version 0x0102, six planes of 256 six-bit values (colour 1 is pure red), no tables.
+    /// let mut bytes = b"PALS".to_vec();
+    /// bytes.extend(0x0102u32.to_le_bytes());
+    /// let mut planes = [[0u8; 256]; 6];
+    /// planes[0][1] = 63;
+    /// bytes.extend(planes.concat());
+    /// let pals = Pals::read(&bytes)?;
+    /// assert_eq!(pals.planes.len(), 6);
+    /// assert_eq!(pals.planes[0].0[1], 63);
+    /// assert!(Pals::read(&bytes[..100]).is_err());
+    /// # Ok(()) }
+    /// ```
+    pub fn read(bytes: &[u8]) -> Result<Pals> {
+        parse(bytes)
+    }
+
+    /// The file's bytes (the writer of `relic pack dr-pal`, before colours edited in the JSON's `colors`
+    /// are taken): those read, when nothing was edited.
+    ///
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::codec::palette::SixBitScaling;
+    /// use relic::dark_reign::pal::Pals;
+    ///
+    /// // `PALS`, version 0x0102, six planes of 256 six-bit values (colour 1 is pure red), no tables.
+    /// let mut bytes = b"PALS".to_vec();
+    /// bytes.extend(0x0102u32.to_le_bytes());
+    /// let mut planes = [[0u8; 256]; 6];
+    /// planes[0][1] = 63;
+    /// bytes.extend(planes.concat());
+    /// let mut pals = Pals::read(&bytes)?;
+    /// assert_eq!(pals.to_bytes()?, bytes);
+    /// pals.planes[2].0[1] = 63; // colour 1 becomes magenta
+    /// let edited = Pals::read(&pals.to_bytes()?)?;
+    /// assert_eq!(edited.palette(SixBitScaling::default()).colors[1], [255, 0, 255, 255]);
+    /// # Ok(()) }
+    /// ```
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        write(self)
+    }
 }
 
 #[cfg(test)]

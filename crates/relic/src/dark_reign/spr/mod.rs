@@ -116,3 +116,51 @@ fn convert_with(data: &[u8], opts: &ConvertOptions, path: Option<&Path>) -> Resu
     let palette = crate::dark_reign::palette_for(opts, path)?;
     convert::assets(&doc, &palette, opts, crate::limits::expansion_budget(data.len() as u64))
 }
+
+/// Typed access: the parse and the writer of the `dr-spr` codec.
+impl SprDocument {
+    /// Reads an SPR sprite: header, tables, each picture's run-length data and the hotspots.
+    ///
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::dark_reign::spr::{Magic, SprDocument};
+    ///
+    /// let bytes = std::fs::read("../../samples/dark_reign/unit.spr")?;
+    /// let spr = SprDocument::read(&bytes)?;
+    /// assert_eq!((spr.magic, spr.version), (Magic::Rspr, 0x0210));
+    /// assert_eq!((spr.anims, spr.rotations, spr.width, spr.height), (3, 4, 12, 9));
+    /// assert_eq!((spr.pictures.len(), spr.sections.len()), (12, 2));
+    /// assert!(SprDocument::read(&bytes[..31]).is_err());
+    /// # Ok(()) }
+    /// ```
+    pub fn read(bytes: &[u8]) -> Result<SprDocument> {
+        parse(bytes)
+    }
+
+    /// The file's bytes (the writer of `relic pack dr-spr x.json`): those read, when nothing was edited.
+    ///
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::dark_reign::spr::{Magic, SprDocument};
+    ///
+    /// let bytes = std::fs::read("../../samples/dark_reign/unit.spr")?;
+    /// let spr = SprDocument::read(&bytes)?;
+    /// assert_eq!((spr.magic, spr.version), (Magic::Rspr, 0x0210));
+    /// assert_eq!((spr.anims, spr.rotations, spr.width, spr.height), (3, 4, 12, 9));
+    /// assert_eq!((spr.pictures.len(), spr.sections.len()), (12, 2));
+    /// assert_eq!(spr.to_bytes()?, bytes);
+    /// let mut faster = spr.clone();
+    /// faster.sections[0].rate *= 2;
+    /// assert_eq!(SprDocument::read(&faster.to_bytes()?)?.sections[0].rate, spr.sections[0].rate * 2);
+    /// # Ok(()) }
+    /// ```
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        write_document(self)
+    }
+}

@@ -53,7 +53,23 @@ impl Magic {
     }
 }
 
-/// A whole SPR file.
+/// A whole SPR file. Read with [`SprDocument::read`], written with [`SprDocument::to_bytes`]; `relic convert --to
+/// json` is `serde_json::to_value` of it, and [`frames`](super::frames) decodes its pictures.
+///
+/// # Examples
+///
+/// ```
+/// # fn main() -> relic::Result<()> {
+/// use relic::dark_reign::spr::{Magic, SprDocument};
+///
+/// let bytes = std::fs::read("../../samples/dark_reign/unit.spr")?;
+/// let spr = SprDocument::read(&bytes)?;
+/// assert_eq!((spr.magic, spr.version), (Magic::Rspr, 0x0210));
+/// assert_eq!((spr.anims, spr.rotations, spr.width, spr.height), (3, 4, 12, 9));
+/// assert_eq!((spr.pictures.len(), spr.sections.len()), (12, 2));
+/// assert_eq!(spr.to_bytes()?, bytes);
+/// # Ok(()) }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SprDocument {
     /// Always `dr-spr`.

@@ -25,7 +25,7 @@ pub const ASSET_EXTENSIONS: [&str; 6] = ["txd", "sdb", "mod", "adb", "odb", "ssd
 /// Largest `.db` relic reads: they are a few lines long.
 const MAX_SIZE: usize = 1 << 20;
 
-/// A parsed `.db`.
+/// A parsed `.db` ([`DbFile::read`]; [`DbDocument`] also keeps the text, to write it back).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DbFile {
     pub version: Option<String>,
@@ -43,7 +43,23 @@ pub struct Dependency {
     pub path: String,
 }
 
-/// The lossless document: the parsed fields for reading, and the text, which the writer uses.
+/// The lossless document: the parsed fields for reading, and the text, which the writer uses. Read with
+/// [`DbDocument::read`], written with [`DbDocument::to_bytes`]; `relic convert --to json` is
+/// `serde_json::to_value` of it.
+///
+/// # Examples
+///
+/// ```
+/// # fn main() -> relic::Result<()> {
+/// use relic::drakan::db::DbDocument;
+///
+/// let text = b"version 1.0\r\ndependencies 1\r\n1 ..\\Common\\Common\r\n";
+/// let db = DbDocument::read(text)?;
+/// assert_eq!(db.parsed.version.as_deref(), Some("1.0"));
+/// assert_eq!(db.parsed.dependency(1), Some("..\\Common\\Common"));
+/// assert_eq!(db.to_bytes()?, text);
+/// # Ok(()) }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DbDocument {
     pub format: String,
@@ -191,9 +207,7 @@ impl Codec for DbCodec {
     }
 
     fn to_json(&self, data: &[u8]) -> Result<serde_json::Value> {
-        let parsed = parse(data)?;
-        let text = String::from_utf8_lossy(data).into_owned();
-        crate::registry::document_json(FORMAT_ID, &DbDocument { format: FORMAT_ID.into(), parsed, text })
+        crate::registry::document_json(FORMAT_ID, &DbDocument::read(data)?)
     }
 
     fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
@@ -232,6 +246,76 @@ impl Codec for DbCodec {
             }
         }
         Ok(out)
+    }
+}
+
+/// Typed access: the parse of the `drakan-db` codec.
+impl DbFile {
+    /// Reads a `.db`: its version, dependencies and other lines.
+    ///
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::drakan::db::DbFile;
+    ///
+    /// let text = b"version 1.0\r\ndependencies 1\r\n1 ..\\Common\\Common\r\n";
+    /// let db = DbFile::read(text)?;
+    /// assert_eq!(db.dependencies.len(), 1);
+    /// assert_eq!(db.dependencies[0].index, Some(1));
+    /// assert!(db.other_lines.is_empty());
+    /// # Ok(()) }
+    /// ```
+    pub fn read(bytes: &[u8]) -> Result<DbFile> {
+        parse(bytes)
+    }
+}
+
+/// Typed access: the parse and the writer of the `drakan-db` codec.
+impl DbDocument {
+    /// Reads a `.db` into the document `relic convert --to json` writes: the parsed fields and the text.
+    ///
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::drakan::db::DbDocument;
+    ///
+    /// let text = b"version 1.0\r\ndependencies 1\r\n1 ..\\Common\\Common\r\n";
+    /// let db = DbDocument::read(text)?;
+    /// assert_eq!(db.format, "drakan-db");
+    /// assert_eq!(db.parsed.dependencies[0].path, "..\\Common\\Common");
+    /// assert!(DbDocument::read(b"dependencies 2\n1 A\n").is_err());
+    /// # Ok(()) }
+    /// ```
+    pub fn read(bytes: &[u8]) -> Result<DbDocument> {
+        let parsed = parse(bytes)?;
+        // `parse` checked the bytes are UTF-8, so nothing is replaced.
+        let text = String::from_utf8_lossy(bytes).into_owned();
+        Ok(DbDocument { format: FORMAT_ID.into(), parsed, text })
+    }
+
+    /// The file's bytes: the text (the parsed fields are for reading; the writer of `relic pack drakan-db`
+    /// ignores them).
+    ///
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::drakan::db::DbDocument;
+    ///
+    /// let text = b"version 1.0\r\ndependencies 1\r\n1 ..\\Common\\Common\r\n";
+    /// let mut db = DbDocument::read(text)?;
+    /// assert_eq!(db.to_bytes()?, text);
+    /// db.text = db.text.replace("1.0", "1.05");
+    /// assert_eq!(DbDocument::read(&db.to_bytes()?)?.parsed.version.as_deref(), Some("1.05"));
+    /// # Ok(()) }
+    /// ```
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        Ok(self.text.clone().into_bytes())
     }
 }
 

@@ -195,3 +195,86 @@ fn read_strings(path: &Path) -> Result<BTreeMap<String, String>> {
     serde_json::from_slice(&text)
         .map_err(|e| Error::Refused(format!("{}: not a strings file ({{\"id\": \"text\", …}}): {e}", path.display())))
 }
+
+/// Typed access: the parse of the `drakan-srsc` codec, zero-copy.
+impl<'a> Srsc<'a> {
+    /// Reads an SRSC file, borrowing `bytes`: each record's body is a slice of them ([`Srsc::body`]); the
+    /// record modules ([`crate::drakan::records`]) decode them.
+    ///
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::drakan::srsc::{write_packed, NewRecord, Srsc};
+    ///
+    /// // Two records (type 0x0401, plain strings), packed as Drakan packs: header, bodies from offset 12, directory.
+    /// let string = |id: u16, text: &[u8]| NewRecord { record_type: 0x0401, id, group: 0, body: text.to_vec() };
+    /// let bytes = write_packed(0x100, &[string(1, b"Hello\0"), string(2, b"World\0")])?;
+    /// let srsc = Srsc::read(&bytes)?;
+    /// assert_eq!(srsc.entries.len(), 2);
+    /// assert_eq!((srsc.entries[0].record_type, srsc.entries[0].id, srsc.entries[0].offset), (0x0401, 1, 12));
+    /// assert_eq!(srsc.body(0), b"Hello\0");
+    /// assert!(Srsc::read(&bytes[..11]).is_err());
+    /// # Ok(()) }
+    /// ```
+    pub fn read(bytes: &'a [u8]) -> Result<Srsc<'a>> {
+        parse(bytes)
+    }
+
+    /// The owned, lossless document (`relic convert --to json` is `serde_json::to_value` of it).
+    pub fn to_document(&self) -> SrscDocument {
+        convert::to_document(self)
+    }
+
+    /// The file's bytes, written from [`Srsc::to_document`] by the writer of `relic pack drakan-srsc x.json`:
+    /// those read.
+    ///
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::drakan::srsc::{write_packed, NewRecord, Srsc};
+    ///
+    /// // Two records (type 0x0401, plain strings), packed as Drakan packs: header, bodies from offset 12, directory.
+    /// let string = |id: u16, text: &[u8]| NewRecord { record_type: 0x0401, id, group: 0, body: text.to_vec() };
+    /// let bytes = write_packed(0x100, &[string(1, b"Hello\0"), string(2, b"World\0")])?;
+    /// let srsc = Srsc::read(&bytes)?;
+    /// assert_eq!(srsc.to_bytes()?, bytes);
+    /// let doc = srsc.to_document();
+    /// assert_eq!(doc.records.len(), 2);
+    /// assert_eq!(doc.to_bytes()?, bytes);
+    /// # Ok(()) }
+    /// ```
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        write_document(&self.to_document())
+    }
+}
+
+/// Typed access to the owned document.
+impl SrscDocument {
+    /// Reads an SRSC file into its owned document ([`Srsc::read`], then [`Srsc::to_document`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::drakan::srsc::SrscDocument;
+    ///
+    /// let bytes = std::fs::read("../../samples/drakan/Sample.txd")?;
+    /// let doc = SrscDocument::read(&bytes)?;
+    /// assert_eq!(doc.records.len(), 5);
+    /// assert_eq!(doc.to_bytes()?, bytes);
+    /// # Ok(()) }
+    /// ```
+    pub fn read(bytes: &[u8]) -> Result<SrscDocument> {
+        Ok(convert::to_document(&parse(bytes)?))
+    }
+
+    /// The file's bytes (the writer of `relic pack drakan-srsc x.json`, without the sources `convert` writes
+    /// beside the document).
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        write_document(self)
+    }
+}

@@ -30,7 +30,25 @@ pub struct DirectoryEntry {
     pub size: u32,
 }
 
-/// A parsed SRSC file borrowing its bytes.
+/// A parsed SRSC file borrowing its bytes. Read with [`Srsc::read`]; [`Srsc::to_document`] gives the owned
+/// [`SrscDocument`] (`relic convert --to json` is `serde_json::to_value` of it), and [`Srsc::to_bytes`] writes
+/// the file back from it.
+///
+/// # Examples
+///
+/// ```
+/// # fn main() -> relic::Result<()> {
+/// use relic::drakan::srsc::{write_packed, NewRecord, Srsc};
+///
+/// // Two records (type 0x0401, plain strings), packed as Drakan packs: header, bodies from offset 12, directory.
+/// let string = |id: u16, text: &[u8]| NewRecord { record_type: 0x0401, id, group: 0, body: text.to_vec() };
+/// let bytes = write_packed(0x100, &[string(1, b"Hello\0"), string(2, b"World\0")])?;
+/// let srsc = Srsc::read(&bytes)?;
+/// assert_eq!((srsc.header.version, srsc.header.record_count), (0x100, 2));
+/// assert_eq!(srsc.body(srsc.find(0x0401, 2).expect("record 2")), b"World\0");
+/// assert_eq!(srsc.to_bytes()?, bytes);
+/// # Ok(()) }
+/// ```
 #[derive(Debug, Clone)]
 pub struct Srsc<'a> {
     pub header: SrscHeader,
@@ -38,7 +56,7 @@ pub struct Srsc<'a> {
     pub bytes: &'a [u8],
 }
 
-/// The lossless JSON document (`convert --to json`): header, every directory entry in directory order with
+/// The lossless JSON document (`convert --to json`), [`SrscDocument::read`] and [`SrscDocument::to_bytes`]: header, every directory entry in directory order with
 /// its body, and non-zero bytes outside header, bodies and directory. Bodies that several entries share are
 /// stored once (`same_as` names the first entry with them).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -67,3 +67,89 @@ impl Codec for AdbCodec {
         Ok(vec![NamedAsset { name: None, asset: Asset::Document(convert::to_asset(&parse(data)?)?) }])
     }
 }
+
+/// Typed access: the parse and the writer of the `ei-adb` codec.
+impl Adb {
+    /// Reads an ADB file.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::evil_islands::adb::Adb;
+    ///
+    /// // `ADB\0`, no animations, the unit name `unhuma` in 24 bytes, heights 1, 1.5 and 2.
+    /// let mut bytes = b"ADB\0".to_vec();
+    /// bytes.extend(0u32.to_le_bytes());
+    /// let mut name = [0u8; 24];
+    /// name[..6].copy_from_slice(b"unhuma");
+    /// bytes.extend(name);
+    /// bytes.extend([1.0f32, 1.5, 2.0].iter().flat_map(|f| f.to_le_bytes()));
+    /// let adb = Adb::read(&bytes)?;
+    /// assert_eq!((adb.min_height.get(), adb.max_height.get()), (1.0, 2.0));
+    /// assert_eq!(adb.unit_name_tail, None);
+    /// assert!(Adb::read(b"ADB\0").is_err());
+    /// # Ok(()) }
+    /// ```
+    pub fn read(bytes: &[u8]) -> Result<Adb> {
+        parse(bytes)
+    }
+
+    /// The file's bytes (the writer of `relic pack ei-adb`): those read, when nothing was edited.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::evil_islands::adb::Adb;
+    ///
+    /// // `ADB\0`, no animations, the unit name `unhuma` in 24 bytes, heights 1, 1.5 and 2.
+    /// let mut bytes = b"ADB\0".to_vec();
+    /// bytes.extend(0u32.to_le_bytes());
+    /// let mut name = [0u8; 24];
+    /// name[..6].copy_from_slice(b"unhuma");
+    /// bytes.extend(name);
+    /// bytes.extend([1.0f32, 1.5, 2.0].iter().flat_map(|f| f.to_le_bytes()));
+    /// let mut adb = Adb::read(&bytes)?;
+    /// adb.unit_name = "unorca".into();
+    /// let edited = adb.to_bytes()?;
+    /// assert_eq!(edited[8..14], *b"unorca");
+    /// assert_eq!(edited.len(), bytes.len());
+    /// # Ok(()) }
+    /// ```
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        write(self)
+    }
+
+    /// The JSON document of `relic convert --to json` (`serde_json::to_value` of it).
+    pub fn to_document(&self) -> AdbDocument {
+        convert::to_document(self)
+    }
+}
+
+/// Typed access to the JSON document.
+impl AdbDocument {
+    /// Reads an ADB file into the document `relic convert --to json` writes.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::evil_islands::adb::AdbDocument;
+    ///
+    /// let bytes = std::fs::read("../../samples/evil_islands/unhuma.adb")?;
+    /// let doc = AdbDocument::read(&bytes)?;
+    /// assert_eq!(doc.format, "ei-adb");
+    /// assert_eq!(doc.adb.unit_name, "unhuma");
+    /// assert_eq!(doc.to_bytes()?, bytes);
+    /// # Ok(()) }
+    /// ```
+    pub fn read(bytes: &[u8]) -> Result<AdbDocument> {
+        Ok(convert::to_document(&parse(bytes)?))
+    }
+
+    /// The file's bytes (the writer of `relic pack ei-adb x.json`).
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        write(&self.adb)
+    }
+}

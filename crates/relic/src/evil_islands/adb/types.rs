@@ -211,7 +211,29 @@ pub const FRAME_FIELDS: [&str; 12] = [
     "spec_sound_id4",
 ];
 
-/// An ADB file.
+/// An ADB file. Read with [`Adb::read`], written with [`Adb::to_bytes`]; its JSON (`relic convert --to json`)
+/// is `serde_json::to_value` of its [`AdbDocument`] ([`Adb::to_document`]).
+///
+/// # Examples
+///
+/// ```
+/// # fn main() -> relic::Result<()> {
+/// use relic::evil_islands::adb::Adb;
+///
+/// // `ADB\0`, no animations, the unit name `unhuma` in 24 bytes, heights 1, 1.5 and 2.
+/// let mut bytes = b"ADB\0".to_vec();
+/// bytes.extend(0u32.to_le_bytes());
+/// let mut name = [0u8; 24];
+/// name[..6].copy_from_slice(b"unhuma");
+/// bytes.extend(name);
+/// bytes.extend([1.0f32, 1.5, 2.0].iter().flat_map(|f| f.to_le_bytes()));
+/// let adb = Adb::read(&bytes)?;
+/// assert_eq!(adb.unit_name, "unhuma");
+/// assert_eq!(adb.mid_height.get(), 1.5);
+/// assert!(adb.animations.is_empty());
+/// assert_eq!(adb.to_bytes()?, bytes);
+/// # Ok(()) }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Adb {
     /// The 24-byte cp1251 unit name up to its first NUL.

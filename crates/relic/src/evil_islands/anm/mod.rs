@@ -85,3 +85,42 @@ impl Codec for AnmCodec {
         write(&crate::registry::tagged_document_from_json::<Anm>(FORMAT_ID, value)?)
     }
 }
+
+/// Typed access: the parse and the writer of the `ei-anm` codec.
+impl Anm {
+    /// Reads one part's animation (a `.anm` that is not a RES archive).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::evil_islands::anm::Anm;
+    ///
+    /// // No rotations, no translations, no morphing frames, and no morphing vertex count (editor files).
+    /// let anm = Anm::read(&[0u8; 12])?;
+    /// assert!(anm.rotations.is_empty() && anm.translations.is_empty());
+    /// assert_eq!(anm.morph_vertex_count, None);
+    /// # Ok(()) }
+    /// ```
+    pub fn read(bytes: &[u8]) -> Result<Anm> {
+        parse(bytes)
+    }
+
+    /// The file's bytes (the writer of `relic pack ei-anm`): those read, when nothing was edited.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::evil_islands::anm::Anm;
+    ///
+    /// let mut anm = Anm::read(&[0u8; 12])?;
+    /// assert_eq!(anm.to_bytes()?, [0u8; 12]);
+    /// anm.morph_vertex_count = Some(0);
+    /// assert_eq!(anm.to_bytes()?, [0u8; 16]);
+    /// # Ok(()) }
+    /// ```
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        write(self)
+    }
+}

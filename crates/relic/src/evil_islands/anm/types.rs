@@ -24,7 +24,29 @@ impl Quat {
     }
 }
 
-/// An ANM file: the animation of one model part (an entry of an animation RES, named after the part).
+/// An ANM file: the animation of one model part (an entry of an animation RES, named after the part). Read with
+/// [`Anm::read`], written with [`Anm::to_bytes`]; its JSON is `serde_json::to_value` of it with `"format":
+/// "ei-anm"` first ([`crate::registry::tagged_document_json`]).
+///
+/// # Examples
+///
+/// ```
+/// # fn main() -> relic::Result<()> {
+/// use relic::evil_islands::anm::Anm;
+///
+/// // One rotation (w = 1), one translation (0, 0, 2), no morphing frames (count 0, vertex count 0).
+/// let mut bytes = 1u32.to_le_bytes().to_vec();
+/// bytes.extend([1.0f32, 0.0, 0.0, 0.0].iter().flat_map(|f| f.to_le_bytes()));
+/// bytes.extend(1u32.to_le_bytes());
+/// bytes.extend([0.0f32, 0.0, 2.0].iter().flat_map(|f| f.to_le_bytes()));
+/// bytes.extend([0u8; 8]);
+/// let anm = Anm::read(&bytes)?;
+/// assert_eq!(anm.rotations[0].xyzw(), [0.0, 0.0, 0.0, 1.0]);
+/// assert_eq!(anm.translations[0][2].get(), 2.0);
+/// assert_eq!(anm.morph_vertex_count, Some(0));
+/// assert_eq!(anm.to_bytes()?, bytes);
+/// # Ok(()) }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Anm {
     /// One rotation per frame, relative to the parent part.

@@ -90,3 +90,45 @@ pub fn parse_set(bytes: &[u8]) -> Result<Vec<(String, Bon)>> {
         })
         .collect()
 }
+
+/// Typed access: the parse and the writer of the `ei-bon` codec.
+impl Bon {
+    /// Reads one part's offsets (a `.bon` that is not a RES archive; see [`parse_set`] for a model's set). A
+    /// size that is not a multiple of 12 is refused.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::evil_islands::bon::Bon;
+    ///
+    /// let bytes: Vec<u8> = [0.25f32, 0.0, -2.0].iter().flat_map(|f| f.to_le_bytes()).collect();
+    /// assert_eq!(Bon::read(&bytes)?.offset(0), Some([0.25, 0.0, -2.0]));
+    /// assert!(Bon::read(&bytes[..11]).is_err());
+    /// assert!(Bon::read(&[])?.offsets.is_empty());
+    /// # Ok(()) }
+    /// ```
+    pub fn read(bytes: &[u8]) -> Result<Bon> {
+        parse(bytes)
+    }
+
+    /// The file's bytes (the writer of `relic pack ei-bon`): those read, when nothing was edited.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::codec::float::F32;
+    /// use relic::evil_islands::bon::Bon;
+    ///
+    /// let bon = Bon { offsets: vec![[F32::new(1.0), F32::new(0.0), F32::new(0.0)]] };
+    /// let bytes = bon.to_bytes()?;
+    /// assert_eq!(bytes[..4], 1.0f32.to_le_bytes());
+    /// assert_eq!(bytes.len(), 12);
+    /// assert_eq!(Bon::read(&bytes)?, bon);
+    /// # Ok(()) }
+    /// ```
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        write(self)
+    }
+}

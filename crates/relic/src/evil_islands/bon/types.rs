@@ -13,7 +13,24 @@ pub const OFFSET_SIZE: usize = 12;
 pub const MORPHS: usize = 8;
 
 /// A BON file: one part's translation relative to its parent part, per morph extreme (8 in every real
-/// file; the file holds as many as its size allows).
+/// file; the file holds as many as its size allows). Read with [`Bon::read`], written with [`Bon::to_bytes`]; its
+/// JSON is `serde_json::to_value` of it with `"format": "ei-bon"` first
+/// ([`crate::registry::tagged_document_json`]).
+///
+/// # Examples
+///
+/// ```
+/// # fn main() -> relic::Result<()> {
+/// use relic::evil_islands::bon::Bon;
+///
+/// // Two offsets: (1, 2, 3) and (-1, 0, 0.5).
+/// let bytes: Vec<u8> = [1.0f32, 2.0, 3.0, -1.0, 0.0, 0.5].iter().flat_map(|f| f.to_le_bytes()).collect();
+/// let bon = Bon::read(&bytes)?;
+/// assert_eq!(bon.offset(0), Some([1.0, 2.0, 3.0]));
+/// assert_eq!(bon.offset(1), Some([-1.0, 0.0, 0.5]));
+/// assert_eq!(bon.to_bytes()?, bytes);
+/// # Ok(()) }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Bon {
     /// `[x, y, z]` per morph extreme, in the morph order of FIG files.

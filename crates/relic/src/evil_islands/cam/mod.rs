@@ -72,3 +72,80 @@ impl Codec for CamCodec {
         Ok(vec![NamedAsset { name: None, asset: Asset::Document(doc) }])
     }
 }
+
+/// Typed access: the parse and the writer of the `ei-cam` codec.
+impl Cam {
+    /// Reads a CAM file: its 36-byte records, the time field as a u32. A size that is not a multiple of 36 is
+    /// refused.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::evil_islands::cam::Cam;
+    ///
+    /// let mut record = [0u8; 36];
+    /// record[..4].copy_from_slice(&250u32.to_le_bytes());
+    /// record[8..12].copy_from_slice(&4.5f32.to_le_bytes());
+    /// let cam = Cam::read(&record)?;
+    /// assert_eq!(cam.records[0].time, 250);
+    /// assert_eq!(cam.records[0].position.x.get(), 4.5);
+    /// assert!(Cam::read(&record[..35]).is_err());
+    /// # Ok(()) }
+    /// ```
+    pub fn read(bytes: &[u8]) -> Result<Cam> {
+        parse(bytes)
+    }
+
+    /// The file's bytes (the writer of `relic pack ei-cam`): those read, when nothing was edited.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::codec::float::F32;
+    /// use relic::evil_islands::cam::{Cam, Quat, Record, Vec3};
+    ///
+    /// let zero = F32::new(0.0);
+    /// let record = Record {
+    ///     time: 7,
+    ///     unk_0x04: 0,
+    ///     position: Vec3 { x: F32::new(1.0), y: zero, z: zero },
+    ///     rotation: Quat { w: F32::new(1.0), x: zero, y: zero, z: zero },
+    /// };
+    /// let bytes = Cam { records: vec![record] }.to_bytes()?;
+    /// assert_eq!(bytes.len(), 36);
+    /// assert_eq!(bytes[..4], 7u32.to_le_bytes());
+    /// assert_eq!(Cam::read(&bytes)?.records, [record]);
+    /// # Ok(()) }
+    /// ```
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        write(self)
+    }
+}
+
+/// Typed access to the JSON document (the `u32` time reading, as `relic convert --to json` gives it).
+impl CamDocument {
+    /// Reads a CAM file into the document `relic convert --to json` writes (`serde_json::to_value` of it).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::evil_islands::cam::{CamDocument, Records};
+    ///
+    /// let bytes = std::fs::read("../../samples/evil_islands/intro.cam")?;
+    /// let doc = CamDocument::read(&bytes)?;
+    /// assert!(matches!(&doc.records, Records::U32(records) if records.len() == 4));
+    /// assert_eq!(doc.to_bytes()?, bytes);
+    /// # Ok(()) }
+    /// ```
+    pub fn read(bytes: &[u8]) -> Result<CamDocument> {
+        Ok(CamDocument::new(&parse(bytes)?, TimeReading::U32))
+    }
+
+    /// The file's bytes (the writer of `relic pack ei-cam x.json`), whichever time reading the document holds.
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        write(&self.to_cam())
+    }
+}

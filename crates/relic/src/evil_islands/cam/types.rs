@@ -49,7 +49,31 @@ impl Record<F32> {
     }
 }
 
-/// A CAM file: records only (no header, no magic).
+/// A CAM file: records only (no header, no magic). Read with [`Cam::read`], written with [`Cam::to_bytes`]; its
+/// JSON (`relic convert --to json`) is `serde_json::to_value(CamDocument::new(&cam, TimeReading::U32))`.
+///
+/// # Examples
+///
+/// ```
+/// # fn main() -> relic::Result<()> {
+/// use relic::evil_islands::cam::Cam;
+///
+/// // One 36-byte record: time 100, the unknown u32 1, position (1, 2, 3), rotation w = 1.
+/// let mut bytes = Vec::new();
+/// for word in [100u32, 1] {
+///     bytes.extend_from_slice(&word.to_le_bytes());
+/// }
+/// for float in [1.0f32, 2.0, 3.0, 1.0, 0.0, 0.0, 0.0] {
+///     bytes.extend_from_slice(&float.to_le_bytes());
+/// }
+/// let cam = Cam::read(&bytes)?;
+/// assert_eq!(cam.records.len(), 1);
+/// assert_eq!((cam.records[0].time, cam.records[0].unk_0x04), (100, 1));
+/// assert_eq!(cam.records[0].position.y.get(), 2.0);
+/// assert_eq!(cam.records[0].rotation.w.get(), 1.0);
+/// assert_eq!(cam.to_bytes()?, bytes);
+/// # Ok(()) }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Cam {
     pub records: Vec<Record<u32>>,

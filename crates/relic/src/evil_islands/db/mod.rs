@@ -120,3 +120,81 @@ impl Codec for DbCodec {
         Ok(vec![NamedAsset { name: None, asset: Asset::Document(convert::to_document(&doc)) }])
     }
 }
+
+/// Typed access: the parse and the writer of the `ei-db` codecs.
+impl DbDocument {
+    /// Reads a database whose name is not known: the tables are read with no layout (their fields raw),
+    /// as the registry's `ei-db` codec reads them. See [`DbDocument::read_named`].
+    ///
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::evil_islands::db::{DbDocument, FileType};
+    ///
+    /// let bytes = std::fs::read("../../samples/evil_islands/items.idb")?;
+    /// let db = DbDocument::read(&bytes)?;
+    /// assert_eq!(db.file_type, FileType::Unknown);
+    /// assert_eq!(db.database.tables.len(), 2);
+    /// assert_eq!(db.database.tables[0].name, None);
+    /// # Ok(()) }
+    /// ```
+    pub fn read(bytes: &[u8]) -> Result<DbDocument> {
+        parse(bytes, FileType::Unknown)
+    }
+
+    /// Reads a database named `name` (a path or a file name): its extension (`.idb`, `.udb`, …) or the
+    /// names `acks.db` and `prints.db` choose the table layouts, as [`crate::registry::Format::codec_for`]
+    /// does.
+    ///
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::evil_islands::db::{DbDocument, FileType};
+    ///
+    /// let bytes = std::fs::read("../../samples/evil_islands/items.idb")?;
+    /// // No magic: the name says which tables an `.idb` holds.
+    /// let db = DbDocument::read_named("items.idb", &bytes)?;
+    /// assert_eq!(db.file_type, FileType::Items);
+    /// assert_eq!(db.database.tables.len(), 2);
+    /// assert_eq!(db.database.tables[0].name.as_deref(), Some("Materials"));
+    /// let fields = match &db.database.tables[0].body {
+    ///     relic::evil_islands::db::types::TableBody::Records(records) => &records[0].body,
+    ///     _ => unreachable!("the sample's tables are records"),
+    /// };
+    /// let relic::evil_islands::db::types::RecordBody::Fields(fields) = fields else { unreachable!() };
+    /// assert_eq!(fields[0].value, relic::evil_islands::db::Value::String("Iron".into()));
+    /// # Ok(()) }
+    /// ```
+    pub fn read_named(name: &str, bytes: &[u8]) -> Result<DbDocument> {
+        parse(bytes, FileType::from_name(name))
+    }
+
+    /// The file's bytes (the writer of `relic pack ei-db x.json`): those read, when nothing was edited.
+    ///
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::evil_islands::db::{DbDocument, FileType};
+    ///
+    /// let bytes = std::fs::read("../../samples/evil_islands/items.idb")?;
+    /// // No magic: the name says which tables an `.idb` holds.
+    /// let db = DbDocument::read_named("items.idb", &bytes)?;
+    /// assert_eq!(db.file_type, FileType::Items);
+    /// assert_eq!(db.database.tables.len(), 2);
+    /// assert_eq!(db.database.tables[0].name.as_deref(), Some("Materials"));
+    /// assert_eq!(db.to_bytes()?, bytes);
+    /// let mut edited = db.clone();
+    /// edited.database.tables.pop();
+    /// assert!(edited.to_bytes()?.len() < bytes.len());
+    /// # Ok(()) }
+    /// ```
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        write_document(self)
+    }
+}

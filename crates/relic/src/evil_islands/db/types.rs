@@ -226,12 +226,31 @@ fn is_false(b: &bool) -> bool {
     !*b
 }
 
-/// The lossless form of a DB file: a sequence of top-level nodes, the first of which is the database
-/// (its tables, their records, their fields); the nodes after it are kept as they are (`trailer`: files
-/// written by the public DB editor end with `00 00 02 0C 02 08 01 00 00 00`, two more nodes).
+/// The lossless form of a DB file, read with [`DbDocument::read_named`] (or [`DbDocument::read`]) and written
+/// with [`DbDocument::to_bytes`]; `relic convert --to json` is `serde_json::to_value` of it.
+///
+/// It is a sequence of top-level nodes, the first of which is the database (its tables, their records, their
+/// fields); the nodes after it are kept as they are (`trailer`: files written by the public DB editor end with
+/// `00 00 02 0C 02 08 01 00 00 00`, two more nodes).
 ///
 /// Every node keeps its type byte and, with `long`, that its length used the 4-byte form although it would
 /// fit the 1-byte form (the writer picks the 1-byte form for lengths up to 127 otherwise).
+///
+/// # Examples
+///
+/// ```
+/// # fn main() -> relic::Result<()> {
+/// use relic::evil_islands::db::{DbDocument, FileType};
+///
+/// let bytes = std::fs::read("../../samples/evil_islands/items.idb")?;
+/// // No magic: the name says which tables an `.idb` holds.
+/// let db = DbDocument::read_named("items.idb", &bytes)?;
+/// assert_eq!(db.file_type, FileType::Items);
+/// assert_eq!(db.database.tables.len(), 2);
+/// assert_eq!(db.database.tables[0].name.as_deref(), Some("Materials"));
+/// assert_eq!(db.to_bytes()?, bytes);
+/// # Ok(()) }
+/// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DbDocument {
     pub format: String,

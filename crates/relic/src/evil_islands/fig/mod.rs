@@ -114,3 +114,55 @@ pub fn info(fig: &Fig, file_size: usize) -> serde_json::Value {
         "file_size": file_size,
     })
 }
+
+/// Typed access: the parse and the writer of the `ei-fig` codec.
+impl Fig {
+    /// Reads a FIG file: positions decoded per morph extreme, everything else as stored.
+    ///
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::evil_islands::fig::Fig;
+    ///
+    /// let bytes = std::fs::read("../../samples/evil_islands/body.fig")?;
+    /// let fig = Fig::read(&bytes)?;
+    /// assert_eq!(fig.morph_count(), 8);
+    /// assert_eq!(fig.positions[0].len(), 4);
+    /// assert_eq!((fig.indices.len(), fig.vertices.len()), (12, 4));
+    /// assert_eq!((fig.group, fig.texture_index), (19, 1));
+    /// assert!(fig.problems().is_empty());
+    /// assert!(Fig::read(b"FIG0").is_err());
+    /// # Ok(()) }
+    /// ```
+    pub fn read(bytes: &[u8]) -> Result<Fig> {
+        parse(bytes)
+    }
+
+    /// The file's bytes (the writer of `relic pack ei-fig`): those read, when nothing was edited.
+    ///
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::evil_islands::fig::Fig;
+    ///
+    /// let bytes = std::fs::read("../../samples/evil_islands/body.fig")?;
+    /// let fig = Fig::read(&bytes)?;
+    /// assert_eq!(fig.morph_count(), 8);
+    /// assert_eq!(fig.positions[0].len(), 4);
+    /// assert_eq!((fig.indices.len(), fig.vertices.len()), (12, 4));
+    /// assert_eq!((fig.group, fig.texture_index), (19, 1));
+    /// let mut lowered = fig.clone();
+    /// lowered.group = 18;
+    /// let edited = lowered.to_bytes()?;
+    /// assert_eq!(edited.len(), bytes.len());
+    /// assert_eq!(Fig::read(&edited)?.group, 18);
+    /// # Ok(()) }
+    /// ```
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        write(self)
+    }
+}

@@ -19,7 +19,24 @@ pub type Vec2 = [F32; 2];
 pub type Vec3 = [F32; 3];
 pub type Vec4 = [F32; 4];
 
-/// A FIG file.
+/// A FIG file. Read with [`Fig::read`], written with [`Fig::to_bytes`]; its JSON is `serde_json::to_value` of
+/// it with `"format": "ei-fig"` first ([`crate::registry::tagged_document_json`]).
+///
+/// # Examples
+///
+/// ```
+/// # fn main() -> relic::Result<()> {
+/// use relic::evil_islands::fig::Fig;
+///
+/// let bytes = std::fs::read("../../samples/evil_islands/body.fig")?;
+/// let fig = Fig::read(&bytes)?;
+/// assert_eq!(fig.morph_count(), 8);
+/// assert_eq!(fig.positions[0].len(), 4);
+/// assert_eq!((fig.indices.len(), fig.vertices.len()), (12, 4));
+/// assert_eq!((fig.group, fig.texture_index), (19, 1));
+/// assert_eq!(fig.to_bytes()?, bytes);
+/// # Ok(()) }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Fig {
     /// Header u32 at 0x1C (the spec's "unknown", 0 in every file seen).

@@ -78,3 +78,43 @@ pub fn info(lnk: &Lnk) -> serde_json::Value {
         "trailing_bytes": lnk.trailing.0.len(),
     })
 }
+
+/// Typed access: the parse and the writer of the `ei-lnk` codec.
+impl Lnk {
+    /// Reads a LNK file.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::evil_islands::lnk::Lnk;
+    ///
+    /// // One link, `root`, without a parent.
+    /// let bytes = [&1u32.to_le_bytes()[..], &5u32.to_le_bytes(), b"root\0", &0u32.to_le_bytes()].concat();
+    /// let lnk = Lnk::read(&bytes)?;
+    /// assert_eq!(lnk.links.len(), 1);
+    /// assert_eq!((lnk.links[0].name.as_str(), lnk.links[0].parent.as_deref()), ("root", None));
+    /// # Ok(()) }
+    /// ```
+    pub fn read(bytes: &[u8]) -> Result<Lnk> {
+        parse(bytes)
+    }
+
+    /// The file's bytes (the writer of `relic pack ei-lnk`): those read, when nothing was edited.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::evil_islands::lnk::{Link, Lnk};
+    ///
+    /// let lnk = Lnk { links: vec![Link { name: "root".into(), ..Link::default() }], ..Lnk::default() };
+    /// let bytes = lnk.to_bytes()?;
+    /// assert_eq!(bytes, [&1u32.to_le_bytes()[..], &5u32.to_le_bytes(), b"root\0", &0u32.to_le_bytes()].concat());
+    /// assert_eq!(Lnk::read(&bytes)?, lnk);
+    /// # Ok(()) }
+    /// ```
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        write(self)
+    }
+}

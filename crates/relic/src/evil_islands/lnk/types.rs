@@ -8,7 +8,29 @@ use serde::{Deserialize, Serialize};
 
 use crate::bytes::Base64;
 
-/// A LNK file: one link per model part, in file order.
+/// A LNK file: one link per model part, in file order. Read with [`Lnk::read`], written with
+/// [`Lnk::to_bytes`]; its JSON is `serde_json::to_value` of it with `"format": "ei-lnk"` first
+/// ([`crate::registry::tagged_document_json`]).
+///
+/// # Examples
+///
+/// ```
+/// # fn main() -> relic::Result<()> {
+/// use relic::evil_islands::lnk::Lnk;
+///
+/// // Two links: `body` (the root, parent length 0) and `head`, hanging from `body`.
+/// let mut bytes = 2u32.to_le_bytes().to_vec();
+/// for name in [&b"body\0"[..], b"", b"head\0", b"body\0"] {
+///     bytes.extend((name.len() as u32).to_le_bytes());
+///     bytes.extend(name);
+/// }
+/// let lnk = Lnk::read(&bytes)?;
+/// assert_eq!(lnk.links[0].name, "body");
+/// assert_eq!(lnk.links[0].parent, None);
+/// assert_eq!((lnk.links[1].name.as_str(), lnk.links[1].parent.as_deref()), ("head", Some("body")));
+/// assert_eq!(lnk.to_bytes()?, bytes);
+/// # Ok(()) }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Lnk {
     pub links: Vec<Link>,

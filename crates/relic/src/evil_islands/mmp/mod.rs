@@ -123,3 +123,85 @@ impl Codec for MmpCodec {
         Ok(bytes)
     }
 }
+
+/// Typed access: the parse of the `ei-mmp` codec, zero-copy.
+impl<'a> Mmp<'a> {
+    /// Reads an MMP texture, borrowing `bytes`: each level's data is a slice of them.
+    ///
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::evil_islands::mmp::{encode, Mmp, PixelFormat};
+    ///
+    /// // A 2 × 2 ARGB8 texture without mip levels, encoded from RGBA pixels by relic's packer.
+    /// let rgba = [255, 0, 0, 255].repeat(4);
+    /// let bytes = encode(&rgba, 2, 2, PixelFormat::Argb8, false)?;
+    /// let mmp = Mmp::read(&bytes)?;
+    /// assert_eq!(mmp.header.mip_levels_count, 1);
+    /// assert_eq!((mmp.levels[0].width, mmp.levels[0].height), (2, 2));
+    /// assert!(mmp.trailing.is_empty());
+    /// assert!(Mmp::read(&bytes[..75]).is_err());
+    /// # Ok(()) }
+    /// ```
+    pub fn read(bytes: &'a [u8]) -> Result<Mmp<'a>> {
+        parse(bytes)
+    }
+
+    /// The owned, lossless document (`relic convert --to json` is `serde_json::to_value` of it).
+    pub fn to_document(&self) -> MmpDocument {
+        convert::to_document(self)
+    }
+
+    /// The file's bytes, written from [`Mmp::to_document`] by the writer of `relic pack ei-mmp x.json`: those
+    /// read.
+    ///
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::evil_islands::mmp::{encode, Mmp, PixelFormat};
+    ///
+    /// // A 2 × 2 ARGB8 texture without mip levels, encoded from RGBA pixels by relic's packer.
+    /// let rgba = [255, 0, 0, 255].repeat(4);
+    /// let bytes = encode(&rgba, 2, 2, PixelFormat::Argb8, false)?;
+    /// let mmp = Mmp::read(&bytes)?;
+    /// assert_eq!(mmp.to_bytes()?, bytes);
+    /// let mut doc = mmp.to_document();
+    /// doc.levels[0].data.0[0] = 0x80;
+    /// assert_eq!(Mmp::read(&doc.to_bytes()?)?.levels[0].data[0], 0x80);
+    /// # Ok(()) }
+    /// ```
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        write_document(&self.to_document())
+    }
+}
+
+/// Typed access to the owned document.
+impl MmpDocument {
+    /// Reads an MMP texture into its owned document ([`Mmp::read`], then [`Mmp::to_document`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::evil_islands::mmp::MmpDocument;
+    ///
+    /// let bytes = std::fs::read("../../samples/evil_islands/example_dxt1.mmp")?;
+    /// let doc = MmpDocument::read(&bytes)?;
+    /// assert_eq!((doc.header.width, doc.header.height), (16, 16));
+    /// assert_eq!(doc.levels.len(), 5);
+    /// assert_eq!(doc.to_bytes()?, bytes);
+    /// # Ok(()) }
+    /// ```
+    pub fn read(bytes: &[u8]) -> Result<MmpDocument> {
+        Ok(convert::to_document(&parse(bytes)?))
+    }
+
+    /// The file's bytes (the writer of `relic pack ei-mmp x.json`).
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        write_document(self)
+    }
+}

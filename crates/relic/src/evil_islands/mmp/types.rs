@@ -201,8 +201,27 @@ pub struct Level<'a> {
     pub data: &'a [u8],
 }
 
-/// A parsed MMP borrowing the file's bytes. Level sizes were checked by the reader; the pixels are decoded
-/// on demand (`convert`).
+/// A parsed MMP borrowing the file's bytes, read with [`Mmp::read`]; [`Mmp::to_document`] gives the owned
+/// [`MmpDocument`] (`relic convert --to json` is `serde_json::to_value` of it), and [`Mmp::to_bytes`] writes
+/// the file back from it; [`to_image`](super::to_image) decodes the pixels. Level sizes were checked by the
+/// reader; the pixels are decoded on demand (`convert`).
+///
+/// # Examples
+///
+/// ```
+/// # fn main() -> relic::Result<()> {
+/// use relic::evil_islands::mmp::{encode, Mmp, PixelFormat};
+///
+/// // A 2 × 2 ARGB8 texture without mip levels, encoded from RGBA pixels by relic's packer.
+/// let rgba = [255, 0, 0, 255].repeat(4);
+/// let bytes = encode(&rgba, 2, 2, PixelFormat::Argb8, false)?;
+/// let mmp = Mmp::read(&bytes)?;
+/// assert_eq!((mmp.header.width, mmp.header.height, mmp.header.bits_per_pixel), (2, 2, 32));
+/// assert_eq!(mmp.levels.len(), 1);
+/// assert_eq!(mmp.levels[0].data.len(), 16);
+/// assert_eq!(mmp.to_bytes()?, bytes);
+/// # Ok(()) }
+/// ```
 #[derive(Debug, Clone)]
 pub struct Mmp<'a> {
     pub header: MmpHeader,
@@ -212,7 +231,8 @@ pub struct Mmp<'a> {
     pub trailing: &'a [u8],
 }
 
-/// The owned, lossless form of an MMP file.
+/// The owned, lossless form of an MMP file: [`MmpDocument::read`] and [`MmpDocument::to_bytes`]; `relic
+/// convert --to json` is `serde_json::to_value` of it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MmpDocument {
     pub format: String,

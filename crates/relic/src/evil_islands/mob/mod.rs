@@ -93,3 +93,81 @@ impl Codec for MobCodec {
         convert::convert(parse(data)?)
     }
 }
+
+/// Typed access: the parse and the writer of the `ei-mob` codec.
+impl Mob {
+    /// Reads a MOB file: its node tree, payloads typed by the spec's table, the script deciphered.
+    ///
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::evil_islands::mob::Mob;
+    ///
+    /// let bytes = std::fs::read("../../samples/evil_islands/level.mob")?;
+    /// let mob = Mob::read(&bytes)?;
+    /// // The game's levels hold OBJECTDBFILE (0xA000), then AIGRAPH (0x31415926).
+    /// assert_eq!(mob.nodes.iter().map(|n| n.type_id).collect::<Vec<_>>(), [0xA000, 0x3141_5926]);
+    /// assert!(Mob::read(&bytes[..7]).is_err());
+    /// # Ok(()) }
+    /// ```
+    pub fn read(bytes: &[u8]) -> Result<Mob> {
+        parse(bytes)
+    }
+
+    /// The file's bytes (node sizes computed, the script enciphered again with its key): those read, when
+    /// nothing was edited.
+    ///
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::evil_islands::mob::Mob;
+    ///
+    /// let bytes = std::fs::read("../../samples/evil_islands/level.mob")?;
+    /// let mob = Mob::read(&bytes)?;
+    /// // The game's levels hold OBJECTDBFILE (0xA000), then AIGRAPH (0x31415926).
+    /// assert_eq!(mob.nodes.iter().map(|n| n.type_id).collect::<Vec<_>>(), [0xA000, 0x3141_5926]);
+    /// assert_eq!(mob.to_bytes()?, bytes);
+    /// let mut first_only = mob.clone();
+    /// first_only.nodes.truncate(1);
+    /// assert_eq!(Mob::read(&first_only.to_bytes()?)?.nodes, mob.nodes[..1]);
+    /// # Ok(()) }
+    /// ```
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        write(self)
+    }
+
+    /// The JSON document of `relic convert --to json` (`serde_json::to_value` of it).
+    pub fn to_document(&self) -> MobDocument {
+        convert::to_document(self.clone())
+    }
+}
+
+/// Typed access to the JSON document.
+impl MobDocument {
+    /// Reads a MOB file into the document `relic convert --to json` writes.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::evil_islands::mob::MobDocument;
+    ///
+    /// let bytes = std::fs::read("../../samples/evil_islands/level.mob")?;
+    /// let doc = MobDocument::read(&bytes)?;
+    /// assert_eq!((doc.format.as_str(), doc.nodes.len()), ("ei-mob", 2));
+    /// assert_eq!(doc.to_bytes()?, bytes);
+    /// # Ok(()) }
+    /// ```
+    pub fn read(bytes: &[u8]) -> Result<MobDocument> {
+        Ok(convert::to_document(parse(bytes)?))
+    }
+
+    /// The file's bytes (the writer of `relic pack ei-mob x.json`).
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        write_document(self)
+    }
+}

@@ -15,7 +15,22 @@ use serde::{Deserialize, Serialize, Serializer};
 
 use super::table;
 
-/// A whole MOB file: its top-level nodes in file order.
+/// A whole MOB file: its top-level nodes in file order. Read with [`Mob::read`], written with [`Mob::to_bytes`];
+/// `relic convert --to json` is `serde_json::to_value` of its [`MobDocument`] ([`Mob::to_document`]).
+///
+/// # Examples
+///
+/// ```
+/// # fn main() -> relic::Result<()> {
+/// use relic::evil_islands::mob::Mob;
+///
+/// let bytes = std::fs::read("../../samples/evil_islands/level.mob")?;
+/// let mob = Mob::read(&bytes)?;
+/// // The game's levels hold OBJECTDBFILE (0xA000), then AIGRAPH (0x31415926).
+/// assert_eq!(mob.nodes.iter().map(|n| n.type_id).collect::<Vec<_>>(), [0xA000, 0x3141_5926]);
+/// assert_eq!(mob.to_bytes()?, bytes);
+/// # Ok(()) }
+/// ```
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Mob {
     pub nodes: Vec<Node>,

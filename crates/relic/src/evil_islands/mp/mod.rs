@@ -106,3 +106,46 @@ impl Codec for MpCodec {
 pub fn map_name(path: &Path) -> String {
     path.file_stem().map_or_else(|| "map".to_string(), |s| s.to_string_lossy().into_owned())
 }
+
+/// Typed access: the parse and the writer of the `ei-mp` codec.
+impl Mp {
+    /// Reads an MP file (the map's header; its terrain is in the SEC files).
+    ///
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::evil_islands::mp::Mp;
+    ///
+    /// let bytes = std::fs::read("../../samples/evil_islands/isle.mp")?;
+    /// let mp = Mp::read(&bytes)?;
+    /// assert_eq!(mp.max_altitude.get(), 40.0);
+    /// assert_eq!((mp.sectors_x, mp.sectors_y), (2, 1));
+    /// assert_eq!((mp.materials.len(), mp.tile_types.len(), mp.animated_tiles.len()), (2, 64, 1));
+    /// # Ok(()) }
+    /// ```
+    pub fn read(bytes: &[u8]) -> Result<Mp> {
+        parse(bytes)
+    }
+
+    /// The file's bytes (the writer of `relic pack ei-mp`): those read, when nothing was edited.
+    ///
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::evil_islands::mp::Mp;
+    ///
+    /// let bytes = std::fs::read("../../samples/evil_islands/isle.mp")?;
+    /// let mut mp = Mp::read(&bytes)?;
+    /// assert_eq!(mp.to_bytes()?, bytes);
+    /// mp.tile_types[0] = 6; // water
+    /// assert_eq!(Mp::read(&mp.to_bytes()?)?.tile_types[0], 6);
+    /// # Ok(()) }
+    /// ```
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        write(self)
+    }
+}

@@ -18,7 +18,33 @@ pub const TILE_TYPE_SIZE: usize = 4;
 /// One animated tile (2 × u16).
 pub const ANIMATED_TILE_SIZE: usize = 4;
 
-/// An MP file: the header of a map whose sectors are `<name>XXXYYY.sec` files.
+/// An MP file: the header of a map whose sectors are `<name>XXXYYY.sec` files. Read with [`Mp::read`], written
+/// with [`Mp::to_bytes`]; its JSON is `serde_json::to_value` of it with `"format": "ei-mp"` first
+/// ([`crate::registry::tagged_document_json`]).
+///
+/// # Examples
+///
+/// ```
+/// # fn main() -> relic::Result<()> {
+/// use relic::codec::float::F32;
+/// use relic::evil_islands::mp::Mp;
+///
+/// // A map of 2 × 1 sectors, one 256-pixel atlas of 32-pixel tiles, no materials.
+/// let mp = Mp {
+///     max_altitude: F32::new(40.0),
+///     sectors_x: 2,
+///     sectors_y: 1,
+///     textures_count: 1,
+///     texture_size: 256,
+///     tile_size: 32,
+///     ..Mp::default()
+/// };
+/// let bytes = mp.to_bytes()?;
+/// assert_eq!(bytes[..4], [0x72, 0xF6, 0x4A, 0xCE]);
+/// assert_eq!(bytes.len(), 38);
+/// assert_eq!(Mp::read(&bytes)?, mp);
+/// # Ok(()) }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Mp {
     /// The height of a vertex whose stored altitude is 65535 (heights are stored as u16 fractions of it).

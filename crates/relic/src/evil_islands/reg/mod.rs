@@ -94,3 +94,80 @@ impl Codec for RegCodec {
         write_content(&ini::parse(text)?)
     }
 }
+
+/// Typed access: the parse and the writer of the `ei-reg` codec.
+impl Reg {
+    /// Reads a REG file: every section and key as stored, with its table slot and chain link.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::evil_islands::reg::Reg;
+    ///
+    /// // The magic and a section count of 0.
+    /// let reg = Reg::read(&[0xFB, 0x3E, 0xAB, 0x45, 0, 0])?;
+    /// assert!(reg.sections.is_empty());
+    /// assert_eq!(reg.file_size, 6);
+    /// assert!(Reg::read(b"INI!").is_err());
+    /// # Ok(()) }
+    /// ```
+    pub fn read(bytes: &[u8]) -> Result<Reg> {
+        parse(bytes)
+    }
+
+    /// The file's bytes (the writer of `relic pack ei-reg x.json`): those read, when nothing was edited.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::evil_islands::reg::types::{PlainKey, PlainSection};
+    /// use relic::evil_islands::reg::{write_content, Content, Reg, Text, Value};
+    ///
+    /// // One section, `Game`, with one integer key, `Speed = 3`, laid out as relic lays files out.
+    /// let key = PlainKey { name: Text(b"Speed".to_vec()), value: Value::Int(3) };
+    /// let section = PlainSection { name: Text(b"Game".to_vec()), keys: vec![key], table: None };
+    /// let bytes = write_content(&Content { sections: vec![section], table: None })?;
+    /// let mut reg = Reg::read(&bytes)?;
+    /// reg.sections[0].keys[0].value = Value::Int(5);
+    /// let edited = reg.to_bytes()?;
+    /// assert_eq!(edited.len(), bytes.len());
+    /// assert_eq!(Reg::read(&edited)?.sections[0].keys[0].value, Value::Int(5));
+    /// # Ok(()) }
+    /// ```
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        write(self)
+    }
+
+    /// The JSON document of `relic convert --to json` (`serde_json::to_value` of it).
+    pub fn to_document(&self) -> RegDocument {
+        convert::to_document(self)
+    }
+}
+
+/// Typed access to the JSON document.
+impl RegDocument {
+    /// Reads a REG file into the document `relic convert --to json` writes.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::evil_islands::reg::RegDocument;
+    ///
+    /// let bytes = std::fs::read("../../samples/evil_islands/settings.reg")?;
+    /// let doc = RegDocument::read(&bytes)?;
+    /// assert_eq!(doc.reg.file_size, bytes.len() as u64);
+    /// assert_eq!(doc.to_bytes()?, bytes);
+    /// # Ok(()) }
+    /// ```
+    pub fn read(bytes: &[u8]) -> Result<RegDocument> {
+        Ok(convert::to_document(&parse(bytes)?))
+    }
+
+    /// The file's bytes (the writer of `relic pack ei-reg x.json`).
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        write(&self.reg)
+    }
+}

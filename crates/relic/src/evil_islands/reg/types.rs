@@ -198,7 +198,27 @@ pub struct Section {
 /// Bytes of the file outside every record, when not all zero.
 pub use crate::layout::Gap;
 
-/// A REG file as stored.
+/// A REG file as stored. Read with [`Reg::read`], written with [`Reg::to_bytes`]; its JSON (`relic convert
+/// --to json`) is `serde_json::to_value` of its [`RegDocument`] ([`Reg::to_document`]).
+///
+/// # Examples
+///
+/// ```
+/// # fn main() -> relic::Result<()> {
+/// use relic::evil_islands::reg::types::{PlainKey, PlainSection};
+/// use relic::evil_islands::reg::{write_content, Content, Reg, Text, Value};
+///
+/// // One section, `Game`, with one integer key, `Speed = 3`, laid out as relic lays files out.
+/// let key = PlainKey { name: Text(b"Speed".to_vec()), value: Value::Int(3) };
+/// let section = PlainSection { name: Text(b"Game".to_vec()), keys: vec![key], table: None };
+/// let bytes = write_content(&Content { sections: vec![section], table: None })?;
+/// let reg = Reg::read(&bytes)?;
+/// assert_eq!(reg.sections[0].name.decoded(), "Game");
+/// assert_eq!(reg.sections[0].keys[0].name.decoded(), "Speed");
+/// assert_eq!(reg.sections[0].keys[0].value, Value::Int(3));
+/// assert_eq!(reg.to_bytes()?, bytes);
+/// # Ok(()) }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Reg {
     /// Total file size (bytes outside records that are not listed in `gaps` are zero).

@@ -161,3 +161,97 @@ impl Codec for ModelCodec {
         crate::evil_islands::model::convert_mod(data, Some(path), opts)
     }
 }
+
+/// Typed access: the parse of the `ei-res` codec, zero-copy.
+impl<'a> Res<'a> {
+    /// Reads a RES archive, borrowing `bytes`: names and entry data are slices of them.
+    ///
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::evil_islands::res::{write_archive, PackInput, PackOptions, PackSource, Res};
+    ///
+    /// // An archive of two entries, written by relic's packer.
+    /// let entry = |name: &str, data: &[u8]| PackInput {
+    ///     name: name.as_bytes().to_vec(),
+    ///     modified: 1_000_000_000,
+    ///     source: PackSource::Bytes(data.to_vec()),
+    /// };
+    /// let mut bytes = Vec::new();
+    /// write_archive(vec![entry("readme.txt", b"hello"), entry("texts\\quest", b"Find it.")], PackOptions::default(), &mut bytes)?;
+    /// let res = Res::read(&bytes)?;
+    /// assert_eq!(res.header.files_count, 2);
+    /// assert_eq!(res.find(b"readme.txt").map(|i| res.data(i)), Some(&b"hello"[..]));
+    /// assert!(Res::read(&bytes[..15]).is_err());
+    /// # Ok(()) }
+    /// ```
+    pub fn read(bytes: &'a [u8]) -> Result<Res<'a>> {
+        parse(bytes)
+    }
+
+    /// The owned, lossless document (`relic convert --to json` is `serde_json::to_value` of it).
+    pub fn to_document(&self) -> ResDocument {
+        convert::to_document(self)
+    }
+
+    /// The file's bytes, written from [`Res::to_document`] by the writer of `relic pack ei-res x.json`: those
+    /// read.
+    ///
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::evil_islands::res::{write_archive, PackInput, PackOptions, PackSource, Res};
+    ///
+    /// // An archive of two entries, written by relic's packer.
+    /// let entry = |name: &str, data: &[u8]| PackInput {
+    ///     name: name.as_bytes().to_vec(),
+    ///     modified: 1_000_000_000,
+    ///     source: PackSource::Bytes(data.to_vec()),
+    /// };
+    /// let mut bytes = Vec::new();
+    /// write_archive(vec![entry("readme.txt", b"hello"), entry("texts\\quest", b"Find it.")], PackOptions::default(), &mut bytes)?;
+    /// let res = Res::read(&bytes)?;
+    /// let mut doc = res.to_document();
+    /// assert_eq!(doc.entries[0].name, "readme.txt");
+    /// assert_eq!(res.to_bytes()?, bytes);
+    /// // An edit goes through the document.
+    /// doc.entries[0].record.modified = 7;
+    /// let edited = doc.to_bytes()?;
+    /// assert_eq!(Res::read(&edited)?.records[0].modified, 7);
+    /// # Ok(()) }
+    /// ```
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        write_document(&self.to_document())
+    }
+}
+
+/// Typed access to the owned document.
+impl ResDocument {
+    /// Reads a RES archive into its owned document ([`Res::read`], then [`Res::to_document`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::evil_islands::res::ResDocument;
+    ///
+    /// let bytes = std::fs::read("../../samples/evil_islands/example.res")?;
+    /// let doc = ResDocument::read(&bytes)?;
+    /// assert_eq!(doc.entries.len(), 5);
+    /// assert!(doc.entries.iter().any(|e| e.name == "тексты\\привет.txt"));
+    /// assert_eq!(doc.to_bytes()?, bytes);
+    /// # Ok(()) }
+    /// ```
+    pub fn read(bytes: &[u8]) -> Result<ResDocument> {
+        Ok(convert::to_document(&parse(bytes)?))
+    }
+
+    /// The file's bytes (the writer of `relic pack ei-res x.json`).
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        write_document(self)
+    }
+}

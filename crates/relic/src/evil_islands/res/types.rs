@@ -41,7 +41,32 @@ pub struct ResRecord {
     pub name_offset: u32,
 }
 
-/// A parsed RES archive borrowing the file's bytes. Every range was checked by the reader.
+/// A parsed RES archive borrowing the file's bytes. Every range was checked by the reader. Read with
+/// [`Res::read`]; [`Res::to_document`] gives the owned [`ResDocument`] (`relic convert --to json` is
+/// `serde_json::to_value` of it), and [`Res::to_bytes`] writes the file back from it.
+///
+/// # Examples
+///
+/// ```
+/// # fn main() -> relic::Result<()> {
+/// use relic::evil_islands::res::{write_archive, PackInput, PackOptions, PackSource, Res};
+///
+/// // An archive of two entries, written by relic's packer.
+/// let entry = |name: &str, data: &[u8]| PackInput {
+///     name: name.as_bytes().to_vec(),
+///     modified: 1_000_000_000,
+///     source: PackSource::Bytes(data.to_vec()),
+/// };
+/// let mut bytes = Vec::new();
+/// write_archive(vec![entry("readme.txt", b"hello"), entry("texts\\quest", b"Find it.")], PackOptions::default(), &mut bytes)?;
+/// let res = Res::read(&bytes)?;
+/// assert_eq!(res.len(), 2);
+/// let i = res.find(b"TEXTS\\QUEST").expect("found ignoring case");
+/// assert_eq!(res.data(i), b"Find it.");
+/// assert_eq!(res.records[i].modified, 1_000_000_000);
+/// assert_eq!(res.to_bytes()?, bytes);
+/// # Ok(()) }
+/// ```
 #[derive(Debug, Clone)]
 pub struct Res<'a> {
     pub header: ResHeader,
@@ -49,7 +74,8 @@ pub struct Res<'a> {
     pub(super) bytes: &'a [u8],
 }
 
-/// The owned, lossless form of a RES file.
+/// The owned, lossless form of a RES file: [`ResDocument::read`] and [`ResDocument::to_bytes`]; `relic convert
+/// --to json` is `serde_json::to_value` of it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ResDocument {
     pub format: String,

@@ -89,3 +89,52 @@ pub fn sector_name(name: &str) -> Option<(&str, u32, u32)> {
     let y = digits.get(3..)?.parse().ok()?;
     Some((prefix, x, y))
 }
+
+/// Typed access: the parse and the writer of the `ei-sec` codec.
+impl Sec {
+    /// Reads a SEC file: land vertices and tiles, and the water layer when the liquids byte says so.
+    ///
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::evil_islands::sec::Sec;
+    ///
+    /// let bytes = std::fs::read("../../samples/evil_islands/isle000000.sec")?;
+    /// let sec = Sec::read(&bytes)?;
+    /// assert_eq!((sec.vertices.len(), sec.tiles.len()), (33 * 33, 16 * 16));
+    /// assert!(sec.water.is_none());
+    /// assert_eq!(sec.vertices[0].z, 9054);
+    /// assert!(Sec::read(&bytes[..100]).is_err());
+    /// # Ok(()) }
+    /// ```
+    pub fn read(bytes: &[u8]) -> Result<Sec> {
+        parse(bytes)
+    }
+
+    /// The file's bytes (the writer of `relic pack ei-sec`): those read, when nothing was edited.
+    ///
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::evil_islands::sec::Sec;
+    ///
+    /// let bytes = std::fs::read("../../samples/evil_islands/isle000000.sec")?;
+    /// let sec = Sec::read(&bytes)?;
+    /// assert_eq!((sec.vertices.len(), sec.tiles.len()), (33 * 33, 16 * 16));
+    /// assert!(sec.water.is_none());
+    /// assert_eq!(sec.vertices[0].z, 9054);
+    /// let mut raised = sec.clone();
+    /// raised.vertices[0].z += 1;
+    /// let edited = raised.to_bytes()?;
+    /// assert_eq!(edited.len(), bytes.len());
+    /// assert_eq!(Sec::read(&edited)?.vertices[0].z, 9055);
+    /// # Ok(()) }
+    /// ```
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        write(self)
+    }
+}

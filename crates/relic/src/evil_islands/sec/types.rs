@@ -31,7 +31,24 @@ pub const NO_LIQUID: u16 = 0xFFFF;
 /// A SEC file: one 32 × 32-cell sector of a map, `<map>XXXYYY.sec` (sector x, then y, three digits each).
 ///
 /// Its JSON form is laid out as the sector is: per layer, 33 rows of 33 values for each vertex field
-/// (`dx`, `dy`, `z`, `normal`; row = y, column = x) and 16 rows of 16 tiles (see [`SecJson`]).
+/// (`dx`, `dy`, `z`, `normal`; row = y, column = x) and 16 rows of 16 tiles (see [`SecJson`]), with `"format":
+/// "ei-sec"` first ([`crate::registry::tagged_document_json`]). Read with [`Sec::read`], written with
+/// [`Sec::to_bytes`].
+///
+/// # Examples
+///
+/// ```
+/// # fn main() -> relic::Result<()> {
+/// use relic::evil_islands::sec::Sec;
+///
+/// let bytes = std::fs::read("../../samples/evil_islands/isle000000.sec")?;
+/// let sec = Sec::read(&bytes)?;
+/// assert_eq!((sec.vertices.len(), sec.tiles.len()), (33 * 33, 16 * 16));
+/// assert!(sec.water.is_none());
+/// assert_eq!(sec.vertices[0].z, 9054);
+/// assert_eq!(sec.to_bytes()?, bytes);
+/// # Ok(()) }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(into = "SecJson", try_from = "SecJson")]
 pub struct Sec {

@@ -87,3 +87,71 @@ impl Codec for RcdCodec {
         convert::assets(&parse(data)?, data.len() as u64, opts)
     }
 }
+
+/// Typed access: the parse, the writer and the JSON of the `freerct-rcd` codec.
+impl<'a> Rcd<'a> {
+    /// Reads an RCD file: every block in file order, read field by field where relic knows its layout, else
+    /// kept raw (borrowing `bytes`).
+    ///
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::freerct::rcd::{Body, Rcd};
+    ///
+    /// // `RCDF` version 1, then one block relic has no layout for (`XMPL` version 1, a 3-byte body): kept raw.
+    /// let mut bytes = b"RCDF".to_vec();
+    /// bytes.extend(1u32.to_le_bytes());
+    /// bytes.extend(b"XMPL");
+    /// bytes.extend(1u32.to_le_bytes());
+    /// bytes.extend(3u32.to_le_bytes());
+    /// bytes.extend([1, 2, 3]);
+    /// let rcd = Rcd::read(&bytes)?;
+    /// assert_eq!(rcd.blocks.len(), 1);
+    /// assert_eq!(rcd.blocks[0].version, 1);
+    /// assert!(Rcd::read(&bytes[..20]).is_err());
+    /// # Ok(()) }
+    /// ```
+    pub fn read(bytes: &'a [u8]) -> Result<Rcd<'a>> {
+        parse(bytes)
+    }
+
+    /// The file's bytes (the writer of `relic pack freerct-rcd x.json`): those read, when nothing was edited.
+    ///
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::freerct::rcd::{Body, Rcd};
+    ///
+    /// // `RCDF` version 1, then one block relic has no layout for (`XMPL` version 1, a 3-byte body): kept raw.
+    /// let mut bytes = b"RCDF".to_vec();
+    /// bytes.extend(1u32.to_le_bytes());
+    /// bytes.extend(b"XMPL");
+    /// bytes.extend(1u32.to_le_bytes());
+    /// bytes.extend(3u32.to_le_bytes());
+    /// bytes.extend([1, 2, 3]);
+    /// let rcd = Rcd::read(&bytes)?;
+    /// assert_eq!(rcd.to_bytes()?, bytes);
+    /// let json = rcd.to_json();
+    /// assert_eq!(json["format"], "freerct-rcd");
+    /// assert_eq!(Rcd::from_json(&json)?.to_bytes()?, bytes);
+    /// # Ok(()) }
+    /// ```
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        write(self)
+    }
+
+    /// The JSON of `relic convert --to json`.
+    pub fn to_json(&self) -> serde_json::Value {
+        json::to_json(self)
+    }
+
+    /// The file [`Rcd::to_json`] describes (`relic pack freerct-rcd x.json`, without the PNGs `convert` writes
+    /// beside it).
+    pub fn from_json(value: &serde_json::Value) -> Result<Rcd<'static>> {
+        json::from_json(value)
+    }
+}

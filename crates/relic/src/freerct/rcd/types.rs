@@ -13,6 +13,30 @@ pub const FILE_HEADER: usize = 8;
 /// Every block starts with magic, version and body length.
 pub const BLOCK_HEADER: usize = 12;
 
+/// An RCD file, its blocks borrowing the file's bytes where they are kept as stored. Read with [`Rcd::read`],
+/// written with [`Rcd::to_bytes`]; its JSON (`relic convert --to json`: every block with its fields by name) is
+/// [`Rcd::to_json`], read back by [`Rcd::from_json`].
+///
+/// # Examples
+///
+/// ```
+/// # fn main() -> relic::Result<()> {
+/// use relic::freerct::rcd::{Body, Rcd};
+///
+/// // `RCDF` version 1, then one block relic has no layout for (`XMPL` version 1, a 3-byte body): kept raw.
+/// let mut bytes = b"RCDF".to_vec();
+/// bytes.extend(1u32.to_le_bytes());
+/// bytes.extend(b"XMPL");
+/// bytes.extend(1u32.to_le_bytes());
+/// bytes.extend(3u32.to_le_bytes());
+/// bytes.extend([1, 2, 3]);
+/// let rcd = Rcd::read(&bytes)?;
+/// assert_eq!(rcd.version, 1);
+/// assert_eq!(rcd.blocks[0].magic_str(), "XMPL");
+/// assert!(matches!(&rcd.blocks[0].body, Body::Raw { bytes, reason: None } if bytes.as_ref() == [1, 2, 3]));
+/// assert_eq!(rcd.to_bytes()?, bytes);
+/// # Ok(()) }
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct Rcd<'a> {
     /// 1 (the spec's era) or 2 (today's game).

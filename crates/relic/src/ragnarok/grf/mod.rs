@@ -169,3 +169,64 @@ impl Codec for GrfCodec {
         write_archive(inputs, request.version.unwrap_or(types::VERSION_0X200), out)
     }
 }
+
+/// Typed access: the parse and the writer of the `ro-grf` codec, zero-copy. The uniform `read` of other formats
+/// is `parse` here: `Grf::read` already reads one entry.
+impl<'a> Grf<'a> {
+    /// Reads a GRF archive, borrowing `bytes` (entries are inflated and deciphered when read, with
+    /// [`Grf::read`]).
+    ///
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::ragnarok::grf::{write_archive_bytes, Grf, PackInput, PackSource};
+    ///
+    /// // A version 0x200 archive of one file, written by relic's packer.
+    /// let input = PackInput { name: b"data\\readme.txt".to_vec(), source: PackSource::Bytes(b"hello".to_vec()) };
+    /// let bytes = write_archive_bytes(vec![input], 0x200)?;
+    /// let grf = Grf::parse(&bytes)?;
+    /// assert_eq!(grf.file_count(), 1);
+    /// assert_eq!(grf.entries[0].name, "data\\readme.txt");
+    /// assert_eq!(grf.entries[0].record.real_size, 5);
+    /// assert!(Grf::parse(&bytes[..40]).is_err());
+    /// # Ok(()) }
+    /// ```
+    pub fn parse(bytes: &'a [u8]) -> Result<Grf<'a>> {
+        parse(bytes)
+    }
+
+    /// The owned, lossless document, without the signature (see [`GrfDocument`]).
+    pub fn to_document(&self) -> GrfDocument {
+        convert::to_document(self)
+    }
+
+    /// The JSON of `relic convert --to json`: the document with the signature in `header.signature`. Refused
+    /// for an archive over `--max-entry-size` ([`crate::limits`]), as the document holds every stored byte.
+    pub fn to_json(&self) -> Result<serde_json::Value> {
+        convert::to_json(self)
+    }
+
+    /// The file's bytes, written from [`Grf::to_document`] with this archive's signature by the writer of
+    /// `relic pack ro-grf x.json`: those read.
+    ///
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::ragnarok::grf::{write_archive_bytes, Grf, PackInput, PackSource};
+    ///
+    /// // A version 0x200 archive of one file, written by relic's packer.
+    /// let input = PackInput { name: b"data\\readme.txt".to_vec(), source: PackSource::Bytes(b"hello".to_vec()) };
+    /// let bytes = write_archive_bytes(vec![input], 0x200)?;
+    /// let grf = Grf::parse(&bytes)?;
+    /// assert_eq!(grf.to_bytes()?, bytes);
+    /// assert_eq!(grf.to_json()?["header"]["signature"], "Master of Magic");
+    /// # Ok(()) }
+    /// ```
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        write_document_as(&self.to_document(), self.signature)
+    }
+}

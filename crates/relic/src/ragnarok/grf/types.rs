@@ -288,6 +288,27 @@ pub struct GrfEntry {
 }
 
 /// A parsed GRF borrowing the file's bytes. Every file entry's data range was checked by the reader.
+///
+/// Read with [`Grf::parse`] (named so because [`Grf::read`] reads an entry); [`Grf::to_document`] gives the owned
+/// [`GrfDocument`], [`Grf::to_json`] the JSON of `relic convert --to json` (the document and the signature),
+/// and [`Grf::to_bytes`] writes the file back.
+///
+/// # Examples
+///
+/// ```
+/// # fn main() -> relic::Result<()> {
+/// use relic::ragnarok::grf::{write_archive_bytes, Grf, PackInput, PackSource};
+///
+/// // A version 0x200 archive of one file, written by relic's packer.
+/// let input = PackInput { name: b"data\\readme.txt".to_vec(), source: PackSource::Bytes(b"hello".to_vec()) };
+/// let bytes = write_archive_bytes(vec![input], 0x200)?;
+/// let grf = Grf::parse(&bytes)?;
+/// assert_eq!(grf.header.version, 0x200);
+/// let i = grf.find_ci("DATA\\README.TXT").expect("found ignoring case");
+/// assert_eq!(grf.read(i)?.as_ref(), b"hello");
+/// assert_eq!(grf.to_bytes()?, bytes);
+/// # Ok(()) }
+/// ```
 #[derive(Debug, Clone)]
 pub struct Grf<'a> {
     /// Which signature the file starts with (the header's other fields do not depend on it).
@@ -308,7 +329,9 @@ pub struct Grf<'a> {
     pub(super) bytes: &'a [u8],
 }
 
-/// The owned, lossless form of a GRF file.
+/// The owned, lossless form of a GRF file ([`Grf::to_document`]). It does not hold the signature: write it
+/// with [`write_document_as`](super::write_document_as) and the signature of the [`Grf`] it came from (as
+/// [`Grf::to_bytes`] does).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GrfDocument {
     pub format: String,

@@ -142,3 +142,53 @@ pub fn check_textures(data: &[u8], path: &std::path::Path) -> Result<Vec<String>
         .map(|n| sources.missing_note(&n.text))
         .collect())
 }
+
+/// Typed access: the parse and the writer of the `ro-rsm` codec.
+impl Rsm {
+    /// Reads an RSM (1.1 to 1.5) or RSM2 (2.2, 2.3) model.
+    ///
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::ragnarok::rsm::{Rsm, Version};
+    ///
+    /// let bytes = std::fs::read("../../samples/ragnarok/pyramid.rsm")?;
+    /// let rsm = Rsm::read(&bytes)?;
+    /// assert_eq!(rsm.version, Version::new(1, 4));
+    /// assert_eq!(rsm.meshes.len(), 1);
+    /// assert_eq!(rsm.root_names[0].text, "pyramid");
+    /// assert_eq!(rsm.textures[0].text, "stone.bmp");
+    /// assert!(Rsm::read(b"GRSM").is_err());
+    /// # Ok(()) }
+    /// ```
+    pub fn read(bytes: &[u8]) -> Result<Rsm> {
+        parse(bytes)
+    }
+
+    /// The file's bytes (the writer of `relic pack ro-rsm`): those read, when nothing was edited.
+    ///
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::ragnarok::rsm::{Rsm, Version};
+    ///
+    /// let bytes = std::fs::read("../../samples/ragnarok/pyramid.rsm")?;
+    /// let rsm = Rsm::read(&bytes)?;
+    /// assert_eq!(rsm.version, Version::new(1, 4));
+    /// assert_eq!(rsm.meshes.len(), 1);
+    /// assert_eq!(rsm.root_names[0].text, "pyramid");
+    /// assert_eq!(rsm.textures[0].text, "stone.bmp");
+    /// assert_eq!(rsm.to_bytes()?, bytes);
+    /// let mut renamed = rsm.clone();
+    /// renamed.shade_type = 2;
+    /// assert_eq!(Rsm::read(&renamed.to_bytes()?)?.shade_type, 2);
+    /// # Ok(()) }
+    /// ```
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        write(self)
+    }
+}

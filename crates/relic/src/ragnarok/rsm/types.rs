@@ -157,7 +157,24 @@ impl<'de> Deserialize<'de> for Name {
     }
 }
 
-/// A whole RSM/RSM2 file, in file order.
+/// A whole RSM/RSM2 file, in file order. Read with [`Rsm::read`], written with [`Rsm::to_bytes`]; `relic convert
+/// --to json` is `serde_json::to_value` of it.
+///
+/// # Examples
+///
+/// ```
+/// # fn main() -> relic::Result<()> {
+/// use relic::ragnarok::rsm::{Rsm, Version};
+///
+/// let bytes = std::fs::read("../../samples/ragnarok/pyramid.rsm")?;
+/// let rsm = Rsm::read(&bytes)?;
+/// assert_eq!(rsm.version, Version::new(1, 4));
+/// assert_eq!(rsm.meshes.len(), 1);
+/// assert_eq!(rsm.root_names[0].text, "pyramid");
+/// assert_eq!(rsm.textures[0].text, "stone.bmp");
+/// assert_eq!(rsm.to_bytes()?, bytes);
+/// # Ok(()) }
+/// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Rsm {
     pub version: Version,

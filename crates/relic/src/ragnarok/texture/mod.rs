@@ -42,6 +42,135 @@ pub static FORMAT: Format = Format {
     codec: &TextureCodec,
 };
 
+/// A BMP or TGA texture: its header, checked, and the file's bytes (the file is its pixels: relic keeps it
+/// whole, and [`decode`] draws it). Read with [`Texture::read`], written with [`Texture::to_bytes`]; its JSON
+/// (`relic convert --to json`: the header and the bytes in base64) is [`Texture::to_json`].
+///
+///
+/// # Examples
+///
+/// ```
+/// # fn main() -> relic::Result<()> {
+/// use relic::ragnarok::texture::{header::Container, Texture};
+///
+/// // A 1 × 1 24-bit BMP: file header, 40-byte info header, one magenta pixel (B, G, R) and row padding.
+/// let mut bmp = b"BM".to_vec();
+/// for word in [58u32, 0, 54, 40, 1, 1] {
+///     bmp.extend(word.to_le_bytes());
+/// }
+/// bmp.extend([1, 0, 24, 0]); // one plane, 24 bits per pixel
+/// for word in [0u32, 4, 2835, 2835, 0, 0] {
+///     bmp.extend(word.to_le_bytes());
+/// }
+/// bmp.extend([0xFF, 0x00, 0xFF, 0x00]);
+/// let texture = Texture::read(&bmp)?;
+/// assert_eq!(texture.header.container, Container::Bmp);
+/// assert_eq!((texture.header.width, texture.header.height, texture.header.bits_per_pixel), (1, 1, 24));
+/// assert_eq!(texture.to_bytes()?, bmp);
+/// # Ok(()) }
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Texture {
+    pub header: header::Header,
+    /// The whole file.
+    pub bytes: Vec<u8>,
+}
+
+/// Typed access: the header check and the JSON of the `ro-texture` codec.
+impl Texture {
+    /// Reads a texture: its header is checked (a BMP by `BM`, else a TGA); the pixels are not decoded.
+    ///
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::ragnarok::texture::{header::Container, Texture};
+    ///
+    /// // A 1 × 1 24-bit BMP: file header, 40-byte info header, one magenta pixel (B, G, R) and row padding.
+    /// let mut bmp = b"BM".to_vec();
+    /// for word in [58u32, 0, 54, 40, 1, 1] {
+    ///     bmp.extend(word.to_le_bytes());
+    /// }
+    /// bmp.extend([1, 0, 24, 0]); // one plane, 24 bits per pixel
+    /// for word in [0u32, 4, 2835, 2835, 0, 0] {
+    ///     bmp.extend(word.to_le_bytes());
+    /// }
+    /// bmp.extend([0xFF, 0x00, 0xFF, 0x00]);
+    /// let texture = Texture::read(&bmp)?;
+    /// assert_eq!(texture.header.bits_per_pixel, 24);
+    /// assert!(Texture::read(&bmp[..20]).is_err());
+    /// # Ok(()) }
+    /// ```
+    pub fn read(bytes: &[u8]) -> Result<Texture> {
+        Ok(Texture { header: header::read(bytes)?, bytes: bytes.to_vec() })
+    }
+
+    /// The file's bytes: those read.
+    ///
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// use relic::ragnarok::texture::{header::Container, Texture};
+    ///
+    /// // A 1 × 1 24-bit BMP: file header, 40-byte info header, one magenta pixel (B, G, R) and row padding.
+    /// let mut bmp = b"BM".to_vec();
+    /// for word in [58u32, 0, 54, 40, 1, 1] {
+    ///     bmp.extend(word.to_le_bytes());
+    /// }
+    /// bmp.extend([1, 0, 24, 0]); // one plane, 24 bits per pixel
+    /// for word in [0u32, 4, 2835, 2835, 0, 0] {
+    ///     bmp.extend(word.to_le_bytes());
+    /// }
+    /// bmp.extend([0xFF, 0x00, 0xFF, 0x00]);
+    /// let texture = Texture::read(&bmp)?;
+    /// assert_eq!(texture.to_bytes()?, bmp);
+    /// let json = texture.to_json()?;
+    /// assert_eq!(json["type"], "bmp");
+    /// assert_eq!(Texture::from_json(json)?.to_bytes()?, bmp);
+    /// # Ok(()) }
+    /// ```
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        Ok(self.bytes.clone())
+    }
+
+    /// The JSON of `relic convert --to json`: the header and the file's bytes (base64).
+    pub fn to_json(&self) -> Result<serde_json::Value> {
+        let h = self.header;
+        let doc = Document {
+            container: h.container,
+            width: h.width,
+            height: h.height,
+            bits_per_pixel: h.bits_per_pixel,
+            data: base64::engine::general_purpose::STANDARD.encode(&self.bytes),
+        };
+        crate::registry::tagged_document_json(FORMAT_ID, &doc)
+    }
+
+    /// The texture [`Texture::to_json`] describes (`relic pack ro-texture x.json`). The header must be that of
+    /// the bytes: a header edited in the JSON alone is refused rather than silently ignored.
+    pub fn from_json(value: serde_json::Value) -> Result<Texture> {
+        let doc: Document = crate::registry::tagged_document_from_json(FORMAT_ID, value)?;
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(doc.data.as_bytes())
+            .map_err(|e| crate::registry::json_error(FORMAT_ID, "data", &e))?;
+        let texture = Texture::read(&bytes)?;
+        let h = texture.header;
+        if (h.container, h.width, h.height, h.bits_per_pixel)
+            != (doc.container, doc.width, doc.height, doc.bits_per_pixel)
+        {
+            return Err(crate::registry::json_error(
+                FORMAT_ID,
+                "",
+                &"type, width, height and bits_per_pixel must be those of `data` (edit the image, not the header)",
+            ));
+        }
+        Ok(texture)
+    }
+}
+
 /// The lossless JSON: the header (for reading) and the bytes.
 #[derive(Debug, Serialize, Deserialize)]
 struct Document {
@@ -134,34 +263,11 @@ impl Codec for TextureCodec {
     }
 
     fn to_json(&self, data: &[u8]) -> Result<serde_json::Value> {
-        let h = header::read(data)?;
-        let doc = Document {
-            container: h.container,
-            width: h.width,
-            height: h.height,
-            bits_per_pixel: h.bits_per_pixel,
-            data: base64::engine::general_purpose::STANDARD.encode(data),
-        };
-        crate::registry::tagged_document_json(FORMAT_ID, &doc)
+        Texture::read(data)?.to_json()
     }
 
     fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
-        let doc: Document = crate::registry::tagged_document_from_json(FORMAT_ID, value)?;
-        let bytes = base64::engine::general_purpose::STANDARD
-            .decode(doc.data.as_bytes())
-            .map_err(|e| crate::registry::json_error(FORMAT_ID, "data", &e))?;
-        // The bytes decide; a header edited in the JSON alone would be silently ignored, so it must agree.
-        let h = header::read(&bytes)?;
-        if (h.container, h.width, h.height, h.bits_per_pixel)
-            != (doc.container, doc.width, doc.height, doc.bits_per_pixel)
-        {
-            return Err(crate::registry::json_error(
-                FORMAT_ID,
-                "",
-                &"type, width, height and bits_per_pixel must be those of `data` (edit the image, not the header)",
-            ));
-        }
-        Ok(bytes)
+        Texture::from_json(value)?.to_bytes()
     }
 
     fn convert(&self, data: &[u8], _opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
