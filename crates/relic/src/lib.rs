@@ -9,8 +9,25 @@
 //! SRSC specification, the Evil Islands specification, …) and `CORRECTIONS.md`, relic's notes of where those
 //! specifications are wrong, checked against public implementations and real files. Neither is part of this
 //! repository; where a module's docs and a specification disagree, the module's docs say what relic does.
+//!
+//! # Features
+//!
+//! The parsers, writers, [`registry`] and [`asset`] model need none; the CLI enables all of these, which
+//! are the default. An engine that only reads and writes the games' files depends on
+//! `relic = { version = "0.1", default-features = false }`.
+//!
+//! - `parallel`: work across files, entries and frames runs on every core (rayon); without it the same
+//!   work runs in turn, with the same results.
+//! - `export`: the encoders and decoders of open formats: PNG, WAV, glTF and CSV output
+//!   ([`export`]'s `png`, `wav`, `gltf`), packing images from PNG, BMP/TGA textures. Without it those
+//!   conversions return [`Error::Unsupported`] naming the feature; JSON, text and the asset model remain.
+//! - `fs`: [`ops`], the batch operations that write files (extract, convert, pack, edit, check), and the
+//!   atomic, link-refusing writers of [`paths`].
+//! - `view`: [`view`], the local browser viewer; implies the three above.
+//! - `testing`: test helpers shared by relic's own tests; not part of the API.
 // Unsafe code is denied everywhere; the one exception is opening a memory map in `source`.
 #![deny(unsafe_code)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod asset;
 pub mod bytes;
@@ -19,13 +36,19 @@ pub mod error;
 pub mod export;
 pub mod layout;
 pub mod limits;
+#[cfg(feature = "fs")]
+#[cfg_attr(docsrs, doc(cfg(feature = "fs")))]
 pub mod ops;
+mod parallel;
 pub mod paths;
 pub mod reader;
 pub mod registry;
 pub mod source;
+#[cfg(any(test, feature = "testing"))]
+#[doc(hidden)]
 pub mod testing;
 #[cfg(feature = "view")]
+#[cfg_attr(docsrs, doc(cfg(feature = "view")))]
 pub mod view;
 
 pub mod dark_reign;

@@ -1,6 +1,8 @@
 //! JSON and CSV output for documents.
 
+#[cfg(feature = "export")]
 use super::Exported;
+#[cfg(feature = "export")]
 use crate::asset::Document;
 use crate::error::{Error, Result};
 
@@ -10,6 +12,8 @@ pub fn to_pretty(value: &serde_json::Value) -> Result<Vec<u8>> {
     Ok(out)
 }
 
+#[cfg(feature = "export")]
+#[cfg_attr(docsrs, doc(cfg(feature = "export")))]
 /// One CSV file per table (`<stem>.<table>.csv`, or `<stem>.csv` for a single table).
 pub fn tables_to_csv(doc: &Document) -> Result<Vec<Exported>> {
     if doc.tables.is_empty() {
