@@ -360,6 +360,7 @@ mod tests {
         assert_eq!(safe_relative_path("quest q72h").unwrap(), PathBuf::from("quest q72h"));
     }
 
+    #[cfg(feature = "fs")]
     #[test]
     fn atomic_write_refuses_overwrite_without_force_and_sets_time() {
         let dir = tempfile::tempdir().unwrap();
@@ -380,6 +381,7 @@ mod tests {
         assert_eq!(names, vec![std::ffi::OsString::from("f.bin")]);
     }
 
+    #[cfg(feature = "fs")]
     #[test]
     fn a_durable_write_replaces_only_with_force_and_leaves_no_temporary_file() {
         let dir = tempfile::tempdir().unwrap();
@@ -427,6 +429,7 @@ mod device_and_link_tests {
     }
 
     #[cfg(unix)]
+    #[cfg(feature = "fs")]
     #[test]
     fn a_link_below_the_root_is_never_written_through() {
         let root = tempfile::tempdir().unwrap();
@@ -451,6 +454,7 @@ mod device_and_link_tests {
         assert_eq!(std::fs::read(elsewhere.path().join("ok")).unwrap(), b"ok");
     }
 
+    #[cfg(feature = "fs")]
     #[test]
     fn paths_outside_the_root_are_refused() {
         let root = tempfile::tempdir().unwrap();
@@ -458,6 +462,7 @@ mod device_and_link_tests {
         assert!(err.is_err());
     }
 
+    #[cfg(feature = "fs")]
     #[test]
     fn a_new_file_appears_whole_with_its_time_and_never_replaces_anything() {
         let root = tempfile::tempdir().unwrap();
@@ -495,9 +500,13 @@ mod device_and_link_tests {
     /// On Linux the file is written unnamed and linked into place where the file system allows it (ext4,
     /// tmpfs and xfs do), so this test knows which path the one above took.
     #[cfg(target_os = "linux")]
+    #[cfg(feature = "fs")]
     #[test]
     fn linux_writes_unnamed_files() {
         let root = tempfile::tempdir().unwrap();
+        use std::io::Write;
+
+        use super::write::unnamed;
         match unnamed::create(root.path()).unwrap() {
             Some(mut file) => {
                 file.write_all(b"abc").unwrap();

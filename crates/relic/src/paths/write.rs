@@ -242,7 +242,7 @@ fn taken(path: &Path, error: std::io::Error) -> Error {
 
 /// Unnamed files (`O_TMPFILE`), linked into place when whole.
 #[cfg(target_os = "linux")]
-mod unnamed {
+pub(in crate::paths) mod unnamed {
     use std::path::Path;
 
     use rustix::fs::{AtFlags, Mode, OFlags, CWD};
@@ -250,7 +250,7 @@ mod unnamed {
     /// An unnamed file in `dir` (checked by `make_folders`: no link below the root; the root itself may be
     /// one), or `None` where the file system or the kernel has no unnamed files, or `/proc` (through which
     /// it is linked) is missing.
-    pub(super) fn create(dir: &Path) -> std::io::Result<Option<std::fs::File>> {
+    pub(in crate::paths) fn create(dir: &Path) -> std::io::Result<Option<std::fs::File>> {
         static PROC: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
         if !*PROC.get_or_init(|| Path::new("/proc/self/fd").is_dir()) {
             return Ok(None);
@@ -269,7 +269,7 @@ mod unnamed {
     }
 
     /// Gives `file` the name `path`; fails if anything has that name.
-    pub(super) fn link(file: &std::fs::File, path: &Path) -> std::io::Result<()> {
+    pub(in crate::paths) fn link(file: &std::fs::File, path: &Path) -> std::io::Result<()> {
         use std::os::fd::AsRawFd;
         let proc = format!("/proc/self/fd/{}", file.as_raw_fd());
         rustix::fs::linkat(CWD, proc.as_str(), CWD, path, AtFlags::SYMLINK_FOLLOW).map_err(Into::into)
