@@ -59,3 +59,8 @@ pub mod ragnarok;
 
 pub use error::{Error, Result};
 pub use registry::{Format, FORMATS};
+
+// The crate README's example, compiled with the doc-tests so that it stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeExample;
