@@ -21,9 +21,9 @@
 //! - `export`: the encoders and decoders of open formats: PNG, WAV, glTF and CSV output
 //!   ([`export`]'s `png`, `wav`, `gltf`), packing images from PNG, BMP/TGA textures. Without it those
 //!   conversions return [`Error::Unsupported`] naming the feature; JSON, text and the asset model remain.
-//! - `fs`: [`ops`], the batch operations that write files (extract, convert, pack, edit, check), and the
+//! - `fs`: `ops`, the batch operations that write files (extract, convert, pack, edit, check), and the
 //!   atomic, link-refusing writers of [`paths`].
-//! - `view`: [`view`], the local browser viewer; implies the three above.
+//! - `view`: `view`, the local browser viewer; implies the three above.
 //! - `testing`: test helpers shared by relic's own tests; not part of the API.
 // Unsafe code is denied everywhere; the one exception is opening a memory map in `source`.
 #![deny(unsafe_code)]
