@@ -94,7 +94,7 @@ pub fn export_with(
         }
         #[cfg(not(feature = "export"))]
         (Asset::Scene(_), _) => {
-            let _ = stem;
+            let _ = stem; // only glTF output names a file after it
             Err(needs_export("glTF output"))
         }
     }

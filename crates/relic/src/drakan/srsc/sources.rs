@@ -697,6 +697,7 @@ struct Wav {
     samples: Vec<i32>,
 }
 
+/// A WAV's audio: refused without a WAV reader.
 #[cfg(not(feature = "export"))]
 fn read_wav(_path: &Path) -> Result<Wav> {
     Err(crate::export::needs_export("WAV input"))
@@ -726,7 +727,7 @@ fn read_wav(path: &Path) -> Result<Wav> {
     Ok(Wav { channels: spec.channels, rate: spec.sample_rate, bits: spec.bits_per_sample, samples })
 }
 
-/// A 16-bit greyscale PNG's size and values (a heightmap); anything else is refused.
+/// A 16-bit greyscale PNG's size and values: refused without a PNG decoder.
 #[cfg(not(feature = "export"))]
 fn read_gray16(_path: &Path) -> Result<(u32, u32, Vec<u16>)> {
     Err(crate::export::needs_export("PNG input"))

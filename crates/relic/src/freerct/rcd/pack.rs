@@ -255,13 +255,14 @@ struct Indices {
     rgba: Option<Vec<u8>>,
 }
 
-/// A PNG's palette indices: an 8-bit indexed PNG's own (as convert writes them), else its colours mapped
-/// to `pal` (alpha 0 is index 0; a colour several entries share keeps the index `hint` had there).
+/// A PNG's palette indices: refused without a PNG decoder.
 #[cfg(not(feature = "export"))]
 fn indices_of_png(_bytes: &[u8], _pal: &Palette, _hint: Option<&[u8]>, _want_rgba: bool) -> Result<Indices> {
     Err(crate::export::needs_export("PNG input"))
 }
 
+/// A PNG's palette indices: an 8-bit indexed PNG's own (as convert writes them), else its colours mapped
+/// to `pal` (alpha 0 is index 0; a colour several entries share keeps the index `hint` had there).
 #[cfg(feature = "export")]
 fn indices_of_png(bytes: &[u8], pal: &Palette, hint: Option<&[u8]>, want_rgba: bool) -> Result<Indices> {
     let err = |e: png::DecodingError| Error::Refused(format!("PNG input: {e}"));
