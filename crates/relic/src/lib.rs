@@ -25,6 +25,10 @@
 //!   atomic, link-refusing writers of [`paths`].
 //! - `view`: `view`, the local browser viewer; implies the three above.
 //! - `testing`: test helpers shared by relic's own tests; not part of the API.
+//!
+//! Every build reads files: [`source`] maps them into memory, and [`paths`] opens the files a folder pack
+//! or a JSON document names without following links (on Linux through `openat` with the `fs` feature,
+//! else by comparing the file opened with the one checked).
 // Unsafe code is denied everywhere; the one exception is opening a memory map in `source`.
 #![deny(unsafe_code)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
