@@ -23,7 +23,9 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::asset::{Asset, NamedAsset};
+#[cfg(feature = "export")]
+use crate::asset::Asset;
+use crate::asset::NamedAsset;
 use crate::error::{Error, Result};
 use crate::registry::{self, Confidence, ConvertOptions, Format};
 use crate::source::Source;
@@ -387,6 +389,8 @@ impl GameFile {
         Ok(files.into_iter().map(|(path, bytes, kind)| Output { path, kind, bytes }).collect())
     }
 
+    #[cfg(feature = "export")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "export")))]
     /// The file's image as PNG bytes (the first one, for a file of several: a sprite's first frame).
     ///
     /// ```
@@ -405,6 +409,8 @@ impl GameFile {
         Ok(files.swap_remove(0).bytes)
     }
 
+    #[cfg(feature = "export")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "export")))]
     /// The file's sound as WAV bytes (the first one, for a file of several).
     pub fn to_wav(&self) -> Result<Vec<u8>> {
         let sound = self.first_asset("sound", |a| matches!(a, Asset::Sound(_)))?;
@@ -412,6 +418,8 @@ impl GameFile {
         crate::export::wav::encode(&sound)
     }
 
+    #[cfg(feature = "export")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "export")))]
     /// The file's model or scene as binary glTF (`.glb`) bytes.
     ///
     /// ```
@@ -426,6 +434,8 @@ impl GameFile {
         crate::export::gltf::to_glb(&scene)
     }
 
+    #[cfg(feature = "fs")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "fs")))]
     /// Writes [`GameFile::export`]'s files into the folder `dir` (made if missing) and returns their paths.
     /// A file already there is refused unless `force`; each is written whole or not at all, and no name
     /// leaves `dir`.
@@ -472,11 +482,13 @@ impl GameFile {
         }
     }
 
+    #[cfg(feature = "export")]
     fn first_asset(&self, what: &str, wanted: impl Fn(&Asset) -> bool) -> Result<Asset> {
         let assets = self.convert()?;
         assets.into_iter().map(|a| a.asset).find(|a| wanted(a)).ok_or_else(|| self.lacks(what))
     }
 
+    #[cfg(feature = "export")]
     fn lacks(&self, what: &str) -> Error {
         Error::Unsupported(format!("{}: a {} file holds no {what}", self.name, self.format.id))
     }

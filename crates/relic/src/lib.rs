@@ -23,9 +23,10 @@
 //! }
 //! ```
 //!
-//! (The path is relative to this crate's folder, where doc-tests run; `examples/first_texture.rs` is the same
-//! program run from the repository root.) Each format's own document is there too for those who want types rather than JSON (see each
-//! game's module), and the layers below stay open: the [`registry`] of formats and their codecs, the
+//! (The path is relative to this crate's folder, where doc-tests run; `examples/first_texture.rs` is the
+//! same program run from the repository root.) Each format's own document is there too for those who want
+//! types rather than JSON (`relic::ragnarok::rsm::Rsm::read(&bytes)`: see each game's module for the table
+//! of formats and types), and the layers below stay open: the [`registry`] of formats and their codecs, the
 //! [`asset`] model, the [`export`]ers and the batch [`ops`] the CLI runs.
 //!
 //! The house: game folders hold the formats, each with types, a reader, a writer and a conversion to the common
@@ -36,8 +37,33 @@
 //! SRSC specification, the Evil Islands specification, …) and `CORRECTIONS.md`, relic's notes of where those
 //! specifications are wrong, checked against public implementations and real files. Neither is part of this
 //! repository; where a module's docs and a specification disagree, the module's docs say what relic does.
+//!
+//! # Features
+//!
+//! The parsers, writers, [`registry`] and [`asset`] model need none; the CLI enables all of these, which
+//! are the default. An engine that only reads and writes the games' files depends on
+//! `relic = { version = "0.1", default-features = false }`.
+//!
+//! - `parallel`: work across files, entries and frames runs on every core (rayon); without it the same
+//!   work runs in turn, with the same results.
+//! - `export`: the encoders and decoders of open formats: PNG, WAV, glTF and CSV output
+//!   ([`export`]'s `png`, `wav`, `gltf`), packing images from PNG, BMP/TGA textures. Without it those
+//!   conversions return [`Error::Unsupported`] naming the feature; JSON, text and the asset model remain.
+//! - `fs`: `ops`, the batch operations that write files (extract, convert, pack, edit, check), and the
+//!   atomic, link-refusing writers of [`paths`].
+//! - `view`: `view`, the local browser viewer; implies the three above.
+//! - `testing`: test helpers shared by relic's own tests; not part of the API.
+//!
+//! On [`GameFile`], `to_png`, `to_wav` and `to_glb` need `export`, `export_to` needs `fs`; everything else
+//! (identify, info, JSON documents, entries, conversion to the asset model, `export` to JSON and text) is in
+//! every build.
+//!
+//! Every build reads files: [`source`] maps them into memory, and [`paths`] opens the files a folder pack
+//! or a JSON document names without following links (on Linux through `openat` with the `fs` feature,
+//! else by comparing the file opened with the one checked).
 // Unsafe code is denied everywhere; the one exception is opening a memory map in `source`.
 #![deny(unsafe_code)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod asset;
 pub mod bytes;
@@ -47,13 +73,19 @@ pub mod export;
 pub mod game_file;
 pub mod layout;
 pub mod limits;
+#[cfg(feature = "fs")]
+#[cfg_attr(docsrs, doc(cfg(feature = "fs")))]
 pub mod ops;
+mod parallel;
 pub mod paths;
 pub mod reader;
 pub mod registry;
 pub mod source;
+#[cfg(any(test, feature = "testing"))]
+#[doc(hidden)]
 pub mod testing;
 #[cfg(feature = "view")]
+#[cfg_attr(docsrs, doc(cfg(feature = "view")))]
 pub mod view;
 
 pub mod dark_reign;
@@ -65,3 +97,8 @@ pub mod ragnarok;
 pub use error::{Error, Result};
 pub use game_file::{identify, open, write_json, GameFile};
 pub use registry::{Format, FORMATS};
+
+// The crate README's example, compiled with the doc-tests so that it stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeExample;

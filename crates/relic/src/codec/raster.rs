@@ -1,10 +1,15 @@
 //! Common raster images that games ship beside their own formats (BMP, TGA), decoded through the `image`
 //! crate into the asset model, so that formats referring to them (model textures) can embed them.
 
-use crate::asset::{Frame, FrameRole, Image, Pixels};
-use crate::error::{Error, Result};
+use crate::asset::Image;
+#[cfg(feature = "export")]
+use crate::asset::{Frame, FrameRole, Pixels};
+#[cfg(feature = "export")]
+use crate::error::Error;
+use crate::error::Result;
 
 /// Decodes a BMP or TGA (any depth the `image` crate reads) into one RGBA8 frame, top row first.
+#[cfg(feature = "export")]
 pub fn decode(bytes: &[u8]) -> Result<Image> {
     let format = image::guess_format(bytes)
         .ok()
@@ -30,7 +35,13 @@ pub fn decode(bytes: &[u8]) -> Result<Image> {
     })
 }
 
-#[cfg(test)]
+/// A BMP or TGA's pixels: refused, this build has no decoder for them (the `export` feature).
+#[cfg(not(feature = "export"))]
+pub fn decode(_bytes: &[u8]) -> Result<Image> {
+    Err(crate::export::needs_export("BMP and TGA input"))
+}
+
+#[cfg(all(test, feature = "export"))]
 mod tests {
     use super::*;
 

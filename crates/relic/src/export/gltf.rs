@@ -229,7 +229,7 @@ fn buffer_size(scene: &Scene, pngs: &[Vec<u8>]) -> usize {
 fn build(scene: &Scene) -> Result<(Value, Vec<u8>)> {
     // Textures are encoded first (in parallel), so the buffer's size is known and it is allocated once.
     let pngs: Vec<Vec<u8>> = {
-        use rayon::prelude::*;
+        use crate::parallel::prelude::*;
         scene.textures.par_iter().map(|t| png_of(&t.image)).collect::<Result<_>>()?
     };
     let mut b = Builder { bin: Vec::with_capacity(buffer_size(scene, &pngs)), ..Default::default() };

@@ -1,6 +1,8 @@
 //! JSON and CSV output for documents.
 
+#[cfg(feature = "export")]
 use super::Exported;
+#[cfg(feature = "export")]
 use crate::asset::Document;
 use crate::error::{Error, Result};
 
@@ -34,6 +36,8 @@ pub fn utc_iso8601(unix_seconds: i64) -> String {
     )
 }
 
+#[cfg(feature = "export")]
+#[cfg_attr(docsrs, doc(cfg(feature = "export")))]
 /// One CSV file per table (`<stem>.<table>.csv`, or `<stem>.csv` for a single table).
 pub fn tables_to_csv(doc: &Document) -> Result<Vec<Exported>> {
     if doc.tables.is_empty() {

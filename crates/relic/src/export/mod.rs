@@ -1,9 +1,22 @@
 //! Exporters from the common asset model to open formats. Each is written once and sees only `asset`.
+//!
+//! The encoders (`png`, `wav`, `gltf`, CSV) need the `export` feature. Without it [`export`] still writes
+//! JSON, text and binary assets and refuses the rest, and `png` keeps its functions, refusing, for the
+//! formats that write images from PNG.
 
+mod compression;
+#[cfg(feature = "export")]
+#[cfg_attr(docsrs, doc(cfg(feature = "export")))]
 pub mod gltf;
 pub mod json;
+#[cfg(feature = "export")]
+pub mod png;
+#[cfg(not(feature = "export"))]
+#[path = "png_unavailable.rs"]
 pub mod png;
 pub mod view;
+#[cfg(feature = "export")]
+#[cfg_attr(docsrs, doc(cfg(feature = "export")))]
 pub mod wav;
 
 use crate::asset::{Asset, NamedAsset};
@@ -56,8 +69,14 @@ pub fn export_with(
     };
     match (asset, ext) {
         (Asset::Image(img), _) => png::encode_image_with(img, png_level),
+        #[cfg(feature = "export")]
         (Asset::Sound(s), _) => Ok(vec![Exported { suffix: String::new(), extension: "wav", bytes: wav::encode(s)? }]),
+        #[cfg(not(feature = "export"))]
+        (Asset::Sound(_), _) => Err(needs_export("WAV output")),
+        #[cfg(feature = "export")]
         (Asset::Document(d), "csv") => json::tables_to_csv(d),
+        #[cfg(not(feature = "export"))]
+        (Asset::Document(_), "csv") => Err(needs_export("CSV output")),
         (Asset::Document(d), _) => {
             Ok(vec![Exported { suffix: String::new(), extension: "json", bytes: json::to_pretty(&d.value)? }])
         }
@@ -67,9 +86,16 @@ pub fn export_with(
         (Asset::Binary(b), _) => {
             Ok(vec![Exported { suffix: String::new(), extension: b.extension, bytes: b.bytes.clone() }])
         }
+        #[cfg(feature = "export")]
         (Asset::Scene(scene), "gltf") => gltf::to_gltf(scene, stem),
+        #[cfg(feature = "export")]
         (Asset::Scene(scene), _) => {
             Ok(vec![Exported { suffix: String::new(), extension: "glb", bytes: gltf::to_glb(scene)? }])
+        }
+        #[cfg(not(feature = "export"))]
+        (Asset::Scene(_), _) => {
+            let _ = stem; // only glTF output names a file after it
+            Err(needs_export("glTF output"))
         }
     }
 }
@@ -113,4 +139,10 @@ pub fn name_files(
         }
     }
     Ok(Some(files))
+}
+
+/// The refusal of an encoder or decoder this build leaves out: `what` (`PNG output`) names it.
+#[cfg(not(feature = "export"))]
+pub(crate) fn needs_export(what: &str) -> Error {
+    Error::Unsupported(format!("{what} needs relic's `export` feature"))
 }

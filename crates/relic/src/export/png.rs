@@ -10,42 +10,20 @@
 //! in parallel, and the row filter is chosen per image (see `filter_for`). `--compression default|best`
 //! trades speed for smaller files (zlib through flate2).
 
-use rayon::prelude::*;
+use crate::parallel::prelude::*;
 
 use super::Exported;
 use crate::asset::{Frame, FrameRole, Image, Pixels};
 use crate::error::{Error, Result};
 
-/// How hard PNG output is compressed (`relic convert --compression`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub enum PngCompression {
-    /// fdeflate: several times faster than zlib's default, files somewhat larger.
-    #[default]
-    Fast,
-    /// zlib level 6 with filters chosen per row.
-    Default,
-    /// zlib level 9 with filters chosen per row.
-    Best,
-}
+pub use super::compression::PngCompression;
 
-impl PngCompression {
-    pub const NAMES: [&'static str; 3] = ["fast", "default", "best"];
-
-    pub fn from_name(name: &str) -> Option<PngCompression> {
-        match name.to_ascii_lowercase().as_str() {
-            "fast" => Some(PngCompression::Fast),
-            "default" => Some(PngCompression::Default),
-            "best" => Some(PngCompression::Best),
-            _ => None,
-        }
-    }
-
-    fn png(self) -> png::Compression {
-        match self {
-            PngCompression::Fast => png::Compression::Fast,
-            PngCompression::Default => png::Compression::Default,
-            PngCompression::Best => png::Compression::Best,
-        }
+/// The `png` crate's level for a [`PngCompression`].
+fn png_level(level: PngCompression) -> png::Compression {
+    match level {
+        PngCompression::Fast => png::Compression::Fast,
+        PngCompression::Default => png::Compression::Default,
+        PngCompression::Best => png::Compression::Best,
     }
 }
 
@@ -172,7 +150,7 @@ fn encode_apng(img: &Image, rate: f32, level: PngCompression) -> Result<Vec<u8>>
     let mut bytes = Vec::new();
     {
         let mut enc = png::Encoder::new(&mut bytes, first.width, first.height);
-        enc.set_compression(level.png());
+        enc.set_compression(png_level(level));
         let (filter, adaptive) = filter_for(&first.pixels, level);
         enc.set_filter(filter);
         enc.set_adaptive_filter(adaptive);
@@ -242,7 +220,7 @@ fn encode_frame(img: &Image, index: usize, level: PngCompression) -> Result<Vec<
     let mut bytes = Vec::with_capacity(frame_bytes(&frame.pixels) / 2 + 1024);
     {
         let mut enc = png::Encoder::new(&mut bytes, frame.width, frame.height);
-        enc.set_compression(level.png());
+        enc.set_compression(png_level(level));
         let (filter, adaptive) = filter_for(&frame.pixels, level);
         enc.set_filter(filter);
         enc.set_adaptive_filter(adaptive);

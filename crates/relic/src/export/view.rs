@@ -34,6 +34,10 @@ pub fn view_note(path: &Path, expected: &Image, sources: &str) -> Option<String>
 /// [`view_note`] for a view already read (`bytes`, from `path`), so that a caller that opened it without
 /// following links reads that very file.
 pub fn view_note_of(path: &Path, bytes: &[u8], expected: &Image, sources: &str) -> Option<String> {
+    // Without a PNG decoder a view cannot be compared; saying it differs would be a false alarm.
+    if cfg!(not(feature = "export")) {
+        return None;
+    }
     let frame = expected.frames.first()?;
     let want = frame_rgba(expected, frame)?;
     let differs = match super::png::decode_rgba(bytes) {
@@ -56,7 +60,7 @@ pub fn view_note_of(path: &Path, bytes: &[u8], expected: &Image, sources: &str) 
     })
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "export"))]
 mod tests {
     use super::*;
 

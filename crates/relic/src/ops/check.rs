@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use rayon::prelude::*;
+use crate::parallel::prelude::*;
 use serde::Serialize;
 
 use crate::registry;

@@ -3,7 +3,7 @@
 use std::collections::HashSet;
 use std::path::Path;
 
-use rayon::prelude::*;
+use crate::parallel::prelude::*;
 use serde::Serialize;
 
 use crate::error::{Error, Result};

@@ -179,7 +179,7 @@ fn identify_all(chunk: &mut [FlatEntry<'_>]) {
         flat.format = sniff(&flat.entry);
     };
     if chunk.len() >= 1024 {
-        use rayon::prelude::*;
+        use crate::parallel::prelude::*;
         chunk.par_iter_mut().for_each(identify);
     } else {
         chunk.iter_mut().for_each(identify);
@@ -288,7 +288,7 @@ fn json_entries(
     depth: u32,
     emit: &mut dyn FnMut(Vec<u8>) -> Result<()>,
 ) -> Result<()> {
-    use rayon::prelude::*;
+    use crate::parallel::prelude::*;
     // Blocks small enough to stay in cache, and a group of them in flight at a time.
     const BLOCK: usize = 1024;
     const GROUP: usize = 8 * BLOCK;

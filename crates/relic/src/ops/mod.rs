@@ -26,7 +26,7 @@ pub use shard::{merge_reports, read_files_from, Report, Shard};
 
 use std::path::{Path, PathBuf};
 
-use rayon::prelude::*;
+use crate::parallel::prelude::*;
 use serde::Serialize;
 
 use crate::error::{Error, Result};

@@ -214,6 +214,7 @@ pub(crate) fn bodies_of(doc: &SrscDocument) -> Result<Vec<Vec<u8>>> {
 
 /// The type and id a record file's name gives (`<type hex>_<id>[_<name>].bin`, as `extract` names
 /// records and `pack` reads them), for `relic edit`.
+#[cfg(feature = "fs")]
 pub(crate) fn record_of_file_name(file_name: &str) -> Option<(u16, u16)> {
     super::pack::parse_name(file_name)
 }

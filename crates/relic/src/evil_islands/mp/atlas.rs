@@ -75,13 +75,25 @@ impl AtlasSource {
 
 /// The files of a folder by lower-cased file name (recursively when asked); unreadable folders give none.
 fn folder(dir: &Path, recursive: bool) -> BTreeMap<String, PathBuf> {
-    let walk = walkdir::WalkDir::new(dir).follow_links(false).max_depth(if recursive { usize::MAX } else { 1 });
     let mut files = BTreeMap::new();
-    for entry in walk.into_iter().filter_map(std::result::Result::ok).filter(|e| e.file_type().is_file()) {
+    add_folder(dir, recursive, &mut files);
+    files
+}
+
+/// [`folder`]'s walk, on std alone so that reading a map needs no walker: links are not followed (a
+/// `DirEntry`'s file type is the link's own), and entries are taken in name order so that the first of two
+/// files with one lower-cased name is always the same one.
+fn add_folder(dir: &Path, recursive: bool, files: &mut BTreeMap<String, PathBuf>) {
+    let Ok(read) = std::fs::read_dir(dir) else { return };
+    let mut entries: Vec<std::fs::DirEntry> = read.filter_map(std::result::Result::ok).collect();
+    entries.sort_by_key(std::fs::DirEntry::file_name);
+    for entry in entries {
+        let Ok(kind) = entry.file_type() else { continue };
         let key = entry.file_name().to_string_lossy().to_lowercase();
-        if key.ends_with(".mmp") {
-            files.entry(key).or_insert_with(|| entry.path().to_path_buf());
+        if kind.is_file() && key.ends_with(".mmp") {
+            files.entry(key).or_insert_with(|| entry.path());
+        } else if kind.is_dir() && recursive {
+            add_folder(&entry.path(), recursive, files);
         }
     }
-    files
 }

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::path::PathBuf;
 
-use rayon::prelude::*;
+use crate::parallel::prelude::*;
 
 use super::read::{name_hash, parse};
 use super::types::*;

@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 
-use rayon::prelude::*;
+use crate::parallel::prelude::*;
 use serde_json::{json, Map, Value};
 
 use super::fields::{reference, visit_refs};

@@ -14,7 +14,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use rayon::prelude::*;
+use crate::parallel::prelude::*;
 use serde_json::{json, Value};
 
 use super::convert::{draw_sheet, palette, sheet_digest, sheet_grid, sheet_rows, sprite_palette, SheetRows};
@@ -255,8 +255,15 @@ struct Indices {
     rgba: Option<Vec<u8>>,
 }
 
+/// A PNG's palette indices: refused without a PNG decoder.
+#[cfg(not(feature = "export"))]
+fn indices_of_png(_bytes: &[u8], _pal: &Palette, _hint: Option<&[u8]>, _want_rgba: bool) -> Result<Indices> {
+    Err(crate::export::needs_export("PNG input"))
+}
+
 /// A PNG's palette indices: an 8-bit indexed PNG's own (as convert writes them), else its colours mapped
 /// to `pal` (alpha 0 is index 0; a colour several entries share keeps the index `hint` had there).
+#[cfg(feature = "export")]
 fn indices_of_png(bytes: &[u8], pal: &Palette, hint: Option<&[u8]>, want_rgba: bool) -> Result<Indices> {
     let err = |e: png::DecodingError| Error::Refused(format!("PNG input: {e}"));
     let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
@@ -319,6 +326,7 @@ fn indices_of_png(bytes: &[u8], pal: &Palette, hint: Option<&[u8]>, want_rgba: b
 }
 
 /// The palette entry (1–255) nearest to `rgb`, and its squared distance.
+#[cfg(feature = "export")]
 fn nearest(pal: &Palette, rgb: [u8; 3]) -> (u8, u32) {
     let mut best = (1u8, u32::MAX);
     for (k, c) in pal.colors.iter().enumerate().skip(1).take(255) {

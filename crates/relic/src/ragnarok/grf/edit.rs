@@ -18,7 +18,7 @@ use std::borrow::Cow;
 use std::io::{Seek, SeekFrom, Write};
 use std::path::Path;
 
-use rayon::prelude::*;
+use crate::parallel::prelude::*;
 
 use super::des;
 use super::types::*;

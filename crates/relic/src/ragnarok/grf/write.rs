@@ -17,7 +17,7 @@ use std::borrow::Cow;
 use std::io::Write;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use rayon::prelude::*;
+use crate::parallel::prelude::*;
 
 use super::des;
 use super::read::{parse, v1_name_field, v1_name_of};

@@ -204,7 +204,14 @@ pub fn decode(bytes: &[u8]) -> Result<Image> {
     Ok(image)
 }
 
+/// A PNG as a BMP (24 bits, transparent as magenta) or a TGA (32 bits): refused without the encoders.
+#[cfg(not(feature = "export"))]
+fn from_png(_input_name: &str, _png: &[u8], _request: &PackRequest) -> Result<Vec<u8>> {
+    Err(crate::export::needs_export("writing a BMP or TGA from PNG"))
+}
+
 /// A PNG as a BMP (24 bits, transparent as magenta) or a TGA (32 bits), by the output's extension.
+#[cfg(feature = "export")]
 fn from_png(input_name: &str, png: &[u8], request: &PackRequest) -> Result<Vec<u8>> {
     let image = crate::export::png::decode_rgba(png)?;
     let frame = image.frames.first().ok_or_else(|| Error::Refused(format!("{input_name}: no image")))?;

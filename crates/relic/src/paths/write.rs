@@ -1,0 +1,312 @@
+//! The atomic, link-refusing writers (see the module above); only the `fs` feature compiles them.
+
+use std::collections::HashSet;
+use std::io::Write;
+use std::path::{Component, Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
+use std::time::{Duration, SystemTime};
+
+use crate::error::{Error, Result};
+
+/// Options for writing one output file.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct WriteOptions {
+    pub force: bool,
+    /// Modification time to set (Unix seconds).
+    pub modified: Option<u64>,
+}
+
+/// Temporary files that exist right now (see [`exit_removing_temporaries`]).
+static TEMPORARIES: Mutex<Option<HashSet<PathBuf>>> = Mutex::new(None);
+
+fn temporaries() -> MutexGuard<'static, Option<HashSet<PathBuf>>> {
+    TEMPORARIES.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Removes every temporary file relic is writing and exits with `code`, without letting another one be
+/// created in between (the registry stays locked until the process ends). For Ctrl-C and SIGTERM handlers.
+pub fn exit_removing_temporaries(code: i32) -> ! {
+    let live = temporaries();
+    for path in live.iter().flatten() {
+        let _ = std::fs::remove_file(path);
+    }
+    std::process::exit(code)
+}
+
+/// Unregisters a temporary file when dropped (after the file itself is gone or renamed).
+struct Registered(Option<PathBuf>);
+
+impl Drop for Registered {
+    fn drop(&mut self) {
+        if let Some(path) = self.0.take() {
+            if let Some(set) = temporaries().as_mut() {
+                set.remove(&path);
+            }
+        }
+    }
+}
+
+/// Creates the folders of `relative` below `root` one at a time, refusing any component that is a link or
+/// a file. `root` itself is created if missing and may be a link (the user named it).
+fn make_folders(root: &Path, relative: &Path) -> Result<PathBuf> {
+    std::fs::create_dir_all(root).map_err(|e| Error::io(root, e))?;
+    let mut dir = root.to_path_buf();
+    for part in relative.components() {
+        let Component::Normal(name) = part else {
+            return Err(Error::Refused(format!(
+                "refusing to write under {}: not a plain relative path",
+                dir.display()
+            )));
+        };
+        dir.push(name);
+        check_folder(&dir, true)?;
+    }
+    Ok(dir)
+}
+
+/// `dir` must be a real folder (not a link); with `create`, a missing one is made.
+fn check_folder(dir: &Path, create: bool) -> Result<()> {
+    match std::fs::symlink_metadata(dir) {
+        Ok(m) if m.file_type().is_symlink() => Err(Error::Refused(format!(
+            "refusing to write through {}: it is a link (relic never follows links in an output folder)",
+            dir.display()
+        ))),
+        Ok(m) if m.is_dir() => Ok(()),
+        Ok(_) => Err(Error::Refused(format!("cannot make folder {}: a file has that name", dir.display()))),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && create => match std::fs::create_dir(dir) {
+            // Another thread may have made it meanwhile; either way it is checked again.
+            Ok(()) => check_folder(dir, false),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => check_folder(dir, false),
+            Err(e) => Err(Error::io(dir, e)),
+        },
+        Err(e) => Err(Error::io(dir, e)),
+    }
+}
+
+/// A writer that keeps the first I/O error, so that a failure while filling a file is reported against the
+/// file's path whatever the filling code made of it.
+struct Capturing<'w> {
+    inner: &'w mut dyn Write,
+    error: Option<std::io::Error>,
+}
+
+impl Write for Capturing<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.inner.write(buf).inspect_err(|e| {
+            self.error.get_or_insert_with(|| std::io::Error::new(e.kind(), e.to_string()));
+        })
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush().inspect_err(|e| {
+            self.error.get_or_insert_with(|| std::io::Error::new(e.kind(), e.to_string()));
+        })
+    }
+}
+
+/// Writes `root/relative` atomically: the content goes to a file nobody sees until it is whole, which then
+/// takes its name, without replacing an existing file unless `force`. On Linux without `force` that file is
+/// unnamed (`O_TMPFILE`) and linked into place; otherwise it is a temporary file in the same folder, renamed
+/// into place. The folders below `root` are created one at a time and none may be a link; nor may the file
+/// itself.
+pub fn write_atomic(
+    root: &Path,
+    path: &Path,
+    opts: WriteOptions,
+    fill: impl FnOnce(&mut dyn Write) -> Result<()>,
+) -> Result<()> {
+    write_atomic_as(root, path, opts, Durability::Process, fill)
+}
+
+/// What a finished write survives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Durability {
+    /// relic being killed at any moment (the old file or the new one, never a part): outputs of `convert`,
+    /// `extract` and `pack`, which a rerun makes again. No fsync, which would cost each of thousands of files.
+    Process,
+    /// A power loss too: the content is on disk before it takes the name, and the name change is on disk
+    /// when the call returns. For an archive edited in place (`relic edit`), which is the user's only copy.
+    Power,
+}
+
+fn write_atomic_as(
+    root: &Path,
+    path: &Path,
+    opts: WriteOptions,
+    durability: Durability,
+    fill: impl FnOnce(&mut dyn Write) -> Result<()>,
+) -> Result<()> {
+    let durable = durability == Durability::Power;
+    let relative = path.strip_prefix(root).map_err(|_| {
+        Error::Refused(format!("refusing to write {}: it is not inside {}", path.display(), root.display()))
+    })?;
+    let Some(Component::Normal(_)) = relative.components().next_back() else {
+        return Err(Error::Refused(format!("refusing to write {}: no file name", path.display())));
+    };
+    let dir = make_folders(root, relative.parent().unwrap_or(Path::new("")))?;
+    // Without --force, on Linux: an unnamed file in the folder, filled, then linked under its name. A file
+    // nobody can see until it is whole, nothing to clean up if relic is killed, and one change to the folder
+    // (a temporary name and a rename are two); the link fails if anything has the name.
+    #[cfg(target_os = "linux")]
+    if !opts.force {
+        if let Some(file) = unnamed::create(&dir).map_err(|e| Error::io(&dir, e))? {
+            let mut file = file;
+            fill_file(&mut file, path, fill)?;
+            if let Some(secs) = opts.modified {
+                let time = SystemTime::UNIX_EPOCH + Duration::from_secs(secs);
+                file.set_modified(time).map_err(|e| Error::io(path, e))?;
+            }
+            if durable {
+                file.sync_all().map_err(|e| Error::io(path, e))?;
+            }
+            unnamed::link(&file, path).map_err(|e| taken(path, e))?;
+            return if durable { sync_folder(&dir) } else { Ok(()) };
+        }
+    }
+    if let Some(refused) = refusal(path, opts.force) {
+        return Err(refused);
+    }
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".relic-").suffix(".tmp");
+    // Temporary files are private (0600); the finished file gets ordinary permissions.
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644));
+    // The registry is held while the file is created, so a signal handler sees every temporary file.
+    let mut registered = Registered(None);
+    let mut tmp = {
+        let mut live = temporaries();
+        let tmp = builder.tempfile_in(&dir).map_err(|e| Error::io(&dir, e))?;
+        live.get_or_insert_with(HashSet::new).insert(tmp.path().to_path_buf());
+        registered.0 = Some(tmp.path().to_path_buf());
+        tmp
+    };
+    fill_file(tmp.as_file_mut(), path, fill)?;
+    if let Some(secs) = opts.modified {
+        let time = SystemTime::UNIX_EPOCH + Duration::from_secs(secs);
+        tmp.as_file().set_modified(time).map_err(|e| Error::io(path, e))?;
+    }
+    if durable {
+        tmp.as_file().sync_all().map_err(|e| Error::io(path, e))?;
+    }
+    let persisted = if opts.force { tmp.persist(path) } else { tmp.persist_noclobber(path) };
+    persisted.map_err(|e| taken(path, e.error))?;
+    drop(registered);
+    if durable {
+        sync_folder(&dir)?;
+    }
+    Ok(())
+}
+
+/// Puts a folder's entries (a rename, a link) on disk. Unix only: Windows cannot open a folder as a file,
+/// and its `MoveFileEx` of a flushed file is what it offers.
+fn sync_folder(dir: &Path) -> Result<()> {
+    #[cfg(unix)]
+    std::fs::File::open(dir).and_then(|d| d.sync_all()).map_err(|e| Error::io(dir, e))?;
+    #[cfg(not(unix))]
+    let _ = dir;
+    Ok(())
+}
+
+/// Fills `file` through a buffer; an I/O error is reported against `path` whatever `fill` made of it.
+fn fill_file(file: &mut std::fs::File, path: &Path, fill: impl FnOnce(&mut dyn Write) -> Result<()>) -> Result<()> {
+    let mut buf = std::io::BufWriter::with_capacity(1 << 16, file);
+    let mut capturing = Capturing { inner: &mut buf, error: None };
+    let filled = fill(&mut capturing).and_then(|()| capturing.flush().map_err(|e| Error::io(path, e)));
+    if let Err(e) = filled {
+        return Err(capturing.error.take().map_or(e, |io| Error::io(path, io)));
+    }
+    buf.flush().map_err(|e| Error::io(path, e))
+}
+
+/// Why `path` cannot be written: a link or a folder has the name (never written through or over), or a
+/// file does and there is no --force. `None` when nothing stands in the way.
+fn refusal(path: &Path, force: bool) -> Option<Error> {
+    let meta = std::fs::symlink_metadata(path).ok()?;
+    Some(Error::Refused(if meta.file_type().is_symlink() {
+        format!("refusing to write {}: it is a link (relic never writes through links)", path.display())
+    } else if meta.is_dir() {
+        format!("{} is a folder", path.display())
+    } else if !force {
+        format!("{} exists (use --force to overwrite)", path.display())
+    } else {
+        return None;
+    }))
+}
+
+/// The error of a last step that gave a file its name: why, when the name turned out to be taken.
+fn taken(path: &Path, error: std::io::Error) -> Error {
+    match error.kind() {
+        std::io::ErrorKind::AlreadyExists => refusal(path, false).unwrap_or_else(|| Error::io(path, error)),
+        _ => Error::io(path, error),
+    }
+}
+
+/// Unnamed files (`O_TMPFILE`), linked into place when whole.
+#[cfg(target_os = "linux")]
+pub(in crate::paths) mod unnamed {
+    use std::path::Path;
+
+    use rustix::fs::{AtFlags, Mode, OFlags, CWD};
+
+    /// An unnamed file in `dir` (checked by `make_folders`: no link below the root; the root itself may be
+    /// one), or `None` where the file system or the kernel has no unnamed files, or `/proc` (through which
+    /// it is linked) is missing.
+    pub(in crate::paths) fn create(dir: &Path) -> std::io::Result<Option<std::fs::File>> {
+        static PROC: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        if !*PROC.get_or_init(|| Path::new("/proc/self/fd").is_dir()) {
+            return Ok(None);
+        }
+        let flags = OFlags::TMPFILE | OFlags::WRONLY | OFlags::CLOEXEC;
+        match rustix::fs::open(dir, flags, Mode::from_raw_mode(0o644)) {
+            Ok(fd) => Ok(Some(std::fs::File::from(fd))),
+            // Not supported here (the kernel, the file system): the named temporary file does it.
+            Err(e)
+                if [rustix::io::Errno::OPNOTSUPP, rustix::io::Errno::ISDIR, rustix::io::Errno::INVAL].contains(&e) =>
+            {
+                Ok(None)
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// Gives `file` the name `path`; fails if anything has that name.
+    pub(in crate::paths) fn link(file: &std::fs::File, path: &Path) -> std::io::Result<()> {
+        use std::os::fd::AsRawFd;
+        let proc = format!("/proc/self/fd/{}", file.as_raw_fd());
+        rustix::fs::linkat(CWD, proc.as_str(), CWD, path, AtFlags::SYMLINK_FOLLOW).map_err(Into::into)
+    }
+}
+
+/// Writes bytes atomically (see [`write_atomic`]).
+pub fn write_bytes(root: &Path, path: &Path, bytes: &[u8], opts: WriteOptions) -> Result<()> {
+    write_atomic(root, path, opts, |w| w.write_all(bytes).map_err(|e| Error::io(path, e)))
+}
+
+/// Writes a file the user named (`pack -o x.res`): its folder is the root, so only the file itself is
+/// checked (it must not be a link), and it is written atomically.
+pub fn write_named(path: &Path, opts: WriteOptions, fill: impl FnOnce(&mut dyn Write) -> Result<()>) -> Result<()> {
+    write_named_as(path, opts, Durability::Process, fill)
+}
+
+/// [`write_named`] that also survives a power loss: the new content is synced before it takes the name,
+/// and the folder after (an archive rewritten in place by `relic edit`, the user's only copy).
+pub fn write_named_durably(
+    path: &Path,
+    opts: WriteOptions,
+    fill: impl FnOnce(&mut dyn Write) -> Result<()>,
+) -> Result<()> {
+    write_named_as(path, opts, Durability::Power, fill)
+}
+
+fn write_named_as(
+    path: &Path,
+    opts: WriteOptions,
+    durability: Durability,
+    fill: impl FnOnce(&mut dyn Write) -> Result<()>,
+) -> Result<()> {
+    let root = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let file = path.file_name().map(|n| root.join(n)).unwrap_or_else(|| path.to_path_buf());
+    write_atomic_as(root, &file, opts, durability, fill)
+}
