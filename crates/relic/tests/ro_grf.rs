@@ -199,8 +199,8 @@ fn hand_made_entries_and_bytes() {
     assert_eq!(entries[3].data.bytes().unwrap().as_ref(), b"");
     assert_eq!(entries[0].data.head(5).unwrap().as_ref(), b"Hello");
     // The folder record is no entry, and reading it is refused.
-    assert!(matches!(grf.read(2), Err(Error::Unsupported(m)) if m.contains("folder")));
-    assert_eq!(grf.read(1).unwrap().as_ref(), ANNYEONG);
+    assert!(matches!(grf.read_entry(2), Err(Error::Unsupported(m)) if m.contains("folder")));
+    assert_eq!(grf.read_entry(1).unwrap().as_ref(), ANNYEONG);
 }
 
 #[test]
@@ -222,7 +222,7 @@ fn find_ci_ignores_ascii_case_and_slash_direction() {
     assert_eq!(grf.entries[0].name, "캚.txt");
     assert_eq!(grf.entries[1].name, "캻.txt");
     assert_eq!(grf.find_ci("캻.TXT"), Some(1));
-    assert_eq!(grf.read(grf.find_ci("캚.txt").unwrap()).unwrap().as_ref(), b"one");
+    assert_eq!(grf.read_entry(grf.find_ci("캚.txt").unwrap()).unwrap().as_ref(), b"one");
 }
 
 #[test]
@@ -304,8 +304,8 @@ fn edited_documents_get_a_new_table() {
     let out = write_document(&doc).unwrap();
     let grf = parse(&out).unwrap();
     assert_eq!(grf.entries[0].name, "data\\a much longer name than before.txt");
-    assert_eq!(grf.read(0).unwrap().as_ref(), README);
-    assert_eq!(grf.read(1).unwrap().as_ref(), ANNYEONG);
+    assert_eq!(grf.read_entry(0).unwrap().as_ref(), README);
+    assert_eq!(grf.read_entry(1).unwrap().as_ref(), ANNYEONG);
 
     // Without the stored table bytes the table is compressed again (the file size follows the table).
     let mut doc: GrfDocument = serde_json::from_value(grf::FORMAT.codec.to_json(&bytes).unwrap()).unwrap();
@@ -405,7 +405,7 @@ fn zip_bomb_sizes_are_refused_before_allocating() {
     entries[4].real = 0xFFFF_FFF0;
     let bytes = assemble(&entries, &Layout::default());
     let grf = parse(&bytes).unwrap();
-    match grf.read(4) {
+    match grf.read_entry(4) {
         Err(e @ Error::Limit { .. }) => assert!(e.to_string().contains("more than deflate can produce"), "{e}"),
         other => panic!("{other:?}"),
     }
@@ -417,12 +417,12 @@ fn zip_bomb_sizes_are_refused_before_allocating() {
     assert!(bomb.stored.len() < 64 << 10);
     bomb.real = 100;
     let bytes = assemble(&[bomb.clone()], &Layout::default());
-    let err = parse(&bytes).unwrap().read(0).unwrap_err();
+    let err = parse(&bytes).unwrap().read_entry(0).unwrap_err();
     assert!(err.to_string().contains("more than the 100 bytes declared"), "{err}");
     // Declared honestly, it inflates.
     bomb.real = zeros.len() as u32;
     let bytes = assemble(&[bomb], &Layout::default());
-    assert_eq!(parse(&bytes).unwrap().read(0).unwrap().len(), zeros.len());
+    assert_eq!(parse(&bytes).unwrap().read_entry(0).unwrap().len(), zeros.len());
 
     // The table itself is guarded before it is inflated: by what its entries can need.
     let bytes = assemble(&main_entries(), &Layout { table_real: Some(u32::MAX), ..Default::default() });
@@ -439,10 +439,10 @@ fn short_or_long_entry_data_is_an_error() {
     entries[1].real -= 1;
     let bytes = assemble(&entries, &Layout::default());
     let grf = parse(&bytes).unwrap();
-    let short = grf.read(0).unwrap_err();
+    let short = grf.read_entry(0).unwrap_err();
     assert!(short.to_string().contains("declared"), "{short}");
     assert_eq!(short.location().unwrap().offset, 46 + grf.entries[0].record.offset);
-    assert!(grf.read(1).unwrap_err().to_string().contains("more than"));
+    assert!(grf.read_entry(1).unwrap_err().to_string().contains("more than"));
 }
 
 #[test]
@@ -749,7 +749,7 @@ fn sample_archive_holds_what_the_generator_put_in() {
         got,
         [("data\\readme.txt".to_string(), 40), ("data\\texture\\유저인터페이스\\sample.bmp".to_string(), 70)]
     );
-    let bmp = grf.read(grf.find_ci("DATA/texture/유저인터페이스/SAMPLE.BMP").unwrap()).unwrap();
+    let bmp = grf.read_entry(grf.find_ci("DATA/texture/유저인터페이스/SAMPLE.BMP").unwrap()).unwrap();
     assert_eq!(&bmp[..2], b"BM");
     assert_eq!(json_round_trip(&data).1, data);
 }
@@ -797,7 +797,7 @@ fn corpus_goldberg_textures() {
     // Each inflates to a picture whose header agrees with its size.
     let expect = [("111", 1024, 1024, 8), ("115", 256, 256, 32), ("116", 128, 16, 8), ("82", 512, 512, 8)];
     for (i, (id, w, h, bpp)) in expect.into_iter().enumerate() {
-        let data = grf.read(i).unwrap();
+        let data = grf.read_entry(i).unwrap();
         assert_eq!(data.len() as u32, grf.entries[i].record.real_size);
         if grf.entries[i].name.ends_with(".bmp") {
             assert_eq!(&data[..2], b"BM", "{id}");
@@ -828,7 +828,7 @@ fn corpus_goldberg_textures() {
     let inputs = (0..grf.len())
         .map(|i| PackInput {
             name: grf.entries[i].name_raw.clone(),
-            source: PackSource::Bytes(grf.read(i).unwrap().into_owned()),
+            source: PackSource::Bytes(grf.read_entry(i).unwrap().into_owned()),
         })
         .collect();
     let repacked = write_archive_bytes(inputs, 0x200).unwrap();

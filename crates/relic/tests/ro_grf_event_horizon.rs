@@ -144,7 +144,7 @@ fn a_hand_built_event_horizon_archive_reads() {
     for (i, (name, content)) in want.iter().enumerate() {
         assert_eq!(&archive.entries[i].name_raw, name);
         assert!(archive.entries[i].name_exact);
-        assert_eq!(&archive.read(i).unwrap()[..], &content[..], "entry {i}");
+        assert_eq!(&archive.read_entry(i).unwrap()[..], &content[..], "entry {i}");
     }
     assert_eq!(archive.entries[1].name, "data\\texture\\유저인터페이스\\basic_interface\\bg.bmp");
     assert_eq!(archive.find_ci("DATA/TEXTURE/WALL.BMP"), Some(0));
@@ -238,7 +238,7 @@ fn the_older_0x300_header_and_either_signature_on_any_version_read_and_write_bac
         assert_eq!(archive.len(), 5, "{label}");
         for (i, (name, content)) in contents().iter().enumerate() {
             assert_eq!(&archive.entries[i].name_raw, name, "{label}");
-            assert_eq!(&archive.read(i).unwrap()[..], &content[..], "{label}: entry {i}");
+            assert_eq!(&archive.read_entry(i).unwrap()[..], &content[..], "{label}: entry {i}");
         }
         let (value, back) = json_round_trip(&bytes);
         assert_eq!(value["header"]["signature"], signature.name(), "{label}");
@@ -507,7 +507,7 @@ fn parse_all(b: &[u8]) -> relic::Result<usize> {
     let archive = parse(b)?;
     let mut n = 0;
     for i in 0..archive.len() {
-        n += archive.read(i).map(|d| d.len()).unwrap_or(0);
+        n += archive.read_entry(i).map(|d| d.len()).unwrap_or(0);
     }
     grf::FORMAT.codec.to_json(b)?;
     Ok(n)

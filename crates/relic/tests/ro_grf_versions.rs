@@ -494,7 +494,7 @@ fn v1_names_sizes_and_ciphers() {
         assert_eq!(grf.cipher(2), Some(Cipher::Header), ".GAT");
         // Every file entry reads back exactly.
         for (i, w) in want.iter().enumerate().filter(|(_, w)| w.flags != 0) {
-            assert_eq!(grf.read(i).unwrap().as_ref(), &w.content[..], "{}", grf.entries[i].name);
+            assert_eq!(grf.read_entry(i).unwrap().as_ref(), &w.content[..], "{}", grf.entries[i].name);
             let head = grf.entry_data(i).head(16).unwrap();
             assert_eq!(head.as_ref(), &w.content[..w.content.len().min(16)]);
         }
@@ -521,7 +521,7 @@ fn enciphered_0x200_and_0x300_entries_read() {
             };
             assert_eq!(grf.cipher(i).map(StoredCipher::of), expected, "{label}: {}", e.name);
             if w.flags != 0 {
-                assert_eq!(grf.read(i).unwrap().as_ref(), &w.content[..], "{label}: {}", e.name);
+                assert_eq!(grf.read_entry(i).unwrap().as_ref(), &w.content[..], "{label}: {}", e.name);
             }
         }
         let info = grf::FORMAT.codec.info(&bytes).unwrap();
@@ -556,7 +556,7 @@ fn headers_of_0x300() {
     let grf = parse(&older).unwrap();
     assert!(!grf.header.is_wide());
     assert_eq!((grf.header.seed, grf.header.raw_count, grf.header.entry_count()), (300, 318, Some(11)));
-    assert_eq!(grf.read(1).unwrap().as_ref(), &mixed_flags()[1].content[..]);
+    assert_eq!(grf.read_entry(1).unwrap().as_ref(), &mixed_flags()[1].content[..]);
 }
 
 #[test]
@@ -713,7 +713,7 @@ fn edited_documents_are_enciphered_again() {
     assert!(matches!(grf.cipher(1), Some(Cipher::Mixed { .. })));
     let want = entries();
     for i in [0, 1, 4, 5] {
-        assert_eq!(grf.read(i).unwrap().as_ref(), &want[i].content[..], "{}", grf.entries[i].name);
+        assert_eq!(grf.read_entry(i).unwrap().as_ref(), &want[i].content[..], "{}", grf.entries[i].name);
     }
 
     // A 0x200 document: flags changed (mixed to plain, plain to header-only).
@@ -724,8 +724,8 @@ fn edited_documents_are_enciphered_again() {
     let out = write_document(&doc).unwrap();
     let grf = parse(&out).unwrap();
     assert_eq!((grf.cipher(0), grf.cipher(1)), (Some(Cipher::Header), None));
-    assert_eq!(grf.read(0).unwrap().as_ref(), &want[0].content[..]);
-    assert_eq!(grf.read(1).unwrap().as_ref(), &want[1].content[..]);
+    assert_eq!(grf.read_entry(0).unwrap().as_ref(), &want[0].content[..]);
+    assert_eq!(grf.read_entry(1).unwrap().as_ref(), &want[1].content[..]);
 
     // The version changed: a 0x200 document written as 0x300 (wide header, u64 offsets).
     let mut doc: GrfDocument = serde_json::from_value(grf::FORMAT.codec.to_json(&bytes).unwrap()).unwrap();
@@ -736,7 +736,7 @@ fn edited_documents_are_enciphered_again() {
     let out = write_document(&doc).unwrap();
     let grf = parse(&out).unwrap();
     assert_eq!(grf.layout, Layout::V3);
-    assert_eq!(grf.read(4).unwrap().as_ref(), &want[4].content[..]);
+    assert_eq!(grf.read_entry(4).unwrap().as_ref(), &want[4].content[..]);
 }
 
 #[test]
@@ -796,7 +796,7 @@ fn the_writer_writes_every_version_and_the_reader_reads_it() {
         assert_eq!(grf.header.version, version);
         assert_eq!(grf.header.entry_count(), Some(5));
         let mut got: Vec<(String, Vec<u8>)> = (0..grf.len())
-            .map(|i| (grf.entries[i].name.replace('\\', "/"), grf.read(i).unwrap().into_owned()))
+            .map(|i| (grf.entries[i].name.replace('\\', "/"), grf.read_entry(i).unwrap().into_owned()))
             .collect();
         got.sort();
         let mut want: Vec<(String, Vec<u8>)> = files.iter().map(|(n, d)| (n.to_string(), d.clone())).collect();
@@ -1020,7 +1020,7 @@ fn hostile_v1_tables_are_located() {
     // Keep the compressed size: stored compressed + real + 715 moves with the real size.
     b[real_at - 8..real_at - 4].copy_from_slice(&stored_a.wrapping_sub(real).wrapping_add(0xFFFF_FF00).to_le_bytes());
     let grf = parse(&b).unwrap();
-    let err = grf.read(0).unwrap_err();
+    let err = grf.read_entry(0).unwrap_err();
     assert!(matches!(err, Error::Limit { .. }), "{err}");
     let _: GrfRecord = grf.entries[0].record;
 }

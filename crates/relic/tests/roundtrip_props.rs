@@ -1452,7 +1452,7 @@ mod grf_props {
                 let i = grf.find_ci(&n.to_ascii_uppercase()).ok_or_else(|| fail(format!("{n} not found")))?;
                 prop_assert_eq!(&grf.entries[i].name, &n.replace('/', "\\"));
                 prop_assert!(grf.entries[i].name_exact);
-                prop_assert_eq!(&grf.read(i).map_err(fail)?[..], &data[..]);
+                prop_assert_eq!(&grf.read_entry(i).map_err(fail)?[..], &data[..]);
             }
             json_round_trip("ro-grf", "data.grf", &bytes)?;
         }

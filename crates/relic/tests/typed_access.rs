@@ -95,7 +95,7 @@ const TYPED: &[(&str, Reader)] = &[
         Ok(Typed { json: tagged_document_json("ei-sec", &sec)?, written: vec![sec.to_bytes()?] })
     }),
     ("ro-grf", |_, b| {
-        let grf = relic::ragnarok::grf::Grf::parse(b)?;
+        let grf = relic::ragnarok::grf::Grf::read(b)?;
         Ok(Typed { json: grf.to_json()?, written: vec![grf.to_bytes()?] })
     }),
     ("ro-rsm", |_, b| {

@@ -6,7 +6,7 @@
 //!
 //! | Format id | Document type | What `read` gives |
 //! |---|---|---|
-//! | `ro-grf` | [`grf::Grf`] (owned: [`grf::GrfDocument`]) | [`grf::Grf::parse`]: the header and file table, entry data borrowed and inflated when read |
+//! | `ro-grf` | [`grf::Grf`] (owned: [`grf::GrfDocument`]) | [`grf::Grf::read`]: the header and file table, entry data borrowed and inflated when read |
 //! | `ro-rsm` | [`rsm::Rsm`] | the model: meshes, textures, key frames, volume boxes |
 //! | `ro-texture` | [`texture::Texture`] | the checked BMP or TGA header and the file's bytes |
 

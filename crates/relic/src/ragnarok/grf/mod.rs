@@ -186,14 +186,14 @@ impl<'a> Grf<'a> {
     /// // A version 0x200 archive of one file, written by relic's packer.
     /// let input = PackInput { name: b"data\\readme.txt".to_vec(), source: PackSource::Bytes(b"hello".to_vec()) };
     /// let bytes = write_archive_bytes(vec![input], 0x200)?;
-    /// let grf = Grf::parse(&bytes)?;
+    /// let grf = Grf::read(&bytes)?;
     /// assert_eq!(grf.file_count(), 1);
     /// assert_eq!(grf.entries[0].name, "data\\readme.txt");
     /// assert_eq!(grf.entries[0].record.real_size, 5);
-    /// assert!(Grf::parse(&bytes[..40]).is_err());
+    /// assert!(Grf::read(&bytes[..40]).is_err());
     /// # Ok(()) }
     /// ```
-    pub fn parse(bytes: &'a [u8]) -> Result<Grf<'a>> {
+    pub fn read(bytes: &'a [u8]) -> Result<Grf<'a>> {
         parse(bytes)
     }
 
@@ -221,7 +221,7 @@ impl<'a> Grf<'a> {
     /// // A version 0x200 archive of one file, written by relic's packer.
     /// let input = PackInput { name: b"data\\readme.txt".to_vec(), source: PackSource::Bytes(b"hello".to_vec()) };
     /// let bytes = write_archive_bytes(vec![input], 0x200)?;
-    /// let grf = Grf::parse(&bytes)?;
+    /// let grf = Grf::read(&bytes)?;
     /// assert_eq!(grf.to_bytes()?, bytes);
     /// assert_eq!(grf.to_json()?["header"]["signature"], "Master of Magic");
     /// # Ok(()) }

@@ -373,7 +373,7 @@ impl<'a> Grf<'a> {
     }
 
     /// The bytes of entry `i`, deciphered, inflated and checked against its real size.
-    pub fn read(&self, i: usize) -> Result<Cow<'a, [u8]>> {
+    pub fn read_entry(&self, i: usize) -> Result<Cow<'a, [u8]>> {
         self.entry_data(i).bytes()
     }
 

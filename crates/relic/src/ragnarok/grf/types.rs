@@ -289,7 +289,7 @@ pub struct GrfEntry {
 
 /// A parsed GRF borrowing the file's bytes. Every file entry's data range was checked by the reader.
 ///
-/// Read with [`Grf::parse`] (named so because [`Grf::read`] reads an entry); [`Grf::to_document`] gives the owned
+/// Read with [`Grf::read`] (an entry's bytes with [`Grf::read_entry`]); [`Grf::to_document`] gives the owned
 /// [`GrfDocument`], [`Grf::to_json`] the JSON of `relic convert --to json` (the document and the signature),
 /// and [`Grf::to_bytes`] writes the file back.
 ///
@@ -302,10 +302,10 @@ pub struct GrfEntry {
 /// // A version 0x200 archive of one file, written by relic's packer.
 /// let input = PackInput { name: b"data\\readme.txt".to_vec(), source: PackSource::Bytes(b"hello".to_vec()) };
 /// let bytes = write_archive_bytes(vec![input], 0x200)?;
-/// let grf = Grf::parse(&bytes)?;
+/// let grf = Grf::read(&bytes)?;
 /// assert_eq!(grf.header.version, 0x200);
 /// let i = grf.find_ci("DATA\\README.TXT").expect("found ignoring case");
-/// assert_eq!(grf.read(i)?.as_ref(), b"hello");
+/// assert_eq!(grf.read_entry(i)?.as_ref(), b"hello");
 /// assert_eq!(grf.to_bytes()?, bytes);
 /// # Ok(()) }
 /// ```
