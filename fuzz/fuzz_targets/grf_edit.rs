@@ -32,7 +32,7 @@ fn read(path: &Path) -> Option<BTreeMap<String, Vec<u8>>> {
     let g = grf::parse(&bytes).ok()?;
     (0..g.entries.len())
         .filter(|&i| g.entries[i].record.is_file())
-        .map(|i| Some((g.entries[i].name.clone(), g.read(i).ok()?.into_owned())))
+        .map(|i| Some((g.entries[i].name.clone(), g.read_entry(i).ok()?.into_owned())))
         .collect()
 }
 
