@@ -227,3 +227,227 @@ fn truncated_and_flipped_files_never_panic() {
         });
     }
 }
+
+// =========================================================================================================
+// Convert, JSON and pack
+
+use std::path::{Path, PathBuf};
+
+use relic::ops::{self, ConvertRequest, PackOptions, Quiet};
+use relic::registry::ConvertOptions;
+
+/// A 2.1 sprite with two palette frames (one RLE across rows, one 1×1) and the RGBA frame.
+fn sprite_2_1() -> Vec<u8> {
+    hand_spr(1, 2, &[Pal::Rle(4, 3, PAL_4X3_RLE.to_vec()), Pal::Rle(1, 1, vec![42])], &[rgba_3x2()], Some(&palette()))
+}
+
+struct Converted {
+    json: PathBuf,
+    dir: PathBuf,
+    names: Vec<String>,
+}
+
+impl Converted {
+    fn value(&self) -> serde_json::Value {
+        serde_json::from_slice(&std::fs::read(&self.json).unwrap()).unwrap()
+    }
+}
+
+fn convert(input: &Path, out: &Path, req: &ConvertRequest) -> Converted {
+    let report = ops::convert(std::slice::from_ref(&input.to_path_buf()), out, req, &Quiet);
+    assert!(report.failures.is_empty(), "{:?}", report.failures);
+    let outputs: Vec<PathBuf> = report.outputs.iter().map(|o| PathBuf::from(&o.output)).collect();
+    let jsons: Vec<&PathBuf> = outputs.iter().filter(|p| p.extension().is_some_and(|e| e == "json")).collect();
+    assert_eq!(jsons.len(), 1, "one document: {outputs:?}");
+    let json = jsons[0].clone();
+    let dir = json.parent().unwrap().to_path_buf();
+    let mut names: Vec<String> = outputs
+        .iter()
+        .map(|o| o.strip_prefix(&dir).expect("every output beside the document").to_string_lossy().replace('\\', "/"))
+        .collect();
+    names.sort();
+    Converted { json, dir, names }
+}
+
+fn pack(json: &Path, out: &Path, quantize: bool) -> relic::Result<(Vec<u8>, Vec<String>)> {
+    let report = ops::pack("ro-spr", json, out, &PackOptions { force: true, quantize, ..Default::default() })?;
+    Ok((std::fs::read(out).unwrap(), report.notes))
+}
+
+fn read_png(path: &Path) -> (u32, u32, Vec<u8>) {
+    let image = relic::export::png::decode_rgba(&std::fs::read(path).unwrap()).unwrap();
+    let f = image.frames.into_iter().next().unwrap();
+    let relic::asset::Pixels::Rgba8(px) = f.pixels else { panic!("RGBA") };
+    (f.width, f.height, px)
+}
+
+fn write_png(path: &Path, w: u32, h: u32, rgba: &[u8]) {
+    use relic::asset::{Frame, FrameRole, Image, Pixels};
+    let frame = Frame {
+        name: None,
+        width: w,
+        height: h,
+        pixels: Pixels::Rgba8(rgba.to_vec()),
+        offset: (0, 0),
+        hotspots: vec![],
+        role: FrameRole::Frame,
+    };
+    let img = Image { frames: vec![frame], palette: None, frame_rate: None, text: Vec::new() };
+    std::fs::write(path, &relic::export::png::encode_image(&img).unwrap()[0].bytes).unwrap();
+}
+
+#[test]
+fn sniff_takes_sp_with_a_known_version_and_leaves_the_rest() {
+    let (f, _) = relic::registry::sniff(&sprite_2_1(), "x.bin").unwrap();
+    assert_eq!(f.id, "ro-spr");
+    let (f, _) = relic::registry::sniff(b"SP\x01\x01\x00\x00", "x.spr").unwrap();
+    assert_eq!(f.id, "ro-spr");
+    // `SP` with an unknown version is not claimed by magic.
+    assert!(relic::registry::sniff(b"SP\x07\x09", "x.bin").is_none());
+    // Dark Reign's RSPR still goes to dr-spr.
+    assert_eq!(relic::registry::sniff(b"RSPR\x10\x02\0\0", "x.spr").map(|(f, _)| f.id), Some("dr-spr"));
+}
+
+#[test]
+fn info_gives_version_counts_and_sizes() {
+    let info = relic::registry::by_id("ro-spr").unwrap().codec.info(&sprite_2_1()).unwrap();
+    assert_eq!(info["version"], "2.1");
+    assert_eq!(info["palette_frames"], 2);
+    assert_eq!(info["rgba_frames"], 1);
+    assert_eq!(info["palette_frame_sizes"], serde_json::json!(["4x3", "1x1"]));
+    assert_eq!(info["rgba_frame_sizes"], serde_json::json!(["3x2"]));
+}
+
+#[test]
+fn json_round_trips_byte_for_byte_for_every_version() {
+    let codec = relic::registry::by_id("ro-spr").unwrap().codec;
+    for bytes in [
+        hand_spr(0, 1, &[Pal::Plain(4, 3, PAL_4X3.to_vec())], &[], None),
+        hand_spr(1, 1, &[Pal::Plain(4, 3, PAL_4X3.to_vec())], &[], Some(&palette())),
+        hand_spr(0, 2, &[Pal::Plain(4, 3, PAL_4X3.to_vec())], &[rgba_3x2()], Some(&palette())),
+        sprite_2_1(),
+        // An RLE split differently from relic's encoder (two runs of 2 and 3 zeros) is kept as stored.
+        hand_spr(1, 2, &[Pal::Rle(4, 3, vec![7, 0, 2, 0, 3, 9, 200, 0, 1, 255, 1, 2])], &[], Some(&palette())),
+    ] {
+        let value = codec.to_json(&bytes).unwrap();
+        let text = serde_json::to_string(&value).unwrap();
+        let back = codec.write_json(serde_json::from_str(&text).unwrap()).unwrap();
+        assert_eq!(back, bytes);
+    }
+    let value = codec.to_json(&sprite_2_1()).unwrap();
+    assert_eq!(value["format"], "ro-spr");
+    assert_eq!(value["version"], "2.1");
+    // The stored RLE, base64.
+    assert_eq!(value["palette_frames"][0]["data"], "BwAFCcgAAf8BAg==");
+    assert_eq!(value["palette"][255], serde_json::json!([255, 0, 127, 0]));
+}
+
+#[test]
+fn convert_writes_one_png_per_frame_a_sheet_and_the_document_and_packs_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("body.spr");
+    std::fs::write(&input, sprite_2_1()).unwrap();
+    let c = convert(&input, &dir.path().join("out"), &ConvertRequest::default());
+    assert_eq!(c.names, ["body.spr.json", "pal_000.png", "pal_001.png", "rgba_000.png", "sheet.view.png"]);
+    assert_eq!(read_png(&c.dir.join("pal_000.png")), (4, 3, drawn(&PAL_4X3)));
+    assert_eq!(read_png(&c.dir.join("pal_001.png")), (1, 1, colour(42).to_vec()));
+    assert_eq!(read_png(&c.dir.join("rgba_000.png")), (3, 2, RGBA_3X2.to_vec()));
+    // The sheet: 4 + 1 + 3 wide, 3 high, frames side by side from the top.
+    let (w, h, sheet) = read_png(&c.dir.join("sheet.view.png"));
+    assert_eq!((w, h), (8, 3));
+    assert_eq!(&sheet[4 * 4..5 * 4], &colour(42));
+    assert_eq!(&sheet[5 * 4..8 * 4], &RGBA_3X2[..12]);
+    assert_eq!(&sheet[(2 * 8 + 5) * 4..(2 * 8 + 6) * 4], &[0, 0, 0, 0], "below the 2-row RGBA frame");
+    let v = c.value();
+    assert_eq!(v["palette_frames"][0]["file"], "pal_000.png");
+    assert_eq!(v["rgba_frames"][0]["file"], "rgba_000.png");
+    let (back, notes) = pack(&c.json, &dir.path().join("back.spr"), false).unwrap();
+    assert_eq!(back, sprite_2_1());
+    assert!(notes.is_empty(), "{notes:?}");
+}
+
+#[test]
+fn an_edited_palette_frame_is_mapped_through_the_palette_and_re_encoded() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("body.spr");
+    std::fs::write(&input, sprite_2_1()).unwrap();
+    let c = convert(&input, &dir.path().join("out"), &ConvertRequest::default());
+    // pal_000: (1, 0) becomes colour 3, (0, 2) transparent; the frame becomes 4×3 with indices
+    // 7 3 0 0 / 0 0 9 200 / 0 255 1 2 → RLE 07 03 00 04 09 C8 00 01 FF 01 02.
+    let png = c.dir.join("pal_000.png");
+    let (_, _, mut px) = read_png(&png);
+    px[4..8].copy_from_slice(&colour(3));
+    px[8 * 4..9 * 4].copy_from_slice(&[10, 20, 30, 0]);
+    write_png(&png, 4, 3, &px);
+    let (back, notes) = pack(&c.json, &dir.path().join("edited.spr"), false).unwrap();
+    let want_rle = [7, 3, 0, 4, 9, 200, 0, 1, 255, 1, 2];
+    let want =
+        hand_spr(1, 2, &[Pal::Rle(4, 3, want_rle.to_vec()), Pal::Rle(1, 1, vec![42])], &[rgba_3x2()], Some(&palette()));
+    assert_eq!(back, want);
+    // The sheet view no longer shows the frames: a note says so.
+    assert!(notes.iter().any(|n| n.contains("sheet.view.png") && n.contains("view")), "{notes:?}");
+
+    // A colour the palette lacks is an error naming the frame and the pixel.
+    px[(4 + 2) * 4..(4 + 3) * 4].copy_from_slice(&[1, 1, 1, 255]);
+    write_png(&png, 4, 3, &px);
+    let err = pack(&c.json, &dir.path().join("bad.spr"), false).unwrap_err().to_string();
+    assert!(err.contains("pal_000.png (palette frame 0): pixel (2, 1) is #010101"), "{err}");
+    assert!(err.contains("--quantize"), "{err}");
+
+    // --quantize maps it to the nearest entry (from 1 up, by squared distance).
+    let nearest = (1..=255usize)
+        .min_by_key(|&i| {
+            let [r, g, b, _] = palette()[i];
+            (r as i32 - 1).pow(2) + (g as i32 - 1).pow(2) + (b as i32 - 1).pow(2)
+        })
+        .unwrap() as u8;
+    let (back, notes) = pack(&c.json, &dir.path().join("q.spr"), true).unwrap();
+    let indices = [7, 3, 0, 0, 0, 0, nearest, 200, 0, 255, 1, 2];
+    let spr = Spr::read(&back).unwrap();
+    assert_eq!(spr.palette_frames[0].indices, indices);
+    assert!(notes.iter().any(|n| n.contains("changed 1 pixels")), "{notes:?}");
+
+    // An edited RGBA frame of another size is stored as RGBA, bottom row first, ABGR.
+    write_png(&c.dir.join("rgba_000.png"), 1, 2, &[1, 2, 3, 4, 5, 6, 7, 8]);
+    let (back, _) = pack(&c.json, &dir.path().join("rgba.spr"), true).unwrap();
+    let spr = Spr::read(&back).unwrap();
+    assert_eq!((spr.rgba_frames[0].width, spr.rgba_frames[0].height), (1, 2));
+    assert_eq!(spr.rgba_frames[0].abgr, [8, 7, 6, 5, 4, 3, 2, 1]);
+    assert_eq!(spr.palette_frames[0].indices, indices);
+}
+
+#[test]
+fn palette_option_recolours_palette_frames_and_still_packs_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("body.spr");
+    std::fs::write(&input, sprite_2_1()).unwrap();
+    // A Ragnarok .pal: 1,024 bytes, entry i = (i, i, i, 0) except 42 = (1, 2, 3).
+    let mut pal: Vec<u8> = (0..=255u8).flat_map(|i| [i, i, i, 0]).collect();
+    pal[42 * 4..42 * 4 + 3].copy_from_slice(&[1, 2, 3]);
+    let pal_path = dir.path().join("red.pal");
+    std::fs::write(&pal_path, &pal).unwrap();
+    let req = ConvertRequest {
+        options: ConvertOptions { palette: Some(pal_path), ..Default::default() },
+        ..Default::default()
+    };
+    let c = convert(&input, &dir.path().join("out"), &req);
+    assert_eq!(read_png(&c.dir.join("pal_001.png")).2, [1, 2, 3, 255]);
+    assert_eq!(read_png(&c.dir.join("pal_000.png")).2[..4], [7, 7, 7, 255]);
+    // The RGBA frame is not recoloured.
+    assert_eq!(read_png(&c.dir.join("rgba_000.png")).2, RGBA_3X2);
+    let (back, _) = pack(&c.json, &dir.path().join("back.spr"), false).unwrap();
+    assert_eq!(back, sprite_2_1());
+}
+
+#[test]
+fn a_1_0_sprite_converts_in_greyscale_and_packs_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("old.spr");
+    let bytes = hand_spr(0, 1, &[Pal::Plain(4, 3, PAL_4X3.to_vec())], &[], None);
+    std::fs::write(&input, &bytes).unwrap();
+    let c = convert(&input, &dir.path().join("out"), &ConvertRequest::default());
+    let want: Vec<u8> = PAL_4X3.iter().flat_map(|&i| if i == 0 { [0; 4] } else { [i, i, i, 255] }).collect();
+    assert_eq!(read_png(&c.dir.join("pal_000.png")).2, want);
+    let (back, _) = pack(&c.json, &dir.path().join("back.spr"), false).unwrap();
+    assert_eq!(back, bytes);
+}

@@ -70,11 +70,16 @@ pub fn drawing_palette(spr: &Spr, opts: &ConvertOptions) -> Result<[[u8; 4]; 256
             spr.version.text()
         ));
     }
+    Ok(greyscale())
+}
+
+/// Index i as grey i: what a 1.0 sprite is drawn with without `--palette`.
+pub fn greyscale() -> [[u8; 4]; 256] {
     let mut grey = [[0u8; 4]; 256];
     for (i, g) in (0..=255u8).zip(grey.iter_mut()) {
         *g = [i, i, i, 0];
     }
-    Ok(grey)
+    grey
 }
 
 /// The frames as `convert` draws them, palette frames first: (PNG name, frame).
@@ -121,6 +126,9 @@ pub fn assets(spr: &Spr, opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
     let palette = drawing_palette(spr, opts)?;
     let frames = drawn_frames(spr, &palette)?;
     let mut doc = SprDocument::of(spr);
+    if spr.palette.as_ref() != Some(&palette) {
+        doc.drawn_with = Some(palette.to_vec());
+    }
     let mut out = Vec::with_capacity(frames.len() + 2);
     let view = sheet(&frames)?;
     for (k, (name, f)) in frames.into_iter().enumerate() {

@@ -29,6 +29,10 @@ pub struct SprDocument {
     /// The 256 palette entries as stored (R, G, B, unused); absent for 1.0.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub palette: Option<Vec<[u8; 4]>>,
+    /// The palette `relic convert` drew the palette frame PNGs with when it is not `palette` (`--palette`,
+    /// or greyscale for a 1.0 sprite): `pack` maps their colours back through it. Not part of the file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub drawn_with: Option<Vec<[u8; 4]>>,
 }
 
 fn is_empty(b: &Base64) -> bool {
@@ -77,6 +81,7 @@ impl SprDocument {
             rgba_frames,
             trailing: Base64(spr.trailing.clone()),
             palette: spr.palette.map(|p| p.to_vec()),
+            drawn_with: None,
         }
     }
 

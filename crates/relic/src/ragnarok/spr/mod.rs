@@ -86,6 +86,16 @@ impl Codec for SprCodec {
         pack::from_json_at(value, json_path, &PackRequest::default(), notes)
     }
 
+    fn write_json_request(
+        &self,
+        value: serde_json::Value,
+        json_path: &Path,
+        request: &PackRequest,
+        notes: &mut Vec<String>,
+    ) -> Result<Vec<u8>> {
+        pack::from_json_at(value, json_path, request, notes)
+    }
+
     fn convert(&self, data: &[u8], opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
         convert::assets(&Spr::read(data)?, opts)
     }
