@@ -122,11 +122,10 @@ impl SprDocument {
                     .map_err(|_| json_error(FORMAT_ID, "palette", &format!("{} entries, not 256", entries.len())))?;
                 Some(palette)
             }
-            (None, false) => None,
+            (None, _) => None,
             (Some(_), false) => {
                 return Err(json_error(FORMAT_ID, "palette", &format!("version {} has no palette", v.text())))
             }
-            (None, true) => return Err(json_error(FORMAT_ID, "palette", &format!("version {} needs one", v.text()))),
         };
         Ok(Spr { version: v, palette_frames, rgba_frames, trailing: self.trailing.0.clone(), palette })
     }

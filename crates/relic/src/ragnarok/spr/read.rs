@@ -10,6 +10,7 @@ use super::FORMAT_ID;
 /// Reads a whole SPR file.
 pub fn parse(data: &[u8]) -> Result<Spr> {
     let mut r = Reader::new(FORMAT_ID, data);
+    let r = &mut r;
     if r.array::<2>("magic")? != *b"SP" {
         return Err(Error::invalid(FORMAT_ID, "magic", 0, "not an SPR sprite (no `SP`)"));
     }
@@ -21,19 +22,6 @@ pub fn parse(data: &[u8]) -> Result<Spr> {
     })?;
     let palette_count = r.u16("palette_frame_count")?;
     let rgba_count = if version.has_rgba() { r.u16("rgba_frame_count")? } else { 0 };
-
-    // The palette is the last 1,024 bytes; frames must end before it.
-    let palette_at = if version.has_palette() {
-        data.len()
-            .checked_sub(PALETTE_SIZE)
-            .filter(|&at| at >= r.pos())
-            .ok_or_else(|| r.error("palette", format!("the file ends before its {PALETTE_SIZE}-byte palette")))?
-    } else {
-        data.len()
-    };
-    let mut frames_r = Reader::new(FORMAT_ID, data.get(..palette_at).unwrap_or_default());
-    frames_r.seek(r.pos(), "palette_frames")?;
-    let r = &mut frames_r;
 
     // Each frame takes at least its 4-byte size: the counts are checked before anything is allocated.
     let mut palette_frames = Vec::with_capacity(r.count(u64::from(palette_count), 4, "palette_frame_count")?);
@@ -67,16 +55,28 @@ pub fn parse(data: &[u8]) -> Result<Spr> {
         rgba_frames.push(AbgrFrame { width, height, abgr });
     }
 
-    let trailing = r.bytes(r.remaining(), "trailing")?.to_vec();
-    let palette = match data.get(palette_at..) {
-        Some(bytes) if version.has_palette() => {
-            let mut palette = [[0u8; 4]; 256];
-            for (entry, b) in palette.iter_mut().zip(bytes.chunks_exact(4)) {
-                entry.copy_from_slice(b);
-            }
-            Some(palette)
+    // The palette is the last 1,024 bytes. A file that ends right after its frames has none: real sprites
+    // of RGBA frames only are written so (a flag of one RGBA frame, a stub of no frames), though SPR.MD
+    // says every 1.1+ file has one.
+    let after = r.remaining();
+    let palette_bytes = match after {
+        0 => None,
+        _ if !version.has_palette() => None,
+        n if n < PALETTE_SIZE => {
+            return Err(
+                r.error("palette", format!("{n} bytes follow the frames: less than a {PALETTE_SIZE}-byte palette"))
+            )
         }
-        _ => None,
+        n => Some(r.data().get(r.pos() + n - PALETTE_SIZE..).unwrap_or_default()),
     };
+    let trailing_len = after - palette_bytes.map_or(0, <[u8]>::len);
+    let trailing = r.bytes(trailing_len, "trailing")?.to_vec();
+    let palette = palette_bytes.map(|bytes| {
+        let mut palette = [[0u8; 4]; 256];
+        for (entry, b) in palette.iter_mut().zip(bytes.chunks_exact(4)) {
+            entry.copy_from_slice(b);
+        }
+        palette
+    });
     Ok(Spr { version, palette_frames, rgba_frames, trailing, palette })
 }

@@ -135,8 +135,9 @@ pub struct Spr {
     /// Bytes after the last frame and before the palette (after the last frame of a 1.0 file), kept so that
     /// such a file is written back as it was; real files have none.
     pub trailing: Vec<u8>,
-    /// The 256 entries at the end of the file (1.1+; `None` for 1.0), each stored R, G, B and a fourth
-    /// byte relic keeps but does not draw with (see the module notes).
+    /// The 256 entries at the end of the file (1.1+; `None` for 1.0, and for a 1.1+ file that ends after
+    /// its frames), each stored R, G, B and a fourth byte relic keeps but does not draw with (see the
+    /// module notes).
     pub palette: Option<[[u8; 4]; 256]>,
 }
 
@@ -156,7 +157,7 @@ impl Spr {
     pub fn palette_frames_rgba(&self, palette: Option<&[[u8; 4]; 256]>) -> Result<Vec<RgbaFrame>> {
         let palette = palette.or(self.palette.as_ref()).ok_or_else(|| {
             Error::Unsupported(format!(
-                "{FORMAT_ID}: version {} stores no palette (it drew with the system palette); give one",
+                "{FORMAT_ID}: this sprite stores no palette (version {}); give one",
                 self.version.text()
             ))
         })?;

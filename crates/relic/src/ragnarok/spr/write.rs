@@ -21,9 +21,12 @@ pub fn write(spr: &Spr) -> Result<Vec<u8>> {
     if !v.has_rgba() && !spr.rgba_frames.is_empty() {
         return Err(refuse(format!("version {} has no RGBA frames (2.0 and later do)", v.text())));
     }
-    if v.has_palette() != spr.palette.is_some() {
-        let has = if v.has_palette() { "ends with a palette" } else { "has no palette" };
-        return Err(refuse(format!("a version {} file {has}", v.text())));
+    if !v.has_palette() && spr.palette.is_some() {
+        return Err(refuse(format!("a version {} file has no palette", v.text())));
+    }
+    // Without a palette the file ends after the frames, so there is nowhere for bytes after them to go.
+    if spr.palette.is_none() && !spr.trailing.is_empty() && v.has_palette() {
+        return Err(refuse(format!("a version {} file without a palette ends after its frames", v.text())));
     }
     let mut out = Vec::new();
     out.extend_from_slice(b"SP");
