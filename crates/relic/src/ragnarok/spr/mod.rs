@@ -17,13 +17,18 @@
 //! - Version 1.0 has no palette (SPR.MD: it drew with the "system palette"; zrenderer takes the last 1,024
 //!   bytes anyway). relic reads no palette: bytes after the frames are kept as `trailing`, and palette
 //!   frames are drawn with `--palette`, else greyscale (index i as grey i), with a note.
+//! - SPR.MD gives every 1.1+ file a palette, and zrenderer refuses files under 1,032 bytes; but real
+//!   client sprites of RGBA frames only (a guild flag: no palette frames, one RGBA frame) and stubs of no
+//!   frames (an 8-byte `shadow.spr`) end right after their frames. relic reads a 1.1+ file that ends after
+//!   its frames as having no palette, and 1 to 1,023 bytes after them as an error.
 //! - `00 00` in the RLE: see [`rle`].
 //! - Index 0 is transparent whatever its colour (SPR.MD, both loaders); every other index is opaque.
 //!
 //! `relic convert` writes sources (what `pack` reads): `<name>/pal_000.png` … for the palette frames and
 //! `<name>/rgba_000.png` … for the RGBA frames, numbered within each kind as an ACT refers to them (a layer's
-//! sprite index and type), and `<name>.json` beside the folder, the lossless document naming them; and a
-//! view, never read: `<name>/sheet.view.png`, every frame side by side, palette frames first.
+//! sprite index and type), and beside them the lossless document naming them (`<name>.json`, with
+//! `drawn_with`, the palette the PNGs were drawn with when it is not the file's: `--palette`, or greyscale);
+//! and a view, never read: `sheet.view.png`, every frame side by side, palette frames first.
 
 pub mod convert;
 pub mod document;
@@ -53,9 +58,10 @@ pub static FORMAT: Format = Format {
     capabilities: Capabilities { read: true, convert: true, write: true },
     notes: "versions 1.0, 1.1, 2.0, 2.1 (SP + minor, major). convert: sources, which pack reads: \
             <name>/pal_NNN.png per palette frame (index 0 transparent) and <name>/rgba_NNN.png per RGBA frame \
-            (2.0+), numbered as an ACT refers to them, and <name>.json, the lossless document (stored frame \
+            (2.0+), numbered as an ACT refers to them, and the lossless document beside them (stored frame \
             bytes as base64, the 2.1 RLE as stored, the palette). View, never read: <name>/sheet.view.png. \
-            Palette: the file's own, or --palette (a 1.0 file has none: greyscale without --palette). pack: from \
+            Palette: --palette (a Ragnarok .pal or any palette file relic reads), else the file's own, else \
+            greyscale (1.0, and RGBA-only files, which end after their frames). pack: from \
             that JSON with the PNGs beside it, byte for byte when unedited; an edited palette frame is mapped \
             through the file's palette (a colour not in it is an error naming frame and pixel, unless \
             --quantize takes the nearest), an edited RGBA frame is stored as it is; sizes may change.",
