@@ -99,8 +99,53 @@ fn drawn(indices: &[u8]) -> Vec<u8> {
     indices.iter().flat_map(|&i| colour(i)).collect()
 }
 
+/// A zero-run RLE written here from SPR.MD: each run of zeros as `00 n`, split every 255.
+fn hand_rle(px: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut run = 0u8;
+    for &b in px {
+        if b == 0 {
+            if run == 255 {
+                out.extend([0, run]);
+                run = 0;
+            }
+            run += 1;
+        } else {
+            if run > 0 {
+                out.extend([0, run]);
+                run = 0;
+            }
+            out.push(b);
+        }
+    }
+    if run > 0 {
+        out.extend([0, run]);
+    }
+    out
+}
+
 // =========================================================================================================
 // Reading every version
+
+/// `samples/ragnarok/sprite.spr` is this sprite: 2.1, a 6×4 diamond of indices 1 and 2, a 2×2 frame
+/// (3 0 / 0 4), the 3×2 RGBA frame, the test palette.
+#[test]
+fn the_sample_is_the_documented_sprite() {
+    let diamond = [0, 0, 1, 1, 0, 0, 0, 1, 2, 2, 1, 0, 0, 1, 2, 2, 1, 0, 0, 0, 1, 1, 0, 0];
+    let want = hand_spr(
+        1,
+        2,
+        &[Pal::Rle(6, 4, hand_rle(&diamond)), Pal::Rle(2, 2, hand_rle(&[3, 0, 0, 4]))],
+        &[rgba_3x2()],
+        Some(&palette()),
+    );
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../samples/ragnarok/sprite.spr");
+    let bytes = std::fs::read(path).unwrap();
+    assert_eq!(bytes, want);
+    let spr = Spr::read(&bytes).unwrap();
+    assert_eq!(spr.palette_frames[0].indices, diamond);
+    assert_eq!(spr.palette_frames_rgba(None).unwrap()[1].rgba, drawn(&[3, 0, 0, 4]));
+}
 
 #[test]
 fn version_1_0_has_plain_frames_and_no_palette() {
