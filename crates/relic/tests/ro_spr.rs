@@ -515,3 +515,23 @@ fn a_1_0_sprite_converts_in_greyscale_and_packs_back() {
     let (back, _) = pack(&c.json, &dir.path().join("back.spr"), false).unwrap();
     assert_eq!(back, bytes);
 }
+
+#[test]
+fn a_sprite_inside_a_grf_is_listed_and_converted_as_ro_spr() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("grf");
+    std::fs::create_dir_all(folder.join("data/sprite")).unwrap();
+    std::fs::write(folder.join("data/sprite/body.spr"), sprite_2_1()).unwrap();
+    let grf = dir.path().join("t.grf");
+    ops::pack("ro-grf", &folder, &grf, &PackOptions { force: true, ..Default::default() }).unwrap();
+    let bytes = std::fs::read(&grf).unwrap();
+    let (format, _) = relic::registry::sniff(&bytes, "t.grf").unwrap();
+    let entries = format.codec.entries(&bytes, "t.grf").unwrap().unwrap();
+    let entry = entries.iter().find(|e| e.name.ends_with("body.spr")).unwrap();
+    let data = entry.data.bytes().unwrap();
+    assert_eq!(relic::registry::sniff(&data, &entry.name).map(|(f, _)| f.id), Some("ro-spr"));
+    let report = ops::convert(std::slice::from_ref(&grf), &dir.path().join("out"), &ConvertRequest::default(), &Quiet);
+    assert!(report.failures.is_empty(), "{:?}", report.failures);
+    let png = report.outputs.iter().map(|o| PathBuf::from(&o.output)).find(|p| p.ends_with("body.spr/pal_000.png"));
+    assert_eq!(read_png(&png.expect("the frame PNG")), (4, 3, drawn(&PAL_4X3)));
+}
