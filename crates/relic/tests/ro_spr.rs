@@ -535,3 +535,32 @@ fn a_sprite_inside_a_grf_is_listed_and_converted_as_ro_spr() {
     let png = report.outputs.iter().map(|o| PathBuf::from(&o.output)).find(|p| p.ends_with("body.spr/pal_000.png"));
     assert_eq!(read_png(&png.expect("the frame PNG")), (4, 3, drawn(&PAL_4X3)));
 }
+
+#[test]
+fn pack_refuses_half_transparent_palette_pixels_and_names_outside_the_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("body.spr");
+    std::fs::write(&input, sprite_2_1()).unwrap();
+    let c = convert(&input, &dir.path().join("out"), &ConvertRequest::default());
+    // A half-transparent pixel in a palette frame: refused, named; --quantize makes it opaque (alpha ≥ 128).
+    let png = c.dir.join("pal_001.png");
+    let [r, g, b, _] = colour(42);
+    write_png(&png, 1, 1, &[r, g, b, 200]);
+    let err = pack(&c.json, &dir.path().join("a.spr"), false).unwrap_err().to_string();
+    assert!(err.contains("pal_001.png (palette frame 1): pixel (0, 0) has alpha 200"), "{err}");
+    let (back, _) = pack(&c.json, &dir.path().join("q.spr"), true).unwrap();
+    assert_eq!(Spr::read(&back).unwrap().palette_frames[1].indices, [42]);
+    write_png(&png, 1, 1, &colour(42));
+    // A document naming a file outside its folder is refused.
+    let mut v = c.value();
+    v["palette_frames"][0]["file"] = serde_json::json!("../body.spr");
+    std::fs::write(&c.json, serde_json::to_vec(&v).unwrap()).unwrap();
+    let err = pack(&c.json, &dir.path().join("b.spr"), false).unwrap_err().to_string();
+    assert!(err.contains("`../body.spr` is not a file name beside the document"), "{err}");
+    // A PNG that is gone: the frame comes from the document, with a note.
+    v["palette_frames"][0]["file"] = serde_json::json!("gone.png");
+    std::fs::write(&c.json, serde_json::to_vec(&v).unwrap()).unwrap();
+    let (back, notes) = pack(&c.json, &dir.path().join("c.spr"), false).unwrap();
+    assert_eq!(back, sprite_2_1());
+    assert!(notes.iter().any(|n| n.contains("gone.png: missing")), "{notes:?}");
+}
