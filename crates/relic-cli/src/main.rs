@@ -405,6 +405,10 @@ Examples:\n  relic pack ei-res -o new.res extracted_folder\n  relic pack ei-res 
         /// for archives past 4 GiB, signed `Event Horizon` as today's client data.grf; 0x102, 0x103)
         #[arg(long, value_name = "VERSION", value_parser = parse_version)]
         version: Option<u32>,
+        /// Map a colour of an edited frame PNG that the sprite's palette lacks to the nearest palette colour,
+        /// instead of refusing it (ro-spr); a note says how many pixels changed
+        #[arg(long)]
+        quantize: bool,
         /// Print only warnings and errors (not notes, nor the line naming what was written)
         #[arg(long, short)]
         quiet: bool,
@@ -1008,7 +1012,20 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
         Command::View { path, port, host, unsafe_host, open, quiet, json, .. } => {
             view(&path, ViewArgs { port, host: &host, unsafe_host, open, quiet, json })
         }
-        Command::Pack { format, output, force, no_dedupe, pixel_format, mips, version, quiet, json, input, .. } => {
+        Command::Pack {
+            format,
+            output,
+            force,
+            no_dedupe,
+            pixel_format,
+            mips,
+            version,
+            quantize,
+            quiet,
+            json,
+            input,
+            ..
+        } => {
             let f = format_by_id(&format)?;
             if !f.capabilities.write {
                 return Err(Failure::Run(relic::Error::Unsupported(format!("{} files cannot be written yet", f.id))));
@@ -1029,7 +1046,7 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
             if let Some(v) = version {
                 ops::check_pack_version(f, v, input.is_dir()).map_err(|e| Failure::Usage(e.to_string()))?;
             }
-            let opts = ops::PackOptions { force, no_dedupe, pixel_format, mips, version };
+            let opts = ops::PackOptions { force, no_dedupe, pixel_format, mips, version, quantize };
             let report = ops::pack(&format, &input, &output, &opts)?;
             if json {
                 let value = serde_json::json!({

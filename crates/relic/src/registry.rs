@@ -152,6 +152,9 @@ pub struct PackRequest {
     /// The version of the file format to write (`--version`, archives packed from a folder); the format's
     /// default when absent. Only versions in [`Codec::pack_versions`] reach a format.
     pub version: Option<u32>,
+    /// Map a colour a palette cannot show to its nearest entry instead of refusing it (`--quantize`,
+    /// palette images packed from PNGs); the format says in a note how many pixels it changed.
+    pub quantize: bool,
     /// Notes for the user (`pack_input`, `pack_folder`: a default taken, a layout redone), printed on stderr.
     pub notes: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
 }
@@ -337,6 +340,18 @@ pub trait Codec: Sync {
     /// in `notes`, so that an edit is never silently ignored. By default the same as `write_json`.
     fn write_json_at(&self, value: serde_json::Value, _json_path: &Path, _notes: &mut Vec<String>) -> Result<Vec<u8>> {
         self.write_json(value)
+    }
+
+    /// [`Codec::write_json_at`] with the options of `relic pack` (`--quantize`), for formats whose files
+    /// beside the JSON are written back through a choice the user makes. By default `write_json_at`.
+    fn write_json_request(
+        &self,
+        value: serde_json::Value,
+        json_path: &Path,
+        _request: &PackRequest,
+        notes: &mut Vec<String>,
+    ) -> Result<Vec<u8>> {
+        self.write_json_at(value, json_path, notes)
     }
 
     /// `relic check` of a file whose JSON document is refused as too large (a multi-GiB archive): where the
@@ -579,6 +594,7 @@ pub static FORMATS: &[&Format] = &[
     &crate::drakan::db::FORMAT,
     &crate::dark_reign::ftg::FORMAT,
     &crate::dark_reign::pal::FORMAT,
+    &crate::ragnarok::spr::FORMAT,
     &crate::dark_reign::spr::FORMAT,
     &crate::dark_reign::ftg_spr::FORMAT,
     &crate::freerct::rcd::FORMAT,
@@ -748,6 +764,7 @@ mod tests {
             "ro-rsm",
             "ro-grf",
             "ro-texture",
+            "ro-spr",
             "dr-ftg",
             "dr-spr",
             "dr-pal",

@@ -460,6 +460,9 @@ impl Seeds {
             }
         }
         self.add_hostile();
+        for version in relic::ragnarok::spr::Version::ALL {
+            self.put("ro_spr", &spr_seed(version));
+        }
         for (major, minor) in [(1, 1), (1, 2), (1, 3), (1, 4), (1, 5), (1, 6), (2, 2), (2, 3)] {
             if let Ok(bytes) = relic::ragnarok::rsm::write(&model(relic::ragnarok::rsm::Version::new(major, minor))) {
                 self.put("ro_rsm", &bytes);
@@ -493,8 +496,9 @@ impl Seeds {
         }
         self.put("ei_res", &res_sharing(&records, &data));
         // FTG: 200 entries sharing one sprite, one overlapping it, an empty one.
-        let sprite = Spr { nanims: 1, nrots: 1, szx: 2, szy: 1, picnr: vec![0], offsets: vec![0], ..Spr::new(&[0, 2, 5, 6]) }
-            .bytes();
+        let sprite =
+            Spr { nanims: 1, nrots: 1, szx: 2, szy: 1, picnr: vec![0], offsets: vec![0], ..Spr::new(&[0, 2, 5, 6]) }
+                .bytes();
         let len = sprite.len() as u32;
         let mut entries: Vec<(String, u32, u32)> = (0..200).map(|i| (format!("UNIT{i}.SPR"), 12, len)).collect();
         entries.push(("PART.BIN".into(), 14, len - 2));
@@ -503,10 +507,19 @@ impl Seeds {
         // DR sprites: 1 MiB of zero counts under 4096 pictures; 1024² frames × 7 rotations of blank lines.
         let mut bits = vec![0u8; 1 << 20];
         bits.push(1);
-        let zeros = Spr { nanims: 1, nrots: 1, szx: 1, szy: 1, picnr: vec![0], offsets: (0..4096).collect(), ..Spr::new(&bits) };
+        let zeros = Spr {
+            nanims: 1,
+            nrots: 1,
+            szx: 1,
+            szy: 1,
+            picnr: vec![0],
+            offsets: (0..4096).collect(),
+            ..Spr::new(&bits)
+        };
         self.put("dr_spr", &zeros.bytes());
         let blank = relic::dark_reign::spr::rle::encode(&vec![0; 1024 * 1024], 1024, false);
-        let frames = Spr { nanims: 1, nrots: 7, szx: 1024, szy: 1024, picnr: vec![0; 7], offsets: vec![0], ..Spr::new(&blank) };
+        let frames =
+            Spr { nanims: 1, nrots: 7, szx: 1024, szy: 1024, picnr: vec![0; 7], offsets: vec![0], ..Spr::new(&blank) };
         self.put("dr_spr", &frames.bytes());
         // Drakan: a `.txd` of 16 texture records on one 2048² zlib body; a 1×1 texture with a 10⁹ pitch.
         for (side, pitch, count) in [(2048u32, 2048 * 3, 16u16), (1, 1_000_000_000, 1)] {
@@ -687,7 +700,8 @@ mod hostile {
         for v in [w, h, count, u32::from_le_bytes(*fourcc), 32] {
             out.extend(v.to_le_bytes());
         }
-        for (mask, shift, count) in [(0xFF00_0000u32, 24u32, 8u32), (0x00FF_0000, 16, 8), (0xFF00, 8, 8), (0xFF, 0, 8)] {
+        for (mask, shift, count) in [(0xFF00_0000u32, 24u32, 8u32), (0x00FF_0000, 16, 8), (0xFF00, 8, 8), (0xFF, 0, 8)]
+        {
             for v in [mask, shift, count] {
                 out.extend(v.to_le_bytes());
             }
@@ -850,4 +864,24 @@ fn main() {
     for (target, n) in &seeds.counts {
         println!("{target:<12} {n:>5} new seeds");
     }
+}
+
+/// A small sprite of `version`: two palette frames (runs of zeros across rows) and, from 2.0, an RGBA frame.
+fn spr_seed(version: relic::ragnarok::spr::Version) -> Vec<u8> {
+    use relic::ragnarok::spr::{AbgrFrame, PaletteFrame, Spr};
+    let frame = |w: u16, h: u16, seed: u8| PaletteFrame {
+        width: w,
+        height: h,
+        indices: (0..u32::from(w) * u32::from(h)).map(|i| if i % 7 < 4 { 0 } else { (i as u8) ^ seed }).collect(),
+        rle: None,
+    };
+    let rgba = AbgrFrame { width: 2, height: 2, abgr: (0..16).collect() };
+    let sprite = Spr {
+        version,
+        palette_frames: vec![frame(5, 4, 1), frame(3, 1, 9)],
+        rgba_frames: if version.has_rgba() { vec![rgba] } else { Vec::new() },
+        trailing: Vec::new(),
+        palette: version.has_palette().then(|| std::array::from_fn(|i| [i as u8, 255 - i as u8, 7, 0])),
+    };
+    sprite.to_bytes().unwrap_or_default()
 }

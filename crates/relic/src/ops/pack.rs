@@ -18,6 +18,8 @@ pub struct PackOptions {
     pub mips: bool,
     /// The version to write when packing a folder (`--version`); see [`crate::registry::Codec::pack_versions`].
     pub version: Option<u32>,
+    /// Map colours a palette cannot show to the nearest entry (`--quantize`; see [`PackRequest::quantize`]).
+    pub quantize: bool,
 }
 
 /// The file `relic extract --recursive` leaves in the folder of each nested archive it descended into, so
@@ -219,6 +221,7 @@ pub fn pack(format_id: &str, input: &Path, output: &Path, opts: &PackOptions) ->
         pixel_format: opts.pixel_format.clone(),
         mips: opts.mips,
         version: opts.version,
+        quantize: opts.quantize,
         notes: Default::default(),
     };
     if let Some(v) = opts.version {
@@ -252,7 +255,7 @@ pub fn pack(format_id: &str, input: &Path, output: &Path, opts: &PackOptions) ->
                     input.display()
                 ))
             })?;
-            format.codec.write_json_at(value, input, &mut report.notes).map_err(|e| e.in_file(input))?
+            format.codec.write_json_request(value, input, &request, &mut report.notes).map_err(|e| e.in_file(input))?
         } else {
             // Another kind of input the format is made from (a PNG for a texture, …); any other is named
             // with what the format is made from.

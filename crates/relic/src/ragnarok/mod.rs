@@ -12,4 +12,5 @@
 
 pub mod grf;
 pub mod rsm;
+pub mod spr;
 pub mod texture;
