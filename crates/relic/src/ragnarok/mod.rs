@@ -1,6 +1,7 @@
 //! Ragnarok Online. Spec: the RSM/RSM2 specification of RagnarokFileFormats (rdw-archive) for models, with the Ragnarok
 //! part of `CORRECTIONS.md`; GRF archives follow the public descriptions of version 0x200 (see [`grf`]).
 
+pub mod act;
 pub mod grf;
 pub mod rsm;
 pub mod texture;
