@@ -4,4 +4,5 @@
 pub mod act;
 pub mod grf;
 pub mod rsm;
+pub mod spr;
 pub mod texture;

@@ -1,0 +1,92 @@
+//! Ragnarok Online SPR sprites (`ro-spr`): the frames of a character, monster, item or effect, which an ACT
+//! file places and animates. Spec: SPR.MD of RagnarokFileFormats (rdw-archive), checked against the loaders
+//! of roBrowser (`src/Loaders/Sprite.js`) and zrenderer (`source/resource/spr.d`).
+//!
+//! Layout: `SP`, the version as two bytes (minor, then major), the palette frame count (u16), from 2.0 the
+//! RGBA frame count (u16); then each palette frame (u16 width, u16 height, then `width × height` indices, or
+//! from 2.1 a u16 size and that many bytes of the zero-run RLE, see [`rle`]); then from 2.0 each RGBA frame
+//! (u16 width, u16 height, `width × height × 4` bytes); from 1.1 the palette, the last 1,024 bytes.
+//!
+//! Readings relic chose where the spec and the loaders disagree or are silent:
+//! - Palette byte order: SPR.MD says "listed in order ABGR"; roBrowser and zrenderer draw entry bytes 0, 1,
+//!   2 as red, green, blue, and the fourth byte (0 in files seen) is not drawn. relic follows the loaders and
+//!   keeps the fourth byte as stored.
+//! - RGBA frames: SPR.MD says RGBA; both loaders read the bytes A, B, G, R and the rows bottom row first,
+//!   which relic follows. SPR.MD calls the 2.1 section "RLE-encoded RGBA bitmaps", but its own text and both
+//!   loaders put the RLE on the palette frames only.
+//! - Version 1.0 has no palette (SPR.MD: it drew with the "system palette"; zrenderer takes the last 1,024
+//!   bytes anyway). relic reads no palette: bytes after the frames are kept as `trailing`, and palette
+//!   frames are drawn with `--palette`, else greyscale (index i as grey i), with a note.
+//! - `00 00` in the RLE: see [`rle`].
+//! - Index 0 is transparent whatever its colour (SPR.MD, both loaders); every other index is opaque.
+//!
+//! `relic convert` writes sources (what `pack` reads): `<name>/pal_000.png` … for the palette frames and
+//! `<name>/rgba_000.png` … for the RGBA frames, numbered within each kind as an ACT refers to them (a layer's
+//! sprite index and type), and `<name>.json` beside the folder, the lossless document naming them; and a
+//! view, never read: `<name>/sheet.view.png`, every frame side by side, palette frames first.
+
+pub mod convert;
+pub mod document;
+pub mod pack;
+pub mod read;
+pub mod rle;
+pub mod types;
+pub mod write;
+
+use std::path::Path;
+
+pub use document::{FrameDocument, SprDocument};
+pub use types::{AbgrFrame, PaletteFrame, RgbaFrame, Spr, Version, PALETTE_SIZE};
+
+use crate::asset::NamedAsset;
+use crate::error::Result;
+use crate::registry::{Capabilities, Codec, ConvertOptions, Format, Game, Kind, PackRequest};
+
+pub const FORMAT_ID: &str = "ro-spr";
+
+pub static FORMAT: Format = Format {
+    id: FORMAT_ID,
+    name: "Ragnarok Online SPR sprite",
+    game: Game::Ragnarok,
+    extensions: &["spr"],
+    kind: Kind::Image,
+    capabilities: Capabilities { read: true, convert: true, write: true },
+    notes: "versions 1.0, 1.1, 2.0, 2.1 (SP + minor, major). convert: sources, which pack reads: \
+            <name>/pal_NNN.png per palette frame (index 0 transparent) and <name>/rgba_NNN.png per RGBA frame \
+            (2.0+), numbered as an ACT refers to them, and <name>.json, the lossless document (stored frame \
+            bytes as base64, the 2.1 RLE as stored, the palette). View, never read: <name>/sheet.view.png. \
+            Palette: the file's own, or --palette (a 1.0 file has none: greyscale without --palette). pack: from \
+            that JSON with the PNGs beside it, byte for byte when unedited; an edited palette frame is mapped \
+            through the file's palette (a colour not in it is an error naming frame and pixel, unless \
+            --quantize takes the nearest), an edited RGBA frame is stored as it is; sizes may change.",
+    codec: &SprCodec,
+};
+
+struct SprCodec;
+
+impl Codec for SprCodec {
+    fn sniff(&self, head: &[u8]) -> bool {
+        matches!(head, [b'S', b'P', minor, major, ..] if Version::from_bytes(*minor, *major).is_some())
+    }
+
+    fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
+        Ok(convert::info(&Spr::read(data)?))
+    }
+
+    fn to_json(&self, data: &[u8]) -> Result<serde_json::Value> {
+        crate::registry::document_json(FORMAT_ID, &SprDocument::of(&Spr::read(data)?))
+    }
+
+    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
+        let doc: SprDocument = crate::registry::document_from_json(FORMAT_ID, value)?;
+        doc.to_spr()?.to_bytes()
+    }
+
+    fn write_json_at(&self, value: serde_json::Value, json_path: &Path, notes: &mut Vec<String>) -> Result<Vec<u8>> {
+        pack::from_json_at(value, json_path, &PackRequest::default(), notes)
+    }
+
+    fn convert(&self, data: &[u8], opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
+        convert::assets(&Spr::read(data)?, opts)
+    }
+}
