@@ -200,6 +200,11 @@ pub struct ConvertOptions {
     /// The archive the entry being converted came from, read lazily by stored name (a Ragnarok model's
     /// textures in the same GRF), set through the archive's [`Codec::entry_options_shared`].
     pub archive_files: Option<std::sync::Arc<dyn FileLookup>>,
+    /// A second file drawn with the one being converted (`--with`): a Ragnarok head ACT over its body.
+    pub with: Option<PathBuf>,
+    /// The stored name of the archive entry being converted (`data\sprite\x.act`), set for entries,
+    /// which have no path: what formats that look for a file of the same stem beside it go by.
+    pub entry_name: Option<String>,
 }
 
 /// Files read on demand by name, from an archive kept open while its entries convert (see
@@ -229,6 +234,12 @@ impl ConvertOptions {
             .flatten()
             .find(|e| e.file_name().to_str().is_some_and(|n| n.eq_ignore_ascii_case(name)) && e.path().is_file())?;
         std::fs::read(found.path()).ok()
+    }
+
+    /// The bytes of a file named `name` in the folder of `path` on disk, matched ignoring ASCII case (a
+    /// file given on the command line, e.g. `--with`, finding its own companion).
+    pub fn beside_path(&self, path: &Path, name: &str) -> Option<Vec<u8>> {
+        ConvertOptions::default().beside(Some(path), name)
     }
 
     /// Adds a note for the user (see [`ConvertOptions::notes`]).

@@ -1,13 +1,15 @@
 //! `relic info` and `relic convert` of an ACT: its JSON document, and with its sprite each action drawn as
 //! an animation (see [`render`](super::render)).
 
+use std::path::Path;
+
 use serde_json::json;
 
-use super::render::{self, Part, Rect, Sprites};
+use super::render::{self, FrameImage, Part, Rect, Sprites};
 use super::types::*;
 use super::FORMAT_ID;
 use crate::asset::{Asset, Document, Frame, FrameRole, Image, NamedAsset, Pixels};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::registry::ConvertOptions;
 
 /// Actions per group: one for each of the eight directions the client draws.
@@ -195,10 +197,109 @@ pub fn document(act: &Act) -> Result<NamedAsset> {
     Ok(NamedAsset { name: None, asset: Asset::Document(Document { value, tables: vec![] }) })
 }
 
-/// `relic convert`: the document, and the actions drawn when the sprite is found.
-pub fn convert(data: &[u8], path: Option<&std::path::Path>, opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
+/// `relic convert`: the document, and the actions drawn when the sprite is found: the `.spr` of the same
+/// name beside the file (ASCII case ignored), or beside the entry in its archive; `--with` adds a head.
+pub fn convert(data: &[u8], path: Option<&Path>, opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
     let act = super::parse(data)?;
-    let _ = path;
-    let _ = opts;
-    Ok(vec![document(&act)?])
+    let mut out = vec![document(&act)?];
+    let name = match (path, &opts.entry_name) {
+        (Some(p), _) => p.file_name().map(|n| n.to_string_lossy().into_owned()),
+        (None, Some(entry)) => Some(entry.clone()),
+        (None, None) => None,
+    };
+    let Some(name) = name else {
+        opts.note(format!("{FORMAT_ID}: no file name to find the sprite by: only the JSON document"));
+        return Ok(out);
+    };
+    let spr_name = sprite_name(&name);
+    let Some(spr_bytes) = find_sprite(path, &spr_name, opts) else {
+        opts.note(format!(
+            "{FORMAT_ID}: no sprite `{}` beside `{}`: only the JSON document (the actions are drawn with it)",
+            base_name(&spr_name),
+            base_name(&name)
+        ));
+        return Ok(out);
+    };
+    let body = Loaded::new(&spr_bytes, opts).map_err(|e| e.within(format!("sprite {}", base_name(&spr_name))))?;
+    let mut input_len = data.len() as u64 + spr_bytes.len() as u64;
+    let head = match &opts.with {
+        Some(with) => {
+            let act_bytes = std::fs::read(with).map_err(|e| Error::io(with, e))?;
+            let head_act = super::parse(&act_bytes).map_err(|e| e.in_file(with))?;
+            let with_name = with.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            let head_spr = sprite_name(&with_name);
+            let spr = opts.beside_path(with, &head_spr).ok_or_else(|| {
+                Error::Refused(format!("--with {}: no sprite `{head_spr}` beside it", with.display()))
+            })?;
+            input_len += (act_bytes.len() + spr.len()) as u64;
+            let loaded = Loaded::new(&spr, opts).map_err(|e| e.in_file(&with.with_file_name(&head_spr)))?;
+            Some((head_act, loaded))
+        }
+        None => None,
+    };
+    let body_images = body.images();
+    let body_drawn = Drawn { act: &act, sprites: body_images.sprites() };
+    let head_images = head.as_ref().map(|(_, l)| l.images());
+    let head_drawn = match (&head, &head_images) {
+        (Some((a, _)), Some(images)) => Some(Drawn { act: a, sprites: images.sprites() }),
+        _ => None,
+    };
+    out.extend(draw_all(&body_drawn, head_drawn.as_ref(), input_len, opts)?);
+    Ok(out)
+}
+
+/// `x.spr` for `x.act` (any folder kept, the extension replaced; `x.spr` for a name without one).
+fn sprite_name(act_name: &str) -> String {
+    let base_at = act_name.rfind(['/', '\\']).map_or(0, |i| i + 1);
+    match act_name.rfind('.').filter(|&dot| dot > base_at) {
+        Some(dot) => format!("{}.spr", &act_name[..dot]),
+        None => format!("{act_name}.spr"),
+    }
+}
+
+/// The last component of a stored or file name.
+fn base_name(name: &str) -> &str {
+    name.rsplit(['/', '\\']).next().unwrap_or(name)
+}
+
+/// The sprite's bytes: beside the file on disk or among the archive's siblings, else in the same
+/// archive under the entry's folder.
+fn find_sprite(path: Option<&Path>, spr_name: &str, opts: &ConvertOptions) -> Option<Vec<u8>> {
+    if let Some(bytes) = opts.beside(path, base_name(spr_name)) {
+        return Some(bytes);
+    }
+    opts.archive_files.as_ref()?.read(spr_name)
+}
+
+/// A sprite read and its frames drawn as RGBA.
+struct Loaded {
+    palette: Vec<crate::ragnarok::spr::RgbaFrame>,
+    rgba: Vec<crate::ragnarok::spr::RgbaFrame>,
+}
+
+/// The frames of a [`Loaded`] sprite as the compositor takes them.
+struct Images<'a> {
+    palette: Vec<FrameImage<'a>>,
+    rgba: Vec<FrameImage<'a>>,
+}
+
+impl Images<'_> {
+    fn sprites(&self) -> Sprites<'_> {
+        Sprites { palette: &self.palette, rgba: &self.rgba }
+    }
+}
+
+impl Loaded {
+    fn new(bytes: &[u8], opts: &ConvertOptions) -> Result<Loaded> {
+        let spr = crate::ragnarok::spr::Spr::read(bytes)?;
+        let palette = crate::ragnarok::spr::convert::drawing_palette(&spr, opts)?;
+        Ok(Loaded { palette: spr.palette_frames_rgba(Some(&palette))?, rgba: spr.rgba_frames()? })
+    }
+
+    fn images(&self) -> Images<'_> {
+        fn view(f: &crate::ragnarok::spr::RgbaFrame) -> FrameImage<'_> {
+            FrameImage { width: f.width, height: f.height, rgba: &f.rgba }
+        }
+        Images { palette: self.palette.iter().map(view).collect(), rgba: self.rgba.iter().map(view).collect() }
+    }
 }
