@@ -163,3 +163,16 @@ fn a_head_is_drawn_over_its_body_through_the_anchors() {
     assert_eq!(&buf[4..8], &[255, 255, 255, 255]);
     assert_eq!(&buf[14 * width * 4..14 * width * 4 + 4], &[255, 0, 0, 255]);
 }
+
+#[test]
+fn an_act_in_a_grf_finds_its_spr_in_the_same_archive() {
+    let dir = tempfile::tempdir().unwrap();
+    let sprites = dir.path().join("data/sprite/monster");
+    std::fs::create_dir_all(&sprites).unwrap();
+    std::fs::write(sprites.join("poring.act"), body()).unwrap();
+    std::fs::write(sprites.join("poring.spr"), spr()).unwrap();
+    let grf = dir.path().join("data.grf");
+    relic().args(["pack", "ro-grf", "-o"]).arg(&grf).arg(dir.path().join("data")).assert().success();
+    let files = convert(&grf, &dir.path().join("out"), &[]);
+    assert_eq!(apng(named(&files, "0_0.png")), (4, 2, 3, (1, 20)));
+}
