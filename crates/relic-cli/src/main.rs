@@ -136,6 +136,8 @@ fn pixel_format_parser() -> clap::builder::PossibleValuesParser {
     clap::builder::PossibleValuesParser::new(names)
 }
 
+// Parsed once per run: the size of its largest variant (`convert`'s many options) costs nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand)]
 enum Command {
     /// List every format relic knows, with what it can do

@@ -30,9 +30,11 @@ fn spr() -> Vec<u8> {
     out
 }
 
-/// A version 2.5 ACT: `actions[i]` is a list of motions, each (layer x, layer kind, anchor); then the
-/// delays.
-fn act(actions: &[Vec<(i32, i32, (i32, i32))>], delays: &[f32]) -> Vec<u8> {
+/// A motion of one layer: (layer x, layer kind, anchor).
+type Motion = (i32, i32, (i32, i32));
+
+/// A version 2.5 ACT: `actions[i]` is a list of motions; then the delays.
+fn act(actions: &[Vec<Motion>], delays: &[f32]) -> Vec<u8> {
     let mut out = b"AC\x05\x02".to_vec();
     out.extend((actions.len() as u16).to_le_bytes());
     out.extend([0u8; 10]);

@@ -1,5 +1,5 @@
 //! `relic info` and `relic convert` of an ACT: its JSON document, and with its sprite each action drawn as
-//! an animation (see [`render`](super::render)).
+//! an animation (see [`super::render`]).
 
 use std::path::Path;
 
@@ -69,7 +69,7 @@ pub struct Drawn<'a> {
 /// The head's motion drawn with the body's motion `m` of action `a`: the same action, the same motion
 /// index (wrapping when the head has fewer: a standing body has one motion, its head three, the first
 /// looking straight ahead).
-fn head_motion<'a>(head: &'a Act, a: usize, m: usize) -> Option<&'a Motion> {
+fn head_motion(head: &Act, a: usize, m: usize) -> Option<&Motion> {
     let motions = &head.actions.get(a)?.motions;
     motions.get(m.checked_rem(motions.len())?)
 }

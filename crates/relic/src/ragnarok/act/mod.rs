@@ -52,12 +52,12 @@ use crate::registry::{Capabilities, Codec, ConvertOptions, Format, Game, Kind};
 pub const FORMAT_ID: &str = "ro-act";
 
 impl Act {
-    /// Parses an ACT file (see [`parse`]).
+    /// Parses an ACT file (see [`parse()`]).
     pub fn read(bytes: &[u8]) -> Result<Act> {
         parse(bytes)
     }
 
-    /// The file's bytes (see [`write`]).
+    /// The file's bytes (see [`write()`]).
     pub fn to_bytes(&self) -> Result<Vec<u8>> {
         write(self)
     }
