@@ -191,6 +191,19 @@ fn every_version_reads_its_fields_and_writes_back_byte_for_byte() {
 }
 
 #[test]
+fn info_counts_what_the_file_holds() {
+    let info = registry::by_id("ro-act").unwrap().codec.info(&sample(5)).unwrap();
+    assert_eq!(info["version"], "2.5");
+    assert_eq!(
+        (info["actions"].as_u64(), info["motions"].as_u64(), info["layers"].as_u64()),
+        (Some(2), Some(3), Some(3))
+    );
+    assert_eq!(info["events"], serde_json::json!(["atk", "포링.wav"]));
+    assert_eq!(info["delays"], serde_json::json!([4.0, 2.5]));
+    assert_eq!(info["anchors"], true);
+}
+
+#[test]
 fn sniffed_by_magic_and_version() {
     let bytes = sample(5);
     assert_eq!(registry::sniff(&bytes, "x.bin").map(|(f, _)| f.id), Some("ro-act"));
@@ -240,9 +253,18 @@ fn truncations_are_refused_and_flips_never_panic() {
         let bytes = sample(minor);
         // A truncated file may still parse when the cut falls after the delays' start of `trailing`: it
         // cannot, as trailing is what remains after every field; so every truncation is refused.
+        let (three, one) = ([200u8; 3 * 2 * 4], [100u8; 4]);
+        let palette = [FrameImage { width: 3, height: 2, rgba: &three }];
+        let rgba = [FrameImage { width: 1, height: 1, rgba: &one }];
         let report = relic::testing::check_robustness(&bytes, true, |b| {
             let act = Act::read(b)?;
             assert_eq!(act.to_bytes()?, b, "a file that parses writes back");
+            // A flipped scale, rotation, offset or anchor still draws, within the budget, or is refused.
+            let body = Drawn { act: &act, sprites: Sprites { palette: &palette, rgba: &rgba } };
+            let mut budget = 1 << 22;
+            for a in 0..act.actions.len() {
+                convert::draw_action(&body, Some(&body), a, &mut budget)?;
+            }
             Ok::<_, relic::Error>(())
         });
         assert_eq!(report.truncations, bytes.len());

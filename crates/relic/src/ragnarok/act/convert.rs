@@ -108,7 +108,8 @@ pub struct Animation {
 }
 
 /// Draws action `a` (with `head` over it); `None` when it draws nothing. `budget` is what may still be
-/// spent on pixels, in bytes; drawing subtracts from it and refuses past it.
+/// spent, in bytes of canvas and 4 per pixel a layer visits ([`render::cost`]); drawing subtracts from it
+/// and refuses past it.
 pub fn draw_action(
     body: &Drawn<'_>,
     head: Option<&Drawn<'_>>,
@@ -125,7 +126,11 @@ pub fn draw_action(
     let Some(rect) = rect else { return Ok(None) };
     let (w, h) = (u32::try_from(rect.width()).unwrap_or(u32::MAX), u32::try_from(rect.height()).unwrap_or(u32::MAX));
     crate::limits::check_pixels(&format!("{FORMAT_ID} action {a}"), w, h)?;
-    let bytes = u64::from(w) * u64::from(h) * 4 * action.motions.len() as u64;
+    // The canvases written, and the pixels every layer visits to draw them.
+    let mut bytes = u64::from(w) * u64::from(h) * 4 * action.motions.len() as u64;
+    for m in 0..action.motions.len() {
+        bytes = bytes.saturating_add(render::cost(&parts(body, head, a, m), rect).saturating_mul(4));
+    }
     *budget = budget.checked_sub(bytes).ok_or_else(|| {
         crate::error::Error::limit(
             FORMAT_ID,

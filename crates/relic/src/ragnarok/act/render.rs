@@ -188,6 +188,23 @@ pub fn bounds(parts: &[Part<'_>]) -> Option<Rect> {
     out
 }
 
+/// The pixels drawing the parts onto `rect` visits: the area of each layer's rectangle within it. A file
+/// of many large layers costs this much work, however small its canvas: callers budget it.
+pub fn cost(parts: &[Part<'_>], rect: Rect) -> u64 {
+    let mut total = 0u64;
+    for part in parts {
+        for layer in part.layers {
+            let Some(image) = part.sprites.image(layer) else { continue };
+            let Some(p) = Placement::new(layer, &image, part.offset) else { continue };
+            let r = p.bounds();
+            let w = (r.right.min(rect.right) - r.left.max(rect.left)).max(0) as u64;
+            let h = (r.bottom.min(rect.bottom) - r.top.max(rect.top)).max(0) as u64;
+            total = total.saturating_add(w.saturating_mul(h));
+        }
+    }
+    total
+}
+
 /// Draws the parts, in order, onto a transparent canvas covering `rect` (rows of `rect.width()` RGBA
 /// pixels). The canvas size must have passed [`crate::limits::check_pixels`].
 pub fn draw(parts: &[Part<'_>], rect: Rect) -> Result<Vec<u8>> {
