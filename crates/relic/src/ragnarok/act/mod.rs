@@ -13,7 +13,15 @@
 //!   (`trailing`) so the file writes back as it was.
 //! - A missing delay (below 2.2): zrenderer's 4 ticks (100 ms), not roBrowser's 150 ms; a delay ≤ 0 or
 //!   not finite also draws with 4 ticks (and says so).
-//! - The mirror flag: roBrowser mirrors on any non-zero value, zrenderer on bit 0; relic on non-zero.
+//! - The mirror flag: roBrowser mirrors on any non-zero value, zrenderer on bit 0, RagLite (the
+//!   RagnarokFileFormats author's later decoder) only on exactly 1; relic on non-zero (real files hold 0
+//!   or 1).
+//! - The tick: ACT.MD and roBrowser count 25 ms a delay unit; RagLite's decoder uses 24 ms
+//!   (`UPDATE_INTERVAL_IN_MILLISECONDS`). relic writes 25 ms × delay, as ACT.MD says the client does.
+//! - Checked against RagLite's fixtures `v0200` … `v0205.act` and their JSON snapshots (ranges, layers,
+//!   the non-zero reserved header bytes of `v0205`, delays: the same values) and korangar's
+//!   `data/sprite/npc/missing.act` (2.5, 8 actions, drawn with its `.spr`; the 2.5 width and height
+//!   equal its image's size, 34 × 96).
 //! - Layer width and height (2.5) are kept but not drawn with (neither loader uses them).
 //!
 //! Typed access:
