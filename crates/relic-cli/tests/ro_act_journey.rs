@@ -178,3 +178,19 @@ fn an_act_in_a_grf_finds_its_spr_in_the_same_archive() {
     let files = convert(&grf, &dir.path().join("out"), &[]);
     assert_eq!(apng(named(&files, "0_0.png")), (4, 2, 3, (1, 20)));
 }
+
+#[test]
+fn a_broken_spr_fails_the_input_but_the_document_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("bad.act");
+    std::fs::write(&input, body()).unwrap();
+    std::fs::write(dir.path().join("bad.spr"), b"SP\x00\x02\xff\xff").unwrap();
+    let out = dir.path().join("out");
+    let assert = relic().args(["convert", "-o"]).arg(&out).arg(&input).assert().code(1);
+    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    assert!(stderr.contains("bad.spr") && stderr.contains("ro-spr"), "{stderr}");
+    let written: Vec<_> =
+        walkdir::WalkDir::new(&out).into_iter().flatten().filter(|e| e.file_type().is_file()).collect();
+    assert_eq!(written.len(), 1, "{written:?}");
+    assert!(written[0].path().extension().is_some_and(|e| e == "json"));
+}

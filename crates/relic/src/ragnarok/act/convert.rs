@@ -225,7 +225,14 @@ pub fn convert(data: &[u8], path: Option<&Path>, opts: &ConvertOptions) -> Resul
         ));
         return Ok(out);
     };
-    let body = Loaded::new(&spr_bytes, opts).map_err(|e| e.within(format!("sprite {}", base_name(&spr_name))))?;
+    // A sprite that does not read leaves the document written, and fails the input (exit code 1).
+    let body = match Loaded::new(&spr_bytes, opts) {
+        Ok(body) => body,
+        Err(e) => {
+            opts.fail(format!("{FORMAT_ID}: sprite `{}`: {e}: only the JSON document", base_name(&spr_name)));
+            return Ok(out);
+        }
+    };
     let mut input_len = data.len() as u64 + spr_bytes.len() as u64;
     let head = match &opts.with {
         Some(with) => {
