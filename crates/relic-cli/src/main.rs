@@ -136,6 +136,8 @@ fn pixel_format_parser() -> clap::builder::PossibleValuesParser {
     clap::builder::PossibleValuesParser::new(names)
 }
 
+// Parsed once per run: the size of its largest variant (`convert`'s many options) costs nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand)]
 enum Command {
     /// List every format relic knows, with what it can do
@@ -275,6 +277,9 @@ Examples:
         /// A figure's animations (Evil Islands `.anm` RES), instead of the one beside the model
         #[arg(long, value_name = "FILE")]
         anims: Option<PathBuf>,
+        /// A second file drawn with each input: a Ragnarok head `.act` (its `.spr` beside it) over a body `.act`
+        #[arg(long, value_name = "FILE")]
+        with: Option<PathBuf>,
         /// A figure's morph: strength, dexterity and height, each from 0 to 1 (default 0,0,0)
         #[arg(long, value_name = "STR,DEX,HEIGHT", value_parser = parse_morph)]
         morph: Option<[f32; 3]>,
@@ -866,6 +871,7 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
             palette,
             bones,
             anims,
+            with,
             morph,
             format,
             settings,
@@ -888,6 +894,7 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
                 settings,
                 bones,
                 anims,
+                with,
                 morph,
                 compression,
                 ..Default::default()

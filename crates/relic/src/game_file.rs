@@ -359,7 +359,10 @@ impl GameFile {
         }
         let converted = match &self.path {
             Some(path) => self.codec().convert_at(&self.bytes, path, options),
-            None => self.codec().convert(&self.bytes, options),
+            None => {
+                let named = ConvertOptions { entry_name: Some(self.name.clone()), ..options.clone() };
+                self.codec().convert(&self.bytes, &named)
+            }
         };
         self.in_file(converted)
     }

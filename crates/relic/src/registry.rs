@@ -203,6 +203,11 @@ pub struct ConvertOptions {
     /// The archive the entry being converted came from, read lazily by stored name (a Ragnarok model's
     /// textures in the same GRF), set through the archive's [`Codec::entry_options_shared`].
     pub archive_files: Option<std::sync::Arc<dyn FileLookup>>,
+    /// A second file drawn with the one being converted (`--with`): a Ragnarok head ACT over its body.
+    pub with: Option<PathBuf>,
+    /// The stored name of the archive entry being converted (`data\sprite\x.act`), set for entries,
+    /// which have no path: what formats that look for a file of the same stem beside it go by.
+    pub entry_name: Option<String>,
 }
 
 /// Files read on demand by name, from an archive kept open while its entries convert (see
@@ -232,6 +237,12 @@ impl ConvertOptions {
             .flatten()
             .find(|e| e.file_name().to_str().is_some_and(|n| n.eq_ignore_ascii_case(name)) && e.path().is_file())?;
         std::fs::read(found.path()).ok()
+    }
+
+    /// The bytes of a file named `name` in the folder of `path` on disk, matched ignoring ASCII case (a
+    /// file given on the command line, e.g. `--with`, finding its own companion).
+    pub fn beside_path(&self, path: &Path, name: &str) -> Option<Vec<u8>> {
+        ConvertOptions::default().beside(Some(path), name)
     }
 
     /// Adds a note for the user (see [`ConvertOptions::notes`]).
@@ -590,6 +601,7 @@ pub static FORMATS: &[&Format] = &[
     &crate::ragnarok::grf::FORMAT,
     &crate::ragnarok::rsm::FORMAT,
     &crate::ragnarok::texture::FORMAT,
+    &crate::ragnarok::act::FORMAT,
     &crate::drakan::srsc::FORMAT,
     &crate::drakan::db::FORMAT,
     &crate::dark_reign::ftg::FORMAT,
@@ -764,6 +776,7 @@ mod tests {
             "ro-rsm",
             "ro-grf",
             "ro-texture",
+            "ro-act",
             "ro-spr",
             "dr-ftg",
             "dr-spr",

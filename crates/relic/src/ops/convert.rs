@@ -553,7 +553,10 @@ fn export_assets(
     let codec = format.codec_for(name);
     let assets = match path {
         Some(p) => codec.convert_at(data, p, options)?,
-        None => codec.convert(data, options)?,
+        None => {
+            let named = registry::ConvertOptions { entry_name: Some(name.to_string()), ..options.clone() };
+            codec.convert(data, &named)?
+        }
     };
     export::name_files(&assets, stem, req.to.as_deref(), req.options.compression)
 }

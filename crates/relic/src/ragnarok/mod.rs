@@ -10,6 +10,7 @@
 //! | `ro-rsm` | [`rsm::Rsm`] | the model: meshes, textures, key frames, volume boxes |
 //! | `ro-texture` | [`texture::Texture`] | the checked BMP or TGA header and the file's bytes |
 
+pub mod act;
 pub mod grf;
 pub mod rsm;
 pub mod spr;

@@ -23,6 +23,8 @@ use crate::source::{self, Source};
 
 /// The prefix RSM texture paths are relative to.
 const TEXTURE_ROOT: &str = "data/texture/";
+/// Where the client keeps sprites and their actions (`ro-act` finds a `.spr` there).
+const SPRITE_ROOT: &str = "data/sprite/";
 
 /// Normalised lookup key: ASCII lower case, `/` separators, no leading `/`.
 fn key(path: &str) -> String {
@@ -107,9 +109,10 @@ pub struct ArchiveFiles {
     source: Arc<Source>,
     format: &'static Format,
     label: String,
-    /// Only names under this (normalised) prefix are indexed: a client GRF holds some 500,000 entries, of
-    /// which a model can only ask for those under `data/texture/`.
-    prefix: &'static str,
+    /// Only names under these (normalised) prefixes are indexed: a client GRF holds some 500,000 entries,
+    /// of which a model can only ask for those under `data/texture/` and an action (`ro-act`) for its
+    /// sprite under `data/sprite/`.
+    prefixes: &'static [&'static str],
     index: OnceLock<HashMap<String, Located>>,
 }
 
@@ -120,15 +123,21 @@ impl std::fmt::Debug for ArchiveFiles {
 }
 
 impl ArchiveFiles {
-    /// The texture entries (`data\texture\…`) of the archive a model came from; `label` names the
-    /// archive in messages.
+    /// The texture entries (`data\texture\…`) of the archive a model came from, and its sprite entries
+    /// (`data\sprite\…`, for actions); `label` names the archive in messages.
     pub fn new(source: Arc<Source>, format: &'static Format, label: impl Into<String>) -> Self {
-        ArchiveFiles { source, format, label: label.into(), prefix: TEXTURE_ROOT, index: OnceLock::new() }
+        ArchiveFiles {
+            source,
+            format,
+            label: label.into(),
+            prefixes: &[TEXTURE_ROOT, SPRITE_ROOT],
+            index: OnceLock::new(),
+        }
     }
 
     /// Every entry of an archive (`--textures`, whose textures may lie anywhere).
     pub fn whole(source: Arc<Source>, format: &'static Format, label: impl Into<String>) -> Self {
-        ArchiveFiles { prefix: "", ..ArchiveFiles::new(source, format, label) }
+        ArchiveFiles { prefixes: &[""], ..ArchiveFiles::new(source, format, label) }
     }
 
     fn index(&self) -> &HashMap<String, Located> {
@@ -137,7 +146,7 @@ impl ArchiveFiles {
             let Some(Ok(entries)) = self.format.codec.entries(&self.source, &self.label) else { return index };
             for e in &entries {
                 let k = key(&e.name);
-                if !k.starts_with(self.prefix) {
+                if !self.prefixes.iter().any(|p| k.starts_with(p)) {
                     continue;
                 }
                 if let Some(at) = Located::of(&self.source, &e.data) {

@@ -1,0 +1,317 @@
+//! `relic info` and `relic convert` of an ACT: its JSON document, and with its sprite each action drawn as
+//! an animation (see [`super::render`]).
+
+use std::path::Path;
+
+use serde_json::json;
+
+use super::render::{self, FrameImage, Part, Rect, Sprites};
+use super::types::*;
+use super::FORMAT_ID;
+use crate::asset::{Asset, Document, Frame, FrameRole, Image, NamedAsset, Pixels};
+use crate::error::{Error, Result};
+use crate::registry::ConvertOptions;
+
+/// Actions per group: one for each of the eight directions the client draws.
+pub const DIRECTIONS: usize = 8;
+
+/// Ticks drawn for an action without a delay (below 2.2) or with one that is not positive: zrenderer's
+/// default of 4 (100 ms).
+pub const DEFAULT_DELAY: f32 = 4.0;
+
+/// Milliseconds of one delay tick, as the client counts them.
+pub const TICK_MS: f32 = 25.0;
+
+pub fn info(act: &Act) -> serde_json::Value {
+    let motions: usize = act.actions.iter().map(|a| a.motions.len()).sum();
+    let layers: usize = act.actions.iter().flat_map(|a| &a.motions).map(|m| m.layers.len()).sum();
+    let anchors = act.actions.iter().flat_map(|a| &a.motions).any(|m| !m.anchors.is_empty());
+    json!({
+        "format": FORMAT_ID,
+        "version": act.version.to_string(),
+        "actions": act.actions.len(),
+        "groups": act.actions.len().div_ceil(DIRECTIONS),
+        "motions": motions,
+        "layers": layers,
+        "events": act.events.iter().map(|e| e.text.clone()).collect::<Vec<_>>(),
+        "anchors": anchors,
+        "delays": act.version.has_delays().then(|| act.actions.iter().map(|a| a.delay.map_or(0.0, |d| d.get())).collect::<Vec<_>>()),
+    })
+}
+
+/// The delay an action is drawn with, in ticks, and whether it had to be taken as the default.
+pub fn delay_ticks(action: &Action) -> (f32, bool) {
+    match action.delay.map(|d| d.get()) {
+        Some(d) if d.is_finite() && d > 0.0 => (d, false),
+        Some(_) => (DEFAULT_DELAY, true),
+        None => (DEFAULT_DELAY, false),
+    }
+}
+
+/// The frame rate of an action's animation: one motion each `25 ms × delay`.
+pub fn frame_rate(action: &Action) -> f32 {
+    1000.0 / (TICK_MS * delay_ticks(action).0)
+}
+
+/// The output name of action `i`: `<group>_<direction>`.
+pub fn action_name(i: usize) -> String {
+    format!("{}_{}", i / DIRECTIONS, i % DIRECTIONS)
+}
+
+/// A sprite drawn through this ACT: its images, and the ACT of a second sprite drawn over it through the
+/// anchors (a head on a body).
+#[derive(Debug, Clone, Copy)]
+pub struct Drawn<'a> {
+    pub act: &'a Act,
+    pub sprites: Sprites<'a>,
+}
+
+/// The head's motion drawn with the body's motion `m` of action `a`: the same action, the same motion
+/// index (wrapping when the head has fewer: a standing body has one motion, its head three, the first
+/// looking straight ahead).
+fn head_motion(head: &Act, a: usize, m: usize) -> Option<&Motion> {
+    let motions = &head.actions.get(a)?.motions;
+    motions.get(m.checked_rem(motions.len())?)
+}
+
+/// Where the head is drawn: body anchor − head anchor (their first anchors; zrenderer's
+/// `drawObjectsOfFrame`, roBrowser's entity renderer), (0, 0) when either has none.
+pub fn anchor_offset(body: &Motion, head: &Motion) -> (i32, i32) {
+    match (body.anchors.first(), head.anchors.first()) {
+        (Some(b), Some(h)) => (b.x.wrapping_sub(h.x), b.y.wrapping_sub(h.y)),
+        _ => (0, 0),
+    }
+}
+
+/// The parts of motion `m` of action `a`: the body's layers, then the head's.
+fn parts<'a>(body: &Drawn<'a>, head: Option<&Drawn<'a>>, a: usize, m: usize) -> Vec<Part<'a>> {
+    let Some(motion) = body.act.actions.get(a).and_then(|x| x.motions.get(m)) else { return Vec::new() };
+    let mut out = vec![Part { layers: &motion.layers, sprites: body.sprites, offset: (0, 0) }];
+    if let Some(h) = head {
+        if let Some(hm) = head_motion(h.act, a, m) {
+            out.push(Part { layers: &hm.layers, sprites: h.sprites, offset: anchor_offset(motion, hm) });
+        }
+    }
+    out
+}
+
+/// One action drawn: every motion on a canvas of the same size (the union of all of them), `origin` the
+/// canvas pixel of the sprite's origin.
+#[derive(Debug, Clone)]
+pub struct Animation {
+    pub width: u32,
+    pub height: u32,
+    pub origin: (i64, i64),
+    pub frames: Vec<Vec<u8>>,
+    /// Frames per second (see [`frame_rate`]).
+    pub rate: f32,
+}
+
+/// Draws action `a` (with `head` over it); `None` when it draws nothing. `budget` is what may still be
+/// spent, in bytes of canvas and 4 per pixel a layer visits ([`render::cost`]); drawing subtracts from it
+/// and refuses past it.
+pub fn draw_action(
+    body: &Drawn<'_>,
+    head: Option<&Drawn<'_>>,
+    a: usize,
+    budget: &mut u64,
+) -> Result<Option<Animation>> {
+    let Some(action) = body.act.actions.get(a) else { return Ok(None) };
+    let mut rect: Option<Rect> = None;
+    for m in 0..action.motions.len() {
+        if let Some(r) = render::bounds(&parts(body, head, a, m)) {
+            rect = Some(rect.map_or(r, |o| o.union(r)));
+        }
+    }
+    let Some(rect) = rect else { return Ok(None) };
+    let (w, h) = (u32::try_from(rect.width()).unwrap_or(u32::MAX), u32::try_from(rect.height()).unwrap_or(u32::MAX));
+    crate::limits::check_pixels(&format!("{FORMAT_ID} action {a}"), w, h)?;
+    // The canvases written, and the pixels every layer visits to draw them.
+    let mut bytes = u64::from(w) * u64::from(h) * 4 * action.motions.len() as u64;
+    for m in 0..action.motions.len() {
+        bytes = bytes.saturating_add(render::cost(&parts(body, head, a, m), rect).saturating_mul(4));
+    }
+    *budget = budget.checked_sub(bytes).ok_or_else(|| {
+        crate::error::Error::limit(
+            FORMAT_ID,
+            format!("actions[{a}]"),
+            0,
+            "drawing every action would take more pixels than the expansion limit allows (--max-expansion raises it)",
+        )
+    })?;
+    let frames =
+        (0..action.motions.len()).map(|m| render::draw(&parts(body, head, a, m), rect)).collect::<Result<_>>()?;
+    Ok(Some(Animation { width: w, height: h, origin: (-rect.left, -rect.top), frames, rate: frame_rate(action) }))
+}
+
+/// An animation as an image: an APNG with its frames when it has two or more, else one still frame.
+pub fn animation_image(anim: Animation) -> Image {
+    let offset = (i32::try_from(anim.origin.0).unwrap_or(i32::MAX), i32::try_from(anim.origin.1).unwrap_or(i32::MAX));
+    let animated = anim.frames.len() > 1;
+    Image {
+        frames: anim
+            .frames
+            .into_iter()
+            .map(|rgba| Frame {
+                name: None,
+                width: anim.width,
+                height: anim.height,
+                pixels: Pixels::Rgba8(rgba),
+                offset,
+                hotspots: Vec::new(),
+                role: FrameRole::Frame,
+            })
+            .collect(),
+        palette: None,
+        frame_rate: animated.then_some(anim.rate),
+        text: Vec::new(),
+    }
+}
+
+/// Every action drawn, named `<group>_<direction>`, after the document. `input_len` (the bytes of the
+/// ACT and its sprites) sets the expansion budget.
+pub fn draw_all(
+    body: &Drawn<'_>,
+    head: Option<&Drawn<'_>>,
+    input_len: u64,
+    opts: &ConvertOptions,
+) -> Result<Vec<NamedAsset>> {
+    let mut budget = crate::limits::expansion_budget(input_len);
+    let mut out = Vec::new();
+    let mut defaulted = Vec::new();
+    for (a, action) in body.act.actions.iter().enumerate() {
+        if delay_ticks(action).1 {
+            defaulted.push(a.to_string());
+        }
+        if let Some(anim) = draw_action(body, head, a, &mut budget)? {
+            out.push(NamedAsset { name: Some(action_name(a)), asset: Asset::Image(animation_image(anim)) });
+        }
+    }
+    if !defaulted.is_empty() {
+        opts.note(format!(
+            "{FORMAT_ID}: actions {} have a delay that is not positive: drawn with {DEFAULT_DELAY} ticks",
+            defaulted.join(", ")
+        ));
+    }
+    Ok(out)
+}
+
+/// The JSON document as an asset.
+pub fn document(act: &Act) -> Result<NamedAsset> {
+    let value = crate::registry::tagged_document_json(FORMAT_ID, act)?;
+    Ok(NamedAsset { name: None, asset: Asset::Document(Document { value, tables: vec![] }) })
+}
+
+/// `relic convert`: the document, and the actions drawn when the sprite is found: the `.spr` of the same
+/// name beside the file (ASCII case ignored), or beside the entry in its archive; `--with` adds a head.
+pub fn convert(data: &[u8], path: Option<&Path>, opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
+    let act = super::parse(data)?;
+    let mut out = vec![document(&act)?];
+    let name = match (path, &opts.entry_name) {
+        (Some(p), _) => p.file_name().map(|n| n.to_string_lossy().into_owned()),
+        (None, Some(entry)) => Some(entry.clone()),
+        (None, None) => None,
+    };
+    let Some(name) = name else {
+        opts.note(format!("{FORMAT_ID}: no file name to find the sprite by: only the JSON document"));
+        return Ok(out);
+    };
+    let spr_name = sprite_name(&name);
+    let Some(spr_bytes) = find_sprite(path, &spr_name, opts) else {
+        opts.note(format!(
+            "{FORMAT_ID}: no sprite `{}` beside `{}`: only the JSON document (the actions are drawn with it)",
+            base_name(&spr_name),
+            base_name(&name)
+        ));
+        return Ok(out);
+    };
+    // A sprite that does not read leaves the document written, and fails the input (exit code 1).
+    let body = match Loaded::new(&spr_bytes, opts) {
+        Ok(body) => body,
+        Err(e) => {
+            opts.fail(format!("{FORMAT_ID}: sprite `{}`: {e}: only the JSON document", base_name(&spr_name)));
+            return Ok(out);
+        }
+    };
+    let mut input_len = data.len() as u64 + spr_bytes.len() as u64;
+    let head = match &opts.with {
+        Some(with) => {
+            let act_bytes = std::fs::read(with).map_err(|e| Error::io(with, e))?;
+            let head_act = super::parse(&act_bytes).map_err(|e| e.in_file(with))?;
+            let with_name = with.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            let head_spr = sprite_name(&with_name);
+            let spr = opts.beside_path(with, &head_spr).ok_or_else(|| {
+                Error::Refused(format!("--with {}: no sprite `{head_spr}` beside it", with.display()))
+            })?;
+            input_len += (act_bytes.len() + spr.len()) as u64;
+            let loaded = Loaded::new(&spr, opts).map_err(|e| e.in_file(&with.with_file_name(&head_spr)))?;
+            Some((head_act, loaded))
+        }
+        None => None,
+    };
+    let body_images = body.images();
+    let body_drawn = Drawn { act: &act, sprites: body_images.sprites() };
+    let head_images = head.as_ref().map(|(_, l)| l.images());
+    let head_drawn = match (&head, &head_images) {
+        (Some((a, _)), Some(images)) => Some(Drawn { act: a, sprites: images.sprites() }),
+        _ => None,
+    };
+    out.extend(draw_all(&body_drawn, head_drawn.as_ref(), input_len, opts)?);
+    Ok(out)
+}
+
+/// `x.spr` for `x.act` (any folder kept, the extension replaced; `x.spr` for a name without one).
+fn sprite_name(act_name: &str) -> String {
+    let base_at = act_name.rfind(['/', '\\']).map_or(0, |i| i + 1);
+    match act_name.rfind('.').filter(|&dot| dot > base_at) {
+        Some(dot) => format!("{}.spr", &act_name[..dot]),
+        None => format!("{act_name}.spr"),
+    }
+}
+
+/// The last component of a stored or file name.
+fn base_name(name: &str) -> &str {
+    name.rsplit(['/', '\\']).next().unwrap_or(name)
+}
+
+/// The sprite's bytes: beside the file on disk or among the archive's siblings, else in the same
+/// archive under the entry's folder.
+fn find_sprite(path: Option<&Path>, spr_name: &str, opts: &ConvertOptions) -> Option<Vec<u8>> {
+    if let Some(bytes) = opts.beside(path, base_name(spr_name)) {
+        return Some(bytes);
+    }
+    opts.archive_files.as_ref()?.read(spr_name)
+}
+
+/// A sprite read and its frames drawn as RGBA.
+struct Loaded {
+    palette: Vec<crate::ragnarok::spr::RgbaFrame>,
+    rgba: Vec<crate::ragnarok::spr::RgbaFrame>,
+}
+
+/// The frames of a [`Loaded`] sprite as the compositor takes them.
+struct Images<'a> {
+    palette: Vec<FrameImage<'a>>,
+    rgba: Vec<FrameImage<'a>>,
+}
+
+impl Images<'_> {
+    fn sprites(&self) -> Sprites<'_> {
+        Sprites { palette: &self.palette, rgba: &self.rgba }
+    }
+}
+
+impl Loaded {
+    fn new(bytes: &[u8], opts: &ConvertOptions) -> Result<Loaded> {
+        let spr = crate::ragnarok::spr::Spr::read(bytes)?;
+        let palette = crate::ragnarok::spr::convert::drawing_palette(&spr, opts)?;
+        Ok(Loaded { palette: spr.palette_frames_rgba(Some(&palette))?, rgba: spr.rgba_frames()? })
+    }
+
+    fn images(&self) -> Images<'_> {
+        fn view(f: &crate::ragnarok::spr::RgbaFrame) -> FrameImage<'_> {
+            FrameImage { width: f.width, height: f.height, rgba: &f.rgba }
+        }
+        Images { palette: self.palette.iter().map(view).collect(), rgba: self.rgba.iter().map(view).collect() }
+    }
+}

@@ -1,0 +1,119 @@
+//! Ragnarok Online actions (`ro-act`): `.act`, magic `AC` and a version byte pair (minor, major), versions
+//! 2.0 to 2.5. Actions (eight directions each: action `i` is group `i / 8` seen from direction `i % 8`)
+//! hold motions (animation frames), motions hold layers (a sprite image placed, mirrored, scaled,
+//! rotated and tinted), an event index and, 2.3+, anchor points; 2.1+ lists event names and 2.2+ one
+//! delay per action. Which version adds which field: [`types`].
+//!
+//! Spec: RagnarokFileFormats' ACT.MD (rdw-archive) describes the meaning but gives no layout ("TODO: Add
+//! file layouts for the different versions"); the layout follows roBrowser (`src/Loaders/Action.js`) and
+//! zrenderer (`source/resource/act.d`), which agree for 2.0 to 2.5. Where sources differ or are silent:
+//! - 1.x: roBrowser reads layers of position, index and mirror only and no event; zrenderer reads them as
+//!   2.0. No 1.x file was at hand, so 1.x is refused, as is anything above 2.5.
+//! - Bytes after the delays: zrenderer refuses them, roBrowser ignores them; relic keeps them
+//!   (`trailing`) so the file writes back as it was.
+//! - A missing delay (below 2.2): zrenderer's 4 ticks (100 ms), not roBrowser's 150 ms; a delay ≤ 0 or
+//!   not finite also draws with 4 ticks (and says so).
+//! - The mirror flag: roBrowser mirrors on any non-zero value, zrenderer on bit 0, RagLite (the
+//!   RagnarokFileFormats author's later decoder) only on exactly 1; relic on non-zero (real files hold 0
+//!   or 1).
+//! - The tick: ACT.MD and roBrowser count 25 ms a delay unit; RagLite's decoder uses 24 ms
+//!   (`UPDATE_INTERVAL_IN_MILLISECONDS`). relic writes 25 ms × delay, as ACT.MD says the client does.
+//! - Checked against RagLite's fixtures `v0200` … `v0205.act` and their JSON snapshots (ranges, layers,
+//!   the non-zero reserved header bytes of `v0205`, delays: the same values) and korangar's
+//!   `data/sprite/npc/missing.act` (2.5, 8 actions, drawn with its `.spr`; the 2.5 width and height
+//!   equal its image's size, 34 × 96).
+//! - Layer width and height (2.5) are kept but not drawn with (neither loader uses them).
+//!
+//! Typed access:
+//!
+//! ```
+//! use relic::ragnarok::act::{Act, Version};
+//!
+//! // Version 2.0, one action of one motion with no layers and no event.
+//! let mut bytes = b"AC\x00\x02\x01\x00".to_vec();
+//! bytes.extend([0; 10]); // reserved
+//! bytes.extend(1u32.to_le_bytes()); // motions of action 0
+//! bytes.extend([0; 32]); // the motion's two ranges
+//! bytes.extend(0u32.to_le_bytes()); // layers
+//! bytes.extend((-1i32).to_le_bytes()); // event: none
+//! let act = Act::read(&bytes)?;
+//! assert_eq!(act.version, Version::new(2, 0));
+//! assert_eq!(act.actions[0].motions[0].event, -1);
+//! assert_eq!(act.to_bytes()?, bytes);
+//! # Ok::<(), relic::Error>(())
+//! ```
+
+pub mod convert;
+pub mod read;
+pub mod render;
+pub mod types;
+pub mod write;
+
+pub use read::parse;
+pub use types::*;
+pub use write::write;
+
+use crate::asset::NamedAsset;
+use crate::error::Result;
+use crate::registry::{Capabilities, Codec, ConvertOptions, Format, Game, Kind};
+
+pub const FORMAT_ID: &str = "ro-act";
+
+impl Act {
+    /// Parses an ACT file (see [`parse()`]).
+    pub fn read(bytes: &[u8]) -> Result<Act> {
+        parse(bytes)
+    }
+
+    /// The file's bytes (see [`write()`]).
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        write(self)
+    }
+}
+
+pub static FORMAT: Format = Format {
+    id: FORMAT_ID,
+    name: "Ragnarok Online ACT actions",
+    game: Game::Ragnarok,
+    extensions: &["act"],
+    kind: Kind::Image,
+    capabilities: Capabilities { read: true, convert: true, write: true },
+    notes: "Versions 2.0 to 2.5 (layout from roBrowser and zrenderer; 1.x refused). JSON keeps every field \
+            and packs back byte for byte. With the .spr of the same name beside it (or in the same GRF), \
+            each action is drawn as an animated PNG <group>_<direction>.png (action = group·8 + direction) \
+            with its frames as PNGs, the frame time 25 ms × the action's delay (4 ticks when absent or not \
+            positive); layers are centred on their offset, mirrored, scaled, rotated clockwise about their \
+            centre, tinted and drawn in order, sampled nearest-neighbour. --with head.act draws a second \
+            ACT (and its .spr) over it, offset by body anchor − head anchor. Without a .spr: JSON only.",
+    codec: &ActCodec,
+};
+
+struct ActCodec;
+
+impl Codec for ActCodec {
+    fn sniff(&self, head: &[u8]) -> bool {
+        // "AC" alone is too common: the version must be one of 2.0..2.5 as well.
+        matches!(head, [b'A', b'C', minor, 2, ..] if *minor <= 5)
+    }
+
+    fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
+        Ok(convert::info(&parse(data)?))
+    }
+
+    fn to_json(&self, data: &[u8]) -> Result<serde_json::Value> {
+        crate::registry::tagged_document_json(FORMAT_ID, &parse(data)?)
+    }
+
+    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
+        let act: Act = crate::registry::tagged_document_from_json(FORMAT_ID, value)?;
+        write(&act)
+    }
+
+    fn convert(&self, data: &[u8], opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
+        convert::convert(data, None, opts)
+    }
+
+    fn convert_at(&self, data: &[u8], path: &std::path::Path, opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
+        convert::convert(data, Some(path), opts)
+    }
+}
