@@ -296,6 +296,16 @@ pub trait Codec: Sync {
     /// Magic check on the first bytes of a file.
     fn sniff(&self, head: &[u8]) -> bool;
 
+    /// For formats without magic: whether a file *named* as this format (its extension or a claimed name)
+    /// may be one, from its first bytes and its length, by what the spec fixes (a size that is a multiple of
+    /// the record size, a first count that fits, text where text is due). A name alone never identifies a
+    /// file whose bytes say otherwise (a Windows `Thumbs.db` is no Drakan database). Formats with magic keep
+    /// the default `false`: their name claims nothing once [`Codec::sniff`] said no. Must be cheap: `relic ls`
+    /// asks it for every entry of an archive. `head` is at most the first 64 bytes (less for a short file).
+    fn plausible(&self, _head: &[u8], _len: u64) -> bool {
+        false
+    }
+
     /// Names this format claims beyond its extensions, in lower case: whole file names (`acks.db`, for a
     /// format without magic whose generic extension other formats share) and extensions it takes from a
     /// format listed earlier (`bon`, when the bytes are not a RES). Checked after magic and before
@@ -623,26 +633,52 @@ pub fn extension_of(name: &str) -> Option<&str> {
     base.rsplit_once('.').map(|(_, e)| e).filter(|e| !e.is_empty())
 }
 
-/// Which format a file is: magic first, then whole file names a format claims, then extension.
+/// Which format a file is, when `head` is the whole file (or its first bytes and nothing more is known of
+/// its length: see [`sniff_sized`]).
+pub fn sniff(head: &[u8], name: &str) -> Option<(&'static Format, Confidence)> {
+    sniff_sized(head, name, head.len() as u64)
+}
+
+/// Which format a file of `len` bytes is, from its first bytes (`head`, the whole file or at least its
+/// first 64 bytes) and its name: magic first; else the whole file names a format claims, then extensions,
+/// each only when the bytes agree ([`Codec::plausible`]: formats with magic never agree once their magic
+/// did not match). A file identified as nothing is unknown (skipped in folder batches).
 ///
 /// `ls` asks this of every entry of an archive (17,000 in a large RES), so after the magic tests the name
 /// is split and lower-cased once, on the stack, and looked up in tables made once (see `NameTables`).
-pub fn sniff(head: &[u8], name: &str) -> Option<(&'static Format, Confidence)> {
+pub fn sniff_sized(head: &[u8], name: &str, len: u64) -> Option<(&'static Format, Confidence)> {
     if let Some(f) = FORMATS.iter().copied().find(|f| f.codec.sniff(head)) {
         return Some((f, Confidence::Magic));
     }
+    let agrees = |candidates: &[&'static Format]| candidates.iter().copied().find(|f| f.codec.plausible(head, len));
     // (Byte searches: both separators and the dot are ASCII, so the splits fall on character boundaries.)
     let base = match name.bytes().rposition(|b| b == b'/' || b == b'\\') {
         Some(at) => name.get(at + 1..).unwrap_or_default(),
         None => name,
     };
     let tables = NameTables::get();
-    if let Some(f) = NameTables::find(&tables.names, base) {
+    if let Some(f) = NameTables::find(&tables.names, base).and_then(agrees) {
         return Some((f, Confidence::Extension));
     }
     let dot = base.bytes().rposition(|b| b == b'.')?;
     let ext = base.get(dot + 1..).filter(|e| !e.is_empty())?;
-    NameTables::find(&tables.extensions, ext).map(|f| (f, Confidence::Extension))
+    NameTables::find(&tables.extensions, ext).and_then(agrees).map(|f| (f, Confidence::Extension))
+}
+
+/// The formats a file name points to (claimed names, then extensions), whatever its bytes say: for messages
+/// about a file whose bytes are not what its name says (`x.spr: named as dr-spr, but …`).
+pub fn named_as(name: &str) -> Vec<&'static Format> {
+    let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
+    let tables = NameTables::get();
+    let mut out: Vec<&'static Format> = NameTables::find(&tables.names, base).unwrap_or_default().to_vec();
+    if let Some(ext) = extension_of(base) {
+        for f in NameTables::find(&tables.extensions, ext).unwrap_or_default() {
+            if !out.iter().any(|o| o.id == f.id) {
+                out.push(f);
+            }
+        }
+    }
+    out
 }
 
 /// The names `sniff` looks up, sorted for binary search: claimed whole names, and extensions (claimed ones
@@ -650,20 +686,23 @@ pub fn sniff(head: &[u8], name: &str) -> Option<(&'static Format, Confidence)> {
 /// and packed into an integer (every name a format claims is at most 15 bytes), so a lookup compares
 /// integers rather than calling `memcmp`.
 struct NameTables {
-    names: Vec<(u128, &'static Format)>,
-    extensions: Vec<(u128, &'static Format)>,
+    names: Vec<(u128, Vec<&'static Format>)>,
+    extensions: Vec<(u128, Vec<&'static Format>)>,
 }
 
 impl NameTables {
     fn get() -> &'static NameTables {
         static TABLES: std::sync::OnceLock<NameTables> = std::sync::OnceLock::new();
         TABLES.get_or_init(|| {
-            let mut names = Vec::new();
-            let mut extensions = Vec::new();
-            let add = |table: &mut Vec<(u128, &'static Format)>, name: &str, f| {
+            let mut names: Vec<(u128, Vec<&'static Format>)> = Vec::new();
+            let mut extensions: Vec<(u128, Vec<&'static Format>)> = Vec::new();
+            // Every format naming a key is a candidate, in this order; the first whose bytes agree wins.
+            let add = |table: &mut Vec<(u128, Vec<&'static Format>)>, name: &str, f: &'static Format| {
                 let Some(key) = NameTables::key(name) else { return };
-                if !table.iter().any(|(seen, _)| *seen == key) {
-                    table.push((key, f));
+                match table.iter_mut().find(|(seen, _)| *seen == key) {
+                    Some((_, list)) if list.iter().any(|g| g.id == f.id) => {}
+                    Some((_, list)) => list.push(f),
+                    None => table.push((key, vec![f])),
                 }
             };
             for f in FORMATS {
@@ -697,20 +736,26 @@ impl NameTables {
         Some(packed | (name.len() as u128) << 120)
     }
 
-    fn find(table: &[(u128, &'static Format)], name: &str) -> Option<&'static Format> {
+    fn find<'t>(table: &'t [(u128, Vec<&'static Format>)], name: &str) -> Option<&'t [&'static Format]> {
         let key = Self::key(name)?;
         let i = table.binary_search_by_key(&key, |(k, _)| *k).ok()?;
-        table.get(i).map(|(_, f)| *f)
+        table.get(i).map(|(_, f)| f.as_slice())
     }
+}
+
+/// The little-endian u32 at `at` in `head`, if there (for [`Codec::plausible`]).
+pub fn le_u32_at(head: &[u8], at: usize) -> Option<u32> {
+    head.get(at..at.checked_add(4)?).and_then(|b| b.try_into().ok()).map(u32::from_le_bytes)
 }
 
 /// Identifies a file on disk by reading its first bytes only.
 pub fn identify_path(path: &Path) -> Result<Option<(&'static Format, Confidence)>> {
     use std::io::Read;
-    let mut head = Vec::with_capacity(64);
+    let mut head = Vec::with_capacity(crate::asset::SNIFF_BYTES);
     let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
-    file.take(64).read_to_end(&mut head).map_err(|e| Error::io(path, e))?;
-    Ok(sniff(&head, &path.to_string_lossy()))
+    let len = file.metadata().map_err(|e| Error::io(path, e))?.len();
+    file.take(crate::asset::SNIFF_BYTES as u64).read_to_end(&mut head).map_err(|e| Error::io(path, e))?;
+    Ok(sniff_sized(&head, &path.to_string_lossy(), len))
 }
 
 #[cfg(test)]

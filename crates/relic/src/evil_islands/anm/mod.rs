@@ -57,6 +57,11 @@ impl Codec for AnmCodec {
         false
     }
 
+    /// No magic: the rotation count's quaternions, then the translation and morphing frame counts, fit.
+    fn plausible(&self, head: &[u8], len: u64) -> bool {
+        crate::registry::le_u32_at(head, 0).is_some_and(|n| 4 + 16 * u64::from(n) + 8 <= len)
+    }
+
     /// A `.anm` whose bytes did not match the RES magic (magic is checked before names).
     fn claims(&self) -> &'static [crate::registry::Claim] {
         &[crate::registry::Claim::Extension("anm")]

@@ -89,6 +89,18 @@ impl Codec for DbCodec {
         false
     }
 
+    /// No magic: the database node (a type byte, then its length in the short or either long form) fits.
+    fn plausible(&self, head: &[u8], len: u64) -> bool {
+        let Some(&b0) = head.get(1) else { return false };
+        if b0 & 1 == 0 {
+            return 2 + u64::from(b0 >> 1) <= len;
+        }
+        let (Some(&b1), Some(&b2), Some(&b3)) = (head.get(2), head.get(3), head.get(4)) else { return false };
+        let u32_le = u64::from(u32::from_le_bytes([b0, b1, b2, b3]) >> 1);
+        let bytes_be = u64::from(u32::from(b0 >> 1) << 24 | u32::from_be_bytes([0, b1, b2, b3]));
+        5 + u32_le.min(bytes_be) <= len
+    }
+
     /// The two tables whose layout only their name tells (`FileType::from_name`).
     fn claims(&self) -> &'static [crate::registry::Claim] {
         &[crate::registry::Claim::Name("acks.db"), crate::registry::Claim::Name("prints.db")]
