@@ -169,7 +169,7 @@ pub struct ConvertOptions {
     pub mips: bool,
     /// Where models find their textures (`--textures`): a folder or an archive.
     pub textures: Option<PathBuf>,
-    /// The palette indexed images are drawn with (`--palette`): PALS, JASC-PAL, RIFF PAL or raw RGB.
+    /// The palette indexed images are drawn with (`--palette`): PALS, JASC-PAL, RIFF PAL, raw RGB or RGBX.
     pub palette: Option<PathBuf>,
     /// A palette found inside the archive being converted (an FTG's `.PAL`), for its images; `--palette`
     /// still wins.
@@ -585,6 +585,7 @@ pub static FORMATS: &[&Format] = &[
     &crate::ragnarok::grf::FORMAT,
     &crate::ragnarok::rsm::FORMAT,
     &crate::ragnarok::texture::FORMAT,
+    &crate::ragnarok::pal::FORMAT,
     &crate::drakan::srsc::FORMAT,
     &crate::drakan::db::FORMAT,
     &crate::dark_reign::ftg::FORMAT,
@@ -793,6 +794,9 @@ mod tests {
             "ro-rsm",
             "ro-grf",
             "ro-texture",
+            "ro-pal",
+            "ro-spr",
+            "ro-act",
             "dr-ftg",
             "dr-spr",
             "dr-pal",
