@@ -666,6 +666,17 @@ pub fn sniff_sized(head: &[u8], name: &str, len: u64) -> Option<(&'static Format
     NameTables::find(&tables.extensions, ext).and_then(agrees).map(|f| (f, Confidence::Extension))
 }
 
+/// Why a file named `name` is no format relic knows: `not a format relic knows`, and when its name points
+/// to formats, that its bytes are none of them (`named like dr-spr, but its bytes are not one`).
+pub fn unknown_reason(name: &str) -> String {
+    let named: Vec<&str> = named_as(name).iter().map(|f| f.id).collect();
+    match named.as_slice() {
+        [] => "not a format relic knows".into(),
+        [one] => format!("not a format relic knows (named like {one}, but its bytes are not one)"),
+        many => format!("not a format relic knows (named like {}, but its bytes are none of them)", many.join(" or ")),
+    }
+}
+
 /// The formats a file name points to (claimed names, then extensions), whatever its bytes say: for messages
 /// about a file whose bytes are not what its name says (`x.spr: named as dr-spr, but …`).
 pub fn named_as(name: &str) -> Vec<&'static Format> {
@@ -816,20 +827,30 @@ mod tests {
     }
 
     #[test]
-    fn sniff_prefers_magic_over_extension() {
+    fn sniff_prefers_magic_and_a_name_needs_bytes_that_agree() {
         let (f, c) = sniff(&crate::evil_islands::res::types::MAGIC, "whatever.bin").unwrap();
         assert_eq!((f.id, c), ("ei-res", Confidence::Magic));
-        let (f, c) = sniff(b"nope", "x.RES").unwrap();
-        assert_eq!((f.id, c), ("ei-res", Confidence::Extension));
+        // A format with magic claims nothing by its extension once its magic did not match.
+        assert!(sniff(b"nope", "x.RES").is_none());
         assert!(sniff(b"nope", "x.txt").is_none());
-        // Claimed names and extensions come before extensions, in any case, through any folder.
-        assert_eq!(sniff(b"nope", "data\\ACKS.DB").map(|(f, _)| f.id), Some("ei-db"));
-        assert_eq!(sniff(b"nope", "a/b/Unit.Bon").map(|(f, _)| f.id), Some("ei-bon"));
-        assert_eq!(sniff(b"nope", "unit.anm").map(|(f, _)| f.id), Some("ei-anm"));
+        // Claimed names and extensions come before extensions, in any case, through any folder, for bytes
+        // that may be the format (a database node of 3 payload bytes; 8 BON offsets; an ANM of no frames).
+        let db = [0x01, 0x06, 1, 2, 3];
+        assert_eq!(sniff(&db, "data\\ACKS.DB").map(|(f, _)| f.id), Some("ei-db"));
+        assert_eq!(sniff(&[0; 96], "a/b/Unit.Bon").map(|(f, _)| f.id), Some("ei-bon"));
+        assert_eq!(sniff(&[0; 12], "unit.anm").map(|(f, _)| f.id), Some("ei-anm"));
         assert_eq!(sniff(&crate::evil_islands::res::types::MAGIC, "unit.anm").map(|(f, _)| f.id), Some("ei-res"));
-        assert_eq!(sniff(b"nope", "x.UDB").map(|(f, _)| f.id), Some("ei-db"));
+        assert_eq!(sniff(&db, "x.UDB").map(|(f, _)| f.id), Some("ei-db"));
+        // … and not for bytes that cannot be (a node longer than the file, 95 bytes of offsets).
+        assert!(sniff(&[0x01, 0x40, 1], "acks.db").is_none());
+        assert!(sniff(&[0; 95], "unit.bon").is_none());
         assert!(sniff(b"nope", &format!("x.{}", "b".repeat(70))).is_none());
         assert!(sniff(b"nope", "noextension").is_none());
+        // The length, when the head is not the whole file.
+        assert_eq!(sniff_sized(&[0; 64], "hair.pal", 1024).map(|(f, _)| f.id), Some("ro-pal"));
+        assert!(sniff_sized(&[0; 64], "hair.pal", 1000).is_none());
+        let named: Vec<&str> = named_as("dir/X.PAL").iter().map(|f| f.id).collect();
+        assert_eq!(named, ["ro-pal", "dr-pal"]);
         assert_eq!(extension_of("a.b\\c"), None);
         assert_eq!(extension_of("dir.x/c.Mod"), Some("Mod"));
     }

@@ -48,5 +48,5 @@ fn every_sample_survives_truncation_and_flips_through_convert_and_export() {
         }
         checked += 1;
     }
-    assert_eq!(checked, 37); // 37 since `ragnarok/wall.bmp` (ro-texture, issue 24)
+    assert_eq!(checked, 38); // 38 since `ragnarok/dye.pal` (ro-pal, issue 26)
 }

@@ -171,7 +171,7 @@ const MUTANT_SLOWDOWN: u32 = 10;
 /// Workers sweeping files side by side.
 const WORKERS: usize = 2;
 /// Samples relic writes (`samples/`); every one is identified and swept.
-const SAMPLE_FILES: usize = 37; // with ragnarok/wall.bmp (ro-texture, issue 24)
+const SAMPLE_FILES: usize = 38; // with ragnarok/dye.pal (ro-pal, issue 26)
 /// Corpus files relic identified when this test was written (FreeRCT's 17 `.rcd` files included); more may
 /// be identified later, not fewer.
 const CORPUS_KNOWN_AT_LEAST: usize = 28;

@@ -45,6 +45,21 @@ use crate::registry::{Capabilities, Codec, ConvertOptions, Format, Game, Kind};
 
 pub const FORMAT_ID: &str = "ei-db";
 
+/// The header size of the node at `at` and its payload length under each reading (CORRECTIONS.md "DB node
+/// length": short when the first size byte is even, else `u32-le` or `bytes-be`); `None` past `head`.
+fn node_extent(head: &[u8], at: u64) -> Option<(u64, [u64; 2])> {
+    let at = usize::try_from(at).ok()?;
+    let b0 = *head.get(at.checked_add(1)?)?;
+    if b0 & 1 == 0 {
+        let l = u64::from(b0 >> 1);
+        return Some((2, [l, l]));
+    }
+    let [b1, b2, b3] = [head.get(at + 2)?, head.get(at + 3)?, head.get(at + 4)?].map(|b| *b);
+    let u32_le = u64::from(u32::from_le_bytes([b0, b1, b2, b3]) >> 1);
+    let bytes_be = u64::from(u32::from(b0 >> 1) << 24 | u32::from_be_bytes([0, b1, b2, b3]));
+    Some((5, [u32_le, bytes_be]))
+}
+
 pub static FORMAT: Format = Format {
     id: FORMAT_ID,
     name: "Evil Islands database (items, spells, units, quests, …)",
@@ -89,16 +104,33 @@ impl Codec for DbCodec {
         false
     }
 
-    /// No magic: the database node (a type byte, then its length in the short or either long form) fits.
+    /// No magic: under one length reading, the top-level nodes (a type byte, then the length in the short
+    /// or a long form) tile the file as far as `head` shows them; the database node holds something, and its
+    /// first table node starts with a 1-based table number (spec) and fits in it.
     fn plausible(&self, head: &[u8], len: u64) -> bool {
-        let Some(&b0) = head.get(1) else { return false };
-        if b0 & 1 == 0 {
-            return 2 + u64::from(b0 >> 1) <= len;
-        }
-        let (Some(&b1), Some(&b2), Some(&b3)) = (head.get(2), head.get(3), head.get(4)) else { return false };
-        let u32_le = u64::from(u32::from_le_bytes([b0, b1, b2, b3]) >> 1);
-        let bytes_be = u64::from(u32::from(b0 >> 1) << 24 | u32::from_be_bytes([0, b1, b2, b3]));
-        5 + u32_le.min(bytes_be) <= len
+        let shown = head.len() as u64;
+        (0..2).any(|reading| {
+            let Some((header, lengths)) = node_extent(head, 0) else { return false };
+            let database = lengths[reading];
+            if database == 0 || header + database > len {
+                return false;
+            }
+            // The first table node, when `head` shows its header.
+            if header + 2 <= shown.min(header + database) {
+                let table_type = head.get(header as usize).copied().unwrap_or(0);
+                let table = node_extent(head, header).map(|(h, l)| header + h + l[reading]);
+                if table_type == 0 || table.is_some_and(|end| end > header + database) {
+                    return false;
+                }
+            }
+            // The trailer nodes after it, while `head` shows them.
+            let mut at = header + database;
+            while at < len {
+                let Some((h, l)) = node_extent(head, at) else { return true };
+                at += h + l[reading];
+            }
+            at == len
+        })
     }
 
     /// The two tables whose layout only their name tells (`FileType::from_name`).
