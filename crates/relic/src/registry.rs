@@ -53,7 +53,9 @@ pub struct Capabilities {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Confidence {
+    /// By its name (an extension or a claimed file name), its bytes agreeing ([`Codec::plausible`]).
     Extension,
+    /// By its magic, whatever its name.
     Magic,
 }
 

@@ -2,10 +2,10 @@
 //! `data/palette/…`), drawn in place of the palette a `.spr` carries.
 //!
 //! Layout (RagnarokFileFormats PAL.MD): no header, 256 colours of 4 bytes, 1024 bytes in all. The spec
-//! leaves the byte order open ("ARGB, RGBA or ABGR?"); the loaders (roBrowser, zrenderer, GRF Editor) read
-//! R, G, B and a fourth byte the client ignores (sprites draw index 0 as transparent and every other index
-//! opaque), as the sprite's own palette stores it. relic reads the same and keeps the fourth byte, so a
-//! file is written back byte for byte.
+//! leaves the byte order open ("TODO: ARGB, RGBA or ABGR?"); roBrowser's sprite loader reads the sprite's own
+//! 1024-byte palette (the same layout) as R, G, B and ignores the fourth byte (index 0 transparent, every
+//! other index opaque). relic reads the same. The fourth byte is kept, so a file is written back byte for
+//! byte: files in the wild do not all leave it 0 (RagLite's test palette stores 0x06 and 0x42 there).
 //!
 //! No magic: a `.pal` of exactly 1024 bytes that is no PALS, RIFF or JASC-PAL palette is this format
 //! (Dark Reign community tools ship the same RGBX layout; `--palette` reads both, see
