@@ -105,26 +105,23 @@ impl Codec for DbCodec {
     }
 
     /// No magic: under one length reading, the top-level nodes (a type byte, then the length in the short
-    /// or a long form) tile the file as far as `head` shows them; the database node holds something, and its
-    /// first table node starts with a 1-based table number (spec) and fits in it.
+    /// or a long form: the database, then any trailer) tile the file as far as `head` shows them, and the
+    /// database's first table node fits in it. (Anything relic writes passes: an empty database too.)
     fn plausible(&self, head: &[u8], len: u64) -> bool {
-        let shown = head.len() as u64;
         (0..2).any(|reading| {
             let Some((header, lengths)) = node_extent(head, 0) else { return false };
-            let database = lengths[reading];
-            if database == 0 || header + database > len {
+            let end = header + lengths[reading];
+            if end > len {
                 return false;
             }
-            // The first table node, when `head` shows its header.
-            if header + 2 <= shown.min(header + database) {
-                let table_type = head.get(header as usize).copied().unwrap_or(0);
-                let table = node_extent(head, header).map(|(h, l)| header + h + l[reading]);
-                if table_type == 0 || table.is_some_and(|end| end > header + database) {
-                    return false;
+            if end > header {
+                if let Some((h, l)) = node_extent(head, header) {
+                    if header + h + l[reading] > end {
+                        return false;
+                    }
                 }
             }
-            // The trailer nodes after it, while `head` shows them.
-            let mut at = header + database;
+            let mut at = end;
             while at < len {
                 let Some((h, l)) = node_extent(head, at) else { return true };
                 at += h + l[reading];
