@@ -3,7 +3,7 @@
 //! ([`GameFile::to_json`]), list an archive's entries and open one, convert to the asset model or straight to
 //! PNG / WAV / glTF / JSON bytes or files, and write a document back ([`write_json`]).
 //!
-//! It is built on the [`registry`](crate::registry) and keeps no state of its own: everything it does can be
+//! It is built on the [`registry`] and keeps no state of its own: everything it does can be
 //! done through [`Format`]'s codec, the [`export`](crate::export) functions and [`ops`](crate::ops) when a
 //! program needs more control (a batch, a progress bar, `--force`).
 //!
