@@ -268,7 +268,7 @@ Examples:
         /// Where models find their textures: a folder or an archive (e.g. a GRF)
         #[arg(long, value_name = "DIR_OR_ARCHIVE")]
         textures: Option<PathBuf>,
-        /// The palette for indexed images: PALS, JASC-PAL, RIFF PAL or raw 768-byte RGB
+        /// The palette for indexed images: PALS, JASC-PAL, RIFF PAL, raw 768-byte RGB or 1024-byte RGBX (Ragnarok `.pal`)
         #[arg(long, value_name = "FILE")]
         palette: Option<PathBuf>,
         /// A figure's bone offsets (Evil Islands `.bon`), instead of the one beside the model

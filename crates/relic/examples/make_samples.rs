@@ -183,6 +183,9 @@ pub fn build() -> Vec<(&'static str, Vec<u8>)> {
         ("ragnarok/pyramid.rsm2", pyramid(Version::new(2, 3))),
         // A texture as the client keeps them in `data\texture\` (`ro-texture`: BMP, or TGA by extension).
         ("ragnarok/wall.bmp", tiny_bmp()),
+        // A dye palette as the client keeps them in `data\palette\` (`ro-pal`): index 0 the magenta the
+        // sprites leave transparent, then a ramp.
+        ("ragnarok/dye.pal", dye_pal()),
         ("drakan/Dragon.rrc", dragon_rrc()),
         ("drakan/Sample.db", b"version 1.0\r\ndependencies 1\r\n1 Common\r\n".to_vec()),
         ("drakan/Sample.txd", sample_txd()),
@@ -720,6 +723,16 @@ fn dragon_rrc() -> Vec<u8> {
 }
 
 /// A 2 × 2 24-bit BMP (bottom row first, rows padded to 4 bytes): red, green / blue, white.
+/// A Ragnarok palette (`ro-pal`): 256 × R, G, B and the unused fourth byte (0).
+fn dye_pal() -> Vec<u8> {
+    let mut colors = [[0u8; 4]; 256];
+    colors[0] = [255, 0, 255, 0];
+    for (i, c) in colors.iter_mut().enumerate().skip(1) {
+        *c = [i as u8, (i * 3 % 256) as u8, 255 - i as u8, 0];
+    }
+    relic::ragnarok::pal::RoPalette { colors }.to_bytes().expect("a palette always writes")
+}
+
 pub fn tiny_bmp() -> Vec<u8> {
     let rows: [[u8; 8]; 2] = [[255, 0, 0, 255, 255, 255, 0, 0], [0, 0, 255, 0, 255, 0, 0, 0]];
     let mut b = Vec::new();

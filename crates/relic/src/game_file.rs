@@ -506,7 +506,7 @@ impl GameFile {
 }
 
 fn unknown(name: &str) -> Error {
-    Error::Unsupported(format!("{}: not a format relic knows", crate::paths::display_name(name)))
+    Error::Unsupported(format!("{}: {}", crate::paths::display_name(name), registry::unknown_reason(name)))
 }
 
 fn format_by_id(id: &str) -> Result<&'static Format> {

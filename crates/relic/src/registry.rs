@@ -53,7 +53,9 @@ pub struct Capabilities {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Confidence {
+    /// By its name (an extension or a claimed file name), its bytes agreeing ([`Codec::plausible`]).
     Extension,
+    /// By its magic, whatever its name.
     Magic,
 }
 
@@ -172,7 +174,7 @@ pub struct ConvertOptions {
     pub mips: bool,
     /// Where models find their textures (`--textures`): a folder or an archive.
     pub textures: Option<PathBuf>,
-    /// The palette indexed images are drawn with (`--palette`): PALS, JASC-PAL, RIFF PAL or raw RGB.
+    /// The palette indexed images are drawn with (`--palette`): PALS, JASC-PAL, RIFF PAL, raw RGB or RGBX.
     pub palette: Option<PathBuf>,
     /// A palette found inside the archive being converted (an FTG's `.PAL`), for its images; `--palette`
     /// still wins.
@@ -309,6 +311,16 @@ pub enum Claim {
 pub trait Codec: Sync {
     /// Magic check on the first bytes of a file.
     fn sniff(&self, head: &[u8]) -> bool;
+
+    /// For formats without magic: whether a file *named* as this format (its extension or a claimed name)
+    /// may be one, from its first bytes and its length, by what the spec fixes (a size that is a multiple of
+    /// the record size, a first count that fits, text where text is due). A name alone never identifies a
+    /// file whose bytes say otherwise (a Windows `Thumbs.db` is no Drakan database). Formats with magic keep
+    /// the default `false`: their name claims nothing once [`Codec::sniff`] said no. Must be cheap: `relic ls`
+    /// asks it for every entry of an archive. `head` is at most the first 64 bytes (less for a short file).
+    fn plausible(&self, _head: &[u8], _len: u64) -> bool {
+        false
+    }
 
     /// Names this format claims beyond its extensions, in lower case: whole file names (`acks.db`, for a
     /// format without magic whose generic extension other formats share) and extensions it takes from a
@@ -602,6 +614,7 @@ pub static FORMATS: &[&Format] = &[
     &crate::ragnarok::rsm::FORMAT,
     &crate::ragnarok::texture::FORMAT,
     &crate::ragnarok::act::FORMAT,
+    &crate::ragnarok::pal::FORMAT,
     &crate::drakan::srsc::FORMAT,
     &crate::drakan::db::FORMAT,
     &crate::dark_reign::ftg::FORMAT,
@@ -651,26 +664,63 @@ pub fn extension_of(name: &str) -> Option<&str> {
     base.rsplit_once('.').map(|(_, e)| e).filter(|e| !e.is_empty())
 }
 
-/// Which format a file is: magic first, then whole file names a format claims, then extension.
+/// Which format a file is, when `head` is the whole file (or its first bytes and nothing more is known of
+/// its length: see [`sniff_sized`]).
+pub fn sniff(head: &[u8], name: &str) -> Option<(&'static Format, Confidence)> {
+    sniff_sized(head, name, head.len() as u64)
+}
+
+/// Which format a file of `len` bytes is, from its first bytes (`head`, the whole file or at least its
+/// first 64 bytes) and its name: magic first; else the whole file names a format claims, then extensions,
+/// each only when the bytes agree ([`Codec::plausible`]: formats with magic never agree once their magic
+/// did not match). A file identified as nothing is unknown (skipped in folder batches).
 ///
 /// `ls` asks this of every entry of an archive (17,000 in a large RES), so after the magic tests the name
 /// is split and lower-cased once, on the stack, and looked up in tables made once (see `NameTables`).
-pub fn sniff(head: &[u8], name: &str) -> Option<(&'static Format, Confidence)> {
+pub fn sniff_sized(head: &[u8], name: &str, len: u64) -> Option<(&'static Format, Confidence)> {
     if let Some(f) = FORMATS.iter().copied().find(|f| f.codec.sniff(head)) {
         return Some((f, Confidence::Magic));
     }
+    let agrees = |candidates: &[&'static Format]| candidates.iter().copied().find(|f| f.codec.plausible(head, len));
     // (Byte searches: both separators and the dot are ASCII, so the splits fall on character boundaries.)
     let base = match name.bytes().rposition(|b| b == b'/' || b == b'\\') {
         Some(at) => name.get(at + 1..).unwrap_or_default(),
         None => name,
     };
     let tables = NameTables::get();
-    if let Some(f) = NameTables::find(&tables.names, base) {
+    if let Some(f) = NameTables::find(&tables.names, base).and_then(agrees) {
         return Some((f, Confidence::Extension));
     }
     let dot = base.bytes().rposition(|b| b == b'.')?;
     let ext = base.get(dot + 1..).filter(|e| !e.is_empty())?;
-    NameTables::find(&tables.extensions, ext).map(|f| (f, Confidence::Extension))
+    NameTables::find(&tables.extensions, ext).and_then(agrees).map(|f| (f, Confidence::Extension))
+}
+
+/// Why a file named `name` is no format relic knows: `not a format relic knows`, and when its name points
+/// to formats, that its bytes are none of them (`named like dr-spr, but its bytes are not one`).
+pub fn unknown_reason(name: &str) -> String {
+    let named: Vec<&str> = named_as(name).iter().map(|f| f.id).collect();
+    match named.as_slice() {
+        [] => "not a format relic knows".into(),
+        [one] => format!("not a format relic knows (named like {one}, but its bytes are not one)"),
+        many => format!("not a format relic knows (named like {}, but its bytes are none of them)", many.join(" or ")),
+    }
+}
+
+/// The formats a file name points to (claimed names, then extensions), whatever its bytes say: for messages
+/// about a file whose bytes are not what its name says (`x.spr: named as dr-spr, but …`).
+pub fn named_as(name: &str) -> Vec<&'static Format> {
+    let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
+    let tables = NameTables::get();
+    let mut out: Vec<&'static Format> = NameTables::find(&tables.names, base).unwrap_or_default().to_vec();
+    if let Some(ext) = extension_of(base) {
+        for f in NameTables::find(&tables.extensions, ext).unwrap_or_default() {
+            if !out.iter().any(|o| o.id == f.id) {
+                out.push(f);
+            }
+        }
+    }
+    out
 }
 
 /// The names `sniff` looks up, sorted for binary search: claimed whole names, and extensions (claimed ones
@@ -678,20 +728,23 @@ pub fn sniff(head: &[u8], name: &str) -> Option<(&'static Format, Confidence)> {
 /// and packed into an integer (every name a format claims is at most 15 bytes), so a lookup compares
 /// integers rather than calling `memcmp`.
 struct NameTables {
-    names: Vec<(u128, &'static Format)>,
-    extensions: Vec<(u128, &'static Format)>,
+    names: Vec<(u128, Vec<&'static Format>)>,
+    extensions: Vec<(u128, Vec<&'static Format>)>,
 }
 
 impl NameTables {
     fn get() -> &'static NameTables {
         static TABLES: std::sync::OnceLock<NameTables> = std::sync::OnceLock::new();
         TABLES.get_or_init(|| {
-            let mut names = Vec::new();
-            let mut extensions = Vec::new();
-            let add = |table: &mut Vec<(u128, &'static Format)>, name: &str, f| {
+            let mut names: Vec<(u128, Vec<&'static Format>)> = Vec::new();
+            let mut extensions: Vec<(u128, Vec<&'static Format>)> = Vec::new();
+            // Every format naming a key is a candidate, in this order; the first whose bytes agree wins.
+            let add = |table: &mut Vec<(u128, Vec<&'static Format>)>, name: &str, f: &'static Format| {
                 let Some(key) = NameTables::key(name) else { return };
-                if !table.iter().any(|(seen, _)| *seen == key) {
-                    table.push((key, f));
+                match table.iter_mut().find(|(seen, _)| *seen == key) {
+                    Some((_, list)) if list.iter().any(|g| g.id == f.id) => {}
+                    Some((_, list)) => list.push(f),
+                    None => table.push((key, vec![f])),
                 }
             };
             for f in FORMATS {
@@ -725,20 +778,26 @@ impl NameTables {
         Some(packed | (name.len() as u128) << 120)
     }
 
-    fn find(table: &[(u128, &'static Format)], name: &str) -> Option<&'static Format> {
+    fn find<'t>(table: &'t [(u128, Vec<&'static Format>)], name: &str) -> Option<&'t [&'static Format]> {
         let key = Self::key(name)?;
         let i = table.binary_search_by_key(&key, |(k, _)| *k).ok()?;
-        table.get(i).map(|(_, f)| *f)
+        table.get(i).map(|(_, f)| f.as_slice())
     }
+}
+
+/// The little-endian u32 at `at` in `head`, if there (for [`Codec::plausible`]).
+pub fn le_u32_at(head: &[u8], at: usize) -> Option<u32> {
+    head.get(at..at.checked_add(4)?).and_then(|b| b.try_into().ok()).map(u32::from_le_bytes)
 }
 
 /// Identifies a file on disk by reading its first bytes only.
 pub fn identify_path(path: &Path) -> Result<Option<(&'static Format, Confidence)>> {
     use std::io::Read;
-    let mut head = Vec::with_capacity(64);
+    let mut head = Vec::with_capacity(crate::asset::SNIFF_BYTES);
     let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
-    file.take(64).read_to_end(&mut head).map_err(|e| Error::io(path, e))?;
-    Ok(sniff(&head, &path.to_string_lossy()))
+    let len = file.metadata().map_err(|e| Error::io(path, e))?.len();
+    file.take(crate::asset::SNIFF_BYTES as u64).read_to_end(&mut head).map_err(|e| Error::io(path, e))?;
+    Ok(sniff_sized(&head, &path.to_string_lossy(), len))
 }
 
 #[cfg(test)]
@@ -776,8 +835,9 @@ mod tests {
             "ro-rsm",
             "ro-grf",
             "ro-texture",
-            "ro-act",
+            "ro-pal",
             "ro-spr",
+            "ro-act",
             "dr-ftg",
             "dr-spr",
             "dr-pal",
@@ -797,20 +857,30 @@ mod tests {
     }
 
     #[test]
-    fn sniff_prefers_magic_over_extension() {
+    fn sniff_prefers_magic_and_a_name_needs_bytes_that_agree() {
         let (f, c) = sniff(&crate::evil_islands::res::types::MAGIC, "whatever.bin").unwrap();
         assert_eq!((f.id, c), ("ei-res", Confidence::Magic));
-        let (f, c) = sniff(b"nope", "x.RES").unwrap();
-        assert_eq!((f.id, c), ("ei-res", Confidence::Extension));
+        // A format with magic claims nothing by its extension once its magic did not match.
+        assert!(sniff(b"nope", "x.RES").is_none());
         assert!(sniff(b"nope", "x.txt").is_none());
-        // Claimed names and extensions come before extensions, in any case, through any folder.
-        assert_eq!(sniff(b"nope", "data\\ACKS.DB").map(|(f, _)| f.id), Some("ei-db"));
-        assert_eq!(sniff(b"nope", "a/b/Unit.Bon").map(|(f, _)| f.id), Some("ei-bon"));
-        assert_eq!(sniff(b"nope", "unit.anm").map(|(f, _)| f.id), Some("ei-anm"));
+        // Claimed names and extensions come before extensions, in any case, through any folder, for bytes
+        // that may be the format (a database node of 3 payload bytes; 8 BON offsets; an ANM of no frames).
+        let db = [0x01, 0x06, 1, 2, 3];
+        assert_eq!(sniff(&db, "data\\ACKS.DB").map(|(f, _)| f.id), Some("ei-db"));
+        assert_eq!(sniff(&[0; 96], "a/b/Unit.Bon").map(|(f, _)| f.id), Some("ei-bon"));
+        assert_eq!(sniff(&[0; 12], "unit.anm").map(|(f, _)| f.id), Some("ei-anm"));
         assert_eq!(sniff(&crate::evil_islands::res::types::MAGIC, "unit.anm").map(|(f, _)| f.id), Some("ei-res"));
-        assert_eq!(sniff(b"nope", "x.UDB").map(|(f, _)| f.id), Some("ei-db"));
+        assert_eq!(sniff(&db, "x.UDB").map(|(f, _)| f.id), Some("ei-db"));
+        // … and not for bytes that cannot be (a node longer than the file, 95 bytes of offsets).
+        assert!(sniff(&[0x01, 0x40, 1], "acks.db").is_none());
+        assert!(sniff(&[0; 95], "unit.bon").is_none());
         assert!(sniff(b"nope", &format!("x.{}", "b".repeat(70))).is_none());
         assert!(sniff(b"nope", "noextension").is_none());
+        // The length, when the head is not the whole file.
+        assert_eq!(sniff_sized(&[0; 64], "hair.pal", 1024).map(|(f, _)| f.id), Some("ro-pal"));
+        assert!(sniff_sized(&[0; 64], "hair.pal", 1000).is_none());
+        let named: Vec<&str> = named_as("dir/X.PAL").iter().map(|f| f.id).collect();
+        assert_eq!(named, ["ro-pal", "dr-pal"]);
         assert_eq!(extension_of("a.b\\c"), None);
         assert_eq!(extension_of("dir.x/c.Mod"), Some("Mod"));
     }

@@ -249,8 +249,10 @@ fn sniffing_needs_the_signature() {
     assert!(!grf::FORMAT.codec.sniff(b"Master of Magi"));
     let (f, c) = relic::registry::sniff(&main_fixture(), "x.bin").unwrap();
     assert_eq!((f.id, c), ("ro-grf", relic::registry::Confidence::Magic));
-    let (f, _) = relic::registry::sniff(b"nope", "patch.GPF").unwrap();
+    let (f, _) = relic::registry::sniff(&main_fixture(), "patch.GPF").unwrap();
     assert_eq!(f.id, "ro-grf");
+    // Without the signature a `.gpf` is nothing (issue 26: names need bytes that agree).
+    assert!(relic::registry::sniff(b"nope", "patch.GPF").is_none());
 }
 
 // =========================================================================================================

@@ -7,7 +7,7 @@ mod make_samples;
 use std::path::PathBuf;
 
 /// Registered formats that have no magic (identified by extension only).
-const NO_MAGIC: &[&str] = &["ei-cam", "ei-db", "ei-mob", "ei-lnk", "ei-bon", "ei-anm", "drakan-db"];
+const NO_MAGIC: &[&str] = &["ei-cam", "ei-db", "ei-mob", "ei-lnk", "ei-bon", "ei-anm", "drakan-db", "ro-pal"];
 
 /// Registered formats that are never identified (no magic, no extension): read only when `--format` names
 /// them, so they have no sample here (their tests build their files).

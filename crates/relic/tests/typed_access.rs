@@ -106,6 +106,19 @@ const TYPED: &[(&str, Reader)] = &[
         let texture = relic::ragnarok::texture::Texture::read(b)?;
         Ok(Typed { json: texture.to_json()?, written: vec![texture.to_bytes()?] })
     }),
+    ("ro-pal", |_, b| {
+        let pal = relic::ragnarok::pal::RoPalette::read(b)?;
+        Ok(Typed { json: pal.to_json()?, written: vec![pal.to_bytes()?] })
+    }),
+    ("ro-spr", |_, b| {
+        let spr = relic::ragnarok::spr::Spr::read(b)?;
+        let json = relic::registry::document_json("ro-spr", &relic::ragnarok::spr::SprDocument::of(&spr))?;
+        Ok(Typed { json, written: vec![spr.to_bytes()?] })
+    }),
+    ("ro-act", |_, b| {
+        let act = relic::ragnarok::act::Act::read(b)?;
+        Ok(Typed { json: tagged_document_json("ro-act", &act)?, written: vec![act.to_bytes()?] })
+    }),
     ("drakan-srsc", |_, b| {
         use relic::drakan::srsc::{Srsc, SrscDocument};
         let srsc = Srsc::read(b)?;

@@ -1,6 +1,7 @@
 //! 8-bit palettes, shared by every game that draws through one (Dark Reign PALS, Drakan 0x0030, FreeRCT's
 //! fixed palette): 256 RGBA entries, read from the files users have (`--palette`): Dark Reign PALS, JASC-PAL
-//! text, RIFF PAL (Microsoft `PAL data`) and raw 768-byte RGB, told apart by their first bytes.
+//! text, RIFF PAL (Microsoft `PAL data`), raw 768-byte RGB and raw 1024-byte RGBX (Ragnarok Online's `.pal`,
+//! and what Dark Reign community tools ship), told apart by their first bytes and their size.
 //!
 //! Written here: the containers are a few bytes of header around a colour table, and no kept crate reads
 //! these palette files.
@@ -73,7 +74,25 @@ impl Palette {
             let colors = bytes.chunks_exact(3).map(|c| [c[0], c[1], c[2], 255]).collect();
             return Ok(Palette { colors });
         }
-        Err(Error::Refused("not a palette relic reads (PALS, JASC-PAL, RIFF PAL or raw 768-byte RGB)".into()))
+        if bytes.len() == 1024 {
+            // The fourth byte is no alpha: the Ragnarok client ignores it, and the Dark Reign tools' RGBX
+            // palettes leave it 0 (transparency is index 0's, set by the caller).
+            let colors = bytes.chunks_exact(4).map(|c| [c[0], c[1], c[2], 255]).collect();
+            return Ok(Palette { colors });
+        }
+        Err(Error::Refused(format!(
+            "not a palette relic reads ({} bytes; PALS, JASC-PAL, RIFF PAL, raw 768-byte RGB or 1024-byte RGBX)",
+            bytes.len()
+        )))
+    }
+
+    /// Reads the palette file at `path` (`--palette`); an error names that file, never the image being
+    /// drawn with it (`bad.pal: not a palette …`).
+    pub fn read_file(path: &std::path::Path, scaling: SixBitScaling) -> Result<Palette> {
+        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+        // A plain message rather than `in_file`: the image's own file is put in front of it, and `in_file`
+        // would then name the image alone.
+        Palette::read(&bytes, scaling).map_err(|e| Error::Refused(format!("{}: {e}", path.display())))
     }
 
     /// A swatch: a 16 × 16 image, entry `i` at column `i % 16`, row `i / 16` (one pixel each: viewers
@@ -171,6 +190,10 @@ mod tests {
         assert_eq!(&p.colors[..2], &[[1, 2, 3, 255], [4, 5, 6, 255]]);
         let raw: Vec<u8> = (0..768).map(|i| (i % 256) as u8).collect();
         assert_eq!(Palette::read(&raw, SixBitScaling::default()).unwrap().colors[1], [3, 4, 5, 255]);
+        let rgbx: Vec<u8> = (0..1024).map(|i| (i % 256) as u8).collect();
+        let p = Palette::read(&rgbx, SixBitScaling::default()).unwrap();
+        assert_eq!((p.colors.len(), p.colors[1], p.colors[255]), (256, [4, 5, 6, 255], [252, 253, 254, 255]));
+        assert!(Palette::read(&rgbx[..1023], SixBitScaling::default()).is_err());
         let mut pals = b"PALS\x02\x01\0\0".to_vec();
         pals.extend(std::iter::repeat_n(63u8, 256));
         pals.extend(std::iter::repeat_n(32u8, 256));

@@ -26,7 +26,7 @@ pub mod spr;
 use std::path::Path;
 
 use crate::codec::palette::{Palette, SixBitScaling};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::registry::{ConvertOptions, FormatOption};
 
 /// `--option dr-pal.scaling=replicate|x4`: how PALS 6-bit channels become 8-bit (CORRECTIONS.md: unsettled;
@@ -44,8 +44,7 @@ pub fn scaling(opts: &ConvertOptions) -> SixBitScaling {
 pub fn palette_for(opts: &ConvertOptions, beside: Option<&Path>) -> Result<Palette> {
     let scale = scaling(opts);
     if let Some(path) = &opts.palette {
-        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-        return Ok(Palette::read(&bytes, scale).map_err(|e| e.in_file(path))?.with_transparent(0));
+        return Ok(Palette::read_file(path, scale)?.with_transparent(0));
     }
     if let Some(palette) = &opts.archive_palette {
         return Ok(palette.as_ref().clone().with_transparent(0));
@@ -65,8 +64,7 @@ pub fn palette_for(opts: &ConvertOptions, beside: Option<&Path>) -> Result<Palet
                     first.display()
                 ));
             }
-            let bytes = std::fs::read(first).map_err(|e| Error::io(first, e))?;
-            return Ok(Palette::read(&bytes, scale).map_err(|e| e.in_file(first))?.with_transparent(0));
+            return Ok(Palette::read_file(first, scale)?.with_transparent(0));
         }
     }
     opts.note("no palette found (give --palette, or put the tileset's .PAL beside the sprites): drawn in greyscale");

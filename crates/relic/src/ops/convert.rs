@@ -232,12 +232,15 @@ pub fn convert(inputs: &[PathBuf], out_dir: &Path, req: &ConvertRequest, progres
                 report.outputs.extend(items);
                 report.failed.extend(failures);
             }
-            Converted::Unknown if !job.explicit => {
-                report.skipped.push(format!("{}: not a format relic knows", job.path.display()))
-            }
-            Converted::Unknown => report
-                .failed
-                .push(FailedItem { input: job.path.display().to_string(), message: "not a format relic knows".into() }),
+            Converted::Unknown if !job.explicit => report.skipped.push(format!(
+                "{}: {}",
+                job.path.display(),
+                registry::unknown_reason(&job.path.to_string_lossy())
+            )),
+            Converted::Unknown => report.failed.push(FailedItem {
+                input: job.path.display().to_string(),
+                message: registry::unknown_reason(&job.path.to_string_lossy()),
+            }),
             Converted::NotYet(id) => report.skipped.push(format!(
                 "{}: {id} is read but not converted yet (`--to json` gives its data)",
                 job.path.display()

@@ -189,7 +189,7 @@ fn identify_all(chunk: &mut [FlatEntry<'_>]) {
 /// An entry's format from its head and name.
 fn sniff(entry: &Entry<'_>) -> Option<&'static Format> {
     let head = entry.data.head(SNIFF_BYTES).unwrap_or_default();
-    registry::sniff(&head, &entry.name).map(|(f, _)| f)
+    registry::sniff_sized(&head, &entry.name, entry.size).map(|(f, _)| f)
 }
 
 /// The entries of a stored entry that is itself an archive, prefixed with its name, and marks it `nested`.

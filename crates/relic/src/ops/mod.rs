@@ -71,7 +71,7 @@ fn open_known(path: &Path) -> Result<(source::Source, &'static Format)> {
     let data = source::open(path)?;
     let name = path.to_string_lossy();
     let (format, _) =
-        registry::sniff(&data, &name).ok_or_else(|| Error::Unsupported("not a format relic knows".into()))?;
+        registry::sniff(&data, &name).ok_or_else(|| Error::Unsupported(registry::unknown_reason(&name)))?;
     Ok((data, format))
 }
 

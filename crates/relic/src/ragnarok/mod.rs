@@ -1,5 +1,7 @@
 //! Ragnarok Online. Spec: the RSM/RSM2 specification of RagnarokFileFormats (rdw-archive) for models, with the Ragnarok
-//! part of `CORRECTIONS.md`; GRF archives follow the public descriptions of version 0x200 (see [`grf`]).
+//! part of `CORRECTIONS.md`; GRF archives follow the public descriptions of version 0x200 (see [`grf`]); palettes
+//! (`.pal`) follow PAL.MD of the same repository (see [`pal`]); sprites and actions SPR.MD and ACT.MD with the
+//! public loaders (see [`spr`], [`act`]).
 //!
 //! Each format's document type, by format id: `read(&bytes)` parses a file as the registry's codec does, and
 //! `to_bytes()` writes it back (the same bytes when nothing was edited).
@@ -9,9 +11,13 @@
 //! | `ro-grf` | [`grf::Grf`] (owned: [`grf::GrfDocument`]) | [`grf::Grf::read`]: the header and file table, entry data borrowed and inflated when read |
 //! | `ro-rsm` | [`rsm::Rsm`] | the model: meshes, textures, key frames, volume boxes |
 //! | `ro-texture` | [`texture::Texture`] | the checked BMP or TGA header and the file's bytes |
+//! | `ro-pal` | [`pal::RoPalette`] | the 256 colours and their fourth bytes |
+//! | `ro-spr` | [`spr::Spr`] | palette frames (stored, RLE kept), RGBA frames, the palette |
+//! | `ro-act` | [`act::Act`] | actions, motions, layers, anchors, events, delays |
 
 pub mod act;
 pub mod grf;
+pub mod pal;
 pub mod rsm;
 pub mod spr;
 pub mod texture;

@@ -594,7 +594,7 @@ fn build_listing(data: &Data, bytes: &[u8], converted: Option<&Converted>) -> Ou
         let entries = crate::ops::archive_entries(format, bytes, &data.name).map_err(|e| e.to_string())?;
         for (i, entry) in entries.iter().enumerate() {
             let head = entry.data.head(SNIFF_BYTES).unwrap_or_default();
-            let format = registry::sniff(&head, &entry.name).map(|(f, _)| f);
+            let format = registry::sniff_sized(&head, &entry.name, entry.size).map(|(f, _)| f);
             let kind = match format {
                 Some(f) => kind_of(f),
                 None => super::preview::media_type(&head).map_or("file", |(kind, _)| kind),

@@ -113,7 +113,7 @@ pub static FORMAT: Format = Format {
             --option dr-pal.scaling=replicate ((v<<2)|(v>>4), default) or x4. convert writes the JSON and a 16x16 \
             swatch view (swatch.view.png); pack reads the JSON's planes and tables, with colours edited in \
             `colors` written into the planes (6 bits each), and warns when the swatch view was edited. \
-            --palette also takes JASC-PAL, RIFF PAL and raw 768-byte RGB.",
+            --palette also takes JASC-PAL, RIFF PAL, raw 768-byte RGB and 1024-byte RGBX (Ragnarok .pal).",
     codec: &PalCodec,
 };
 

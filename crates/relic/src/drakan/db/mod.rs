@@ -196,6 +196,11 @@ impl Codec for DbCodec {
         false
     }
 
+    /// No magic: a few lines of text (a Windows `Thumbs.db`, an OLE2 compound file, is not).
+    fn plausible(&self, head: &[u8], len: u64) -> bool {
+        len <= MAX_SIZE as u64 && head.iter().all(|&b| matches!(b, b'\t' | b'\n' | b'\r') || (b >= 0x20 && b != 0x7F))
+    }
+
     fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
         let db = parse(data)?;
         Ok(serde_json::json!({

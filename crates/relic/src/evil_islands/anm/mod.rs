@@ -57,6 +57,20 @@ impl Codec for AnmCodec {
         false
     }
 
+    /// No magic: the counts read so far (rotations, translations, morphing frames and vertices) fit the
+    /// file, and when all of them are in `head`, they make up exactly its length.
+    fn plausible(&self, head: &[u8], len: u64) -> bool {
+        let at = |offset: u64| usize::try_from(offset).ok().and_then(|o| crate::registry::le_u32_at(head, o));
+        let Some(rotations) = at(0) else { return false };
+        let translations_at = 4 + 16 * u64::from(rotations);
+        let Some(translations) = at(translations_at) else { return translations_at + 8 <= len };
+        let frames_at = translations_at + 4 + 12 * u64::from(translations);
+        let Some(frames) = at(frames_at) else { return frames_at + 4 <= len };
+        let Some(vertices) = at(frames_at + 4) else { return frames_at + 4 == len || frames_at + 8 <= len };
+        // Editor-written files end after a zero frame count (CORRECTIONS.md); game files keep the vertex count.
+        len == frames_at + 8 + 12 * u64::from(frames) * u64::from(vertices) || (frames == 0 && len == frames_at + 4)
+    }
+
     /// A `.anm` whose bytes did not match the RES magic (magic is checked before names).
     fn claims(&self) -> &'static [crate::registry::Claim] {
         &[crate::registry::Claim::Extension("anm")]

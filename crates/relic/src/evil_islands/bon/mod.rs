@@ -51,6 +51,11 @@ impl Codec for BonCodec {
         false
     }
 
+    /// No magic: whole 12-byte offsets (an empty part too, as real figure archives hold).
+    fn plausible(&self, _head: &[u8], len: u64) -> bool {
+        len % types::OFFSET_SIZE as u64 == 0
+    }
+
     /// A `.bon` whose bytes did not match the RES magic (magic is checked before names).
     fn claims(&self) -> &'static [crate::registry::Claim] {
         &[crate::registry::Claim::Extension("bon")]

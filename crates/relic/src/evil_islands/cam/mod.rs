@@ -53,6 +53,11 @@ impl Codec for CamCodec {
         false
     }
 
+    /// No magic: a CAM is whole 36-byte records (none too: relic writes an empty path as an empty file).
+    fn plausible(&self, _head: &[u8], len: u64) -> bool {
+        len % types::RECORD_SIZE as u64 == 0
+    }
+
     fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
         Ok(convert::info(&parse(data)?, data.len()))
     }

@@ -45,6 +45,21 @@ use crate::registry::{Capabilities, Codec, ConvertOptions, Format, Game, Kind};
 
 pub const FORMAT_ID: &str = "ei-db";
 
+/// The header size of the node at `at` and its payload length under each reading (CORRECTIONS.md "DB node
+/// length": short when the first size byte is even, else `u32-le` or `bytes-be`); `None` past `head`.
+fn node_extent(head: &[u8], at: u64) -> Option<(u64, [u64; 2])> {
+    let at = usize::try_from(at).ok()?;
+    let b0 = *head.get(at.checked_add(1)?)?;
+    if b0 & 1 == 0 {
+        let l = u64::from(b0 >> 1);
+        return Some((2, [l, l]));
+    }
+    let [b1, b2, b3] = [head.get(at + 2)?, head.get(at + 3)?, head.get(at + 4)?].map(|b| *b);
+    let u32_le = u64::from(u32::from_le_bytes([b0, b1, b2, b3]) >> 1);
+    let bytes_be = u64::from(u32::from(b0 >> 1) << 24 | u32::from_be_bytes([0, b1, b2, b3]));
+    Some((5, [u32_le, bytes_be]))
+}
+
 pub static FORMAT: Format = Format {
     id: FORMAT_ID,
     name: "Evil Islands database (items, spells, units, quests, …)",
@@ -87,6 +102,32 @@ impl Codec for DbCodec {
 
     fn sniff(&self, _head: &[u8]) -> bool {
         false
+    }
+
+    /// No magic: under one length reading, the top-level nodes (a type byte, then the length in the short
+    /// or a long form: the database, then any trailer) tile the file as far as `head` shows them, and the
+    /// database's first table node fits in it. (Anything relic writes passes: an empty database too.)
+    fn plausible(&self, head: &[u8], len: u64) -> bool {
+        (0..2).any(|reading| {
+            let Some((header, lengths)) = node_extent(head, 0) else { return false };
+            let end = header + lengths[reading];
+            if end > len {
+                return false;
+            }
+            if end > header {
+                if let Some((h, l)) = node_extent(head, header) {
+                    if header + h + l[reading] > end {
+                        return false;
+                    }
+                }
+            }
+            let mut at = end;
+            while at < len {
+                let Some((h, l)) = node_extent(head, at) else { return true };
+                at += h + l[reading];
+            }
+            at == len
+        })
     }
 
     /// The two tables whose layout only their name tells (`FileType::from_name`).

@@ -46,6 +46,17 @@ impl Codec for LnkCodec {
         false
     }
 
+    /// No magic: every link takes at least its two lengths, the first name (its NUL included) is not empty
+    /// and fits; a file of no links is its count alone.
+    fn plausible(&self, head: &[u8], len: u64) -> bool {
+        let Some(count) = crate::registry::le_u32_at(head, 0) else { return false };
+        if count == 0 {
+            return len == 4;
+        }
+        4 + 8 * u64::from(count) <= len
+            && crate::registry::le_u32_at(head, 4).is_some_and(|name| name > 0 && 12 + u64::from(name) <= len)
+    }
+
     fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
         Ok(info(&parse(data)?))
     }

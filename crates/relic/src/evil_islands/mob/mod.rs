@@ -70,6 +70,11 @@ impl Codec for MobCodec {
         false
     }
 
+    /// No magic: the first node's size covers its 8-byte header and fits in the file.
+    fn plausible(&self, head: &[u8], len: u64) -> bool {
+        crate::registry::le_u32_at(head, 4).is_some_and(|size| size >= 8 && u64::from(size) <= len)
+    }
+
     fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
         Ok(convert::info(&parse(data)?, data.len()))
     }

@@ -302,10 +302,7 @@ pub fn assets(rcd: &Rcd<'_>, file_len: u64, opts: &ConvertOptions) -> Result<Vec
     }
     budget -= drawn;
     let fixed = match &opts.palette {
-        Some(path) => {
-            let bytes = std::fs::read(path).map_err(|e| crate::error::Error::io(path, e))?;
-            Palette::read(&bytes, SixBitScaling::Replicate)?.with_transparent(0)
-        }
+        Some(path) => Palette::read_file(path, SixBitScaling::Replicate)?.with_transparent(0),
         None => palette(),
     };
     let usage = usages(rcd);

@@ -113,6 +113,11 @@ pub fn read(bytes: &[u8]) -> Result<Header> {
     })
 }
 
+/// Whether the first bytes are a TGA header (types, depths and a size TGA defines): TGA's only test.
+pub fn is_tga(head: &[u8]) -> bool {
+    !head.starts_with(b"BM") && tga(head).is_ok()
+}
+
 /// Whether the first bytes are a BMP header (the sniff; TGA has no magic and goes by its extension).
 pub fn is_bmp(head: &[u8]) -> bool {
     head.starts_with(b"BM") && bmp(head).is_ok()

@@ -260,6 +260,11 @@ impl Codec for TextureCodec {
         header::is_bmp(head)
     }
 
+    /// TGA has no magic: a `.tga` whose 18-byte header holds TGA's values.
+    fn plausible(&self, head: &[u8], _len: u64) -> bool {
+        header::is_tga(head)
+    }
+
     fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
         let h = header::read(data)?;
         let mut v = crate::registry::document_json(FORMAT_ID, &h)?;
