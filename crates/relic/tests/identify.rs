@@ -50,6 +50,8 @@ const SAMPLES: &[(&str, &str)] = &[
     ("ragnarok/pyramid.rsm", "ro-rsm"),
     ("ragnarok/pyramid.rsm2", "ro-rsm"),
     ("ragnarok/wall.bmp", "ro-texture"),
+    ("ragnarok/sample.act", "ro-act"),
+    ("ragnarok/sprite.spr", "ro-spr"),
 ];
 
 /// Formats with no sample file: never identified (`dr-ftg-spr`: no extension, only `--format`).
