@@ -213,3 +213,15 @@ fn ragnarok_models_are_drawn_textured() {
     let viewer = Viewer::start(root);
     run_browser("textured.mjs", "view-e2e-textured", &viewer, &args);
 }
+
+/// Issue 26 in the browser: an ACT beside its SPR is shown as actions with an action and a direction
+/// picker, frame stepping and playback; the SPR as frames. The pair is the samples' `sample.act` and
+/// `sprite.spr`, copied here under one stem as the client keeps them.
+#[test]
+fn ragnarok_actions_are_picked_and_stepped() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(repo().join("samples/ragnarok/sample.act"), dir.path().join("sample.act")).unwrap();
+    std::fs::copy(repo().join("samples/ragnarok/sprite.spr"), dir.path().join("sample.spr")).unwrap();
+    let viewer = Viewer::start(dir.path());
+    run_browser("actions.mjs", "view-e2e-actions", &viewer, &[]);
+}
