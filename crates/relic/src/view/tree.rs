@@ -436,6 +436,38 @@ impl Tree {
         })
     }
 
+    /// A Ragnarok body ACT drawn with the head ACT at `head` (another item; its SPR the item of the same
+    /// path ending `.spr`), as `relic convert --with` draws it: the body's item, converted and cached apart.
+    pub(super) fn with_head(&self, mut data: Data, head: &str) -> Result<Data, Rejection> {
+        let is_act = |d: &Data| d.format.is_some_and(|f| f.id == crate::ragnarok::act::FORMAT_ID);
+        if !is_act(&data) {
+            return Err(Rejection::bad("`with` is a head drawn over a Ragnarok ACT: this item is none"));
+        }
+        let Item::Data(head_data) = self.resolve(head)? else {
+            return Err(Rejection::bad(format!("`with`: `{}` is not a file", shown(head))));
+        };
+        if !is_act(&head_data) {
+            return Err(Rejection::bad(format!("`with`: `{}` is not a Ragnarok ACT", shown(head))));
+        }
+        let stem = head.rsplit_once('.').map_or(head, |(s, _)| s);
+        let spr = ["spr", "SPR", "Spr"]
+            .iter()
+            .find_map(|ext| match self.resolve(&format!("{stem}.{ext}")) {
+                Ok(Item::Data(d)) => Some(d),
+                _ => None,
+            })
+            .ok_or_else(|| Rejection::new(404, format!("`with`: no sprite `{}.spr` beside the head", shown(stem))))?;
+        let files = crate::registry::WithFiles {
+            name: head.to_string(),
+            main: self.bytes(&head_data)?.to_vec(),
+            companion: self.bytes(&spr)?.to_vec(),
+        };
+        data.options.with_files = Some(Arc::new(files));
+        // Another key: the body drawn alone stays cached as it is.
+        data.version = format!("{}\0with\0{head}\0{}\0{}", data.version, head_data.version, spr.version);
+        Ok(data)
+    }
+
     /// What an item converts to (cached).
     pub(super) fn converted(&self, data: &Data) -> Outcome<Arc<Converted>> {
         self.conversions.get(&data.key(), || {
