@@ -4,7 +4,8 @@
 //   node tools/view-e2e/actions.mjs URL OUT_DIR
 //
 // URL is a `relic view` of a folder holding the samples' `sample.act` with `sprite.spr` copied beside it as
-// `sample.spr`. The pixels checked are those relic's conversion draws (read from the shown <img> through a
+// `sample.spr`, a head (`head.act`, the same with its anchors 3 pixels lower, and `head.spr`), and
+// `sprites.grf` holding the same pairs as `data\sprite\body.*` and `head.*`. The pixels checked are those relic's conversion draws (read from the shown <img> through a
 // canvas): action 0 is one 6×4 motion, action 1 three 8×10 motions.
 
 import { args, start } from './lib.mjs';
@@ -65,6 +66,24 @@ try {
   await page.waitForFunction(() => document.querySelector('#preview .frame-counter').textContent === '2 / 3');
   pass('the action plays');
   await page.locator('#preview button.play').click();
+
+  // A head picked among the other ACTs of the folder, then of a GRF: drawn 3 pixels above the body.
+  for (const [body, head] of [['sample.act', 'head.act'], ['sprites.grf/data/sprite/body.act', 'sprites.grf/data/sprite/head.act']]) {
+    await open(body, 'image');
+    const heads = await page.locator('#preview select.head-picker option').allTextContents();
+    expect(same(heads, ['no head', 'head.act']), `${body} offers the head (${heads.join(', ')})`);
+    await page.locator('#preview select.head-picker').selectOption(head);
+    await page.waitForFunction(() => document.querySelector('#preview img.picture').naturalHeight === 7);
+    px = await shown(2, 6);
+    const top = await shown(2, 0);
+    expect(same(px.size, [6, 7]) && same(px.rgba, [1, 254, 0, 255]) && same(top.rgba, [1, 254, 0, 255])
+      && decodeURIComponent(px.src).endsWith(`&with=${head}`),
+      `${body} with its head is 6×7, the head above the body (${JSON.stringify(px)})`);
+    await shot(`act-head-${body.includes('grf') ? 'grf' : 'folder'}`);
+    await page.locator('#preview select.head-picker').selectOption('');
+    await page.waitForFunction(() => document.querySelector('#preview img.picture').naturalHeight === 4);
+    pass(`${body} without a head is 6×4 again`);
+  }
 
   // The sprite itself: its frames, one at a time, with the image view's frame picker.
   await open('sample.spr', 'image');

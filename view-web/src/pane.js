@@ -15,7 +15,7 @@ const VIEWS = {
     const images = data.assets.filter((a) => a.kind === 'image');
     // A Ragnarok ACT drawn with its sprite: an action and direction picker rather than every frame.
     const actions = data.format?.id === 'ro-act' ? actionsOf(images) : null;
-    return actions ? showActions(el, actions, ctx) : showImages(el, images, ctx);
+    return actions ? showActions(el, actions, data, ctx) : showImages(el, images, ctx);
   },
   sound: (el, data, ctx) => showSounds(el, data.assets.filter((a) => a.kind === 'sound'), ctx),
   model: (el, data, ctx) => showModels(el, data.assets.filter((a) => a.kind === 'model'), ctx),

@@ -1,9 +1,10 @@
 // Ragnarok ACT actions: relic's conversion draws each action with its sprite as `<group>_<direction>`
 // (frame rate 1000 / (25 ms × delay)); this view picks an action and a direction, plays the motions at
 // that rate and steps them one by one. Every motion is the conversion's own frame PNG (`/api/file …
-// &frame=j`), so nothing is drawn here.
+// &frame=j`), so nothing is drawn here. A head picked among the other ACTs of the folder or archive
+// (`heads`) asks the server for the actions drawn with it (`with=`, as `relic convert --with`).
 
-import { h } from '../api.js';
+import { apiUrl, getJSON, h } from '../api.js';
 
 /** The usual names of the groups, from roBrowser's `Entity` action tables (`ACTION.IDLE` …): player
  * characters have 13 groups, monsters 5; other counts (heads, effects, NPCs) are numbered. */
@@ -26,7 +27,7 @@ export function actionsOf(assets) {
   return groups.size ? groups : null;
 }
 
-export async function showActions(el, groups, ctx) {
+export async function showActions(el, groups, data, ctx) {
   const count = Math.max(...groups.keys()) + 1;
   const names = count === 13 ? PLAYER : count === 5 ? MONSTER : [];
   const actionPicker = h('select', { class: 'action-picker', 'aria-label': 'Action' },
@@ -34,6 +35,9 @@ export async function showActions(el, groups, ctx) {
       h('option', { value: String(g), text: `${g}: ${names[g] || `action ${g}`}` })));
   const directionPicker = h('select', { class: 'direction-picker', 'aria-label': 'Direction' },
     DIRECTIONS.map((d, i) => h('option', { value: String(i), text: `${i}: ${d}` })));
+  const heads = data.heads || [];
+  const headPicker = h('select', { class: 'head-picker', 'aria-label': 'Head' },
+    h('option', { value: '', text: 'no head' }), heads.map((hd) => h('option', { value: hd.path, text: hd.name })));
   const img = h('img', { class: 'picture', alt: '', draggable: 'false' });
   const stage = h('div', { class: 'stage checker' }, img);
   const play = h('button', { class: 'play', text: '▶ play' });
@@ -95,6 +99,17 @@ export async function showActions(el, groups, ctx) {
   next.addEventListener('click', () => { stop(); load(index + 1).catch(() => {}); });
   actionPicker.addEventListener('change', () => pick().catch(() => {}));
   directionPicker.addEventListener('change', () => pick().catch(() => {}));
+  headPicker.addEventListener('change', async () => {
+    stop();
+    const head = headPicker.value;
+    try {
+      const drawn = await getJSON(apiUrl('preview', data.path, head ? { with: head } : {}), ctx.signal);
+      groups = actionsOf(drawn.assets.filter((a) => a.kind === 'image')) || groups;
+      await pick();
+    } catch (err) {
+      if (err.name !== 'AbortError') counter.textContent = `head: ${err.message}`;
+    }
+  });
   ctx.cleanup(stop);
   const resize = new ResizeObserver(() => !zoom && img.naturalWidth && applyZoom());
   resize.observe(stage);
@@ -107,7 +122,7 @@ export async function showActions(el, groups, ctx) {
       h('button', { text: '1:1', title: 'Actual size', onclick: () => setZoom(1) }),
       h('button', { text: '+', title: 'Zoom in', onclick: () => setZoom(Math.min(64, (zoom || 1) + 1)) }),
       h('button', { text: 'fit', title: 'Fit', onclick: () => setZoom(0) }),
-      zoomLabel, actionPicker, directionPicker, prev, counter, next, play),
+      zoomLabel, heads.length ? headPicker : null, actionPicker, directionPicker, prev, counter, next, play),
     stage);
   try {
     await pick();

@@ -429,7 +429,11 @@ impl Tree {
             format: leaf.format,
             bytes: Bytes::Entry { container: Arc::new(container.clone()), index },
             size: leaf.size,
-            options: options.unwrap_or_else(|| container.options.clone()),
+            // Its stored name, as `relic convert` gives it: what an ACT finds its SPR in the same archive by.
+            options: ConvertOptions {
+                entry_name: Some(leaf.name.clone()),
+                ..options.unwrap_or_else(|| container.options.clone())
+            },
             record: leaf.record.clone(),
             depth: container.depth + 1,
             version: container.version.clone(),
