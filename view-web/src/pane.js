@@ -4,13 +4,19 @@
 
 import { apiUrl, getJSON, formatSize, h } from './api.js';
 import { showImages } from './views/image.js';
+import { actionsOf, showActions } from './views/actions.js';
 import { showSounds } from './views/sound.js';
 import { showModels } from './views/model.js';
 import { showDocuments } from './views/document.js';
 import { showListing, showHex } from './views/listing.js';
 
 const VIEWS = {
-  image: (el, data, ctx) => showImages(el, data.assets.filter((a) => a.kind === 'image'), ctx),
+  image: (el, data, ctx) => {
+    const images = data.assets.filter((a) => a.kind === 'image');
+    // A Ragnarok ACT drawn with its sprite: an action and direction picker rather than every frame.
+    const actions = data.format?.id === 'ro-act' ? actionsOf(images) : null;
+    return actions ? showActions(el, actions, data, ctx) : showImages(el, images, ctx);
+  },
   sound: (el, data, ctx) => showSounds(el, data.assets.filter((a) => a.kind === 'sound'), ctx),
   model: (el, data, ctx) => showModels(el, data.assets.filter((a) => a.kind === 'model'), ctx),
   document: (el, data, ctx) => showDocuments(el, data.assets.filter((a) => a.kind === 'document' || a.kind === 'text'), ctx),

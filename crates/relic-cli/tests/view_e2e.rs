@@ -213,3 +213,37 @@ fn ragnarok_models_are_drawn_textured() {
     let viewer = Viewer::start(root);
     run_browser("textured.mjs", "view-e2e-textured", &viewer, &args);
 }
+
+/// Issue 26 in the browser: an ACT beside its SPR is shown as actions with an action and a direction
+/// picker, frame stepping and playback, and with a head picked among the other ACTs of its folder or GRF
+/// drawn over it; the SPR as frames. The body is the samples' `sample.act` with `sprite.spr` copied beside
+/// it under one stem, as the client keeps them; the head the same ACT with its anchors 3 pixels lower
+/// (written with relic's ACT writer), so that it is drawn 3 pixels above the body. `sprites.grf` holds
+/// both pairs under `data\sprite\`.
+#[test]
+fn ragnarok_actions_are_picked_and_stepped() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let act = std::fs::read(repo().join("samples/ragnarok/sample.act")).unwrap();
+    let spr = std::fs::read(repo().join("samples/ragnarok/sprite.spr")).unwrap();
+    let mut head = relic::ragnarok::act::Act::read(&act).unwrap();
+    for anchor in head.actions.iter_mut().flat_map(|a| &mut a.motions).flat_map(|m| &mut m.anchors) {
+        anchor.y += 3;
+    }
+    let head = head.to_bytes().unwrap();
+    let sprites = root.join("grf/data/sprite");
+    std::fs::create_dir_all(&sprites).unwrap();
+    for dir in [root, sprites.as_path()] {
+        let (body, head_name) = if dir == root { ("sample", "head") } else { ("body", "head") };
+        std::fs::write(dir.join(format!("{body}.act")), &act).unwrap();
+        std::fs::write(dir.join(format!("{body}.spr")), &spr).unwrap();
+        std::fs::write(dir.join(format!("{head_name}.act")), &head).unwrap();
+        std::fs::write(dir.join(format!("{head_name}.spr")), &spr).unwrap();
+    }
+    let grf = root.join("sprites.grf");
+    let from = root.join("grf");
+    relic(&["pack".as_ref(), "ro-grf".as_ref(), "-q".as_ref(), "-o".as_ref(), grf.as_ref(), from.as_ref()]);
+    std::fs::remove_dir_all(&from).unwrap();
+    let viewer = Viewer::start(root);
+    run_browser("actions.mjs", "view-e2e-actions", &viewer, &[]);
+}

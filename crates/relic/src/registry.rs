@@ -207,9 +207,22 @@ pub struct ConvertOptions {
     pub archive_files: Option<std::sync::Arc<dyn FileLookup>>,
     /// A second file drawn with the one being converted (`--with`): a Ragnarok head ACT over its body.
     pub with: Option<PathBuf>,
+    /// The same second file given as bytes, with its companion (`relic view`'s head picked among the
+    /// entries of a GRF, which have no path); `with` wins when both are set.
+    pub with_files: Option<std::sync::Arc<WithFiles>>,
     /// The stored name of the archive entry being converted (`data\sprite\x.act`), set for entries,
     /// which have no path: what formats that look for a file of the same stem beside it go by.
     pub entry_name: Option<String>,
+}
+
+/// A second file drawn with the one being converted, and its companion (a head's ACT and its SPR): see
+/// [`ConvertOptions::with_files`].
+#[derive(Debug)]
+pub struct WithFiles {
+    /// Its name, for messages.
+    pub name: String,
+    pub main: Vec<u8>,
+    pub companion: Vec<u8>,
 }
 
 /// Files read on demand by name, from an archive kept open while its entries convert (see

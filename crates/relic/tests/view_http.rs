@@ -958,3 +958,85 @@ fn models_find_their_textures_as_convert_does_and_warn_of_the_missing() {
         assert_eq!(png_size(&png), size, "{path}");
     }
 }
+
+/// The RGBA pixels and size of a PNG.
+fn png_rgba(bytes: &[u8]) -> (u32, u32, Vec<u8>) {
+    let mut reader = png::Decoder::new(bytes).read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    assert_eq!((info.color_type, info.bit_depth), (png::ColorType::Rgba, png::BitDepth::Eight));
+    buf.truncate(info.buffer_size());
+    (info.width, info.height, buf)
+}
+
+/// Issue 26: an ACT beside its SPR previews as its actions (`<group>_<direction>`, each with its motions'
+/// frame URLs and its frame rate, 1000 / (25 ms × delay)), lists the other ACTs of its folder as heads,
+/// and with `with=HEAD` is drawn with that head over it through the anchors. The body is the samples'
+/// `sample.act` with `sprite.spr` as `sample.spr`; the head the same ACT with its anchors 3 pixels lower,
+/// written by relic's ACT writer, so that it is drawn 3 pixels above the body.
+#[test]
+fn a_ragnarok_act_previews_as_actions_and_with_a_head() {
+    use relic::ragnarok::act::Act;
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let act = std::fs::read(Path::new(SAMPLES).join("ragnarok/sample.act")).unwrap();
+    let spr = std::fs::read(Path::new(SAMPLES).join("ragnarok/sprite.spr")).unwrap();
+    std::fs::write(root.join("body.act"), &act).unwrap();
+    std::fs::write(root.join("body.spr"), &spr).unwrap();
+    let mut head = Act::read(&act).unwrap();
+    for anchor in head.actions.iter_mut().flat_map(|a| &mut a.motions).flat_map(|m| &mut m.anchors) {
+        anchor.y += 3;
+    }
+    std::fs::write(root.join("head.act"), head.to_bytes().unwrap()).unwrap();
+    std::fs::write(root.join("head.spr"), &spr).unwrap();
+    let server = serve(root, ViewOptions::default()).unwrap();
+    let a = server.addr();
+
+    let p = ok(a, "/api/preview?path=body.act").json();
+    assert_eq!(p["kind"], "image");
+    assert_eq!(p["format"]["id"], "ro-act");
+    assert_eq!(p["heads"], serde_json::json!([{"name": "head.act", "path": "head.act"}]));
+    let assets = p["assets"].as_array().unwrap();
+    let names: Vec<&str> = assets.iter().map(|v| v["name"].as_str().unwrap()).collect();
+    let mut want = vec!["body"];
+    let actions: Vec<String> = (0..16).map(|i| format!("{}_{}", i / 8, i % 8)).collect();
+    want.extend(actions.iter().map(String::as_str));
+    assert_eq!(names, want);
+    // Action 0 (delay 4) one motion; action 1_3 (delay 3) three, at 1000 / 75 frames per second.
+    assert_eq!(assets[1]["frames"].as_array().unwrap().len(), 1);
+    assert!(assets[1]["frame_rate"].is_null());
+    let walk = &assets[12];
+    assert_eq!(walk["name"], "1_3");
+    assert_eq!(walk["frames"].as_array().unwrap().len(), 3);
+    assert!((walk["frame_rate"].as_f64().unwrap() - 1000.0 / 75.0).abs() < 1e-4);
+    assert_eq!(walk["frames"][1]["url"], "/api/file?path=body.act&as=png&asset=12&frame=1");
+    let (w, h, px) = png_rgba(&ok(a, "/api/file?path=body.act&as=png&asset=1&frame=0").body);
+    assert_eq!((w, h), (6, 4));
+    let green = [1, 254, 0, 255];
+    let pixel = |px: &[u8], w: u32, x: u32, y: u32| px[((y * w + x) * 4) as usize..][..4].to_vec();
+    assert_eq!(pixel(&px, w, 2, 0), green);
+    let opaque = |px: &[u8]| px.chunks(4).filter(|p| p[3] > 0).count();
+    assert_eq!(opaque(&px), 12);
+    let (w, h, px) = png_rgba(&ok(a, "/api/file?path=body.act&as=png&asset=12&frame=1").body);
+    assert_eq!((w, h), (8, 10));
+    assert_eq!(pixel(&px, w, 3, 6), [2, 253, 1, 255]);
+
+    // With the head: the same actions, every file URL asking for the head too.
+    let p = ok(a, "/api/preview?path=body.act&with=head.act").json();
+    assert_eq!(p["assets"][1]["frames"][0]["url"], "/api/file?path=body.act&as=png&asset=1&frame=0&with=head.act");
+    let (w, h, px) = png_rgba(&ok(a, "/api/file?path=body.act&as=png&asset=1&frame=0&with=head.act").body);
+    // The head 3 pixels above the body: 6×7, their 12 pixels each, 2 of them on the same row 3.
+    assert_eq!((w, h), (6, 7));
+    assert_eq!(opaque(&px), 22);
+    assert_eq!(pixel(&px, w, 2, 0), green);
+    assert_eq!(pixel(&px, w, 2, 6), green);
+    // The body alone is still as it was (cached apart).
+    let (w, h, _) = png_rgba(&ok(a, "/api/file?path=body.act&as=png&asset=1&frame=0").body);
+    assert_eq!((w, h), (6, 4));
+
+    refused(a, "/api/preview?path=body.act&with=nothere.act", 404);
+    refused(a, "/api/preview?path=body.spr&with=head.act", 400);
+    refused(a, "/api/preview?path=body.act&with=../x.act", 400);
+    std::fs::remove_file(root.join("head.spr")).unwrap();
+    refused(a, "/api/preview?path=body.act&with=head.act", 404);
+}

@@ -286,10 +286,39 @@ fn asset_reply(file: &'static assets::File) -> Reply {
     }
 }
 
+/// Appends `extra` to every URL of the item's own files in a preview.
+fn add_query(v: &mut Value, extra: &str) {
+    match v {
+        Value::String(s) if s.starts_with("/api/file?") => s.push_str(extra),
+        Value::Array(a) => a.iter_mut().for_each(|x| add_query(x, extra)),
+        Value::Object(o) => o.values_mut().for_each(|x| add_query(x, extra)),
+        _ => {}
+    }
+}
+
 fn api(state: &State, endpoint: &str, query: &Query) -> Result<Reply, Rejection> {
     let path = query.path()?;
     let tree = &state.tree;
-    let item = tree.resolve(&path)?;
+    let mut item = tree.resolve(&path)?;
+    // A head drawn over a Ragnarok body ACT (`with=HEAD_PATH`): the item converted with it, and the URLs
+    // of its files asking for the same.
+    let with = match query.get("with").filter(|w| !w.is_empty() && endpoint != "/api/tree") {
+        Some(w) => Some(super::request::item_path(w)?),
+        None => None,
+    };
+    let with = with.as_deref();
+    if let Some(head) = with {
+        let Item::Data(data) = &item else {
+            return Err(Rejection::bad("`with` is a head drawn over a Ragnarok ACT: this item is none"));
+        };
+        item = Item::Data(tree.with_head(data.clone(), head)?);
+    }
+    let add_with = |mut v: Value| {
+        if let Some(head) = with {
+            add_query(&mut v, &format!("&with={}", super::request::percent_encode(head)));
+        }
+        v
+    };
     match endpoint {
         "/api/tree" => {
             let children = tree.children(&item)?;
@@ -306,8 +335,8 @@ fn api(state: &State, endpoint: &str, query: &Query) -> Result<Reply, Rejection>
         }
         "/api/info" => Ok(Reply::json(200, &preview::info(tree, &item))),
         "/api/preview" => Ok(match preview::preview(tree, &item) {
-            Ok(v) => Reply::json(200, &v),
-            Err((status, v)) => Reply::json(status, &v),
+            Ok(v) => Reply::json(200, &add_with(v)),
+            Err((status, v)) => Reply::json(status, &add_with(v)),
         }),
         _ => {
             let out = preview::file(tree, &state.files, &item, query)?;

@@ -47,6 +47,7 @@
 //! | `GET /api/tree?path=P` | the children of item `P`, one level: `{path, children: [{name, path, kind, format, size, expandable, record}]}` (`P` empty: the root, which also gives `root`) |
 //! | `GET /api/info?path=P` | `{path, name, kind, format, size, info, record}`: the format's `info` of the item |
 //! | `GET /api/preview?path=P` | what the preview pane needs: kind, info, the converted assets (image frames with their URLs, sound, model, document tables, text), downloads, or the listing of an archive |
+//! | `…&with=H` (`info`, `preview`, `file`) | a Ragnarok body ACT `P` drawn with the head ACT `H` (another item, its SPR the item `H` ending `.spr`) over it, as `relic convert --with`: a Ragnarok ACT's preview lists the other ACTs of its folder or archive folder as `heads: [{name, path}]`, and with `with` its file URLs carry it; `H` goes through the same path check as `path` |
 //! | `GET /api/file?path=P&as=EXT[&asset=I][&frame=J][&download=1]` | a converted file (`png`, `wav`, `glb`, `json`, `ini`, `txt`, …: asset `I`, frame `J` of an image), `as=json` without `asset` the file's own data (`convert --to json`), `as=raw` its bytes (read from the file as they are sent, never from a memory map); `download=1` adds `Content-Disposition: attachment`; a single `Range: bytes=…` is answered `206` (`416` past the end) |
 //!
 //! # Security

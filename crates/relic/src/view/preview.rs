@@ -313,6 +313,9 @@ pub(super) fn preview(tree: &Tree, item: &Item) -> Result<Value, (u16, Value)> {
                 listing(tree, item, &mut out);
             }
             out.insert("assets".into(), Value::Array(views));
+            if !is_leaf && data.format.is_some_and(|f| f.id == crate::ragnarok::act::FORMAT_ID) {
+                out.insert("heads".into(), heads(tree, &path));
+            }
             warnings(converted, &mut out);
             if !is_leaf {
                 own_downloads(data, &path, &mut downloads);
@@ -321,6 +324,20 @@ pub(super) fn preview(tree: &Tree, item: &Item) -> Result<Value, (u16, Value)> {
     }
     out.insert("downloads".into(), Value::Array(downloads));
     Ok(Value::Object(out))
+}
+
+/// The heads a Ragnarok ACT may be drawn with (`with=`): the other ACTs of its folder or archive folder
+/// (the client keeps bodies and heads in folders of their own, so any of them may be one: the user picks).
+fn heads(tree: &Tree, path: &str) -> Value {
+    let parent = path.rsplit_once('/').map_or("", |(p, _)| p);
+    let Ok(children) = tree.resolve(parent).and_then(|item| tree.children(&item)) else { return json!([]) };
+    let heads: Vec<Value> = children
+        .into_iter()
+        .filter(|c| c.format == Some(crate::ragnarok::act::FORMAT_ID) && c.path != path)
+        .take(MAX_LISTING)
+        .map(|c| json!({"name": c.name, "path": c.path}))
+        .collect();
+    Value::Array(heads)
 }
 
 fn leaf_stem(path: &str) -> String {

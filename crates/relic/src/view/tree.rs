@@ -429,11 +429,47 @@ impl Tree {
             format: leaf.format,
             bytes: Bytes::Entry { container: Arc::new(container.clone()), index },
             size: leaf.size,
-            options: options.unwrap_or_else(|| container.options.clone()),
+            // Its stored name, as `relic convert` gives it: what an ACT finds its SPR in the same archive by.
+            options: ConvertOptions {
+                entry_name: Some(leaf.name.clone()),
+                ..options.unwrap_or_else(|| container.options.clone())
+            },
             record: leaf.record.clone(),
             depth: container.depth + 1,
             version: container.version.clone(),
         })
+    }
+
+    /// A Ragnarok body ACT drawn with the head ACT at `head` (another item; its SPR the item of the same
+    /// path ending `.spr`), as `relic convert --with` draws it: the body's item, converted and cached apart.
+    pub(super) fn with_head(&self, mut data: Data, head: &str) -> Result<Data, Rejection> {
+        let is_act = |d: &Data| d.format.is_some_and(|f| f.id == crate::ragnarok::act::FORMAT_ID);
+        if !is_act(&data) {
+            return Err(Rejection::bad("`with` is a head drawn over a Ragnarok ACT: this item is none"));
+        }
+        let Item::Data(head_data) = self.resolve(head)? else {
+            return Err(Rejection::bad(format!("`with`: `{}` is not a file", shown(head))));
+        };
+        if !is_act(&head_data) {
+            return Err(Rejection::bad(format!("`with`: `{}` is not a Ragnarok ACT", shown(head))));
+        }
+        let stem = head.rsplit_once('.').map_or(head, |(s, _)| s);
+        let spr = ["spr", "SPR", "Spr"]
+            .iter()
+            .find_map(|ext| match self.resolve(&format!("{stem}.{ext}")) {
+                Ok(Item::Data(d)) => Some(d),
+                _ => None,
+            })
+            .ok_or_else(|| Rejection::new(404, format!("`with`: no sprite `{}.spr` beside the head", shown(stem))))?;
+        let files = crate::registry::WithFiles {
+            name: head.to_string(),
+            main: self.bytes(&head_data)?.to_vec(),
+            companion: self.bytes(&spr)?.to_vec(),
+        };
+        data.options.with_files = Some(Arc::new(files));
+        // Another key: the body drawn alone stays cached as it is.
+        data.version = format!("{}\0with\0{head}\0{}\0{}", data.version, head_data.version, spr.version);
+        Ok(data)
     }
 
     /// What an item converts to (cached).

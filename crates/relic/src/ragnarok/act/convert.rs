@@ -234,8 +234,14 @@ pub fn convert(data: &[u8], path: Option<&Path>, opts: &ConvertOptions) -> Resul
         }
     };
     let mut input_len = data.len() as u64 + spr_bytes.len() as u64;
-    let head = match &opts.with {
-        Some(with) => {
+    let head = match (&opts.with, &opts.with_files) {
+        (None, Some(files)) => {
+            let head_act = super::parse(&files.main).map_err(|e| e.in_file(Path::new(&files.name)))?;
+            input_len += (files.main.len() + files.companion.len()) as u64;
+            let loaded = Loaded::new(&files.companion, opts).map_err(|e| e.in_file(Path::new(&files.name)))?;
+            Some((head_act, loaded))
+        }
+        (Some(with), _) => {
             let act_bytes = std::fs::read(with).map_err(|e| Error::io(with, e))?;
             let head_act = super::parse(&act_bytes).map_err(|e| e.in_file(with))?;
             let with_name = with.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
@@ -247,7 +253,7 @@ pub fn convert(data: &[u8], path: Option<&Path>, opts: &ConvertOptions) -> Resul
             let loaded = Loaded::new(&spr, opts).map_err(|e| e.in_file(&with.with_file_name(&head_spr)))?;
             Some((head_act, loaded))
         }
-        None => None,
+        (None, None) => None,
     };
     let body_images = body.images();
     let body_drawn = Drawn { act: &act, sprites: body_images.sprites() };

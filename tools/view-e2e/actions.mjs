@@ -1,0 +1,100 @@
+// Issue 26's browser proof: a Ragnarok ACT is shown as its actions, with an action and a direction
+// picker and frame stepping, and its SPR as frames. Run by crates/relic-cli/tests/view_e2e.rs:
+//
+//   node tools/view-e2e/actions.mjs URL OUT_DIR
+//
+// URL is a `relic view` of a folder holding the samples' `sample.act` with `sprite.spr` copied beside it as
+// `sample.spr`, a head (`head.act`, the same with its anchors 3 pixels lower, and `head.spr`), and
+// `sprites.grf` holding the same pairs as `data\sprite\body.*` and `head.*`. The pixels checked are those relic's conversion draws (read from the shown <img> through a
+// canvas): action 0 is one 6×4 motion, action 1 three 8×10 motions.
+
+import { args, start } from './lib.mjs';
+
+const { url, outDir } = args('node actions.mjs URL OUT_DIR');
+const { page, sel, pass, expect, shot, open, finish } = await start(outDir);
+
+/** The shown image: its size, frame counter, and the RGBA of pixel (x, y) (only fully opaque pixels
+ * are compared, which a canvas gives back unchanged). */
+const shown = (x, y) => page.locator('#preview img.picture').evaluate((img, [x, y]) => {
+  const c = document.createElement('canvas');
+  c.width = img.naturalWidth;
+  c.height = img.naturalHeight;
+  const g = c.getContext('2d');
+  g.drawImage(img, 0, 0);
+  return { size: [c.width, c.height], rgba: [...g.getImageData(x, y, 1, 1).data],
+    counter: document.querySelector('#preview .frame-counter').textContent, src: img.getAttribute('src') };
+}, [x, y]);
+const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+try {
+  await page.goto(url);
+  await page.locator(sel('sample.act')).waitFor();
+  pass('the tree lists the pair');
+
+  await open('sample.act', 'image');
+  const actions = await page.locator('#preview select.action-picker option').allTextContents();
+  expect(same(actions, ['0: action 0', '1: action 1']), `the ACT has two actions to pick (${actions.join(', ')})`);
+  const directions = await page.locator('#preview select.direction-picker option').count();
+  expect(directions === 8, `and eight directions (${directions})`);
+  let px = await shown(2, 0);
+  expect(same(px.size, [6, 4]) && same(px.rgba, [1, 254, 0, 255]) && px.counter === '1 / 1',
+    `action 0 is one 6×4 motion, pixel (2, 0) green (${JSON.stringify(px)})`);
+  await shot('act-idle');
+
+  await page.locator('#preview select.action-picker').selectOption('1');
+  await page.locator('#preview select.direction-picker').selectOption('3');
+  await page.waitForFunction(() => document.querySelector('#preview .frame-counter').textContent === '1 / 3');
+  px = await shown(3, 6);
+  expect(same(px.size, [8, 10]) && same(px.rgba, [1, 254, 0, 255]) && px.src.includes('asset=12&frame=0'),
+    `action 1 direction 3 shows its first of three 8×10 motions (${JSON.stringify(px)})`);
+
+  await page.locator('#preview button.next-frame').click();
+  await page.waitForFunction(() => document.querySelector('#preview .frame-counter').textContent === '2 / 3');
+  px = await shown(3, 6);
+  expect(same(px.rgba, [2, 253, 1, 255]) && px.src.includes('asset=12&frame=1'),
+    `the next frame is motion 2, pixel (3, 6) changed (${JSON.stringify(px)})`);
+  px = await shown(5, 6);
+  expect(same(px.rgba, [1, 254, 0, 255]), `and pixel (5, 6) is drawn in it (${JSON.stringify(px.rgba)})`);
+  await shot('act-step');
+  await page.locator('#preview button.prev-frame').click();
+  await page.locator('#preview button.prev-frame').click();
+  await page.waitForFunction(() => document.querySelector('#preview .frame-counter').textContent === '3 / 3');
+  pass('stepping back from the first motion wraps to the last');
+
+  await page.locator('#preview button.play').click();
+  await page.waitForFunction(() => document.querySelector('#preview .frame-counter').textContent === '1 / 3');
+  await page.waitForFunction(() => document.querySelector('#preview .frame-counter').textContent === '2 / 3');
+  pass('the action plays');
+  await page.locator('#preview button.play').click();
+
+  // A head picked among the other ACTs of the folder, then of a GRF: drawn 3 pixels above the body.
+  for (const [body, head] of [['sample.act', 'head.act'], ['sprites.grf/data/sprite/body.act', 'sprites.grf/data/sprite/head.act']]) {
+    await open(body, 'image');
+    const heads = await page.locator('#preview select.head-picker option').allTextContents();
+    expect(same(heads, ['no head', 'head.act']), `${body} offers the head (${heads.join(', ')})`);
+    await page.locator('#preview select.head-picker').selectOption(head);
+    await page.waitForFunction(() => document.querySelector('#preview img.picture').naturalHeight === 7);
+    px = await shown(2, 6);
+    const top = await shown(2, 0);
+    expect(same(px.size, [6, 7]) && same(px.rgba, [1, 254, 0, 255]) && same(top.rgba, [1, 254, 0, 255])
+      && decodeURIComponent(px.src).endsWith(`&with=${head}`),
+      `${body} with its head is 6×7, the head above the body (${JSON.stringify(px)})`);
+    await shot(`act-head-${body.includes('grf') ? 'grf' : 'folder'}`);
+    await page.locator('#preview select.head-picker').selectOption('');
+    await page.waitForFunction(() => document.querySelector('#preview img.picture').naturalHeight === 4);
+    pass(`${body} without a head is 6×4 again`);
+  }
+
+  // The sprite itself: its frames, one at a time, with the image view's frame picker.
+  await open('sample.spr', 'image');
+  const frames = await page.locator('#preview select.frame-picker option').count();
+  expect(frames >= 2, `the sprite has ${frames} frames to pick`);
+  const first = await page.locator('#preview img.picture').getAttribute('src');
+  await page.locator('#preview select.frame-picker').selectOption('1');
+  await page.waitForFunction((f) => document.querySelector('#preview img.picture').getAttribute('src') !== f, first);
+  pass('picking frame 1 of the sprite shows another image');
+  await shot('spr-frames');
+} catch (e) {
+  await finish(e);
+}
+await finish();

@@ -1,0 +1,132 @@
+// Ragnarok ACT actions: relic's conversion draws each action with its sprite as `<group>_<direction>`
+// (frame rate 1000 / (25 ms × delay)); this view picks an action and a direction, plays the motions at
+// that rate and steps them one by one. Every motion is the conversion's own frame PNG (`/api/file …
+// &frame=j`), so nothing is drawn here. A head picked among the other ACTs of the folder or archive
+// (`heads`) asks the server for the actions drawn with it (`with=`, as `relic convert --with`).
+
+import { apiUrl, getJSON, h } from '../api.js';
+
+/** The usual names of the groups, from roBrowser's `Entity` action tables (`ACTION.IDLE` …): player
+ * characters have 13 groups, monsters 5; other counts (heads, effects, NPCs) are numbered. */
+const PLAYER = ['idle', 'walk', 'sit', 'pick up', 'ready', 'attack 1', 'hurt', 'freeze', 'dead', 'freeze 2',
+  'attack 2', 'attack 3', 'cast'];
+const MONSTER = ['idle', 'walk', 'attack', 'hurt', 'dead'];
+/** Direction 0 faces the viewer, and they turn clockwise (as seen from above) in eighths. */
+const DIRECTIONS = ['south', 'south-west', 'west', 'north-west', 'north', 'north-east', 'east', 'south-east'];
+
+/** The actions among the assets, by group and direction, or null when they are not named that way. */
+export function actionsOf(assets) {
+  const groups = new Map();
+  for (const a of assets) {
+    const m = /^(\d+)_([0-7])$/.exec(a.name);
+    if (!m || a.kind !== 'image' || !a.frames?.length) continue;
+    const g = Number(m[1]);
+    if (!groups.has(g)) groups.set(g, new Map());
+    groups.get(g).set(Number(m[2]), a);
+  }
+  return groups.size ? groups : null;
+}
+
+export async function showActions(el, groups, data, ctx) {
+  const count = Math.max(...groups.keys()) + 1;
+  const names = count === 13 ? PLAYER : count === 5 ? MONSTER : [];
+  const actionPicker = h('select', { class: 'action-picker', 'aria-label': 'Action' },
+    [...groups.keys()].sort((a, b) => a - b).map((g) =>
+      h('option', { value: String(g), text: `${g}: ${names[g] || `action ${g}`}` })));
+  const directionPicker = h('select', { class: 'direction-picker', 'aria-label': 'Direction' },
+    DIRECTIONS.map((d, i) => h('option', { value: String(i), text: `${i}: ${d}` })));
+  const heads = data.heads || [];
+  const headPicker = h('select', { class: 'head-picker', 'aria-label': 'Head' },
+    h('option', { value: '', text: 'no head' }), heads.map((hd) => h('option', { value: hd.path, text: hd.name })));
+  const img = h('img', { class: 'picture', alt: '', draggable: 'false' });
+  const stage = h('div', { class: 'stage checker' }, img);
+  const play = h('button', { class: 'play', text: '▶ play' });
+  const prev = h('button', { class: 'prev-frame', text: '◀', title: 'Previous frame' });
+  const next = h('button', { class: 'next-frame', text: '▶|', title: 'Next frame' });
+  const counter = h('span', { class: 'frame-counter' });
+  const zoomLabel = h('span', { class: 'zoom-label' });
+  let zoom = 0; // 0: fit
+  let action = null;
+  let index = 0;
+  let timer = null;
+
+  const applyZoom = () => {
+    const w = img.naturalWidth || 1;
+    const hgt = img.naturalHeight || 1;
+    let z = zoom;
+    if (!z) {
+      const box = stage.getBoundingClientRect();
+      z = Math.max(1, Math.floor(Math.min((box.width - 32) / w, (box.height - 32) / hgt, 16)));
+    }
+    img.style.width = `${w * z}px`;
+    img.style.height = `${hgt * z}px`;
+    zoomLabel.textContent = `${zoom ? '' : 'fit '}${z}×`;
+  };
+  const load = async (i) => {
+    const frames = action.frames;
+    index = ((i % frames.length) + frames.length) % frames.length;
+    counter.textContent = `${index + 1} / ${frames.length}`;
+    img.dataset.frame = String(index);
+    img.src = frames[index].url;
+    await img.decode();
+    applyZoom();
+  };
+  const stop = () => {
+    clearTimeout(timer);
+    timer = null;
+    play.textContent = '▶ play';
+  };
+  const tick = () => {
+    // One motion each 25 ms × delay: the conversion's frame rate.
+    timer = setTimeout(() => load(index + 1).then(() => timer && tick(), stop), 1000 / (action.frame_rate || 10));
+  };
+  /** Shows the picked action and direction (a direction the group lacks shows its first). */
+  const pick = async () => {
+    stop();
+    const group = groups.get(Number(actionPicker.value));
+    action = group.get(Number(directionPicker.value)) || group.values().next().value;
+    const many = action.frames.length > 1;
+    play.disabled = prev.disabled = next.disabled = !many;
+    play.title = action.frame_rate ? `${action.frame_rate.toFixed(2)} frames per second` : '';
+    await load(0);
+  };
+  play.addEventListener('click', () => {
+    if (timer) return stop();
+    play.textContent = '❚❚ pause';
+    tick();
+  });
+  prev.addEventListener('click', () => { stop(); load(index - 1).catch(() => {}); });
+  next.addEventListener('click', () => { stop(); load(index + 1).catch(() => {}); });
+  actionPicker.addEventListener('change', () => pick().catch(() => {}));
+  directionPicker.addEventListener('change', () => pick().catch(() => {}));
+  headPicker.addEventListener('change', async () => {
+    stop();
+    const head = headPicker.value;
+    try {
+      const drawn = await getJSON(apiUrl('preview', data.path, head ? { with: head } : {}), ctx.signal);
+      groups = actionsOf(drawn.assets.filter((a) => a.kind === 'image')) || groups;
+      await pick();
+    } catch (err) {
+      if (err.name !== 'AbortError') counter.textContent = `head: ${err.message}`;
+    }
+  });
+  ctx.cleanup(stop);
+  const resize = new ResizeObserver(() => !zoom && img.naturalWidth && applyZoom());
+  resize.observe(stage);
+  ctx.cleanup(() => resize.disconnect());
+
+  const setZoom = (z) => { zoom = z; applyZoom(); };
+  el.append(
+    h('div', { class: 'toolbar' },
+      h('button', { text: '−', title: 'Zoom out', onclick: () => setZoom(Math.max(1, (zoom || 2) - 1)) }),
+      h('button', { text: '1:1', title: 'Actual size', onclick: () => setZoom(1) }),
+      h('button', { text: '+', title: 'Zoom in', onclick: () => setZoom(Math.min(64, (zoom || 1) + 1)) }),
+      h('button', { text: 'fit', title: 'Fit', onclick: () => setZoom(0) }),
+      zoomLabel, heads.length ? headPicker : null, actionPicker, directionPicker, prev, counter, next, play),
+    stage);
+  try {
+    await pick();
+  } catch {
+    throw new Error(`the action at ${action?.frames[0]?.url} did not load`);
+  }
+}
