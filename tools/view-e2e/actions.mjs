@@ -15,7 +15,13 @@ const { page, sel, pass, expect, shot, open, finish } = await start(outDir);
 
 /** The shown image: its size, frame counter, and the RGBA of pixel (x, y) (only fully opaque pixels
  * are compared, which a canvas gives back unchanged). */
-const shown = (x, y) => page.locator('#preview img.picture').evaluate((img, [x, y]) => {
+const shown = async (x, y) => {
+  // The picture shown once it has loaded: a picker that just changed `src` leaves it loading (not complete).
+  await page.waitForFunction(() => {
+    const img = document.querySelector('#preview img.picture');
+    return img !== null && img.complete && img.naturalWidth > 0;
+  });
+  return page.locator('#preview img.picture').evaluate((img, [x, y]) => {
   const c = document.createElement('canvas');
   c.width = img.naturalWidth;
   c.height = img.naturalHeight;
@@ -23,7 +29,8 @@ const shown = (x, y) => page.locator('#preview img.picture').evaluate((img, [x, 
   g.drawImage(img, 0, 0);
   return { size: [c.width, c.height], rgba: [...g.getImageData(x, y, 1, 1).data],
     counter: document.querySelector('#preview .frame-counter').textContent, src: img.getAttribute('src') };
-}, [x, y]);
+  }, [x, y]);
+};
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
 try {

@@ -43,7 +43,11 @@ export async function start(outDir, expectedError = () => false) {
     }
   });
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} (${r.failure()?.errorText})`));
+  // An aborted request is one the page replaced itself (a picture whose `src` changed before it loaded, as
+  // a picker changed twice in a row does), not a failure; anything else is.
+  page.on('requestfailed', (r) => {
+    if (r.failure()?.errorText !== 'net::ERR_ABORTED') problems.push(`request failed: ${r.url()} (${r.failure()?.errorText})`);
+  });
 
   const sel = (path) => `[data-path="${path.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"]`;
   const pass = (what) => {
