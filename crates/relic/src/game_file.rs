@@ -68,13 +68,14 @@ pub fn open(path: impl AsRef<Path>) -> Result<GameFile> {
     GameFile::open(path)
 }
 
-/// The format of `bytes` named `name` (magic first, then whole names and extensions), without opening
-/// anything; `None` when no format of relic's matches.
+/// The format of `bytes` named `name` (magic first, then whole names and extensions when the bytes agree),
+/// without opening anything; `None` when no format of relic's matches.
 ///
 /// ```
-/// let format = relic::identify(b"RSM\x01\x04", "tree.rsm").expect("an RSM");
+/// let format = relic::identify(b"GRSM\x01\x04", "tree.bin").expect("an RSM, by its magic");
 /// assert_eq!(format.id, "ro-rsm");
-/// assert!(relic::identify(b"hello", "notes.txt").is_none());
+/// // A name alone never claims bytes that say otherwise.
+/// assert!(relic::identify(b"hello", "tree.rsm").is_none());
 /// ```
 pub fn identify(bytes: &[u8], name: &str) -> Option<&'static Format> {
     registry::sniff(bytes, name).map(|(format, _)| format)
