@@ -1,11 +1,13 @@
 // Models and terrain: the GLB relic converts the item to, drawn by three.js in a <canvas> with orbit
 // controls, a clip picker with play/pause for its animations, and a slider per morph target (the eight
 // extremes of an Evil Islands figure), named from the glTF's `extras.targetNames`.
+// A Ragnarok map adds layer toggles and a fly mode (map.js).
 
 import * as THREE from 'three';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { getBytes, h } from '../api.js';
+import { mapLayers, setUpMap } from './map.js';
 
 export async function showModels(el, assets, ctx) {
   if (!assets.length) throw new Error('this item has no model');
@@ -69,6 +71,10 @@ async function showModel(body, asset, ctx) {
   controls.target.copy(centre);
   controls.update();
 
+  // A Ragnarok map: its layers to toggle and a fly mode.
+  const layers = mapLayers(model);
+  const map = layers ? setUpMap(layers, { bar: controlsBar, camera, orbit: controls, canvas, size }) : null;
+
   // Animation clips.
   const mixer = new THREE.AnimationMixer(model);
   let action = null;
@@ -125,8 +131,10 @@ async function showModel(body, asset, ctx) {
 
   let frame = 0;
   const render = () => {
-    mixer.update(clock.getDelta());
-    controls.update();
+    const dt = clock.getDelta();
+    mixer.update(dt);
+    map?.update(dt);
+    if (!map?.flying) controls.update();
     renderer.render(scene, camera);
   };
   const loop = () => {
@@ -139,6 +147,7 @@ async function showModel(body, asset, ctx) {
     cancelAnimationFrame(frame);
     observer.disconnect();
     controls.dispose();
+    map?.dispose();
     renderer.dispose();
     renderer.forceContextLoss?.();
   };
