@@ -23,6 +23,10 @@
 //!   `data/sprite/npc/missing.act` (2.5, 8 actions, drawn with its `.spr`; the 2.5 width and height
 //!   equal its image's size, 34 × 96).
 //! - Layer width and height (2.5) are kept but not drawn with (neither loader uses them).
+//! - A head's frame in idle and sit (see [`convert::motion_pairs`]): roBrowser shows one head direction
+//!   at a time (`entity.headDir`, body frame = direction), zrenderer draws all three in turn (body frame
+//!   `i`, head frame `i / (body / 3)`); relic draws all three by default as zrenderer does, one with
+//!   `--option ro-act.head-direction`.
 //!
 //! Typed access:
 //!
@@ -84,13 +88,20 @@ pub static FORMAT: Format = Format {
             with its frames as PNGs, the frame time 25 ms × the action's delay (4 ticks when absent or not \
             positive); layers are centred on their offset, mirrored, scaled, rotated clockwise about their \
             centre, tinted and drawn in order, sampled nearest-neighbour. --with head.act draws a second \
-            ACT (and its .spr) over it, offset by body anchor − head anchor. Without a .spr: JSON only.",
+            ACT (and its .spr) over it, offset by body anchor − head anchor; in idle and sit (groups 0 and 2) \
+            body and head frames come in three runs, one per head direction (0 straight, 1 and 2 turned) \
+            as in the client, and --option ro-act.head-direction=0|1|2 draws one direction only; other \
+            actions take the head frame of the body's index. Without a .spr: JSON only.",
     codec: &ActCodec,
 };
 
 struct ActCodec;
 
 impl Codec for ActCodec {
+    fn options(&self) -> &'static [crate::registry::FormatOption] {
+        &[crate::registry::FormatOption { key: convert::HEAD_DIRECTION_OPTION, values: &["all", "0", "1", "2"] }]
+    }
+
     fn sniff(&self, head: &[u8]) -> bool {
         // "AC" alone is too common: the version must be one of 2.0..2.5 as well.
         matches!(head, [b'A', b'C', minor, 2, ..] if *minor <= 5)
