@@ -549,6 +549,17 @@ fn head_directions_draw_to_exact_pixels() {
     let (body, head) = turning_pair(3, 3);
     // Idle, every direction: body k under head k.
     assert_eq!(head_and_body_levels(&body, &head, 0, All), vec![(100, 10), (101, 11), (102, 12)]);
+    // The default, and `draw_action`'s: straight ahead, one still frame.
+    assert_eq!(convert::HeadDirection::default(), One(0));
+    let (b, h) = (levels(10), levels(100));
+    let bi: Vec<_> = b.iter().map(|p| FrameImage { width: 1, height: 1, rgba: p }).collect();
+    let hi: Vec<_> = h.iter().map(|p| FrameImage { width: 1, height: 1, rgba: p }).collect();
+    let (bd, hd) = (
+        Drawn { act: &body, sprites: Sprites { palette: &[], rgba: &bi } },
+        Drawn { act: &head, sprites: Sprites { palette: &[], rgba: &hi } },
+    );
+    let still = convert::draw_action(&bd, Some(&hd), 0, &mut u64::MAX.clone()).unwrap().unwrap();
+    assert_eq!(still.frames.iter().map(|f| (f[0], f[4])).collect::<Vec<_>>(), vec![(100, 10)]);
     // One direction: the body turned with it, a still frame.
     assert_eq!(head_and_body_levels(&body, &head, 0, One(0)), vec![(100, 10)]);
     assert_eq!(head_and_body_levels(&body, &head, 0, One(1)), vec![(101, 11)]);
@@ -613,7 +624,9 @@ fn the_head_direction_option_reaches_the_conversion_and_unknown_values_are_refus
             })
             .collect()
     };
-    assert_eq!(frames(run(None).unwrap()), vec![(100, 10), (101, 11), (102, 12)]);
+    // Straight ahead by default: body frame 0 under head frame 0, a still frame.
+    assert_eq!(frames(run(None).unwrap()), vec![(100, 10)]);
+    assert_eq!(frames(run(Some("0")).unwrap()), vec![(100, 10)]);
     assert_eq!(frames(run(Some("all")).unwrap()), vec![(100, 10), (101, 11), (102, 12)]);
     assert_eq!(frames(run(Some("1")).unwrap()), vec![(101, 11)]);
     let err = run(Some("3")).unwrap_err().to_string();

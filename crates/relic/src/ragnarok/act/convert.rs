@@ -75,25 +75,31 @@ pub const HEAD_DIRECTION_OPTION: &str = "ro-act.head-direction";
 pub const HEAD_TURNING_GROUPS: [usize; 2] = [0, 2];
 
 /// Which way a player's head looks in its idle and sit actions (see [`motion_pairs`]).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum HeadDirection {
-    /// The three directions one after the other, each with its body frames (the default).
-    #[default]
-    All,
-    /// One direction: 0 straight ahead, 1 and 2 turned (as roBrowser's `entity.headDir`).
+    /// One direction: 0 straight ahead (the default: a player standing as the client shows one until it
+    /// turns its head), 1 and 2 turned (as roBrowser's `entity.headDir`).
     One(u8),
+    /// The three directions one after the other, each with its body frames (zrenderer's `all`).
+    All,
+}
+
+impl Default for HeadDirection {
+    fn default() -> Self {
+        HeadDirection::One(0)
+    }
 }
 
 impl HeadDirection {
-    /// The direction `--option ro-act.head-direction` asks for (`all` when absent).
+    /// The direction `--option ro-act.head-direction` asks for (0, straight ahead, when absent).
     pub fn from_options(opts: &ConvertOptions) -> Result<HeadDirection> {
         match opts.setting(HEAD_DIRECTION_OPTION) {
-            None | Some("all") => Ok(HeadDirection::All),
-            Some("0") => Ok(HeadDirection::One(0)),
+            Some("all") => Ok(HeadDirection::All),
+            None | Some("0") => Ok(HeadDirection::One(0)),
             Some("1") => Ok(HeadDirection::One(1)),
             Some("2") => Ok(HeadDirection::One(2)),
             Some(other) => Err(Error::Refused(format!(
-                "{HEAD_DIRECTION_OPTION}={other}: the head direction is all, 0 (straight), 1 or 2 (turned)"
+                "{HEAD_DIRECTION_OPTION}={other}: the head direction is 0 (straight), 1 or 2 (turned), or all"
             ))),
         }
     }
@@ -108,9 +114,12 @@ impl HeadDirection {
 ///   one per head direction (0 straight, 1 and 2 turned; usually one frame each). roBrowser shows body
 ///   frame `headDir` and head frame `headDir × (n / 3)` plus the time-driven frame within the run;
 ///   zrenderer, asked for every direction, draws body frame `i` with head frame `i / (body / 3)` (for a
-///   head of three frames). relic does the same: body motion `m` is in run `m / (body / 3)`, and its
-///   head motion is the same run of the head, `m`'s place in its run wrapping within the head's run.
-///   [`HeadDirection::One`] draws one run only: the body's and the head's motions of that direction.
+///   head of three frames). The runs belong together: a real body's idle frames differ only in their
+///   anchor, which moves with the turned head (a male costume body: (0, −59), (−4, −60), (4, −60)), so
+///   a body frame is drawn with the head of its own run only. [`HeadDirection::One`] (0 by default)
+///   draws one run: the body's and the head's motions of that direction, a still player as the client
+///   shows one; [`HeadDirection::All`] all three in turn: body motion `m` is in run `m / (body / 3)`, and
+///   its head motion is the same run of the head, `m`'s place in its run wrapping within the head's run.
 ///   A body or head of fewer than three motions has no runs: the head motion follows the body's index.
 /// - every other action: the same motion index as the body (both advance with the same clock; a head
 ///   of fewer motions wraps, as zrenderer's `frameindex % length`).
@@ -175,8 +184,8 @@ pub struct Animation {
     pub rate: f32,
 }
 
-/// Draws action `a` (with `head` over it, its head turning as [`HeadDirection::All`] says); `None` when
-/// it draws nothing. `budget` is what may still be spent, in bytes of canvas and 4 per pixel a layer
+/// Draws action `a` (with `head` over it, looking straight ahead in idle and sit: the default
+/// [`HeadDirection`]); `None` when it draws nothing. `budget` is what may still be spent, in bytes of canvas and 4 per pixel a layer
 /// visits ([`render::cost`]); drawing subtracts from it and refuses past it.
 pub fn draw_action(
     body: &Drawn<'_>,
@@ -184,7 +193,7 @@ pub fn draw_action(
     a: usize,
     budget: &mut u64,
 ) -> Result<Option<Animation>> {
-    draw_action_facing(body, head, a, HeadDirection::All, budget)
+    draw_action_facing(body, head, a, HeadDirection::default(), budget)
 }
 
 /// [`draw_action`] with the head direction of idle and sit chosen (see [`motion_pairs`]).

@@ -25,8 +25,8 @@
 //! - Layer width and height (2.5) are kept but not drawn with (neither loader uses them).
 //! - A head's frame in idle and sit (see [`convert::motion_pairs`]): roBrowser shows one head direction
 //!   at a time (`entity.headDir`, body frame = direction), zrenderer draws all three in turn (body frame
-//!   `i`, head frame `i / (body / 3)`); relic draws all three by default as zrenderer does, one with
-//!   `--option ro-act.head-direction`.
+//!   `i`, head frame `i / (body / 3)`); relic draws one, straight ahead by default (a standing player as
+//!   the client shows one), or all three with `--option ro-act.head-direction=all`.
 //!
 //! Typed access:
 //!
@@ -89,9 +89,10 @@ pub static FORMAT: Format = Format {
             positive); layers are centred on their offset, mirrored, scaled, rotated clockwise about their \
             centre, tinted and drawn in order, sampled nearest-neighbour. --with head.act draws a second \
             ACT (and its .spr) over it, offset by body anchor − head anchor; in idle and sit (groups 0 and 2) \
-            body and head frames come in three runs, one per head direction (0 straight, 1 and 2 turned) \
-            as in the client, and --option ro-act.head-direction=0|1|2 draws one direction only; other \
-            actions take the head frame of the body's index. Without a .spr: JSON only.",
+            body and head frames come in three runs, one per head direction (0 straight, 1 and 2 turned): \
+            one direction is drawn, straight ahead unless --option ro-act.head-direction=1|2 turns it, or \
+            all three in turn (=all); other actions take the head frame of the body's index. Without a \
+            .spr: JSON only.",
     codec: &ActCodec,
 };
 
@@ -99,7 +100,7 @@ struct ActCodec;
 
 impl Codec for ActCodec {
     fn options(&self) -> &'static [crate::registry::FormatOption] {
-        &[crate::registry::FormatOption { key: convert::HEAD_DIRECTION_OPTION, values: &["all", "0", "1", "2"] }]
+        &[crate::registry::FormatOption { key: convert::HEAD_DIRECTION_OPTION, values: &["0", "1", "2", "all"] }]
     }
 
     fn sniff(&self, head: &[u8]) -> bool {
