@@ -11,11 +11,15 @@ import { apiUrl, getJSON, h } from '../api.js';
 /** The usual names of the groups, from roBrowser's action tables (`src/Renderer/Entity/EntityAction.js`,
  * `Init`): `TYPE_PC` IDLE 0, WALK 1, SIT 2, PICKUP 3, READYFIGHT 4, ATTACK1 5, HURT 6, FREEZE 7, DIE 8,
  * FREEZE2 9, ATTACK2 10, ATTACK3 11, SKILL 12 (13 groups of player bodies and heads); `TYPE_MOB` IDLE 0,
- * WALK 1, ATTACK 2, HURT 3, DIE 4 (5 groups). Other counts (pets' 9, homunculi's 8, effects, NPCs) are
- * numbered. */
+ * WALK 1, ATTACK 2, HURT 3, DIE 4 (5 groups); `TYPE_PET` those and SPECIAL 5, PERF1–3 6–8 (9 groups);
+ * `TYPE_HOM` the monster's and ATTACK2 5, ATTACK3 6, ACTION 7 (8 groups). Other counts (effects, NPCs,
+ * cursors) are numbered. */
 const PLAYER = ['idle', 'walk', 'sit', 'pick up', 'ready', 'attack 1', 'hurt', 'freeze', 'dead', 'freeze 2',
   'attack 2', 'attack 3', 'cast'];
 const MONSTER = ['idle', 'walk', 'attack', 'hurt', 'dead'];
+const PET = [...MONSTER, 'special', 'performance 1', 'performance 2', 'performance 3'];
+const HOMUNCULUS = [...MONSTER, 'attack 2', 'attack 3', 'action'];
+const NAMES = { 13: PLAYER, 5: MONSTER, 9: PET, 8: HOMUNCULUS };
 /** Direction 0 faces the viewer, and they turn clockwise (as seen from above) in eighths. */
 const DIRECTIONS = ['south', 'south-west', 'west', 'north-west', 'north', 'north-east', 'east', 'south-east'];
 
@@ -34,7 +38,7 @@ export function actionsOf(assets) {
 
 export async function showActions(el, groups, data, ctx) {
   const count = Math.max(...groups.keys()) + 1;
-  const names = count === 13 ? PLAYER : count === 5 ? MONSTER : [];
+  const names = NAMES[count] || [];
   const actionPicker = h('select', { class: 'action-picker', 'aria-label': 'Action' },
     [...groups.keys()].sort((a, b) => a - b).map((g) =>
       h('option', { value: String(g), text: `${g}: ${names[g] || `action ${g}`}` })));
