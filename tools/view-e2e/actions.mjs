@@ -7,7 +7,8 @@
 // `sample.spr`, a head (`head.act`, the same with its anchors 3 pixels lower, and `head.spr`), and
 // `sprites.grf` holding the same pairs as `data\sprite\body.*` and `head.*`; the client's layout in
 // `client/data/sprite/` and in the GRF: the body as `인간족/몸통/남/초보자_남`, the head as `인간족/머리통/남/1_남`
-// and `2_남`. The pixels checked are those relic's conversion draws (read from the shown <img> through a
+// and `2_남`, their idle south of three motions (the body's anchor 0, 1 and 2 pixels right: a turned head
+// lands further right). The pixels checked are those relic's conversion draws (read from the shown <img> through a
 // canvas): action 0 is one 6×4 motion, action 1 three 8×10 motions.
 
 import { args, start } from './lib.mjs';
@@ -122,7 +123,19 @@ try {
       return [bitmap.width, bitmap.height];
     }, links.find((u) => u.includes('asset=1&')));
     expect(same(size, [6, 7]), `the downloaded action 0 is what is shown, 6×7 (${size})`);
+    // The head turned (idle's body frame 2, its anchor 2 pixels right): 8×7, and the downloads say so.
+    await page.locator('#preview select.head-direction-picker').selectOption('2');
+    await page.waitForFunction(() => document.querySelector('#preview img.picture').naturalWidth === 8);
+    px = await shown(4, 0);
+    const before2 = await shown(2, 0);
+    expect(same(px.size, [8, 7]) && same(px.rgba, [1, 254, 0, 255]) && same(before2.rgba, [0, 0, 0, 0]) && decodeURIComponent(px.src).endsWith('&head_direction=2'),
+      `${body} with the head turned (direction 2) is 8×7, the head's pixel (2, 0) now at (4, 0) (${JSON.stringify(px)}, (2, 0): ${before2.rgba})`);
+    await page.waitForFunction(() => [...document.querySelectorAll('#preview .downloads a.download')]
+      .every((a) => a.getAttribute('href').includes('head_direction=2')));
+    pass('every download carries the head direction');
     await shot(`act-client-layout-${top.includes('grf') ? 'grf' : 'folder'}`);
+    await page.locator('#preview select.head-direction-picker').selectOption('0');
+    await page.waitForFunction(() => document.querySelector('#preview img.picture').naturalWidth === 6);
     await page.locator('#preview select.head-picker').selectOption('');
     await page.waitForFunction(() => [...document.querySelectorAll('#preview .downloads a.download')]
       .every((a) => !a.getAttribute('href').includes('with=')));

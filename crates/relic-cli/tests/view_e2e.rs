@@ -242,13 +242,31 @@ fn ragnarok_actions_are_picked_and_stepped() {
         std::fs::write(dir.join(format!("{head_name}.act")), &head).unwrap();
         std::fs::write(dir.join(format!("{head_name}.spr")), &spr).unwrap();
     }
+    // In the client's layout, idle south (action 0) holds three motions, one per head direction: the
+    // body's anchor moved 0, 1 and 2 pixels right, the head's not, so that a turned head lands further right.
+    let turned = |bytes: &[u8], step: i32| {
+        let mut act = relic::ragnarok::act::Act::read(bytes).unwrap();
+        let first = act.actions[0].motions[0].clone();
+        act.actions[0].motions = (0..3)
+            .map(|k| {
+                let mut m = first.clone();
+                m.anchors.iter_mut().for_each(|a| a.x += k * step);
+                m
+            })
+            .collect();
+        act.to_bytes().unwrap()
+    };
+    let (client_body, client_head) = (turned(&act, 1), turned(&head, 0));
     for top in [root.join("client/data/sprite"), sprites.clone()] {
         let (bodies, heads) = (top.join("인간족/몸통/남"), top.join("인간족/머리통/남"));
         std::fs::create_dir_all(&bodies).unwrap();
         std::fs::create_dir_all(&heads).unwrap();
-        for (stem, bytes) in
-            [(bodies.join("초보자_남"), &act), (heads.join("1_남"), &head), (heads.join("2_남"), &head)]
-        {
+        let pairs = [
+            (bodies.join("초보자_남"), &client_body),
+            (heads.join("1_남"), &client_head),
+            (heads.join("2_남"), &client_head),
+        ];
+        for (stem, bytes) in pairs {
             std::fs::write(stem.with_extension("act"), bytes).unwrap();
             std::fs::write(stem.with_extension("spr"), &spr).unwrap();
         }

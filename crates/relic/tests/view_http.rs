@@ -1162,3 +1162,59 @@ fn a_body_in_the_client_layout_is_offered_the_heads_of_its_sex() {
     assert_eq!((offered[0]["name"].as_str(), offered[199]["name"].as_str()), (Some("1_남.act"), Some("200_남.act")));
     assert!(p["heads_note"].as_str().unwrap().ends_with("the first 200 of 208"), "{}", p["heads_note"]);
 }
+
+/// Issue 26: the head's direction in idle (`head_direction=0|1|2|all`, as `--option
+/// ro-act.head-direction`). The body is the samples' `sample.act` whose idle south (action 0) holds three
+/// copies of its motion, the anchor moved 0, 1 and 2 pixels right; the head the same ACT, anchors 3
+/// pixels lower and not moved. Straight (the default) the head is drawn as before (6×7); turned, with
+/// body frame 1 or 2, one or two pixels further right (7×7, 8×7); `all` the three in turn on one canvas.
+#[test]
+fn the_head_direction_of_idle_is_picked_with_head_direction() {
+    use relic::ragnarok::act::Act;
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let act = Act::read(&std::fs::read(Path::new(SAMPLES).join("ragnarok/sample.act")).unwrap()).unwrap();
+    let spr = std::fs::read(Path::new(SAMPLES).join("ragnarok/sprite.spr")).unwrap();
+    let turned = |act: &Act, step: i32, down: i32| {
+        let mut act = act.clone();
+        let first = act.actions[0].motions[0].clone();
+        act.actions[0].motions = (0..3)
+            .map(|k| {
+                let mut m = first.clone();
+                for anchor in &mut m.anchors {
+                    anchor.x += k * step;
+                    anchor.y += down;
+                }
+                m
+            })
+            .collect();
+        act.to_bytes().unwrap()
+    };
+    std::fs::write(root.join("body.act"), turned(&act, 1, 0)).unwrap();
+    std::fs::write(root.join("head.act"), turned(&act, 0, 3)).unwrap();
+    std::fs::write(root.join("body.spr"), &spr).unwrap();
+    std::fs::write(root.join("head.spr"), &spr).unwrap();
+    let server = serve(root, ViewOptions::default()).unwrap();
+    let a = server.addr();
+    let idle = |query: &str| {
+        let p = ok(a, &format!("/api/preview?path=body.act&with=head.act{query}")).json();
+        let frames = p["assets"][1]["frames"].as_array().unwrap().clone();
+        let sizes: Vec<(u32, u32)> =
+            frames.iter().map(|f| png_rgba(&ok(a, f["url"].as_str().unwrap()).body)).map(|(w, h, _)| (w, h)).collect();
+        (sizes, frames[0]["url"].as_str().unwrap().to_string(), p["downloads"][1]["url"].as_str().unwrap().to_string())
+    };
+    let (sizes, url, download) = idle("");
+    assert_eq!(sizes, vec![(6, 7)]);
+    assert!(!url.contains("head_direction") && !download.contains("head_direction"), "{url}");
+    assert_eq!(idle("&head_direction=0").0, vec![(6, 7)]);
+    let (sizes, url, download) = idle("&head_direction=1");
+    assert_eq!(sizes, vec![(7, 7)]);
+    assert!(
+        url.ends_with("&with=head.act&head_direction=1") && download.ends_with("&head_direction=1"),
+        "{url} {download}"
+    );
+    assert_eq!(idle("&head_direction=2").0, vec![(8, 7)]);
+    assert_eq!(idle("&head_direction=all").0, vec![(8, 7); 3]);
+    refused(a, "/api/preview?path=body.act&with=head.act&head_direction=3", 400);
+    refused(a, "/api/preview?path=body.act&head_direction=1", 400);
+}

@@ -118,11 +118,19 @@ export async function showActions(el, groups, data, ctx) {
   next.addEventListener('click', () => { stop(); load(index + 1).catch(() => {}); });
   actionPicker.addEventListener('change', () => pick().catch(() => {}));
   directionPicker.addEventListener('change', () => pick().catch(() => {}));
-  headPicker.addEventListener('change', async () => {
+  // How the head looks in idle and sit (the client's head directions; `head_direction=`, as `relic convert
+  // --option ro-act.head-direction`): shown while a head is picked.
+  const turnPicker = h('select', { class: 'head-direction-picker', 'aria-label': 'Head direction',
+    title: 'The head in idle and sit: straight, turned, or the three in turn', hidden: true },
+  [['0', 'head straight'], ['1', 'head turned 1'], ['2', 'head turned 2'], ['all', 'head: all three']]
+    .map(([value, text]) => h('option', { value, text })));
+  const redraw = async () => {
     stop();
     const head = headPicker.value;
+    turnPicker.hidden = !head;
+    const query = head ? { with: head, ...(turnPicker.value !== '0' ? { head_direction: turnPicker.value } : {}) } : {};
     try {
-      const drawn = await getJSON(apiUrl('preview', data.path, head ? { with: head } : {}), ctx.signal);
+      const drawn = await getJSON(apiUrl('preview', data.path, query), ctx.signal);
       groups = actionsOf(drawn.assets.filter((a) => a.kind === 'image')) || groups;
       // The downloads of what is shown now: the server's URLs carry `with=` while a head is picked.
       ctx.setDownloads?.(drawn.downloads || []);
@@ -130,7 +138,9 @@ export async function showActions(el, groups, data, ctx) {
     } catch (err) {
       if (err.name !== 'AbortError') counter.textContent = `head: ${err.message}`;
     }
-  });
+  };
+  headPicker.addEventListener('change', redraw);
+  turnPicker.addEventListener('change', redraw);
   ctx.cleanup(stop);
   const resize = new ResizeObserver(() => !zoom && img.naturalWidth && applyZoom());
   resize.observe(stage);
@@ -143,7 +153,7 @@ export async function showActions(el, groups, data, ctx) {
       h('button', { text: '1:1', title: 'Actual size', onclick: () => setZoom(1) }),
       h('button', { text: '+', title: 'Zoom in', onclick: () => setZoom(Math.min(64, (zoom || 1) + 1)) }),
       h('button', { text: 'fit', title: 'Fit', onclick: () => setZoom(0) }),
-      zoomLabel, heads.length ? headPicker : null, actionPicker, directionPicker, prev, counter, next, play),
+      zoomLabel, heads.length ? headPicker : null, heads.length ? turnPicker : null, actionPicker, directionPicker, prev, counter, next, play),
     stage);
   try {
     await pick();
