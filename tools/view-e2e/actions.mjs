@@ -5,7 +5,10 @@
 //
 // URL is a `relic view` of a folder holding the samples' `sample.act` with `sprite.spr` copied beside it as
 // `sample.spr`, a head (`head.act`, the same with its anchors 3 pixels lower, and `head.spr`), and
-// `sprites.grf` holding the same pairs as `data\sprite\body.*` and `head.*`. The pixels checked are those relic's conversion draws (read from the shown <img> through a
+// `sprites.grf` holding the same pairs as `data\sprite\body.*` and `head.*`; the client's layout in
+// `client/data/sprite/` and in the GRF: the body as `인간족/몸통/남/초보자_남`, the head as `인간족/머리통/남/1_남`
+// and `2_남`, their idle south of three motions (the body's anchor 0, 1 and 2 pixels right: a turned head
+// lands further right). The pixels checked are those relic's conversion draws (read from the shown <img> through a
 // canvas): action 0 is one 6×4 motion, action 1 three 8×10 motions.
 
 import { args, start } from './lib.mjs';
@@ -90,6 +93,57 @@ try {
     await page.locator('#preview select.head-picker').selectOption('');
     await page.waitForFunction(() => document.querySelector('#preview img.picture').naturalHeight === 4);
     pass(`${body} without a head is 6×4 again`);
+  }
+
+  // The client's layout, in a folder and in a GRF: the heads of the head folder of the same sex, labelled
+  // heads; picked, the downloads carry the head (what is downloaded is what is shown); a head has no picker.
+  for (const top of ['client', 'sprites.grf']) {
+    const body = `${top}/data/sprite/인간족/몸통/남/초보자_남.act`;
+    const headDir = `${top}/data/sprite/인간족/머리통/남`;
+    await open(body, 'image');
+    const groups = await page.locator('#preview select.head-picker optgroup').evaluateAll(
+      (gs) => gs.map((g) => [g.label, [...g.querySelectorAll('option')].map((o) => o.textContent)]));
+    expect(same(groups, [['heads', ['1_남.act', '2_남.act']]]), `${body} offers the heads of 머리통/남 as heads (${JSON.stringify(groups)})`);
+    const before = await page.locator('#preview .downloads a.download').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+    expect(before.length > 0 && before.every((u) => !u.includes('with=')), `${body} downloads without a head at first`);
+    await page.locator('#preview select.head-picker').selectOption(`${headDir}/2_남.act`);
+    await page.waitForFunction(() => document.querySelector('#preview img.picture').naturalHeight === 7);
+    px = await shown(2, 0);
+    expect(same(px.size, [6, 7]) && same(px.rgba, [1, 254, 0, 255]), `${body} with head 2 is 6×7 (${JSON.stringify(px)})`);
+    await page.waitForFunction(() => [...document.querySelectorAll('#preview .downloads a.download')]
+      .every((a) => a.getAttribute('href').includes('with=')));
+    const links = await page.locator('#preview .downloads a.download').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+    const want = `&with=${headDir}/2_남.act`;
+    expect(links.length === before.length && links.every((u) => decodeURIComponent(u).includes(want)),
+      `every download carries the head (${links.length} links, ${links[1]})`);
+    // The download of action 0 is the picture shown: 6×7, the head above the body.
+    const size = await page.evaluate(async (u) => {
+      const blob = await (await fetch(u)).blob();
+      const bitmap = await createImageBitmap(blob);
+      return [bitmap.width, bitmap.height];
+    }, links.find((u) => u.includes('asset=1&')));
+    expect(same(size, [6, 7]), `the downloaded action 0 is what is shown, 6×7 (${size})`);
+    // The head turned (idle's body frame 2, its anchor 2 pixels right): 8×7, and the downloads say so.
+    await page.locator('#preview select.head-direction-picker').selectOption('2');
+    await page.waitForFunction(() => document.querySelector('#preview img.picture').naturalWidth === 8);
+    px = await shown(4, 0);
+    const before2 = await shown(2, 0);
+    expect(same(px.size, [8, 7]) && same(px.rgba, [1, 254, 0, 255]) && same(before2.rgba, [0, 0, 0, 0]) && decodeURIComponent(px.src).endsWith('&head_direction=2'),
+      `${body} with the head turned (direction 2) is 8×7, the head's pixel (2, 0) now at (4, 0) (${JSON.stringify(px)}, (2, 0): ${before2.rgba})`);
+    await page.waitForFunction(() => [...document.querySelectorAll('#preview .downloads a.download')]
+      .every((a) => a.getAttribute('href').includes('head_direction=2')));
+    pass('every download carries the head direction');
+    await shot(`act-client-layout-${top.includes('grf') ? 'grf' : 'folder'}`);
+    await page.locator('#preview select.head-direction-picker').selectOption('0');
+    await page.waitForFunction(() => document.querySelector('#preview img.picture').naturalWidth === 6);
+    await page.locator('#preview select.head-picker').selectOption('');
+    await page.waitForFunction(() => [...document.querySelectorAll('#preview .downloads a.download')]
+      .every((a) => !a.getAttribute('href').includes('with=')));
+    pass(`${body} without a head downloads the body alone again`);
+
+    await open(`${headDir}/1_남.act`, 'image');
+    const pickers = await page.locator('#preview select.head-picker').count();
+    expect(pickers === 0, `a head (${headDir}/1_남.act) is offered no head (${pickers} pickers)`);
   }
 
   // The sprite itself: its frames, one at a time, with the image view's frame picker.

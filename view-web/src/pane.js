@@ -106,7 +106,15 @@ export class Pane {
           onclick: () => this.draw(data, token, k) }));
       }
     }
-    const ctx = { signal: this.abort.signal, cleanup: (f) => this.cleanups.push(f), open: this.open };
+    const ctx = { signal: this.abort.signal, cleanup: (f) => this.cleanups.push(f), open: this.open,
+      /** Replaces the item's downloads (a view drawing the item otherwise, as a head picked over a body,
+       * gives the links to what it now shows). */
+      setDownloads: (list) => {
+        const old = el.querySelector(':scope > .downloads');
+        const now = downloads(list) || h('div', { class: 'downloads' });
+        if (old) old.replaceWith(now);
+        else el.querySelector(':scope > .content')?.after(now);
+      } };
     try {
       const view = VIEWS[kind];
       if (!view) throw new Error(`relic view cannot show a ${kind}`);

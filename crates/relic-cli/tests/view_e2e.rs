@@ -219,7 +219,9 @@ fn ragnarok_models_are_drawn_textured() {
 /// drawn over it; the SPR as frames. The body is the samples' `sample.act` with `sprite.spr` copied beside
 /// it under one stem, as the client keeps them; the head the same ACT with its anchors 3 pixels lower
 /// (written with relic's ACT writer), so that it is drawn 3 pixels above the body. `sprites.grf` holds
-/// both pairs under `data\sprite\`.
+/// both pairs under `data\sprite\`. The client's layout, in `client/` and in `sprites.grf`: the body as
+/// `data/sprite/인간족/몸통/남/초보자_남`, the head as `…/머리통/남/1_남` and `2_남`, so that the body is
+/// offered those heads, labelled heads, and a head is offered none.
 #[test]
 fn ragnarok_actions_are_picked_and_stepped() {
     let dir = tempfile::tempdir().unwrap();
@@ -239,6 +241,35 @@ fn ragnarok_actions_are_picked_and_stepped() {
         std::fs::write(dir.join(format!("{body}.spr")), &spr).unwrap();
         std::fs::write(dir.join(format!("{head_name}.act")), &head).unwrap();
         std::fs::write(dir.join(format!("{head_name}.spr")), &spr).unwrap();
+    }
+    // In the client's layout, idle south (action 0) holds three motions, one per head direction: the
+    // body's anchor moved 0, 1 and 2 pixels right, the head's not, so that a turned head lands further right.
+    let turned = |bytes: &[u8], step: i32| {
+        let mut act = relic::ragnarok::act::Act::read(bytes).unwrap();
+        let first = act.actions[0].motions[0].clone();
+        act.actions[0].motions = (0..3)
+            .map(|k| {
+                let mut m = first.clone();
+                m.anchors.iter_mut().for_each(|a| a.x += k * step);
+                m
+            })
+            .collect();
+        act.to_bytes().unwrap()
+    };
+    let (client_body, client_head) = (turned(&act, 1), turned(&head, 0));
+    for top in [root.join("client/data/sprite"), sprites.clone()] {
+        let (bodies, heads) = (top.join("인간족/몸통/남"), top.join("인간족/머리통/남"));
+        std::fs::create_dir_all(&bodies).unwrap();
+        std::fs::create_dir_all(&heads).unwrap();
+        let pairs = [
+            (bodies.join("초보자_남"), &client_body),
+            (heads.join("1_남"), &client_head),
+            (heads.join("2_남"), &client_head),
+        ];
+        for (stem, bytes) in pairs {
+            std::fs::write(stem.with_extension("act"), bytes).unwrap();
+            std::fs::write(stem.with_extension("spr"), &spr).unwrap();
+        }
     }
     let grf = root.join("sprites.grf");
     let from = root.join("grf");

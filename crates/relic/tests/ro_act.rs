@@ -470,3 +470,166 @@ fn convert_without_a_sprite_writes_the_document_and_says_what_it_looked_for() {
     assert!(notes.iter().any(|n| n.contains("Poring.spr")), "{notes:?}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+// =========================================================================================================
+// The head's frame: three runs (one per head direction) in idle and sit, the body's index elsewhere
+
+/// A player-shaped pair for the head-frame rules: 9 actions (group 0 of 8 directions, then group 1's
+/// first). The body's action 0 (idle, south) has `idle_body` motions, its action 8 (walk, south) four;
+/// the head's have `idle_head` and two. Motion `m` of each shows its image `m` (1 × 1 RGBA) at (0, 0),
+/// the body anchored at (0, −1) and the head at (0, 0): the head lands one pixel above the body.
+fn turning_pair(idle_body: usize, idle_head: usize) -> (Act, Act) {
+    let build = |idle: usize, walk: usize, anchor: i32| {
+        let m = |i: usize| M {
+            anchors: vec![([0; 4], 0, anchor, 0)],
+            ..motion(vec![L { kind: 1, ..layer(0, 0, i as i32) }])
+        };
+        let mut actions: Vec<Vec<M>> = vec![(0..idle).map(m).collect()];
+        actions.extend((1..8).map(|_| vec![motion(vec![])]));
+        actions.push((0..walk).map(m).collect());
+        Act::read(&act_file(5, &actions, &[], &[4.0; 9])).unwrap()
+    };
+    (build(idle_body, 4, -1), build(idle_head, 2, 0))
+}
+
+/// Image `i` of a part: body images are grey levels `10 + i`, head images `100 + i`.
+fn levels(base: u8) -> Vec<[u8; 4]> {
+    (0..8u8).map(|i| [base + i, base + i, base + i, 255]).collect()
+}
+
+/// The (head, body) grey levels of each drawn frame: the canvas is one column, the head above the body.
+fn head_and_body_levels(body: &Act, head: &Act, a: usize, direction: convert::HeadDirection) -> Vec<(u8, u8)> {
+    let (b, h) = (levels(10), levels(100));
+    let bi: Vec<_> = b.iter().map(|p| FrameImage { width: 1, height: 1, rgba: p }).collect();
+    let hi: Vec<_> = h.iter().map(|p| FrameImage { width: 1, height: 1, rgba: p }).collect();
+    let bd = Drawn { act: body, sprites: Sprites { palette: &[], rgba: &bi } };
+    let hd = Drawn { act: head, sprites: Sprites { palette: &[], rgba: &hi } };
+    let anim = convert::draw_action_facing(&bd, Some(&hd), a, direction, &mut u64::MAX.clone()).unwrap().unwrap();
+    assert_eq!((anim.width, anim.height, anim.origin), (1, 2, (0, 1)));
+    anim.frames.iter().map(|f| (f[0], f[4])).collect()
+}
+
+#[test]
+fn idle_and_sit_draw_the_head_run_of_the_body_frame_and_other_actions_the_same_index() {
+    use convert::{motion_pairs, HeadDirection::*};
+    // Idle (group 0) and sit (group 2): body and head of three motions pair one to one (zrenderer's
+    // `i / (body / 3)`, roBrowser's body frame = head frame = headDir).
+    for a in [0, 5, 16, 23] {
+        assert_eq!(motion_pairs(a, 3, Some(3), All), vec![(0, Some(0)), (1, Some(1)), (2, Some(2))], "action {a}");
+        assert_eq!(motion_pairs(a, 3, Some(3), One(0)), vec![(0, Some(0))]);
+        assert_eq!(motion_pairs(a, 3, Some(3), One(2)), vec![(2, Some(2))]);
+    }
+    // An animated head (two frames a direction): roBrowser's headDir × (n / 3) + the frame in the run.
+    assert_eq!(motion_pairs(0, 3, Some(6), All), vec![(0, Some(0)), (1, Some(2)), (2, Some(4))]);
+    assert_eq!(motion_pairs(0, 6, Some(6), One(1)), vec![(2, Some(2)), (3, Some(3))]);
+    // A body of two frames a direction over a head of one.
+    assert_eq!(
+        motion_pairs(16, 6, Some(3), All),
+        vec![(0, Some(0)), (1, Some(0)), (2, Some(1)), (3, Some(1)), (4, Some(2)), (5, Some(2))]
+    );
+    // Fewer than three motions: no runs, the body's index wrapping in the head.
+    assert_eq!(motion_pairs(0, 2, Some(1), One(1)), vec![(0, Some(0)), (1, Some(0))]);
+    assert_eq!(motion_pairs(0, 3, Some(2), All), vec![(0, Some(0)), (1, Some(1)), (2, Some(0))]);
+    // Walk (group 1), pick up (3), attack (5): the same index, wrapping, whatever the direction asked.
+    for a in [8, 24, 40] {
+        assert_eq!(
+            motion_pairs(a, 4, Some(2), One(1)),
+            vec![(0, Some(0)), (1, Some(1)), (2, Some(0)), (3, Some(1))],
+            "action {a}"
+        );
+    }
+    // No head: every body motion.
+    assert_eq!(motion_pairs(0, 3, None, One(1)), vec![(0, None), (1, None), (2, None)]);
+    assert_eq!(motion_pairs(0, 3, Some(0), One(1)), vec![(0, None), (1, None), (2, None)]);
+}
+
+#[test]
+fn head_directions_draw_to_exact_pixels() {
+    use convert::HeadDirection::*;
+    let (body, head) = turning_pair(3, 3);
+    // Idle, every direction: body k under head k.
+    assert_eq!(head_and_body_levels(&body, &head, 0, All), vec![(100, 10), (101, 11), (102, 12)]);
+    // The default, and `draw_action`'s: straight ahead, one still frame.
+    assert_eq!(convert::HeadDirection::default(), One(0));
+    let (b, h) = (levels(10), levels(100));
+    let bi: Vec<_> = b.iter().map(|p| FrameImage { width: 1, height: 1, rgba: p }).collect();
+    let hi: Vec<_> = h.iter().map(|p| FrameImage { width: 1, height: 1, rgba: p }).collect();
+    let (bd, hd) = (
+        Drawn { act: &body, sprites: Sprites { palette: &[], rgba: &bi } },
+        Drawn { act: &head, sprites: Sprites { palette: &[], rgba: &hi } },
+    );
+    let still = convert::draw_action(&bd, Some(&hd), 0, &mut u64::MAX.clone()).unwrap().unwrap();
+    assert_eq!(still.frames.iter().map(|f| (f[0], f[4])).collect::<Vec<_>>(), vec![(100, 10)]);
+    // One direction: the body turned with it, a still frame.
+    assert_eq!(head_and_body_levels(&body, &head, 0, One(0)), vec![(100, 10)]);
+    assert_eq!(head_and_body_levels(&body, &head, 0, One(1)), vec![(101, 11)]);
+    assert_eq!(head_and_body_levels(&body, &head, 0, One(2)), vec![(102, 12)]);
+    // Walk: four body frames, the head's two in turn.
+    assert_eq!(head_and_body_levels(&body, &head, 8, One(2)), vec![(100, 10), (101, 11), (100, 12), (101, 13)]);
+    // An animated head of six frames over a body of three: the first frame of each run.
+    let (body, head) = turning_pair(3, 6);
+    assert_eq!(head_and_body_levels(&body, &head, 0, All), vec![(100, 10), (102, 11), (104, 12)]);
+    assert_eq!(head_and_body_levels(&body, &head, 0, One(1)), vec![(102, 11)]);
+}
+
+/// A sprite of version 2.0 with RGBA frames only, as SPR.MD lays it out: `SP`, minor, major, uint16
+/// palette-frame count, uint16 RGBA-frame count, each RGBA frame uint16 width, height and ABGR pixels
+/// stored bottom-up; the 1024-byte palette at the end.
+fn rgba_spr(levels: &[[u8; 4]]) -> Vec<u8> {
+    let mut out = b"SP\x00\x02".to_vec();
+    out.extend(0u16.to_le_bytes());
+    out.extend((levels.len() as u16).to_le_bytes());
+    for p in levels {
+        out.extend(1u16.to_le_bytes());
+        out.extend(1u16.to_le_bytes());
+        out.extend([p[3], p[2], p[1], p[0]]);
+    }
+    out.extend([0u8; 1024]);
+    out
+}
+
+#[test]
+fn the_head_direction_option_reaches_the_conversion_and_unknown_values_are_refused() {
+    let dir = std::env::temp_dir().join(format!("relic-ro-act-headdir-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let m = |i: usize, anchor: i32| M {
+        anchors: vec![([0; 4], 0, anchor, 0)],
+        ..motion(vec![L { kind: 1, ..layer(0, 0, i as i32) }])
+    };
+    let body = act_file(5, &[(0..3).map(|i| m(i, -1)).collect()], &[], &[4.0]);
+    let head = act_file(5, &[(0..3).map(|i| m(i, 0)).collect()], &[], &[4.0]);
+    std::fs::write(dir.join("body.act"), &body).unwrap();
+    std::fs::write(dir.join("body.spr"), rgba_spr(&levels(10))).unwrap();
+    std::fs::write(dir.join("head.act"), &head).unwrap();
+    std::fs::write(dir.join("head.spr"), rgba_spr(&levels(100))).unwrap();
+    let codec = registry::by_id("ro-act").unwrap().codec;
+    let run = |value: Option<&str>| {
+        let opts = ConvertOptions {
+            with: Some(dir.join("head.act")),
+            settings: value
+                .map(|v| vec![(convert::HEAD_DIRECTION_OPTION.to_string(), v.to_string())])
+                .unwrap_or_default(),
+            ..Default::default()
+        };
+        codec.convert_at(&body, &dir.join("body.act"), &opts)
+    };
+    let frames = |assets: Vec<relic::asset::NamedAsset>| -> Vec<(u8, u8)> {
+        let relic::asset::Asset::Image(image) = &assets[1].asset else { panic!("an image") };
+        image
+            .frames
+            .iter()
+            .map(|f| match &f.pixels {
+                relic::asset::Pixels::Rgba8(p) => (p[0], p[4]),
+                _ => panic!("RGBA"),
+            })
+            .collect()
+    };
+    // Straight ahead by default: body frame 0 under head frame 0, a still frame.
+    assert_eq!(frames(run(None).unwrap()), vec![(100, 10)]);
+    assert_eq!(frames(run(Some("0")).unwrap()), vec![(100, 10)]);
+    assert_eq!(frames(run(Some("all")).unwrap()), vec![(100, 10), (101, 11), (102, 12)]);
+    assert_eq!(frames(run(Some("1")).unwrap()), vec![(101, 11)]);
+    let err = run(Some("3")).unwrap_err().to_string();
+    assert!(err.contains("ro-act.head-direction=3"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -995,7 +995,11 @@ fn a_ragnarok_act_previews_as_actions_and_with_a_head() {
     let p = ok(a, "/api/preview?path=body.act").json();
     assert_eq!(p["kind"], "image");
     assert_eq!(p["format"]["id"], "ro-act");
-    assert_eq!(p["heads"], serde_json::json!([{"name": "head.act", "path": "head.act"}]));
+    // A flat folder: the other ACTs with a sprite, not known to be heads.
+    assert_eq!(p["heads"], serde_json::json!([{"name": "head.act", "path": "head.act", "role": "act"}]));
+    assert_eq!(p["heads_total"], 1);
+    assert!(p["heads_note"].as_str().unwrap().contains("not known"), "{}", p["heads_note"]);
+    assert!(p.get("act_role").is_none());
     let assets = p["assets"].as_array().unwrap();
     let names: Vec<&str> = assets.iter().map(|v| v["name"].as_str().unwrap()).collect();
     let mut want = vec!["body"];
@@ -1030,6 +1034,14 @@ fn a_ragnarok_act_previews_as_actions_and_with_a_head() {
     assert_eq!(opaque(&px), 22);
     assert_eq!(pixel(&px, w, 2, 0), green);
     assert_eq!(pixel(&px, w, 2, 6), green);
+    // What the user downloads is what they see: every download of the item carries the head too.
+    let downloads = p["downloads"].as_array().unwrap();
+    assert!(downloads.len() > 16, "{downloads:?}");
+    for d in downloads {
+        assert!(d["url"].as_str().unwrap().ends_with("&with=head.act"), "{d}");
+    }
+    let (w, h, _) = png_rgba(&ok(a, downloads[1]["url"].as_str().unwrap()).body);
+    assert_eq!((w, h), (6, 7), "{}", downloads[1]);
     // The body alone is still as it was (cached apart).
     let (w, h, _) = png_rgba(&ok(a, "/api/file?path=body.act&as=png&asset=1&frame=0").body);
     assert_eq!((w, h), (6, 4));
@@ -1039,4 +1051,170 @@ fn a_ragnarok_act_previews_as_actions_and_with_a_head() {
     refused(a, "/api/preview?path=body.act&with=../x.act", 400);
     std::fs::remove_file(root.join("head.spr")).unwrap();
     refused(a, "/api/preview?path=body.act&with=head.act", 404);
+}
+
+/// Percent-encodes a query value (every byte but ASCII letters, digits and `-._~/`).
+fn enc(s: &str) -> String {
+    s.bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
+}
+
+/// Issue 26, the client's layout: a body in `data/sprite/인간족/몸통/남/` is offered the heads of
+/// `data/sprite/인간족/머리통/남/` first (by number), labelled heads, then the other bodies of its folder;
+/// ACTs without their sprite, and the other sex's heads, are not offered; a head is offered none. The
+/// same in a GRF (names stored in CP949), and in a folder named with the CP949 bytes read as Latin-1 (as
+/// clients extracted by tools unaware of CP949 are named). The list stops at 200 and says so.
+#[test]
+fn a_body_in_the_client_layout_is_offered_the_heads_of_its_sex() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let act = std::fs::read(Path::new(SAMPLES).join("ragnarok/sample.act")).unwrap();
+    let spr = std::fs::read(Path::new(SAMPLES).join("ragnarok/sprite.spr")).unwrap();
+    let body = "data/sprite/인간족/몸통/남";
+    let heads = "data/sprite/인간족/머리통/남";
+    let mut files: Vec<(String, &[u8])> = Vec::new();
+    for stem in [format!("{body}/초보자_남"), format!("{body}/검사_남")] {
+        files.push((format!("{stem}.act"), &act));
+        files.push((format!("{stem}.spr"), &spr));
+    }
+    files.push((format!("{body}/lonely_남.act"), &act));
+    for n in [10, 2, 1] {
+        files.push((format!("{heads}/{n}_남.act"), &act));
+        files.push((format!("{heads}/{n}_남.Spr"), &spr));
+    }
+    files.push(("data/sprite/인간족/머리통/여/1_여.act".into(), &act));
+    files.push(("data/sprite/인간족/머리통/여/1_여.spr".into(), &spr));
+    for (name, bytes) in &files {
+        let path = root.join("client").join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, bytes).unwrap();
+    }
+    let stored: Vec<(String, Vec<u8>)> = files.iter().map(|(n, b)| (n.replace('/', "\\"), b.to_vec())).collect();
+    let stored: Vec<(&str, Vec<u8>)> = stored.iter().map(|(n, b)| (n.as_str(), b.clone())).collect();
+    std::fs::write(root.join("sprites.grf"), grf_with(&stored)).unwrap();
+    // The Latin-1 reading of the same CP949 names: ÀÎ°£Á· / ¸öÅë / ³² and ¸Ó¸®Åë.
+    let latin1 = |s: &str| -> String {
+        let (bytes, _, _) = encoding_rs::EUC_KR.encode(s);
+        bytes.iter().map(|&b| b as char).collect()
+    };
+    for name in [format!("{body}/초보자_남"), format!("{heads}/1_남")] {
+        let path = root.join("moji").join(latin1(&name));
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path.with_extension("act"), &act).unwrap();
+        std::fs::write(path.with_extension("spr"), &spr).unwrap();
+    }
+    let server = serve(root, ViewOptions::default()).unwrap();
+    let a = server.addr();
+
+    for top in ["client", "sprites.grf"] {
+        let p = ok(a, &format!("/api/preview?path={}", enc(&format!("{top}/{body}/초보자_남.act")))).json();
+        assert_eq!(p["act_role"], "body", "{top}");
+        let offered: Vec<(String, String)> = p["heads"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| (h["name"].as_str().unwrap().to_string(), h["role"].as_str().unwrap().to_string()))
+            .collect();
+        let want: Vec<(String, String)> =
+            [("1_남.act", "head"), ("2_남.act", "head"), ("10_남.act", "head"), ("검사_남.act", "body")]
+                .iter()
+                .map(|(n, r)| (n.to_string(), r.to_string()))
+                .collect();
+        assert_eq!(offered, want, "{top}");
+        assert_eq!(p["heads"][0]["path"], format!("{top}/{heads}/1_남.act"));
+        assert_eq!(p["heads_total"], 4);
+        assert!(p["heads_note"].as_str().unwrap().contains("머리통/남"), "{}", p["heads_note"]);
+        // Picked, the head reaches every download of the item.
+        let with = enc(&format!("{top}/{heads}/1_남.act"));
+        let q = ok(a, &format!("/api/preview?path={}&with={with}", enc(&format!("{top}/{body}/초보자_남.act")))).json();
+        for d in q["downloads"].as_array().unwrap() {
+            assert!(d["url"].as_str().unwrap().ends_with(&format!("&with={with}")), "{d}");
+        }
+        // A head is offered none.
+        let h = ok(a, &format!("/api/preview?path={}", enc(&format!("{top}/{heads}/2_남.act")))).json();
+        assert_eq!(
+            (&h["act_role"], &h["heads"], &h["heads_total"]),
+            (&serde_json::json!("head"), &serde_json::json!([]), &serde_json::json!(0))
+        );
+    }
+    let p = ok(a, &format!("/api/preview?path={}", enc(&format!("moji/{}.act", latin1(&format!("{body}/초보자_남"))))))
+        .json();
+    assert_eq!(p["act_role"], "body");
+    assert_eq!(p["heads"][0]["path"], format!("moji/{}.act", latin1(&format!("{heads}/1_남"))));
+    assert_eq!(p["heads"][0]["role"], "head");
+
+    // A head folder of 207 heads: the first 200, by number, and the note says how many there are.
+    for n in 3..208 {
+        let stem = root.join("client").join(format!("{heads}/{n}_남"));
+        std::fs::write(stem.with_extension("act"), &act).unwrap();
+        std::fs::write(stem.with_extension("spr"), &spr).unwrap();
+    }
+    let p = ok(a, &format!("/api/preview?path={}", enc(&format!("client/{body}/초보자_남.act")))).json();
+    let offered = p["heads"].as_array().unwrap();
+    assert_eq!((offered.len(), &p["heads_total"]), (200, &serde_json::json!(208)));
+    assert_eq!((offered[0]["name"].as_str(), offered[199]["name"].as_str()), (Some("1_남.act"), Some("200_남.act")));
+    assert!(p["heads_note"].as_str().unwrap().ends_with("the first 200 of 208"), "{}", p["heads_note"]);
+}
+
+/// Issue 26: the head's direction in idle (`head_direction=0|1|2|all`, as `--option
+/// ro-act.head-direction`). The body is the samples' `sample.act` whose idle south (action 0) holds three
+/// copies of its motion, the anchor moved 0, 1 and 2 pixels right; the head the same ACT, anchors 3
+/// pixels lower and not moved. Straight (the default) the head is drawn as before (6×7); turned, with
+/// body frame 1 or 2, one or two pixels further right (7×7, 8×7); `all` the three in turn on one canvas.
+#[test]
+fn the_head_direction_of_idle_is_picked_with_head_direction() {
+    use relic::ragnarok::act::Act;
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let act = Act::read(&std::fs::read(Path::new(SAMPLES).join("ragnarok/sample.act")).unwrap()).unwrap();
+    let spr = std::fs::read(Path::new(SAMPLES).join("ragnarok/sprite.spr")).unwrap();
+    let turned = |act: &Act, step: i32, down: i32| {
+        let mut act = act.clone();
+        let first = act.actions[0].motions[0].clone();
+        act.actions[0].motions = (0..3)
+            .map(|k| {
+                let mut m = first.clone();
+                for anchor in &mut m.anchors {
+                    anchor.x += k * step;
+                    anchor.y += down;
+                }
+                m
+            })
+            .collect();
+        act.to_bytes().unwrap()
+    };
+    std::fs::write(root.join("body.act"), turned(&act, 1, 0)).unwrap();
+    std::fs::write(root.join("head.act"), turned(&act, 0, 3)).unwrap();
+    std::fs::write(root.join("body.spr"), &spr).unwrap();
+    std::fs::write(root.join("head.spr"), &spr).unwrap();
+    let server = serve(root, ViewOptions::default()).unwrap();
+    let a = server.addr();
+    let idle = |query: &str| {
+        let p = ok(a, &format!("/api/preview?path=body.act&with=head.act{query}")).json();
+        let frames = p["assets"][1]["frames"].as_array().unwrap().clone();
+        let sizes: Vec<(u32, u32)> =
+            frames.iter().map(|f| png_rgba(&ok(a, f["url"].as_str().unwrap()).body)).map(|(w, h, _)| (w, h)).collect();
+        (sizes, frames[0]["url"].as_str().unwrap().to_string(), p["downloads"][1]["url"].as_str().unwrap().to_string())
+    };
+    let (sizes, url, download) = idle("");
+    assert_eq!(sizes, vec![(6, 7)]);
+    assert!(!url.contains("head_direction") && !download.contains("head_direction"), "{url}");
+    assert_eq!(idle("&head_direction=0").0, vec![(6, 7)]);
+    let (sizes, url, download) = idle("&head_direction=1");
+    assert_eq!(sizes, vec![(7, 7)]);
+    assert!(
+        url.ends_with("&with=head.act&head_direction=1") && download.ends_with("&head_direction=1"),
+        "{url} {download}"
+    );
+    assert_eq!(idle("&head_direction=2").0, vec![(8, 7)]);
+    assert_eq!(idle("&head_direction=all").0, vec![(8, 7); 3]);
+    refused(a, "/api/preview?path=body.act&with=head.act&head_direction=3", 400);
+    refused(a, "/api/preview?path=body.act&head_direction=1", 400);
 }

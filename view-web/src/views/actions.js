@@ -1,16 +1,25 @@
 // Ragnarok ACT actions: relic's conversion draws each action with its sprite as `<group>_<direction>`
 // (frame rate 1000 / (25 ms × delay)); this view picks an action and a direction, plays the motions at
 // that rate and steps them one by one. Every motion is the conversion's own frame PNG (`/api/file …
-// &frame=j`), so nothing is drawn here. A head picked among the other ACTs of the folder or archive
-// (`heads`) asks the server for the actions drawn with it (`with=`, as `relic convert --with`).
+// &frame=j`), so nothing is drawn here. A head picked among those the server offers (`heads`: the client's
+// head folder beside a body's, `…/머리통/남/` for `…/몸통/남/`, labelled heads, then the other ACTs of the
+// folder) asks the server for the actions drawn with it (`with=`, as `relic convert --with`); the item's
+// downloads then carry the head too, so what is downloaded is what is shown.
 
 import { apiUrl, getJSON, h } from '../api.js';
 
-/** The usual names of the groups, from roBrowser's `Entity` action tables (`ACTION.IDLE` …): player
- * characters have 13 groups, monsters 5; other counts (heads, effects, NPCs) are numbered. */
+/** The usual names of the groups, from roBrowser's action tables (`src/Renderer/Entity/EntityAction.js`,
+ * `Init`): `TYPE_PC` IDLE 0, WALK 1, SIT 2, PICKUP 3, READYFIGHT 4, ATTACK1 5, HURT 6, FREEZE 7, DIE 8,
+ * FREEZE2 9, ATTACK2 10, ATTACK3 11, SKILL 12 (13 groups of player bodies and heads); `TYPE_MOB` IDLE 0,
+ * WALK 1, ATTACK 2, HURT 3, DIE 4 (5 groups); `TYPE_PET` those and SPECIAL 5, PERF1–3 6–8 (9 groups);
+ * `TYPE_HOM` the monster's and ATTACK2 5, ATTACK3 6, ACTION 7 (8 groups). Other counts (effects, NPCs,
+ * cursors) are numbered. */
 const PLAYER = ['idle', 'walk', 'sit', 'pick up', 'ready', 'attack 1', 'hurt', 'freeze', 'dead', 'freeze 2',
   'attack 2', 'attack 3', 'cast'];
 const MONSTER = ['idle', 'walk', 'attack', 'hurt', 'dead'];
+const PET = [...MONSTER, 'special', 'performance 1', 'performance 2', 'performance 3'];
+const HOMUNCULUS = [...MONSTER, 'attack 2', 'attack 3', 'action'];
+const NAMES = { 13: PLAYER, 5: MONSTER, 9: PET, 8: HOMUNCULUS };
 /** Direction 0 faces the viewer, and they turn clockwise (as seen from above) in eighths. */
 const DIRECTIONS = ['south', 'south-west', 'west', 'north-west', 'north', 'north-east', 'east', 'south-east'];
 
@@ -29,15 +38,25 @@ export function actionsOf(assets) {
 
 export async function showActions(el, groups, data, ctx) {
   const count = Math.max(...groups.keys()) + 1;
-  const names = count === 13 ? PLAYER : count === 5 ? MONSTER : [];
+  const names = NAMES[count] || [];
   const actionPicker = h('select', { class: 'action-picker', 'aria-label': 'Action' },
     [...groups.keys()].sort((a, b) => a - b).map((g) =>
       h('option', { value: String(g), text: `${g}: ${names[g] || `action ${g}`}` })));
   const directionPicker = h('select', { class: 'direction-picker', 'aria-label': 'Direction' },
     DIRECTIONS.map((d, i) => h('option', { value: String(i), text: `${i}: ${d}` })));
-  const heads = data.heads || [];
-  const headPicker = h('select', { class: 'head-picker', 'aria-label': 'Head' },
-    h('option', { value: '', text: 'no head' }), heads.map((hd) => h('option', { value: hd.path, text: hd.name })));
+  // An ACT that is itself a head (in a head folder) is offered none.
+  const heads = data.act_role === 'head' ? [] : data.heads || [];
+  const ROLE_LABEL = { head: 'heads', body: 'other bodies of this folder', act: 'other ACTs of this folder (not known to be heads)' };
+  const byRole = new Map();
+  for (const hd of heads) {
+    if (!byRole.has(hd.role)) byRole.set(hd.role, []);
+    byRole.get(hd.role).push(h('option', { value: hd.path, text: hd.name, 'data-role': hd.role || '' }));
+  }
+  const headPicker = h('select', { class: 'head-picker', 'aria-label': 'Head', title: data.heads_note || '' },
+    h('option', { value: '', text: 'no head' }),
+    [...byRole].map(([role, options]) => h('optgroup', { label: ROLE_LABEL[role] || role || 'ACTs' }, options)),
+    data.heads_total > heads.length
+      ? h('option', { disabled: true, value: '-', text: `(the first ${heads.length} of ${data.heads_total})` }) : null);
   const img = h('img', { class: 'picture', alt: '', draggable: 'false' });
   const stage = h('div', { class: 'stage checker' }, img);
   const play = h('button', { class: 'play', text: '▶ play' });
@@ -99,17 +118,29 @@ export async function showActions(el, groups, data, ctx) {
   next.addEventListener('click', () => { stop(); load(index + 1).catch(() => {}); });
   actionPicker.addEventListener('change', () => pick().catch(() => {}));
   directionPicker.addEventListener('change', () => pick().catch(() => {}));
-  headPicker.addEventListener('change', async () => {
+  // How the head looks in idle and sit (the client's head directions; `head_direction=`, as `relic convert
+  // --option ro-act.head-direction`): shown while a head is picked.
+  const turnPicker = h('select', { class: 'head-direction-picker', 'aria-label': 'Head direction',
+    title: 'The head in idle and sit: straight, turned, or the three in turn', hidden: true },
+  [['0', 'head straight'], ['1', 'head turned 1'], ['2', 'head turned 2'], ['all', 'head: all three']]
+    .map(([value, text]) => h('option', { value, text })));
+  const redraw = async () => {
     stop();
     const head = headPicker.value;
+    turnPicker.hidden = !head;
+    const query = head ? { with: head, ...(turnPicker.value !== '0' ? { head_direction: turnPicker.value } : {}) } : {};
     try {
-      const drawn = await getJSON(apiUrl('preview', data.path, head ? { with: head } : {}), ctx.signal);
+      const drawn = await getJSON(apiUrl('preview', data.path, query), ctx.signal);
       groups = actionsOf(drawn.assets.filter((a) => a.kind === 'image')) || groups;
+      // The downloads of what is shown now: the server's URLs carry `with=` while a head is picked.
+      ctx.setDownloads?.(drawn.downloads || []);
       await pick();
     } catch (err) {
       if (err.name !== 'AbortError') counter.textContent = `head: ${err.message}`;
     }
-  });
+  };
+  headPicker.addEventListener('change', redraw);
+  turnPicker.addEventListener('change', redraw);
   ctx.cleanup(stop);
   const resize = new ResizeObserver(() => !zoom && img.naturalWidth && applyZoom());
   resize.observe(stage);
@@ -122,7 +153,7 @@ export async function showActions(el, groups, data, ctx) {
       h('button', { text: '1:1', title: 'Actual size', onclick: () => setZoom(1) }),
       h('button', { text: '+', title: 'Zoom in', onclick: () => setZoom(Math.min(64, (zoom || 1) + 1)) }),
       h('button', { text: 'fit', title: 'Fit', onclick: () => setZoom(0) }),
-      zoomLabel, heads.length ? headPicker : null, actionPicker, directionPicker, prev, counter, next, play),
+      zoomLabel, heads.length ? headPicker : null, heads.length ? turnPicker : null, actionPicker, directionPicker, prev, counter, next, play),
     stage);
   try {
     await pick();

@@ -313,9 +313,30 @@ fn api(state: &State, endpoint: &str, query: &Query) -> Result<Reply, Rejection>
         };
         item = Item::Data(tree.with_head(data.clone(), head)?);
     }
+    // The way the head looks in idle and sit (`head_direction=0|1|2|all`, `--option
+    // ro-act.head-direction`): only with a head.
+    let turn = match query.get("head_direction").filter(|d| !d.is_empty()) {
+        None => None,
+        Some(_) if with.is_none() => {
+            return Err(Rejection::bad("`head_direction` turns the head drawn with `with`: give `with` too"))
+        }
+        Some(d @ ("0" | "1" | "2" | "all")) => Some(d),
+        Some(other) => {
+            return Err(Rejection::bad(format!("`head_direction` is 0, 1, 2 or all, not `{}`", shown(other))))
+        }
+    };
+    if let (Some(d), Item::Data(data)) = (turn, &mut item) {
+        data.options.settings.push((crate::ragnarok::act::convert::HEAD_DIRECTION_OPTION.to_string(), d.to_string()));
+        // Another key: each direction is converted and cached apart.
+        data.version = format!("{}\0head_direction\0{d}", data.version);
+    }
     let add_with = |mut v: Value| {
         if let Some(head) = with {
-            add_query(&mut v, &format!("&with={}", super::request::percent_encode(head)));
+            let mut extra = format!("&with={}", super::request::percent_encode(head));
+            if let Some(d) = turn {
+                extra.push_str(&format!("&head_direction={d}"));
+            }
+            add_query(&mut v, &extra);
         }
         v
     };

@@ -314,7 +314,7 @@ pub(super) fn preview(tree: &Tree, item: &Item) -> Result<Value, (u16, Value)> {
             }
             out.insert("assets".into(), Value::Array(views));
             if !is_leaf && data.format.is_some_and(|f| f.id == crate::ragnarok::act::FORMAT_ID) {
-                out.insert("heads".into(), heads(tree, &path));
+                out.extend(heads(tree, &path));
             }
             warnings(converted, &mut out);
             if !is_leaf {
@@ -326,18 +326,106 @@ pub(super) fn preview(tree: &Tree, item: &Item) -> Result<Value, (u16, Value)> {
     Ok(Value::Object(out))
 }
 
-/// The heads a Ragnarok ACT may be drawn with (`with=`): the other ACTs of its folder or archive folder
-/// (the client keeps bodies and heads in folders of their own, so any of them may be one: the user picks).
-fn heads(tree: &Tree, path: &str) -> Value {
-    let parent = path.rsplit_once('/').map_or("", |(p, _)| p);
-    let Ok(children) = tree.resolve(parent).and_then(|item| tree.children(&item)) else { return json!([]) };
-    let heads: Vec<Value> = children
+/// How many heads an ACT's picker lists at most (a client's head folder holds a few hundred).
+pub(super) const MAX_HEADS: usize = 200;
+
+/// The client's folders of player sprites (`data/sprite/인간족/몸통/남/<job>_남.act`, heads in
+/// `…/머리통/남/<n>_남.act`; the same under `도람족`), as GRF names decode from CP949, and as the same CP949
+/// bytes read as Latin-1, which is how clients extracted by tools unaware of CP949 name them on disk.
+const BODY_FOLDERS: [&str; 2] = ["몸통", "\u{b8}\u{f6}\u{c5}\u{eb}"];
+const HEAD_FOLDERS: [&str; 2] = ["머리통", "\u{b8}\u{d3}\u{b8}\u{ae}\u{c5}\u{eb}"];
+
+/// Where an ACT lies in the client's layout.
+#[derive(Debug, PartialEq)]
+enum ActRole {
+    /// In a body folder: its heads are in this folder (the head folder beside it, the same sex folder).
+    Body { head_folder: String },
+    /// In a head folder: it is drawn over a body, not under a head.
+    Head,
+    /// Anywhere else.
+    Unknown,
+}
+
+/// The role the folders of `path` give an ACT: the nearest body or head folder above it.
+fn act_role(path: &str) -> ActRole {
+    let parts: Vec<&str> = path.split('/').collect();
+    let folders = &parts[..parts.len().saturating_sub(1)];
+    for (i, name) in folders.iter().enumerate().rev() {
+        if HEAD_FOLDERS.contains(name) {
+            return ActRole::Head;
+        }
+        if let Some(k) = BODY_FOLDERS.iter().position(|b| b == name) {
+            let mut head = folders[..i].to_vec();
+            head.push(HEAD_FOLDERS[k]);
+            // The sex folder (남, 여) below the body folder, when the file is in one.
+            if i + 2 < parts.len() {
+                head.push(folders[i + 1]);
+            }
+            return ActRole::Body { head_folder: head.join("/") };
+        }
+    }
+    ActRole::Unknown
+}
+
+/// The ACTs of a folder (or a GRF's folder) that have their `.spr` beside them (ASCII case ignored), in
+/// the order of their numbers (`2_남` before `10_남`), then their names.
+fn acts_with_sprites(tree: &Tree, folder: &str) -> Vec<super::tree::Child> {
+    let Ok(children) = tree.resolve(folder).and_then(|item| tree.children(&item)) else { return Vec::new() };
+    let stem = |name: &str| name.rsplit_once('.').map_or(name, |(s, _)| s).to_lowercase();
+    let sprites: std::collections::HashSet<String> =
+        children.iter().filter(|c| c.format == Some(crate::ragnarok::spr::FORMAT_ID)).map(|c| stem(&c.name)).collect();
+    let mut acts: Vec<_> = children
         .into_iter()
-        .filter(|c| c.format == Some(crate::ragnarok::act::FORMAT_ID) && c.path != path)
-        .take(MAX_LISTING)
-        .map(|c| json!({"name": c.name, "path": c.path}))
+        .filter(|c| c.format == Some(crate::ragnarok::act::FORMAT_ID) && sprites.contains(&stem(&c.name)))
         .collect();
-    Value::Array(heads)
+    let number = |name: &str| {
+        let digits: String = name.chars().take_while(char::is_ascii_digit).collect();
+        digits.parse::<u64>().ok()
+    };
+    acts.sort_by_cached_key(|c| (number(&c.name).is_none(), number(&c.name), c.name.to_lowercase()));
+    acts
+}
+
+/// The heads a Ragnarok ACT may be drawn with (`with=`), into the preview: `heads` (at most
+/// [`MAX_HEADS`], each `{name, path, role}`), `heads_total`, `heads_note` and `act_role`.
+/// - A body in the client's layout (`…/몸통/남/x.act`): the heads of the head folder of the same sex
+///   (`…/머리통/남/`, role `head`) first, then the other bodies of its folder (role `body`).
+/// - A head (`…/머리통/…`): none; a head is drawn over a body, not under another head.
+/// - Elsewhere: the other ACTs of its folder (role `act`). Nothing in an ACT's bytes tells a head from a
+///   body (both of a player hold 13 groups of 8 actions, with anchors): the user picks.
+///
+/// Only ACTs with their `.spr` beside them are offered (a head is drawn with its sprite).
+fn heads(tree: &Tree, path: &str) -> Map<String, Value> {
+    let parent = path.rsplit_once('/').map_or("", |(p, _)| p);
+    let role = act_role(path);
+    let mut out = Map::new();
+    let (found, note): (Vec<(super::tree::Child, &str)>, String) = match &role {
+        ActRole::Head => {
+            out.insert("act_role".into(), json!("head"));
+            (Vec::new(), "this ACT is a head (its folder is a head folder): it is drawn over a body".to_string())
+        }
+        ActRole::Body { head_folder } => {
+            out.insert("act_role".into(), json!("body"));
+            let mut found: Vec<_> = acts_with_sprites(tree, head_folder).into_iter().map(|c| (c, "head")).collect();
+            found.extend(acts_with_sprites(tree, parent).into_iter().filter(|c| c.path != path).map(|c| (c, "body")));
+            (found, format!("heads of `{head_folder}` (the client's head folder beside this body's), then the other bodies of this folder"))
+        }
+        ActRole::Unknown => {
+            let found: Vec<_> =
+                acts_with_sprites(tree, parent).into_iter().filter(|c| c.path != path).map(|c| (c, "act")).collect();
+            (found, "the other ACTs of this folder: which of them are heads is not known (the client keeps heads in `머리통` folders)".to_string())
+        }
+    };
+    out.insert("heads_total".into(), json!(found.len()));
+    let note = if found.len() > MAX_HEADS { format!("{note}; the first {MAX_HEADS} of {}", found.len()) } else { note };
+    out.insert("heads_note".into(), json!(note));
+    let shown: Vec<Value> = found
+        .into_iter()
+        .take(MAX_HEADS)
+        .map(|(c, role)| json!({"name": c.name, "path": c.path, "role": role}))
+        .collect();
+    out.insert("heads".into(), Value::Array(shown));
+    out
 }
 
 fn leaf_stem(path: &str) -> String {

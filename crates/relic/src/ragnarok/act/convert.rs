@@ -66,12 +66,89 @@ pub struct Drawn<'a> {
     pub sprites: Sprites<'a>,
 }
 
-/// The head's motion drawn with the body's motion `m` of action `a`: the same action, the same motion
-/// index (wrapping when the head has fewer: a standing body has one motion, its head three, the first
-/// looking straight ahead).
-fn head_motion(head: &Act, a: usize, m: usize) -> Option<&Motion> {
-    let motions = &head.actions.get(a)?.motions;
-    motions.get(m.checked_rem(motions.len())?)
+/// The option that picks the head direction of a player's idle and sit actions:
+/// `--option ro-act.head-direction=all|0|1|2`.
+pub const HEAD_DIRECTION_OPTION: &str = "ro-act.head-direction";
+
+/// The groups in which the client turns a player's head ("doridori"): idle (0) and sit (2), roBrowser's
+/// `ACTION.IDLE` and `ACTION.SIT` of `TYPE_PC` (`Renderer/Entity/EntityAction.js`).
+pub const HEAD_TURNING_GROUPS: [usize; 2] = [0, 2];
+
+/// Which way a player's head looks in its idle and sit actions (see [`motion_pairs`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HeadDirection {
+    /// One direction: 0 straight ahead (the default: a player standing as the client shows one until it
+    /// turns its head), 1 and 2 turned (as roBrowser's `entity.headDir`).
+    One(u8),
+    /// The three directions one after the other, each with its body frames (zrenderer's `all`).
+    All,
+}
+
+impl Default for HeadDirection {
+    fn default() -> Self {
+        HeadDirection::One(0)
+    }
+}
+
+impl HeadDirection {
+    /// The direction `--option ro-act.head-direction` asks for (0, straight ahead, when absent).
+    pub fn from_options(opts: &ConvertOptions) -> Result<HeadDirection> {
+        match opts.setting(HEAD_DIRECTION_OPTION) {
+            Some("all") => Ok(HeadDirection::All),
+            None | Some("0") => Ok(HeadDirection::One(0)),
+            Some("1") => Ok(HeadDirection::One(1)),
+            Some("2") => Ok(HeadDirection::One(2)),
+            Some(other) => Err(Error::Refused(format!(
+                "{HEAD_DIRECTION_OPTION}={other}: the head direction is 0 (straight), 1 or 2 (turned), or all"
+            ))),
+        }
+    }
+}
+
+/// The motions drawn for action `a` of a body of `body_len` motions: each body motion, with the head's
+/// motion drawn over it when the head has `head_len` motions (`None` without a head).
+///
+/// How the client picks a head's frame (read in roBrowser's `Renderer/Entity/EntityRender.js`,
+/// `CalcAnimation`, and zrenderer's `drawPlayer` in `source/renderer.d`):
+/// - idle and sit ([`HEAD_TURNING_GROUPS`]): a player's body and head both hold three runs of frames,
+///   one per head direction (0 straight, 1 and 2 turned; usually one frame each). roBrowser shows body
+///   frame `headDir` and head frame `headDir × (n / 3)` plus the time-driven frame within the run;
+///   zrenderer, asked for every direction, draws body frame `i` with head frame `i / (body / 3)` (for a
+///   head of three frames). The runs belong together: a real body's idle frames differ only in their
+///   anchor, which moves with the turned head (a male costume body: (0, −59), (−4, −60), (4, −60)), so
+///   a body frame is drawn with the head of its own run only. [`HeadDirection::One`] (0 by default)
+///   draws one run: the body's and the head's motions of that direction, a still player as the client
+///   shows one; [`HeadDirection::All`] all three in turn: body motion `m` is in run `m / (body / 3)`, and
+///   its head motion is the same run of the head, `m`'s place in its run wrapping within the head's run.
+///   A body or head of fewer than three motions has no runs: the head motion follows the body's index.
+/// - every other action: the same motion index as the body (both advance with the same clock; a head
+///   of fewer motions wraps, as zrenderer's `frameindex % length`).
+pub fn motion_pairs(
+    a: usize,
+    body_len: usize,
+    head_len: Option<usize>,
+    direction: HeadDirection,
+) -> Vec<(usize, Option<usize>)> {
+    let Some(hl) = head_len.filter(|&n| n > 0) else {
+        return (0..body_len).map(|m| (m, None)).collect();
+    };
+    let turning = HEAD_TURNING_GROUPS.contains(&(a / DIRECTIONS));
+    let (body_run, head_run) = (body_len / 3, hl / 3);
+    if !turning || body_run == 0 || head_run == 0 {
+        return (0..body_len).map(|m| (m, Some(m % hl))).collect();
+    }
+    // The run of body motion m: the last run takes what a length not divisible by three leaves.
+    let run_of = |m: usize| (m / body_run).min(2);
+    (0..body_len)
+        .filter(|&m| match direction {
+            HeadDirection::All => true,
+            HeadDirection::One(d) => run_of(m) == usize::from(d),
+        })
+        .map(|m| {
+            let run = run_of(m);
+            (m, Some(run * head_run + (m - run * body_run) % head_run))
+        })
+        .collect()
 }
 
 /// Where the head is drawn: body anchor − head anchor (their first anchors; zrenderer's
@@ -83,12 +160,12 @@ pub fn anchor_offset(body: &Motion, head: &Motion) -> (i32, i32) {
     }
 }
 
-/// The parts of motion `m` of action `a`: the body's layers, then the head's.
-fn parts<'a>(body: &Drawn<'a>, head: Option<&Drawn<'a>>, a: usize, m: usize) -> Vec<Part<'a>> {
+/// The parts of one drawn motion of action `a`: the body's motion `m` and the head's motion `hm` over it.
+fn parts<'a>(body: &Drawn<'a>, head: Option<&Drawn<'a>>, a: usize, (m, hm): (usize, Option<usize>)) -> Vec<Part<'a>> {
     let Some(motion) = body.act.actions.get(a).and_then(|x| x.motions.get(m)) else { return Vec::new() };
     let mut out = vec![Part { layers: &motion.layers, sprites: body.sprites, offset: (0, 0) }];
-    if let Some(h) = head {
-        if let Some(hm) = head_motion(h.act, a, m) {
+    if let (Some(h), Some(hm)) = (head, hm) {
+        if let Some(hm) = h.act.actions.get(a).and_then(|x| x.motions.get(hm)) {
             out.push(Part { layers: &hm.layers, sprites: h.sprites, offset: anchor_offset(motion, hm) });
         }
     }
@@ -107,18 +184,31 @@ pub struct Animation {
     pub rate: f32,
 }
 
-/// Draws action `a` (with `head` over it); `None` when it draws nothing. `budget` is what may still be
-/// spent, in bytes of canvas and 4 per pixel a layer visits ([`render::cost`]); drawing subtracts from it
-/// and refuses past it.
+/// Draws action `a` (with `head` over it, looking straight ahead in idle and sit: the default
+/// [`HeadDirection`]); `None` when it draws nothing. `budget` is what may still be spent, in bytes of canvas and 4 per pixel a layer
+/// visits ([`render::cost`]); drawing subtracts from it and refuses past it.
 pub fn draw_action(
     body: &Drawn<'_>,
     head: Option<&Drawn<'_>>,
     a: usize,
     budget: &mut u64,
 ) -> Result<Option<Animation>> {
+    draw_action_facing(body, head, a, HeadDirection::default(), budget)
+}
+
+/// [`draw_action`] with the head direction of idle and sit chosen (see [`motion_pairs`]).
+pub fn draw_action_facing(
+    body: &Drawn<'_>,
+    head: Option<&Drawn<'_>>,
+    a: usize,
+    direction: HeadDirection,
+    budget: &mut u64,
+) -> Result<Option<Animation>> {
     let Some(action) = body.act.actions.get(a) else { return Ok(None) };
+    let head_len = head.map(|h| h.act.actions.get(a).map_or(0, |x| x.motions.len()));
+    let pairs = motion_pairs(a, action.motions.len(), head_len, direction);
     let mut rect: Option<Rect> = None;
-    for m in 0..action.motions.len() {
+    for &m in &pairs {
         if let Some(r) = render::bounds(&parts(body, head, a, m)) {
             rect = Some(rect.map_or(r, |o| o.union(r)));
         }
@@ -127,8 +217,8 @@ pub fn draw_action(
     let (w, h) = (u32::try_from(rect.width()).unwrap_or(u32::MAX), u32::try_from(rect.height()).unwrap_or(u32::MAX));
     crate::limits::check_pixels(&format!("{FORMAT_ID} action {a}"), w, h)?;
     // The canvases written, and the pixels every layer visits to draw them.
-    let mut bytes = u64::from(w) * u64::from(h) * 4 * action.motions.len() as u64;
-    for m in 0..action.motions.len() {
+    let mut bytes = u64::from(w) * u64::from(h) * 4 * pairs.len() as u64;
+    for &m in &pairs {
         bytes = bytes.saturating_add(render::cost(&parts(body, head, a, m), rect).saturating_mul(4));
     }
     *budget = budget.checked_sub(bytes).ok_or_else(|| {
@@ -139,8 +229,7 @@ pub fn draw_action(
             "drawing every action would take more pixels than the expansion limit allows (--max-expansion raises it)",
         )
     })?;
-    let frames =
-        (0..action.motions.len()).map(|m| render::draw(&parts(body, head, a, m), rect)).collect::<Result<_>>()?;
+    let frames = pairs.iter().map(|&m| render::draw(&parts(body, head, a, m), rect)).collect::<Result<_>>()?;
     Ok(Some(Animation { width: w, height: h, origin: (-rect.left, -rect.top), frames, rate: frame_rate(action) }))
 }
 
@@ -176,6 +265,7 @@ pub fn draw_all(
     input_len: u64,
     opts: &ConvertOptions,
 ) -> Result<Vec<NamedAsset>> {
+    let direction = HeadDirection::from_options(opts)?;
     let mut budget = crate::limits::expansion_budget(input_len);
     let mut out = Vec::new();
     let mut defaulted = Vec::new();
@@ -183,7 +273,7 @@ pub fn draw_all(
         if delay_ticks(action).1 {
             defaulted.push(a.to_string());
         }
-        if let Some(anim) = draw_action(body, head, a, &mut budget)? {
+        if let Some(anim) = draw_action_facing(body, head, a, direction, &mut budget)? {
             out.push(NamedAsset { name: Some(action_name(a)), asset: Asset::Image(animation_image(anim)) });
         }
     }

@@ -23,6 +23,18 @@
 //!   `data/sprite/npc/missing.act` (2.5, 8 actions, drawn with its `.spr`; the 2.5 width and height
 //!   equal its image's size, 34 × 96).
 //! - Layer width and height (2.5) are kept but not drawn with (neither loader uses them).
+//! - Real files: the 1,183 ACTs of the public client repository aleDsz/ragnaMOBA-ClientSide (2.5, 2.4, 2.3
+//!   and 2.1; 104 actions for player bodies, heads and garments, 40 for monsters, 8 for NPCs) and 94
+//!   effect ACTs (2.0 to 2.5, 1 to 16 actions) and `cursors.act` (2.5, 14 actions: cursor kinds, not
+//!   directions, though relic names them `<group>_<direction>`) of Spylher/MySpyGRF's history read,
+//!   write back byte for byte and pack back from their JSON byte for byte. A male costume body
+//!   (`몸통/남/옥토버패스트_남`) and its heads (`머리통/남/1_남`…) hold three idle motions each; the body's
+//!   three share one layer and differ in their anchor, which turns with the head (see
+//!   [`convert::motion_pairs`]).
+//! - A head's frame in idle and sit (see [`convert::motion_pairs`]): roBrowser shows one head direction
+//!   at a time (`entity.headDir`, body frame = direction), zrenderer draws all three in turn (body frame
+//!   `i`, head frame `i / (body / 3)`); relic draws one, straight ahead by default (a standing player as
+//!   the client shows one), or all three with `--option ro-act.head-direction=all`.
 //!
 //! Typed access:
 //!
@@ -84,13 +96,21 @@ pub static FORMAT: Format = Format {
             with its frames as PNGs, the frame time 25 ms × the action's delay (4 ticks when absent or not \
             positive); layers are centred on their offset, mirrored, scaled, rotated clockwise about their \
             centre, tinted and drawn in order, sampled nearest-neighbour. --with head.act draws a second \
-            ACT (and its .spr) over it, offset by body anchor − head anchor. Without a .spr: JSON only.",
+            ACT (and its .spr) over it, offset by body anchor − head anchor; in idle and sit (groups 0 and 2) \
+            body and head frames come in three runs, one per head direction (0 straight, 1 and 2 turned): \
+            one direction is drawn, straight ahead unless --option ro-act.head-direction=1|2 turns it, or \
+            all three in turn (=all); other actions take the head frame of the body's index. Without a \
+            .spr: JSON only.",
     codec: &ActCodec,
 };
 
 struct ActCodec;
 
 impl Codec for ActCodec {
+    fn options(&self) -> &'static [crate::registry::FormatOption] {
+        &[crate::registry::FormatOption { key: convert::HEAD_DIRECTION_OPTION, values: &["0", "1", "2", "all"] }]
+    }
+
     fn sniff(&self, head: &[u8]) -> bool {
         // "AC" alone is too common: the version must be one of 2.0..2.5 as well.
         matches!(head, [b'A', b'C', minor, 2, ..] if *minor <= 5)

@@ -23,6 +23,17 @@
 //!   its frames as having no palette, and 1 to 1,023 bytes after them as an error.
 //! - `00 00` in the RLE: see [`rle`].
 //! - Index 0 is transparent whatever its colour (SPR.MD, both loaders); every other index is opaque.
+//! - RGBA frames are drawn with their stored alpha, no colour key (zrenderer's `loadImageData` likewise).
+//!   Of 77 real sprites with RGBA frames (below), 74 have transparent surroundings, but three effects fill
+//!   their RGBA frames with opaque magenta (`FF FF 00 FF`: A 255, B 255, G 0, R 255): `m_ef07.spr` (one
+//!   256×256 frame, all magenta), `스프레드.spr` (128×128, all magenta) and `su_lunaticcarrotbeat.spr`
+//!   (99.4% magenta around small pictures). A frame of nothing but magenta suggests that the client keys
+//!   magenta out of RGBA frames as it does out of BMP textures; no loader read does, so relic draws them
+//!   as stored (magenta squares). Open question.
+//! - Real files read and written back byte for byte (`relic check`, and `convert` then `pack` from the
+//!   frame PNGs): 1,183 sprites of the public client repository aleDsz/ragnaMOBA-ClientSide (versions 2.1
+//!   and 2.0; 41 with RGBA frames) and 96 effect sprites of `data/sprite/이팩트/` in the history of the
+//!   public GRF repository Spylher/MySpyGRF (2.1 and 2.0; 36 with RGBA frames).
 //!
 //! `relic convert` writes sources (what `pack` reads): `<name>/pal_000.png` … for the palette frames and
 //! `<name>/rgba_000.png` … for the RGBA frames, numbered within each kind as an ACT refers to them (a layer's
