@@ -278,3 +278,21 @@ fn ragnarok_actions_are_picked_and_stepped() {
     let viewer = Viewer::start(root);
     run_browser("actions.mjs", "view-e2e-actions", &viewer, &[]);
 }
+
+/// Issue 27 in the browser: a Ragnarok map (the samples' `map.rsw` with its `map.gnd`, `map.gat` and the
+/// placed `pyramid.rsm` in the client's layout) opens as one scene with a toggle per layer (placed models,
+/// water, the walkability overlay) and a fly mode; each toggle changes what the canvas shows.
+#[test]
+fn ragnarok_maps_toggle_their_layers_and_fly() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let samples = repo().join("samples/ragnarok");
+    let data = root.join("client/data");
+    std::fs::create_dir_all(data.join("model")).unwrap();
+    for name in ["map.rsw", "map.gnd", "map.gat"] {
+        std::fs::copy(samples.join(name), data.join(name)).unwrap();
+    }
+    std::fs::copy(samples.join("pyramid.rsm"), data.join("model/pyramid.rsm")).unwrap();
+    let viewer = Viewer::start(root);
+    run_browser("map.mjs", "view-e2e-map", &viewer, &[PathBuf::from("client/data/map.rsw")]);
+}
