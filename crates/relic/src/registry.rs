@@ -625,6 +625,7 @@ pub static FORMATS: &[&Format] = &[
     &crate::evil_islands::sec::FORMAT,
     &crate::ragnarok::grf::FORMAT,
     &crate::ragnarok::rsm::FORMAT,
+    &crate::ragnarok::rsw::FORMAT,
     &crate::ragnarok::texture::FORMAT,
     &crate::ragnarok::act::FORMAT,
     &crate::ragnarok::pal::FORMAT,
