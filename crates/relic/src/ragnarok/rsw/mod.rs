@@ -14,9 +14,11 @@
 //!   the gat name only above 1.4 (ini, gnd, src). relic reads four names at 1.4 and falls back to
 //!   BrowEdit3's three when the file does not read that way (`gat_file` then absent). Below 1.4 both
 //!   read three names (relic calls the third the GAT, as roBrowser does).
-//! - The byte after the version (≥ 2.2) and, 2.6+ from build 186, one byte in each model record: unknown
-//!   meaning, kept. One public reader notes 2.6 files of a lower build that still carry the model byte;
-//!   relic reads by the build and falls back to the other reading when the objects do not read.
+//! - The byte after the version (≥ 2.2) and, in 2.6+, one byte in each model record: unknown meaning,
+//!   kept. roBrowser, korangar, BrowEdit3 and GRF Editor read the model byte from build 186; RagLite from
+//!   build 162, and its fixtures (`v0206-with-rsm2-flag.rsw` of build 162, `v0206-no-rsm2-flag.rsw` of
+//!   build 161) agree with it. relic reads by RagLite's threshold and falls back to the other reading
+//!   when the objects do not read that way.
 //! - 2.7: a counted int32 list before the objects and an int32 in each model record (roBrowser,
 //!   BrowEdit3, GRF Editor agree on the place; the meaning is unknown); no 2.7 file was at hand.
 //! - Light colours: roBrowser reads three int32, korangar, BrowEdit3 and GRF Editor three floats; real
@@ -97,7 +99,7 @@ pub static FORMAT: Format = Format {
     capabilities: Capabilities { read: true, convert: true, write: true },
     notes: "Versions 1.0 to 2.7 (layout from roBrowser, korangar, BrowEdit3, GRF Editor). At 1.4 four header \
             names are read (roBrowser, korangar), three when the file reads only so (BrowEdit3). 2.6+ model \
-            records carry a byte from build 186 (the other reading is tried when the objects do not read). \
+            records carry a byte from build 162 (RagLite; other loaders say 186: the other reading is tried when the objects do not read). \
             The 2.1+ quadtree (1365 × 48 bytes) and any trailing bytes are kept. JSON packs back byte for \
             byte. Converted with its .gnd (and .gat) beside it or in the same GRF: one glTF of the ground, \
             the water, every RSM model placed (models shared between placements; found in data\\model\\ \

@@ -1,6 +1,6 @@
 //! Bytes to [`Rsw`], through the bounded reader. Two layouts the loaders disagree on are tried in turn
 //! (see [`super`]): at 1.4 the three or four header names, and in 2.6 whether model records carry the
-//! byte of builds ≥ 186. The loaders' reading is tried first; the other one only when it fails.
+//! byte of builds ≥ 162 (RagLite; 186 in the other loaders). The first reading is tried first; the other one only when it fails.
 
 use super::types::*;
 use super::FORMAT_ID;
@@ -19,7 +19,7 @@ const MIN_OBJECT_LEN: usize = 4 + LONG_NAME_LEN + 12 + 12 + 4;
 struct Layout {
     /// At 1.4: read the fourth (source) name, as roBrowser and korangar do (BrowEdit3 reads three).
     names_1_4: bool,
-    /// In 2.6: model records carry one more byte from build 186 on (when `false`, the opposite).
+    /// In 2.6: model records carry one more byte from build [`MODEL_BYTE_BUILD`] on (when `false`, the opposite).
     model_byte_by_build: bool,
 }
 

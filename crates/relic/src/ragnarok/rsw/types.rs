@@ -25,8 +25,10 @@ pub const LONG_NAME_LEN: usize = 80;
 pub const QUADTREE_NODES: usize = 1365;
 /// Bytes of one quadtree node: max, min, half size and centre, three floats each.
 pub const QUADTREE_NODE_LEN: usize = 48;
-/// The build number from which 2.6 model records carry one more byte (roBrowser, korangar, GRF Editor).
-pub const MODEL_BYTE_BUILD: i32 = 186;
+/// The build number from which 2.6 model records carry one more byte: 162, as RagLite reads it and as its
+/// fixtures (`v0206-with-rsm2-flag.rsw`, build 162, and `v0206-no-rsm2-flag.rsw`, build 161) show;
+/// roBrowser, korangar, BrowEdit3 and GRF Editor say 186 (see [`super`]).
+pub const MODEL_BYTE_BUILD: i32 = 162;
 
 /// `major.minor`, stored as two bytes after the magic (major first). Ordered as versions are.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -123,7 +125,8 @@ pub struct Rsw {
     /// ≥ 2.5: the build number of the tool that wrote the file (int32).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub build_number: Option<i32>,
-    /// ≥ 2.2: one byte of unknown meaning (BrowEdit3 writes 1).
+    /// ≥ 2.2: one byte of unknown meaning (BrowEdit3 writes 1; RagLite reads it as the build number from
+    /// 2.2 to 2.4 and as a render flag from 2.5).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub flag: Option<u8>,
     /// The map's `.ini` (unused by the client), 40 bytes.
@@ -248,7 +251,7 @@ pub struct Model {
     /// ≥ 1.3.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub block_type: Option<i32>,
-    /// 2.6+ from build [`MODEL_BYTE_BUILD`]: one byte of unknown meaning.
+    /// 2.6+ from build [`MODEL_BYTE_BUILD`]: one byte of unknown meaning (RagLite's "RSM2 flag").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub flag: Option<u8>,
     /// ≥ 2.7: one int32 of unknown meaning.

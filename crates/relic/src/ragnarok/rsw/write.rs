@@ -163,7 +163,7 @@ pub fn write(rsw: &Rsw) -> Result<Vec<u8>> {
     if back.gat_file.is_some() != rsw.gat_file.is_some() || flags(&back) != flags(rsw) || encode(&back)? != bytes {
         return Err(refuse(
             "document",
-            "reads back differently: the model `flag` bytes (2.6+) must all be present from build 186 on and \
+            "reads back differently: the model `flag` bytes (2.6+) must all be present from build 162 on and \
              all absent below it (or the other way round for every model), and a 1.4 file must read as the \
              names it gives",
         ));
