@@ -174,6 +174,9 @@ pub struct ConvertOptions {
     pub mips: bool,
     /// Where models find their textures (`--textures`): a folder or an archive.
     pub textures: Option<PathBuf>,
+    /// Where maps find their models (`--models`): a folder or an archive (a Ragnarok map's RSM models,
+    /// looked for after the map's own GRF or client folder; `--textures` is tried after it).
+    pub models: Option<PathBuf>,
     /// The palette indexed images are drawn with (`--palette`): PALS, JASC-PAL, RIFF PAL, raw RGB or RGBX.
     pub palette: Option<PathBuf>,
     /// A palette found inside the archive being converted (an FTG's `.PAL`), for its images; `--palette`
