@@ -627,6 +627,7 @@ pub static FORMATS: &[&Format] = &[
     &crate::ragnarok::rsm::FORMAT,
     &crate::ragnarok::texture::FORMAT,
     &crate::ragnarok::act::FORMAT,
+    &crate::ragnarok::gnd::FORMAT,
     &crate::ragnarok::pal::FORMAT,
     &crate::drakan::srsc::FORMAT,
     &crate::drakan::db::FORMAT,
