@@ -631,6 +631,7 @@ pub static FORMATS: &[&Format] = &[
     &crate::ragnarok::rsw::FORMAT,
     &crate::ragnarok::texture::FORMAT,
     &crate::ragnarok::act::FORMAT,
+    &crate::ragnarok::gnd::FORMAT,
     &crate::ragnarok::pal::FORMAT,
     &crate::drakan::srsc::FORMAT,
     &crate::drakan::db::FORMAT,
