@@ -1,7 +1,7 @@
 //! Ragnarok Online. Spec: the RSM/RSM2 specification of RagnarokFileFormats (rdw-archive) for models, with the Ragnarok
 //! part of `CORRECTIONS.md`; GRF archives follow the public descriptions of version 0x200 (see [`grf`]); palettes
 //! (`.pal`) follow PAL.MD of the same repository (see [`pal`]); sprites and actions SPR.MD and ACT.MD with the
-//! public loaders (see [`spr`], [`act`]).
+//! public loaders (see [`spr`], [`act`]); altitude maps GAT.MD (see [`gat`]).
 //!
 //! Each format's document type, by format id: `read(&bytes)` parses a file as the registry's codec does, and
 //! `to_bytes()` writes it back (the same bytes when nothing was edited).
@@ -14,8 +14,10 @@
 //! | `ro-pal` | [`pal::RoPalette`] | the 256 colours and their fourth bytes |
 //! | `ro-spr` | [`spr::Spr`] | palette frames (stored, RLE kept), RGBA frames, the palette |
 //! | `ro-act` | [`act::Act`] | actions, motions, layers, anchors, events, delays |
+//! | `ro-gat` | [`gat::Gat`] | the map's cells: four corner heights and a type each |
 
 pub mod act;
+pub mod gat;
 pub mod grf;
 pub mod pal;
 pub mod rsm;
