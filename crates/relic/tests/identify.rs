@@ -52,6 +52,7 @@ const SAMPLES: &[(&str, &str)] = &[
     ("ragnarok/wall.bmp", "ro-texture"),
     ("ragnarok/sample.act", "ro-act"),
     ("ragnarok/sprite.spr", "ro-spr"),
+    ("ragnarok/map.gat", "ro-gat"),
 ];
 
 /// Formats with no sample file: never identified (`dr-ftg-spr`: no extension, only `--format`).

@@ -1,8 +1,9 @@
 //! Ragnarok Online. Spec: the RSM/RSM2 specification of RagnarokFileFormats (rdw-archive) for models, with the Ragnarok
 //! part of `CORRECTIONS.md`; GRF archives follow the public descriptions of version 0x200 (see [`grf`]); palettes
 //! (`.pal`) follow PAL.MD of the same repository (see [`pal`]); sprites and actions SPR.MD and ACT.MD with the
-//! public loaders (see [`spr`], [`act`]); map grounds GND.MD (see [`gnd`]), map scenes (`.rsw`) the public
-//! loaders, RSW.MD having no layout (see [`rsw`]), and how map coordinates become glTF's in [`world`].
+//! public loaders (see [`spr`], [`act`]); map grounds GND.MD (see [`gnd`]), altitude maps GAT.MD (see [`gat`]),
+//! map scenes (`.rsw`) the public loaders, RSW.MD having no layout (see [`rsw`]), and how map coordinates
+//! become glTF's in [`world`].
 //!
 //! Each format's document type, by format id: `read(&bytes)` parses a file as the registry's codec does, and
 //! `to_bytes()` writes it back (the same bytes when nothing was edited).
@@ -17,8 +18,10 @@
 //! | `ro-spr` | [`spr::Spr`] | palette frames (stored, RLE kept), RGBA frames, the palette |
 //! | `ro-act` | [`act::Act`] | actions, motions, layers, anchors, events, delays |
 //! | `ro-gnd` | [`gnd::Gnd`] | the ground: cubes, surfaces, textures, lightmaps, water (1.8+) |
+//! | `ro-gat` | [`gat::Gat`] | the map's cells: four corner heights and a type each |
 
 pub mod act;
+pub mod gat;
 pub mod gnd;
 pub mod grf;
 pub mod pal;
