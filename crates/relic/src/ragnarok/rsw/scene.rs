@@ -1,10 +1,13 @@
 //! A map (RSW with its GND and GAT) as one glTF scene, its root nodes named `ground`, `water`, `models`,
 //! `lights`, `sounds`, `effects` and `walkability` (the viewer toggles them by name).
 //!
-//! Frame: RSW positions are RO world units, Y down, relative to the map's centre; GND corners lie at
-//! `(x·zoom, height, y·zoom)` for cell `(x, y)`, so an object at `p` stands at `p + (width·zoom/2, 0,
-//! height·zoom/2)` of the ground (roBrowser adds the GND's width and height in its units of zoom/5,
-//! BrowEdit3 `5·width` and `5·height` at zoom 10). That world goes to glTF through [`world_to_gltf`].
+//! Frame: [`crate::ragnarok::world`] (RSW positions and GND heights in one Y-down frame centred on the
+//! map, to glTF by a half turn about X, file units). The ground and its water come from
+//! [`crate::ragnarok::gnd::ground_scene`]; below RSW 2.6 the RSW's water is drawn unless the GND holds
+//! water of its own (GND 1.8+: the newer file wins, as the 2.6 client reads water only from the GND).
+//! The walkability overlay draws each GAT cell (5 units, half a ground cell, the GAT centred like the
+//! ground) at its four corner heights, lifted by [`OVERLAY_LIFT`], coloured by
+//! [`crate::ragnarok::gat::cell_colour`] at half opacity, unlit.
 //!
 //! Models: each placed model is `T(p)·Rz(rz)·Rx(rx)·Ry(ry)·S(s)` in the Y-down world (roBrowser's
 //! `createInstance`, BrowEdit3's `RsmRenderer` with its own axes folded in: the same order), applied to
@@ -36,7 +39,6 @@ use super::types::*;
 use super::FORMAT_ID;
 use crate::asset::{Light, LightKind, Material, Mesh, Node, Primitive, Scene, Transform};
 use crate::error::Result;
-use crate::reader::Reader;
 use crate::registry::{ConvertOptions, FileLookup};
 
 /// Root node names, in the order they are written.
@@ -48,43 +50,17 @@ const MISSING_LISTED: usize = 8;
 /// Bytes charged per node placed (its transform and name in the glTF).
 const NODE_COST: u64 = 128;
 
-/// RO world axes to glTF axes (Y down to Y up, and Z so the frame stays right-handed: a rotation of 180°
-/// about X), and world units per glTF unit.
+/// The axis change of [`crate::ragnarok::world::ro_to_gltf`] as signs: `(x, y, z) → (x, −y, −z)`.
 pub const AXES: [f32; 3] = [1.0, -1.0, -1.0];
-pub const UNIT: f32 = 1.0;
+/// How far the walkability overlay floats above the GAT heights (world units), so it does not fight the
+/// ground for the same depth.
+pub const OVERLAY_LIFT: f32 = 0.2;
+/// Width of a GAT cell in world units (GAT.MD; half a ground cell of zoom 10).
+pub const GAT_CELL: f32 = 5.0;
 
-/// A point of the RO world (ground corner 0 at the origin, Y down) in glTF.
+/// A point of the RO world (Y down, relative to the map centre) in glTF.
 pub fn world_to_gltf(p: [f32; 3]) -> [f32; 3] {
-    [p[0] * AXES[0] * UNIT, p[1] * AXES[1] * UNIT, p[2] * AXES[2] * UNIT]
-}
-
-/// The ground's size from its header (`GRGN`, version, width, height, zoom): what places the objects.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct GroundSize {
-    pub width: u32,
-    pub height: u32,
-    pub zoom: f32,
-}
-
-impl GroundSize {
-    /// Reads the GND header.
-    pub fn read(gnd: &[u8]) -> Result<GroundSize> {
-        let mut r = Reader::new("ro-gnd", gnd);
-        if r.array::<4>("magic")? != *b"GRGN" {
-            return Err(r.error_at("magic", 0, "not a GND (no GRGN magic)"));
-        }
-        r.skip(2, "version")?;
-        let width = r.u32("width")?;
-        let height = r.u32("height")?;
-        let zoom = r.f32("zoom")?;
-        Ok(GroundSize { width, height, zoom })
-    }
-
-    /// Where an RSW position (relative to the map centre) lies in the world of the ground.
-    pub fn world(&self, p: [f32; 3]) -> [f32; 3] {
-        let zoom = if self.zoom.is_finite() { self.zoom } else { 0.0 };
-        [p[0] + self.width as f32 * zoom / 2.0, p[1], p[2] + self.height as f32 * zoom / 2.0]
-    }
+    crate::ragnarok::world::ro_to_gltf(p)
 }
 
 /// The transform of a model placed at `position` (world), rotated by `rotation` (degrees, applied Z, X, Y
@@ -100,7 +76,7 @@ pub fn placement(position: [f32; 3], rotation: [f32; 3], scale: [f32; 3]) -> Tra
     Transform::Trs {
         translation: world_to_gltf(position.map(finite)),
         rotation: rotation.to_array(),
-        scale: [0, 1, 2].map(|i| finite(scale[i]) * AXES[i] * mirror[i] * UNIT),
+        scale: [0, 1, 2].map(|i| finite(scale[i]) * AXES[i] * mirror[i]),
     }
 }
 
@@ -253,41 +229,62 @@ pub fn convert_map(rsw: &Rsw, input_len: u64, path: Option<&Path>, opts: &Conver
     }
     let root = |name: &str| ROOTS.iter().position(|r| *r == name).unwrap_or(0);
 
-    // The ground.
+    // The ground and its water.
+    let texture_sources = crate::ragnarok::rsm::textures::TextureSources::for_model(path, opts)?;
     let gnd_name = companion(Some(&rsw.gnd_file), map_name.as_deref(), "gnd");
-    let gnd_bytes = gnd_name.as_deref().and_then(|n| sources.map_file(n, opts));
-    let size = match (&gnd_bytes, &gnd_name) {
-        (Some(bytes), _) => {
+    match gnd_name.as_deref().and_then(|n| sources.map_file(n, opts)) {
+        Some(bytes) => {
             input_len += bytes.len() as u64;
-            match GroundSize::read(bytes) {
-                Ok(size) => Some(size),
-                Err(e) => {
-                    opts.fail(format!("{FORMAT_ID}: ground `{}`: {e}", gnd_name.as_deref().unwrap_or("")));
-                    None
+            match crate::ragnarok::gnd::Gnd::read(&bytes) {
+                Ok(gnd) => {
+                    let lookup = (!texture_sources.is_empty())
+                        .then_some(&texture_sources as &dyn crate::ragnarok::rsm::scene::TextureLookup);
+                    let options = crate::ragnarok::gnd::GroundOptions {
+                        water_override: if gnd.water.is_some() { None } else { rsw_water(rsw) },
+                        ..Default::default()
+                    };
+                    let ground = crate::ragnarok::gnd::ground_scene(&gnd, lookup, &options)?;
+                    let names: Vec<String> = ground.roots.iter().filter_map(|&r| ground.nodes.get(r)).map(|n| n.name.clone()).collect();
+                    let roots = scene.merge(ground);
+                    for (r, name) in roots.into_iter().zip(names) {
+                        let parent = if name == crate::ragnarok::gnd::scene::WATER { root("water") } else { root("ground") };
+                        scene.nodes[parent].children.push(r);
+                    }
                 }
+                Err(e) => opts.fail(format!("{FORMAT_ID}: ground `{}`: {e}", gnd_name.as_deref().unwrap_or(""))),
             }
         }
-        (None, name) => {
-            opts.note(format!(
-                "{FORMAT_ID}: ground file `{}` not found beside the map: the objects stand around the origin, no ground",
-                name.as_deref().unwrap_or("?")
-            ));
-            None
-        }
-    };
-    let world = |p: [f32; 3]| size.map_or(p, |s| s.world(p));
+        None => opts.note(format!(
+            "{FORMAT_ID}: ground file `{}` not found beside the map: no ground or water",
+            gnd_name.as_deref().unwrap_or("?")
+        )),
+    }
+    let world = |p: [f32; 3]| p;
 
-    // Water (below 2.6: the RSW's level), a plane over the ground.
-    if let (Some(level), Some(s)) = (rsw.water.as_ref().and_then(|w| w.level), size) {
-        let water = water_plane(&mut scene, level, s, rsw.water.as_ref().and_then(|w| w.water_type));
-        let n = scene.nodes.len();
-        scene.nodes.push(water);
-        scene.nodes[root("water")].children.push(n);
+    // The walkability overlay.
+    let gat_name = companion(rsw.gat_file.as_ref(), map_name.as_deref(), "gat");
+    match gat_name.as_deref().and_then(|n| sources.map_file(n, opts)) {
+        Some(bytes) => {
+            input_len += bytes.len() as u64;
+            match crate::ragnarok::gat::Gat::read(&bytes) {
+                Ok(gat) => {
+                    crate::limits::check_expansion(FORMAT_ID, "walkability", gat.cells.len() as u64 * 136, input_len)?;
+                    let node = walkability(&mut scene, &gat);
+                    let n = scene.nodes.len();
+                    scene.nodes.push(node);
+                    scene.nodes[root("walkability")].children.push(n);
+                }
+                Err(e) => opts.fail(format!("{FORMAT_ID}: altitude `{}`: {e}", gat_name.as_deref().unwrap_or(""))),
+            }
+        }
+        None => opts.note(format!(
+            "{FORMAT_ID}: altitude file `{}` not found beside the map: no walkability overlay",
+            gat_name.as_deref().unwrap_or("?")
+        )),
     }
 
     // Models, each file converted once.
     let budget = crate::limits::expansion_budget(input_len);
-    let texture_sources = crate::ragnarok::rsm::textures::TextureSources::for_model(path, opts)?;
     let mut templates: HashMap<String, Option<Template>> = HashMap::new();
     let mut missing: Vec<(String, usize)> = Vec::new();
     let mut spent: u64 = 0;
@@ -458,7 +455,7 @@ fn point_light(l: &LightSource) -> Light {
         kind: LightKind::Point,
         color,
         intensity,
-        range: (l.range.is_finite() && l.range > 0.0).then_some(l.range * UNIT),
+        range: (l.range.is_finite() && l.range > 0.0).then_some(l.range),
         extras: serde_json::Value::Null,
     }
 }
@@ -498,29 +495,61 @@ fn sun(scene: &mut Scene, light: &super::types::Light, parent: usize) {
     });
 }
 
-/// One alpha-blended quad over the whole ground at the water level.
-fn water_plane(scene: &mut Scene, level: f32, size: GroundSize, water_type: Option<i32>) -> Node {
-    let (w, h) = (size.width as f32 * size.zoom, size.height as f32 * size.zoom);
-    let level = if level.is_finite() { level } else { 0.0 };
-    let corners = [[0.0, level, 0.0], [w, level, 0.0], [w, level, h], [0.0, level, h]].map(world_to_gltf);
-    let up = world_to_gltf([0.0, -1.0, 0.0]);
-    scene.materials.push(Material {
-        name: format!("water{}", water_type.unwrap_or(0)),
-        base_color: [0.25, 0.45, 0.75, 0.5],
-        alpha_blend: true,
-        double_sided: true,
-        roughness: 0.2,
-        ..Material::default()
-    });
-    let primitive = Primitive {
-        positions: corners.to_vec(),
-        normals: vec![up; 4],
-        uvs: vec![[0.0, 0.0], [size.width as f32 / 4.0, 0.0], [size.width as f32 / 4.0, size.height as f32 / 4.0], [0.0, size.height as f32 / 4.0]],
-        indices: vec![0, 2, 1, 0, 3, 2],
-        material: Some(scene.materials.len() - 1),
-        ..Default::default()
-    };
-    scene.meshes.push(Mesh { name: "water".into(), primitives: vec![primitive], extras: json!({"level": level, "type": water_type}) });
-    Node { name: "water plane".into(), mesh: Some(scene.meshes.len() - 1), ..Default::default() }
+/// The RSW's water (below 2.6) as the GND's water settings: one plane, no zones.
+fn rsw_water(rsw: &Rsw) -> Option<crate::ragnarok::gnd::Water> {
+    use crate::codec::float::F32;
+    let w = rsw.water.as_ref()?;
+    let level = w.level?;
+    Some(crate::ragnarok::gnd::Water {
+        level: F32::new(level),
+        settings: crate::ragnarok::gnd::WaterSettings {
+            kind: w.water_type.unwrap_or(0),
+            wave_height: F32::new(w.wave_height.unwrap_or(1.0)),
+            wave_speed: F32::new(w.wave_speed.unwrap_or(2.0)),
+            wave_pitch: F32::new(w.wave_pitch.unwrap_or(50.0)),
+            animation_speed: w.anim_speed.unwrap_or(3),
+        },
+        zones_across: 1,
+        zones_down: 1,
+        zones: Vec::new(),
+    })
 }
 
+/// The walkability overlay: a quad per GAT cell at its corner heights, coloured by its type.
+fn walkability(scene: &mut Scene, gat: &crate::ragnarok::gat::Gat) -> Node {
+    let n = gat.cells.len();
+    let mut p = Primitive {
+        positions: Vec::with_capacity(n * 4),
+        colors: Vec::with_capacity(n * 4),
+        indices: Vec::with_capacity(n * 6),
+        ..Default::default()
+    };
+    let (half_w, half_h) = (gat.width as f32 * GAT_CELL / 2.0, gat.height as f32 * GAT_CELL / 2.0);
+    for (i, cell) in gat.cells.iter().enumerate() {
+        let (x, y) = ((i % gat.width.max(1) as usize) as f32, (i / gat.width.max(1) as usize) as f32);
+        let c = crate::ragnarok::gat::cell_colour(cell.kind);
+        let colour = [f32::from(c[0]) / 255.0, f32::from(c[1]) / 255.0, f32::from(c[2]) / 255.0, 0.5];
+        let base = p.positions.len() as u32;
+        let h = cell.heights().map(|h| {
+            let h = h.get();
+            if h.is_finite() { h - OVERLAY_LIFT } else { 0.0 }
+        });
+        // Bottom left, bottom right, top left, top right (row 0 is the south edge: +Z in the RO world).
+        for (k, (dx, dy)) in [(0.0, 0.0), (1.0, 0.0), (0.0, 1.0), (1.0, 1.0)].into_iter().enumerate() {
+            let world = [(x + dx) * GAT_CELL - half_w, h[k], (y + dy) * GAT_CELL - half_h];
+            p.positions.push(world_to_gltf(world));
+            p.colors.push(colour);
+        }
+        p.indices.extend([base, base + 1, base + 3, base + 3, base + 2, base]);
+    }
+    scene.materials.push(Material {
+        name: "walkability".into(),
+        alpha_blend: true,
+        double_sided: true,
+        unlit: true,
+        ..Material::default()
+    });
+    p.material = Some(scene.materials.len() - 1);
+    scene.meshes.push(Mesh { name: "walkability".into(), primitives: vec![p], ..Default::default() });
+    Node { name: "walkability".into(), mesh: Some(scene.meshes.len() - 1), ..Default::default() }
+}
