@@ -53,6 +53,7 @@ const SAMPLES: &[(&str, &str)] = &[
     ("ragnarok/sample.act", "ro-act"),
     ("ragnarok/sprite.spr", "ro-spr"),
     ("ragnarok/map.gat", "ro-gat"),
+    ("ragnarok/map.rsw", "ro-rsw"),
 ];
 
 /// Formats with no sample file: never identified (`dr-ftg-spr`: no extension, only `--format`).

@@ -12,13 +12,14 @@
 //! Where they differ or are silent:
 //! - The header names at 1.4: roBrowser and korangar read ini, gnd, gat and (≥ 1.4) src; BrowEdit3 reads
 //!   the gat name only above 1.4 (ini, gnd, src). relic reads four names at 1.4 and falls back to
-//!   BrowEdit3's three when the file does not read that way (`gat_file` then absent). Below 1.4 both
+//!   BrowEdit3's three when the file does not read that way or leaves bytes unread that three names
+//!   read (`gat_file` then absent). Below 1.4 both
 //!   read three names (relic calls the third the GAT, as roBrowser does).
 //! - The byte after the version (≥ 2.2) and, in 2.6+, one byte in each model record: unknown meaning,
 //!   kept. roBrowser, korangar, BrowEdit3 and GRF Editor read the model byte from build 186; RagLite from
 //!   build 162, and its fixtures (`v0206-with-rsm2-flag.rsw` of build 162, `v0206-no-rsm2-flag.rsw` of
 //!   build 161) agree with it. relic reads by RagLite's threshold and falls back to the other reading
-//!   when the objects do not read that way.
+//!   when the objects do not read that way (or leave bytes unread that the other reading reads).
 //! - 2.7: a counted int32 list before the objects and an int32 in each model record (roBrowser,
 //!   BrowEdit3, GRF Editor agree on the place; the meaning is unknown); no 2.7 file was at hand.
 //! - Light colours: roBrowser reads three int32, korangar, BrowEdit3 and GRF Editor three floats; real

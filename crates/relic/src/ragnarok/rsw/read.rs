@@ -1,6 +1,7 @@
 //! Bytes to [`Rsw`], through the bounded reader. Two layouts the loaders disagree on are tried in turn
 //! (see [`super`]): at 1.4 the three or four header names, and in 2.6 whether model records carry the
-//! byte of builds ≥ 162 (RagLite; 186 in the other loaders). The first reading is tried first; the other one only when it fails.
+//! byte of builds ≥ 162 (RagLite; 186 in the other loaders). The first reading is tried first; the other
+//! one when it fails or leaves trailing bytes.
 
 use super::types::*;
 use super::FORMAT_ID;
@@ -23,13 +24,17 @@ struct Layout {
     model_byte_by_build: bool,
 }
 
-/// Parses an RSW file.
+/// Parses an RSW file. Where the loaders disagree (1.4 names, the 2.6+ model byte) the first reading is
+/// kept when it reads the whole file; when it fails, or leaves bytes it does not understand (trailing
+/// bytes), the other reading is taken if it reads the whole file.
 pub fn parse(data: &[u8]) -> Result<Rsw> {
     let first = parse_with(data, Layout { names_1_4: true, model_byte_by_build: true });
-    let Err(first_err) = first else { return first };
+    if first.as_ref().is_ok_and(|r| r.trailing.0.is_empty()) {
+        return first;
+    }
     let version = match data {
         [b'G', b'R', b'S', b'W', major, minor, ..] => Version::new(*major, *minor),
-        _ => return Err(first_err),
+        _ => return first,
     };
     let mut others = Vec::new();
     if version == Version::new(1, 4) {
@@ -38,7 +43,10 @@ pub fn parse(data: &[u8]) -> Result<Rsw> {
     if version.at_least(2, 6) {
         others.push(Layout { names_1_4: true, model_byte_by_build: false });
     }
-    others.into_iter().find_map(|l| parse_with(data, l).ok()).ok_or(first_err)
+    match others.into_iter().filter_map(|l| parse_with(data, l).ok()).find(|r| r.trailing.0.is_empty()) {
+        Some(clean) => Ok(clean),
+        None => first,
+    }
 }
 
 fn parse_with(data: &[u8], layout: Layout) -> Result<Rsw> {

@@ -9,6 +9,10 @@
 //! ground) at its four corner heights, lifted by [`OVERLAY_LIFT`], coloured by
 //! [`crate::ragnarok::gat::cell_colour`] at half opacity, unlit.
 //!
+//! Models are looked for in `data\model\` of the map's GRF, of its client folder (the nearest folder
+//! named `data` above it), then in the map's own folder (`model/<path>`, `<path>`), `--models` and
+//! `--textures` (`data/model/<path>`, `model/<path>`, `<path>`), ASCII case ignored.
+//!
 //! Models: each placed model is `T(p)·Rz(rz)·Rx(rx)·Ry(ry)·S(s)` in the Y-down world (roBrowser's
 //! `createInstance`, BrowEdit3's `RsmRenderer` with its own axes folded in: the same order), applied to
 //! the model in its Y-down file space; relic's RSM scene ([`crate::ragnarok::rsm::scene::to_scene`]) is
@@ -101,6 +105,8 @@ enum Place {
     Archive(Arc<dyn FileLookup>),
     /// The client's `data` folder.
     ClientData(PathBuf),
+    /// The map's own folder: `model/<f>` or `<f>` (a map and its models copied out together).
+    MapFolder(PathBuf),
     /// `--models` or `--textures`: `data/model/<f>`, `model/<f>` or `<f>` under a folder or in an archive.
     Folder(PathBuf, &'static str),
     OtherArchive(Arc<dyn FileLookup>, &'static str),
@@ -117,6 +123,7 @@ impl Place {
             Place::Archive(a) => a.read(&under[0]),
             Place::OtherArchive(a, _) => under.iter().find_map(|n| a.read(n)),
             Place::ClientData(dir) => read_file(dir, &format!("model/{k}")),
+            Place::MapFolder(dir) => read_file(dir, &format!("model/{k}")).or_else(|| read_file(dir, &k)),
             Place::Folder(dir, _) => under.iter().find_map(|n| read_file(dir, n)),
         }
     }
@@ -125,6 +132,7 @@ impl Place {
         match self {
             Place::Archive(a) => a.describe(),
             Place::ClientData(dir) => dir.join("model").display().to_string(),
+            Place::MapFolder(dir) => dir.display().to_string(),
             Place::Folder(dir, option) => format!("{option} {}", dir.display()),
             Place::OtherArchive(a, option) => format!("{option} {}", a.describe()),
         }
@@ -158,8 +166,13 @@ impl Sources {
         if let Some(a) = &opts.archive_files {
             places.push(Place::Archive(Arc::clone(a)));
         }
-        if let Some(dir) = path.and_then(client_data) {
-            places.push(Place::ClientData(dir));
+        let client = path.and_then(client_data);
+        let own = path.and_then(Path::parent).map(|d| if d.as_os_str().is_empty() { Path::new(".") } else { d });
+        if let Some(dir) = &client {
+            places.push(Place::ClientData(dir.clone()));
+        }
+        if let Some(dir) = own.filter(|d| client.as_deref() != Some(*d)) {
+            places.push(Place::MapFolder(dir.to_path_buf()));
         }
         for (given, option) in [(&opts.models, "--models"), (&opts.textures, "--textures")] {
             if let Some(p) = given {
