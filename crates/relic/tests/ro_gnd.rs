@@ -535,3 +535,26 @@ fn convert_gives_scene_heightmap_and_document() {
     assert_eq!(doc.value["ground"]["heightmap"]["min"], -10.0);
     assert_eq!(codec.write_json(doc.value.clone()).unwrap(), bytes);
 }
+
+/// Textures are found as RSM textures are: `data\texture\<stored>` of the client folder the map sits
+/// in (ASCII case ignored); a missing one leaves its material untextured and says so.
+#[test]
+fn textures_from_the_client_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    std::fs::create_dir_all(data.join("texture/Prontera")).unwrap();
+    let wall = concat!(env!("CARGO_MANIFEST_DIR"), "/../../samples/ragnarok/wall.bmp");
+    std::fs::copy(wall, data.join("texture/Prontera/P_Ground01.bmp")).unwrap();
+    let map = data.join("map.gnd");
+    std::fs::copy(SAMPLE, &map).unwrap();
+    let opts = relic::registry::ConvertOptions::default();
+    let out = registry::by_id("ro-gnd").unwrap().codec.convert_at(&std::fs::read(&map).unwrap(), &map, &opts).unwrap();
+    let relic::asset::Asset::Scene(scene) = &out[0].asset else { panic!() };
+    assert_eq!(scene.textures.len(), 1);
+    assert_eq!(scene.textures[0].name, "prontera\\p_ground01.bmp");
+    assert_eq!(scene.materials[0].texture, Some(0));
+    assert!(scene.materials[1].texture.is_none());
+    let notes = opts.notes.lock().unwrap().clone();
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert!(notes[0].contains("data\\texture\\backside.bmp"), "{notes:?}");
+}
