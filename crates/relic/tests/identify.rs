@@ -47,6 +47,7 @@ const SAMPLES: &[(&str, &str)] = &[
     ("freerct/tiles.rcd", "freerct-rcd"),
     ("ragnarok/dye.pal", "ro-pal"),
     ("ragnarok/example.grf", "ro-grf"),
+    ("ragnarok/map.gnd", "ro-gnd"),
     ("ragnarok/pyramid.rsm", "ro-rsm"),
     ("ragnarok/pyramid.rsm2", "ro-rsm"),
     ("ragnarok/wall.bmp", "ro-texture"),

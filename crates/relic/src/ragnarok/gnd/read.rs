@@ -66,7 +66,8 @@ pub fn parse(bytes: &[u8]) -> Result<Gnd> {
     if lightmaps.width < 0 || lightmaps.height < 0 || lightmaps.cells < 0 {
         return Err(r.error("lightmaps", "a negative lightmap size"));
     }
-    let per = lightmaps.per_lightmap();
+    let per =
+        lightmaps.checked_texels().map(|t| t * 4).ok_or_else(|| r.error("lightmaps", "lightmap size overflows"))?;
     let n = r.count(u64::from(lm_count), per, "lightmaps.data")?;
     let total = n.checked_mul(per).ok_or_else(|| r.error("lightmaps.data", "size overflows"))?;
     lightmaps.data = Base64(r.bytes(total, "lightmaps.data")?.to_vec());

@@ -120,6 +120,9 @@ struct Builder<'a> {
     options: &'a GroundOptions,
 }
 
+/// One corner of a quad: position, texture coordinates, lightmap corner (0 or 1 along u and v), tile colour.
+type Corner = ([f32; 3], [f32; 2], [usize; 2], [f32; 3]);
+
 /// The rounded mean of the 2 × 2 lightmap texels around a surface corner (see the module notes).
 pub fn corner_shadow(lightmaps: &Lightmaps, index: usize, corner: [usize; 2]) -> u8 {
     let (w, h) = (usize::try_from(lightmaps.width).unwrap_or(0), usize::try_from(lightmaps.height).unwrap_or(0));
@@ -173,7 +176,7 @@ impl Builder<'_> {
 
     /// Emits one quad: `corners` are (position, uv, lightmap corner, tile colour) in the order
     /// a, b, c, d with triangles (a, b, d) and (d, c, a).
-    fn quad(&mut self, surface: &Surface, corners: [([f32; 3], [f32; 2], [usize; 2], [f32; 3]); 4]) {
+    fn quad(&mut self, surface: &Surface, corners: [Corner; 4]) {
         let p = self.primitive(surface.texture);
         let lightmaps = self.options.lightmaps;
         let gnd = self.gnd;

@@ -198,8 +198,12 @@ pub struct Lightmaps {
 impl Lightmaps {
     /// Texels of one lightmap (`width × height × cells`), 0 when a factor is negative or it overflows.
     pub fn texels(&self) -> usize {
-        let t = i64::from(self.width) * i64::from(self.height) * i64::from(self.cells);
-        usize::try_from(t).unwrap_or(0)
+        self.checked_texels().unwrap_or(0)
+    }
+    /// Texels of one lightmap; `None` when a factor is negative or the product overflows.
+    pub fn checked_texels(&self) -> Option<usize> {
+        let t = i64::from(self.width).checked_mul(i64::from(self.height))?.checked_mul(i64::from(self.cells))?;
+        usize::try_from(t).ok()?.checked_mul(4).map(|_| usize::try_from(t).ok())?
     }
     /// Bytes of one lightmap: shadow texels plus RGB texels.
     pub fn per_lightmap(&self) -> usize {
