@@ -485,3 +485,35 @@ fn lights_sounds_and_effects_are_nodes_and_the_map_passes_the_validator() {
         assert_eq!((r.errors, r.warnings), (0, 0), "{r:?}");
     }
 }
+
+/// The sample map with its sample ground, altitude and model: ground and the GND's water (1.9 holds
+/// water, which wins over the RSW's), the pyramid placed twice, the missing tower named once.
+#[test]
+fn the_sample_map_converts_with_its_ground_water_models_and_overlay() {
+    let samples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/ragnarok");
+    let path = samples.join("map.rsw");
+    let bytes = std::fs::read(&path).unwrap();
+    let opts = ConvertOptions::default();
+    let assets = codec().convert_at(&bytes, &path, &opts).unwrap();
+    let Asset::Scene(scene) = &assets[1].asset else { panic!("a scene") };
+    for name in ["ground", "water", "walkability"] {
+        assert_eq!(root(scene, name).children.len(), 1, "{name}");
+    }
+    let placed = &root(scene, "models").children;
+    assert_eq!(placed.len(), 3);
+    assert!(!scene.nodes[placed[0]].children.is_empty() && !scene.nodes[placed[1]].children.is_empty());
+    assert!(scene.nodes[placed[2]].children.is_empty(), "the missing tower");
+    let notes = opts.notes.lock().unwrap().clone();
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert!(notes[0].contains("tower.rsm"), "{notes:?}");
+    let dir = tempfile::tempdir().unwrap();
+    let glb = dir.path().join("map.glb");
+    std::fs::write(&glb, relic::export::gltf::to_glb(scene).unwrap()).unwrap();
+    let Some(reports) = relic::testing::validate_gltf(&[&glb]) else {
+        assert!(std::env::var_os("CI").is_none(), "the validator must run under CI");
+        return;
+    };
+    for r in reports {
+        assert_eq!((r.errors, r.warnings), (0, 0), "{r:?}");
+    }
+}
