@@ -157,23 +157,41 @@ fn version_1_9_reads_every_field() {
     assert_eq!(rsw.gat_file.as_ref().unwrap().text, "map.gat");
     assert_eq!(rsw.src_file.as_ref().unwrap().text, "map.src");
     let w = rsw.water.as_ref().unwrap();
-    assert_eq!((w.level, w.water_type, w.wave_height, w.wave_speed, w.wave_pitch), (Some(-3.5), Some(2), Some(1.5), Some(2.5), Some(60.0)));
+    assert_eq!(
+        (w.level, w.water_type, w.wave_height, w.wave_speed, w.wave_pitch),
+        (Some(-3.5), Some(2), Some(1.5), Some(2.5), Some(60.0))
+    );
     assert_eq!(w.anim_speed, Some(4));
     let l = rsw.light.as_ref().unwrap();
-    assert_eq!((l.longitude, l.latitude, l.diffuse, l.ambient, l.shadow_opacity), (45, 30, [1.0, 0.9, 0.8], [0.3, 0.35, 0.4], Some(0.6)));
+    assert_eq!(
+        (l.longitude, l.latitude, l.diffuse, l.ambient, l.shadow_opacity),
+        (45, 30, [1.0, 0.9, 0.8], [0.3, 0.35, 0.4], Some(0.6))
+    );
     let g = rsw.ground.unwrap();
     assert_eq!((g.top, g.bottom, g.left, g.right), (-500, 500, -500, 500));
     assert_eq!(rsw.objects.len(), 5);
     let Object::Model(m) = &rsw.objects[0] else { panic!("a model first") };
     assert_eq!(m.name.as_ref().unwrap().text, "model0");
     assert_eq!((m.anim_type, m.anim_speed, m.block_type, m.flag, m.unknown), (Some(2), Some(1.0), Some(0), None, None));
-    assert_eq!((m.file.text.as_str(), m.position, m.rotation, m.scale), ("pyramid.rsm", [10.0, -2.0, 30.0], [10.0, 20.0, 30.0], [1.0, 2.0, 3.0]));
+    assert_eq!(
+        (m.file.text.as_str(), m.position, m.rotation, m.scale),
+        ("pyramid.rsm", [10.0, -2.0, 30.0], [10.0, 20.0, 30.0], [1.0, 2.0, 3.0])
+    );
     let Object::Light(l) = &rsw.objects[2] else { panic!("a light") };
-    assert_eq!((l.name.text.as_str(), l.position, l.color, l.range), ("lamp", [1.0, -20.0, 3.0], [2.0, 0.5, 0.25], 40.0));
+    assert_eq!(
+        (l.name.text.as_str(), l.position, l.color, l.range),
+        ("lamp", [1.0, -20.0, 3.0], [2.0, 0.5, 0.25], 40.0)
+    );
     let Object::Sound(s) = &rsw.objects[3] else { panic!("a sound") };
-    assert_eq!((s.file.text.as_str(), s.volume, s.width, s.height, s.range, s.cycle), ("wind.wav", 0.8, 10, 12, 50.0, None));
+    assert_eq!(
+        (s.file.text.as_str(), s.volume, s.width, s.height, s.range, s.cycle),
+        ("wind.wav", 0.8, 10, 12, 50.0, None)
+    );
     let Object::Effect(e) = &rsw.objects[4] else { panic!("an effect") };
-    assert_eq!((e.name.text.as_str(), e.position, e.id, e.delay, e.params), ("smoke", [2.0, -3.0, 2.0], 47, 0.5, [1.0, 2.0, 3.0, 4.0]));
+    assert_eq!(
+        (e.name.text.as_str(), e.position, e.id, e.delay, e.params),
+        ("smoke", [2.0, -3.0, 2.0], 47, 0.5, [1.0, 2.0, 3.0, 4.0])
+    );
     assert!(rsw.quadtree.is_none() && rsw.trailing.0.is_empty());
     round_trips(&bytes);
 }
@@ -321,7 +339,10 @@ fn sniffed_by_magic_and_a_known_version() {
     assert_eq!(registry::sniff(&bytes, "x.bin").unwrap().0.id, "ro-rsw");
     assert!(registry::sniff(b"GRSW\x09\x09rest", "x.bin").map_or(true, |(f, _)| f.id != "ro-rsw"));
     let info = codec().info(&rsw_file(1, 9, 0, false, &two_pyramids(), false)).unwrap();
-    assert_eq!((info["models"].as_u64(), info["model_files"].as_u64(), info["lights"].as_u64()), (Some(2), Some(2), Some(1)));
+    assert_eq!(
+        (info["models"].as_u64(), info["model_files"].as_u64(), info["lights"].as_u64()),
+        (Some(2), Some(2), Some(1))
+    );
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -463,7 +484,10 @@ fn lights_sounds_and_effects_are_nodes_and_the_map_passes_the_validator() {
     let shine = Quat::from_array(rotation) * Vec3::NEG_Z;
     assert!((shine.y + 30f32.to_radians().cos()).abs() < 1e-5, "{shine}");
     let sound = &scene.nodes[root(&scene, "sounds").children[0]];
-    assert_eq!((sound.name.as_str(), sound.extras["file"].as_str(), sound.extras["cycle"].as_f64()), ("wind", Some("wind.wav"), Some(4.0)));
+    assert_eq!(
+        (sound.name.as_str(), sound.extras["file"].as_str(), sound.extras["cycle"].as_f64()),
+        ("wind", Some("wind.wav"), Some(4.0))
+    );
     let effect = &scene.nodes[root(&scene, "effects").children[0]];
     assert_eq!((effect.name.as_str(), effect.extras["id"].as_i64()), ("smoke", Some(47)));
     assert!(!root(&scene, "walkability").children.is_empty());

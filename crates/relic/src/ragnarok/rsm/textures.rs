@@ -30,9 +30,8 @@ const MODEL_ROOT: &str = "data/model/";
 
 /// A map's own files, directly in `data/` (`data/prontera.gnd`): what a map (`ro-rsw`) asks its archive for.
 fn is_map_file(k: &str) -> bool {
-    k.strip_prefix("data/").is_some_and(|rest| {
-        !rest.contains('/') && [".gnd", ".gat", ".rsw"].iter().any(|ext| rest.ends_with(ext))
-    })
+    k.strip_prefix("data/")
+        .is_some_and(|rest| !rest.contains('/') && [".gnd", ".gat", ".rsw"].iter().any(|ext| rest.ends_with(ext)))
 }
 
 /// Normalised lookup key: ASCII lower case, `/` separators, no leading `/`.

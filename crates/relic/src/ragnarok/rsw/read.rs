@@ -8,8 +8,8 @@ use super::FORMAT_ID;
 use crate::bytes::Base64;
 use crate::codec::text::{decode, encode, CP949};
 use crate::error::{Error, Result};
-use crate::reader::Reader;
 use crate::ragnarok::rsm::types::before_nul;
+use crate::reader::Reader;
 
 /// The smallest object record (type int32 + a light: name 80, position 12, colour 12, range 4): what a
 /// count is checked against before anything is allocated.

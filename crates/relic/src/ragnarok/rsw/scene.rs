@@ -233,7 +233,8 @@ struct Template {
 /// puts them, around the origin when the ground is missing.
 pub fn convert_map(rsw: &Rsw, input_len: u64, path: Option<&Path>, opts: &ConvertOptions) -> Result<Option<Scene>> {
     let sources = Sources::new(path, opts)?;
-    let map_name = path.and_then(|p| p.file_name()).map(|n| n.to_string_lossy().into_owned()).or_else(|| opts.entry_name.clone());
+    let map_name =
+        path.and_then(|p| p.file_name()).map(|n| n.to_string_lossy().into_owned()).or_else(|| opts.entry_name.clone());
     let mut input_len = input_len;
     let mut scene = Scene::default();
     for name in ROOTS {
@@ -257,10 +258,12 @@ pub fn convert_map(rsw: &Rsw, input_len: u64, path: Option<&Path>, opts: &Conver
                         ..Default::default()
                     };
                     let ground = crate::ragnarok::gnd::ground_scene(&gnd, lookup, &options)?;
-                    let names: Vec<String> = ground.roots.iter().filter_map(|&r| ground.nodes.get(r)).map(|n| n.name.clone()).collect();
+                    let names: Vec<String> =
+                        ground.roots.iter().filter_map(|&r| ground.nodes.get(r)).map(|n| n.name.clone()).collect();
                     let roots = scene.merge(ground);
                     for (r, name) in roots.into_iter().zip(names) {
-                        let parent = if name == crate::ragnarok::gnd::scene::WATER { root("water") } else { root("ground") };
+                        let parent =
+                            if name == crate::ragnarok::gnd::scene::WATER { root("water") } else { root("ground") };
                         scene.nodes[parent].children.push(r);
                     }
                 }
@@ -328,7 +331,12 @@ pub fn convert_map(rsw: &Rsw, input_len: u64, path: Option<&Path>, opts: &Conver
                 if let Some(entry) = missing.iter_mut().find(|(f, _)| key(f) == k) {
                     entry.1 += 1;
                 }
-                let name = m.name.as_ref().map(|n| n.text.clone()).filter(|n| !n.is_empty()).unwrap_or_else(|| m.file.text.clone());
+                let name = m
+                    .name
+                    .as_ref()
+                    .map(|n| n.text.clone())
+                    .filter(|n| !n.is_empty())
+                    .unwrap_or_else(|| m.file.text.clone());
                 let extras = json!({
                     "rsw_index": i,
                     "file": m.file.text,
@@ -388,8 +396,11 @@ pub fn convert_map(rsw: &Rsw, input_len: u64, path: Option<&Path>, opts: &Conver
     }
     if !missing.is_empty() {
         let placements: usize = missing.iter().map(|(_, n)| n).sum();
-        let mut names: Vec<String> =
-            missing.iter().take(MISSING_LISTED).map(|(f, _)| format!("'data\\model\\{}'", f.replace('/', "\\"))).collect();
+        let mut names: Vec<String> = missing
+            .iter()
+            .take(MISSING_LISTED)
+            .map(|(f, _)| format!("'data\\model\\{}'", f.replace('/', "\\")))
+            .collect();
         if missing.len() > MISSING_LISTED {
             names.push(format!("and {} more", missing.len() - MISSING_LISTED));
         }
@@ -545,7 +556,11 @@ fn walkability(scene: &mut Scene, gat: &crate::ragnarok::gat::Gat) -> Node {
         let base = p.positions.len() as u32;
         let h = cell.heights().map(|h| {
             let h = h.get();
-            if h.is_finite() { h - OVERLAY_LIFT } else { 0.0 }
+            if h.is_finite() {
+                h - OVERLAY_LIFT
+            } else {
+                0.0
+            }
         });
         // Bottom left, bottom right, top left, top right (row 0 is the south edge: +Z in the RO world).
         for (k, (dx, dy)) in [(0.0, 0.0), (1.0, 0.0), (0.0, 1.0), (1.0, 1.0)].into_iter().enumerate() {

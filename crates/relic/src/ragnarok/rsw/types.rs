@@ -369,9 +369,9 @@ impl Rsw {
             ground: version.has_ground().then_some(Ground { top: -500, bottom: 500, left: -500, right: 500 }),
             unknown_list: version.has_unknown_list().then(Vec::new),
             objects: Vec::new(),
-            quadtree: version
-                .has_quadtree()
-                .then(|| vec![QuadNode { max: [0.0; 3], min: [0.0; 3], half_size: [0.0; 3], center: [0.0; 3] }; QUADTREE_NODES]),
+            quadtree: version.has_quadtree().then(|| {
+                vec![QuadNode { max: [0.0; 3], min: [0.0; 3], half_size: [0.0; 3], center: [0.0; 3] }; QUADTREE_NODES]
+            }),
             trailing: Base64::default(),
         }
     }

@@ -47,9 +47,8 @@ impl Out {
     fn name(&mut self, name: &Name, len: usize, field: &str) -> Result<()> {
         let bytes = match name.usable_raw().filter(|raw| raw.len() == len) {
             Some(raw) => raw.to_vec(),
-            None => encode_fixed(&name.text, len).ok_or_else(|| {
-                refuse(field, format!("`{}` does not fit a {len}-byte CP949 field", name.text))
-            })?,
+            None => encode_fixed(&name.text, len)
+                .ok_or_else(|| refuse(field, format!("`{}` does not fit a {len}-byte CP949 field", name.text)))?,
         };
         self.bytes.extend_from_slice(&bytes);
         Ok(())
