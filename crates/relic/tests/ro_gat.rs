@@ -315,3 +315,16 @@ fn info_lists_the_types() {
     assert_eq!(info["types"][0]["name"], "walkable");
     assert_eq!(info["types"].as_array().unwrap().len(), 6);
 }
+
+#[test]
+fn a_field_sized_map_converts_in_one_pass() {
+    // 256 × 256 cells (a field map is up to about 400 × 400): every step is linear in the cells, so this
+    // finishes in moments; a per-pixel rescan of the map would not.
+    let (w, h) = (256u32, 256u32);
+    let cells: Vec<C> = (0..w * h).map(|i| ([-((i % 97) as f32); 4], i % 7)).collect();
+    let bytes = gat_file(1, 2, w, h, &cells, &[]);
+    let (walk, heights, doc) = images(&bytes);
+    assert_eq!((walk.frames[0].width, heights.frames[0].width), (256, 257));
+    assert_eq!(doc["legend"]["types"].as_array().unwrap().len(), 7);
+    assert_eq!(gat::FORMAT.codec.pack_input("w.png", &png_of(&walk), &PackRequest::default()).unwrap(), bytes);
+}
