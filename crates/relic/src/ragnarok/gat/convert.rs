@@ -240,8 +240,7 @@ impl HeightGrid {
             }
         }
         let disagreeing = lo.iter().zip(&hi).filter(|(l, u)| l < u).count() as u64;
-        let corners: Vec<Option<f64>> =
-            sum.iter().zip(&n).map(|(&s, &c)| (c > 0).then(|| s / f64::from(c))).collect();
+        let corners: Vec<Option<f64>> = sum.iter().zip(&n).map(|(&s, &c)| (c > 0).then(|| s / f64::from(c))).collect();
         let mut finite = corners.iter().flatten().copied();
         let range = finite.next().map(|first| finite.fold((first, first), |(lo, hi), v| (lo.min(v), hi.max(v))));
         HeightGrid { width: w as u32, height: h as u32, corners, disagreeing, range }
