@@ -58,13 +58,17 @@ fn the_committed_sample_is_the_handmade_map() {
 #[test]
 fn versions_1_2_and_1_3_read_every_cell_exactly_and_write_back() {
     for minor in [2, 3] {
-        let cells = [([0.0, -1.5, 2.25, -7.0], 0), ([10.0, 11.0, 12.0, 13.0], 5), ([-0.0, 1e-3, 3.5, 4.0], 0x8000_0001)];
+        let cells =
+            [([0.0, -1.5, 2.25, -7.0], 0), ([10.0, 11.0, 12.0, 13.0], 5), ([-0.0, 1e-3, 3.5, 4.0], 0x8000_0001)];
         let bytes = gat_file(1, minor, 3, 1, &cells, &[]);
         let g = Gat::read(&bytes).unwrap();
         assert_eq!(g.version, Version::new(1, minor));
         assert_eq!((g.width, g.height, g.cells.len()), (3, 1, 3));
         let c = &g.cells[0];
-        assert_eq!([c.bottom_left.get(), c.bottom_right.get(), c.top_left.get(), c.top_right.get()], [0.0, -1.5, 2.25, -7.0]);
+        assert_eq!(
+            [c.bottom_left.get(), c.bottom_right.get(), c.top_left.get(), c.top_right.get()],
+            [0.0, -1.5, 2.25, -7.0]
+        );
         assert_eq!(g.cells[1].kind, 5);
         assert_eq!(g.cells[2].kind, 0x8000_0001);
         assert_eq!(g.cells[2].bottom_left.bits(), (-0.0f32).to_bits(), "-0.0 kept");
@@ -75,7 +79,10 @@ fn versions_1_2_and_1_3_read_every_cell_exactly_and_write_back() {
     // The sample: cell (x, y) at y·width + x, row 0 south.
     let g = Gat::read(&sample()).unwrap();
     let c = g.cell(2, 1).unwrap();
-    assert_eq!([c.bottom_left.get(), c.bottom_right.get(), c.top_left.get(), c.top_right.get()], [-10.0, -12.5, -15.0, -17.5]);
+    assert_eq!(
+        [c.bottom_left.get(), c.bottom_right.get(), c.top_left.get(), c.top_right.get()],
+        [-10.0, -12.5, -15.0, -17.5]
+    );
     assert_eq!(c.kind, 3);
     let north = g.cell(4, 3).unwrap();
     assert_eq!([north.bottom_left.get(), north.top_right.get()], [-35.0, -42.5]);
@@ -106,7 +113,22 @@ fn kinds_have_names_and_distinct_colours() {
     assert_eq!(kind_name(77), "unknown type");
     assert_eq!(cell_colour(0), [255, 255, 255, 255]);
     assert_eq!(cell_colour(1), [0, 0, 0, 255]);
-    let kinds = [0, 1, 2, 3, 4, 5, 6, 0x8000_0000, 0x8000_0001, 0x8000_0002, 0x8000_0003, 0x8000_0004, 0x8000_0005, 0x8000_0006];
+    let kinds = [
+        0,
+        1,
+        2,
+        3,
+        4,
+        5,
+        6,
+        0x8000_0000,
+        0x8000_0001,
+        0x8000_0002,
+        0x8000_0003,
+        0x8000_0004,
+        0x8000_0005,
+        0x8000_0006,
+    ];
     let colours: std::collections::HashSet<[u8; 4]> = kinds.iter().map(|&k| cell_colour(k)).collect();
     assert_eq!(colours.len(), kinds.len(), "each known type its own colour");
     assert!(kinds.iter().all(|&k| cell_colour(k)[3] == 255));
@@ -168,7 +190,8 @@ fn the_json_has_a_legend_and_packs_back_byte_for_byte() {
     assert_eq!(doc["cells"][7]["type"], 3);
     assert_eq!(doc["cells"][7]["top_left"], -15.0);
     let types = doc["legend"]["types"].as_array().unwrap();
-    let listed: Vec<(u64, u64)> = types.iter().map(|t| (t["type"].as_u64().unwrap(), t["cells"].as_u64().unwrap())).collect();
+    let listed: Vec<(u64, u64)> =
+        types.iter().map(|t| (t["type"].as_u64().unwrap(), t["cells"].as_u64().unwrap())).collect();
     assert_eq!(listed, [(0, 8), (1, 4), (3, 2), (5, 3), (0x8000_0001, 1), (0x8000_0003, 2)]);
     assert_eq!(types[0]["name"], "walkable");
     assert_eq!(types[0]["colour"], "#FFFFFF");
@@ -230,8 +253,8 @@ fn the_walkability_png_is_one_pixel_per_cell_north_up() {
     // Row 1 from the south (image row 2): 0 3 3 0 5.
     assert_eq!([at(0, 2), at(1, 2), at(3, 2), at(4, 2)], [white, blue, white, brown]);
     for r in 0..4 {
-        for x in 0..5 {
-            assert_eq!(at(x, r), cell_colour(SAMPLE_KINDS[3 - r][x]), "pixel ({x}, {r})");
+        for (x, &kind) in SAMPLE_KINDS[3 - r].iter().enumerate() {
+            assert_eq!(at(x, r), cell_colour(kind), "pixel ({x}, {r})");
         }
     }
     let legend = walk.text.iter().find(|(k, _)| k == "relic-ro-gat-legend").unwrap();
@@ -314,4 +337,17 @@ fn info_lists_the_types() {
     assert_eq!((info["width"].as_u64(), info["height"].as_u64(), info["cells"].as_u64()), (Some(5), Some(4), Some(20)));
     assert_eq!(info["types"][0]["name"], "walkable");
     assert_eq!(info["types"].as_array().unwrap().len(), 6);
+}
+
+#[test]
+fn a_field_sized_map_converts_in_one_pass() {
+    // 256 × 256 cells (a field map is up to about 400 × 400): every step is linear in the cells, so this
+    // finishes in moments; a per-pixel rescan of the map would not.
+    let (w, h) = (256u32, 256u32);
+    let cells: Vec<C> = (0..w * h).map(|i| ([-((i % 97) as f32); 4], i % 7)).collect();
+    let bytes = gat_file(1, 2, w, h, &cells, &[]);
+    let (walk, heights, doc) = images(&bytes);
+    assert_eq!((walk.frames[0].width, heights.frames[0].width), (256, 257));
+    assert_eq!(doc["legend"]["types"].as_array().unwrap().len(), 7);
+    assert_eq!(gat::FORMAT.codec.pack_input("w.png", &png_of(&walk), &PackRequest::default()).unwrap(), bytes);
 }

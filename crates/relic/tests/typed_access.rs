@@ -127,6 +127,10 @@ const TYPED: &[(&str, Reader)] = &[
         let gnd = relic::ragnarok::gnd::Gnd::read(b)?;
         Ok(Typed { json: tagged_document_json("ro-gnd", &gnd)?, written: vec![gnd.to_bytes()?] })
     }),
+    ("ro-gat", |_, b| {
+        let gat = relic::ragnarok::gat::Gat::read(b)?;
+        Ok(Typed { json: gat.to_json()?, written: vec![gat.to_bytes()?] })
+    }),
     ("drakan-srsc", |_, b| {
         use relic::drakan::srsc::{Srsc, SrscDocument};
         let srsc = Srsc::read(b)?;

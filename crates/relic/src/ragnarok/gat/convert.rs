@@ -206,13 +206,16 @@ pub struct HeightGrid {
     pub corners: Vec<Option<f64>>,
     /// Corners whose cells give different heights (a step in the ground).
     pub disagreeing: u64,
+    /// The smallest and largest corner height (the highest and the lowest ground: Y-down); `None` when no
+    /// corner has a finite height.
+    pub range: Option<(f64, f64)>,
 }
 
 impl HeightGrid {
     /// The grid of a GAT with cells (empty for one without).
     pub fn of(gat: &Gat) -> HeightGrid {
         if gat.cells.is_empty() {
-            return HeightGrid { width: 0, height: 0, corners: Vec::new(), disagreeing: 0 };
+            return HeightGrid { width: 0, height: 0, corners: Vec::new(), disagreeing: 0, range: None };
         }
         // A file that parsed holds width × height cells, so the corner grid is at most 4 × the cells.
         let (w, h) = (gat.width as usize + 1, gat.height as usize + 1);
@@ -237,21 +240,16 @@ impl HeightGrid {
             }
         }
         let disagreeing = lo.iter().zip(&hi).filter(|(l, u)| l < u).count() as u64;
-        let corners = sum.iter().zip(&n).map(|(&s, &c)| (c > 0).then(|| s / f64::from(c))).collect();
-        HeightGrid { width: w as u32, height: h as u32, corners, disagreeing }
-    }
-
-    /// The smallest and largest corner height (the highest and the lowest ground: Y-down).
-    pub fn range(&self) -> Option<(f64, f64)> {
-        let mut it = self.corners.iter().flatten().copied();
-        let first = it.next()?;
-        Some(it.fold((first, first), |(lo, hi), v| (lo.min(v), hi.max(v))))
+        let corners: Vec<Option<f64>> = sum.iter().zip(&n).map(|(&s, &c)| (c > 0).then(|| s / f64::from(c))).collect();
+        let mut finite = corners.iter().flatten().copied();
+        let range = finite.next().map(|first| finite.fold((first, first), |(lo, hi), v| (lo.min(v), hi.max(v))));
+        HeightGrid { width: w as u32, height: h as u32, corners, disagreeing, range }
     }
 
     /// The 16-bit level of a corner: 65535 at the highest ground (the smallest height), 0 at the lowest
     /// and for a corner without a finite height.
     pub fn level(&self, corner: Option<f64>) -> u16 {
-        match (corner, self.range()) {
+        match (corner, self.range) {
             (Some(v), Some((min, max))) if max > min => ((max - v) / (max - min) * 65535.0).round() as u16,
             _ => 0,
         }
@@ -260,7 +258,7 @@ impl HeightGrid {
 
 /// The `heights` entry of the document and the height map's text.
 fn heights_json(gat: &Gat, grid: &HeightGrid) -> Value {
-    let range = grid.range();
+    let range = grid.range;
     json!({
         "file": format!("{HEIGHTS_NAME}.png"),
         "width": grid.width,
@@ -288,7 +286,7 @@ pub fn height_map(grid: &HeightGrid) -> Image {
     for row in grid.corners.chunks(w.max(1)).rev() {
         levels.extend(row.iter().map(|&c| grid.level(c)));
     }
-    let text = match grid.range() {
+    let text = match grid.range {
         Some((min, max)) => format!(
             "min={min} max={max} step={} stored height = max - level * step (Y-down world units, a cell is 5 wide)",
             (max - min) / 65535.0

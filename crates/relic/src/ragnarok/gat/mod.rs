@@ -84,6 +84,11 @@ impl Gat {
     pub fn to_bytes(&self) -> Result<Vec<u8>> {
         write(self)
     }
+
+    /// The JSON of `relic convert --to json` (see [`convert::document`]).
+    pub fn to_json(&self) -> Result<serde_json::Value> {
+        convert::document(self)
+    }
 }
 
 pub static FORMAT: Format = Format {
