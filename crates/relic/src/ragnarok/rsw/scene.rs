@@ -24,10 +24,12 @@
 //! its meshes, materials and textures shared by all its placements (one mesh, many nodes); the nodes of
 //! its tree are repeated under each placement. Animations of placed models are not written (a map of
 //! hundreds of windmills would repeat every channel). The RSW model's node name (which mesh to show) is
-//! kept in the placement's extras, not applied.
+//! kept in the placement's extras, not applied. 2.2+ models are not lifted by their bounding box:
+//! BrowEdit3 places them with `S(1,−1,1)` alone; roBrowser's lift (see [`crate::ragnarok::world`]) is not
+//! applied (unsettled: no 2.2+ map with its models was at hand to compare).
 //!
 //! Lights: point lights (`KHR_lights_punctual`) at their place, colour as stored (scaled into 0..1, the
-//! excess into the intensity), range as stored (world units × the unit); the sun a directional light from
+//! excess into the intensity), range as stored (world units); the sun a directional light from
 //! longitude and latitude as BrowEdit3 turns them (`(0,1,0)·Rx(−latitude)·Ry(longitude)` points at the
 //! sun), ambient and diffuse colours and shadow opacity in the scene's extras. Sounds and effects are
 //! empty nodes at their place with their fields in `extras`.
@@ -275,7 +277,6 @@ pub fn convert_map(rsw: &Rsw, input_len: u64, path: Option<&Path>, opts: &Conver
             gnd_name.as_deref().unwrap_or("?")
         )),
     }
-    let world = |p: [f32; 3]| p;
 
     // The walkability overlay.
     let gat_name = companion(rsw.gat_file.as_ref(), map_name.as_deref(), "gat");
@@ -348,7 +349,7 @@ pub fn convert_map(rsw: &Rsw, input_len: u64, path: Option<&Path>, opts: &Conver
                     "rotation": m.rotation,
                     "scale": m.scale,
                 });
-                (name, models_root, placement(world(m.position), m.rotation, m.scale), extras, Some(k))
+                (name, models_root, placement(m.position, m.rotation, m.scale), extras, Some(k))
             }
             Object::Light(l) => {
                 let light = point_light(l);
@@ -357,7 +358,7 @@ pub fn convert_map(rsw: &Rsw, input_len: u64, path: Option<&Path>, opts: &Conver
                 let n = scene.nodes.len();
                 scene.nodes.push(Node {
                     name: l.name.text.clone(),
-                    transform: at(world(l.position)),
+                    transform: at(l.position),
                     light: Some(scene.lights.len() - 1),
                     extras,
                     ..Default::default()
@@ -375,11 +376,11 @@ pub fn convert_map(rsw: &Rsw, input_len: u64, path: Option<&Path>, opts: &Conver
                     "range": s.range,
                     "cycle": s.cycle,
                 });
-                (s.name.text.clone(), root("sounds"), at(world(s.position)), extras, None)
+                (s.name.text.clone(), root("sounds"), at(s.position), extras, None)
             }
             Object::Effect(e) => {
                 let extras = json!({"rsw_index": i, "id": e.id, "delay": e.delay, "params": e.params});
-                (e.name.text.clone(), root("effects"), at(world(e.position)), extras, None)
+                (e.name.text.clone(), root("effects"), at(e.position), extras, None)
             }
         };
         let n = scene.nodes.len();
