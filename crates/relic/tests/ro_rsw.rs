@@ -58,7 +58,7 @@ fn rsw_file(major: u8, minor: u8, build: i32, model_flag: bool, models: &[M<'_>]
     if v >= (1, 4) {
         out.extend(name("map.src", 40));
     }
-    if v < (2, 6) && v >= (1, 3) {
+    if ((1, 3)..(2, 6)).contains(&v) {
         f32s(&mut out, &[-3.5]); // level
         if v >= (1, 8) {
             i32s(&mut out, &[2]);
