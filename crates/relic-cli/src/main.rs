@@ -268,6 +268,9 @@ Examples:
         /// Where models find their textures: a folder or an archive (e.g. a GRF)
         #[arg(long, value_name = "DIR_OR_ARCHIVE")]
         textures: Option<PathBuf>,
+        /// Where maps find their models: a folder or an archive (e.g. a GRF); a Ragnarok map looks in its own GRF or client folder first
+        #[arg(long, value_name = "DIR_OR_ARCHIVE")]
+        models: Option<PathBuf>,
         /// The palette for indexed images: PALS, JASC-PAL, RIFF PAL, raw 768-byte RGB or 1024-byte RGBX (Ragnarok `.pal`)
         #[arg(long, value_name = "FILE")]
         palette: Option<PathBuf>,
@@ -868,6 +871,7 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
             to,
             mips,
             textures,
+            models,
             palette,
             bones,
             anims,
@@ -890,6 +894,7 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
             let options = relic::registry::ConvertOptions {
                 mips,
                 textures,
+                models,
                 palette,
                 settings,
                 bones,

@@ -337,6 +337,8 @@ pub struct Scene {
     pub textures: Vec<Texture>,
     pub skins: Vec<Skin>,
     pub animations: Vec<Animation>,
+    /// Lights, placed by the nodes that name them ([`Node::light`]); glTF `KHR_lights_punctual`.
+    pub lights: Vec<Light>,
     /// Application data kept beside the scene (glTF `scenes[0].extras`); `Null` for none. The same holds
     /// for the `extras` of nodes, meshes, materials and animations: what a format stores that glTF has no
     /// field for (flags, thresholds, bounds), so it is not lost.
@@ -386,7 +388,7 @@ impl Scene {
             .flat_map(|t| &t.image.frames)
             .map(|f| u64::from(f.width) * u64::from(f.height) * 4)
             .sum();
-        meshes + skins + keys + textures + n(self.nodes.len(), 64)
+        meshes + skins + keys + textures + n(self.nodes.len(), 64) + n(self.lights.len(), 64)
     }
 }
 
@@ -414,7 +416,103 @@ pub struct Node {
     pub children: Vec<usize>,
     pub mesh: Option<usize>,
     pub skin: Option<usize>,
+    /// The light the node places ([`Scene::lights`]).
+    pub light: Option<usize>,
     pub extras: serde_json::Value,
+}
+
+/// A light as glTF's `KHR_lights_punctual` defines it: placed by its node, shining down the node's −Z
+/// (directional and spot lights).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Light {
+    pub name: String,
+    pub kind: LightKind,
+    /// Linear RGB, each 0..1 (the exporter clamps).
+    pub color: [f32; 3],
+    /// Candela for point and spot lights, lux for directional ones.
+    pub intensity: f32,
+    /// Where a point or spot light's influence ends (`None`: it never ends).
+    pub range: Option<f32>,
+    pub extras: serde_json::Value,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum LightKind {
+    Directional,
+    Point,
+    /// Cone angles in radians, `0 <= inner < outer <= π/2`.
+    Spot {
+        inner_cone: f32,
+        outer_cone: f32,
+    },
+}
+
+impl Scene {
+    /// Appends `other` to this scene: its nodes, meshes, materials, textures, skins, animations and lights
+    /// go after this scene's, every index into them moved along. Returns `other`'s root nodes as indices
+    /// into this scene; they are not added to [`Scene::roots`] (put them under a node of this scene, or
+    /// into `roots`). `other`'s scene extras are dropped.
+    ///
+    /// ```
+    /// use relic::asset::{Mesh, Node, Scene};
+    ///
+    /// let part = || Scene {
+    ///     nodes: vec![Node { name: "leaf".into(), mesh: Some(0), ..Default::default() }],
+    ///     roots: vec![0],
+    ///     meshes: vec![Mesh::default()],
+    ///     ..Default::default()
+    /// };
+    /// let mut scene = part();
+    /// let roots = scene.merge(part());
+    /// assert_eq!(roots, vec![1]);
+    /// assert_eq!(scene.nodes[1].mesh, Some(1));
+    /// assert_eq!(scene.meshes.len(), 2);
+    /// ```
+    pub fn merge(&mut self, other: Scene) -> Vec<usize> {
+        let (nodes, meshes, materials, textures, skins, lights) = (
+            self.nodes.len(),
+            self.meshes.len(),
+            self.materials.len(),
+            self.textures.len(),
+            self.skins.len(),
+            self.lights.len(),
+        );
+        self.nodes.extend(other.nodes.into_iter().map(|mut n| {
+            n.children.iter_mut().for_each(|c| *c += nodes);
+            n.mesh = n.mesh.map(|m| m + meshes);
+            n.skin = n.skin.map(|s| s + skins);
+            n.light = n.light.map(|l| l + lights);
+            n
+        }));
+        self.meshes.extend(other.meshes.into_iter().map(|mut m| {
+            for p in &mut m.primitives {
+                p.material = p.material.map(|i| i + materials);
+            }
+            m
+        }));
+        self.materials.extend(other.materials.into_iter().map(|mut m| {
+            m.texture = m.texture.map(|t| t + textures);
+            m
+        }));
+        self.textures.extend(other.textures);
+        self.skins.extend(other.skins.into_iter().map(|mut s| {
+            s.joints.iter_mut().for_each(|j| *j += nodes);
+            s
+        }));
+        self.animations.extend(other.animations.into_iter().map(|mut a| {
+            for c in &mut a.channels {
+                c.target = match c.target {
+                    ChannelTarget::Node(n) => ChannelTarget::Node(n + nodes),
+                    ChannelTarget::TextureTransform { material, property } => {
+                        ChannelTarget::TextureTransform { material: material + materials, property }
+                    }
+                };
+            }
+            a
+        }));
+        self.lights.extend(other.lights);
+        other.roots.into_iter().map(|r| r + nodes).collect()
+    }
 }
 
 #[derive(Debug, Clone, Default)]

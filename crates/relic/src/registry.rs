@@ -174,6 +174,9 @@ pub struct ConvertOptions {
     pub mips: bool,
     /// Where models find their textures (`--textures`): a folder or an archive.
     pub textures: Option<PathBuf>,
+    /// Where maps find their models (`--models`): a folder or an archive (a Ragnarok map's RSM models,
+    /// looked for after the map's own GRF or client folder; `--textures` is tried after it).
+    pub models: Option<PathBuf>,
     /// The palette indexed images are drawn with (`--palette`): PALS, JASC-PAL, RIFF PAL, raw RGB or RGBX.
     pub palette: Option<PathBuf>,
     /// A palette found inside the archive being converted (an FTG's `.PAL`), for its images; `--palette`
@@ -625,9 +628,12 @@ pub static FORMATS: &[&Format] = &[
     &crate::evil_islands::sec::FORMAT,
     &crate::ragnarok::grf::FORMAT,
     &crate::ragnarok::rsm::FORMAT,
+    &crate::ragnarok::rsw::FORMAT,
     &crate::ragnarok::texture::FORMAT,
     &crate::ragnarok::act::FORMAT,
+    &crate::ragnarok::gnd::FORMAT,
     &crate::ragnarok::pal::FORMAT,
+    &crate::ragnarok::gat::FORMAT,
     &crate::drakan::srsc::FORMAT,
     &crate::drakan::db::FORMAT,
     &crate::dark_reign::ftg::FORMAT,
@@ -851,6 +857,7 @@ mod tests {
             "ro-pal",
             "ro-spr",
             "ro-act",
+            "ro-gat",
             "dr-ftg",
             "dr-spr",
             "dr-pal",

@@ -48,5 +48,5 @@ fn every_sample_survives_truncation_and_flips_through_convert_and_export() {
         }
         checked += 1;
     }
-    assert_eq!(checked, 40); // 40 since ragnarok/sprite.spr, sample.act and dye.pal (issue 26)
+    assert_eq!(checked, 43); // 43 since ragnarok/map.gat, map.gnd and map.rsw (#27)
 }

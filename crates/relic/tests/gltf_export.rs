@@ -45,6 +45,7 @@ fn full_scene() -> Scene {
                 children: vec![1, 2],
                 mesh: None,
                 skin: None,
+                light: None,
                 extras: serde_json::json!({"kind": "root"}),
             },
             Node {
@@ -57,6 +58,7 @@ fn full_scene() -> Scene {
                 children: vec![],
                 mesh: Some(0),
                 skin: Some(0),
+                light: None,
                 extras: Value::Null,
             },
             Node {
@@ -65,6 +67,7 @@ fn full_scene() -> Scene {
                 children: vec![],
                 mesh: None,
                 skin: None,
+                light: None,
                 extras: Value::Null,
             },
         ],
@@ -136,8 +139,79 @@ fn full_scene() -> Scene {
             ],
             extras: serde_json::json!({"non_looping": true}),
         }],
+        lights: vec![
+            Light {
+                name: "sun".into(),
+                kind: LightKind::Directional,
+                color: [1.0, 0.9, 0.8],
+                intensity: 2.0,
+                range: None,
+                extras: Value::Null,
+            },
+            Light {
+                name: "lamp".into(),
+                kind: LightKind::Point,
+                color: [1.5, 0.5, -1.0],
+                intensity: 10.0,
+                range: Some(25.0),
+                extras: serde_json::json!({"source": "rsw"}),
+            },
+        ],
         extras: serde_json::json!({"source": "test"}),
     }
+}
+
+/// Lights go out as `KHR_lights_punctual`: the list at document level, each node naming its light; colours
+/// clamped to 0..1, the range of a point light kept.
+#[test]
+fn lights_are_khr_lights_punctual() {
+    let mut scene = full_scene();
+    scene.nodes[1].light = Some(0);
+    scene.nodes[2].light = Some(1);
+    let (doc, _) = read_glb(&to_glb(&scene).unwrap());
+    assert!(doc["extensionsUsed"].as_array().unwrap().contains(&Value::from("KHR_lights_punctual")));
+    let lights = &doc["extensions"]["KHR_lights_punctual"]["lights"];
+    assert_eq!(lights[0]["type"], "directional");
+    assert_eq!(lights[0]["name"], "sun");
+    assert!(lights[0].get("range").is_none());
+    assert_eq!(lights[1]["type"], "point");
+    assert_eq!(lights[1]["color"], serde_json::json!([1.0, 0.5, 0.0]));
+    assert_eq!(lights[1]["range"], 25.0);
+    assert_eq!(lights[1]["extras"]["source"], "rsw");
+    assert_eq!(doc["nodes"][1]["extensions"]["KHR_lights_punctual"]["light"], 0);
+    assert_eq!(doc["nodes"][2]["extensions"]["KHR_lights_punctual"]["light"], 1);
+    let dir = tempfile::tempdir().unwrap();
+    let glb = dir.path().join("lights.glb");
+    std::fs::write(&glb, to_glb(&scene).unwrap()).unwrap();
+    let Some(reports) = relic::testing::validate_gltf(&[&glb]) else { return };
+    for r in reports {
+        assert_eq!(r.errors, 0, "{}: {:#?}", r.path, r.messages);
+    }
+}
+
+/// `Scene::merge` moves every index of the appended scene along: children, meshes, materials, textures,
+/// skins' joints, animation targets, lights.
+#[test]
+fn merged_scenes_keep_their_references() {
+    let mut a = full_scene();
+    a.nodes[2].light = Some(1);
+    let b = a.clone();
+    let (nodes, meshes, materials, lights) = (a.nodes.len(), a.meshes.len(), a.materials.len(), a.lights.len());
+    let roots = a.merge(b);
+    assert_eq!(roots, vec![nodes]);
+    assert_eq!(a.nodes[nodes].children, vec![nodes + 1, nodes + 2]);
+    assert_eq!(a.nodes[nodes + 1].mesh, Some(meshes));
+    assert_eq!(a.nodes[nodes + 2].light, Some(lights + 1));
+    assert_eq!(a.meshes[meshes].primitives[0].material, Some(materials));
+    assert_eq!(a.materials[materials].texture, Some(1));
+    assert_eq!(a.skins[1].joints, vec![nodes, nodes + 2]);
+    assert_eq!(a.animations[1].channels[0].target, ChannelTarget::Node(nodes + 1));
+    assert_eq!(
+        a.animations[1].channels[4].target,
+        ChannelTarget::TextureTransform { material: materials, property: TextureProperty::Offset }
+    );
+    a.roots.extend(roots);
+    to_glb(&a).unwrap();
 }
 
 /// Splits a GLB into its JSON document and BIN chunk, checking the container.
@@ -206,7 +280,7 @@ fn glb_holds_the_scene_exactly() {
         "/materials/0/pbrMetallicRoughness/baseColorTexture/extensions/KHR_texture_transform/offset"
     );
     let used: Vec<&str> = doc["extensionsUsed"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
-    assert_eq!(used, vec!["KHR_animation_pointer", "KHR_texture_transform"]);
+    assert_eq!(used, vec!["KHR_animation_pointer", "KHR_lights_punctual", "KHR_texture_transform"]);
     // The rotation key values come back exactly.
     let sampler = &doc["animations"][0]["samplers"][0];
     let rot = floats(&doc, &bin, sampler["output"].as_u64().unwrap() as usize);

@@ -47,11 +47,14 @@ const SAMPLES: &[(&str, &str)] = &[
     ("freerct/tiles.rcd", "freerct-rcd"),
     ("ragnarok/dye.pal", "ro-pal"),
     ("ragnarok/example.grf", "ro-grf"),
+    ("ragnarok/map.gnd", "ro-gnd"),
     ("ragnarok/pyramid.rsm", "ro-rsm"),
     ("ragnarok/pyramid.rsm2", "ro-rsm"),
     ("ragnarok/wall.bmp", "ro-texture"),
     ("ragnarok/sample.act", "ro-act"),
     ("ragnarok/sprite.spr", "ro-spr"),
+    ("ragnarok/map.gat", "ro-gat"),
+    ("ragnarok/map.rsw", "ro-rsw"),
 ];
 
 /// Formats with no sample file: never identified (`dr-ftg-spr`: no extension, only `--format`).

@@ -146,7 +146,7 @@ fn every_sample_writes_back_byte_for_byte_through_json() {
     // example.res holds one nested archive (unit.bon), SPRITES.FTG a palette and a sprite, unit.anm one
     // animation (a RES), unit.mod two FIG parts (its LNK has no magic and no extension). A test that checks
     // nothing must fail.
-    assert_eq!(tally.files.len(), 40, "sample files checked: {:#?}", tally.files); // 40 with ragnarok/sprite.spr, sample.act, dye.pal (#26)
+    assert_eq!(tally.files.len(), 43, "sample files checked: {:#?}", tally.files); // 43 with ragnarok/map.gat, map.gnd, map.rsw (#27)
     assert_eq!(
         tally.nested,
         [

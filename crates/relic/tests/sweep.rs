@@ -171,7 +171,7 @@ const MUTANT_SLOWDOWN: u32 = 10;
 /// Workers sweeping files side by side.
 const WORKERS: usize = 2;
 /// Samples relic writes (`samples/`); every one is identified and swept.
-const SAMPLE_FILES: usize = 40; // with ragnarok/sprite.spr, sample.act and dye.pal (issue 26)
+const SAMPLE_FILES: usize = 43; // with ragnarok/sprite.spr, sample.act and dye.pal (issue 26), map.gat, map.gnd, map.rsw (#27)
 /// Corpus files relic identified when this test was written (FreeRCT's 17 `.rcd` files included); more may
 /// be identified later, not fewer.
 const CORPUS_KNOWN_AT_LEAST: usize = 28;

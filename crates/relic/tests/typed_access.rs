@@ -119,6 +119,18 @@ const TYPED: &[(&str, Reader)] = &[
         let act = relic::ragnarok::act::Act::read(b)?;
         Ok(Typed { json: tagged_document_json("ro-act", &act)?, written: vec![act.to_bytes()?] })
     }),
+    ("ro-rsw", |_, b| {
+        let rsw = relic::ragnarok::rsw::Rsw::read(b)?;
+        Ok(Typed { json: tagged_document_json("ro-rsw", &rsw)?, written: vec![rsw.to_bytes()?] })
+    }),
+    ("ro-gnd", |_, b| {
+        let gnd = relic::ragnarok::gnd::Gnd::read(b)?;
+        Ok(Typed { json: tagged_document_json("ro-gnd", &gnd)?, written: vec![gnd.to_bytes()?] })
+    }),
+    ("ro-gat", |_, b| {
+        let gat = relic::ragnarok::gat::Gat::read(b)?;
+        Ok(Typed { json: gat.to_json()?, written: vec![gat.to_bytes()?] })
+    }),
     ("drakan-srsc", |_, b| {
         use relic::drakan::srsc::{Srsc, SrscDocument};
         let srsc = Srsc::read(b)?;

@@ -8,7 +8,8 @@ use serde_json::{json, Map, Value};
 
 use super::Exported;
 use crate::asset::{
-    ChannelTarget, ChannelValues, Image, Interpolation, Material, Primitive, Scene, TextureProperty, Transform,
+    ChannelTarget, ChannelValues, Image, Interpolation, Light, LightKind, Material, Primitive, Scene, TextureProperty,
+    Transform,
 };
 use crate::error::{Error, Result};
 
@@ -181,6 +182,33 @@ fn material_json(m: &Material, texture_index: Option<usize>, used: &mut Vec<&'st
     v
 }
 
+/// A light of `KHR_lights_punctual`: the colour clamped to 0..1, a negative or non-finite intensity 0, a
+/// range kept only when positive and finite, cone angles put in the order and bounds the extension asks.
+fn light_json(l: &Light) -> Value {
+    let unit = |x: f32| if x.is_finite() { x.clamp(0.0, 1.0) } else { 0.0 };
+    let intensity = if l.intensity.is_finite() { l.intensity.max(0.0) } else { 0.0 };
+    let mut v = json!({"name": l.name, "color": l.color.map(unit), "intensity": intensity});
+    match l.kind {
+        LightKind::Directional => v["type"] = json!("directional"),
+        LightKind::Point => v["type"] = json!("point"),
+        LightKind::Spot { inner_cone, outer_cone } => {
+            let quarter = std::f32::consts::FRAC_PI_2;
+            let angle = |x: f32| if x.is_finite() { x.clamp(0.0, quarter) } else { 0.0 };
+            let outer = angle(outer_cone).max(f32::EPSILON);
+            let inner = angle(inner_cone).min(outer * 0.999);
+            v["type"] = json!("spot");
+            v["spot"] = json!({"innerConeAngle": inner, "outerConeAngle": outer});
+        }
+    }
+    if let Some(r) = l.range.filter(|r| r.is_finite() && *r > 0.0) {
+        if l.kind != LightKind::Directional {
+            v["range"] = json!(r);
+        }
+    }
+    set_extras(&mut v, &l.extras);
+    v
+}
+
 /// Puts a format's own data into a glTF object's `extras` (glTF 2.0 §5: any JSON value; `Null` is none).
 fn set_extras(object: &mut Value, extras: &Value) {
     if !extras.is_null() {
@@ -340,6 +368,9 @@ fn build(scene: &Scene) -> Result<(Value, Vec<u8>)> {
         if let Some(s) = n.skin {
             target.insert("skin".into(), json!(s));
         }
+        if let Some(l) = n.light {
+            target.insert("extensions".into(), json!({"KHR_lights_punctual": {"light": l}}));
+        }
         if !holder.is_empty() {
             v["children"] = json!([scene.nodes.len() + extra.len()]);
             extra.push(Value::Object(holder));
@@ -418,6 +449,13 @@ fn build(scene: &Scene) -> Result<(Value, Vec<u8>)> {
         }
     }
 
+    let mut extensions = Map::new();
+    if !scene.lights.is_empty() {
+        used.push("KHR_lights_punctual");
+        let lights: Vec<Value> = scene.lights.iter().map(light_json).collect();
+        extensions.insert("KHR_lights_punctual".into(), json!({ "lights": lights }));
+    }
+
     used.sort_unstable();
     used.dedup();
     let mut scene_json = json!({"nodes": scene.roots});
@@ -450,6 +488,9 @@ fn build(scene: &Scene) -> Result<(Value, Vec<u8>)> {
     }
     if !used.is_empty() {
         doc["extensionsUsed"] = json!(used);
+    }
+    if !extensions.is_empty() {
+        doc["extensions"] = Value::Object(extensions);
     }
     while b.bin.len() % 4 != 0 {
         b.bin.push(0);

@@ -25,6 +25,14 @@ use crate::source::{self, Source};
 const TEXTURE_ROOT: &str = "data/texture/";
 /// Where the client keeps sprites and their actions (`ro-act` finds a `.spr` there).
 const SPRITE_ROOT: &str = "data/sprite/";
+/// Where the client keeps models (a map, `ro-rsw`, finds its models there).
+const MODEL_ROOT: &str = "data/model/";
+
+/// A map's own files, directly in `data/` (`data/prontera.gnd`): what a map (`ro-rsw`) asks its archive for.
+fn is_map_file(k: &str) -> bool {
+    k.strip_prefix("data/")
+        .is_some_and(|rest| !rest.contains('/') && [".gnd", ".gat", ".rsw"].iter().any(|ext| rest.ends_with(ext)))
+}
 
 /// Normalised lookup key: ASCII lower case, `/` separators, no leading `/`.
 fn key(path: &str) -> String {
@@ -123,14 +131,15 @@ impl std::fmt::Debug for ArchiveFiles {
 }
 
 impl ArchiveFiles {
-    /// The texture entries (`data\texture\…`) of the archive a model came from, and its sprite entries
-    /// (`data\sprite\…`, for actions); `label` names the archive in messages.
+    /// The texture entries (`data\texture\…`) of the archive a model came from, its sprite entries
+    /// (`data\sprite\…`, for actions), its models (`data\model\…`) and map files (`data\x.gnd`, for
+    /// maps); `label` names the archive in messages.
     pub fn new(source: Arc<Source>, format: &'static Format, label: impl Into<String>) -> Self {
         ArchiveFiles {
             source,
             format,
             label: label.into(),
-            prefixes: &[TEXTURE_ROOT, SPRITE_ROOT],
+            prefixes: &[TEXTURE_ROOT, SPRITE_ROOT, MODEL_ROOT],
             index: OnceLock::new(),
         }
     }
@@ -146,7 +155,7 @@ impl ArchiveFiles {
             let Some(Ok(entries)) = self.format.codec.entries(&self.source, &self.label) else { return index };
             for e in &entries {
                 let k = key(&e.name);
-                if !self.prefixes.iter().any(|p| k.starts_with(p)) {
+                if !self.prefixes.iter().any(|p| k.starts_with(p)) && !is_map_file(&k) {
                     continue;
                 }
                 if let Some(at) = Located::of(&self.source, &e.data) {
@@ -172,7 +181,7 @@ impl FileLookup for ArchiveFiles {
 
 /// `relative` (`/` separated) under `dir`, each part matched exactly or else ignoring ASCII case; `None`
 /// for a part that could leave `dir` (`..`, a root, a drive).
-fn find_ci(dir: &Path, relative: &str) -> Option<PathBuf> {
+pub(crate) fn find_ci(dir: &Path, relative: &str) -> Option<PathBuf> {
     let mut at = dir.to_path_buf();
     for part in relative.split('/').filter(|p| !p.is_empty() && *p != ".") {
         if part == ".." || part.contains(':') {
@@ -325,6 +334,12 @@ fn open_place(path: &Path) -> Result<Place> {
     if path.is_dir() {
         return Ok(Place::Folder(path.to_path_buf()));
     }
+    open_archive(path, "--textures").map(Place::OtherArchive)
+}
+
+/// An archive given on the command line (`--textures`, `--models`: `option` names it in messages), its
+/// whole table indexed on the first read; the last one opened is kept for the rest of the run.
+pub(crate) fn open_archive(path: &Path, option: &str) -> Result<Arc<dyn FileLookup>> {
     type Kept = Option<(PathBuf, String, Arc<ArchiveFiles>)>;
     static KEPT: Mutex<Kept> = Mutex::new(None);
     let meta = std::fs::metadata(path).map_err(|e| crate::Error::io(path, e))?;
@@ -332,7 +347,7 @@ fn open_place(path: &Path) -> Result<Place> {
     let mut kept = KEPT.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     if let Some((p, s, files)) = kept.as_ref() {
         if p == path && *s == stamp {
-            return Ok(Place::OtherArchive(Arc::clone(files) as Arc<dyn FileLookup>));
+            return Ok(Arc::clone(files) as Arc<dyn FileLookup>);
         }
     }
     let source = source::open(path)?;
@@ -340,13 +355,13 @@ fn open_place(path: &Path) -> Result<Place> {
         .map(|(f, _)| f)
         .filter(|f| f.is_archive())
         .ok_or_else(|| {
-            crate::Error::Refused(format!("--textures {}: neither a folder nor an archive relic reads", path.display()))
+            crate::Error::Refused(format!("{option} {}: neither a folder nor an archive relic reads", path.display()))
         })?;
     // Fail early on an archive that does not read, rather than report every texture missing.
     format.codec.entries(&source, &path.to_string_lossy()).transpose()?;
     let files = Arc::new(ArchiveFiles::whole(Arc::new(source), format, path.display().to_string()));
     *kept = Some((path.to_path_buf(), stamp, Arc::clone(&files)));
-    Ok(Place::OtherArchive(files))
+    Ok(files)
 }
 
 /// Opens `--textures`: a folder, or an archive (a GRF).
