@@ -74,6 +74,11 @@ async function showModel(body, asset, ctx) {
   // A Ragnarok map: its layers to toggle and a fly mode.
   const layers = mapLayers(model);
   const map = layers ? setUpMap(layers, { bar: controlsBar, camera, orbit: controls, canvas, size }) : null;
+  if (map) {
+    // A map is seen from the south, high above, close enough to fill the view (north is −Z).
+    camera.position.copy(centre).add(new THREE.Vector3(0, 0.75, 0.66).normalize().multiplyScalar(size * 0.7));
+    controls.update();
+  }
 
   // Animation clips.
   const mixer = new THREE.AnimationMixer(model);
