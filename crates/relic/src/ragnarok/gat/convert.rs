@@ -375,6 +375,9 @@ pub fn from_walkability_png(input_name: &str, png: &[u8], request: &PackRequest)
     let at = crate::codec::zlib::At { format: FORMAT_ID, field: FILE_KEYWORD, offset: 0 };
     let file = crate::codec::zlib::inflate_exact(&packed, size, at)?;
     let mut gat = super::parse(&file)?;
+    if gat.cells.is_empty() {
+        return Err(Error::Refused(format!("{input_name}: the map it records has no cells")));
+    }
 
     let image = crate::export::png::decode_rgba(png)?;
     let frame = image.frames.first().ok_or_else(|| Error::Refused(format!("{input_name}: no image")))?;

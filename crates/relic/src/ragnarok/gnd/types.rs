@@ -5,8 +5,8 @@
 //! | header | `GRGN`, major, minor, i32 width, i32 height, f32 zoom | 1.5 |
 //! | textures | i32 count, i32 name length (80), count × name (CP949, NUL-terminated, junk after it) | 1.5 |
 //! | lightmaps | i32 count, i32 width (8), i32 height (8), i32 cells per grid (1), count × width × height × cells × 4 bytes | 1.5 |
-//! | surfaces | i32 count, count × 40 bytes: f32 u[4], f32 v[4], i16 texture, u16 lightmap, u8 B, G, R, A | 1.5 |
-//! | cubes | width × height × (f32 heights[4], surface ids top, front, right) | 1.5 |
+//! | surfaces | i32 count, count × 40 bytes: 4 × f32 u, 4 × f32 v, i16 texture, u16 lightmap, u8 B, G, R, A | 1.5 |
+//! | cubes | width × height × (4 × f32 heights, surface ids top, front, right) | 1.5 |
 //! | water | f32 level, i32 type, f32 wave height, f32 wave speed, f32 wave pitch, i32 animation speed, i32 zones across, i32 zones down, then the zones | 1.8 |
 //!
 //! A zone is one f32 level in 1.8 (BrowEdit3, GND.MD; roBrowser reads none) and the six water fields in 1.9.
