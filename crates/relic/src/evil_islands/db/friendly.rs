@@ -615,6 +615,21 @@ fn sub_block(db: Option<&'static DbDesc>, block: Option<&BlockDesc>, field: u8) 
 /// The cells of one field: (part, JSON value).
 fn field_cells(id: u8, v: &FVal, block: Option<&BlockDesc>, db: Option<&'static DbDesc>) -> Vec<(Part, Json)> {
     let sub = sub_block(db, block, id);
+    let cells = field_cells_of(id, v, block, db, sub);
+    if cells.is_empty() {
+        // An empty list or TypeList has no element to show: its (empty) bytes stand in its first column.
+        return vec![(first_part(db, block, id), value_json(&FVal::Raw(Vec::new()), sub))];
+    }
+    cells
+}
+
+fn field_cells_of(
+    id: u8,
+    v: &FVal,
+    block: Option<&BlockDesc>,
+    db: Option<&'static DbDesc>,
+    sub: Option<&BlockDesc>,
+) -> Vec<(Part, Json)> {
     match (field_layout(block, id), v) {
         (_, FVal::Raw(_)) => vec![(first_part(db, block, id), value_json(v, sub))],
         (Layout::Elements, FVal::List(items)) => {
@@ -843,7 +858,10 @@ fn whole(ty: FieldType, type_name: &str, input: In<'_>, sub: Option<&BlockDesc>)
         }
     };
     let Json::Array(items) = value else {
-        return Err(format!("expected a list ({type_name}), found {}", found(In::J(value))));
+        return Err(match input {
+            In::C(_) => format!("expected a list ({type_name}) written as JSON, like [1, 2], found {}", found(input)),
+            In::J(_) => format!("expected a list ({type_name}), found {}", found(input)),
+        });
     };
     if let FieldType::Acks(_) = ty {
         return items.iter().map(|i| sub_values(i, sub)).collect::<std::result::Result<_, _>>().map(FVal::Acks);
