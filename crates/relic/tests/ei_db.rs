@@ -11,7 +11,6 @@
 //! The fixtures below are written byte by byte from those rules, independently of relic's writer. There is
 //! no DB file in `../shared/corpus/`.
 
-use serde_json::json;
 use proptest::prelude::*;
 use relic::bytes::Hex;
 use relic::evil_islands::db::types::{Database, RawNode, RecordBody, TableBody};
@@ -20,6 +19,7 @@ use relic::evil_islands::db::{
     Table, Value,
 };
 use relic::Error;
+use serde_json::json;
 
 // =========================================================================================================
 // Hand-made node helpers (spec "Databases")
@@ -822,7 +822,7 @@ proptest! {
         // Info and tables never fail on a parsed file.
         let info = convert::info(&back, bytes.len());
         prop_assert_eq!(info["tables"].as_array().unwrap().len(), doc.database.tables.len());
-        let d = convert::to_document(&back).unwrap();
+        let d = convert::to_document(&back, 1 << 20).unwrap();
         prop_assert_eq!(d.tables.len(), doc.database.tables.len());
     }
 
@@ -861,23 +861,35 @@ proptest! {
 #[test]
 fn tables_document_and_csv() {
     let doc = idb(&main_fixture());
-    let d = convert::to_document(&doc).unwrap();
+    let d = convert::to_document(&doc, 1 << 20).unwrap();
     // Tables and columns named as the public DB editor's descriptors name them (friendly.rs).
     assert_eq!((d.value["file_type"].as_str(), d.value["title"].as_str()), (Some("idb"), Some("Items")));
     let t = &d.value["tables"][0];
-    assert_eq!((t["name"].as_str(), t["block"].as_u64(), t["record_type"].as_u64()), (Some("Armors"), Some(3), Some(1)));
+    assert_eq!(
+        (t["name"].as_str(), t["block"].as_u64(), t["record_type"].as_u64()),
+        (Some("Armors"), Some(3), Some(1))
+    );
     let r0 = &t["records"][0];
-    assert_eq!((&r0["Name"], &r0["Type"], &r0["TypeID"], &r0["Price"]), (&json!("Plate"), &json!("Латы"), &json!(-5), &json!(1.5)));
+    assert_eq!(
+        (&r0["Name"], &r0["Type"], &r0["TypeID"], &r0["Price"]),
+        (&json!("Plate"), &json!("Латы"), &json!(-5), &json!(1.5))
+    );
     // BitList(5): one column per named bit, then the byte's other bits.
-    assert_eq!([&r0["Shop 1"], &r0["Shop 2"], &r0["Shop 3"], &r0["f14[7]"]], [&json!(1), &json!(0), &json!(1), &json!(0)]);
+    assert_eq!(
+        [&r0["Shop 1"], &r0["Shop 2"], &r0["Shop 3"], &r0["f14[7]"]],
+        [&json!(1), &json!(0), &json!(1), &json!(0)]
+    );
     assert_eq!(r0["Dec."], 1); // Byte, a number
     assert_eq!(r0["f17"], "abcd"); // a field the descriptor does not name: hex
-    // FloatList elements by name; an i32 list where the descriptor has a SignedLong stays raw.
+                                   // FloatList elements by name; an i32 list where the descriptor has a SignedLong stays raw.
     assert_eq!([&r0["M. Absorb."], &r0["M. Piercing"], &r0["M. Bludg."]], [&json!(0.25), &json!(-2.0), &json!(-0.0)]);
     assert_eq!(r0["Wear Order"], json!({"raw": "01000000ffffffff00000080ffffff7f"}));
     assert!(r0.get("~record").is_none(), "record 0 is stored canonically");
     let r1 = &t["records"][1];
-    assert_eq!((&r1["Type"], &r1["TypeID"], &r1["Dec."]), (&json!({"raw": "610062"}), &json!({"raw": "010203"}), &json!(2)));
+    assert_eq!(
+        (&r1["Type"], &r1["TypeID"], &r1["Dec."]),
+        (&json!({"raw": "610062"}), &json!({"raw": "010203"}), &json!(2))
+    );
     // The empty FloatList (field 21) shows its empty bytes; its repeated field 2 and order are in `~record`.
     assert_eq!(r1["M. Absorb."], json!({"raw": ""}));
     assert_eq!(
@@ -912,7 +924,7 @@ fn composite_values_in_tables() {
     let rec = cat(&[&short(2, &sub), &short(3, &strings)]);
     let bytes = short(0x04, &short(0x01, &short(0x00, &rec)));
     let doc = parse(&bytes, FileType::Prints).unwrap();
-    let d = convert::to_document(&doc).unwrap();
+    let d = convert::to_document(&doc, 1 << 20).unwrap();
     let r = &d.value["tables"][0]["records"][0];
     // TypeList(20): one column per sub-field, named by the descriptor.
     assert_eq!((&r["Clear Weather Opacity"], &r["Clear Weather Lifetime"]), (&json!(0.5), &json!(3)));
@@ -934,7 +946,7 @@ fn info_lists_tables_and_record_counts() {
     assert_eq!(info["file_size"], bytes.len());
     assert_eq!(
         info["tables"][0],
-        serde_json::json!({"name": "armor", "title": "Armor", "title_ru": "Броня", "type": 3, "records": 2})
+        serde_json::json!({"name": "Armors", "title": "Armor", "title_ru": "Броня", "type": 3, "records": 2})
     );
     assert_eq!(info["tables"][1]["records"], 0);
     assert_eq!(info["tables"][2]["name"], "table_9");

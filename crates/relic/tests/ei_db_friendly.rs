@@ -123,19 +123,77 @@ fn sample_columns_are_the_descriptors() {
     assert_eq!(
         d.tables[0].columns,
         [
-            "Name", "Type", "Code", "ID", "Price", "Weight", "Mana", "Slots", "Durability", "Skill", "Damage",
-            "A.Piercing", "A.Slashing", "A.Bludg.", "A.Termal", "A.Chemic", "A.Electric", "A.General", "Unk12-0",
-            "Shop 1", "Shop 2", "Shop 3", "Shop 4", "Shop 5", "f13[5]", "f13[6]", "f13[7]"
+            "Name",
+            "Type",
+            "Code",
+            "ID",
+            "Price",
+            "Weight",
+            "Mana",
+            "Slots",
+            "Durability",
+            "Skill",
+            "Damage",
+            "A.Piercing",
+            "A.Slashing",
+            "A.Bludg.",
+            "A.Termal",
+            "A.Chemic",
+            "A.Electric",
+            "A.General",
+            "Unk12-0",
+            "Shop 1",
+            "Shop 2",
+            "Shop 3",
+            "Shop 4",
+            "Shop 5",
+            "f13[5]",
+            "f13[6]",
+            "f13[7]"
         ]
     );
     assert_eq!(
         d.tables[1].columns,
         [
-            "Name", "Type", "TypeID", "M.Type", "Unk4-0", "TTI", "TTI2", "Price", "Weight", "Size", "Mana", "Slots",
-            "Durability", "Components", "Shop 1", "Shop 2", "Shop 3", "Shop 4", "Shop 5", "Dec.", "Actions",
-            "Unk22-0", "Range", "D.Min", "D.Max", "DP.Piercing", "DP.Slashing", "DP.Bludg.", "DP.Termal",
-            "DP.Chemic", "DP.Electric", "DP.General", "Unk27-0", "Unk28-0", "Attack", "Defence", "f14[5]",
-            "f14[6]", "f14[7]"
+            "Name",
+            "Type",
+            "TypeID",
+            "M.Type",
+            "Unk4-0",
+            "TTI",
+            "TTI2",
+            "Price",
+            "Weight",
+            "Size",
+            "Mana",
+            "Slots",
+            "Durability",
+            "Components",
+            "Shop 1",
+            "Shop 2",
+            "Shop 3",
+            "Shop 4",
+            "Shop 5",
+            "Dec.",
+            "Actions",
+            "Unk22-0",
+            "Range",
+            "D.Min",
+            "D.Max",
+            "DP.Piercing",
+            "DP.Slashing",
+            "DP.Bludg.",
+            "DP.Termal",
+            "DP.Chemic",
+            "DP.Electric",
+            "DP.General",
+            "Unk27-0",
+            "Unk28-0",
+            "Attack",
+            "Defence",
+            "f14[5]",
+            "f14[6]",
+            "f14[7]"
         ]
     );
     assert_eq!((d.tables[0].name.as_str(), d.tables[1].name.as_str()), ("Materials", "Weapons"));
@@ -187,10 +245,13 @@ struct FieldLine {
     names: Vec<(u8, String)>,
 }
 
+/// A database's lines: file type id, tables (block, name), fields.
+type DbLines = (String, Vec<(u8, String)>, Vec<FieldLine>);
+
 /// `columns.tsv` read here on its own: (file type id, tables (block, name), fields).
-fn descriptor() -> Vec<(String, Vec<(u8, String)>, Vec<FieldLine>)> {
+fn descriptor() -> Vec<DbLines> {
     let text = std::fs::read_to_string("src/evil_islands/db/columns.tsv").unwrap();
-    let mut out: Vec<(String, Vec<(u8, String)>, Vec<FieldLine>)> = Vec::new();
+    let mut out: Vec<DbLines> = Vec::new();
     for line in text.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
         let c: Vec<&str> = line.split('\t').collect();
         match c[0] {
@@ -282,14 +343,18 @@ fn every_described_table_is_named_and_packs_back() {
         // One record per table holding every field the descriptor types.
         let mut table_nodes = Vec::new();
         for (block, _) in tables {
-            let record =
-                cat(&fields.iter().filter(|f| f.block == *block).map(|f| node(f.id, &payload(f, fields))).collect::<Vec<_>>());
+            let record = cat(&fields
+                .iter()
+                .filter(|f| f.block == *block)
+                .map(|f| node(f.id, &payload(f, fields)))
+                .collect::<Vec<_>>());
             table_nodes.push(node(*block, &node(0, &record)));
         }
         let bytes = node(1, &cat(&table_nodes));
         let name = if ft.ends_with(".db") { ft.clone() } else { format!("x.{ft}") };
         let codec = relic::registry::by_id("ei-db").unwrap().codec_for(&name);
-        let relic::asset::Asset::Document(d) = codec.convert(&bytes, &Default::default()).unwrap().remove(0).asset else {
+        let relic::asset::Asset::Document(d) = codec.convert(&bytes, &Default::default()).unwrap().remove(0).asset
+        else {
             panic!("a document")
         };
         for ((block, table_name), csv) in tables.iter().zip(&d.tables) {
@@ -306,7 +371,11 @@ fn every_described_table_is_named_and_packs_back() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join(&name), &bytes).unwrap();
         for t in &d.tables {
-            let csv_path = dir.path().join(if d.tables.len() == 1 { format!("{name}.csv") } else { format!("{name}.{}.csv", t.name) });
+            let csv_path = dir.path().join(if d.tables.len() == 1 {
+                format!("{name}.csv")
+            } else {
+                format!("{name}.{}.csv", t.name)
+            });
             let mut text = t.columns.join(",") + "\n";
             for row in &t.rows {
                 let cells: Vec<String> = row.iter().map(|c| format!("\"{}\"", c.replace('"', "\"\""))).collect();
@@ -342,7 +411,11 @@ fn csv_type_errors_name_table_row_column_and_place() {
         ("TypeID", "x", r#"column "TypeID" (CSV line 2, column 3): expected an integer (SignedLong), found text "x""#),
         ("Dec.", "256", r#"column "Dec." (CSV line 2, column 20): 256 is out of range 0…255 (Byte)"#),
         ("Shop 2", "2", r#"column "Shop 2" (CSV line 2, column 16): 2 is out of range 0…1 (BitList(5))"#),
-        ("Unk22-0", "1.5", r#"column "Unk22-0" (CSV line 2, column 22): expected a list (FloatList) written as JSON, like [1, 2], found 1.5"#),
+        (
+            "Unk22-0",
+            "1.5",
+            r#"column "Unk22-0" (CSV line 2, column 22): expected a list (FloatList) written as JSON, like [1, 2], found 1.5"#,
+        ),
     ];
     for (column, value, expected) in cases {
         std::fs::write(&csv_path, set_cell(&text, 0, column, value)).unwrap();
@@ -360,11 +433,36 @@ fn json_type_errors_name_table_record_column_and_path() {
     let doc: Json = serde_json::from_slice(&std::fs::read(&json_path).unwrap()).unwrap();
     let out = dir.path().join("out.idb");
     let cases = [
-        (0, "ID", json!(1.5), r#"table Materials, record 0, column "ID" (`tables[0].records[0]["ID"]`): expected an integer (SignedLong), found 1.5"#),
-        (0, "Price", json!("7"), r#"table Materials, record 0, column "Price" (`tables[0].records[0]["Price"]`): expected a number (Float), found text "7""#),
-        (0, "Name", json!(5), r#"table Materials, record 0, column "Name" (`tables[0].records[0]["Name"]`): expected text (String), found 5"#),
-        (1, "Unk22-0", json!([1, "a"]), r#"table Weapons, record 0, column "Unk22-0" (`tables[1].records[0]["Unk22-0"]`): element 1: expected a number (FloatList), found text "a""#),
-        (1, "Cost", json!(1), r#"table Weapons, record 0, column "Cost" (`tables[1].records[0]["Cost"]`): table Weapons has no column "Cost""#),
+        (
+            0,
+            "ID",
+            json!(1.5),
+            r#"table Materials, record 0, column "ID" (`tables[0].records[0]["ID"]`): expected an integer (SignedLong), found 1.5"#,
+        ),
+        (
+            0,
+            "Price",
+            json!("7"),
+            r#"table Materials, record 0, column "Price" (`tables[0].records[0]["Price"]`): expected a number (Float), found text "7""#,
+        ),
+        (
+            0,
+            "Name",
+            json!(5),
+            r#"table Materials, record 0, column "Name" (`tables[0].records[0]["Name"]`): expected text (String), found 5"#,
+        ),
+        (
+            1,
+            "Unk22-0",
+            json!([1, "a"]),
+            r#"table Weapons, record 0, column "Unk22-0" (`tables[1].records[0]["Unk22-0"]`): element 1: expected a number (FloatList), found text "a""#,
+        ),
+        (
+            1,
+            "Cost",
+            json!(1),
+            r#"table Weapons, record 0, column "Cost" (`tables[1].records[0]["Cost"]`): table Weapons has no column "Cost""#,
+        ),
     ];
     for (table, column, value, expected) in cases {
         let mut d = doc.clone();

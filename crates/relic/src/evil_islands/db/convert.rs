@@ -1,5 +1,6 @@
-//! DB to the common model: one table per DB table (records as objects with typed fields, `f<index>` keys),
-//! as a JSON document and as CSV tables, and the info summary.
+//! DB to the common model: the friendly forms of [`super::friendly`] (the tables with the DB editor's
+//! column names as a JSON document and as CSV tables), the plain JSON of a lossless value, and the info
+//! summary.
 
 use serde_json::{json, Map, Value as Json};
 
@@ -60,8 +61,8 @@ pub fn table_ids(doc: &DbDocument) -> Vec<String> {
         .tables
         .iter()
         .map(|t| {
-            let base =
-                doc.file_type.table(t.type_byte).map_or_else(|| format!("table_{}", t.type_byte), |l| l.id.to_string());
+            // The DB editor's descriptor names tables as the friendly forms do (`Materials`, `QuickItems`).
+            let base = super::friendly::table_name(super::descriptor::of(doc.file_type), t.type_byte);
             let mut id = base.clone();
             let mut n = 1;
             while !used.insert(id.clone()) {
@@ -75,8 +76,10 @@ pub fn table_ids(doc: &DbDocument) -> Vec<String> {
 
 /// The friendly forms (see [`super::friendly`]): the tables with the descriptor's named columns as JSON, and
 /// one CSV table each; both pack back.
-pub fn to_document(doc: &DbDocument) -> crate::error::Result<Document> {
-    let (value, tables) = super::friendly::to_json_and_csv(&super::friendly::from_lossless(doc)?);
+/// `file_len` (the file's size) sets the expansion budget the cells are charged against.
+pub fn to_document(doc: &DbDocument, file_len: usize) -> crate::error::Result<Document> {
+    let budget = crate::limits::expansion_budget(file_len as u64);
+    let (value, tables) = super::friendly::to_json_and_csv(&super::friendly::from_lossless(doc)?, budget)?;
     Ok(Document { value, tables })
 }
 

@@ -100,7 +100,7 @@ pub struct FDoc {
 // Columns
 
 /// Which part of a field a column shows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Part {
     Whole,
     Elem(u16),
@@ -152,7 +152,13 @@ pub fn columns(db: Option<&'static DbDesc>, block: Option<&BlockDesc>, seen: &[(
     if let Some(b) = block {
         for f in &b.fields {
             match layout(f.ty, f.names.len()) {
-                Layout::Whole => push(&mut cols, f.name().map_or_else(|| format!("f{}", f.id), String::from), f.id, Part::Whole, f.type_name),
+                Layout::Whole => push(
+                    &mut cols,
+                    f.name().map_or_else(|| format!("f{}", f.id), String::from),
+                    f.id,
+                    Part::Whole,
+                    f.type_name,
+                ),
                 Layout::Elements => {
                     for (k, n) in &f.names {
                         push(&mut cols, n.to_string(), f.id, Part::Elem(u16::from(*k)), f.type_name);
@@ -160,14 +166,19 @@ pub fn columns(db: Option<&'static DbDesc>, block: Option<&BlockDesc>, seen: &[(
                 }
                 Layout::Subs(sub) => {
                     for s in db.and_then(|d| d.sub(sub)).map(|s| s.fields.as_slice()).unwrap_or_default() {
-                        let name = f.names.iter().find(|(i, _)| *i == s.id).map_or_else(|| format!("f{}.{}", f.id, s.id), |(_, n)| n.to_string());
+                        let name = f
+                            .names
+                            .iter()
+                            .find(|(i, _)| *i == s.id)
+                            .map_or_else(|| format!("f{}.{}", f.id, s.id), |(_, n)| n.to_string());
                         push(&mut cols, name, f.id, Part::Sub(s.id), s.type_name);
                     }
                 }
             }
         }
     }
-    let mut extra: Vec<(u8, Part)> = seen.iter().copied().filter(|(f, p)| !cols.iter().any(|c| c.field == *f && c.part == *p)).collect();
+    let described: std::collections::HashSet<(u8, Part)> = cols.iter().map(|c| (c.field, c.part)).collect();
+    let mut extra: Vec<(u8, Part)> = seen.iter().copied().filter(|k| !described.contains(k)).collect();
     extra.sort();
     extra.dedup();
     for (field, part) in extra {
@@ -180,12 +191,14 @@ pub fn columns(db: Option<&'static DbDesc>, block: Option<&BlockDesc>, seen: &[(
             Part::Sub(_) => "Hex",
             _ => field_type(block, field).1,
         };
-        push(&mut cols, name, field, part, ty);
+        cols.push(Column { name, field, part, type_name: ty.to_string() });
     }
     // Names repeated within a table: the later ones say their field.
-    for i in 0..cols.len() {
-        if cols[..i].iter().any(|c| c.name == cols[i].name) {
-            cols[i].name = format!("{} (f{})", cols[i].name, cols[i].field);
+    let mut names = std::collections::HashSet::new();
+    for c in &mut cols {
+        if !names.insert(c.name.clone()) {
+            c.name = format!("{} (f{})", c.name, c.field);
+            names.insert(c.name.clone());
         }
     }
     cols
@@ -259,7 +272,9 @@ fn decode_opt(ty: FieldType, p: &[u8], enc: LengthEncoding, db: Option<&'static 
             FVal::List(v?)
         }
         FieldType::ByteList => FVal::List(p.iter().map(|&b| FVal::Int(i64::from(b))).collect()),
-        FieldType::BitList => FVal::List(p.iter().flat_map(|&b| (0..8).map(move |i| FVal::Int(i64::from(b >> i & 1)))).collect()),
+        FieldType::BitList => {
+            FVal::List(p.iter().flat_map(|&b| (0..8).map(move |i| FVal::Int(i64::from(b >> i & 1)))).collect())
+        }
         FieldType::StringList => {
             FVal::List(nodes(p, enc)?.into_iter().map(|(_, s)| string(s).map(FVal::Str)).collect::<Option<_>>()?)
         }
@@ -282,7 +297,11 @@ fn node(out: &mut Vec<u8>, type_byte: u8, payload: &[u8], enc: LengthEncoding) -
     put_node(out, type_byte, false, payload, enc).map_err(|e| e.to_string())
 }
 
-fn encode_subs(items: &[(u8, FVal)], sub: Option<&BlockDesc>, enc: LengthEncoding) -> std::result::Result<Vec<u8>, String> {
+fn encode_subs(
+    items: &[(u8, FVal)],
+    sub: Option<&BlockDesc>,
+    enc: LengthEncoding,
+) -> std::result::Result<Vec<u8>, String> {
     let mut out = Vec::new();
     for (id, v) in items {
         let payload = encode_val(field_type(sub, *id).0, v, enc, None)?;
@@ -292,7 +311,12 @@ fn encode_subs(items: &[(u8, FVal)], sub: Option<&BlockDesc>, enc: LengthEncodin
 }
 
 /// A friendly value's canonical payload under `ty`.
-pub fn encode_val(ty: FieldType, v: &FVal, enc: LengthEncoding, db: Option<&'static DbDesc>) -> std::result::Result<Vec<u8>, String> {
+pub fn encode_val(
+    ty: FieldType,
+    v: &FVal,
+    enc: LengthEncoding,
+    db: Option<&'static DbDesc>,
+) -> std::result::Result<Vec<u8>, String> {
     let mismatch = || format!("a {} value does not fit a {ty:?} field", kind(v));
     let int = |v: &FVal, lo: i64, hi: i64| match v {
         FVal::Int(i) if (lo..=hi).contains(i) => Ok(*i),
@@ -413,7 +437,8 @@ fn friendly_record(
     let original = record_bytes(rec, enc, path)?;
     let fields = match &rec.body {
         RecordBody::Data(d) => {
-            let shape = Shape { type_byte: Some(rec.type_byte), long: rec.long, data: Some(d.0.clone()), fields: Vec::new() };
+            let shape =
+                Shape { type_byte: Some(rec.type_byte), long: rec.long, data: Some(d.0.clone()), fields: Vec::new() };
             return Ok(FRecord { values: Vec::new(), shape: Some(shape) });
         }
         RecordBody::Fields(f) => f,
@@ -461,8 +486,9 @@ pub fn build_record(
     // (id, long, payload) in the order written.
     let mut written: Vec<(u8, bool, Vec<u8>)> = Vec::new();
     let mut used = vec![false; rec.values.len()];
+    let mut seen = [false; 256];
     for sf in shape.map(|s| s.fields.as_slice()).unwrap_or_default() {
-        let first = !written.iter().any(|(id, _, _)| *id == sf.id);
+        let first = !std::mem::replace(&mut seen[usize::from(sf.id)], true);
         let at = rec.values.iter().position(|(id, _)| *id == sf.id);
         match (first, at) {
             (true, Some(i)) => {
@@ -471,7 +497,9 @@ pub fn build_record(
                 let new = encode_val(ty, &rec.values[i].1, enc, db).map_err(|e| format!("field f{}: {e}", sf.id))?;
                 let payload = match &sf.payload {
                     // Kept bytes stay while the value is the one they show.
-                    Some(old) if encode_val(ty, &decode(ty, old, enc, db), enc, db).ok() == Some(new.clone()) => old.clone(),
+                    Some(old) if encode_val(ty, &decode(ty, old, enc, db), enc, db).ok() == Some(new.clone()) => {
+                        old.clone()
+                    }
                     _ => new,
                 };
                 written.push((sf.id, sf.long, payload));
@@ -519,7 +547,11 @@ pub fn to_lossless(doc: &FDoc) -> Result<DbDocument> {
                         (None, Some(fields)) => RecordBody::Fields(
                             fields
                                 .into_iter()
-                                .map(|f| Field { type_byte: f.type_byte, long: f.non_minimal(), value: Value::Raw(Hex(f.payload.data().to_vec())) })
+                                .map(|f| Field {
+                                    type_byte: f.type_byte,
+                                    long: f.non_minimal(),
+                                    value: Value::Raw(Hex(f.payload.data().to_vec())),
+                                })
                                 .collect(),
                         ),
                         _ => RecordBody::Data(Hex(n.payload.data().to_vec())),
@@ -574,7 +606,10 @@ fn sub_object(items: &[(u8, FVal)], sub: Option<&BlockDesc>) -> Json {
         items
             .iter()
             .map(|(id, v)| {
-                let name = sub.and_then(|s| s.field(*id)).and_then(|f| f.name()).map_or_else(|| format!("f{id}"), String::from);
+                let name = sub
+                    .and_then(|s| s.field(*id))
+                    .and_then(|f| f.name())
+                    .map_or_else(|| format!("f{id}"), String::from);
                 (name, value_json(v, sub))
             })
             .collect(),
@@ -651,7 +686,10 @@ fn first_part(db: Option<&'static DbDesc>, block: Option<&BlockDesc>, id: u8) ->
 }
 
 fn record_cells(rec: &FRecord, block: Option<&BlockDesc>, db: Option<&'static DbDesc>) -> Vec<(u8, Part, Json)> {
-    rec.values.iter().flat_map(|(id, v)| field_cells(*id, v, block, db).into_iter().map(move |(p, j)| (*id, p, j))).collect()
+    rec.values
+        .iter()
+        .flat_map(|(id, v)| field_cells(*id, v, block, db).into_iter().map(move |(p, j)| (*id, p, j)))
+        .collect()
 }
 
 fn shape_json(s: &Shape) -> Json {
@@ -679,13 +717,14 @@ fn shape_json(s: &Shape) -> Json {
     Json::Object(o)
 }
 
-/// The friendly JSON of a database and its tables as CSV.
-pub fn to_json_and_csv(doc: &FDoc) -> (Json, Vec<CsvTable>) {
+/// The friendly JSON of a database and its tables as CSV; their cells are charged against `budget` (bytes)
+/// before they are made.
+pub fn to_json_and_csv(doc: &FDoc, mut budget: u64) -> Result<(Json, Vec<CsvTable>)> {
     let db = descriptor::of(doc.file_type);
     let names = table_names(doc);
     let mut tables = Vec::new();
     let mut csv = Vec::new();
-    for (t, name) in doc.tables.iter().zip(&names) {
+    for (ti, (t, name)) in doc.tables.iter().zip(&names).enumerate() {
         let block = db.and_then(|d| d.table(t.block));
         let mut o = Map::new();
         o.insert("name".into(), Json::from(name.as_str()));
@@ -697,7 +736,11 @@ pub fn to_json_and_csv(doc: &FDoc) -> (Json, Vec<CsvTable>) {
         match &t.body {
             FBody::Data(d) => {
                 o.insert("data".into(), Json::from(hex::encode(d)));
-                csv.push(CsvTable { name: name.clone(), columns: vec!["data".into()], rows: vec![vec![hex::encode(d)]] });
+                csv.push(CsvTable {
+                    name: name.clone(),
+                    columns: vec!["data".into()],
+                    rows: vec![vec![hex::encode(d)]],
+                });
             }
             FBody::Records(records) => {
                 if t.record_type != 0 {
@@ -706,20 +749,37 @@ pub fn to_json_and_csv(doc: &FDoc) -> (Json, Vec<CsvTable>) {
                 let cells: Vec<Vec<(u8, Part, Json)>> = records.iter().map(|r| record_cells(r, block, db)).collect();
                 let seen: Vec<(u8, Part)> = cells.iter().flatten().map(|(f, p, _)| (*f, *p)).collect();
                 let cols = columns(db, block, &seen);
+                // Every CSV row holds every column; every JSON cell its name and value.
+                let cost = (records.len() as u64)
+                    .saturating_mul(cols.len() as u64)
+                    .saturating_add((seen.len() as u64).saturating_mul(24));
+                budget = budget.checked_sub(cost).ok_or_else(|| {
+                    Error::limit(
+                        FORMAT_ID,
+                        format!("tables[{ti}]"),
+                        0,
+                        "the table's cells would take more bytes than the expansion limit allows (--max-expansion raises it)",
+                    )
+                })?;
                 o.insert(
                     "columns".into(),
                     Json::Array(cols.iter().map(|c| json!({ "name": c.name, "type": c.type_name })).collect()),
                 );
                 let mut rows_json = Vec::new();
                 let mut rows_csv = Vec::new();
+                let index: std::collections::HashMap<(u8, Part), usize> =
+                    cols.iter().enumerate().map(|(ci, c)| ((c.field, c.part), ci)).collect();
                 for (rec, cells) in records.iter().zip(&cells) {
                     let mut r = Map::new();
                     let mut row = vec![String::new(); cols.len()];
+                    let mut by_column: Vec<(usize, &Json)> =
+                        cells.iter().filter_map(|(f, p, v)| index.get(&(*f, *p)).map(|&ci| (ci, v))).collect();
                     // Columns in table order.
-                    for (ci, c) in cols.iter().enumerate() {
-                        if let Some((_, _, v)) = cells.iter().find(|(f, p, _)| *f == c.field && *p == c.part) {
+                    by_column.sort_by_key(|(ci, _)| *ci);
+                    for (ci, v) in by_column {
+                        if let (Some(c), Some(cell)) = (cols.get(ci), row.get_mut(ci)) {
                             r.insert(c.name.clone(), v.clone());
-                            row[ci] = cell_text(v);
+                            *cell = cell_text(v);
                         }
                     }
                     if let Some(s) = &rec.shape {
@@ -729,7 +789,11 @@ pub fn to_json_and_csv(doc: &FDoc) -> (Json, Vec<CsvTable>) {
                     rows_csv.push(row);
                 }
                 o.insert("records".into(), Json::Array(rows_json));
-                csv.push(CsvTable { name: name.clone(), columns: cols.iter().map(|c| c.name.clone()).collect(), rows: rows_csv });
+                csv.push(CsvTable {
+                    name: name.clone(),
+                    columns: cols.iter().map(|c| c.name.clone()).collect(),
+                    rows: rows_csv,
+                });
             }
         }
         tables.push(Json::Object(o));
@@ -747,7 +811,7 @@ pub fn to_json_and_csv(doc: &FDoc) -> (Json, Vec<CsvTable>) {
     if !doc.trailer.is_empty() {
         top["trailer"] = serde_json::to_value(&doc.trailer).unwrap_or(Json::Null);
     }
-    (top, csv)
+    Ok((top, csv))
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -820,7 +884,9 @@ fn scalar(ty: FieldType, type_name: &str, input: In<'_>) -> std::result::Result<
                 In::C(s) => s,
                 In::J(_) => return Err(format!("expected hex bytes ({type_name}), found {}", found(input))),
             };
-            hex::decode(text.trim()).map(FVal::Hex).map_err(|_| format!("expected hex bytes ({type_name}), found {}", found(input)))
+            hex::decode(text.trim())
+                .map(FVal::Hex)
+                .map_err(|_| format!("expected hex bytes ({type_name}), found {}", found(input)))
         }
     }
 }
@@ -844,7 +910,10 @@ fn sub_values(o: &Json, sub: Option<&BlockDesc>) -> std::result::Result<Vec<(u8,
 
 /// A whole field from one cell (lists and acks as JSON arrays; CSV cells hold the array's JSON text).
 fn whole(ty: FieldType, type_name: &str, input: In<'_>, sub: Option<&BlockDesc>) -> std::result::Result<FVal, String> {
-    let list_like = matches!(ty, FieldType::FloatList | FieldType::ByteList | FieldType::BitList | FieldType::StringList | FieldType::Acks(_));
+    let list_like = matches!(
+        ty,
+        FieldType::FloatList | FieldType::ByteList | FieldType::BitList | FieldType::StringList | FieldType::Acks(_)
+    );
     if !list_like {
         return scalar(ty, type_name, input);
     }
@@ -852,8 +921,9 @@ fn whole(ty: FieldType, type_name: &str, input: In<'_>, sub: Option<&BlockDesc>)
     let value = match input {
         In::J(v) => v,
         In::C(s) => {
-            parsed = serde_json::from_str::<Json>(s)
-                .map_err(|_| format!("expected a list ({type_name}) written as JSON, like [1, 2], found {}", found(input)))?;
+            parsed = serde_json::from_str::<Json>(s).map_err(|_| {
+                format!("expected a list ({type_name}) written as JSON, like [1, 2], found {}", found(input))
+            })?;
             &parsed
         }
     };
@@ -873,6 +943,9 @@ fn whole(ty: FieldType, type_name: &str, input: In<'_>, sub: Option<&BlockDesc>)
         .collect::<std::result::Result<_, _>>()
         .map(FVal::List)
 }
+
+/// One input cell of a record: column name, its index (CSV), field, part, value.
+type CellIn<'a> = (String, Option<usize>, u8, Part, In<'a>);
 
 /// Where a cell is, for messages.
 struct Ctx<'a> {
@@ -896,7 +969,7 @@ fn cell_error(ctx: &Ctx<'_>, col: &str, col_index: Option<usize>, message: &str)
 
 /// The values of one record from its cells: `(column name, its index for CSV, field, part, input)`.
 fn assemble(
-    cells: Vec<(String, Option<usize>, u8, Part, In<'_>)>,
+    cells: Vec<CellIn<'_>>,
     block: Option<&BlockDesc>,
     db: Option<&'static DbDesc>,
     ctx: &Ctx<'_>,
@@ -906,13 +979,18 @@ fn assemble(
     ids.dedup();
     let mut out = Vec::new();
     for id in ids {
-        let mine: Vec<&(String, Option<usize>, u8, Part, In<'_>)> = cells.iter().filter(|c| c.2 == id).collect();
+        let mine: Vec<&CellIn<'_>> = cells.iter().filter(|c| c.2 == id).collect();
         let (ty, type_name) = field_type(block, id);
         // Raw bytes: the field's only cell.
         if let Some(c) = mine.iter().find(|c| as_raw(c.4).is_some()) {
             let bytes = as_raw(c.4).unwrap_or(Ok(Vec::new())).map_err(|e| cell_error(ctx, &c.0, c.1, &e))?;
             if let Some(other) = mine.iter().find(|o| o.0 != c.0) {
-                return Err(cell_error(ctx, &other.0, other.1, &format!("the field's raw bytes are given in \"{}\"; leave its other columns empty", c.0)));
+                return Err(cell_error(
+                    ctx,
+                    &other.0,
+                    other.1,
+                    &format!("the field's raw bytes are given in \"{}\"; leave its other columns empty", c.0),
+                ));
             }
             out.push((id, FVal::Raw(bytes)));
             continue;
@@ -928,7 +1006,7 @@ fn assemble(
                 }
             }
             Layout::Elements => {
-                let mut elems: Vec<(u16, &(String, Option<usize>, u8, Part, In<'_>))> = Vec::new();
+                let mut elems: Vec<(u16, &CellIn<'_>)> = Vec::new();
                 for c in &mine {
                     match c.3 {
                         Part::Elem(k) => elems.push((k, c)),
@@ -939,7 +1017,12 @@ fn assemble(
                 let mut items = Vec::new();
                 for (n, (k, c)) in elems.iter().enumerate() {
                     if usize::from(*k) != n {
-                        return Err(cell_error(ctx, &c.0, c.1, &format!("element {k} is given but element {n} of the same list is empty")));
+                        return Err(cell_error(
+                            ctx,
+                            &c.0,
+                            c.1,
+                            &format!("element {k} is given but element {n} of the same list is empty"),
+                        ));
                     }
                     items.push(scalar(ty, type_name, c.4).map_err(|e| cell_error(ctx, &c.0, c.1, &e))?);
                 }
@@ -992,17 +1075,16 @@ fn shape_from_json(v: &Json, path: &str) -> Result<Shape> {
 fn get_u8(o: &Map<String, Json>, key: &str, path: &str) -> Result<Option<u8>> {
     match o.get(key) {
         None => Ok(None),
-        Some(v) => v
-            .as_u64()
-            .and_then(|v| u8::try_from(v).ok())
-            .map(Some)
-            .ok_or_else(|| Error::Refused(format!("{FORMAT_ID} document: `{path}.{key}`: expected a byte (0–255), found {v}"))),
+        Some(v) => v.as_u64().and_then(|v| u8::try_from(v).ok()).map(Some).ok_or_else(|| {
+            Error::Refused(format!("{FORMAT_ID} document: `{path}.{key}`: expected a byte (0–255), found {v}"))
+        }),
     }
 }
 
 /// Whether a JSON document is the friendly form (rather than the node tree).
 pub fn is_friendly(v: &Json) -> bool {
-    v.get("form").and_then(Json::as_str) == Some("tables") || (v.get("tables").is_some() && v.get("database").and_then(|d| d.get("tables")).is_none())
+    v.get("form").and_then(Json::as_str) == Some("tables")
+        || (v.get("tables").is_some() && v.get("database").and_then(|d| d.get("tables")).is_none())
 }
 
 /// The friendly JSON back to a database.
@@ -1025,19 +1107,28 @@ pub fn from_json(v: &Json) -> Result<FDoc> {
     };
     let db = descriptor::of(file_type);
     let mut tables = Vec::new();
-    let list = top.get("tables").and_then(Json::as_array).ok_or_else(|| bad("tables", "expected a list of tables".into()))?;
+    let list =
+        top.get("tables").and_then(Json::as_array).ok_or_else(|| bad("tables", "expected a list of tables".into()))?;
     for (ti, t) in list.iter().enumerate() {
         let path = format!("tables[{ti}]");
         let Json::Object(t) = t else { return Err(bad(&path, "expected an object".into())) };
         // The block: `block`, else the descriptor's table `name`.
-        let named = t.get("name").and_then(Json::as_str).and_then(|n| db?.tables.iter().find(|b| b.name.eq_ignore_ascii_case(n)).map(|b| b.id));
-        let block_id = get_u8(t, "block", &path)?.or(named).ok_or_else(|| bad(&path, "names no table: give `block`".into()))?;
+        let named = t
+            .get("name")
+            .and_then(Json::as_str)
+            .and_then(|n| db?.tables.iter().find(|b| b.name.eq_ignore_ascii_case(n)).map(|b| b.id));
+        let block_id =
+            get_u8(t, "block", &path)?.or(named).ok_or_else(|| bad(&path, "names no table: give `block`".into()))?;
         let block = db.and_then(|d| d.table(block_id));
         let name = table_name(db, block_id);
         let long = t.get("long").and_then(Json::as_bool).unwrap_or(false);
         let record_type = get_u8(t, "record_type", &path)?.unwrap_or(0);
         let body = if let Some(d) = t.get("data") {
-            FBody::Data(d.as_str().and_then(|d| hex::decode(d).ok()).ok_or_else(|| bad(&format!("{path}.data"), "expected hex".into()))?)
+            FBody::Data(
+                d.as_str()
+                    .and_then(|d| hex::decode(d).ok())
+                    .ok_or_else(|| bad(&format!("{path}.data"), "expected hex".into()))?,
+            )
         } else {
             let cols = columns(db, block, &[]);
             let records = t.get("records").and_then(Json::as_array).map(Vec::as_slice).unwrap_or_default();
@@ -1056,7 +1147,8 @@ pub fn from_json(v: &Json) -> Result<FDoc> {
                     if v.is_null() {
                         continue;
                     }
-                    let (field, part) = resolve(&cols, k).ok_or_else(|| cell_error(&ctx, k, None, &format!("table {name} has no column \"{k}\"")))?;
+                    let (field, part) = resolve(&cols, k)
+                        .ok_or_else(|| cell_error(&ctx, k, None, &format!("table {name} has no column \"{k}\"")))?;
                     cells.push((k.clone(), None, field, part, In::J(v)));
                 }
                 let values = assemble(cells, block, db, &ctx)?;
@@ -1128,10 +1220,9 @@ pub fn read_csv(text: &str) -> std::result::Result<Vec<(usize, Vec<String>)>, St
 pub fn apply_csv(doc: &mut FDoc, table: &str, text: &str) -> Result<()> {
     let db = descriptor::of(doc.file_type);
     let names = table_names(doc);
-    let ti = names
-        .iter()
-        .position(|n| n.eq_ignore_ascii_case(table))
-        .ok_or_else(|| Error::Refused(format!("{FORMAT_ID}: the database has no table `{table}` (it has {})", names.join(", "))))?;
+    let ti = names.iter().position(|n| n.eq_ignore_ascii_case(table)).ok_or_else(|| {
+        Error::Refused(format!("{FORMAT_ID}: the database has no table `{table}` (it has {})", names.join(", ")))
+    })?;
     let name = names[ti].clone();
     let t = &mut doc.tables[ti];
     let block = db.and_then(|d| d.table(t.block));
@@ -1146,7 +1237,10 @@ pub fn apply_csv(doc: &mut FDoc, table: &str, text: &str) -> Result<()> {
     let mut resolved = Vec::new();
     for (ci, h) in header.iter().enumerate() {
         let r = resolve(&cols, h).ok_or_else(|| {
-            Error::Refused(format!("{FORMAT_ID}: table {name}: CSV line 1, column {}: table {name} has no column \"{h}\"", ci + 1))
+            Error::Refused(format!(
+                "{FORMAT_ID}: table {name}: CSV line 1, column {}: table {name} has no column \"{h}\"",
+                ci + 1
+            ))
         })?;
         resolved.push(r);
     }
@@ -1170,7 +1264,8 @@ pub fn apply_csv(doc: &mut FDoc, table: &str, text: &str) -> Result<()> {
             if cell.is_empty() {
                 // Empty text that was there stays; any other empty cell is an absent value.
                 let was_empty_text = *part == Part::Whole
-                    && base_rec.is_some_and(|r| r.values.iter().any(|(id, v)| id == field && *v == FVal::Str(String::new())));
+                    && base_rec
+                        .is_some_and(|r| r.values.iter().any(|(id, v)| id == field && *v == FVal::Str(String::new())));
                 if !was_empty_text {
                     continue;
                 }

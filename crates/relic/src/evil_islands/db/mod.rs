@@ -29,6 +29,12 @@
 //! - **Never rejected:** a field that does not decode exactly is kept `raw`; a table or record whose payload
 //!   is not a node sequence is kept as `data`. Only the database node and the top-level sequence must parse.
 //!   Nodes after the database (the public editor appends `00 00 02 0C 02 08 01 00 00 00`) are kept.
+//!
+//! Friendly forms ([`friendly`], issue 28): `relic convert` shows each table with the column names and types
+//! of the public DB editor's descriptors ([`descriptor`]; github.com/chemmalion/EIDBEditor `dbformat/`), as
+//! one JSON document and one CSV per table; both pack back byte for byte when unedited, and an edit changes
+//! only the value edited. A table's CSV takes the rest of the database from the JSON or game file beside it
+//! ([`csv_base`]). The lossless node tree stays `convert --to json`.
 
 pub mod convert;
 pub mod descriptor;
@@ -74,7 +80,11 @@ pub static FORMAT: Format = Format {
             ((u32 LE) >> 1, as the public DB editor writes), bytes-be (the spec's byte loop) used when a file \
             does not parse otherwise; `convert --to json` records the reading and `pack` writes with it. Table \
             node type byte = 1-based table number. Composites 1-3 are nested fields, 4-5 nested records, `s` \
-            nested strings. Fields that do not decode exactly stay raw.",
+            nested strings. Fields that do not decode exactly stay raw. `convert` (and `--to csv`) name tables and \
+            columns as the public DB editor's descriptors do (chemmalion/EIDBEditor dbformat/) and pack back: \
+            `pack ei-db items.idb.json`, or one table's CSV `pack ei-db items.idb.Weapons.csv` with items.idb.json \
+            or items.idb beside it (or one folder up). Descriptor types win over the spec's letters there \
+            (Weapons field 22 FloatList, Byte fields as numbers).",
     codec: &CODECS[8],
 };
 
@@ -163,7 +173,7 @@ impl Codec for DbCodec {
 
     fn convert(&self, data: &[u8], _opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
         let doc = parse(data, self.0)?;
-        Ok(vec![NamedAsset { name: None, asset: Asset::Document(convert::to_document(&doc)?) }])
+        Ok(vec![NamedAsset { name: None, asset: Asset::Document(convert::to_document(&doc, data.len())?) }])
     }
 
     fn pack_sources(&self) -> &'static [&'static str] {
@@ -198,12 +208,12 @@ impl Codec for DbCodec {
                 [only] => only.clone(),
                 names => {
                     return Err(Error::Refused(format!(
-                        "{FORMAT_ID}: {} names no table, and the database has {} ({}); name the CSV like `{}.<table>.csv`",
-                        path.display(),
-                        names.len(),
-                        names.join(", "),
-                        base.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default()
-                    )))
+                    "{FORMAT_ID}: {} names no table, and the database has {} ({}); name the CSV like `{}.<table>.csv`",
+                    path.display(),
+                    names.len(),
+                    names.join(", "),
+                    base.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default()
+                )))
                 }
             },
         };
