@@ -122,6 +122,12 @@ fn records(t: &Table) -> &[Record] {
     }
 }
 
+/// A CSV line with every cell quoted (as a spreadsheet may write it).
+fn csv_line(cells: &[String]) -> String {
+    let cells: Vec<String> = cells.iter().map(|c| format!("\"{}\"", c.replace('"', "\"\""))).collect();
+    cells.join(",") + "\n"
+}
+
 fn f(type_byte: u8, value: Value) -> Field {
     Field { type_byte, long: false, value }
 }
@@ -839,7 +845,21 @@ proptest! {
         let doc = parse_with(&bytes, ft, enc).unwrap();
         prop_assert_eq!(write_document(&doc).unwrap(), bytes.clone());
         let codec = relic::registry::by_id("ei-db").unwrap().codec;
-        prop_assert_eq!(codec.write_json(codec.to_json(&bytes).unwrap()).unwrap(), bytes);
+        prop_assert_eq!(codec.write_json(codec.to_json(&bytes).unwrap()).unwrap(), bytes.clone());
+        // The friendly forms too: the tables' JSON, and each table's CSV over the file.
+        let friendly = relic::evil_islands::db::friendly::from_lossless(&doc).unwrap();
+        let (value, tables) = relic::evil_islands::db::friendly::to_json_and_csv(&friendly, u64::MAX).unwrap();
+        prop_assert_eq!(codec.write_json(value).unwrap(), bytes.clone());
+        for t in &tables {
+            let mut text = csv_line(&t.columns);
+            for row in &t.rows {
+                text += &csv_line(row);
+            }
+            let mut again = friendly.clone();
+            relic::evil_islands::db::friendly::apply_csv(&mut again, &t.name, &text).unwrap();
+            let written = write_document(&relic::evil_islands::db::friendly::to_lossless(&again).unwrap()).unwrap();
+            prop_assert_eq!(&written, &bytes, "table {}: {}", t.name, text);
+        }
     }
 
     /// Finite f32s survive the document's JSON text exactly.

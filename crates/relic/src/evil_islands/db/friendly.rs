@@ -1226,13 +1226,26 @@ pub fn apply_csv(doc: &mut FDoc, table: &str, text: &str) -> Result<()> {
     let name = names[ti].clone();
     let t = &mut doc.tables[ti];
     let block = db.and_then(|d| d.table(t.block));
-    let FBody::Records(base) = &t.body else {
-        return Err(Error::Refused(format!("{FORMAT_ID}: table {name} is kept as raw data; edit it in the JSON")));
-    };
     let rows = read_csv(text).map_err(|e| Error::Refused(format!("{FORMAT_ID}: table {name}: CSV {e}")))?;
     let Some(((_, header), rows)) = rows.split_first() else {
         return Err(Error::Refused(format!("{FORMAT_ID}: table {name}: the CSV is empty (it needs its header line)")));
     };
+    let FBody::Records(base) = &t.body else {
+        // A table kept as raw bytes: one `data` column, one row of hex.
+        let data = match (header.as_slice(), rows) {
+            ([h], [(_, row)]) if h == "data" => row.first().and_then(|c| hex::decode(c.trim()).ok()),
+            _ => None,
+        };
+        let data = data.ok_or_else(|| {
+            Error::Refused(format!(
+                "{FORMAT_ID}: table {name} is kept as raw bytes: its CSV is a `data` column and one row of hex"
+            ))
+        })?;
+        t.body = FBody::Data(data);
+        return Ok(());
+    };
+    // A table with no columns (records without fields) has an empty header line.
+    let header: &[String] = if header.len() == 1 && header[0].is_empty() { &[] } else { header };
     let cols = columns(db, block, &[]);
     let mut resolved = Vec::new();
     for (ci, h) in header.iter().enumerate() {
@@ -1246,8 +1259,11 @@ pub fn apply_csv(doc: &mut FDoc, table: &str, text: &str) -> Result<()> {
     }
     let mut out = Vec::new();
     for (ri, (line, cells)) in rows.iter().enumerate() {
-        if cells.len() == 1 && cells[0].is_empty() {
-            continue; // a blank line
+        if cells.len() == 1 && cells[0].is_empty() && header.len() != 1 {
+            if header.is_empty() {
+                out.push(FRecord { values: Vec::new(), shape: base.get(out.len()).and_then(|r| r.shape.clone()) });
+            }
+            continue; // a blank line, or a record without fields
         }
         let ctx = Ctx { table: &name, record: ri, json: None, csv: Some((*line, &cols)) };
         if cells.len() != header.len() {
@@ -1258,15 +1274,20 @@ pub fn apply_csv(doc: &mut FDoc, table: &str, text: &str) -> Result<()> {
                 header.len()
             )));
         }
-        let base_rec = base.get(ri);
+        let base_rec = base.get(out.len());
+        let base_empty: std::collections::HashSet<(u8, Part)> = base_rec
+            .map(|r| record_cells(r, block, db))
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|(_, _, v)| cell_text(v).is_empty())
+            .map(|(f, p, _)| (f, p))
+            .collect();
         let mut input = Vec::new();
         for (ci, (cell, (field, part))) in cells.iter().zip(&resolved).enumerate() {
             if cell.is_empty() {
-                // Empty text that was there stays; any other empty cell is an absent value.
-                let was_empty_text = *part == Part::Whole
-                    && base_rec
-                        .is_some_and(|r| r.values.iter().any(|(id, v)| id == field && *v == FVal::Str(String::new())));
-                if !was_empty_text {
+                // A value that showed as an empty cell (empty text, no bytes) stays; any other empty cell is
+                // an absent value.
+                if !base_empty.contains(&(*field, *part)) {
                     continue;
                 }
             }
