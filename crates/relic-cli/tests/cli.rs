@@ -607,7 +607,7 @@ fn a_folder_to_csv_skips_what_cannot_be_csv_with_one_note() {
     assert!(lines[0].starts_with("skipped 11 files: cannot be made into csv (ei-fig, ei-lnk, ei-mmp, ei-mob, ei-mp, ei-reg, ei-res, ei-sec; the first: "), "{stderr}");
     assert!(lines[1].starts_with("skipped 2 files: read but not converted yet"), "{stderr}");
     assert_eq!(lines[2], format!("wrote 13 files to {}, 13 skipped", dir.path().display()));
-    for csv in ["intro.cam.csv", "items.idb.materials.csv", "items.idb.weapons.csv", "unhuma.adb.csv"] {
+    for csv in ["intro.cam.csv", "items.idb.Materials.csv", "items.idb.Weapons.csv", "unhuma.adb.csv"] {
         assert!(dir.path().join(csv).is_file(), "{csv}");
     }
     // One file: named.

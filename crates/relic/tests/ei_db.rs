@@ -19,6 +19,7 @@ use relic::evil_islands::db::{
     Table, Value,
 };
 use relic::Error;
+use serde_json::json;
 
 // =========================================================================================================
 // Hand-made node helpers (spec "Databases")
@@ -119,6 +120,12 @@ fn records(t: &Table) -> &[Record] {
         TableBody::Records(r) => r,
         TableBody::Data(d) => panic!("table kept as data {d:?}"),
     }
+}
+
+/// A CSV line with every cell quoted (as a spreadsheet may write it).
+fn csv_line(cells: &[String]) -> String {
+    let cells: Vec<String> = cells.iter().map(|c| format!("\"{}\"", c.replace('"', "\"\""))).collect();
+    cells.join(",") + "\n"
 }
 
 fn f(type_byte: u8, value: Value) -> Field {
@@ -821,7 +828,7 @@ proptest! {
         // Info and tables never fail on a parsed file.
         let info = convert::info(&back, bytes.len());
         prop_assert_eq!(info["tables"].as_array().unwrap().len(), doc.database.tables.len());
-        let d = convert::to_document(&back);
+        let d = convert::to_document(&back, 1 << 20).unwrap();
         prop_assert_eq!(d.tables.len(), doc.database.tables.len());
     }
 
@@ -838,7 +845,21 @@ proptest! {
         let doc = parse_with(&bytes, ft, enc).unwrap();
         prop_assert_eq!(write_document(&doc).unwrap(), bytes.clone());
         let codec = relic::registry::by_id("ei-db").unwrap().codec;
-        prop_assert_eq!(codec.write_json(codec.to_json(&bytes).unwrap()).unwrap(), bytes);
+        prop_assert_eq!(codec.write_json(codec.to_json(&bytes).unwrap()).unwrap(), bytes.clone());
+        // The friendly forms too: the tables' JSON, and each table's CSV over the file.
+        let friendly = relic::evil_islands::db::friendly::from_lossless(&doc).unwrap();
+        let (value, tables) = relic::evil_islands::db::friendly::to_json_and_csv(&friendly, u64::MAX).unwrap();
+        prop_assert_eq!(codec.write_json(value).unwrap(), bytes.clone());
+        for t in &tables {
+            let mut text = csv_line(&t.columns);
+            for row in &t.rows {
+                text += &csv_line(row);
+            }
+            let mut again = friendly.clone();
+            relic::evil_islands::db::friendly::apply_csv(&mut again, &t.name, &text).unwrap();
+            let written = write_document(&relic::evil_islands::db::friendly::to_lossless(&again).unwrap()).unwrap();
+            prop_assert_eq!(&written, &bytes, "table {}: {}", t.name, text);
+        }
     }
 
     /// Finite f32s survive the document's JSON text exactly.
@@ -860,77 +881,60 @@ proptest! {
 #[test]
 fn tables_document_and_csv() {
     let doc = idb(&main_fixture());
-    let d = convert::to_document(&doc);
-    assert_eq!(d.value["file_type"], "idb");
-    assert_eq!(d.value["title"], "Items");
-    assert_eq!(d.value["title_ru"], "Предметы");
+    let d = convert::to_document(&doc, 1 << 20).unwrap();
+    // Tables and columns named as the public DB editor's descriptors name them (friendly.rs).
+    assert_eq!((d.value["file_type"].as_str(), d.value["title"].as_str()), (Some("idb"), Some("Items")));
     let t = &d.value["tables"][0];
     assert_eq!(
-        (t["name"].as_str(), t["title"].as_str(), t["title_ru"].as_str()),
-        (Some("armor"), Some("Armor"), Some("Броня"))
+        (t["name"].as_str(), t["block"].as_u64(), t["record_type"].as_u64()),
+        (Some("Armors"), Some(3), Some(1))
     );
-    assert_eq!(t["layout"], "SSISIIIFFFFIFIXB00000ffBiHH");
     let r0 = &t["records"][0];
-    assert_eq!(r0["f0"], "Plate");
-    assert_eq!(r0["f1"], "Латы");
-    assert_eq!(r0["f2"], -5);
-    assert_eq!(r0["f7"], 1.5);
-    assert_eq!(r0["f14"], "10100000");
-    assert_eq!(r0["f15"], true);
-    assert_eq!(r0["f17"], serde_json::json!({"raw": "abcd"}));
-    assert_eq!(r0["f21"].to_string(), "[0.25,-2.0,0.1,-0.0]");
-    assert_eq!(r0["f24"], serde_json::json!([1, -1, i32::MIN, i32::MAX]));
-    assert_eq!(r0["f25"], "deadbeef");
+    assert_eq!(
+        (&r0["Name"], &r0["Type"], &r0["TypeID"], &r0["Price"]),
+        (&json!("Plate"), &json!("Латы"), &json!(-5), &json!(1.5))
+    );
+    // BitList(5): one column per named bit, then the byte's other bits.
+    assert_eq!(
+        [&r0["Shop 1"], &r0["Shop 2"], &r0["Shop 3"], &r0["f14[7]"]],
+        [&json!(1), &json!(0), &json!(1), &json!(0)]
+    );
+    assert_eq!(r0["Dec."], 1); // Byte, a number
+    assert_eq!(r0["f17"], "abcd"); // a field the descriptor does not name: hex
+                                   // FloatList elements by name; an i32 list where the descriptor has a SignedLong stays raw.
+    assert_eq!([&r0["M. Absorb."], &r0["M. Piercing"], &r0["M. Bludg."]], [&json!(0.25), &json!(-2.0), &json!(-0.0)]);
+    assert_eq!(r0["Wear Order"], json!({"raw": "01000000ffffffff00000080ffffff7f"}));
+    assert!(r0.get("~record").is_none(), "record 0 is stored canonically");
     let r1 = &t["records"][1];
-    assert_eq!((&r1["f2"], &r1["f2#2"]), (&serde_json::json!({"raw": "010203"}), &serde_json::json!(7)));
+    assert_eq!(
+        (&r1["Type"], &r1["TypeID"], &r1["Dec."]),
+        (&json!({"raw": "610062"}), &json!({"raw": "010203"}), &json!(2))
+    );
+    // The empty FloatList (field 21) shows its empty bytes; its repeated field 2 and order are in `~record`.
+    assert_eq!(r1["M. Absorb."], json!({"raw": ""}));
+    assert_eq!(
+        r1["~record"],
+        json!({"type": 2, "fields": [[0], [1], [2], [7], [14], [15], [23], [40], [21], [2, 0, "07000000"]]})
+    );
     assert_eq!(d.value["tables"][2]["name"], "table_9");
-    assert!(d.value["tables"][2]["title"].is_null());
 
     let names: Vec<&str> = d.tables.iter().map(|t| t.name.as_str()).collect();
-    assert_eq!(names, ["armor", "materials", "table_9"]);
+    assert_eq!(names, ["Armors", "Materials", "table_9"]);
     let armor = &d.tables[0];
-    assert_eq!(armor.columns, ["f0", "f1", "f2", "f2#2", "f7", "f14", "f15", "f17", "f21", "f23", "f24", "f25", "f40"]);
-    assert_eq!(
-        armor.rows[0],
-        [
-            "Plate",
-            "Латы",
-            "-5",
-            "",
-            "1.5",
-            "10100000",
-            "true",
-            "raw:abcd",
-            "[0.25,-2.0,0.1,-0.0]",
-            "",
-            "[1,-1,-2147483648,2147483647]",
-            "deadbeef",
-            ""
-        ]
-    );
-    assert_eq!(
-        armor.rows[1],
-        [
-            "",
-            "raw:610062",
-            "raw:010203",
-            "7",
-            "raw:0000c07f",
-            "1111111100000000",
-            "raw:02",
-            "",
-            "[]",
-            "false",
-            "",
-            "",
-            "raw:0102"
-        ]
-    );
+    assert_eq!(&armor.columns[..8], ["Name", "Type", "TypeID", "M.Type", "Unk4-0", "TTI", "TTI2", "Price"]);
+    assert_eq!(armor.columns.last().map(String::as_str), Some("f40"));
+    let col = |n: &str| armor.columns.iter().position(|c| c == n).unwrap();
+    assert_eq!(armor.rows[0][col("Price")], "1.5");
+    assert_eq!(armor.rows[1][col("Type")], "raw:610062");
+    assert_eq!(armor.rows[1][col("M. Absorb.")], "raw:");
     let exported = relic::export::export(&relic::asset::Asset::Document(d.clone()), Some("csv"), "items").unwrap();
     assert_eq!(exported.len(), 3);
-    assert_eq!(exported[0].suffix, ".armor");
+    assert_eq!(exported[0].suffix, ".Armors");
     let text = String::from_utf8(exported[0].bytes.clone()).unwrap();
-    assert!(text.starts_with("f0,f1,f2,f2#2,f7,"), "{text}");
+    assert!(text.starts_with("Name,Type,TypeID,M.Type,"), "{text}");
+    // Both forms pack back byte for byte.
+    let codec = relic::registry::by_id("ei-db").unwrap().codec_for("items.idb");
+    assert_eq!(codec.write_json(d.value.clone()).unwrap(), main_fixture());
 }
 
 #[test]
@@ -940,12 +944,15 @@ fn composite_values_in_tables() {
     let rec = cat(&[&short(2, &sub), &short(3, &strings)]);
     let bytes = short(0x04, &short(0x01, &short(0x00, &rec)));
     let doc = parse(&bytes, FileType::Prints).unwrap();
-    let d = convert::to_document(&doc);
+    let d = convert::to_document(&doc, 1 << 20).unwrap();
     let r = &d.value["tables"][0]["records"][0];
-    assert_eq!(r["f2"], serde_json::json!({"f1": 0.5, "f2": 3}));
-    // Field 3 of blood prints is `1` too: its strings' nodes read as a record of raw fields.
-    assert_eq!(r["f3"], serde_json::json!({"f1": {"raw": "6100"}, "f1#2": {"raw": "6200"}}));
-    assert_eq!(d.tables[0].rows[0], [r#"{"f1":0.5,"f2":3}"#, r#"{"f1":{"raw":"6100"},"f1#2":{"raw":"6200"}}"#]);
+    // TypeList(20): one column per sub-field, named by the descriptor.
+    assert_eq!((&r["Clear Weather Opacity"], &r["Clear Weather Lifetime"]), (&json!(0.5), &json!(3)));
+    // Field 3 repeats sub-field 1 (and holds text): kept raw in its first column.
+    assert_eq!(r["Weather Precipitation Opacity"], json!({"raw": "0104610001046200"}));
+    assert_eq!(d.tables[0].rows[0], ["", "0.5", "3", "", "raw:0104610001046200", "", ""]);
+    let codec = relic::registry::by_id("ei-db").unwrap().codec_for("prints.db");
+    assert_eq!(codec.write_json(d.value.clone()).unwrap(), bytes);
 }
 
 #[test]
@@ -959,7 +966,7 @@ fn info_lists_tables_and_record_counts() {
     assert_eq!(info["file_size"], bytes.len());
     assert_eq!(
         info["tables"][0],
-        serde_json::json!({"name": "armor", "title": "Armor", "title_ru": "Броня", "type": 3, "records": 2})
+        serde_json::json!({"name": "Armors", "title": "Armor", "title_ru": "Броня", "type": 3, "records": 2})
     );
     assert_eq!(info["tables"][1]["records"], 0);
     assert_eq!(info["tables"][2]["name"], "table_9");
@@ -998,13 +1005,13 @@ fn ops_convert_and_pack() {
     let report = relic::ops::convert(std::slice::from_ref(&input), &out, &req, &q);
     assert!(report.failures.is_empty(), "{:?}", report.failures);
     let json: serde_json::Value = serde_json::from_slice(&std::fs::read(out.join("items.idb.json")).unwrap()).unwrap();
-    assert_eq!(json["tables"][0]["records"][0]["f0"], "Plate");
+    assert_eq!(json["tables"][0]["records"][0]["Name"], "Plate");
 
     // CSV: one file per table beside the JSON, named after the file.
     let req = relic::ops::ConvertRequest { to: Some("csv".into()), ..Default::default() };
     let report = relic::ops::convert(std::slice::from_ref(&input), &out, &req, &q);
     assert!(report.failures.is_empty(), "{:?}", report.failures);
-    for t in ["armor", "materials", "table_9"] {
+    for t in ["Armors", "Materials", "table_9"] {
         assert!(out.join(format!("items.idb.{t}.csv")).is_file(), "{t}");
     }
 

@@ -1,10 +1,11 @@
-//! DB to the common model: one table per DB table (records as objects with typed fields, `f<index>` keys),
-//! as a JSON document and as CSV tables, and the info summary.
+//! DB to the common model: the friendly forms of [`super::friendly`] (the tables with the DB editor's
+//! column names as a JSON document and as CSV tables), the plain JSON of a lossless value, and the info
+//! summary.
 
 use serde_json::{json, Map, Value as Json};
 
 use super::types::*;
-use crate::asset::{Document, Table as CsvTable};
+use crate::asset::Document;
 
 /// The plain JSON of a typed value (floats as their shortest decimal, raw bytes as `{"raw": hex}`).
 pub fn value_json(v: &Value) -> Json {
@@ -60,8 +61,8 @@ pub fn table_ids(doc: &DbDocument) -> Vec<String> {
         .tables
         .iter()
         .map(|t| {
-            let base =
-                doc.file_type.table(t.type_byte).map_or_else(|| format!("table_{}", t.type_byte), |l| l.id.to_string());
+            // The DB editor's descriptor names tables as the friendly forms do (`Materials`, `QuickItems`).
+            let base = super::friendly::table_name(super::descriptor::of(doc.file_type), t.type_byte);
             let mut id = base.clone();
             let mut n = 1;
             while !used.insert(id.clone()) {
@@ -73,107 +74,13 @@ pub fn table_ids(doc: &DbDocument) -> Vec<String> {
         .collect()
 }
 
-/// The tables as JSON (records as objects with typed fields) plus one CSV table each.
-pub fn to_document(doc: &DbDocument) -> Document {
-    let (title, title_ru) = doc.file_type.titles();
-    let ids = table_ids(doc);
-    let mut tables_json = Vec::new();
-    let mut csv = Vec::new();
-    for (t, id) in doc.database.tables.iter().zip(&ids) {
-        let layout = doc.file_type.table(t.type_byte);
-        let mut obj = Map::new();
-        obj.insert("name".into(), Json::from(id.as_str()));
-        obj.insert("title".into(), layout.map_or(Json::Null, |l| Json::from(l.title)));
-        obj.insert("title_ru".into(), layout.map_or(Json::Null, |l| Json::from(l.title_ru)));
-        obj.insert("type".into(), Json::from(t.type_byte));
-        obj.insert("layout".into(), layout.map_or(Json::Null, |l| Json::from(l.format)));
-        match &t.body {
-            TableBody::Records(records) => {
-                obj.insert("records".into(), Json::Array(records.iter().map(record_json).collect()));
-                csv.push(csv_table(id, records));
-            }
-            TableBody::Data(d) => {
-                obj.insert("records".into(), Json::Array(Vec::new()));
-                obj.insert("raw".into(), Json::from(hex::encode(&d.0)));
-                csv.push(CsvTable {
-                    name: id.clone(),
-                    columns: vec!["raw".into()],
-                    rows: vec![vec![hex::encode(&d.0)]],
-                });
-            }
-        }
-        tables_json.push(Json::Object(obj));
-    }
-    let value = json!({
-        "format": super::FORMAT_ID,
-        "file_type": doc.file_type.id(),
-        "title": title,
-        "title_ru": title_ru,
-        "tables": tables_json,
-    });
-    Document { value, tables: csv }
-}
-
-/// A CSV cell: text as it is, numbers as their shortest decimal, lists and composites as compact JSON,
-/// raw bytes as `raw:<hex>`.
-fn cell(v: &Value) -> String {
-    match v {
-        Value::String(s) | Value::Bits(s) => s.clone(),
-        Value::Int(i) | Value::Time(i) => i.to_string(),
-        Value::Uint(u) => u.to_string(),
-        Value::Float(f) => f.to_string(),
-        Value::Bool(b) => b.to_string(),
-        Value::Hex(h) => hex::encode(&h.0),
-        Value::Raw(h) => format!("raw:{}", hex::encode(&h.0)),
-        other => value_json(other).to_string(),
-    }
-}
-
-fn csv_table(id: &str, records: &[Record]) -> CsvTable {
-    // Columns: every key seen, ordered by field index, then repeat number.
-    let mut columns: Vec<(u8, usize, String)> = Vec::new();
-    let keyed: Vec<Option<Vec<(String, &Field)>>> = records
-        .iter()
-        .map(|r| match &r.body {
-            RecordBody::Fields(fields) => Some(field_keys(fields).into_iter().zip(fields).collect()),
-            RecordBody::Data(_) => None,
-        })
-        .collect();
-    let mut has_raw = false;
-    for rec in &keyed {
-        match rec {
-            Some(fields) => {
-                for (k, f) in fields {
-                    if !columns.iter().any(|(_, _, c)| c == k) {
-                        let repeat = k.split_once('#').and_then(|(_, n)| n.parse().ok()).unwrap_or(1);
-                        columns.push((f.type_byte, repeat, k.clone()));
-                    }
-                }
-            }
-            None => has_raw = true,
-        }
-    }
-    columns.sort();
-    let mut names: Vec<String> = columns.into_iter().map(|(_, _, c)| c).collect();
-    if has_raw {
-        names.push("raw".into());
-    }
-    let rows = records
-        .iter()
-        .zip(&keyed)
-        .map(|(r, k)| {
-            names
-                .iter()
-                .map(|col| match (k, &r.body) {
-                    (Some(fields), _) => fields.iter().find(|(key, _)| key == col).map(|(_, f)| cell(&f.value)),
-                    (None, RecordBody::Data(d)) if col == "raw" => Some(hex::encode(&d.0)),
-                    _ => None,
-                })
-                .map(Option::unwrap_or_default)
-                .collect()
-        })
-        .collect();
-    CsvTable { name: id.to_string(), columns: names, rows }
+/// The friendly forms (see [`super::friendly`]): the tables with the descriptor's named columns as JSON, and
+/// one CSV table each; both pack back.
+/// `file_len` (the file's size) sets the expansion budget the cells are charged against.
+pub fn to_document(doc: &DbDocument, file_len: usize) -> crate::error::Result<Document> {
+    let budget = crate::limits::expansion_budget(file_len as u64);
+    let (value, tables) = super::friendly::to_json_and_csv(&super::friendly::from_lossless(doc)?, budget)?;
+    Ok(Document { value, tables })
 }
 
 /// Summary for `relic info`: file type, length reading, tables with their record counts.

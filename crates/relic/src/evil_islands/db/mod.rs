@@ -29,8 +29,16 @@
 //! - **Never rejected:** a field that does not decode exactly is kept `raw`; a table or record whose payload
 //!   is not a node sequence is kept as `data`. Only the database node and the top-level sequence must parse.
 //!   Nodes after the database (the public editor appends `00 00 02 0C 02 08 01 00 00 00`) are kept.
+//!
+//! Friendly forms ([`friendly`], issue 28): `relic convert` shows each table with the column names and types
+//! of the public DB editor's descriptors ([`descriptor`]; github.com/chemmalion/EIDBEditor `dbformat/`), as
+//! one JSON document and one CSV per table; both pack back byte for byte when unedited, and an edit changes
+//! only the value edited. A table's CSV takes the rest of the database from the JSON or game file beside it
+//! ([`csv_base`]). The lossless node tree stays `convert --to json`.
 
 pub mod convert;
+pub mod descriptor;
+pub mod friendly;
 pub mod read;
 pub mod types;
 pub mod write;
@@ -41,7 +49,7 @@ pub use write::write_document;
 
 use crate::asset::{Asset, NamedAsset};
 use crate::error::{Error, Result};
-use crate::registry::{Capabilities, Codec, ConvertOptions, Format, Game, Kind};
+use crate::registry::{Capabilities, Codec, ConvertOptions, Format, Game, Kind, PackRequest};
 
 pub const FORMAT_ID: &str = "ei-db";
 
@@ -72,7 +80,11 @@ pub static FORMAT: Format = Format {
             ((u32 LE) >> 1, as the public DB editor writes), bytes-be (the spec's byte loop) used when a file \
             does not parse otherwise; `convert --to json` records the reading and `pack` writes with it. Table \
             node type byte = 1-based table number. Composites 1-3 are nested fields, 4-5 nested records, `s` \
-            nested strings. Fields that do not decode exactly stay raw.",
+            nested strings. Fields that do not decode exactly stay raw. `convert` (and `--to csv`) name tables and \
+            columns as the public DB editor's descriptors do (chemmalion/EIDBEditor dbformat/) and pack back: \
+            `pack ei-db items.idb.json`, or one table's CSV `pack ei-db items.idb.Weapons.csv` with items.idb.json \
+            or items.idb beside it (or one folder up). Descriptor types win over the spec's letters there \
+            (Weapons field 22 FloatList, Byte fields as numbers).",
     codec: &CODECS[8],
 };
 
@@ -149,6 +161,9 @@ impl Codec for DbCodec {
     }
 
     fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
+        if friendly::is_friendly(&value) {
+            return write_document(&friendly::to_lossless(&friendly::from_json(&value)?)?);
+        }
         let doc: DbDocument = crate::registry::document_from_json(FORMAT_ID, value)?;
         if doc.format != FORMAT_ID {
             return Err(Error::invalid(FORMAT_ID, "format", 0, format!("`{}` is not `{FORMAT_ID}`", doc.format)));
@@ -158,8 +173,89 @@ impl Codec for DbCodec {
 
     fn convert(&self, data: &[u8], _opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
         let doc = parse(data, self.0)?;
-        Ok(vec![NamedAsset { name: None, asset: Asset::Document(convert::to_document(&doc)) }])
+        Ok(vec![NamedAsset { name: None, asset: Asset::Document(convert::to_document(&doc, data.len())?) }])
     }
+
+    fn pack_sources(&self) -> &'static [&'static str] {
+        &["csv"]
+    }
+
+    /// One table's CSV (`items.idb.Weapons.csv`, as `convert --to csv` names it); the rest of the database
+    /// comes from the file beside it (see [`csv_base`]).
+    fn pack_input(&self, input_name: &str, content: &[u8], request: &PackRequest) -> Result<Vec<u8>> {
+        let path = std::path::Path::new(input_name);
+        let text = std::str::from_utf8(content)
+            .map_err(|e| Error::Refused(format!("{FORMAT_ID}: the CSV is not UTF-8 text ({e})")))?;
+        let (base, table) = csv_base(path)?;
+        request.note(format!("note: the rest of the database comes from {}", base.display()));
+        let bytes = std::fs::read(&base).map_err(|e| Error::io(&base, e))?;
+        let base_name = base.to_string_lossy();
+        let mut doc = if base_name.to_ascii_lowercase().ends_with(".json") {
+            let value: serde_json::Value = serde_json::from_slice(&bytes)
+                .map_err(|e| Error::Refused(format!("{}: not JSON ({e})", base.display())))?;
+            if friendly::is_friendly(&value) {
+                friendly::from_json(&value)?
+            } else {
+                let lossless: DbDocument = crate::registry::document_from_json(FORMAT_ID, value)?;
+                friendly::from_lossless(&lossless)?
+            }
+        } else {
+            friendly::from_lossless(&parse(&bytes, FileType::from_name(&base_name))?)?
+        };
+        let table = match table {
+            Some(t) => t,
+            None => match friendly::table_names(&doc).as_slice() {
+                [only] => only.clone(),
+                names => {
+                    return Err(Error::Refused(format!(
+                    "{FORMAT_ID}: {} names no table, and the database has {} ({}); name the CSV like `{}.<table>.csv`",
+                    path.display(),
+                    names.len(),
+                    names.join(", "),
+                    base.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default()
+                )))
+                }
+            },
+        };
+        friendly::apply_csv(&mut doc, &table, text)?;
+        write_document(&friendly::to_lossless(&doc)?)
+    }
+}
+
+/// Where a table's CSV finds the rest of its database: `items.idb.Weapons.csv` is table `Weapons` of
+/// `items.idb.json` (the JSON `relic convert` wrote) or `items.idb` (the game's file), looked for in the CSV's
+/// folder, then in the folder above it; a single-table database's CSV is `levers.ldb.csv`.
+pub fn csv_base(csv: &std::path::Path) -> Result<(std::path::PathBuf, Option<String>)> {
+    let name = csv.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+    let stem = name.get(..name.len().saturating_sub(4)).filter(|_| name.to_ascii_lowercase().ends_with(".csv"));
+    let Some(stem) = stem else {
+        return Err(Error::Refused(format!("{FORMAT_ID}: {} is not a .csv file", csv.display())));
+    };
+    let dir = csv.parent().map(std::path::Path::to_path_buf).unwrap_or_default();
+    let parent = if dir.as_os_str().is_empty() { std::path::PathBuf::from("..") } else { dir.join("..") };
+    let mut tried = Vec::new();
+    let mut splits: Vec<(&str, Option<String>)> = Vec::new();
+    if let Some((base, table)) = stem.rsplit_once('.') {
+        splits.push((base, Some(table.to_string())));
+    }
+    splits.push((stem, None));
+    for (base, table) in splits {
+        for folder in [&dir, &parent] {
+            for candidate in [format!("{base}.json"), base.to_string()] {
+                let p = folder.join(&candidate);
+                if p.is_file() {
+                    return Ok((p, table));
+                }
+                tried.push(p.display().to_string());
+            }
+        }
+    }
+    Err(Error::Refused(format!(
+        "{FORMAT_ID}: {} packs with the rest of its database, and none is beside it (looked for {}): keep the \
+         CSV beside the game's file or the JSON `relic convert` wrote",
+        csv.display(),
+        tried.join(", ")
+    )))
 }
 
 /// Typed access: the parse and the writer of the `ei-db` codecs.

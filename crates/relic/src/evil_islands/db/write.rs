@@ -66,6 +66,13 @@ pub fn write_document(doc: &DbDocument) -> Result<Vec<u8>> {
     Ok(out)
 }
 
+/// The bytes of one record node as [`write_document`] writes it.
+pub fn record_bytes(rec: &Record, enc: LengthEncoding, path: &str) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    put_record(&mut out, rec, enc, path)?;
+    Ok(out)
+}
+
 fn put_record(out: &mut Vec<u8>, rec: &Record, enc: LengthEncoding, path: &str) -> Result<()> {
     let payload = match &rec.body {
         RecordBody::Fields(fields) => fields_payload(fields, enc, path)?,
