@@ -5,8 +5,6 @@
 //! Sheets are views (`<block>_<magic>_sheet.view.png`, see `crate::export::view`): pack never reads them
 //! and compares them with what the sprite PNGs give (`pack.rs`).
 
-use std::collections::HashMap;
-
 use crate::parallel::prelude::*;
 use serde_json::{json, Map, Value};
 
@@ -137,23 +135,69 @@ fn sanitize(s: &str) -> String {
     s.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' { c.to_ascii_lowercase() } else { '_' }).collect()
 }
 
+/// What names a block's sprites: `<magic><number>`, with `_<internal name>` when the block has one; a
+/// block without one that another game block uses (an FSET of a track voxel, a TIMA of a ride) takes its
+/// first user's label and the field that refers to it (`trck52_wooden_straight_n_voxels_0_background`),
+/// and that user's recolourings when it has none of its own.
+struct Labels {
+    label: Vec<String>,
+    sources: Vec<[Option<usize>; 4]>,
+}
+
+fn labels(rcd: &Rcd<'_>) -> Labels {
+    let n = rcd.blocks.len();
+    let mut label: Vec<String> = Vec::with_capacity(n);
+    let mut own_name = vec![false; n];
+    let mut sources = vec![[None; 4]; n];
+    for (bi, b) in rcd.blocks.iter().enumerate() {
+        let mut l = format!("{}{}", sanitize(&b.magic_str()), bi + 1);
+        if let Body::Fields(m) = &b.body {
+            if let Some(name) = m.get("internal_name").and_then(Value::as_str).filter(|s| !s.is_empty()) {
+                l = format!("{l}_{}", sanitize(name));
+                own_name[bi] = true;
+            }
+            for (k, s) in sources[bi].iter_mut().take(3).enumerate() {
+                *s = m.get(&format!("recolour_{}", k + 1)).and_then(recolour_source);
+            }
+        }
+        label.push(l);
+    }
+    let has_own_sources: Vec<bool> = sources.iter().map(|s| s.iter().any(Option::is_some)).collect();
+    // Users come after what they use (FreeRCT's generator writes a block's parts first): from the last
+    // block back, each passes its label down; the first user in file order passes it last, and wins.
+    for bi in (0..n).rev() {
+        let b = &rcd.blocks[bi];
+        let (Body::Fields(m), Some(layout)) = (&b.body, layouts::layout(&b.magic, b.version)) else { continue };
+        if &b.magic == b"SPRT" {
+            continue;
+        }
+        let mut m = m.clone();
+        let mut users = Vec::new();
+        visit_refs(layout, &mut m, true, &mut |row, name, v| {
+            if let Some(t) = reference(v, "").ok().and_then(|t| usize::try_from(t).ok()?.checked_sub(1)) {
+                users.push((t, row.to_string(), name.to_string()));
+            }
+        });
+        // The first field naming a block wins within a user too.
+        for (t, row, name) in users.into_iter().rev() {
+            let Some(target) = rcd.blocks.get(t) else { continue };
+            if t >= bi || own_name[t] || !matches!(target.body, Body::Fields(_)) || &target.magic == b"SPRT" {
+                continue;
+            }
+            let row = if row.is_empty() { String::new() } else { format!("_{}", sanitize(&row)) };
+            label[t] = format!("{}{row}_{}", label[bi], sanitize(&name));
+            if !has_own_sources[t] {
+                sources[t] = sources[bi];
+            }
+        }
+    }
+    Labels { label, sources }
+}
+
 /// The first user of every pixel block, in file order.
 fn usages(rcd: &Rcd<'_>) -> Vec<Usage> {
     let mut out = vec![Usage::default(); rcd.blocks.len()];
-    // Recolour sources of frame sets, from the shops that use them (SHOP v8 → FSET).
-    let mut fset_sources: HashMap<usize, [Option<usize>; 4]> = HashMap::new();
-    for b in &rcd.blocks {
-        if let (b"SHOP", Body::Fields(m)) = (&b.magic, &b.body) {
-            let Some(fset) = m.get("frame_set").and_then(|v| reference(v, "").ok()).filter(|&n| n > 0) else {
-                continue;
-            };
-            let mut sources = [None; 4];
-            for (k, s) in sources.iter_mut().take(3).enumerate() {
-                *s = m.get(&format!("recolour_{}", k + 1)).and_then(recolour_source);
-            }
-            fset_sources.entry(fset as usize - 1).or_insert(sources);
-        }
-    }
+    let labels = labels(rcd);
     for (bi, b) in rcd.blocks.iter().enumerate() {
         let Body::Fields(m) = &b.body else { continue };
         let Some(layout) = layouts::layout(&b.magic, b.version) else { continue };
@@ -167,20 +211,34 @@ fn usages(rcd: &Rcd<'_>) -> Vec<Usage> {
             }
             continue;
         }
-        let sources = fset_sources.get(&bi).copied().unwrap_or_default();
+        let sources = labels.sources[bi];
+        let label = &labels.label[bi];
         let mut m = m.clone();
-        let magic = sanitize(&b.magic_str());
         visit_refs(layout, &mut m, false, &mut |row, name, v| {
             let Some(s) = reference(v, "").ok().and_then(|n| sprite_ref(rcd, n)) else { return };
             let slot = &mut out[s.pixels];
             if slot.name.is_none() {
                 let row = if row.is_empty() { String::new() } else { format!("_{}", sanitize(row)) };
-                slot.name = Some(format!("{magic}{}{row}_{}", bi + 1, sanitize(name)));
+                slot.name = Some(format!("{label}{row}_{}", sanitize(name)));
                 slot.sources = sources;
             }
         });
     }
     out
+}
+
+/// The PNG name (without `.png`) `relic convert` gives each pixel block (`None` for other blocks):
+/// `<block number>_<user's label>[_<row>]_<field>` after the pixel block's first user, or
+/// `<block number>_<magic>` for a sprite no game block uses (an anonymous sprite).
+pub fn sprite_names(rcd: &Rcd<'_>) -> Vec<Option<String>> {
+    let usage = usages(rcd);
+    rcd.blocks.iter().enumerate().map(|(i, b)| b.is_pixels().then(|| png_name(i, rcd, &usage[i]))).collect()
+}
+
+/// How many pixel blocks no game block uses (their PNGs are named after the block number alone).
+pub fn anonymous_sprites(rcd: &Rcd<'_>) -> usize {
+    let usage = usages(rcd);
+    rcd.blocks.iter().zip(&usage).filter(|(b, u)| b.is_pixels() && u.name.is_none()).count()
 }
 
 /// The source colour range of a recolouring, when it names one of the 18.

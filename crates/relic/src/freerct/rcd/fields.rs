@@ -8,6 +8,7 @@ use serde_json::{json, Map, Value};
 use super::layouts::{name_of, value_of, Field, Kind, Layout, COLOUR_RANGES};
 use super::text::{read_cstring, CString};
 use super::FORMAT_ID;
+use crate::bytes::Base64;
 use crate::error::{Error, Result};
 use crate::reader::Reader;
 
@@ -62,16 +63,56 @@ fn read_field(field: &Field, r: &mut Reader<'_>, out: &mut Map<String, Value>, m
             Value::Object(views)
         }
         Kind::Records(fields) => {
+            let count = u64::from(r.u16(&at(&format!("{name}.count")))?);
+            read_records(fields, count, r, &at(&format!("{name}.count")), magic)?
+        }
+        Kind::Records8(fields) => {
+            let count = u64::from(r.u8(&at(&format!("{name}.count")))?);
+            read_records(fields, count, r, &at(&format!("{name}.count")), magic)?
+        }
+        Kind::Records32(fields) => {
+            let count = u64::from(r.u32(&at(&format!("{name}.count")))?);
+            read_records(fields, count, r, &at(&format!("{name}.count")), magic)?
+        }
+        Kind::I8 => json!(r.i8(&at(name))?),
+        Kind::RefList(_) => {
             let count = r.u16(&at(&format!("{name}.count")))?;
-            let size: usize = fields.iter().map(|f| fixed_size(f.kind)).sum();
-            let n = r.count(u64::from(count), size, &at(&format!("{name}.count")))?;
+            let n = r.count(u64::from(count), 4, &at(&format!("{name}.count")))?;
             let mut list = Vec::with_capacity(n);
             for _ in 0..n {
-                let mut m = Map::new();
-                for f in fields {
-                    read_field(f, r, &mut m, magic)?;
-                }
-                list.push(Value::Object(m));
+                list.push(sprite_value(r.u32(&at(name))?));
+            }
+            Value::Array(list)
+        }
+        Kind::Blob32 => {
+            let len = r.u32(&at(&format!("{name}.length")))?;
+            let n = r.count(u64::from(len), 1, &at(&format!("{name}.length")))?;
+            json!(Base64(r.bytes(n, &at(name))?.to_vec()))
+        }
+        Kind::Rest => json!(Base64(r.bytes(r.remaining(), &at(name))?.to_vec())),
+        Kind::Curve => read_curve(r, &at(name))?,
+        Kind::CarSprites => return read_cars(r, out, magic),
+        Kind::Heights => {
+            let (x, y) = (r.u8(&at("width_x"))?, r.u8(&at("width_y"))?);
+            let mut rows = Vec::with_capacity(usize::from(x));
+            for _ in 0..x {
+                rows.push(json!(r.bytes(usize::from(y), &at(name))?));
+            }
+            out.insert("width_x".into(), json!(x));
+            out.insert("width_y".into(), json!(y));
+            Value::Array(rows)
+        }
+        Kind::Timed => {
+            let count = r.u32(&at(&format!("{name}.count")))?;
+            let n = r.count(u64::from(count), 8, &at(&format!("{name}.count")))?;
+            let mut durations = Vec::with_capacity(n);
+            for _ in 0..n {
+                durations.push(r.u32(&at(&format!("{name}.duration")))?);
+            }
+            let mut list = Vec::with_capacity(n);
+            for d in durations {
+                let fset = sprite_value(r.u32(&at(&format!("{name}.frame_set")))?);
+                list.push(json!({ "duration": d, "frame_set": fset }));
             }
             Value::Array(list)
         }
@@ -124,14 +165,173 @@ fn read_field(field: &Field, r: &mut Reader<'_>, out: &mut Map<String, Value>, m
 /// Bytes of a fixed-size field (records hold only such fields).
 fn fixed_size(kind: Kind) -> usize {
     match kind {
-        Kind::U8 | Kind::Enum8(_) => 1,
+        Kind::U8 | Kind::I8 | Kind::Enum8(_) => 1,
         Kind::U16 | Kind::I16 | Kind::Enum16(_) => 2,
         Kind::U32 | Kind::I32 | Kind::Sprite | Kind::Ref(_) | Kind::Recolour => 4,
         Kind::Bytes(n) => n,
         Kind::Sprites(names) => 4 * names.len(),
         Kind::Views(a, b) => 4 * a.len() * b.len(),
-        Kind::CStr | Kind::Records(_) | Kind::SpriteList | Kind::FrameSet => 1,
+        Kind::Records(_) | Kind::RefList(_) => 2,
+        Kind::Blob32 | Kind::Records32(_) | Kind::Timed => 4,
+        Kind::CStr
+        | Kind::Records8(_)
+        | Kind::SpriteList
+        | Kind::FrameSet
+        | Kind::Rest
+        | Kind::Curve
+        | Kind::CarSprites
+        | Kind::Heights => 1,
     }
+}
+
+fn read_records(fields: &[Field], count: u64, r: &mut Reader<'_>, at: &str, magic: &str) -> Result<Value> {
+    let size: usize = fields.iter().map(|f| fixed_size(f.kind)).sum();
+    let n = r.count(count, size, at)?;
+    let mut list = Vec::with_capacity(n);
+    for _ in 0..n {
+        let mut m = Map::new();
+        for f in fields {
+            read_field(f, r, &mut m, magic)?;
+        }
+        list.push(Value::Object(m));
+    }
+    Ok(Value::Array(list))
+}
+
+/// The fields of a cubic Bézier part of a TRCK curve, in file order.
+const BEZIER: [&str; 6] = ["start", "last", "a", "b", "c", "d"];
+
+fn read_curve(r: &mut Reader<'_>, at: &str) -> Result<Value> {
+    let kind = r.u8(&format!("{at}.type"))?;
+    Ok(match kind {
+        0 => Value::Null,
+        1 => json!({ "constant": r.i16(at)? }),
+        2 => {
+            let count = r.u8(&format!("{at}.count"))?;
+            let n = r.count(u64::from(count), 16, &format!("{at}.count"))?;
+            let mut parts = Vec::with_capacity(n);
+            for _ in 0..n {
+                let (start, last) = (r.u32(at)?, r.u32(at)?);
+                let (a, b, c, d) = (r.i16(at)?, r.i16(at)?, r.i16(at)?, r.i16(at)?);
+                parts.push(json!({ "start": start, "last": last, "a": a, "b": b, "c": c, "d": d }));
+            }
+            json!({ "bezier": parts })
+        }
+        // FreeRCT's loader refuses other types; relic keeps the block raw.
+        n => {
+            return Err(Error::invalid(FORMAT_ID, format!("{at}.type"), r.offset(), format!("unknown curve type {n}")))
+        }
+    })
+}
+
+fn write_curve(v: &Value, out: &mut Vec<u8>, path: &str) -> Result<()> {
+    if v.is_null() {
+        out.push(0);
+    } else if let Some(c) = v.get("constant") {
+        out.push(1);
+        out.extend_from_slice(&(int(c, path, -32768, 32767)? as i16).to_le_bytes());
+    } else if let Some(parts) = v.get("bezier").and_then(Value::as_array) {
+        let n = u8::try_from(parts.len()).map_err(|_| bad(path, "more than 255 Bézier parts"))?;
+        out.extend_from_slice(&[2, n]);
+        for (i, part) in parts.iter().enumerate() {
+            let p = format!("{path}.bezier[{i}]");
+            for (k, key) in BEZIER.iter().enumerate() {
+                let v = part.get(*key).ok_or_else(|| bad(&format!("{p}.{key}"), "missing"))?;
+                if k < 2 {
+                    out.extend_from_slice(&(int(v, &p, 0, i64::from(u32::MAX))? as u32).to_le_bytes());
+                } else {
+                    out.extend_from_slice(&(int(v, &p, -32768, 32767)? as i16).to_le_bytes());
+                }
+            }
+        }
+    } else {
+        return Err(bad(path, "a curve is null, {\"constant\": n} or {\"bezier\": [...]}"));
+    }
+    Ok(())
+}
+
+/// The JSON key of car orientation `i` (pitch | roll << 4 | yaw << 8) inside its row.
+fn car_key(i: usize) -> (String, String) {
+    (format!("p{}_r{}", i & 15, (i >> 4) & 15), format!("y{}", (i >> 8) & 15))
+}
+
+/// CARS v4 up to its recolourings: the sprite tables as `{"z0": {"p0_r0": {"y0": n, …}, …}, …}` for the
+/// cars and `{"z0": {"seat0_p0_r0": {…}}}` for the guest overlays, with only the present sprites.
+fn read_cars(r: &mut Reader<'_>, out: &mut Map<String, Value>, magic: &str) -> Result<()> {
+    let at = |f: &str| format!("{magic}.{f}");
+    let zooms = r.u8(&at("zoom_count"))?;
+    let mut widths = Vec::with_capacity(usize::from(zooms));
+    for _ in 0..zooms {
+        widths.push(json!(r.u16(&at("tile_widths"))?));
+    }
+    out.insert("tile_widths".into(), Value::Array(widths));
+    out.insert("car_length".into(), json!(r.u32(&at("car_length"))?));
+    out.insert("inter_car_length".into(), json!(r.u32(&at("inter_car_length"))?));
+    let passengers = r.u16(&at("passengers"))?;
+    out.insert("passengers".into(), json!(passengers));
+    out.insert("entrances".into(), json!(r.u16(&at("entrances"))?));
+    let per_zoom = 4096 * (1 + u64::from(passengers));
+    r.count(per_zoom * u64::from(zooms), 4, &at("cars"))?;
+    let table = |seats: Option<u16>, r: &mut Reader<'_>| -> Result<Map<String, Value>> {
+        let mut zs = Map::new();
+        for z in 0..zooms {
+            let mut rows: Map<String, Value> = Map::new();
+            for seat in 0..seats.unwrap_or(1) {
+                for i in 0..4096 {
+                    let n = r.u32(&at("cars"))?;
+                    if n == 0 {
+                        continue;
+                    }
+                    let (row, key) = car_key(i);
+                    let row = if seats.is_some() { format!("seat{seat}_{row}") } else { row };
+                    let entry = rows.entry(row).or_insert_with(|| Value::Object(Map::new()));
+                    if let Value::Object(m) = entry {
+                        m.insert(key, json!(n));
+                    }
+                }
+            }
+            zs.insert(format!("z{z}"), Value::Object(rows));
+        }
+        Ok(zs)
+    };
+    let cars = table(None, r)?;
+    let overlays = table(Some(passengers), r)?;
+    out.insert("cars".into(), Value::Object(cars));
+    out.insert("guest_overlays".into(), Value::Object(overlays));
+    Ok(())
+}
+
+fn write_cars(m: &Map<String, Value>, out: &mut Vec<u8>, magic: &str) -> Result<()> {
+    let p = |f: &str| format!("{magic}.{f}");
+    let widths =
+        get(m, "tile_widths", &p("tile_widths"))?.as_array().ok_or_else(|| bad(&p("tile_widths"), "must be a list"))?;
+    let zooms = u8::try_from(widths.len()).map_err(|_| bad(&p("tile_widths"), "more than 255 zoom levels"))?;
+    out.push(zooms);
+    for w in widths {
+        out.extend_from_slice(&(int(w, &p("tile_widths"), 0, 65535)? as u16).to_le_bytes());
+    }
+    for key in ["car_length", "inter_car_length"] {
+        out.extend_from_slice(&(int(get(m, key, &p(key))?, &p(key), 0, i64::from(u32::MAX))? as u32).to_le_bytes());
+    }
+    let passengers = int(get(m, "passengers", &p("passengers"))?, &p("passengers"), 0, 65535)? as u16;
+    out.extend_from_slice(&passengers.to_le_bytes());
+    let entrances = int(get(m, "entrances", &p("entrances"))?, &p("entrances"), 0, 65535)? as u16;
+    out.extend_from_slice(&entrances.to_le_bytes());
+    for (field, seats) in [("cars", None), ("guest_overlays", Some(passengers))] {
+        let table = get(m, field, &p(field))?.as_object().ok_or_else(|| bad(&p(field), "must be an object"))?;
+        for z in 0..zooms {
+            let rows = table.get(&format!("z{z}")).and_then(Value::as_object);
+            for seat in 0..seats.unwrap_or(1) {
+                for i in 0..4096 {
+                    let (row, key) = car_key(i);
+                    let row = if seats.is_some() { format!("seat{seat}_{row}") } else { row };
+                    let v = rows.and_then(|r| r.get(&row)).and_then(|r| r.get(&key)).unwrap_or(&Value::Null);
+                    out.extend_from_slice(&reference(v, &p(&format!("{field}.z{z}.{row}.{key}")))?.to_le_bytes());
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 fn named(names: super::layouts::Names, value: u32) -> Value {
@@ -220,6 +420,22 @@ fn write_field(field: &Field, m: &Map<String, Value>, out: &mut Vec<u8>, magic: 
     if let Kind::FrameSet = field.kind {
         return write_frame_set(m, out, magic);
     }
+    if let Kind::CarSprites = field.kind {
+        return write_cars(m, out, magic);
+    }
+    if let Kind::Heights = field.kind {
+        let x = int(get(m, "width_x", &format!("{magic}.width_x"))?, &format!("{magic}.width_x"), 0, 255)?;
+        let y = int(get(m, "width_y", &format!("{magic}.width_y"))?, &format!("{magic}.width_y"), 0, 255)?;
+        out.extend_from_slice(&[x as u8, y as u8]);
+        let rows = get(m, field.name, &path)?.as_array().filter(|a| a.len() == x as usize);
+        for row in rows.ok_or_else(|| bad(&path, format!("must be {x} lists (width_x)")))? {
+            let row = row.as_array().filter(|a| a.len() == y as usize);
+            for h in row.ok_or_else(|| bad(&path, format!("must hold {y} heights (width_y)")))? {
+                out.push(int(h, &path, 0, 255)? as u8);
+            }
+        }
+        return Ok(());
+    }
     let v = get(m, field.name, &path)?;
     match field.kind {
         Kind::U8 => out.push(int(v, &path, 0, 255)? as u8),
@@ -263,13 +479,52 @@ fn write_field(field: &Field, m: &Map<String, Value>, out: &mut Vec<u8>, magic: 
             let list = v.as_array().ok_or_else(|| bad(&path, "must be a list"))?;
             let n = u16::try_from(list.len()).map_err(|_| bad(&path, "more than 65535 records"))?;
             out.extend_from_slice(&n.to_le_bytes());
-            for (i, rec) in list.iter().enumerate() {
-                let rec = rec.as_object().ok_or_else(|| bad(&format!("{path}[{i}]"), "must be an object"))?;
-                for f in fields {
-                    write_field(f, rec, out, magic)?;
-                }
+            write_records(fields, list, out, magic, &path)?;
+        }
+        Kind::Records8(fields) => {
+            let list = v.as_array().ok_or_else(|| bad(&path, "must be a list"))?;
+            out.push(u8::try_from(list.len()).map_err(|_| bad(&path, "more than 255 records"))?);
+            write_records(fields, list, out, magic, &path)?;
+        }
+        Kind::Records32(fields) => {
+            let list = v.as_array().ok_or_else(|| bad(&path, "must be a list"))?;
+            let n = u32::try_from(list.len()).map_err(|_| bad(&path, "too many records"))?;
+            out.extend_from_slice(&n.to_le_bytes());
+            write_records(fields, list, out, magic, &path)?;
+        }
+        Kind::I8 => out.push(int(v, &path, -128, 127)? as i8 as u8),
+        Kind::RefList(_) => {
+            let list = v.as_array().ok_or_else(|| bad(&path, "must be a list"))?;
+            let n = u16::try_from(list.len()).map_err(|_| bad(&path, "more than 65535 references"))?;
+            out.extend_from_slice(&n.to_le_bytes());
+            for (i, s) in list.iter().enumerate() {
+                out.extend_from_slice(&reference(s, &format!("{path}[{i}]"))?.to_le_bytes());
             }
         }
+        Kind::Blob32 | Kind::Rest => {
+            let bytes: Base64 = serde_json::from_value(v.clone()).map_err(|e| bad(&path, e.to_string()))?;
+            if let Kind::Blob32 = field.kind {
+                let n = u32::try_from(bytes.0.len()).map_err(|_| bad(&path, "more than 4 GiB"))?;
+                out.extend_from_slice(&n.to_le_bytes());
+            }
+            out.extend_from_slice(&bytes.0);
+        }
+        Kind::Curve => write_curve(v, out, &path)?,
+        Kind::Timed => {
+            let list = v.as_array().ok_or_else(|| bad(&path, "must be a list of {duration, frame_set}"))?;
+            let n = u32::try_from(list.len()).map_err(|_| bad(&path, "too many frames"))?;
+            out.extend_from_slice(&n.to_le_bytes());
+            for (i, fr) in list.iter().enumerate() {
+                let d = fr.get("duration").ok_or_else(|| bad(&format!("{path}[{i}].duration"), "missing"))?;
+                out.extend_from_slice(&(int(d, &path, 0, i64::from(u32::MAX))? as u32).to_le_bytes());
+            }
+            for (i, fr) in list.iter().enumerate() {
+                let p = format!("{path}[{i}].frame_set");
+                out.extend_from_slice(&reference(fr.get("frame_set").unwrap_or(&Value::Null), &p)?.to_le_bytes());
+            }
+        }
+        // Written above.
+        Kind::CarSprites | Kind::Heights => {}
         Kind::SpriteList => {
             let list = v.as_array().ok_or_else(|| bad(&path, "must be a list"))?;
             let n = u16::try_from(list.len()).map_err(|_| bad(&path, "more than 65535 sprites"))?;
@@ -280,6 +535,16 @@ fn write_field(field: &Field, m: &Map<String, Value>, out: &mut Vec<u8>, magic: 
         }
         // Written by `write_frame_set` above.
         Kind::FrameSet => {}
+    }
+    Ok(())
+}
+
+fn write_records(fields: &[Field], list: &[Value], out: &mut Vec<u8>, magic: &str, path: &str) -> Result<()> {
+    for (i, rec) in list.iter().enumerate() {
+        let rec = rec.as_object().ok_or_else(|| bad(&format!("{path}[{i}]"), "must be an object"))?;
+        for f in fields {
+            write_field(f, rec, out, magic)?;
+        }
     }
     Ok(())
 }
@@ -362,14 +627,54 @@ pub fn visit_refs(
                     }
                 }
             }
-            Kind::Records(fields) => {
+            Kind::Records(fields) | Kind::Records8(fields) | Kind::Records32(fields) => {
+                let visited = |f: &&&Field| match f.kind {
+                    Kind::Sprite => true,
+                    Kind::Ref(_) => block_refs,
+                    _ => false,
+                };
+                let refs: Vec<&Field> =
+                    fields.iter().filter(|f| matches!(f.kind, Kind::Sprite | Kind::Ref(_))).collect();
                 if let Some(Value::Array(list)) = body.get_mut(field.name) {
                     for (i, rec) in list.iter_mut().enumerate() {
                         if let Value::Object(rec) = rec {
-                            for f in fields.iter().filter(|f| matches!(f.kind, Kind::Sprite)) {
+                            for f in refs.iter().filter(visited) {
                                 if let Some(v) = rec.get_mut(f.name) {
-                                    visit(field.name, &format!("{i}"), v);
+                                    // One reference per record: named by its index alone (ANIM frames).
+                                    let name = if refs.len() == 1 { format!("{i}") } else { format!("{i}_{}", f.name) };
+                                    visit(field.name, &name, v);
                                 }
+                            }
+                        }
+                    }
+                }
+            }
+            Kind::RefList(_) if block_refs => {
+                if let Some(Value::Array(list)) = body.get_mut(field.name) {
+                    for (i, v) in list.iter_mut().enumerate() {
+                        visit(field.name, &format!("{i}"), v);
+                    }
+                }
+            }
+            Kind::Timed if block_refs => {
+                if let Some(Value::Array(list)) = body.get_mut(field.name) {
+                    for (i, fr) in list.iter_mut().enumerate() {
+                        if let Some(v) = fr.get_mut("frame_set") {
+                            visit(field.name, &format!("{i}"), v);
+                        }
+                    }
+                }
+            }
+            Kind::CarSprites => {
+                for table in ["cars", "guest_overlays"] {
+                    let Some(Value::Object(zs)) = body.get_mut(table) else { continue };
+                    for (z, rows) in zs.iter_mut() {
+                        let Value::Object(rows) = rows else { continue };
+                        for (row, sprites) in rows.iter_mut() {
+                            let Value::Object(sprites) = sprites else { continue };
+                            let row = if table == "cars" { format!("car_{z}_{row}") } else { format!("{z}_{row}") };
+                            for (key, v) in sprites.iter_mut() {
+                                visit(&row, key, v);
                             }
                         }
                     }

@@ -34,6 +34,28 @@ pub enum Kind {
     SpriteList,
     /// FSET v2: zoom count, tiles in x and y, a width per zoom, then four views of x · y · zoom sprites.
     FrameSet,
+    I8,
+    /// A u16 count, then that many u32 references to blocks of the given magic (RCST's TRCK pieces).
+    RefList(&'static str),
+    /// A u8 count, then that many records (PRSG's person graphics).
+    Records8(&'static [Field]),
+    /// A u32 count, then that many records (MENU's cameras, MISN's scenarios).
+    Records32(&'static [Field]),
+    /// A u32 length, then that many bytes (base64 in the JSON: saved games inside MENU and MISN).
+    Blob32,
+    /// Every byte to the end of the block (base64; FTKW's ride design, a saved-game stream).
+    Rest,
+    /// A TRCK car curve: u8 type, then nothing (0, `null`), an i16 (1, `{"constant": v}`) or a u8 count of
+    /// 16-byte cubic Bézier parts (2, `{"bezier": [{start, last, a, b, c, d}]}`).
+    Curve,
+    /// CARS v4: u8 zoom count, a u16 tile width per zoom, u32 car length, u32 inter-car length, u16
+    /// passengers, u16 entrances, then 4096 car sprites per zoom (index pitch | roll << 4 | yaw << 8) and
+    /// 4096 · passengers guest overlays per zoom. Sprites are sparse in the JSON: 0 (none) is left out.
+    CarSprites,
+    /// FGTR/SCNY: u8 tiles in x and y, then a u8 height per tile (x outermost).
+    Heights,
+    /// TIMA: u32 frame count, a u32 duration per frame, then an FSET reference per frame.
+    Timed,
 }
 
 /// Named values of an enumeration.
@@ -307,6 +329,151 @@ const SCROLL_SPRITES: &[&str] = &[
     "middle_top_pressed",
     "right_top_pressed",
 ];
+/// A TRCK voxel: its background and foreground frame sets and its place relative to the piece.
+const TRACK_VOXEL: &[Field] = &[
+    f("background", Kind::Ref("FSET")),
+    f("foreground", Kind::Ref("FSET")),
+    f("dx", Kind::I8),
+    f("dy", Kind::I8),
+    f("dz", Kind::I8),
+    f("flags", Kind::U8),
+];
+const PERSON_GRAPHICS: &[Field] = &[
+    f("person_type", Kind::Enum8(PERSON_TYPES_V2)),
+    f("recolour_1", Kind::Recolour),
+    f("recolour_2", Kind::Recolour),
+    f("recolour_3", Kind::Recolour),
+];
+const MENU_CAMERA: &[Field] =
+    &[f("x", Kind::I32), f("y", Kind::I32), f("z", Kind::I32), f("orientation", Kind::U8), f("duration", Kind::U32)];
+const MISSION_SCENARIO: &[Field] =
+    &[f("internal_name", Kind::CStr), f("text", Kind::Ref("TEXT")), f("savegame", Kind::Blob32)];
+const FENCE_SPRITES: &[&str] =
+    &["ne_hor", "ne_n", "ne_e", "se_hor", "se_e", "se_s", "sw_hor", "sw_s", "sw_w", "nw_hor", "nw_w", "nw_n"];
+/// PDEC: seven groups of a sprite per tile edge, then litter and vomit (flat and four ramps) of four types.
+const DECORATIONS: &[&str] =
+    &["litter_bin", "overflow_bin", "demolished_bin", "lamp_post", "demolished_lamp_post", "bench", "demolished_bench"];
+const LITTER: &[&str] = &[
+    "litter_flat",
+    "litter_ne",
+    "litter_se",
+    "litter_sw",
+    "litter_nw",
+    "vomit_flat",
+    "vomit_ne",
+    "vomit_se",
+    "vomit_sw",
+    "vomit_nw",
+];
+const LITTER_TYPES: &[&str] = &["type0", "type1", "type2", "type3"];
+/// SUPP: the generator's names (`s_ns`, …, `n#nesw`…), `#` written `_`, and its upper-case steep
+/// slopes (`n#N`…) written `steep_n`…
+const SUPPORT_SPRITES: &[&str] = &[
+    "s_ns",
+    "s_ew",
+    "d_ns",
+    "d_ew",
+    "p_ns",
+    "p_ew",
+    "n_n",
+    "n_e",
+    "n_ne",
+    "n_s",
+    "n_ns",
+    "n_es",
+    "n_nes",
+    "n_w",
+    "n_nw",
+    "n_ew",
+    "n_new",
+    "n_sw",
+    "n_nsw",
+    "n_esw",
+    "n_steep_n",
+    "n_steep_e",
+    "n_steep_s",
+    "n_steep_w",
+];
+/// GSLP v14 in the generator's write order (`GSLPBlock::Write`).
+const GSLP_SPRITES: &[&str] = &[
+    "vert_down",
+    "steep_down",
+    "gentle_down",
+    "level",
+    "gentle_up",
+    "steep_up",
+    "vert_up",
+    "wide_left",
+    "normal_left",
+    "tight_left",
+    "no_bend",
+    "tight_right",
+    "normal_right",
+    "wide_right",
+    "no_banking",
+    "bank_left",
+    "bank_right",
+    "triangle_right",
+    "triangle_left",
+    "triangle_up",
+    "triangle_bottom",
+    "has_platform",
+    "no_platform",
+    "has_power",
+    "no_power",
+    "disabled",
+    "compass_n",
+    "compass_e",
+    "compass_s",
+    "compass_w",
+    "bulldozer",
+    "sunny",
+    "light_cloud",
+    "thick_cloud",
+    "rain",
+    "thunder",
+    "light_rog_red",
+    "light_rog_orange",
+    "light_rog_green",
+    "light_rog_none",
+    "light_rg_red",
+    "light_rg_green",
+    "light_rg_none",
+    "pos_2d",
+    "neg_2d",
+    "pos_3d",
+    "neg_3d",
+    "close_button",
+    "terraform_dot",
+    "message_goto",
+    "message_park",
+    "message_guest",
+    "message_ride",
+    "message_ride_type",
+    "loadsave_err",
+    "loadsave_warn",
+    "loadsave_ok",
+    "toolbar_main",
+    "toolbar_speed",
+    "toolbar_path",
+    "toolbar_ride",
+    "toolbar_fence",
+    "toolbar_scenery",
+    "toolbar_terrain",
+    "toolbar_staff",
+    "toolbar_inbox",
+    "toolbar_finances",
+    "toolbar_objects",
+    "toolbar_view",
+    "toolbar_park",
+    "speed_0",
+    "speed_1",
+    "speed_2",
+    "speed_4",
+    "speed_8",
+];
+const MENU_SPRITES: &[&str] = &["logo", "splash", "new_game", "load_game", "launch_editor", "settings", "quit"];
+
 const ANIM_V1_FRAME: &[Field] = &[
     f("sprite", Kind::Sprite),
     f("duration_ms", Kind::U16),
@@ -497,6 +664,186 @@ pub static LAYOUTS: &[Layout] = &[
         ],
     },
     Layout { magic: "FSET", versions: 2..=2, fields: &[f("frame_set", Kind::FrameSet)] },
+    // Today's game blocks (version 2 files). Layouts from FreeRCT's loader (`sprite_store.cpp`, `coaster.cpp`,
+    // `track_piece.cpp`, …) and its generator's writers (`rcdgen/nodes.cpp`); names from the generator's
+    // input names (`rcdgen/check_data.cpp`) where it has them.
+    Layout {
+        magic: "TRCK",
+        versions: 7..=7,
+        fields: &[
+            f("entry_connection", Kind::U8),
+            f("exit_connection", Kind::U8),
+            f("exit_dx", Kind::I8),
+            f("exit_dy", Kind::I8),
+            f("exit_dz", Kind::I8),
+            f("speed", Kind::I8),
+            f("track_flags", Kind::U16),
+            f("cost", Kind::U32),
+            f("voxels", Kind::Records(TRACK_VOXEL)),
+            f("piece_length", Kind::U32),
+            f("car_x", Kind::Curve),
+            f("car_y", Kind::Curve),
+            f("car_z", Kind::Curve),
+            f("car_pitch", Kind::Curve),
+            f("car_roll", Kind::Curve),
+            f("car_yaw", Kind::Curve),
+            f("internal_name", Kind::CStr),
+        ],
+    },
+    Layout {
+        magic: "RCST",
+        versions: 7..=7,
+        fields: &[
+            f("coaster_type", Kind::U16),
+            f("platform_type", Kind::U8),
+            f("max_trains", Kind::U8),
+            f("max_cars", Kind::U8),
+            f("reliability_max", Kind::U16),
+            f("reliability_decrease_daily", Kind::U16),
+            f("reliability_decrease_monthly", Kind::U16),
+            f("text", Kind::Ref("TEXT")),
+            f("pieces", Kind::RefList("TRCK")),
+            f("internal_name", Kind::CStr),
+        ],
+    },
+    Layout {
+        magic: "CSPL",
+        versions: 3..=3,
+        fields: &[f("platform_type", Kind::U8), f("background", Kind::Ref("FSET")), f("foreground", Kind::Ref("FSET"))],
+    },
+    Layout {
+        magic: "CARS",
+        versions: 4..=4,
+        fields: &[
+            f("cars", Kind::CarSprites),
+            f("recolour_1", Kind::Recolour),
+            f("recolour_2", Kind::Recolour),
+            f("recolour_3", Kind::Recolour),
+        ],
+    },
+    Layout { magic: "FTKW", versions: 1..=1, fields: &[f("design", Kind::Rest)] },
+    Layout {
+        magic: "RIEE",
+        versions: 3..=3,
+        fields: &[
+            f("is_entrance", Kind::U8),
+            f("text", Kind::Ref("TEXT")),
+            f("background", Kind::Ref("FSET")),
+            f("foreground", Kind::Ref("FSET")),
+            f("recolour_1", Kind::Recolour),
+            f("recolour_2", Kind::Recolour),
+            f("recolour_3", Kind::Recolour),
+            f("internal_name", Kind::CStr),
+        ],
+    },
+    Layout {
+        magic: "FGTR",
+        versions: 6..=6,
+        fields: &[
+            f("is_thrill_ride", Kind::U8),
+            f("heights", Kind::Heights),
+            f("idle_animation", Kind::Ref("TIMA")),
+            f("starting_animation", Kind::Ref("TIMA")),
+            f("working_animation", Kind::Ref("TIMA")),
+            f("stopping_animation", Kind::Ref("TIMA")),
+            f("previews", Kind::Sprites(EDGES)),
+            f("recolour_1", Kind::Recolour),
+            f("recolour_2", Kind::Recolour),
+            f("recolour_3", Kind::Recolour),
+            f("entrance_fee", Kind::U32),
+            f("ownership_cost", Kind::U32),
+            f("opened_cost", Kind::U32),
+            f("number_of_batches", Kind::U32),
+            f("guests_per_batch", Kind::U32),
+            f("idle_duration", Kind::U32),
+            f("working_duration", Kind::U32),
+            f("working_cycles_min", Kind::U16),
+            f("working_cycles_max", Kind::U16),
+            f("working_cycles_default", Kind::U16),
+            f("reliability_max", Kind::U16),
+            f("reliability_decrease_daily", Kind::U16),
+            f("reliability_decrease_monthly", Kind::U16),
+            f("intensity_base", Kind::U32),
+            f("nausea_base", Kind::U32),
+            f("excitement_base", Kind::U32),
+            f("excitement_increase_cycle", Kind::U32),
+            f("excitement_increase_scenery", Kind::U32),
+            f("text", Kind::Ref("TEXT")),
+            f("internal_name", Kind::CStr),
+            f("build_cost", Kind::U32),
+        ],
+    },
+    Layout { magic: "TIMA", versions: 1..=1, fields: &[f("frames", Kind::Timed)] },
+    Layout {
+        magic: "SCNY",
+        versions: 3..=3,
+        fields: &[
+            f("heights", Kind::Heights),
+            f("watering_interval", Kind::U32),
+            f("min_watering_interval", Kind::U32),
+            f("main_animation", Kind::Ref("TIMA")),
+            f("dry_animation", Kind::Ref("TIMA")),
+            f("previews", Kind::Sprites(EDGES)),
+            f("buy_cost", Kind::I32),
+            f("return_cost", Kind::I32),
+            f("return_cost_dry", Kind::I32),
+            f("symmetric", Kind::U8),
+            f("category", Kind::U8),
+            f("text", Kind::Ref("TEXT")),
+            f("internal_name", Kind::CStr),
+        ],
+    },
+    Layout { magic: "PRSG", versions: 2..=2, fields: &[f("person_graphics", Kind::Records8(PERSON_GRAPHICS))] },
+    Layout {
+        magic: "FENC",
+        versions: 2..=2,
+        fields: &[f("tile_width", Kind::U16), f("fence_type", Kind::U16), f("sprites", Kind::Sprites(FENCE_SPRITES))],
+    },
+    Layout {
+        magic: "PDEC",
+        versions: 1..=1,
+        fields: &[
+            f("tile_width", Kind::U16),
+            f("edges", Kind::Views(DECORATIONS, EDGES)),
+            f("litter", Kind::Views(LITTER, LITTER_TYPES)),
+        ],
+    },
+    Layout {
+        magic: "SUPP",
+        versions: 1..=1,
+        fields: &[
+            f("support_type", Kind::U16),
+            f("tile_width", Kind::U16),
+            f("z_height", Kind::U16),
+            f("sprites", Kind::Sprites(SUPPORT_SPRITES)),
+        ],
+    },
+    Layout {
+        magic: "GSLP",
+        versions: 14..=14,
+        fields: &[f("sprites", Kind::Sprites(GSLP_SPRITES)), f("text", Kind::Ref("TEXT"))],
+    },
+    Layout {
+        magic: "MENU",
+        versions: 3..=3,
+        fields: &[
+            f("splash_duration", Kind::U32),
+            f("sprites", Kind::Sprites(MENU_SPRITES)),
+            f("default_scenario", Kind::Blob32),
+            f("main_menu_savegame", Kind::Blob32),
+            f("cameras", Kind::Records32(MENU_CAMERA)),
+        ],
+    },
+    Layout {
+        magic: "MISN",
+        versions: 1..=1,
+        fields: &[
+            f("internal_name", Kind::CStr),
+            f("text", Kind::Ref("TEXT")),
+            f("max_unlock", Kind::U32),
+            f("scenarios", Kind::Records32(MISSION_SCENARIO)),
+        ],
+    },
 ];
 
 const fn border_fields(types: Names) -> [Field; 10] {

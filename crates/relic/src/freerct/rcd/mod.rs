@@ -6,8 +6,24 @@
 //!
 //! - Version 1: 8PXL v1 pixels, SPRT sprites (offsets and the 8PXL; v1 also a 768-byte palette), the game
 //!   blocks of the spec. Version 2: INFO first, 8PXL v2 (offsets inside), 32PX (RGBA with recolour
-//!   layers), TEXT v3, and newer versions of the game blocks. Every (magic, version) in `layouts.rs` is
-//!   read field by field; every other block (FreeRCT's rides, scenery, tracks…) is listed and kept raw.
+//!   layers), TEXT v3, and the game blocks of today's game: track pieces (TRCK v7), coasters (RCST v7),
+//!   coaster platforms (CSPL v3), cars (CARS v4, sprites by zoom, pitch, roll and yaw), ride designs
+//!   (FTKW v1, its saved-game stream kept as bytes), ride entrances (RIEE v3), gentle and thrill rides
+//!   (FGTR v6), timed animations (TIMA v1), scenery (SCNY v3), person graphics (PRSG v2), fences (FENC
+//!   v2), path decorations (PDEC v1), supports (SUPP v1), GUI slope sprites (GSLP v14), the main menu
+//!   (MENU v3, its saved games kept as bytes) and missions (MISN v1). Their layouts come from FreeRCT's
+//!   loader (`sprite_store.cpp`, `coaster.cpp`, `track_piece.cpp`, `gamelevel.cpp`) and its generator's
+//!   writers (`rcdgen/nodes.cpp`, names from `rcdgen/check_data.cpp`), as `data_format.rst` lags behind
+//!   (it documents RIEE v2 and FGTR v5; the files have v3 and v6). Every (magic, version) in `layouts.rs`
+//!   is read field by field; any other version (or magic) is listed and kept raw.
+//! - Sprite PNGs are named `<pixel block number>_<label>[_<row>]_<field>` after the pixel block's first
+//!   user in file order. A game block's label is `<magic><block number>`, plus `_<internal name>` when it
+//!   has one (`rcst23200_wooden`, `trck512_straight_n`); a block without a name that other game blocks use
+//!   (an FSET, a TIMA) takes the label of its first user and that user's field (the FSET of a track
+//!   voxel: `trck512_straight_n_voxels_0_background`, whose sprites are then
+//!   `…_views_ne_x0_y0_z0.png`). Car sprites are `cars<n>_car_z<zoom>_p<pitch>_r<roll>_y<yaw>`, guest
+//!   overlays `cars<n>_z<zoom>_seat<k>_p…_r…_y…`. A sprite no game block uses keeps `<number>_<magic>`.
+//!   Recolourings pass down the same way (a ride's to its animations' frame sets).
 //! - The 8bpp palette is fixed in the game (`palette.pal`, FreeRCT's, index 0 transparent); SPRT v1's own
 //!   palette is used for its sprite when present. Its 768 bytes are read as 8-bit RGB: the spec does not
 //!   say, and no version 1 file with one is known.
