@@ -54,8 +54,10 @@ fn assets(
     path: Option<&std::path::Path>,
     opts: &ConvertOptions,
 ) -> Result<Vec<NamedAsset>> {
-    let mut out =
-        vec![NamedAsset { name: Some(NamedAsset::BESIDE.into()), asset: Asset::Document(Document { value, tables: vec![] }) }];
+    let mut out = vec![NamedAsset {
+        name: Some(NamedAsset::BESIDE.into()),
+        asset: Asset::Document(Document { value, tables: vec![] }),
+    }];
     if let Some(mut figure) = figure {
         model::dress(&mut figure, path, opts)?;
         figure.animations = clips;

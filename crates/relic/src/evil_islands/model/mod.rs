@@ -223,7 +223,12 @@ pub fn figure_beside(path: Option<&Path>, model: &str, opts: &ConvertOptions) ->
             links: vec![lnk::types::Link { name: model.to_string(), ..Default::default() }],
             ..Default::default()
         };
-        return Ok(Some(Figure { name: model.to_string(), lnk, parts: vec![(model.to_string(), part)], ..Default::default() }));
+        return Ok(Some(Figure {
+            name: model.to_string(),
+            lnk,
+            parts: vec![(model.to_string(), part)],
+            ..Default::default()
+        }));
     }
     Ok(None)
 }

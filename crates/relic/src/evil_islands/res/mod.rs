@@ -139,7 +139,12 @@ enum Whole {
 struct WholeCodec(Whole);
 
 impl WholeCodec {
-    fn convert_whole(&self, data: &[u8], path: Option<&std::path::Path>, opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
+    fn convert_whole(
+        &self,
+        data: &[u8],
+        path: Option<&std::path::Path>,
+        opts: &ConvertOptions,
+    ) -> Result<Vec<NamedAsset>> {
         match self.0 {
             Whole::Model => crate::evil_islands::model::convert_mod(data, path, opts),
             Whole::Animations => crate::evil_islands::anm::convert::convert_set(data, path, opts),
