@@ -363,6 +363,13 @@ pub trait Codec: Sync {
         &[]
     }
 
+    /// Every `--to` target this codec makes, when that is not what its format's kind says (see
+    /// [`Format::targets`]): bone offsets make JSON only, and a RES that converts whole (a `.mod` figure, a
+    /// `.anm` animation set) makes a scene, not every target of an archive. `None` keeps the kind's.
+    fn targets(&self) -> Option<&'static [&'static str]> {
+        None
+    }
+
     /// Header summary for `relic info`.
     fn info(&self, data: &[u8]) -> Result<serde_json::Value>;
 
@@ -567,6 +574,9 @@ impl Format {
     /// What `convert --to` can make of a file of this format: `json` (the file's own data), what its kind
     /// exports to, and the format's extras. Archives convert entry by entry, so they take every target.
     pub fn targets(&self) -> Vec<&'static str> {
+        if let Some(targets) = self.codec.targets() {
+            return targets.to_vec();
+        }
         if self.is_archive() {
             return all_targets();
         }
@@ -579,6 +589,15 @@ impl Format {
         });
         out.extend_from_slice(self.codec.extra_targets());
         out
+    }
+
+    /// What `convert --to` can make of a file of this format named `name`: the targets of the codec the name
+    /// picks ([`Format::codec_for`]; a `.mod` RES converts whole to a scene), else [`Format::targets`].
+    pub fn targets_for(&self, name: &str) -> Vec<&'static str> {
+        match self.codec_for(name).targets() {
+            Some(targets) => targets.to_vec(),
+            None => self.targets(),
+        }
     }
 
     /// The inputs `relic pack` makes a file of this format from, in words: `a PNG or the JSON of `relic

@@ -393,13 +393,20 @@ fn an_empty_bone_entry_is_a_part_at_its_parents_origin() {
     std::fs::write(dir.path().join("model.mod"), res(&[("model", lnk()), ("body", fig8(0)), ("arm", fig8(1))]))
         .unwrap();
     std::fs::write(dir.path().join("model.bon"), &bones).unwrap();
-    // Extracted and packed again through relic: the empty entry stays empty, the RES the same.
+    // Extracted and packed again through relic: the empty entry stays empty, the RES the same. (`convert`
+    // of a `.bon` RES gives its friendly JSON; `extract` gives the entries.)
     let extracted = dir.path().join("x");
-    let report = ops::convert(&[dir.path().join("model.bon")], &extracted, &ConvertRequest::default(), &Quiet);
+    ops::extract(&dir.path().join("model.bon"), &extracted, &ops::ExtractOptions::default(), &Quiet).unwrap();
+    let arm = extracted.join("arm.bon");
+    assert_eq!(std::fs::read(&arm).unwrap(), Vec::<u8>::new());
+    let folder = extracted.as_path();
+    let report =
+        ops::convert(&[dir.path().join("model.bon")], &dir.path().join("j"), &ConvertRequest::default(), &Quiet);
     assert!(report.failures.is_empty(), "{:?}", report.failures);
-    let arm = report.outputs.iter().find(|o| o.output.ends_with("arm.bon")).expect("the arm entry extracted");
-    assert_eq!(std::fs::read(&arm.output).unwrap(), Vec::<u8>::new());
-    let folder = Path::new(&arm.output).parent().unwrap();
+    let friendly: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("j/model.bon.json")).unwrap()).unwrap();
+    let bones_json = friendly["bones"].as_array().unwrap();
+    assert!(bones_json.contains(&serde_json::json!({"part": "arm", "offsets": []})), "{friendly}");
     let packed = dir.path().join("packed.bon");
     ops::pack("ei-res", folder, &packed, &ops::PackOptions::default()).unwrap();
     assert_eq!(std::fs::read(&packed).unwrap(), bones);

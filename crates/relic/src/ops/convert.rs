@@ -121,21 +121,22 @@ pub fn check_convert_request(inputs: &[PathBuf], req: &ConvertRequest) -> std::r
     }
     for input in inputs.iter().filter(|p| p.is_file()) {
         let Ok(Some((format, _))) = registry::identify_path(input) else { continue };
-        if !can_make(format, to) {
+        let name = input.to_string_lossy();
+        if !can_make(format, &name, to) {
             return Err(format!(
                 "{} is {} ({}), which converts to {}, not {to}",
                 input.display(),
                 format.id,
                 format.name,
-                format.targets().join(", ")
+                format.targets_for(&name).join(", ")
             ));
         }
     }
     Ok(())
 }
 
-fn can_make(format: &Format, to: &str) -> bool {
-    format.targets().iter().any(|t| t.eq_ignore_ascii_case(to))
+fn can_make(format: &Format, name: &str, to: &str) -> bool {
+    format.targets_for(name).iter().any(|t| t.eq_ignore_ascii_case(to))
 }
 
 /// Converts files and folders. Outputs are laid out by one rule, a pure function of each input's path: a
@@ -430,7 +431,7 @@ fn convert_file(job: &Job, root: &Path, req: &ConvertRequest, claimed: &Claimed)
     if !job.explicit && !to_json && !format.capabilities.convert {
         return Converted::NotYet(format.id);
     }
-    if let Some(to) = req.to.as_deref().filter(|to| !job.explicit && !can_make(format, to)) {
+    if let Some(to) = req.to.as_deref().filter(|to| !job.explicit && !can_make(format, &name, to)) {
         return Converted::NotTo(format.id, to.to_string());
     }
     let budget = crate::limits::expansion_budget(data.len() as u64).into();

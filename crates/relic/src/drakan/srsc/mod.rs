@@ -141,6 +141,12 @@ impl Codec for SrscCodec {
         &["png", "wav", "sgt", "dls"]
     }
 
+    /// A resource file converts whole, to what its records are (textures, sounds, models and levels, music):
+    /// never INI, CSV or text, which an archive converted entry by entry could make.
+    fn targets(&self) -> Option<&'static [&'static str]> {
+        Some(&["json", "png", "wav", "glb", "gltf", "sgt", "dls"])
+    }
+
     fn convert(&self, data: &[u8], opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
         let ctx = Context { stem: String::new(), extension: String::new(), db: None, dir: None, whole_database: false };
         convert_in(data, &ctx, opts)

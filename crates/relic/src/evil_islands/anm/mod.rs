@@ -19,6 +19,7 @@
 //! Identification: no magic. A `.anm` file is `ei-res` when it starts with the RES magic and `ei-anm`
 //! otherwise; entries inside animation archives carry no extension.
 
+pub mod convert;
 pub mod read;
 pub mod types;
 pub mod write;
@@ -43,10 +44,13 @@ pub static FORMAT: Format = Format {
     game: Game::EvilIslands,
     extensions: &["anm"],
     kind: Kind::Model,
-    capabilities: Capabilities { read: true, convert: false, write: true },
+    capabilities: Capabilities { read: true, convert: true, write: true },
     notes: "no magic: a .anm that is not a RES archive (an animation set is one: `ei-res`) is one part's \
             animation. JSON holds rotations (w, x, y, z as stored), translations and morphing frames; the \
-            morphing vertex count is null when the file leaves it out. `pack` writes it back byte for byte.",
+            morphing vertex count is null when the file leaves it out. `pack` writes it back byte for byte. `convert` \
+            without --to gives a friendly JSON (part, frames, rotations as x, y, z, w quaternions, translations, \
+            morphing frames) and, when the part's figure `<part>.fig` lies beside it, a glTF of that part playing \
+            it (--to glb|gltf; without the figure that is an error, and in a folder a skip).",
     codec: &AnmCodec,
 };
 
@@ -93,6 +97,20 @@ impl Codec for AnmCodec {
 
     fn to_json(&self, data: &[u8]) -> Result<serde_json::Value> {
         crate::registry::tagged_document_json(FORMAT_ID, &parse(data)?)
+    }
+
+    /// The friendly JSON, and a glTF clip on the model beside it (see [`convert`]).
+    fn convert(&self, data: &[u8], opts: &crate::registry::ConvertOptions) -> Result<Vec<crate::asset::NamedAsset>> {
+        convert::convert_part(data, None, opts)
+    }
+
+    fn convert_at(
+        &self,
+        data: &[u8],
+        path: &std::path::Path,
+        opts: &crate::registry::ConvertOptions,
+    ) -> Result<Vec<crate::asset::NamedAsset>> {
+        convert::convert_part(data, Some(path), opts)
     }
 
     fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {

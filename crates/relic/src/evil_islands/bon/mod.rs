@@ -15,6 +15,7 @@
 //! RES archives hold empty entries for some parts) is a part with no offsets: it writes back empty, and a
 //! figure places that part at its parent's origin, with a note.
 
+pub mod convert;
 pub mod read;
 pub mod types;
 pub mod write;
@@ -37,10 +38,12 @@ pub static FORMAT: Format = Format {
     game: Game::EvilIslands,
     extensions: &["bon"],
     kind: Kind::Model,
-    capabilities: Capabilities { read: true, convert: false, write: true },
+    capabilities: Capabilities { read: true, convert: true, write: true },
     notes: "no magic: a .bon that is not a RES archive (a model's .bon is one: `ei-res`) holds one part's \
             offsets, 8 × vec3 (one per morph extreme); an empty file is a part with no offsets (real figure RES \
-            archives hold such entries). JSON lists them; `pack` writes them back byte for byte.",
+            archives hold such entries). JSON lists them; `pack` writes them back byte for byte. `convert` without \
+            --to gives a friendly JSON (part, offset per morph extreme); offsets alone make no glTF (convert the \
+            `.mod` beside them).",
     codec: &BonCodec,
 };
 
@@ -73,6 +76,25 @@ impl Codec for BonCodec {
 
     fn to_json(&self, data: &[u8]) -> Result<serde_json::Value> {
         crate::registry::tagged_document_json(FORMAT_ID, &parse(data)?)
+    }
+
+    /// Offsets make JSON only: a glTF needs the figure they place (convert its `.mod`).
+    fn targets(&self) -> Option<&'static [&'static str]> {
+        Some(&["json"])
+    }
+
+    /// The friendly JSON (see [`convert`]).
+    fn convert(&self, data: &[u8], opts: &crate::registry::ConvertOptions) -> Result<Vec<crate::asset::NamedAsset>> {
+        convert::convert_part(data, None, opts)
+    }
+
+    fn convert_at(
+        &self,
+        data: &[u8],
+        path: &std::path::Path,
+        opts: &crate::registry::ConvertOptions,
+    ) -> Result<Vec<crate::asset::NamedAsset>> {
+        convert::convert_part(data, Some(path), opts)
     }
 
     fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {

@@ -65,7 +65,7 @@ pub fn find<'v, T>(list: &'v [(String, T)], name: &str) -> Option<&'v T> {
 }
 
 /// The stem of a file name (`unit` of `dir/unit.mod`).
-fn stem(name: &str) -> &str {
+pub(crate) fn stem(name: &str) -> &str {
     let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
     base.rsplit_once('.').map_or(base, |(s, _)| s)
 }
@@ -153,17 +153,8 @@ fn texture(opts: &ConvertOptions, path: Option<&Path>, name: &str) -> Result<Opt
 pub fn convert_mod(bytes: &[u8], path: Option<&Path>, opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
     let name = path.and_then(|p| p.file_name()).map(|n| n.to_string_lossy().into_owned());
     let mut figure = read_mod(bytes, name.as_deref())?;
+    dress(&mut figure, path, opts)?;
     let model = figure.name.clone();
-    let bones = match &opts.bones {
-        Some(p) => Some(std::fs::read(p).map_err(|e| Error::io(p, e))?),
-        None => opts.beside(path, &format!("{model}.bon")),
-    };
-    match bones {
-        Some(b) => figure.bones = bon::parse_set(&b)?,
-        None => {
-            opts.note(format!("{model}: no {model}.bon beside it (--bones): parts placed at their parents' origin"))
-        }
-    }
     let anims = match &opts.anims {
         Some(p) => Some(std::fs::read(p).map_err(|e| Error::io(p, e))?),
         None => opts.beside(path, &format!("{model}.anm")),
@@ -171,13 +162,75 @@ pub fn convert_mod(bytes: &[u8], path: Option<&Path>, opts: &ConvertOptions) -> 
     if let Some(a) = anims {
         figure.animations = read_animations(&a)?;
     }
+    let morph = opts.morph.unwrap_or([0.0; 3]);
+    let scene = to_scene(&figure, morph, &mut |n| opts.note(n))?;
+    Ok(vec![NamedAsset { name: None, asset: Asset::Scene(scene) }])
+}
+
+/// Gives a figure its bone offsets (`<model>.bon` beside `path`, or `--bones`) and its texture
+/// (`<model>.mmp` beside it or in `--textures`), noting what is missing. A `.bon` of one part on its own
+/// (no RES) places the figure's first part.
+pub fn dress(figure: &mut Figure, path: Option<&Path>, opts: &ConvertOptions) -> Result<()> {
+    let model = figure.name.clone();
+    let bones = match &opts.bones {
+        Some(p) => Some(std::fs::read(p).map_err(|e| Error::io(p, e))?),
+        None => opts.beside(path, &format!("{model}.bon")),
+    };
+    match bones {
+        Some(b) => {
+            figure.bones = bon::parse_set(&b)?;
+            if let ([(name, _)], Some(link)) = (figure.bones.as_mut_slice(), figure.lnk.links.first()) {
+                if name.is_empty() {
+                    name.clone_from(&link.name);
+                }
+            }
+        }
+        None => {
+            opts.note(format!("{model}: no {model}.bon beside it (--bones): parts placed at their parents' origin"))
+        }
+    }
     figure.texture = texture(opts, path, &format!("{model}.mmp"))?;
     if figure.texture.is_none() {
         opts.note(format!("{model}: no {model}.mmp beside it or in --textures: untextured"));
     }
-    let morph = opts.morph.unwrap_or([0.0; 3]);
-    let scene = to_scene(&figure, morph, &mut |n| opts.note(n))?;
-    Ok(vec![NamedAsset { name: None, asset: Asset::Scene(scene) }])
+    Ok(())
+}
+
+/// The figure named `model` beside `path`, without bones, texture or animations: the `.mod` RES
+/// (`<model>.mod`), else the hierarchy `<model>.lnk` with each part's `<part>.fig` beside it, else a single
+/// figure `<model>.fig` as a one-part model. `None` when none of them is there.
+pub fn figure_beside(path: Option<&Path>, model: &str, opts: &ConvertOptions) -> Result<Option<Figure>> {
+    if let Some(bytes) = opts.beside(path, &format!("{model}.mod")) {
+        return read_mod(&bytes, Some(&format!("{model}.mod"))).map(Some);
+    }
+    if let Some(bytes) = opts.beside(path, &format!("{model}.lnk")) {
+        let lnk = lnk::parse(&bytes).map_err(|e| e.within(format_args!("{model}.lnk")))?;
+        let mut parts = Vec::new();
+        for link in &lnk.links {
+            match opts.beside(path, &format!("{}.fig", link.name)) {
+                Some(b) => parts.push((
+                    link.name.clone(),
+                    fig::parse(&b).map_err(|e| e.within(format_args!("{}.fig", link.name)))?,
+                )),
+                None => opts.note(format!("{model}: no {}.fig beside it: part {} has no mesh", link.name, link.name)),
+            }
+        }
+        return Ok(Some(Figure { name: model.to_string(), lnk, parts, ..Default::default() }));
+    }
+    if let Some(bytes) = opts.beside(path, &format!("{model}.fig")) {
+        let part = fig::parse(&bytes).map_err(|e| e.within(format_args!("{model}.fig")))?;
+        let lnk = lnk::Lnk {
+            links: vec![lnk::types::Link { name: model.to_string(), ..Default::default() }],
+            ..Default::default()
+        };
+        return Ok(Some(Figure {
+            name: model.to_string(),
+            lnk,
+            parts: vec![(model.to_string(), part)],
+            ..Default::default()
+        }));
+    }
+    Ok(None)
 }
 
 /// The `.mod` archives of a RES and the files beside them that their conversion needs, by lower-case name:

@@ -38,7 +38,9 @@ pub static FORMAT: Format = Format {
     notes: "convert extracts and converts the entries, except a .mod figure, which converts whole to one glTF: \
             its LNK as nodes placed by the .bon beside it (--bones), its FIG parts as meshes at --morph \
             STR,DEX,HEIGHT with the 8 extremes as morph targets, the .anm set beside it (--anims) as clips at \
-            15 fps, <model>.mmp beside it or in --textures embedded.",
+            15 fps, <model>.mmp beside it or in --textures embedded (--to json|glb|gltf). A .anm animation set \
+            converts whole too: a friendly JSON of its clips, and a glTF of <model>.mod (or <model>.lnk and its \
+            figures) beside it playing them (--to json|glb|gltf); a .bon bone set to a friendly JSON only.",
     codec: &ResCodec,
 };
 
@@ -76,7 +78,11 @@ impl Codec for ResCodec {
     fn for_name(&self, name: &str) -> Option<&'static dyn Codec> {
         let ext = crate::registry::extension_of(name)?;
         if ext.eq_ignore_ascii_case("mod") {
-            Some(&ModelCodec)
+            Some(&WholeCodec(Whole::Model))
+        } else if ext.eq_ignore_ascii_case("anm") {
+            Some(&WholeCodec(Whole::Animations))
+        } else if ext.eq_ignore_ascii_case("bon") {
+            Some(&WholeCodec(Whole::Bones))
         } else if ext.eq_ignore_ascii_case("mpr") {
             Some(&crate::evil_islands::mp::mpr::MPR_CODEC)
         } else {
@@ -116,11 +122,45 @@ impl Codec for ResCodec {
     }
 }
 
-/// A `.mod` RES: everything a RES does, and `convert` makes the figure's glTF scene rather than extracting
-/// the parts (see `evil_islands::model`).
-struct ModelCodec;
+/// What a RES that converts whole is.
+#[derive(Clone, Copy)]
+enum Whole {
+    /// A `.mod` figure: its glTF scene (see `evil_islands::model`).
+    Model,
+    /// A `.anm` animation set: its friendly JSON, and its clips on the model beside it
+    /// (`evil_islands::anm::convert`).
+    Animations,
+    /// A `.bon` bone set: its friendly JSON (`evil_islands::bon::convert`).
+    Bones,
+}
 
-impl Codec for ModelCodec {
+/// A `.mod`, `.anm` or `.bon` RES: everything a RES does, and `convert` makes what the whole archive is
+/// rather than extracting its entries (whose parts only make sense together).
+struct WholeCodec(Whole);
+
+impl WholeCodec {
+    fn convert_whole(
+        &self,
+        data: &[u8],
+        path: Option<&std::path::Path>,
+        opts: &ConvertOptions,
+    ) -> Result<Vec<NamedAsset>> {
+        match self.0 {
+            Whole::Model => crate::evil_islands::model::convert_mod(data, path, opts),
+            Whole::Animations => crate::evil_islands::anm::convert::convert_set(data, path, opts),
+            Whole::Bones => crate::evil_islands::bon::convert::convert_set(data),
+        }
+    }
+}
+
+impl Codec for WholeCodec {
+    fn targets(&self) -> Option<&'static [&'static str]> {
+        Some(match self.0 {
+            Whole::Model | Whole::Animations => &["json", "glb", "gltf"],
+            Whole::Bones => &["json"],
+        })
+    }
+
     fn sniff(&self, head: &[u8]) -> bool {
         ResCodec.sniff(head)
     }
@@ -154,11 +194,11 @@ impl Codec for ModelCodec {
     }
 
     fn convert(&self, data: &[u8], opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
-        crate::evil_islands::model::convert_mod(data, None, opts)
+        self.convert_whole(data, None, opts)
     }
 
     fn convert_at(&self, data: &[u8], path: &std::path::Path, opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
-        crate::evil_islands::model::convert_mod(data, Some(path), opts)
+        self.convert_whole(data, Some(path), opts)
     }
 }
 
