@@ -134,7 +134,7 @@ impl Codec for SrscCodec {
     }
 
     fn options(&self) -> &'static [crate::registry::FormatOption] {
-        &[assets::ORDER_OPTION]
+        &[assets::ORDER_OPTION, assets::CODE_PAGE_OPTION]
     }
 
     fn extra_targets(&self) -> &'static [&'static str] {
