@@ -5,6 +5,9 @@ use encoding_rs::Encoding;
 
 pub use encoding_rs::{EUC_KR as CP949, WINDOWS_1251 as CP1251};
 
+/// The UTF-8 byte order mark: what starts a text file `convert` made from a code-page text entry.
+pub const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
+
 /// Decodes bytes in `enc` (malformed sequences become U+FFFD; callers keep the raw bytes).
 pub fn decode(enc: &'static Encoding, bytes: &[u8]) -> String {
     decode_borrowed(enc, bytes).into_owned()
