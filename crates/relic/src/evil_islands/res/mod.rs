@@ -41,7 +41,9 @@ pub static FORMAT: Format = Format {
     notes: "convert extracts and converts the entries, except a .mod figure, which converts whole to one glTF: \
             its LNK as nodes placed by the .bon beside it (--bones), its FIG parts as meshes at --morph \
             STR,DEX,HEIGHT with the 8 extremes as morph targets, the .anm set beside it (--anims) as clips at \
-            15 fps, <model>.mmp beside it or in --textures embedded.",
+            15 fps, <model>.mmp beside it or in --textures embedded. Text entries (no extension, printable \
+            cp1251: every entry of texts.res) convert to UTF-8 <entry>.txt starting with a byte order mark; \
+            pack ei-res DIR encodes each such .txt back to cp1251 under its entry's name.",
     codec: &ResCodec,
 };
 
