@@ -298,9 +298,10 @@ fn convert_walks_folders_and_writes_archives_entry_by_entry() {
     let v = json_of(relic().args(["convert", "--json", "-q", "-o"]).arg(dir.path()).arg(&samples));
     let items = v["outputs"].as_array().unwrap();
     let outputs: Vec<&str> = items.iter().map(|i| i["output"].as_str().unwrap()).collect();
-    let expect = dir.path().join("evil_islands/example.res/texts/quest q1");
+    // A text entry becomes UTF-8 `.txt`, marked by its byte order mark for `pack` (issue 28).
+    let expect = dir.path().join("evil_islands/example.res/texts/quest q1.txt");
     assert!(outputs.contains(&expect.to_str().unwrap()), "{outputs:?}");
-    assert_eq!(std::fs::read(expect).unwrap(), b"Find the lost soul.\r\n");
+    assert_eq!(std::fs::read(expect).unwrap(), "\u{FEFF}Find the lost soul.\r\n".as_bytes());
     // The nested bone set becomes a folder of its entries.
     assert_eq!(std::fs::read(dir.path().join("evil_islands/example.res/unit.bon/head.bon")).unwrap().len(), 96);
     // The GRF sample's entries are inflated into their folders; its BMP texture becomes a PNG (`ro-texture`,
@@ -308,17 +309,18 @@ fn convert_walks_folders_and_writes_archives_entry_by_entry() {
     let png =
         std::fs::read(dir.path().join("ragnarok/example.grf/data/texture/유저인터페이스/sample.bmp.png")).unwrap();
     assert_eq!(&png[1..4], b"PNG");
-    // Archive entries are copied raw (but the GRF's texture, converted); other samples are converted next to
-    // them.
+    // Archive entries are copied raw (but the GRF's texture, converted, and the RES's text entries, UTF-8
+    // `.txt`); other samples are converted next to them.
     let from_archives: Vec<_> = items
         .iter()
         .filter(|i| {
             i["input"].as_str().unwrap().contains("example.res") || i["input"].as_str().unwrap().contains("example.grf")
         })
         .collect();
-    assert!(from_archives
-        .iter()
-        .all(|i| i["kind"] == "raw" || i["output"].as_str().unwrap().ends_with("sample.bmp.png")));
+    assert!(from_archives.iter().all(|i| i["kind"] == "raw"
+        || i["output"].as_str().unwrap().ends_with("sample.bmp.png")
+        || i["output"].as_str().unwrap().ends_with("quest q1.txt")
+        || i["output"].as_str().unwrap().ends_with("quest q1 copy.txt")));
     assert_eq!(from_archives.len(), 6 + 2, "example.res yields 6 files, example.grf 2");
     let db = items.iter().find(|i| i["input"].as_str().unwrap().ends_with("items.idb")).expect("the DB sample");
     assert_eq!(db["kind"], "document");

@@ -346,6 +346,13 @@ pub trait Codec: Sync {
         &[]
     }
 
+    /// An entry of this archive that `convert` writes as UTF-8 text (`<entry>.txt`, starting with a UTF-8
+    /// byte order mark that tells `pack` to encode it back), given its name and bytes when no format
+    /// claims it: the text, or `None` to keep the entry raw. Evil Islands RES text entries (`texts.res`).
+    fn entry_text(&self, _name: &str, _bytes: &[u8]) -> Option<String> {
+        None
+    }
+
     /// A codec that knows the file's name, for formats without magic whose layout depends on the name
     /// (`*.udb` vs `*.idb`); `None` when the name changes nothing. Use [`Format::codec_for`].
     fn for_name(&self, _name: &str) -> Option<&'static dyn Codec> {

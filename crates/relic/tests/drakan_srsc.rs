@@ -296,3 +296,68 @@ fn records_of_later_layouts_that_do_not_decode_are_failures_named_with_the_versi
     ops::pack("drakan-srsc", std::path::Path::new(&doc.output), &back, &PackOptions::default()).unwrap();
     assert_eq!(std::fs::read(&back).unwrap(), aligned_fixture());
 }
+
+/// A Russian release: strings in Windows-1251, built by hand (each letter's cp1251 byte from the code
+/// page's table), enciphered with the spec's cipher.
+fn russian_fixture() -> Vec<u8> {
+    // "Начать" = Н 0xCD, а 0xE0, ч 0xF7, а 0xE0, т 0xF2, ь 0xFC; "Выход" = В 0xC2, ы 0xFB, х 0xF5, о 0xEE, д 0xE4.
+    let start = spec_cipher(b"\xCD\xE0\xF7\xE0\xF2\xFC\0");
+    packed(&[(0x0400, 10, 0, &start), (0x0401, 11, 0, b"\xC2\xFB\xF5\xEE\xE4\0"), (0x0402, 0, 0, &[0x02, 0x01, 0, 0])])
+}
+
+#[test]
+fn a_russian_translation_converts_in_its_code_page_and_packs_back_only_the_edit() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("Menu.rrc");
+    let original = russian_fixture();
+    std::fs::write(&input, &original).unwrap();
+    let out = dir.path().join("out");
+    let mut request = ConvertRequest::default();
+    request.options.settings = vec![("drakan-strings.code-page".into(), "windows-1251".into())];
+    let report = ops::convert(std::slice::from_ref(&input), &out, &request, &Quiet);
+    assert!(report.failures.is_empty(), "{:?}", report.failures);
+    let found = |name: &str| {
+        let o = report.outputs.iter().find(|o| std::path::Path::new(&o.output).ends_with(name)).unwrap();
+        std::path::PathBuf::from(&o.output)
+    };
+    let strings_json = found("strings.json");
+    let strings: serde_json::Value = serde_json::from_slice(&std::fs::read(&strings_json).unwrap()).unwrap();
+    assert_eq!(strings, serde_json::json!({"10": "Начать", "11": "Выход"}));
+    // The document records the code page, so that pack uses it.
+    let document: serde_json::Value = serde_json::from_slice(&std::fs::read(found("Menu.rrc.json")).unwrap()).unwrap();
+    assert_eq!(document["code_page"], "windows-1251");
+    // Unedited, it packs to the same bytes.
+    let same = dir.path().join("same.rrc");
+    ops::pack("drakan-srsc", &strings_json, &same, &PackOptions::default()).unwrap();
+    assert_eq!(std::fs::read(&same).unwrap(), original);
+    // The translator's edit: string 10 becomes "Новая игра".
+    std::fs::write(&strings_json, r#"{"10": "Новая игра", "11": "Выход"}"#).unwrap();
+    let back = dir.path().join("Menu.new.rrc");
+    let report = ops::pack("drakan-srsc", &strings_json, &back, &PackOptions::default()).unwrap();
+    assert!(report.notes.iter().any(|n| n.contains("1 changed")), "{:?}", report.notes);
+    let bytes = std::fs::read(&back).unwrap();
+    let file = srsc::parse(&bytes).unwrap();
+    // Н 0xCD о 0xEE в 0xE2 а 0xE0 я 0xFF, space, и 0xE8 г 0xE3 р 0xF0 а 0xE0.
+    assert_eq!(file.body(0), spec_cipher(b"\xCD\xEE\xE2\xE0\xFF \xE8\xE3\xF0\xE0\0").as_slice());
+    assert_eq!(file.body(1), b"\xC2\xFB\xF5\xEE\xE4\0");
+    assert_eq!(file.body(2), [0x02, 0x01, 0, 0]);
+    assert_eq!(file.entries.len(), 3);
+    // A character Windows-1251 cannot hold names the string id and the character.
+    std::fs::write(&strings_json, r#"{"10": "Новая игра ★", "11": "Выход"}"#).unwrap();
+    let err = ops::pack("drakan-srsc", &strings_json, &dir.path().join("bad.rrc"), &PackOptions::default())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains(
+            "string 10 (record type 0x0400, records[0]): the text `Новая игра ★` has the character '★' (U+2605) \
+             that windows-1251 cannot hold"
+        ),
+        "{err}"
+    );
+    // Without the option it still converts: Windows-1252, the default, reads every byte.
+    let plain = dir.path().join("plain");
+    let report = ops::convert(std::slice::from_ref(&input), &plain, &ConvertRequest::default(), &Quiet);
+    assert!(report.failures.is_empty(), "{:?}", report.failures);
+    // An unknown code page is refused by name.
+    assert!(relic::registry::check_settings(&[("drakan-strings.code-page".into(), "utf-8".into())]).is_err());
+}

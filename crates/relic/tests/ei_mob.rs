@@ -732,3 +732,66 @@ fn corpus_edited_script() {
     );
     assert_eq!(&packed[packed.len() - 155_664..], &bytes[bytes.len() - 155_664..]);
 }
+
+#[test]
+fn a_script_edited_in_its_txt_packs_back_and_a_character_outside_cp1251_names_the_txt_line_and_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("level.mob");
+    std::fs::write(&input, fixture()).unwrap();
+    let out = dir.path().join("out");
+    let report = relic::ops::convert(
+        std::slice::from_ref(&input),
+        &out,
+        &relic::ops::ConvertRequest::default(),
+        &relic::ops::Quiet,
+    );
+    assert!(report.failures.is_empty(), "{:?}", report.failures);
+    let json = out.join("level.mob/level.mob.json");
+    let txt = out.join("level.mob/level.mob.txt");
+    assert_eq!(std::fs::read_to_string(&txt).unwrap(), "GlobalVars ( )");
+    // The user's edit: a second line, in Russian.
+    std::fs::write(&txt, "GlobalVars ( )\r\n// Привет").unwrap();
+    let back = dir.path().join("level.new.mob");
+    relic::ops::pack("ei-mob", &json, &back, &relic::ops::PackOptions::default()).unwrap();
+    let bytes = std::fs::read(&back).unwrap();
+    let edited = parse(&bytes).unwrap();
+    assert_eq!(convert::scripts(&edited)[0].text.text, "GlobalVars ( )\r\n// Привет");
+    // The script's bytes: the text in cp1251 (П 0xCF р 0xF0 и 0xE8 в 0xE2 е 0xE5 т 0xF2), enciphered with key 1.
+    let mut plain = b"GlobalVars ( )\r\n// \xCF\xF0\xE8\xE2\xE5\xF2".to_vec();
+    let stream = cipher::keystream(1, plain.len());
+    plain.iter_mut().zip(stream).for_each(|(b, k)| *b ^= k);
+    let mut expected_script = le32(&[1]);
+    expected_script.extend(&plain);
+    let new_node = node(0xACCE_ECCB, &expected_script);
+    assert!(bytes.windows(new_node.len()).any(|w| w == new_node.as_slice()));
+    // Everything else is identical: the original's node tree with only the script's text changed.
+    fn set_scripts(nodes: &mut [Node], text: &str) -> usize {
+        let mut n = 0;
+        for node in nodes {
+            match &mut node.value {
+                Value::Script(s) => {
+                    s.text = CpString::new(text);
+                    n += 1;
+                }
+                Value::Record(c) => n += set_scripts(c, text),
+                _ => {}
+            }
+        }
+        n
+    }
+    let mut want = Mob::read(&fixture()).unwrap().to_document();
+    assert_eq!(set_scripts(&mut want.nodes, "GlobalVars ( )\r\n// Привет"), 1);
+    assert_eq!(Mob::read(&bytes).unwrap().to_document(), want);
+    // A character cp1251 cannot hold: the error names the .txt, line and column.
+    std::fs::write(&txt, "GlobalVars ( )\n// ★ star").unwrap();
+    let err = relic::ops::pack("ei-mob", &json, &dir.path().join("bad.mob"), &relic::ops::PackOptions::default())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains(&format!(
+            "{}:2:4: the character '★' (U+2605) is not in cp1251, the code page of Evil Islands scripts",
+            txt.display()
+        )),
+        "{err}"
+    );
+}

@@ -1153,3 +1153,101 @@ fn format_is_registered() {
     assert_eq!(info["unreachable_by_hash"], 0);
     assert_eq!(info["content_bytes"], 5 + 7 + 6 + 9 + 9);
 }
+
+// =========================================================================================================
+// Text entries (texts.res): convert to UTF-8 .txt, edit, pack back to cp1251
+
+/// A `texts.res` made by hand: two cp1251 text entries named as the game names them, a real `map.txt`
+/// (a `.txt` entry, kept raw) and a binary entry.
+fn texts_fixture() -> Vec<u8> {
+    // "Привет\r\nмир" in cp1251: П 0xCF р 0xF0 и 0xE8 в 0xE2 е 0xE5 т 0xF2, м 0xEC и 0xE8 р 0xF0.
+    auto_fixture(
+        &[
+            (b"string hello", b"\xCF\xF0\xE8\xE2\xE5\xF2\r\n\xEC\xE8\xF0\r\n", 1_000_000),
+            (b"tip 21201", b"Keystones\r\nShows keystones.\r\n", 1_000_001),
+            (b"map.txt", b"## format:\r\n#zone z1\r\n", 1_000_002),
+            (b"blob", b"\x00\x01\x02", 1_000_003),
+        ],
+        0,
+    )
+}
+
+#[test]
+fn text_entries_convert_to_utf8_txt_and_an_edit_packs_back_to_only_that_change() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("texts.res");
+    let original = texts_fixture();
+    std::fs::write(&input, &original).unwrap();
+    let out = dir.path().join("out");
+    let report = ops::convert(std::slice::from_ref(&input), &out, &ops::ConvertRequest::default(), &ops::Quiet);
+    assert!(report.failures.is_empty(), "{:?}", report.failures);
+    let root = out.join("texts.res");
+    let mut files: Vec<String> =
+        std::fs::read_dir(&root).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    files.sort();
+    assert_eq!(files, ["blob", "map.txt", "string hello.txt", "tip 21201.txt"]);
+    // UTF-8 with its byte order mark; line ends as stored.
+    assert_eq!(std::fs::read(root.join("string hello.txt")).unwrap(), "\u{FEFF}Привет\r\nмир\r\n".as_bytes());
+    assert_eq!(std::fs::read(root.join("map.txt")).unwrap(), b"## format:\r\n#zone z1\r\n");
+    // Unedited, the folder packs to the same entries, names, times and bytes.
+    let same = dir.path().join("same.res");
+    ops::pack("ei-res", &root, &same, &ops::PackOptions::default()).unwrap();
+    let same_bytes = std::fs::read(&same).unwrap();
+    let want = contents(&parse(&original).unwrap());
+    assert_eq!(contents(&parse(&same_bytes).unwrap()), want);
+    // The translator's edit: "мир" becomes "новый мир".
+    std::fs::write(root.join("string hello.txt"), "\u{FEFF}Привет\r\nновый мир\r\n").unwrap();
+    let back = dir.path().join("back.res");
+    ops::pack("ei-res", &root, &back, &ops::PackOptions::default()).unwrap();
+    let back_bytes = std::fs::read(&back).unwrap();
+    let got = contents(&parse(&back_bytes).unwrap());
+    // н 0xED о 0xEE в 0xE2 ы 0xFB й 0xE9.
+    let edited = b"\xCF\xF0\xE8\xE2\xE5\xF2\r\n\xED\xEE\xE2\xFB\xE9 \xEC\xE8\xF0\r\n".to_vec();
+    // Only that entry changed: its bytes, and its time (the edited file's).
+    let changed: Vec<_> = got.difference(&want).map(|(name, _, data)| (name.clone(), data.clone())).collect();
+    assert_eq!(changed, [(b"string hello".to_vec(), edited)]);
+    assert_eq!(want.difference(&got).map(|e| e.0.clone()).collect::<Vec<_>>(), [b"string hello".to_vec()]);
+    // A character cp1251 cannot hold: the error names the file, line, column, entry and character.
+    let txt = root.join("string hello.txt");
+    std::fs::write(&txt, "\u{FEFF}Привет\r\nмир ★\r\n").unwrap();
+    let err =
+        ops::pack("ei-res", &root, &dir.path().join("bad.res"), &ops::PackOptions::default()).unwrap_err().to_string();
+    assert!(
+        err.contains(&format!(
+            "{}:2:5: text entry `string hello`: the character '★' (U+2605) is not in cp1251, the code page of \
+             Evil Islands texts",
+            txt.display()
+        )),
+        "{err}"
+    );
+}
+
+#[test]
+fn corpus_texts_en_converts_to_txt_and_packs_back_to_the_same_entries() {
+    let Some(bytes) = corpus("texts_en.res") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("texts_en.res");
+    std::fs::write(&input, &bytes).unwrap();
+    let out = dir.path().join("out");
+    let report = ops::convert(std::slice::from_ref(&input), &out, &ops::ConvertRequest::default(), &ops::Quiet);
+    assert!(report.failures.is_empty(), "{:?}", report.failures);
+    // Every entry but `map.txt` (kept raw) and 31 empty ones (`say R1`, …: kept raw) is a text entry.
+    let root = out.join("texts_en.res");
+    let (mut texts, mut raw) = (0, Vec::new());
+    for e in std::fs::read_dir(&root).unwrap() {
+        let e = e.unwrap();
+        let name = e.file_name().to_string_lossy().into_owned();
+        if name.ends_with(".txt") && std::fs::read(e.path()).unwrap().starts_with("\u{FEFF}".as_bytes()) {
+            texts += 1;
+        } else {
+            raw.push((name, e.metadata().unwrap().len()));
+        }
+    }
+    assert_eq!(texts, 3138);
+    assert_eq!(raw.len(), 32);
+    assert!(raw.iter().all(|(name, len)| *len == 0 || name == "map.txt"), "{raw:?}");
+    let back = dir.path().join("back.res");
+    ops::pack("ei-res", &out.join("texts_en.res"), &back, &ops::PackOptions::default()).unwrap();
+    let packed = std::fs::read(&back).unwrap();
+    assert_eq!(contents(&parse(&packed).unwrap()), contents(&parse(&bytes).unwrap()));
+}

@@ -5,6 +5,9 @@ use encoding_rs::Encoding;
 
 pub use encoding_rs::{EUC_KR as CP949, WINDOWS_1251 as CP1251};
 
+/// The UTF-8 byte order mark: what starts a text file `convert` made from a code-page text entry.
+pub const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
+
 /// Decodes bytes in `enc` (malformed sequences become U+FFFD; callers keep the raw bytes).
 pub fn decode(enc: &'static Encoding, bytes: &[u8]) -> String {
     decode_borrowed(enc, bytes).into_owned()
@@ -19,6 +22,29 @@ pub fn decode_borrowed<'a>(enc: &'static Encoding, bytes: &'a [u8]) -> std::borr
 pub fn encode(enc: &'static Encoding, text: &str) -> Option<Vec<u8>> {
     let (bytes, _, unmappable) = enc.encode(text);
     (!unmappable).then(|| bytes.into_owned())
+}
+
+/// The first character of `text` that `enc` has no byte for, with its 1-based line and column (columns
+/// count characters; lines end at `\n`): what an error about an edited text file points the user at.
+pub fn first_unencodable(enc: &'static Encoding, text: &str) -> Option<(usize, usize, char)> {
+    let (mut line, mut column) = (1, 0);
+    for c in text.chars() {
+        column += 1;
+        if c == '\n' {
+            line += 1;
+            column = 0;
+            continue;
+        }
+        if encode(enc, c.encode_utf8(&mut [0; 4])).is_none() {
+            return Some((line, column, c));
+        }
+    }
+    None
+}
+
+/// `'★' (U+2605)`: a character as an error message names it.
+pub fn describe_char(c: char) -> String {
+    format!("'{c}' (U+{:04X})", u32::from(c))
 }
 
 /// Decodes, and also returns whether encoding the text again gives back the same bytes.
@@ -40,6 +66,14 @@ mod tests {
         assert!(exact);
         assert_eq!(encode(CP1251, "Привет").unwrap(), raw);
         assert!(encode(CP1251, "日本").is_none());
+    }
+
+    #[test]
+    fn the_first_unencodable_character_is_found_by_line_and_column() {
+        assert_eq!(first_unencodable(CP1251, "Привет\r\nмир ★"), Some((2, 5, '★')));
+        assert_eq!(first_unencodable(CP1251, "★"), Some((1, 1, '★')));
+        assert_eq!(first_unencodable(CP1251, "Привет\nмир"), None);
+        assert_eq!(describe_char('★'), "'★' (U+2605)");
     }
 
     #[test]

@@ -610,7 +610,8 @@ fn convert_archive(
     // This archive's shared bodies: keyed by ranges of its bytes, which live as long as this call.
     let shared = SharedBodies::of(&entries);
     let target = &Target { shared: Some(&shared), ..*target };
-    let results: Vec<Batch> = entries.par_iter().map(|entry| convert_entry(entry, input, dir, target, depth)).collect();
+    let results: Vec<Batch> =
+        entries.par_iter().map(|entry| convert_entry(format, entry, input, dir, target, depth)).collect();
     let mut batch = Batch::default();
     for b in results {
         batch.extend(b);
@@ -619,7 +620,14 @@ fn convert_archive(
 }
 
 /// Converts one archive entry (see [`convert_archive`]).
-fn convert_entry(entry: &Entry<'_>, input: &str, dir: &Path, target: &Target<'_>, depth: u32) -> Batch {
+fn convert_entry(
+    archive: &'static Format,
+    entry: &Entry<'_>,
+    input: &str,
+    dir: &Path,
+    target: &Target<'_>,
+    depth: u32,
+) -> Batch {
     let entry_input = format!("{input}/{}", paths::display_name(&entry.path));
     let out = match output_path(dir, &entry.path, &format!("entry `{}`", paths::display_name(&entry.name))) {
         Ok(p) => p,
@@ -632,7 +640,28 @@ fn convert_entry(entry: &Entry<'_>, input: &str, dir: &Path, target: &Target<'_>
     let entry_dir = out.parent().map(Path::to_path_buf).unwrap_or_else(|| dir.to_path_buf());
     let base = entry.path.rsplit('/').next().unwrap_or(&entry.path);
     let mut batch = Batch::default();
-    if let Some((inner, _)) = registry::sniff(&bytes, &entry.name) {
+    let sniffed = registry::sniff(&bytes, &entry.name);
+    // A text entry the archive knows (no format claims it): UTF-8 `.txt`, marked by its byte order mark
+    // for `pack` (see [`crate::registry::Codec::entry_text`]).
+    if let (None, Some(text)) = (&sniffed, archive.codec.entry_text(&entry.name, &bytes)) {
+        let mut utf8 = Vec::with_capacity(3 + text.len());
+        utf8.extend_from_slice(crate::codec::text::UTF8_BOM);
+        utf8.extend_from_slice(text.as_bytes());
+        let mut name = out.clone().into_os_string();
+        name.push(".txt");
+        let txt = PathBuf::from(name);
+        let mut batch = Batch::default();
+        match target.write(&txt, &utf8, entry.modified, &entry_input) {
+            Ok(()) => batch.items.push(ManifestItem {
+                input: entry_input,
+                output: txt.display().to_string(),
+                kind: "document",
+            }),
+            Err(e) => batch.failures.push((entry_input, e)),
+        }
+        return batch;
+    }
+    if let Some((inner, _)) = sniffed {
         let converted = if inner.is_archive() && !inner.codec_for(&entry.name).converts_whole() {
             convert_archive(inner, &bytes, &entry.name, &entry_input, &entry_dir.join(base), target, depth + 1)
         } else {

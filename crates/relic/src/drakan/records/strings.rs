@@ -6,6 +6,10 @@
 //! The deciphered bytes end at the first NUL (CORRECTIONS.md). Text is Windows-1252 (the spec says ASCII;
 //! the game's Western releases use the ANSI code page, and every byte maps to one character, so decoding
 //! never loses a byte). New or edited text is written as its bytes and one NUL.
+//!
+//! The code page is the user's choice (`--option drakan-strings.code-page=windows-1251` for a Russian
+//! release, any of [`CODE_PAGES`]): every one of them is single-byte, so every body still decodes without
+//! losing a byte; the document records the choice so that `pack` encodes edited text the same way.
 
 use crate::error::{Error, Result};
 
@@ -36,8 +40,65 @@ pub enum StringBody {
     Binary,
 }
 
-/// Reads a string record's body (0x0400 or 0x0401).
+/// The single-byte code pages `--option drakan-strings.code-page` takes (encoding_rs's names), the default
+/// first.
+pub const CODE_PAGES: &[&str] = &[
+    "windows-1252",
+    "windows-1250",
+    "windows-1251",
+    "windows-1253",
+    "windows-1254",
+    "windows-1255",
+    "windows-1256",
+    "windows-1257",
+    "windows-1258",
+    "windows-874",
+    "koi8-r",
+    "koi8-u",
+    "ibm866",
+    "iso-8859-2",
+    "iso-8859-3",
+    "iso-8859-4",
+    "iso-8859-5",
+    "iso-8859-6",
+    "iso-8859-7",
+    "iso-8859-8",
+    "iso-8859-10",
+    "iso-8859-13",
+    "iso-8859-14",
+    "iso-8859-15",
+    "iso-8859-16",
+    "macintosh",
+    "x-mac-cyrillic",
+];
+
+/// The encoding a code page name (one of [`CODE_PAGES`], any case) stands for; `None` for Windows-1252.
+pub fn code_page(name: Option<&str>) -> Result<&'static encoding_rs::Encoding> {
+    let Some(name) = name else { return Ok(encoding_rs::WINDOWS_1252) };
+    CODE_PAGES
+        .iter()
+        .find(|c| c.eq_ignore_ascii_case(name))
+        .and_then(|c| encoding_rs::Encoding::for_label(c.as_bytes()))
+        .ok_or_else(|| {
+            Error::Refused(format!(
+                "drakan-strings.code-page: `{name}` is not a single-byte code page relic knows ({})",
+                CODE_PAGES.join(", ")
+            ))
+        })
+}
+
+/// The code page's name as the document records it (`windows-1251`).
+pub fn code_page_name(enc: &'static encoding_rs::Encoding) -> String {
+    enc.name().to_ascii_lowercase()
+}
+
+/// Reads a string record's body (0x0400 or 0x0401) as Windows-1252.
 pub fn read_body(record_type: u16, body: &[u8]) -> StringBody {
+    read_body_in(encoding_rs::WINDOWS_1252, record_type, body)
+}
+
+/// Reads a string record's body (0x0400 or 0x0401) in the code page `enc`.
+pub fn read_body_in(enc: &'static encoding_rs::Encoding, record_type: u16, body: &[u8]) -> StringBody {
     if record_type == PLAIN && body.starts_with(b"RIFF") {
         let extension = match body.get(8..12) {
             Some(b"DMSG") => "sgt",
@@ -58,17 +119,27 @@ pub fn read_body(record_type: u16, body: &[u8]) -> StringBody {
     if body.is_empty() || !printable {
         return StringBody::Binary;
     }
-    let text = crate::codec::text::decode(encoding_rs::WINDOWS_1252, text_bytes);
-    let exact = text_body(record_type, &text).is_ok_and(|b| b == body);
+    let text = crate::codec::text::decode(enc, text_bytes);
+    let exact = text_body_in(enc, record_type, &text).is_ok_and(|b| b == body);
     StringBody::Text { text, exact }
 }
 
 /// The body of a string record holding `text`: its Windows-1252 bytes and a NUL, enciphered for 0x0400.
 pub fn text_body(record_type: u16, text: &str) -> Result<Vec<u8>> {
-    let mut bytes = crate::codec::text::encode(encoding_rs::WINDOWS_1252, text).ok_or_else(|| {
+    text_body_in(encoding_rs::WINDOWS_1252, record_type, text)
+}
+
+/// The body of a string record holding `text` in the code page `enc`; a character the code page has no
+/// byte for is an error naming it.
+pub fn text_body_in(enc: &'static encoding_rs::Encoding, record_type: u16, text: &str) -> Result<Vec<u8>> {
+    let mut bytes = crate::codec::text::encode(enc, text).ok_or_else(|| {
+        let bad = text.chars().find(|&c| crate::codec::text::encode(enc, c.encode_utf8(&mut [0; 4])).is_none());
         Error::Refused(format!(
-            "drakan-srsc: the text `{}` has characters Windows-1252 cannot hold",
-            crate::paths::display_name(text)
+            "drakan-srsc: the text `{}` has the character {} that {} cannot hold (pick another code page with \
+             --option drakan-strings.code-page=NAME when converting)",
+            crate::paths::display_name(text),
+            bad.map_or_else(String::new, |c| format!("'{c}' (U+{:04X})", u32::from(c))),
+            code_page_name(enc)
         ))
     })?;
     if bytes.contains(&0) {
@@ -114,5 +185,24 @@ mod tests {
         // Found by the round-trip property: three accented letters and the NUL are text, not a volume.
         assert_eq!(read_body(PLAIN, b"\xE9\xE9\xE9\0"), StringBody::Text { text: "ééé".into(), exact: true });
         assert!(text_body(ENCIPHERED, "日本").is_err());
+    }
+
+    #[test]
+    fn a_chosen_code_page_reads_and_writes_its_text() {
+        let cp1251 = code_page(Some("Windows-1251")).unwrap();
+        // "Новая" in cp1251, by hand: Н=0xCD о=0xEE в=0xE2 а=0xE0 я=0xFF.
+        let body = b"\xCD\xEE\xE2\xE0\xFF\0";
+        assert_eq!(read_body_in(cp1251, PLAIN, body), StringBody::Text { text: "Новая".into(), exact: true });
+        assert_eq!(text_body_in(cp1251, PLAIN, "Новая").unwrap(), body);
+        assert_eq!(code_page_name(cp1251), "windows-1251");
+        assert_eq!(code_page(None).unwrap(), encoding_rs::WINDOWS_1252);
+        assert!(code_page(Some("utf-8")).is_err());
+        for name in CODE_PAGES {
+            let enc = code_page(Some(name)).unwrap();
+            assert_eq!(&code_page_name(enc), name);
+            assert!(enc.is_single_byte(), "{name}");
+        }
+        let err = text_body(PLAIN, "Новая игра").unwrap_err().to_string();
+        assert!(err.contains("'Н' (U+041D) that windows-1252 cannot hold"), "{err}");
     }
 }

@@ -30,6 +30,11 @@ use crate::registry::{ConvertOptions, FormatOption};
 /// the editor writes RGBA, the engine reads BGRA).
 pub const ORDER_OPTION: FormatOption = FormatOption { key: "drakan-texture.order", values: &["rgba", "bgra"] };
 
+/// The code page string records are read in (and `pack` writes them back in): `--option
+/// drakan-strings.code-page=windows-1251` for a Russian release; Windows-1252 by default.
+pub const CODE_PAGE_OPTION: FormatOption =
+    FormatOption { key: "drakan-strings.code-page", values: crate::drakan::records::strings::CODE_PAGES };
+
 fn channel_order(opts: &ConvertOptions) -> ChannelOrder {
     match opts.setting(ORDER_OPTION.key) {
         Some(v) if v.eq_ignore_ascii_case("bgra") => ChannelOrder::Bgra,
@@ -111,7 +116,8 @@ impl Context<'_> {
 /// failure of the file ([`ConvertOptions::fail`]); the rest of the file converts.
 pub fn convert_in(data: &[u8], ctx: &Context<'_>, opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
     let srsc = parse(data)?;
-    let mut doc = convert::to_document(&srsc);
+    let code_page = strings::code_page(opts.setting(CODE_PAGE_OPTION.key))?;
+    let mut doc = convert::to_document_in(&srsc, code_page);
     let order = channel_order(opts);
     // How 32-bpp textures were drawn, so that `pack` reads their PNGs back the same way.
     doc.texture_order = (order != ChannelOrder::Rgba).then_some(order);

@@ -150,6 +150,12 @@ pub fn entries<'a>(srsc: &Srsc<'a>) -> Vec<Entry<'a>> {
 /// The lossless document: string records as text where the text gives their bytes back (0x0400
 /// deciphered), every other body as base64, shared bodies once.
 pub fn to_document(srsc: &Srsc<'_>) -> SrscDocument {
+    to_document_in(srsc, encoding_rs::WINDOWS_1252)
+}
+
+/// The lossless document with string records read in the code page `enc` (recorded in the document when
+/// it is not Windows-1252, so that `pack` uses it too).
+pub fn to_document_in(srsc: &Srsc<'_>, enc: &'static encoding_rs::Encoding) -> SrscDocument {
     let bytes = srsc.bytes;
     let dir_at = u64::from(srsc.header.directory_offset);
     let mut covered = vec![(0, HEADER_SIZE as u64), (dir_at, dir_at + srsc.entries.len() as u64 * ENTRY_SIZE as u64)];
@@ -175,7 +181,7 @@ pub fn to_document(srsc: &Srsc<'_>) -> SrscDocument {
                 }
                 first.insert((e.offset, e.size), i);
             }
-            match is_string(e.record_type).then(|| strings::read_body(e.record_type, body)) {
+            match is_string(e.record_type).then(|| strings::read_body_in(enc, e.record_type, body)) {
                 Some(StringBody::Text { text, exact: true }) => rec.text = Some(text),
                 Some(StringBody::Text { text, exact: false }) => {
                     // The text shows what the body says; the bytes keep what it is.
@@ -194,6 +200,7 @@ pub fn to_document(srsc: &Srsc<'_>) -> SrscDocument {
         records,
         gaps: crate::layout::gaps(bytes, covered),
         texture_order: None,
+        code_page: (enc != encoding_rs::WINDOWS_1252).then(|| strings::code_page_name(enc)),
     }
 }
 
@@ -204,15 +211,25 @@ fn is_string(record_type: u16) -> bool {
 /// The body a document record's `text` stands for (see [`strings::text_body`]); with `data` beside it (a
 /// body the text alone does not give back), the data is kept while the text is unchanged.
 pub fn text_body(record_type: u16, text: &str, data: Option<&[u8]>) -> Result<Vec<u8>> {
+    text_body_in(encoding_rs::WINDOWS_1252, record_type, text, data)
+}
+
+/// [`text_body`] in the code page `enc`.
+pub fn text_body_in(
+    enc: &'static encoding_rs::Encoding,
+    record_type: u16,
+    text: &str,
+    data: Option<&[u8]>,
+) -> Result<Vec<u8>> {
     if !is_string(record_type) {
         return Err(Error::invalid(FORMAT_ID, "text", 0, format!("record type 0x{record_type:04X} holds no text")));
     }
     if let Some(data) = data {
-        if matches!(strings::read_body(record_type, data), StringBody::Text { text: t, .. } if t == text) {
+        if matches!(strings::read_body_in(enc, record_type, data), StringBody::Text { text: t, .. } if t == text) {
             return Ok(data.to_vec());
         }
     }
-    strings::text_body(record_type, text)
+    strings::text_body_in(enc, record_type, text)
 }
 
 /// The strings a translator edits: `{id: text}` for every string record that reads as text, in directory

@@ -12,7 +12,10 @@
 //! - String records (0x0400 enciphered, 0x0401 plain) are text in the document; `convert` writes
 //!   `strings.json` (`{id: text}`) beside the document, and `pack` takes it from there (or from the strings
 //!   file itself, which finds the one Drakan document in its folder), enciphering 0x0400 again and keeping
-//!   every other byte.
+//!   every other byte. The text's code page is Windows-1252 unless `--option
+//!   drakan-strings.code-page=NAME` picks another single-byte one (`windows-1251` for a Russian release);
+//!   the document records it (`code_page`) and `pack` encodes in it, naming the string id and the character
+//!   a text it cannot hold has.
 //! - `convert` writes the document with sources beside it (PNGs, WAVs, music, heightmaps, `records.json`)
 //!   and views (`.view.png`, `.view.glb`, `refs/`): [`outputs`] names them, [`sources`] reads the edited
 //!   sources back when the document is packed and warns about edited views.
@@ -50,7 +53,9 @@ pub static FORMAT: Format = Format {
     capabilities: Capabilities { read: true, convert: true, write: true },
     notes: "Records listed with type, id and group path; extracted as <group path>/<type>_<id>_<name>.bin \
             plus directory.json, from which pack rebuilds the file (type, id, group, order). String records \
-            (0x0400 deciphered, 0x0401) are Windows-1252 text up to the first NUL. convert writes a folder: \
+            (0x0400 deciphered, 0x0401) are Windows-1252 text up to the first NUL (another single-byte code page with \
+            --option drakan-strings.code-page=windows-1251, recorded in the document for pack). \
+            convert writes a folder: \
             the lossless document <file>.json and, beside it, SOURCES that `pack drakan-srsc <folder>/<file>.json` \
             (or <folder>/strings.json, which finds the one Drakan document in its folder) reads back: \
             strings.json ({id: text}), records.json (every record decoded; edited `decoded` fields pack back, \
@@ -134,7 +139,7 @@ impl Codec for SrscCodec {
     }
 
     fn options(&self) -> &'static [crate::registry::FormatOption] {
-        &[assets::ORDER_OPTION]
+        &[assets::ORDER_OPTION, assets::CODE_PAGE_OPTION]
     }
 
     fn extra_targets(&self) -> &'static [&'static str] {

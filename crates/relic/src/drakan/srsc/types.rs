@@ -71,6 +71,10 @@ pub struct SrscDocument {
     /// drakan-texture.order=bgra`): `pack` reads their PNGs back in the same order. Not part of the file.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub texture_order: Option<crate::drakan::records::texture::ChannelOrder>,
+    /// The code page `convert` read the string records' text in, when it was not Windows-1252 (`--option
+    /// drakan-strings.code-page=windows-1251`): `pack` writes the text back in the same one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code_page: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

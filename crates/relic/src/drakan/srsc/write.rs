@@ -180,12 +180,19 @@ fn write_in_place(doc: &SrscDocument, bodies: &[Vec<u8>]) -> Result<Vec<u8>> {
 
 /// Every record's body from the document: its data, the data of the record it shares with, or its text.
 pub(crate) fn bodies_of(doc: &SrscDocument) -> Result<Vec<Vec<u8>>> {
+    let enc = crate::drakan::records::strings::code_page(doc.code_page.as_deref())?;
     let own = |i: usize, r: &SrscDocumentRecord| -> Result<Option<Vec<u8>>> {
         if let Some(text) = &r.text {
             let data = r.data.as_ref().map(|d| d.0.as_slice());
-            return super::convert::text_body(r.entry.record_type, text, data)
-                .map(Some)
-                .map_err(|e| e.within(format_args!("records[{i}]")));
+            // A text the code page cannot hold names the string's id, as strings.json keys it.
+            return super::convert::text_body_in(enc, r.entry.record_type, text, data).map(Some).map_err(|e| {
+                Error::Refused(format!(
+                    "string {} (record type 0x{:04X}, records[{i}]): {}",
+                    r.entry.id,
+                    r.entry.record_type,
+                    e.to_string().trim_start_matches("drakan-srsc: ")
+                ))
+            });
         }
         Ok(r.data.as_ref().map(|d| d.0.clone()))
     };

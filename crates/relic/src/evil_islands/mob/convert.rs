@@ -101,6 +101,14 @@ pub fn take_script_files(doc: &mut MobDocument, json_path: &std::path::Path, not
         if text == script.text.text {
             notes.push(format!("script {} taken from {} (unchanged)", i + 1, path.display()));
         } else {
+            // The file the user edited is what an error names, not the document's node path.
+            if let Some((line, column, c)) = crate::codec::text::first_unencodable(crate::codec::text::CP1251, &text) {
+                return Err(Error::Refused(format!(
+                    "{}:{line}:{column}: the character {} is not in cp1251, the code page of Evil Islands scripts",
+                    path.display(),
+                    crate::codec::text::describe_char(c)
+                )));
+            }
             notes.push(format!("script {} taken from {} (edited)", i + 1, path.display()));
             script.text = CpString::new(text);
         }

@@ -22,7 +22,8 @@
 //!   (real OBJROTATION values look like `w` first, but that is not settled).
 //! - Node sizes are not stored in the JSON: the writer computes them, so an edited script simply grows.
 //! - `pack ei-mob x.json` takes each script from the `.txt` that `convert` wrote beside the JSON (`x.txt`,
-//!   `script2.txt`, …) when that file exists, and says so: the `.txt` is what a user edits.
+//!   `script2.txt`, …) when that file exists, and says so: the `.txt` is what a user edits. A character
+//!   of an edited `.txt` that cp1251 cannot hold is refused naming that file, its line and column.
 //! - No magic: files are recognised by the `.mob` extension.
 
 pub mod cipher;

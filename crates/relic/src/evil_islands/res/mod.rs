@@ -9,11 +9,14 @@
 //! Uncertain: the game's handling of a negative hash sum (names with bytes ≥ 0x80) is not documented; see
 //! [`read::name_hash`]. The game's own archives were not written in name order (their insertion order is
 //! unknown), so a repacked game archive keeps every entry, name, time and byte but not the table order.
+//! Text entries (every entry of `texts.res`: a title line, then the text, CRLF line ends) convert to
+//! UTF-8 `.txt` files and pack back to cp1251: see [`text`].
 //! `auxData.res` from the public map editor repacks byte-identically; the `.mod` archives nested in it were
 //! written by yet another tool (data in insertion order) and keep their entries but not their bytes.
 
 pub mod convert;
 pub mod read;
+pub mod text;
 pub mod types;
 pub mod write;
 
@@ -40,7 +43,10 @@ pub static FORMAT: Format = Format {
             STR,DEX,HEIGHT with the 8 extremes as morph targets, the .anm set beside it (--anims) as clips at \
             15 fps, <model>.mmp beside it or in --textures embedded (--to json|glb|gltf). A .anm animation set \
             converts whole too: a friendly JSON of its clips, and a glTF of <model>.mod (or <model>.lnk and its \
-            figures) beside it playing them (--to json|glb|gltf); a .bon bone set to a friendly JSON only.",
+            figures) beside it playing them (--to json|glb|gltf); a .bon bone set to a friendly JSON only. Text \
+            entries (no extension, printable cp1251: every entry of texts.res) convert to UTF-8 <entry>.txt \
+            starting with a byte order mark; pack ei-res DIR encodes each such .txt back to cp1251 under its \
+            entry's name.",
     codec: &ResCodec,
 };
 
@@ -90,6 +96,10 @@ impl Codec for ResCodec {
         }
     }
 
+    fn entry_text(&self, name: &str, bytes: &[u8]) -> Option<String> {
+        text::entry_text(name, bytes)
+    }
+
     /// Models inside the archive find their bones, animations and textures among its entries.
     fn entry_options(&self, data: &[u8], opts: &ConvertOptions) -> Option<ConvertOptions> {
         let siblings = crate::evil_islands::model::siblings(&parse(data).ok()?)?;
@@ -105,6 +115,10 @@ impl Codec for ResCodec {
         let inputs = files
             .into_iter()
             .map(|f| {
+                // A text entry `convert` made UTF-8 goes back as its cp1251 bytes, under its own name.
+                if let Some(input) = text::pack_input(&f)? {
+                    return Ok(input);
+                }
                 let relative = match &inherited {
                     Some(ext) if f.relative.to_ascii_lowercase().ends_with(ext.as_str()) => {
                         f.relative.get(..f.relative.len() - ext.len()).unwrap_or(&f.relative).to_string()
