@@ -884,6 +884,8 @@ mod tests {
             "ro-spr",
             "ro-act",
             "ro-gat",
+            "ro-gnd",
+            "ro-rsw",
             "dr-ftg",
             "dr-spr",
             "dr-pal",
