@@ -729,7 +729,7 @@ fn v2_recolour_pixels_take_the_shops_source_ranges() {
     assert_lossless(&bytes);
 
     let assets = FORMAT.codec.convert(&bytes, &ConvertOptions::default()).unwrap();
-    let name = "0002_fset4_views_ne_x0_y0_z0";
+    let name = "0002_shop5_stall_frame_set_views_ne_x0_y0_z0";
     assert_eq!(names(&assets), [".", name, &format!("{name}.recolour"), "0004_fset_sheet.view"]);
     let f = &asset(&assets, name).frames[0];
     // Layer 1 is the shop's first recolouring (red, 13), layer 2 its second (blue, 10).
@@ -933,8 +933,8 @@ fn convert_then_pack_is_byte_identical() {
             v2_shop_file(),
             vec![
                 "shop.rcd.json",
-                "shop.rcd/0002_fset4_views_ne_x0_y0_z0.png",
-                "shop.rcd/0002_fset4_views_ne_x0_y0_z0.recolour.png",
+                "shop.rcd/0002_shop5_stall_frame_set_views_ne_x0_y0_z0.png",
+                "shop.rcd/0002_shop5_stall_frame_set_views_ne_x0_y0_z0.recolour.png",
                 "shop.rcd/0004_fset_sheet.view.png",
             ],
         ),
