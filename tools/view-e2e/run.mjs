@@ -27,7 +27,7 @@ try {
   await open('evil_islands/example.res/readme.txt', 'document');
   const readme = await page.locator('#preview pre.text').textContent();
   expect(readme.trim().length > 0, 'an archive entry of no format is shown as text');
-  await open('evil_islands/example.res/unit.bon', 'archive');
+  await open('evil_islands/example.res/unit.bon', 'document');
   await open('evil_islands/example.res/unit.bon/body.bon', 'binary');
   await shot('archive-entry');
 

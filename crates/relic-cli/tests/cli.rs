@@ -302,8 +302,9 @@ fn convert_walks_folders_and_writes_archives_entry_by_entry() {
     let expect = dir.path().join("evil_islands/example.res/texts/quest q1.txt");
     assert!(outputs.contains(&expect.to_str().unwrap()), "{outputs:?}");
     assert_eq!(std::fs::read(expect).unwrap(), "\u{FEFF}Find the lost soul.\r\n".as_bytes());
-    // The nested bone set becomes a folder of its entries.
-    assert_eq!(std::fs::read(dir.path().join("evil_islands/example.res/unit.bon/head.bon")).unwrap().len(), 96);
+    // The nested bone set converts whole, to its friendly JSON (issue 28), naming its part.
+    let bones = std::fs::read_to_string(dir.path().join("evil_islands/example.res/unit.bon.json")).unwrap();
+    assert!(bones.contains("\"head\""), "{bones}");
     // The GRF sample's entries are inflated into their folders; its BMP texture becomes a PNG (`ro-texture`,
     // issue 24).
     let png =
@@ -320,8 +321,10 @@ fn convert_walks_folders_and_writes_archives_entry_by_entry() {
     assert!(from_archives.iter().all(|i| i["kind"] == "raw"
         || i["output"].as_str().unwrap().ends_with("sample.bmp.png")
         || i["output"].as_str().unwrap().ends_with("quest q1.txt")
-        || i["output"].as_str().unwrap().ends_with("quest q1 copy.txt")));
-    assert_eq!(from_archives.len(), 6 + 2, "example.res yields 6 files, example.grf 2");
+        || i["output"].as_str().unwrap().ends_with(".txt")
+        || i["output"].as_str().unwrap().ends_with("unit.bon.json")));
+    // example.res: readme.txt, three text entries and its bone set as one JSON (issue 28).
+    assert_eq!(from_archives.len(), 5 + 2, "example.res yields 5 files, example.grf 2");
     let db = items.iter().find(|i| i["input"].as_str().unwrap().ends_with("items.idb")).expect("the DB sample");
     assert_eq!(db["kind"], "document");
     assert_eq!(db["output"].as_str().unwrap(), dir.path().join("evil_islands/items.idb.json").to_str().unwrap());
@@ -605,10 +608,10 @@ fn a_folder_to_csv_skips_what_cannot_be_csv_with_one_note() {
     let assert = relic().args(["convert", "--to", "csv", "-o"]).arg(dir.path()).arg(&samples).assert().success();
     let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
     let lines: Vec<&str> = stderr.lines().filter(|l| !l.starts_with("relic: warning:")).collect();
-    assert_eq!(lines.len(), 3, "{stderr}");
-    assert!(lines[0].starts_with("skipped 11 files: cannot be made into csv (ei-fig, ei-lnk, ei-mmp, ei-mob, ei-mp, ei-reg, ei-res, ei-sec; the first: "), "{stderr}");
-    assert!(lines[1].starts_with("skipped 2 files: read but not converted yet"), "{stderr}");
-    assert_eq!(lines[2], format!("wrote 13 files to {}, 13 skipped", dir.path().display()));
+    // `.anm` and `.bon` convert (to JSON) since issue 28, so nothing is "read but not converted yet".
+    assert_eq!(lines.len(), 2, "{stderr}");
+    assert!(lines[0].starts_with("skipped 15 files: cannot be made into csv (ei-anm, ei-bon, ei-fig, ei-lnk, ei-mmp, ei-mob, ei-mp, ei-reg, ei-res, ei-sec; the first: "), "{stderr}");
+    assert_eq!(lines[1], format!("wrote 9 files to {}, 15 skipped", dir.path().display()));
     for csv in ["intro.cam.csv", "items.idb.Materials.csv", "items.idb.Weapons.csv", "unhuma.adb.csv"] {
         assert!(dir.path().join(csv).is_file(), "{csv}");
     }

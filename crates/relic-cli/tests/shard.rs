@@ -285,7 +285,8 @@ fn the_output_folder_is_never_walked_into() {
     };
     let first = run();
     let written = first["outputs"].as_array().unwrap().len();
-    assert_eq!(written, 1 + 6, "intro.cam.json and example.res's six entries");
+    // example.res: readme.txt, two text folders (three .txt) and unit.bon, now one JSON (issue 28).
+    assert_eq!(written, 1 + 5, "intro.cam.json and example.res's five outputs");
     // Again with the outputs in place: the same inputs refuse to overwrite, and nothing under out/ is an input.
     let mut again = Command::cargo_bin("relic").unwrap();
     let assert = again.current_dir(dir.path()).args(["convert", "--json", "-o", "out", "."]).assert().code(1);
