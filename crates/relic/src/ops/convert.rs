@@ -679,6 +679,12 @@ fn convert_entry(
         // Nothing came of it. A format relic does not convert yet is kept raw quietly; anything else (a bad
         // file, one nested too deep, an expansion refused) is reported, and the entry is kept raw as well, so
         // that nothing is lost.
+        // But an output that could not be written (one that exists without --force, a link, a full disk)
+        // is no fault of the entry: keeping it raw then would write a second output for it beside the
+        // first (`unit.bon` beside the `unit.bon.json` a previous run wrote).
+        if converted.failures.iter().any(|(_, e)| matches!(e.without_file(), Error::Refused(_) | Error::Io { .. })) {
+            return converted;
+        }
         if !converted.failures.iter().all(|(_, e)| matches!(e.without_file(), Error::Unsupported(_))) {
             batch.failures = converted.failures;
         }
