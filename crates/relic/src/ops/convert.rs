@@ -260,6 +260,10 @@ fn file_name(path: &Path) -> String {
     path.file_name().map_or_else(|| path.to_string_lossy().into_owned(), |n| n.to_string_lossy().into_owned())
 }
 
+/// What a [`Claimed`] refusal says, and how [`convert_entry`] tells it from an output that was there before
+/// the run.
+const CLASH: &str = "in this run: two inputs map to one output";
+
 /// The outputs of one run and the input that wrote each: a second input mapped to a path already written
 /// (an archive holding `x.mmp` and a raw `x.mmp.png`) fails instead of replacing the first, even with
 /// `--force`.
@@ -271,8 +275,7 @@ impl Claimed {
         let mut map = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         match map.get(path) {
             Some(first) if first != input => Err(Error::Refused(format!(
-                "{} is also an output of {first} in this run: two inputs map to one output, so it was not \
-                 written again",
+                "{} is also an output of {first} {CLASH}, so it was not written again",
                 path.display()
             ))),
             _ => {
@@ -682,7 +685,14 @@ fn convert_entry(
         // But an output that could not be written (one that exists without --force, a link, a full disk)
         // is no fault of the entry: keeping it raw then would write a second output for it beside the
         // first (`unit.bon` beside the `unit.bon.json` a previous run wrote).
-        if converted.failures.iter().any(|(_, e)| matches!(e.without_file(), Error::Refused(_) | Error::Io { .. })) {
+        // (An output another entry of this run wrote first is different: the entry is then kept raw, so that
+        // nothing is lost.)
+        let unwritable = |e: &Error| match e.without_file() {
+            Error::Refused(message) => !message.contains(CLASH),
+            Error::Io { .. } => true,
+            _ => false,
+        };
+        if converted.failures.iter().any(|(_, e)| unwritable(e)) {
             return converted;
         }
         if !converted.failures.iter().all(|(_, e)| matches!(e.without_file(), Error::Unsupported(_))) {
