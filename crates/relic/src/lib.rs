@@ -71,6 +71,7 @@ pub mod codec;
 pub mod error;
 pub mod export;
 pub mod game_file;
+pub mod import;
 pub mod layout;
 pub mod limits;
 #[cfg(feature = "fs")]

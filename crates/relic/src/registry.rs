@@ -159,12 +159,27 @@ pub struct PackRequest {
     pub quantize: bool,
     /// Notes for the user (`pack_input`, `pack_folder`: a default taken, a layout redone), printed on stderr.
     pub notes: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+    /// Files written beside the output, by plain file name (`pack_input` of a model that the game keeps in
+    /// several files: an Evil Islands figure's `.bon`, `.anm` and `.mmp` beside its `.mod`). `relic pack`
+    /// refuses them, like the output, when they exist without `--force`, and reads each back.
+    pub companions: std::sync::Arc<std::sync::Mutex<Vec<(String, Vec<u8>)>>>,
 }
 
 impl PackRequest {
     /// Adds a note for the user (see [`PackRequest::notes`]).
     pub fn note(&self, text: impl Into<String>) {
         self.notes.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(text.into());
+    }
+
+    /// Adds a file to write beside the output (see [`PackRequest::companions`]).
+    pub fn companion(&self, file_name: impl Into<String>, bytes: Vec<u8>) {
+        self.companions.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push((file_name.into(), bytes));
+    }
+
+    /// The output's file name without its extension (`unit` for `out/unit.mod`), which companions and
+    /// names inside the written file follow.
+    pub fn output_stem(&self) -> String {
+        self.output.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
     }
 }
 
@@ -488,8 +503,8 @@ pub trait Codec: Sync {
         Vec::new()
     }
 
-    /// The versions of its format `pack_folder` writes (`relic pack FORMAT --version V`), the default
-    /// first; empty for formats that have one form.
+    /// The versions of its format `pack_folder` and `pack_input` write (`relic pack FORMAT --version V`),
+    /// the default first; empty for formats that have one form. A JSON document keeps its own version.
     fn pack_versions(&self) -> &'static [u32] {
         &[]
     }

@@ -223,13 +223,15 @@ pub fn pack(format_id: &str, input: &Path, output: &Path, opts: &PackOptions) ->
         version: opts.version,
         quantize: opts.quantize,
         notes: Default::default(),
+        companions: Default::default(),
     };
+    let input_name = input.to_string_lossy();
+    let is_json = registry::extension_of(&input_name).is_some_and(|e| e.eq_ignore_ascii_case("json"));
     if let Some(v) = opts.version {
-        check_pack_version(format, v, input.is_dir())?;
+        check_pack_version(format, v, input.is_dir() || !is_json)?;
     }
     let wopts = WriteOptions { force: opts.force, modified: None };
     let mut report = PackReport::default();
-    let input_name = input.to_string_lossy();
     if input.is_dir() {
         if !format.is_archive() {
             return Err(Error::Refused(format!(
@@ -248,7 +250,7 @@ pub fn pack(format_id: &str, input: &Path, output: &Path, opts: &PackOptions) ->
         })?;
     } else {
         let content = std::fs::read(input).map_err(|e| Error::io(input, e))?;
-        let bytes = if registry::extension_of(&input_name).is_some_and(|e| e.eq_ignore_ascii_case("json")) {
+        let bytes = if is_json {
             let value: serde_json::Value = serde_json::from_slice(&content).map_err(|e| {
                 Error::Refused(format!(
                     "{}: not JSON ({e}); give a folder or the JSON of `relic convert --to json`",
@@ -271,7 +273,15 @@ pub fn pack(format_id: &str, input: &Path, output: &Path, opts: &PackOptions) ->
             format.codec.pack_input(&input_name, &content, &request).map_err(|e| e.in_file(input))?
         };
         report.bytes = bytes.len() as u64;
+        let companions = std::mem::take(&mut *request.companions.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
+        let companions = companion_paths(output, companions, opts.force)?;
         paths::write_named(output, wopts, |w| w.write_all(&bytes).map_err(|e| Error::io(output, e)))?;
+        for (path, bytes) in &companions {
+            paths::write_named(path, wopts, |w| w.write_all(bytes).map_err(|e| Error::io(path, e)))?;
+            report.bytes += bytes.len() as u64;
+            check_written(path)?;
+            report.notes.push(format!("wrote {} beside it", path.display()));
+        }
     }
     report.notes.extend(std::mem::take(&mut *request.notes.lock().unwrap_or_else(std::sync::PoisonError::into_inner)));
     // Writers never produce a file their own reader rejects; should one, the file is not left behind.
@@ -284,8 +294,49 @@ pub fn pack(format_id: &str, input: &Path, output: &Path, opts: &PackOptions) ->
     Ok(report)
 }
 
-/// `--version` must be one the format writes, and only a folder is packed to a chosen version (a JSON
-/// document keeps its own).
+/// Where the files a format writes beside the output go: plain names in the output's folder, each refused
+/// when it exists without `--force` (before anything is written) or when two share a name.
+fn companion_paths(
+    output: &Path,
+    companions: Vec<(String, Vec<u8>)>,
+    force: bool,
+) -> Result<Vec<(std::path::PathBuf, Vec<u8>)>> {
+    let folder = output.parent().unwrap_or(Path::new(""));
+    let mut out: Vec<(std::path::PathBuf, Vec<u8>)> = Vec::with_capacity(companions.len());
+    for (name, bytes) in companions {
+        let plain = !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\\', '\0']);
+        if !plain {
+            return Err(Error::Unsupported(format!("a file beside the output is named `{name}`; please report this")));
+        }
+        let path = folder.join(&name);
+        if path == output || out.iter().any(|(p, _)| p == &path) {
+            return Err(Error::Refused(format!("two files written would share the name {}", path.display())));
+        }
+        if !force && (path.exists() || path.symlink_metadata().is_ok()) {
+            return Err(Error::Refused(format!("{} exists (use --force to overwrite)", path.display())));
+        }
+        out.push((path, bytes));
+    }
+    Ok(out)
+}
+
+/// A file written beside the output is read back by the format its bytes and name say it is.
+fn check_written(path: &Path) -> Result<()> {
+    let data = source::open(path)?;
+    let name = path.to_string_lossy();
+    let Some((format, _)) = registry::sniff(&data, &name) else {
+        return Ok(());
+    };
+    if let Err(e) = format.codec_for(&name).info(&data) {
+        drop(data);
+        let _ = std::fs::remove_file(path);
+        return Err(Error::Unsupported(format!("relic wrote a file it cannot read back ({e}); please report this")));
+    }
+    Ok(())
+}
+
+/// `--version` must be one the format writes, and only a folder or a file the format is made from (a glTF)
+/// is packed to a chosen version (a JSON document keeps its own).
 pub fn check_pack_version(format: &registry::Format, version: u32, folder: bool) -> Result<()> {
     let versions = format.codec.pack_versions();
     if versions.is_empty() {
@@ -301,7 +352,7 @@ pub fn check_pack_version(format: &registry::Format, version: u32, folder: bool)
     }
     if !folder {
         return Err(Error::Refused(format!(
-            "`--version` applies when packing a folder; a {} document keeps the version it names",
+            "`--version` applies when packing a folder or a glTF; a {} document keeps the version it names",
             format.id
         )));
     }
