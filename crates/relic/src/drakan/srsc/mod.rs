@@ -183,6 +183,15 @@ impl Codec for SrscCodec {
         }))
     }
 
+    /// A glTF (`.glb`, `.gltf`): a `.mod` holding one static model (see [`crate::drakan::scene::import`]).
+    fn pack_input(&self, input_name: &str, content: &[u8], request: &PackRequest) -> Result<Vec<u8>> {
+        crate::drakan::scene::import::pack_gltf(input_name, content, request)
+    }
+
+    fn pack_sources(&self) -> &'static [&'static str] {
+        &["glb", "gltf"]
+    }
+
     fn pack_folder(&self, files: Vec<FolderFile>, _request: &PackRequest, out: &mut dyn std::io::Write) -> Result<u64> {
         let bytes = pack::from_folder(&files)?;
         out.write_all(&bytes).map_err(|e| Error::io("output", e))?;

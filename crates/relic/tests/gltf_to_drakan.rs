@@ -1,0 +1,430 @@
+//! glTF → Drakan static model (issue 29): `relic pack drakan-srsc model.glb -o new.mod`.
+//!
+//! - Round trips: every model of `samples/drakan/Sample.mod` (and of the corpus's Drakan `.mod` files when
+//!   `../shared/corpus/drakan` exists) → relic's glTF → the glTF reader → the writer → `.mod` → relic reads
+//!   it: the same triangles as sets (positions and UVs within 1e-5, clockwise as stored, texture reference and
+//!   double-sided flag per triangle), the same shading flags, and bounds (0x0207) equal to what this test
+//!   computes from the written vertices.
+//! - Scenes built here (other tools' shapes): TRS nodes, several primitives and meshes, vertex colours,
+//!   no UVs, a skinned mesh; limits and refusals.
+
+use std::path::{Path, PathBuf};
+
+use relic::asset::{Asset, Material, Mesh, Node, Primitive, Scene, Skin, Texture, Transform};
+use relic::drakan::records::{self, character::Character, model, Decoded, Ref};
+use relic::drakan::scene::import::{from_scene, Packed};
+use relic::drakan::srsc::Srsc;
+use relic::ops::{self, ConvertRequest, Quiet};
+
+fn samples() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/drakan")
+}
+
+fn validate(paths: &[&Path]) {
+    if let Some(reports) = relic::testing::validate_gltf(paths) {
+        assert_eq!(reports.len(), paths.len());
+        for r in reports {
+            assert_eq!(r.errors, 0, "{r:?}");
+        }
+    }
+}
+
+/// One model of a `.mod`, as relic's record decoders read it.
+#[derive(Debug, Default)]
+struct Model {
+    id: u16,
+    name: String,
+    shading: u32,
+    vertices: Vec<[f32; 3]>,
+    polygons: Vec<model::Polygon>,
+    /// The list polygons index (null references dropped).
+    textures: Vec<Ref>,
+    bounds: Option<model::Bounds>,
+    character: Option<Character>,
+    types: Vec<u16>,
+}
+
+fn models(bytes: &[u8]) -> Vec<Model> {
+    let srsc = Srsc::read(bytes).unwrap();
+    let mut out: Vec<Model> = Vec::new();
+    for (i, e) in srsc.entries.iter().enumerate() {
+        let decoded = records::decode(e.record_type, srsc.body(i), srsc.body_offset(i)).unwrap();
+        if e.record_type == 0x0200 {
+            out.push(Model { id: e.id, ..Default::default() });
+        }
+        let Some(m) = out.iter_mut().find(|m| m.id == e.id) else { continue };
+        m.types.push(e.record_type);
+        match decoded {
+            Some(Decoded::ModelName(n)) => {
+                m.name = n.name.text;
+                m.shading = n.shading.value;
+            }
+            Some(Decoded::ModelVertices(v)) => {
+                m.vertices = v.vertices.iter().map(|p| p.map(|c| c.get())).collect()
+            }
+            Some(Decoded::ModelPolygons(p)) => m.polygons = p.polygons,
+            Some(Decoded::ModelTextures(t)) => m.textures = t.used(),
+            Some(Decoded::ModelBounds(b)) => m.bounds = Some(b),
+            Some(Decoded::Character(c)) => m.character = Some(c),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// A triangle as the game draws it: three (position, uv) corners in stored (clockwise) order, its texture
+/// and whether it is double sided.
+#[derive(Debug, Clone)]
+struct Tri {
+    corners: [([f32; 3], [f32; 2]); 3],
+    texture: Option<Ref>,
+    double_sided: bool,
+}
+
+/// The triangles of LOD 0 (the whole model when it is no character): quads fanned from the first corner.
+fn triangles(m: &Model) -> Vec<Tri> {
+    let (first_vertex, polys) = match &m.character {
+        None => (0, &m.polygons[..]),
+        Some(c) => {
+            let info = c.lod_meshes[0][0];
+            let end = c.lod_meshes.get(1).and_then(|l| l.first()).map_or(m.polygons.len(), |n| n.first_poly_index as usize);
+            (info.first_vertex_index as usize, &m.polygons[info.first_poly_index as usize..end])
+        }
+    };
+    let mut out = Vec::new();
+    for p in polys {
+        let c: Vec<([f32; 3], [f32; 2])> = p
+            .vertices
+            .iter()
+            .map(|v| (m.vertices[first_vertex + v.index as usize], [v.uv[0].get(), v.uv[1].get()]))
+            .collect();
+        for k in 1..c.len() - 1 {
+            out.push(Tri {
+                corners: [c[0], c[k], c[k + 1]],
+                texture: m.textures.get(p.texture_index as usize).copied(),
+                double_sided: p.flags & 2 != 0,
+            });
+        }
+    }
+    out
+}
+
+fn close(a: &[f32], b: &[f32]) -> bool {
+    a.iter().zip(b).all(|(x, y)| (x - y).abs() <= 1e-5)
+}
+
+fn same_tri(a: &Tri, b: &Tri) -> bool {
+    a.texture == b.texture
+        && a.double_sided == b.double_sided
+        && (0..3).any(|r| {
+            (0..3).all(|k| {
+                let (p, u) = a.corners[k];
+                let (q, v) = b.corners[(k + r) % 3];
+                close(&p, &q) && close(&u, &v)
+            })
+        })
+}
+
+/// The same triangles, as sets (each matched once).
+fn assert_same_triangles(what: &str, before: &[Tri], after: &[Tri]) {
+    assert_eq!(before.len(), after.len(), "{what}: triangle count");
+    let mut taken = vec![false; after.len()];
+    for t in before {
+        let k = (0..after.len()).find(|&k| !taken[k] && same_tri(t, &after[k]));
+        let k = k.unwrap_or_else(|| panic!("{what}: triangle {t:?} is not in the written model"));
+        taken[k] = true;
+    }
+}
+
+/// Bounds computed here from the written vertices: the box's centre and the farthest vertex from it, the
+/// box as its minimum corner and its size on the diagonal, one sphere shape.
+fn assert_bounds(what: &str, m: &Model) {
+    let b = m.bounds.as_ref().unwrap_or_else(|| panic!("{what}: no 0x0207"));
+    let mut min = [f32::MAX; 3];
+    let mut max = [f32::MIN; 3];
+    for v in &m.vertices {
+        for k in 0..3 {
+            min[k] = min[k].min(v[k]);
+            max[k] = max[k].max(v[k]);
+        }
+    }
+    let center: Vec<f64> = (0..3).map(|k| (f64::from(min[k]) + f64::from(max[k])) / 2.0).collect();
+    let far = m
+        .vertices
+        .iter()
+        .map(|v| (0..3).map(|k| (f64::from(v[k]) - center[k]).powi(2)).sum::<f64>().sqrt())
+        .fold(0.0, f64::max);
+    let s = b.bounding_info.sphere;
+    for k in 0..3 {
+        assert!((f64::from(s.center[k].get()) - center[k]).abs() < 1e-6, "{what}: sphere centre");
+        assert_eq!(b.bounding_info.obb.center[k].get(), min[k], "{what}: box corner");
+    }
+    let r = f64::from(s.radius.get());
+    assert!(r >= far && r - far < 1e-5 * far.max(1.0), "{what}: radius {r} for {far}");
+    let x: Vec<f32> = b.bounding_info.obb.xform.iter().map(|c| c.get()).collect();
+    assert_eq!(x, [max[0] - min[0], 0.0, 0.0, 0.0, max[1] - min[1], 0.0, 0.0, 0.0, max[2] - min[2]], "{what}: box");
+    assert_eq!(b.is_obb, 0);
+    assert_eq!(b.hierarchy, vec![[0, 0]]);
+    assert_eq!(b.shapes, model::Shapes::Spheres(vec![s]), "{what}: shapes");
+    // Every polygon names a vertex and a texture the model has.
+    for p in &m.polygons {
+        assert_eq!(p.vertices.len(), 3);
+        assert!(p.vertices.iter().all(|v| (v.index as usize) < m.vertices.len()));
+        assert!((p.texture_index as usize) < m.textures.len(), "{what}: texture index");
+    }
+}
+
+/// `relic convert` of a `.mod`: its model glTFs (`models/*.view.glb`), validated.
+fn exported_glbs(input: &Path, out: &Path) -> Vec<PathBuf> {
+    let report = ops::convert(&[input.to_path_buf()], out, &ConvertRequest::default(), &Quiet);
+    assert!(report.failures.is_empty(), "{:?}", report.failures);
+    let name = input.file_name().unwrap();
+    let dir = out.join(name).join("models");
+    let mut glbs: Vec<PathBuf> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    glbs.sort();
+    let refs: Vec<&Path> = glbs.iter().map(PathBuf::as_path).collect();
+    validate(&refs);
+    glbs
+}
+
+/// Model `m` of `original` → its glb → import → write → read: the same LOD-0 geometry, flags and bounds.
+fn round_trip(original: &Model, glb: &Path) -> Packed {
+    let bytes = std::fs::read(glb).unwrap();
+    let scene = relic::import::gltf::read(&bytes, glb).unwrap();
+    check_round_trip(original, &scene)
+}
+
+fn check_round_trip(original: &Model, scene: &Scene) -> Packed {
+    let packed = from_scene(scene, "ignored").unwrap();
+    // The writer's file reads back through the codec (what `pack` checks) and the record decoders.
+    let format = relic::registry::by_id("drakan-srsc").unwrap();
+    format.codec.info(&packed.model).unwrap();
+    let written = models(&packed.model);
+    assert_eq!(written.len(), 1);
+    let w = &written[0];
+    let what = format!("model {} `{}`", original.id, original.name);
+    assert_eq!(w.types, [0x0200, 0x0203, 0x0204, 0x0206, 0x0207], "{what}");
+    assert_eq!((w.id, w.name.as_str(), w.shading), (original.id, original.name.as_str(), original.shading), "{what}");
+    assert_same_triangles(&what, &triangles(original), &triangles(w));
+    assert_bounds(&what, w);
+    // Vertices are shared by position: no more than the distinct positions the triangles use.
+    let mut distinct: Vec<[u32; 3]> =
+        triangles(original).iter().flat_map(|t| t.corners.map(|c| c.0.map(f32::to_bits))).collect();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(w.vertices.len(), distinct.len(), "{what}: vertex count");
+    assert!(packed.txd.is_none(), "{what}: every texture keeps its stored reference");
+    packed
+}
+
+#[test]
+fn sample_models_round_trip_through_relics_gltf() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = samples().join("Sample.mod");
+    let glbs = exported_glbs(&input, dir.path());
+    let originals = models(&std::fs::read(&input).unwrap());
+    assert_eq!(originals.len(), 2);
+    for m in &originals {
+        let glb = glbs.iter().find(|g| g.file_name().unwrap().to_string_lossy() == format!("{}.view.glb", m.name));
+        let packed = round_trip(m, glb.unwrap());
+        if m.character.is_some() {
+            assert!(packed.notes.iter().any(|n| n.contains("skinned")), "{:?}", packed.notes);
+        } else {
+            // The crate's BSP-less records: its REO LOD is noted as dropped, nothing else.
+            assert!(packed.notes.iter().any(|n| n.contains("0x0209")), "{:?}", packed.notes);
+        }
+    }
+}
+
+#[test]
+fn sample_models_round_trip_through_their_scenes() {
+    let input = samples().join("Sample.mod");
+    let bytes = std::fs::read(&input).unwrap();
+    let format = relic::registry::by_id("drakan-srsc").unwrap();
+    let assets = format.codec.convert_at(&bytes, &input, &Default::default()).unwrap();
+    let originals = models(&bytes);
+    let mut checked = 0;
+    for a in assets {
+        let Asset::Scene(scene) = a.asset else { continue };
+        let name = scene.extras["model"].as_str().unwrap().to_string();
+        let m = originals.iter().find(|m| m.name == name).unwrap();
+        check_round_trip(m, &scene);
+        checked += 1;
+    }
+    assert_eq!(checked, 2);
+}
+
+#[test]
+fn corpus_models_round_trip() {
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/drakan");
+    if !corpus.is_dir() {
+        eprintln!("skipped: {} is missing (no Drakan .mod files in the corpus)", corpus.display());
+        return;
+    }
+    let mut files: Vec<PathBuf> = walk(&corpus).into_iter().filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("mod"))).collect();
+    files.sort();
+    for input in files {
+        let dir = tempfile::tempdir().unwrap();
+        let bytes = std::fs::read(&input).unwrap();
+        let format = relic::registry::by_id("drakan-srsc").unwrap();
+        let assets = format.codec.convert_at(&bytes, &input, &Default::default()).unwrap();
+        let originals = models(&bytes);
+        for a in assets {
+            let Asset::Scene(scene) = a.asset else { continue };
+            let id = scene.extras["id"].as_u64().unwrap() as u16;
+            let m = originals.iter().find(|m| m.id == id).unwrap();
+            let glb = dir.path().join("m.glb");
+            std::fs::write(&glb, relic::export::gltf::to_glb(&scene).unwrap()).unwrap();
+            round_trip(m, &glb);
+        }
+    }
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Scenes as other tools make them
+
+fn prim(positions: Vec<[f32; 3]>, uvs: Vec<[f32; 2]>, indices: Vec<u32>, material: Option<usize>) -> Primitive {
+    Primitive { positions, uvs, indices, material, ..Default::default() }
+}
+
+fn node(name: &str, transform: Transform, mesh: Option<usize>, children: Vec<usize>) -> Node {
+    Node { name: name.into(), transform, mesh, children, ..Default::default() }
+}
+
+fn trs(t: [f32; 3], r: [f32; 4], s: [f32; 3]) -> Transform {
+    Transform::Trs { translation: t, rotation: r, scale: s }
+}
+
+/// A quad in the XY plane as two counter-clockwise triangles (front +Z).
+fn quad() -> (Vec<[f32; 3]>, Vec<[f32; 2]>, Vec<u32>) {
+    (
+        vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [1.0, 1.0, 0.0], [0.0, 1.0, 0.0]],
+        vec![[0.0, 1.0], [1.0, 1.0], [1.0, 0.0], [0.0, 0.0]],
+        vec![0, 1, 2, 0, 2, 3],
+    )
+}
+
+fn red_image() -> relic::asset::Image {
+    relic::asset::Image::single(32, 32, [255, 0, 0, 255].repeat(32 * 32), (0, 0), Vec::new())
+}
+
+/// Two nodes with TRS transforms (a parent moved by (10, 0, 0), a child scaled by 2), a mesh of two
+/// primitives (one with vertex colours, one without UVs), an empty joint node, and a skinned mesh.
+fn foreign_scene() -> Scene {
+    let (p, uv, ix) = quad();
+    let mut coloured = prim(p.clone(), uv.clone(), ix.clone(), Some(0));
+    coloured.colors = vec![[1.0, 0.0, 0.0, 1.0]; 4];
+    let no_uvs = prim(p.iter().map(|v| [v[0], v[1], 1.0]).collect(), Vec::new(), ix.clone(), Some(1));
+    let mut skinned = prim(p.clone(), uv.clone(), ix.clone(), None);
+    skinned.joints = vec![[0, 0, 0, 0]; 4];
+    skinned.weights = vec![[1.0, 0.0, 0.0, 0.0]; 4];
+    let identity = trs([0.0; 3], [0.0, 0.0, 0.0, 1.0], [1.0; 3]);
+    Scene {
+        nodes: vec![
+            node("parent", trs([10.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0], [1.0; 3]), Some(0), vec![1]),
+            node("child", trs([0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0], [2.0; 3]), Some(1), vec![]),
+            node("joint", trs([0.0, 5.0, 0.0], [0.0, 0.0, 0.0, 1.0], [1.0; 3]), None, vec![]),
+            Node { skin: Some(0), ..node("skinned", identity, Some(2), vec![]) },
+        ],
+        roots: vec![0, 2, 3],
+        meshes: vec![
+            Mesh { name: "two primitives".into(), primitives: vec![coloured, no_uvs], ..Default::default() },
+            Mesh { name: "child mesh".into(), primitives: vec![prim(p.clone(), uv.clone(), ix.clone(), Some(0))], ..Default::default() },
+            Mesh { name: "skinned mesh".into(), primitives: vec![skinned], ..Default::default() },
+        ],
+        materials: vec![
+            Material { name: "red".into(), texture: Some(0), double_sided: true, ..Default::default() },
+            Material { name: "plain blue".into(), base_color: [0.0, 0.0, 1.0, 1.0], ..Default::default() },
+        ],
+        textures: vec![Texture { name: "red".into(), image: red_image() }],
+        skins: vec![Skin { joints: vec![2], inverse_bind_matrices: vec![glam::Mat4::IDENTITY.to_cols_array()] }],
+        ..Default::default()
+    }
+}
+
+#[test]
+fn a_foreign_scene_is_flattened_with_one_note_per_kind() {
+    let scene = foreign_scene();
+    let packed = from_scene(&scene, "thing").unwrap();
+    let notes = packed.notes.join("\n");
+    for expected in ["flattened", "baked", "skinned", "vertex colours", "(0, 0)", "smooth", "no reference into a .txd"] {
+        assert_eq!(packed.notes.iter().filter(|n| n.contains(expected)).count(), 1, "{expected}: {notes}");
+    }
+    let m = &models(&packed.model)[0];
+    assert_eq!((m.name.as_str(), m.id, m.shading), ("thing", 1, 0x8002));
+    // 4 quads = 8 triangles; the parent's quad at x + 10, the child's at 10 + 2x, the skinned one at y + 5.
+    let tris = triangles(m);
+    assert_eq!(tris.len(), 8);
+    let xs = |t: &Tri| t.corners.map(|c| c.0);
+    assert!(tris.iter().any(|t| xs(t).contains(&[12.0, 2.0, 0.0])), "child scaled and moved");
+    assert!(tris.iter().any(|t| xs(t).contains(&[11.0, 1.0, 1.0])), "second primitive moved");
+    assert!(tris.iter().any(|t| xs(t).contains(&[1.0, 6.0, 0.0])), "skinned at its joint");
+    // Winding reversed: the parent's first triangle (0,0,0) (1,0,0) (1,1,0) is stored (0,0,0) (1,1,0) (1,0,0)
+    // (moved by 10), with v flipped.
+    let first = &tris[0];
+    assert_eq!(first.corners.map(|c| c.0), [[10.0, 0.0, 0.0], [11.0, 1.0, 0.0], [11.0, 0.0, 0.0]]);
+    assert_eq!(first.corners.map(|c| c.1), [[0.0, 0.0], [1.0, 1.0], [1.0, 0.0]]);
+    assert!(first.double_sided);
+    // Textures: the red image, the blue material's plain colour and the grey of no material, new records
+    // 1–3 of the `.txd` written beside.
+    assert_eq!(m.textures, [Ref { id: 1, db: 0 }, Ref { id: 2, db: 0 }, Ref { id: 3, db: 0 }]);
+    let txd = packed.txd.expect("a .txd of the new textures");
+    let srsc = Srsc::read(&txd).unwrap();
+    assert_eq!(srsc.entries.iter().map(|e| (e.record_type, e.id)).collect::<Vec<_>>(), [(0x40, 1), (0x40, 2), (0x40, 3)]);
+    let colours: Vec<[u8; 4]> = (0..3)
+        .map(|i| {
+            let t = records::texture::parse(srsc.body(i), 0).unwrap();
+            let img = records::texture::to_image(&t, None, Default::default()).unwrap();
+            let relic::asset::Pixels::Rgba8(px) = &img.frames[0].pixels else { panic!() };
+            [px[0], px[1], px[2], px[3]]
+        })
+        .collect();
+    assert_eq!(colours, [[255, 0, 0, 255], [0, 0, 255, 255], [204, 204, 204, 255]]);
+    // The glTF of this scene is valid, and reads back to the same model.
+    let dir = tempfile::tempdir().unwrap();
+    let glb = dir.path().join("foreign.glb");
+    std::fs::write(&glb, relic::export::gltf::to_glb(&scene).unwrap()).unwrap();
+    validate(&[&glb]);
+}
+
+#[test]
+fn limits_and_bad_geometry_are_refused_naming_the_mesh() {
+    // 65,538 distinct vertices.
+    let n = 21_846u32;
+    let positions: Vec<[f32; 3]> = (0..n * 3).map(|i| [i as f32, 0.0, 0.0]).collect();
+    let uvs = vec![[0.0; 2]; positions.len()];
+    let big = Scene {
+        nodes: vec![node("big", Transform::default(), Some(0), vec![])],
+        roots: vec![0],
+        meshes: vec![Mesh { name: "many".into(), primitives: vec![prim(positions, uvs, (0..n * 3).collect(), None)], ..Default::default() }],
+        ..Default::default()
+    };
+    let err = from_scene(&big, "x").unwrap_err().to_string();
+    assert!(err.contains("mesh 0 `many`") && err.contains("65,535 vertices"), "{err}");
+
+    let (p, uv, _) = quad();
+    let mut bad = big.clone();
+    bad.meshes[0].primitives = vec![prim(p.clone(), uv.clone(), vec![0, 1, 9], None)];
+    let err = from_scene(&bad, "x").unwrap_err().to_string();
+    assert!(err.contains("mesh 0 `many`") && err.contains("index 9"), "{err}");
+
+    bad.meshes[0].primitives = vec![prim(vec![[f32::NAN, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]], uv[..3].to_vec(), vec![0, 1, 2], None)];
+    let err = from_scene(&bad, "x").unwrap_err().to_string();
+    assert!(err.contains("node 0 `big`") && err.contains("not a finite position"), "{err}");
+
+    let empty = Scene { nodes: vec![node("empty", Transform::default(), None, vec![])], roots: vec![0], ..Default::default() };
+    assert!(from_scene(&empty, "x").unwrap_err().to_string().contains("no mesh"));
+}
