@@ -59,9 +59,7 @@ fn models(bytes: &[u8]) -> Vec<Model> {
                 m.name = n.name.text;
                 m.shading = n.shading.value;
             }
-            Some(Decoded::ModelVertices(v)) => {
-                m.vertices = v.vertices.iter().map(|p| p.map(|c| c.get())).collect()
-            }
+            Some(Decoded::ModelVertices(v)) => m.vertices = v.vertices.iter().map(|p| p.map(|c| c.get())).collect(),
             Some(Decoded::ModelPolygons(p)) => m.polygons = p.polygons,
             Some(Decoded::ModelTextures(t)) => m.textures = t.used(),
             Some(Decoded::ModelBounds(b)) => m.bounds = Some(b),
@@ -81,16 +79,26 @@ struct Tri {
     double_sided: bool,
 }
 
-/// The triangles of LOD 0 (the whole model when it is no character): quads fanned from the first corner.
-fn triangles(m: &Model) -> Vec<Tri> {
-    let (first_vertex, polys) = match &m.character {
+/// The polygons of LOD 0 (the whole model when it is no character).
+fn lod0(m: &Model) -> &[model::Polygon] {
+    lod0_range(m).1
+}
+
+fn lod0_range(m: &Model) -> (usize, &[model::Polygon]) {
+    match &m.character {
         None => (0, &m.polygons[..]),
         Some(c) => {
             let info = c.lod_meshes[0][0];
-            let end = c.lod_meshes.get(1).and_then(|l| l.first()).map_or(m.polygons.len(), |n| n.first_poly_index as usize);
+            let end =
+                c.lod_meshes.get(1).and_then(|l| l.first()).map_or(m.polygons.len(), |n| n.first_poly_index as usize);
             (info.first_vertex_index as usize, &m.polygons[info.first_poly_index as usize..end])
         }
-    };
+    }
+}
+
+/// The triangles of LOD 0: quads fanned from the first corner.
+fn triangles(m: &Model) -> Vec<Tri> {
+    let (first_vertex, polys) = lod0_range(m);
     let mut out = Vec::new();
     for p in polys {
         let c: Vec<([f32; 3], [f32; 2])> = p
@@ -168,7 +176,7 @@ fn assert_bounds(what: &str, m: &Model) {
     assert_eq!(b.shapes, model::Shapes::Spheres(vec![s]), "{what}: shapes");
     // Every polygon names a vertex and a texture the model has.
     for p in &m.polygons {
-        assert_eq!(p.vertices.len(), 3);
+        assert!(matches!(p.vertices.len(), 3 | 4));
         assert!(p.vertices.iter().all(|v| (v.index as usize) < m.vertices.len()));
         assert!((p.texture_index as usize) < m.textures.len(), "{what}: texture index");
     }
@@ -206,6 +214,13 @@ fn check_round_trip(original: &Model, scene: &Scene) -> Packed {
     assert_eq!(w.types, [0x0200, 0x0203, 0x0204, 0x0206, 0x0207], "{what}");
     assert_eq!((w.id, w.name.as_str(), w.shading), (original.id, original.name.as_str(), original.shading), "{what}");
     assert_same_triangles(&what, &triangles(original), &triangles(w));
+    // relic's export of a quad comes back as that quad (the sample's quads are flat and convex).
+    let corners = |m: &Model| {
+        let mut c: Vec<usize> = lod0(m).iter().map(|p| p.vertices.len()).collect();
+        c.sort();
+        c
+    };
+    assert_eq!(corners(original), corners(w), "{what}: polygon sizes");
     assert_bounds(&what, w);
     // Vertices are shared by position: no more than the distinct positions the triangles use.
     let mut distinct: Vec<[u32; 3]> =
@@ -261,7 +276,8 @@ fn corpus_models_round_trip() {
         eprintln!("skipped: {} is missing (no Drakan .mod files in the corpus)", corpus.display());
         return;
     }
-    let mut files: Vec<PathBuf> = walk(&corpus).into_iter().filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("mod"))).collect();
+    let mut files: Vec<PathBuf> =
+        walk(&corpus).into_iter().filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("mod"))).collect();
     files.sort();
     for input in files {
         let dir = tempfile::tempdir().unwrap();
@@ -342,7 +358,11 @@ fn foreign_scene() -> Scene {
         roots: vec![0, 2, 3],
         meshes: vec![
             Mesh { name: "two primitives".into(), primitives: vec![coloured, no_uvs], ..Default::default() },
-            Mesh { name: "child mesh".into(), primitives: vec![prim(p.clone(), uv.clone(), ix.clone(), Some(0))], ..Default::default() },
+            Mesh {
+                name: "child mesh".into(),
+                primitives: vec![prim(p.clone(), uv.clone(), ix.clone(), Some(0))],
+                ..Default::default()
+            },
             Mesh { name: "skinned mesh".into(), primitives: vec![skinned], ..Default::default() },
         ],
         materials: vec![
@@ -360,7 +380,8 @@ fn a_foreign_scene_is_flattened_with_one_note_per_kind() {
     let scene = foreign_scene();
     let packed = from_scene(&scene, "thing").unwrap();
     let notes = packed.notes.join("\n");
-    for expected in ["flattened", "baked", "skinned", "vertex colours", "(0, 0)", "smooth", "no reference into a .txd"] {
+    for expected in ["flattened", "baked", "skinned", "vertex colours", "(0, 0)", "smooth", "no reference into a .txd"]
+    {
         assert_eq!(packed.notes.iter().filter(|n| n.contains(expected)).count(), 1, "{expected}: {notes}");
     }
     let m = &models(&packed.model)[0];
@@ -374,7 +395,9 @@ fn a_foreign_scene_is_flattened_with_one_note_per_kind() {
     assert!(tris.iter().any(|t| xs(t).contains(&[1.0, 6.0, 0.0])), "skinned at its joint");
     // Winding reversed: the parent's first triangle (0,0,0) (1,0,0) (1,1,0) is stored (0,0,0) (1,1,0) (1,0,0)
     // (moved by 10), with v flipped.
-    let first = &tris[0];
+    // Each quad (two triangles sharing a diagonal, in one plane) is written as one polygon.
+    assert_eq!(m.polygons.iter().map(|p| p.vertices.len()).collect::<Vec<_>>(), [4, 4, 4, 4]);
+    let first = tris.iter().find(|t| t.corners[0].0 == [10.0, 0.0, 0.0] && t.corners[1].0 == [11.0, 1.0, 0.0]).unwrap();
     assert_eq!(first.corners.map(|c| c.0), [[10.0, 0.0, 0.0], [11.0, 1.0, 0.0], [11.0, 0.0, 0.0]]);
     assert_eq!(first.corners.map(|c| c.1), [[0.0, 0.0], [1.0, 1.0], [1.0, 0.0]]);
     assert!(first.double_sided);
@@ -383,7 +406,10 @@ fn a_foreign_scene_is_flattened_with_one_note_per_kind() {
     assert_eq!(m.textures, [Ref { id: 1, db: 0 }, Ref { id: 2, db: 0 }, Ref { id: 3, db: 0 }]);
     let txd = packed.txd.expect("a .txd of the new textures");
     let srsc = Srsc::read(&txd).unwrap();
-    assert_eq!(srsc.entries.iter().map(|e| (e.record_type, e.id)).collect::<Vec<_>>(), [(0x40, 1), (0x40, 2), (0x40, 3)]);
+    assert_eq!(
+        srsc.entries.iter().map(|e| (e.record_type, e.id)).collect::<Vec<_>>(),
+        [(0x40, 1), (0x40, 2), (0x40, 3)]
+    );
     let colours: Vec<[u8; 4]> = (0..3)
         .map(|i| {
             let t = records::texture::parse(srsc.body(i), 0).unwrap();
@@ -409,7 +435,11 @@ fn limits_and_bad_geometry_are_refused_naming_the_mesh() {
     let big = Scene {
         nodes: vec![node("big", Transform::default(), Some(0), vec![])],
         roots: vec![0],
-        meshes: vec![Mesh { name: "many".into(), primitives: vec![prim(positions, uvs, (0..n * 3).collect(), None)], ..Default::default() }],
+        meshes: vec![Mesh {
+            name: "many".into(),
+            primitives: vec![prim(positions, uvs, (0..n * 3).collect(), None)],
+            ..Default::default()
+        }],
         ..Default::default()
     };
     let err = from_scene(&big, "x").unwrap_err().to_string();
@@ -421,10 +451,12 @@ fn limits_and_bad_geometry_are_refused_naming_the_mesh() {
     let err = from_scene(&bad, "x").unwrap_err().to_string();
     assert!(err.contains("mesh 0 `many`") && err.contains("index 9"), "{err}");
 
-    bad.meshes[0].primitives = vec![prim(vec![[f32::NAN, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]], uv[..3].to_vec(), vec![0, 1, 2], None)];
+    bad.meshes[0].primitives =
+        vec![prim(vec![[f32::NAN, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]], uv[..3].to_vec(), vec![0, 1, 2], None)];
     let err = from_scene(&bad, "x").unwrap_err().to_string();
     assert!(err.contains("node 0 `big`") && err.contains("not a finite position"), "{err}");
 
-    let empty = Scene { nodes: vec![node("empty", Transform::default(), None, vec![])], roots: vec![0], ..Default::default() };
+    let empty =
+        Scene { nodes: vec![node("empty", Transform::default(), None, vec![])], roots: vec![0], ..Default::default() };
     assert!(from_scene(&empty, "x").unwrap_err().to_string().contains("no mesh"));
 }

@@ -4,12 +4,15 @@
 //! among the next 8 records of the model's id (0x0207 and 0x0208 optional).
 //!
 //! Records written, in this order, all with the model's id and group 0: 0x0200 (name, shading flags),
-//! 0x0203 (vertices), 0x0204 (polygons, all triangles), 0x0206 (texture list), 0x0207 (bounds).
+//! 0x0203 (vertices), 0x0204 (polygons: triangles, and quads rebuilt), 0x0206 (texture list), 0x0207 (bounds).
 //!
 //! - Axes and units: glTF's are Drakan's as relic reads them (Y up, world units; see [`super::to_gltf`]), so
 //!   positions are written as the scene places them. Triangles are written reversed (Drakan polygons are
 //!   clockwise from the front, glTF's counter-clockwise) and texture `v` becomes `1 − v` (rows are stored
-//!   bottom-up): the inverse of [`super::model`]. Quads are not rebuilt: every polygon is a triangle.
+//!   bottom-up): the inverse of [`super::model`]. Two consecutive triangles of a primitive that share a
+//!   diagonal (the same positions and UVs), lie in one plane and make a convex quad are written as that quad
+//!   (relic's export fans each quad from its first corner; the game's fan gives the same two triangles);
+//!   every other polygon is a triangle.
 //! - One model: every mesh the scene's nodes place (reached from the scene's roots; nodes outside the scene,
 //!   such as relic's further LODs of a character, are left out) is merged into it, each primitive's vertices
 //!   moved by its node's world transform (noted when one is not the identity); the node hierarchy is not
@@ -81,6 +84,13 @@ pub struct Packed {
 /// `relic pack drakan-srsc model.glb -o new.mod`: reads the glTF and writes the model, the `.txd` beside
 /// it when new textures were made (see the module notes).
 pub fn pack_gltf(input_name: &str, content: &[u8], request: &PackRequest) -> Result<Vec<u8>> {
+    let is_mod = request.output.extension().is_some_and(|e| e.eq_ignore_ascii_case("mod"));
+    if !is_mod {
+        return Err(Error::Refused(format!(
+            "{FORMAT_ID}: a glTF packs to a model file: name the output `<name>.mod` (not {})",
+            request.output.display()
+        )));
+    }
     let scene = crate::import::gltf::read(content, std::path::Path::new(input_name))?;
     let stem = request.output_stem();
     let packed = from_scene(&scene, &stem)?;
@@ -311,9 +321,15 @@ fn image_rgba(image: &Image) -> Option<(u32, u32, Vec<u8>)> {
         Pixels::Rgba8(p) => Some((f.width, f.height, p.clone())),
         Pixels::Indexed(ix) => {
             let pal = image.palette.as_ref()?;
-            Some((f.width, f.height, ix.iter().flat_map(|&i| pal.get(usize::from(i)).copied().unwrap_or([0; 4])).collect()))
+            Some((
+                f.width,
+                f.height,
+                ix.iter().flat_map(|&i| pal.get(usize::from(i)).copied().unwrap_or([0; 4])).collect(),
+            ))
         }
-        Pixels::Gray16(g) => Some((f.width, f.height, g.iter().flat_map(|&v| [(v >> 8) as u8; 3].into_iter().chain([255])).collect())),
+        Pixels::Gray16(g) => {
+            Some((f.width, f.height, g.iter().flat_map(|&v| [(v >> 8) as u8; 3].into_iter().chain([255])).collect()))
+        }
     }
 }
 
@@ -325,8 +341,9 @@ fn new_txd(scene: &Scene, new: &[(u16, Source)], notes: &mut Notes) -> Result<Ve
             Source::Image(t) => {
                 let tex = scene.textures.get(t);
                 match tex.and_then(|t| image_rgba(&t.image)) {
-                    Some((w, h, rgba)) => texture_record(w, h, &rgba, notes)
-                        .map_err(|e| Error::Refused(format!("{FORMAT_ID}: texture `{}`: {e}", tex.map_or("", |t| t.name.as_str()))))?,
+                    Some((w, h, rgba)) => texture_record(w, h, &rgba, notes).map_err(|e| {
+                        Error::Refused(format!("{FORMAT_ID}: texture `{}`: {e}", tex.map_or("", |t| t.name.as_str())))
+                    })?,
                     None => plain(notes, [204, 204, 204, 255])?,
                 }
             }
@@ -362,7 +379,10 @@ pub fn from_scene(scene: &Scene, stem: &str) -> Result<Packed> {
         match node.mesh {
             Some(m) if reached => {
                 if scene.meshes.get(m).is_none() {
-                    return Err(Error::Refused(format!("{FORMAT_ID}: node {i} `{}` names mesh {m}, which is not in the glTF", node.name)));
+                    return Err(Error::Refused(format!(
+                        "{FORMAT_ID}: node {i} `{}` names mesh {m}, which is not in the glTF",
+                        node.name
+                    )));
                 }
                 let w = world.get(i).copied().flatten().unwrap_or(Mat4::IDENTITY);
                 let joints = match node.skin.and_then(|s| scene.skins.get(s)) {
@@ -372,7 +392,8 @@ pub fn from_scene(scene: &Scene, stem: &str) -> Result<Packed> {
                             .enumerate()
                             .map(|(k, &j)| {
                                 let jw = world.get(j).copied().flatten().unwrap_or(Mat4::IDENTITY);
-                                let ibm = skin.inverse_bind_matrices.get(k).map_or(Mat4::IDENTITY, Mat4::from_cols_array);
+                                let ibm =
+                                    skin.inverse_bind_matrices.get(k).map_or(Mat4::IDENTITY, Mat4::from_cols_array);
                                 jw * ibm
                             })
                             .collect::<Vec<_>>(),
@@ -387,7 +408,9 @@ pub fn from_scene(scene: &Scene, stem: &str) -> Result<Packed> {
         }
     }
     if placed.is_empty() {
-        return Err(Error::Refused(format!("{FORMAT_ID}: the glTF's scene places no mesh: there is no model to write")));
+        return Err(Error::Refused(format!(
+            "{FORMAT_ID}: the glTF's scene places no mesh: there is no model to write"
+        )));
     }
     if outside > 0 {
         notes.once("outside", || {
@@ -409,7 +432,6 @@ pub fn from_scene(scene: &Scene, stem: &str) -> Result<Packed> {
     let mut polygons: Vec<Polygon> = Vec::new();
     let mut used_materials: Vec<Option<usize>> = Vec::new();
     let mut tri_material: Vec<Option<usize>> = Vec::new();
-    let mut double_sided: Vec<bool> = Vec::new();
     for p in &placed {
         let Some(mesh) = scene.meshes.get(p.mesh) else { continue };
         let what = label(p.node, p.mesh);
@@ -430,7 +452,8 @@ pub fn from_scene(scene: &Scene, stem: &str) -> Result<Packed> {
                 notes.once("morph", || format!("morph targets dropped, the base shape kept (first: {what})"));
             }
             if p.joints.is_none() && (!prim.joints.is_empty() || !prim.weights.is_empty()) {
-                notes.once("weights", || format!("joints and weights of a mesh without a skin dropped (first: {what})"));
+                notes
+                    .once("weights", || format!("joints and weights of a mesh without a skin dropped (first: {what})"));
             }
             let uvs_ok = prim.uvs.len() == n;
             if !uvs_ok {
@@ -446,6 +469,7 @@ pub fn from_scene(scene: &Scene, stem: &str) -> Result<Packed> {
             let mut vertex_of: Vec<Option<u16>> = vec![None; n];
             let material = prim.material.filter(|&m| m < scene.materials.len());
             let ds = material.and_then(|m| scene.materials.get(m)).is_some_and(|m| m.double_sided);
+            let mut local: Vec<Vec<PolyVertex>> = Vec::with_capacity(prim.indices.len() / 3);
             for tri in prim.indices.chunks_exact(3) {
                 let mut corners = [PolyVertex::default(); 3];
                 for (c, &i) in corners.iter_mut().zip(tri) {
@@ -460,7 +484,9 @@ pub fn from_scene(scene: &Scene, stem: &str) -> Result<Packed> {
                         None => {
                             let at = match &p.joints {
                                 None => p.world.transform_point3(Vec3::from(pos)),
-                                Some(joints) => skinned(Vec3::from(pos), prim.joints.get(i), prim.weights.get(i), joints, p.world),
+                                Some(joints) => {
+                                    skinned(Vec3::from(pos), prim.joints.get(i), prim.weights.get(i), joints, p.world)
+                                }
                             };
                             if !at.is_finite() {
                                 return Err(Error::Refused(format!(
@@ -497,24 +523,32 @@ pub fn from_scene(scene: &Scene, stem: &str) -> Result<Packed> {
                     }
                     *c = PolyVertex { index: v, uv: [F32::new(uv[0]), F32::new(1.0 - uv[1])] };
                 }
+                // glTF counter-clockwise (a, b, c) → Drakan clockwise (a, c, b).
+                let [a, b, c] = corners;
+                local.push(vec![a, c, b]);
+            }
+            if !local.is_empty() && !used_materials.contains(&material) {
+                used_materials.push(material);
+            }
+            for corners in merge_quads(local, &positions) {
                 if polygons.len() >= U16_MAX {
                     return Err(Error::Refused(format!(
                         "{FORMAT_ID}: {what}: the model would have more than 65,535 polygons (the 0x0204 count is a u16)"
                     )));
                 }
-                // glTF counter-clockwise (a, b, c) → Drakan clockwise (a, c, b).
-                let [a, b, c] = corners;
-                polygons.push(Polygon { flags: if ds { DOUBLE_SIDED } else { 0 }, texture_index: 0, vertices: vec![a, c, b] });
+                polygons.push(Polygon {
+                    flags: if ds { DOUBLE_SIDED } else { 0 },
+                    texture_index: 0,
+                    vertices: corners,
+                });
                 tri_material.push(material);
-                double_sided.push(ds);
-                if !used_materials.contains(&material) {
-                    used_materials.push(material);
-                }
             }
         }
     }
     if polygons.is_empty() {
-        return Err(Error::Refused(format!("{FORMAT_ID}: the glTF's meshes hold no triangle: there is no model to write")));
+        return Err(Error::Refused(format!(
+            "{FORMAT_ID}: the glTF's meshes hold no triangle: there is no model to write"
+        )));
     }
 
     // Textures.
@@ -541,8 +575,9 @@ pub fn from_scene(scene: &Scene, stem: &str) -> Result<Packed> {
         .and_then(|v| u16::try_from(v).ok())
         .filter(|&v| v != 0)
         .unwrap_or(1);
-    let shading = shading_of(&scene.extras)
-        .or_else(|| used_materials.iter().flatten().filter_map(|&m| scene.materials.get(m)).find_map(|m| shading_of(&m.extras)));
+    let shading = shading_of(&scene.extras).or_else(|| {
+        used_materials.iter().flatten().filter_map(|&m| scene.materials.get(m)).find_map(|m| shading_of(&m.extras))
+    });
     let shading = match shading {
         Some(s) => s | ALWAYS_SET,
         None => {
@@ -573,7 +608,11 @@ pub fn from_scene(scene: &Scene, stem: &str) -> Result<Packed> {
             record_type: 0x0200,
             id,
             group: 0,
-            body: model::write_name(&model::ModelName { name, shading: Flags::new(shading), trailing: Default::default() }),
+            body: model::write_name(&model::ModelName {
+                name,
+                shading: Flags::new(shading),
+                trailing: Default::default(),
+            }),
         },
         NewRecord {
             record_type: 0x0203,
@@ -598,8 +637,58 @@ pub fn from_scene(scene: &Scene, stem: &str) -> Result<Packed> {
         },
         NewRecord { record_type: 0x0207, id, group: 0, body: model::write_bounds(&bounds) },
     ];
-    let _ = double_sided;
     Ok(Packed { model: write_packed(VERSION_DRAKAN, &records)?, txd, notes: notes.list })
+}
+
+/// Consecutive triangles `(a, b, c)`, `(a, c, d)` (clockwise, as stored; the same position and UV at `a`
+/// and `c`), or `(a, c, d)`, `(a, b, c)`, that lie in one plane and make a convex quad become the quad
+/// `(a, b, c, d)`: its fan from the first corner gives those two triangles, so the game draws the same ones
+/// (and relic's own export of a quad comes back as that quad).
+fn merge_quads(tris: Vec<Vec<PolyVertex>>, positions: &[[f32; 3]]) -> Vec<Vec<PolyVertex>> {
+    let at = |v: &PolyVertex| Vec3::from(positions.get(usize::from(v.index)).copied().unwrap_or_default());
+    let mut out = Vec::with_capacity(tris.len());
+    let mut it = tris.into_iter().peekable();
+    while let Some(corners) = it.next() {
+        let quad = it.peek().and_then(|next| {
+            // (a, x, y) then (a, y, v): the quad (a, x, y, v); (a, x, y) then (a, u, x): (a, u, x, y).
+            let [a, x, y] = [corners.first()?, corners.get(1)?, corners.get(2)?];
+            let [a2, u, v] = [next.first()?, next.get(1)?, next.get(2)?];
+            let (a, b, c, d) = if a2 != a {
+                return None;
+            } else if u == y {
+                (a, x, y, v)
+            } else if v == x {
+                (a, u, x, y)
+            } else {
+                return None;
+            };
+            let p = [at(a), at(b), at(c), at(d)];
+            if p.iter().enumerate().any(|(i, x)| p.iter().skip(i + 1).any(|y| x == y)) {
+                return None;
+            }
+            let n1 = (p[1] - p[0]).cross(p[2] - p[0]);
+            let n2 = (p[2] - p[0]).cross(p[3] - p[0]);
+            let (l1, l2) = (n1.length(), n2.length());
+            if !(l1 > 0.0 && l2 > 0.0) || (n1 / l1).dot(n2 / l2) < 1.0 - 1e-6 {
+                return None;
+            }
+            // Convex: every corner turns the same way.
+            let n = n1 + n2;
+            let convex = (0..4).all(|k| {
+                let (u, v, w) = (p[k], p[(k + 1) % 4], p[(k + 2) % 4]);
+                (v - u).cross(w - v).dot(n) > 0.0
+            });
+            convex.then(|| vec![*a, *b, *c, *d])
+        });
+        match quad {
+            Some(q) => {
+                out.push(q);
+                it.next();
+            }
+            None => out.push(corners),
+        }
+    }
+    out
 }
 
 /// A skinned vertex at rest: Σ weight × (joint world × inverse bind) × p, weights normalised; a vertex
@@ -634,7 +723,9 @@ fn windows_1252(text: &str, notes: &mut Notes) -> Name {
         let ok = crate::codec::text::encode(encoding_rs::WINDOWS_1252, ch.encode_utf8(&mut buf)).is_some();
         out.push(if ok { ch } else { '_' });
     }
-    notes.once("name", || format!("the model's name `{text}` is stored as `{out}` (Windows-1252, at most 16,384 characters)"));
+    notes.once("name", || {
+        format!("the model's name `{text}` is stored as `{out}` (Windows-1252, at most 16,384 characters)")
+    });
     Name::new(out)
 }
 
