@@ -385,21 +385,17 @@ pub fn from_scene(scene: &Scene, stem: &str) -> Result<Packed> {
                     )));
                 }
                 let w = world.get(i).copied().flatten().unwrap_or(Mat4::IDENTITY);
-                let joints = match node.skin.and_then(|s| scene.skins.get(s)) {
-                    Some(skin) => Some(
-                        skin.joints
-                            .iter()
-                            .enumerate()
-                            .map(|(k, &j)| {
-                                let jw = world.get(j).copied().flatten().unwrap_or(Mat4::IDENTITY);
-                                let ibm =
-                                    skin.inverse_bind_matrices.get(k).map_or(Mat4::IDENTITY, Mat4::from_cols_array);
-                                jw * ibm
-                            })
-                            .collect::<Vec<_>>(),
-                    ),
-                    None => None,
-                };
+                let joints = node.skin.and_then(|s| scene.skins.get(s)).map(|skin| {
+                    skin.joints
+                        .iter()
+                        .enumerate()
+                        .map(|(k, &j)| {
+                            let jw = world.get(j).copied().flatten().unwrap_or(Mat4::IDENTITY);
+                            let ibm = skin.inverse_bind_matrices.get(k).map_or(Mat4::IDENTITY, Mat4::from_cols_array);
+                            jw * ibm
+                        })
+                        .collect::<Vec<_>>()
+                });
                 placed.push(Placed { node: i, mesh: m, world: w, joints });
             }
             Some(_) => outside += 1,
@@ -698,7 +694,7 @@ fn skinned(p: Vec3, joints: Option<&[u16; 4]>, weights: Option<&[f32; 4]>, matri
     let mut sum = Vec3::ZERO;
     let mut total = 0.0f32;
     for (&j, &w) in j.iter().zip(w) {
-        if !(w > 0.0) {
+        if w.is_nan() || w <= 0.0 {
             continue;
         }
         let Some(m) = matrices.get(usize::from(j)) else { continue };
