@@ -424,6 +424,9 @@ fn a_foreign_scene_is_flattened_with_one_note_per_kind() {
     let glb = dir.path().join("foreign.glb");
     std::fs::write(&glb, relic::export::gltf::to_glb(&scene).unwrap()).unwrap();
     validate(&[&glb]);
+    let again = from_gltf(&std::fs::read(&glb).unwrap(), &glb, "thing").unwrap();
+    assert_eq!(again.model, packed.model);
+    assert_eq!(again.txd.as_ref(), Some(&txd));
 }
 
 #[test]
@@ -459,4 +462,187 @@ fn limits_and_bad_geometry_are_refused_naming_the_mesh() {
     let empty =
         Scene { nodes: vec![node("empty", Transform::default(), None, vec![])], roots: vec![0], ..Default::default() };
     assert!(from_scene(&empty, "x").unwrap_err().to_string().contains("no mesh"));
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The hand-written glTF (relic::testing::hand_gltf): two boxes on a two-node hierarchy, one textured material
+
+use relic::drakan::scene::import::from_gltf;
+use relic::testing::hand_gltf::{self, BoxShape, ARM, ARM_OFFSET, BODY};
+
+/// The faces of a hand box as Drakan stores them: per face (+X, −X, +Y, −Y, +Z, −Z) its four corners
+/// (position, stored uv) clockwise from outside: glTF's (0, 1, 2), (0, 2, 3) reversed is the quad
+/// (0, 3, 2, 1), and `v` is stored as 1 − v.
+fn hand_faces(shape: BoxShape, offset: [f32; 3]) -> Vec<Vec<([f32; 3], [f32; 2])>> {
+    let (positions, _, uvs) = hand_gltf::box_vertices(shape);
+    (0..6)
+        .map(|f| {
+            [0, 3, 2, 1]
+                .iter()
+                .map(|&k| {
+                    let p = positions[f * 4 + k];
+                    let uv = uvs[f * 4 + k];
+                    ([p[0] + offset[0], p[1] + offset[1], p[2] + offset[2]], [uv[0], 1.0 - uv[1]])
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn the_hand_written_gltf_packs_to_a_model_that_reads_back_exactly() {
+    let dir = tempfile::tempdir().unwrap();
+    let glb = dir.path().join("hand.glb");
+    std::fs::write(&glb, hand_gltf::box_two_bones_glb()).unwrap();
+    validate(&[&glb]);
+    let packed = from_gltf(&std::fs::read(&glb).unwrap(), &glb, "Hand").unwrap();
+    let notes = packed.notes.join("\n");
+    // The hierarchy is flattened (two mesh nodes), the arm's translation baked; the clip is dropped by
+    // nature (a static model); one new texture; smooth shading taken by default.
+    for expected in ["flattened", "baked", "no reference into a .txd", "smooth", "width of 4"] {
+        assert_eq!(packed.notes.iter().filter(|n| n.contains(expected)).count(), 1, "{expected}: {notes}");
+    }
+    let models = models(&packed.model);
+    let m = &models[0];
+    assert_eq!((m.id, m.name.as_str(), m.shading), (1, "Hand", 0x8002));
+    assert_eq!(m.types, [0x0200, 0x0203, 0x0204, 0x0206, 0x0207]);
+    // 8 corners per box, shared by the faces.
+    assert_eq!(m.vertices.len(), 16);
+    // 12 quads, exactly the faces (corner order and stored uv), all with texture 0 (the new record 1).
+    let mut expected = hand_faces(BODY, [0.0; 3]);
+    expected.extend(hand_faces(ARM, ARM_OFFSET));
+    let written: Vec<Vec<([f32; 3], [f32; 2])>> = m
+        .polygons
+        .iter()
+        .map(|p| p.vertices.iter().map(|v| (m.vertices[v.index as usize], [v.uv[0].get(), v.uv[1].get()])).collect())
+        .collect();
+    assert_eq!(written, expected);
+    assert!(m.polygons.iter().all(|p| p.flags == 0 && p.texture_index == 0));
+    assert_eq!(m.textures, [Ref { id: 1, db: 0 }]);
+    assert_bounds("hand", m);
+    // The bounds hold the exact box: body [−0.5, 0, −0.25]–[0.5, 1, 0.25], arm up to y = 1.5, x to 0.625.
+    let b = m.bounds.as_ref().unwrap();
+    assert_eq!(b.bounding_info.obb.center.map(|c| c.get()), [-0.5, 0.0, -0.25]);
+    assert_eq!(b.bounding_info.sphere.center.map(|c| c.get()), [0.0625, 0.75, 0.0]);
+    // The texture: the 4 × 4 image, 24 bpp (opaque), pixel for pixel.
+    let srsc = Srsc::read(packed.txd.as_ref().unwrap()).unwrap();
+    assert_eq!((srsc.entries[0].record_type, srsc.entries[0].id), (0x0040, 1));
+    let t = records::texture::parse(srsc.body(0), 0).unwrap();
+    assert_eq!((t.width, t.height, t.bits_per_pixel), (4, 4, 24));
+    let img = records::texture::to_image(&t, None, Default::default()).unwrap();
+    let relic::asset::Pixels::Rgba8(px) = &img.frames[0].pixels else { panic!() };
+    for y in 0..4 {
+        for x in 0..4 {
+            let at = ((y * 4 + x) * 4) as usize;
+            assert_eq!(px[at..at + 4], hand_gltf::texture_pixel(x, y), "pixel ({x}, {y})");
+        }
+    }
+}
+
+/// The hand-written glTF as another tool might write it: the arm's mesh with `TANGENT`, `TEXCOORD_1` and
+/// `COLOR_0`, its node as a matrix, the body's mesh skinned to the arm (`JOINTS_0`/`WEIGHTS_0`, inverse
+/// bind matrices the identity) and its triangles listed in another order; no clip.
+fn other_tool_gltf(dir: &Path) -> PathBuf {
+    let (text, mut bin) = hand_gltf::box_two_bones_gltf("other.bin");
+    let mut doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let mut add = |doc: &mut serde_json::Value, bytes: Vec<u8>, accessor: serde_json::Value| -> usize {
+        while bin.len() % 4 != 0 {
+            bin.push(0);
+        }
+        let views = doc["bufferViews"].as_array_mut().unwrap();
+        views.push(serde_json::json!({"buffer": 0, "byteOffset": bin.len(), "byteLength": bytes.len()}));
+        let view = views.len() - 1;
+        bin.extend_from_slice(&bytes);
+        let mut a = accessor;
+        a["bufferView"] = view.into();
+        let accessors = doc["accessors"].as_array_mut().unwrap();
+        accessors.push(a);
+        accessors.len() - 1
+    };
+    let f32s = |v: &[f32]| v.iter().flat_map(|f| f.to_le_bytes()).collect::<Vec<u8>>();
+    let tangent = add(
+        &mut doc,
+        f32s(&[1.0, 0.0, 0.0, 1.0].repeat(24)),
+        serde_json::json!({"componentType": 5126, "count": 24, "type": "VEC4"}),
+    );
+    let colour = add(
+        &mut doc,
+        f32s(&[1.0, 0.5, 0.25, 1.0].repeat(24)),
+        serde_json::json!({"componentType": 5126, "count": 24, "type": "VEC4"}),
+    );
+    let joints = add(
+        &mut doc,
+        [1u8, 0, 0, 0].repeat(24),
+        serde_json::json!({"componentType": 5121, "count": 24, "type": "VEC4"}),
+    );
+    let weights = add(
+        &mut doc,
+        f32s(&[1.0, 0.0, 0.0, 0.0].repeat(24)),
+        serde_json::json!({"componentType": 5126, "count": 24, "type": "VEC4"}),
+    );
+    let identity = glam::Mat4::IDENTITY.to_cols_array();
+    let ibm = add(
+        &mut doc,
+        f32s(&[identity, identity].concat()),
+        serde_json::json!({"componentType": 5126, "count": 2, "type": "MAT4"}),
+    );
+    // The body's triangles in reverse order (each triangle's own winding kept).
+    let order: Vec<u16> = hand_gltf::box_indices().chunks(3).rev().flatten().copied().collect();
+    let reordered = add(
+        &mut doc,
+        order.iter().flat_map(|i| i.to_le_bytes()).collect(),
+        serde_json::json!({"componentType": 5123, "count": 36, "type": "SCALAR"}),
+    );
+    let uv = doc["meshes"][1]["primitives"][0]["attributes"]["TEXCOORD_0"].clone();
+    let arm = &mut doc["meshes"][1]["primitives"][0]["attributes"];
+    arm["TANGENT"] = tangent.into();
+    arm["TEXCOORD_1"] = uv;
+    arm["COLOR_0"] = colour.into();
+    let body = &mut doc["meshes"][0]["primitives"][0];
+    body["attributes"]["JOINTS_0"] = joints.into();
+    body["attributes"]["WEIGHTS_0"] = weights.into();
+    body["indices"] = reordered.into();
+    doc["skins"] = serde_json::json!([{"joints": [0, 1], "inverseBindMatrices": ibm}]);
+    doc["nodes"][0]["skin"] = 0.into();
+    let [x, y, z] = ARM_OFFSET;
+    doc["nodes"][1].as_object_mut().unwrap().remove("translation");
+    doc["nodes"][1]["matrix"] = serde_json::json!([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, x, y, z, 1]);
+    // No clip (glTF forbids animating a node given as a matrix; a static model has none anyway).
+    doc.as_object_mut().unwrap().remove("animations");
+    doc["buffers"][0]["byteLength"] = bin.len().into();
+    let path = dir.join("other.gltf");
+    std::fs::write(&path, serde_json::to_string(&doc).unwrap()).unwrap();
+    std::fs::write(dir.join("other.bin"), &bin).unwrap();
+    path
+}
+
+#[test]
+fn a_gltf_as_another_tool_writes_it_packs_with_notes() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = other_tool_gltf(dir.path());
+    validate(&[&path]);
+    let packed = from_gltf(&std::fs::read(&path).unwrap(), &path, "Other").unwrap();
+    let notes = packed.notes.join("\n");
+    for expected in ["TANGENT", "TEXCOORD_1", "vertex colours", "skinned", "flattened", "baked"] {
+        assert_eq!(packed.notes.iter().filter(|n| n.contains(expected)).count(), 1, "{expected}: {notes}");
+    }
+    let m = &models(&packed.model)[0];
+    // The body is skinned wholly to the arm (identity inverse bind): at rest it stands where the arm's
+    // node is; the arm is moved by its matrix. Both boxes then lie at ARM_OFFSET.
+    let mut expected = hand_faces(BODY, ARM_OFFSET);
+    expected.extend(hand_faces(ARM, ARM_OFFSET));
+    let tri = |faces: &[Vec<([f32; 3], [f32; 2])>]| -> Vec<Tri> {
+        faces
+            .iter()
+            .flat_map(|f| {
+                [[f[0], f[1], f[2]], [f[0], f[2], f[3]]].map(|corners| Tri {
+                    corners,
+                    texture: Some(Ref { id: 1, db: 0 }),
+                    double_sided: false,
+                })
+            })
+            .collect()
+    };
+    assert_same_triangles("other tool", &tri(&expected), &triangles(m));
+    assert_bounds("other tool", m);
 }

@@ -91,9 +91,8 @@ pub fn pack_gltf(input_name: &str, content: &[u8], request: &PackRequest) -> Res
             request.output.display()
         )));
     }
-    let scene = crate::import::gltf::read(content, std::path::Path::new(input_name))?;
     let stem = request.output_stem();
-    let packed = from_scene(&scene, &stem)?;
+    let packed = from_gltf(content, std::path::Path::new(input_name), &stem)?;
     for n in packed.notes {
         request.note(n);
     }
@@ -101,6 +100,17 @@ pub fn pack_gltf(input_name: &str, content: &[u8], request: &PackRequest) -> Res
         request.companion(format!("{}.txd", if stem.is_empty() { "model" } else { &stem }), txd);
     }
     Ok(packed.model)
+}
+
+/// A glTF file's model: [`crate::import::gltf::read_noted`] then [`from_scene`], the reader's notes (what
+/// it dropped: `TANGENT`, `TEXCOORD_1`, …) first.
+pub fn from_gltf(content: &[u8], path: &std::path::Path, stem: &str) -> Result<Packed> {
+    let mut notes = Vec::new();
+    let scene = crate::import::gltf::read_noted(content, path, &mut |n| notes.push(n))?;
+    let mut packed = from_scene(&scene, stem)?;
+    notes.append(&mut packed.notes);
+    packed.notes = notes;
+    Ok(packed)
 }
 
 /// Notes, one per kind.
