@@ -16,6 +16,15 @@ fn sample() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples/drakan/Sample.mod")
 }
 
+fn validate(paths: &[&Path]) {
+    if let Some(reports) = relic::testing::validate_gltf(paths) {
+        assert_eq!(reports.len(), paths.len());
+        for r in reports {
+            assert_eq!(r.errors, 0, "{r:?}");
+        }
+    }
+}
+
 /// The glb's JSON and binary chunk.
 fn read_glb(path: &Path) -> (Value, Vec<u8>) {
     let glb = std::fs::read(path).unwrap();
@@ -107,6 +116,7 @@ fn a_sample_model_goes_to_gltf_and_back_to_a_mod() {
 
     relic().args(["convert", "-o"]).arg(work.join("again")).arg(&new).assert().success();
     let again = work.join("again/Crate.mod/models/Crate.view.glb");
+    validate(&[&glb, &again]);
     let before = triangles(&glb);
     let after = triangles(&again);
     assert_eq!(before.len(), 12);
@@ -128,4 +138,33 @@ fn a_sample_model_goes_to_gltf_and_back_to_a_mod() {
     // Only a model file is made from a glTF.
     let wrong = relic().args(["pack", "drakan-srsc"]).arg(&glb).arg("-o").arg(work.join("x.txd")).assert().failure();
     assert!(String::from_utf8_lossy(&wrong.get_output().stderr).contains(".mod"));
+}
+
+#[test]
+fn a_gltf_without_texture_references_gets_a_txd_beside_the_model() {
+    let dir = tempfile::tempdir().unwrap();
+    let work = dir.path();
+    let glb = work.join("hand.glb");
+    std::fs::write(&glb, relic::testing::hand_gltf::box_two_bones_glb()).unwrap();
+    let new = work.join("Hand.mod");
+    let out = relic().args(["pack", "drakan-srsc"]).arg(&glb).arg("-o").arg(&new).assert().success();
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(stderr.contains("Hand.txd beside it"), "{stderr}");
+    assert!(stderr.contains("flattened"), "{stderr}");
+    assert!(work.join("Hand.txd").is_file());
+
+    // The model converts again with its texture found in the `.txd` of its name: 12 quads, 24 triangles.
+    relic().args(["convert", "-o"]).arg(work.join("out")).arg(&new).assert().success();
+    let view = work.join("out/Hand.mod/models/Hand.view.glb");
+    validate(&[&glb, &view]);
+    let (doc, _) = read_glb(&view);
+    assert_eq!(doc["images"].as_array().map_or(0, Vec::len), 1, "the new texture is embedded");
+    assert_eq!(triangles(&view).len(), 24);
+
+    // The `.txd` beside is not overwritten without --force either, even when the model is gone.
+    std::fs::remove_file(&new).unwrap();
+    let refused = relic().args(["pack", "drakan-srsc"]).arg(&glb).arg("-o").arg(&new).assert().failure();
+    let stderr = String::from_utf8_lossy(&refused.get_output().stderr).to_string();
+    assert!(stderr.contains("Hand.txd") && stderr.contains("--force"), "{stderr}");
+    assert!(!new.exists());
 }
