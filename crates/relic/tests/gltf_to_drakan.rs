@@ -646,3 +646,22 @@ fn a_gltf_as_another_tool_writes_it_packs_with_notes() {
     assert_same_triangles("other tool", &tri(&expected), &triangles(m));
     assert_bounds("other tool", m);
 }
+
+#[test]
+fn damaged_gltfs_never_panic_the_writer() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("hand.glb");
+    let glb = hand_gltf::box_two_bones_glb();
+    // Every truncation is refused; flipped bytes give a model or an error, never a panic.
+    let seen = relic::testing::check_robustness_sampled(&glb, true, 1500, |b| from_gltf(b, &path, "x"));
+    assert!(seen.flips > 0);
+    // Whatever packs, reads back.
+    let format = relic::registry::by_id("drakan-srsc").unwrap();
+    for at in (0..glb.len()).step_by(7) {
+        let mut b = glb.clone();
+        b[at] ^= 0x01;
+        if let Ok(p) = from_gltf(&b, &path, "x") {
+            format.codec.info(&p.model).unwrap();
+        }
+    }
+}

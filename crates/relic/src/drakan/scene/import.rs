@@ -46,7 +46,8 @@
 //!   level of detail 0x0209 (it names another model of the database), the database counters 0x0202; a
 //!   stored 0x0205 or 0x0209 in relic's `extras` is noted as dropped.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::rc::Rc;
 
 use glam::{Mat4, Quat, Vec3};
 use serde_json::Value;
@@ -136,7 +137,7 @@ struct Placed {
     mesh: usize,
     world: Mat4,
     /// Per joint: joint world × inverse bind matrix.
-    joints: Option<Vec<Mat4>>,
+    joints: Option<Rc<Vec<Mat4>>>,
 }
 
 fn local(t: &Transform) -> Mat4 {
@@ -250,16 +251,14 @@ fn texture_slots(scene: &Scene, used: &[Option<usize>], notes: &mut Notes) -> Re
         .collect();
     order.sort();
     let mut sources: Vec<Source> = Vec::new();
+    let mut slot_of_source: HashMap<Source, usize> = HashMap::new();
     let mut slot_of = HashMap::new();
     for (_, _, _, m) in order {
         let s = source(m);
-        let slot = match sources.iter().position(|x| *x == s) {
-            Some(p) => p,
-            None => {
-                sources.push(s);
-                sources.len() - 1
-            }
-        };
+        let slot = *slot_of_source.entry(s).or_insert_with(|| {
+            sources.push(s);
+            sources.len() - 1
+        });
         if slot > U16_MAX {
             return Err(Error::Refused(format!(
                 "{FORMAT_ID}: more than 65,536 textures (a polygon's texture index is a u16)"
@@ -382,6 +381,7 @@ pub fn from_scene(scene: &Scene, stem: &str) -> Result<Packed> {
 
     // The meshes the scene places.
     let mut placed = Vec::new();
+    let mut joint_matrices: HashMap<usize, Rc<Vec<Mat4>>> = HashMap::new();
     let mut other_nodes = 0usize;
     let mut outside = 0usize;
     for (i, node) in scene.nodes.iter().enumerate() {
@@ -395,16 +395,28 @@ pub fn from_scene(scene: &Scene, stem: &str) -> Result<Packed> {
                     )));
                 }
                 let w = world.get(i).copied().flatten().unwrap_or(Mat4::IDENTITY);
-                let joints = node.skin.and_then(|s| scene.skins.get(s)).map(|skin| {
-                    skin.joints
-                        .iter()
-                        .enumerate()
-                        .map(|(k, &j)| {
-                            let jw = world.get(j).copied().flatten().unwrap_or(Mat4::IDENTITY);
-                            let ibm = skin.inverse_bind_matrices.get(k).map_or(Mat4::IDENTITY, Mat4::from_cols_array);
-                            jw * ibm
+                // A skin's joint matrices depend on the skin only: made once per skin.
+                let joints = node.skin.filter(|&s| s < scene.skins.len()).map(|s| {
+                    joint_matrices
+                        .entry(s)
+                        .or_insert_with(|| {
+                            let Some(skin) = scene.skins.get(s) else { return Rc::new(Vec::new()) };
+                            Rc::new(
+                                skin.joints
+                                    .iter()
+                                    .enumerate()
+                                    .map(|(k, &j)| {
+                                        let jw = world.get(j).copied().flatten().unwrap_or(Mat4::IDENTITY);
+                                        let ibm = skin
+                                            .inverse_bind_matrices
+                                            .get(k)
+                                            .map_or(Mat4::IDENTITY, Mat4::from_cols_array);
+                                        jw * ibm
+                                    })
+                                    .collect(),
+                            )
                         })
-                        .collect::<Vec<_>>()
+                        .clone()
                 });
                 placed.push(Placed { node: i, mesh: m, world: w, joints });
             }
@@ -437,6 +449,7 @@ pub fn from_scene(scene: &Scene, stem: &str) -> Result<Packed> {
     let mut index_of: HashMap<[u32; 3], u16> = HashMap::new();
     let mut polygons: Vec<Polygon> = Vec::new();
     let mut used_materials: Vec<Option<usize>> = Vec::new();
+    let mut seen_materials: HashSet<Option<usize>> = HashSet::new();
     let mut tri_material: Vec<Option<usize>> = Vec::new();
     for p in &placed {
         let Some(mesh) = scene.meshes.get(p.mesh) else { continue };
@@ -533,7 +546,7 @@ pub fn from_scene(scene: &Scene, stem: &str) -> Result<Packed> {
                 let [a, b, c] = corners;
                 local.push(vec![a, c, b]);
             }
-            if !local.is_empty() && !used_materials.contains(&material) {
+            if !local.is_empty() && seen_materials.insert(material) {
                 used_materials.push(material);
             }
             for corners in merge_quads(local, &positions) {
