@@ -665,3 +665,28 @@ fn damaged_gltfs_never_panic_the_writer() {
         }
     }
 }
+
+#[test]
+fn a_mirroring_node_keeps_the_faces_facing_out() {
+    // A quad facing +Z (counter-clockwise from +Z), once as is and once under a node mirrored in x.
+    let (p, uv, ix) = quad();
+    for (scale, x) in [([1.0, 1.0, 1.0], 1.0), ([-1.0, 1.0, 1.0], -1.0)] {
+        let scene = Scene {
+            nodes: vec![node("q", trs([0.0; 3], [0.0, 0.0, 0.0, 1.0], scale), Some(0), vec![])],
+            roots: vec![0],
+            meshes: vec![Mesh {
+                name: "quad".into(),
+                primitives: vec![prim(p.clone(), uv.clone(), ix.clone(), None)],
+                ..Default::default()
+            }],
+            ..Default::default()
+        };
+        let m = &models(&from_scene(&scene, "q").unwrap().model)[0];
+        for t in triangles(m) {
+            let [a, b, c] = t.corners.map(|c| glam::Vec3::from(c.0));
+            // Stored clockwise from the front: the right-hand normal points away from the viewer, −Z.
+            assert_eq!((b - a).cross(c - a).normalize(), glam::Vec3::NEG_Z, "scale {scale:?}");
+            assert!(t.corners.iter().all(|c| c.0[0] * x >= 0.0));
+        }
+    }
+}

@@ -15,8 +15,8 @@
 //!   every other polygon is a triangle.
 //! - One model: every mesh the scene's nodes place (reached from the scene's roots; nodes outside the scene,
 //!   such as relic's further LODs of a character, are left out) is merged into it, each primitive's vertices
-//!   moved by its node's world transform (noted when one is not the identity); the node hierarchy is not
-//!   kept (noted). A skinned mesh is written as the scene shows it at rest (each vertex moved by its joints'
+//!   moved by its node's world transform (noted when one is not the identity; a mirroring one also swaps
+//!   the triangles' order, so they still face out); the node hierarchy is not kept (noted). A skinned mesh is written as the scene shows it at rest (each vertex moved by its joints'
 //!   world × inverse bind matrices, weighted), its joints and weights dropped (noted): relic writes static
 //!   models, not characters (0x0208).
 //! - Vertices: corners at the same position (bit for bit, after the transform) share one 0x0203 vertex;
@@ -454,14 +454,20 @@ pub fn from_scene(scene: &Scene, stem: &str) -> Result<Packed> {
     for p in &placed {
         let Some(mesh) = scene.meshes.get(p.mesh) else { continue };
         let what = label(p.node, p.mesh);
-        if p.joints.is_none() && p.world.abs_diff_eq(Mat4::IDENTITY, 0.0) {
-        } else if p.joints.is_none() {
-            notes.once("baked", || format!("node transforms baked into the vertices (first: {what})"));
-        } else {
-            notes.once("skin", || {
-                format!("skinned {what}: written as the scene shows it at rest, joints and weights dropped (relic writes static models, not characters)")
-            });
+        match &p.joints {
+            Some(_) => notes.once("skin", || {
+                format!(
+                    "skinned {what}: written as the scene shows it at rest, joints and weights dropped (relic \
+                     writes static models, not characters)"
+                )
+            }),
+            None if !p.world.abs_diff_eq(Mat4::IDENTITY, 0.0) => {
+                notes.once("baked", || format!("node transforms baked into the vertices (first: {what})"))
+            }
+            None => {}
         }
+        // A mirroring transform turns the triangles inside out: their order is swapped back.
+        let mirrored = p.joints.is_none() && p.world.determinant() < 0.0;
         for (k, prim) in mesh.primitives.iter().enumerate() {
             let n = prim.positions.len();
             if !prim.colors.is_empty() {
@@ -542,9 +548,9 @@ pub fn from_scene(scene: &Scene, stem: &str) -> Result<Packed> {
                     }
                     *c = PolyVertex { index: v, uv: [F32::new(uv[0]), F32::new(1.0 - uv[1])] };
                 }
-                // glTF counter-clockwise (a, b, c) → Drakan clockwise (a, c, b).
+                // glTF counter-clockwise (a, b, c) → Drakan clockwise (a, c, b) (mirrored: it already is).
                 let [a, b, c] = corners;
-                local.push(vec![a, c, b]);
+                local.push(if mirrored { vec![a, b, c] } else { vec![a, c, b] });
             }
             if !local.is_empty() && seen_materials.insert(material) {
                 used_materials.push(material);
