@@ -690,3 +690,61 @@ fn a_mirroring_node_keeps_the_faces_facing_out() {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------------------------
+// A model written byte by byte from the spec's tables (not by relic's writers)
+
+mod srsc_fixtures;
+
+/// `Prism.mod`: a triangular prism (two triangle caps, three quad sides, stored clockwise from outside),
+/// flat and environment-mapped shading (0x8021), texture list `1:0`, a null reference, `5:1` (a texture of
+/// the database's dependency 1), one double-sided side, no bounds.
+fn prism_mod() -> Vec<u8> {
+    use srsc_fixtures::Bytes as B;
+    let corners: [[f32; 3]; 6] =
+        [[0.0, 0.0, 0.0], [2.0, 0.0, 0.0], [1.0, 0.0, 1.5], [0.0, 3.0, 0.0], [2.0, 3.0, 0.0], [1.0, 3.0, 1.5]];
+    let mut vertices = B::default().u16(6);
+    for c in corners {
+        vertices = vertices.f32s(&c);
+    }
+    // Outward cycles, then reversed to Drakan's clockwise-from-outside order.
+    let cycles: [(&[u16], u16, u16); 5] = [
+        (&[0, 2, 1], 0, 0),    // bottom cap (−Y)
+        (&[3, 4, 5], 0, 0),    // top cap (+Y)
+        (&[0, 1, 4, 3], 1, 0), // side z = 0 (−Z)
+        (&[1, 2, 5, 4], 1, 2), // slanted side, double sided
+        (&[2, 0, 3, 5], 0, 0), // slanted side
+    ];
+    let mut polygons = B::default().u16(cycles.len() as u16);
+    for (cycle, texture, flags) in cycles {
+        polygons = polygons.u16(flags).u16(cycle.len() as u16).u16(texture);
+        for (k, &v) in cycle.iter().rev().enumerate() {
+            polygons = polygons.u16(v).f32s(&[k as f32 * 0.25, 1.0 - k as f32 * 0.125]);
+        }
+    }
+    let textures = B::default().u32(3).r(1, 0).r(0, 0).r(5, 1).done();
+    let name = B::default().str("Prism").u32(0x8021).done();
+    srsc_fixtures::packed(&[
+        (0x0200, 4, 0, &name),
+        (0x0203, 4, 0, &vertices.done()),
+        (0x0204, 4, 0, &polygons.done()),
+        (0x0206, 4, 0, &textures),
+    ])
+}
+
+#[test]
+fn a_hand_made_model_round_trips_with_its_references_and_flags() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("Prism.mod");
+    let bytes = prism_mod();
+    std::fs::write(&input, &bytes).unwrap();
+    let glbs = exported_glbs(&input, &dir.path().join("out"));
+    let originals = models(&bytes);
+    assert_eq!(originals[0].textures, [Ref { id: 1, db: 0 }, Ref { id: 5, db: 1 }]);
+    let packed = round_trip(&originals[0], &glbs[0]);
+    // The texture list comes back without the null reference, in its order; the same polygon flags.
+    let m = &models(&packed.model)[0];
+    assert_eq!(m.textures, [Ref { id: 1, db: 0 }, Ref { id: 5, db: 1 }]);
+    assert_eq!(m.polygons.iter().filter(|p| p.flags == 2).count(), 1);
+    assert!(packed.notes.is_empty(), "{:?}", packed.notes);
+}
