@@ -748,3 +748,31 @@ fn a_hand_made_model_round_trips_with_its_references_and_flags() {
     assert_eq!(m.polygons.iter().filter(|p| p.flags == 2).count(), 1);
     assert!(packed.notes.is_empty(), "{:?}", packed.notes);
 }
+
+#[test]
+fn a_texture_transform_is_baked_into_the_uvs() {
+    let (p, uv, ix) = quad();
+    let scene = Scene {
+        nodes: vec![node("q", Transform::default(), Some(0), vec![])],
+        roots: vec![0],
+        meshes: vec![Mesh { name: "quad".into(), primitives: vec![prim(p, uv, ix, Some(0))], ..Default::default() }],
+        materials: vec![Material {
+            name: "atlas".into(),
+            texture_transform: Some(relic::asset::TextureTransform {
+                offset: [0.5, 0.25],
+                rotation: std::f32::consts::FRAC_PI_2,
+                scale: [2.0, 1.0],
+            }),
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    let packed = from_scene(&scene, "q").unwrap();
+    assert_eq!(packed.notes.iter().filter(|n| n.contains("KHR_texture_transform")).count(), 1, "{:?}", packed.notes);
+    let m = &models(&packed.model)[0];
+    // glTF uv (1, 1) at (1, 0, 0): scaled (2, 1), turned a quarter turn (−1, 2), moved (−0.5, 2.25); stored
+    // v = 1 − v.
+    let corner = m.polygons[0].vertices.iter().find(|v| m.vertices[v.index as usize] == [1.0, 0.0, 0.0]).unwrap();
+    let got = [corner.uv[0].get(), corner.uv[1].get()];
+    assert!((got[0] + 0.5).abs() < 1e-6 && (got[1] - (1.0 - 2.25)).abs() < 1e-6, "{got:?}");
+}

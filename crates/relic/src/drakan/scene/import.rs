@@ -20,7 +20,8 @@
 //!   world × inverse bind matrices, weighted), its joints and weights dropped (noted): relic writes static
 //!   models, not characters (0x0208).
 //! - Vertices: corners at the same position (bit for bit, after the transform) share one 0x0203 vertex;
-//!   UVs live on the polygon corners. UV set 0 is kept; a primitive without UVs gets (0, 0) (noted).
+//!   UVs live on the polygon corners. UV set 0 is kept; a primitive without UVs gets (0, 0) (noted); a
+//!   material's `KHR_texture_transform` is applied to them (noted).
 //!   Normals are dropped (Drakan shades from the 0x0200 flags); vertex colours, morph targets and other
 //!   attributes are dropped, one note per kind.
 //! - Limits: 65,535 vertices (u16 count of 0x0203, u16 polygon corner indices), 65,535 polygons (u16 count of
@@ -52,7 +53,7 @@ use std::rc::Rc;
 use glam::{Mat4, Quat, Vec3};
 use serde_json::Value;
 
-use crate::asset::{Image, Pixels, Scene, Transform};
+use crate::asset::{Image, Pixels, Scene, TextureTransform, Transform};
 use crate::drakan::records::common::{BoundingInfo, Flags, Name, Obb, Sphere, F32};
 use crate::drakan::records::model::{self, PolyVertex, Polygon, Shapes};
 use crate::drakan::records::texture::{self, ChannelOrder, TextureFlags, NO_COLOUR_KEY};
@@ -494,6 +495,17 @@ pub fn from_scene(scene: &Scene, stem: &str) -> Result<Packed> {
             let mut vertex_of: Vec<Option<u16>> = vec![None; n];
             let material = prim.material.filter(|&m| m < scene.materials.len());
             let ds = material.and_then(|m| scene.materials.get(m)).is_some_and(|m| m.double_sided);
+            let transform = material
+                .and_then(|m| scene.materials.get(m))
+                .and_then(|m| m.texture_transform)
+                .filter(|t| *t != TextureTransform::default());
+            if transform.is_some() {
+                notes.once("texture transform", || {
+                    format!(
+                        "texture transforms (KHR_texture_transform) baked into the UVs (first: {what}, primitive {k})"
+                    )
+                });
+            }
             let mut local: Vec<Vec<PolyVertex>> = Vec::with_capacity(prim.indices.len() / 3);
             for tri in prim.indices.chunks_exact(3) {
                 let mut corners = [PolyVertex::default(); 3];
@@ -541,6 +553,7 @@ pub fn from_scene(scene: &Scene, stem: &str) -> Result<Packed> {
                         }
                     };
                     let uv = if uvs_ok { prim.uvs.get(i).copied().unwrap_or_default() } else { [0.0, 0.0] };
+                    let uv = transform.map_or(uv, |t| transform_uv(uv, &t));
                     if !uv.iter().all(|c| c.is_finite()) {
                         return Err(Error::Refused(format!(
                             "{FORMAT_ID}: {what}, primitive {k}: vertex {i} has a non-finite texture coordinate"
@@ -714,6 +727,14 @@ fn merge_quads(tris: Vec<Vec<PolyVertex>>, positions: &[[f32; 3]]) -> Vec<Vec<Po
         }
     }
     out
+}
+
+/// `uv` through a `KHR_texture_transform`: translation · rotation · scale · uv, with the rotation matrix of the
+/// extension's GLSL (`mat3(cos, sin, 0, −sin, cos, 0, …)`, column-major), as relic's RSM export writes it.
+fn transform_uv(uv: [f32; 2], t: &TextureTransform) -> [f32; 2] {
+    let (u, v) = (uv[0] * t.scale[0], uv[1] * t.scale[1]);
+    let (sin, cos) = t.rotation.sin_cos();
+    [cos * u - sin * v + t.offset[0], sin * u + cos * v + t.offset[1]]
 }
 
 /// A skinned vertex at rest: Σ weight × (joint world × inverse bind) × p, weights normalised; a vertex
