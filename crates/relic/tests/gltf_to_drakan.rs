@@ -776,3 +776,63 @@ fn a_texture_transform_is_baked_into_the_uvs() {
     let got = [corner.uv[0].get(), corner.uv[1].get()];
     assert!((got[0] + 0.5).abs() < 1e-6 && (got[1] - (1.0 - 2.25)).abs() < 1e-6, "{got:?}");
 }
+
+// ---------------------------------------------------------------------------------------------------------
+// Files Blender wrote (crates/relic/tests/gltf_foreign, made by its make.py from the hand-written glTF)
+
+fn blender(name: &str) -> Option<(Vec<u8>, PathBuf)> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/gltf_foreign").join(name);
+    match std::fs::read(&path) {
+        Ok(bytes) => Some((bytes, path)),
+        Err(_) => {
+            eprintln!("skipped: {} is missing", path.display());
+            None
+        }
+    }
+}
+
+/// Triangles with their texture and side flag left out: the geometry alone.
+fn geometry(tris: Vec<Tri>) -> Vec<Tri> {
+    tris.into_iter().map(|t| Tri { texture: None, double_sided: false, ..t }).collect()
+}
+
+fn hand_triangles(offset_body: [f32; 3], offset_arm: [f32; 3]) -> Vec<Tri> {
+    let mut faces = hand_faces(BODY, offset_body);
+    faces.extend(hand_faces(ARM, offset_arm));
+    faces
+        .iter()
+        .flat_map(|f| {
+            [[f[0], f[1], f[2]], [f[0], f[2], f[3]]].map(|corners| Tri { corners, texture: None, double_sided: false })
+        })
+        .collect()
+}
+
+#[test]
+fn blenders_export_of_the_hand_file_packs_to_the_same_boxes() {
+    let Some((glb, path)) = blender("box_blender.glb") else { return };
+    validate(&[&path]);
+    let packed = from_gltf(&glb, &path, "Blender").unwrap();
+    let notes = packed.notes.join("\n");
+    for expected in ["TANGENT", "flattened", "baked"] {
+        assert_eq!(packed.notes.iter().filter(|n| n.contains(expected)).count(), 1, "{expected}: {notes}");
+    }
+    let m = &models(&packed.model)[0];
+    assert_same_triangles("blender", &hand_triangles([0.0; 3], ARM_OFFSET), &geometry(triangles(m)));
+    assert_eq!(m.vertices.len(), 16);
+    assert_bounds("blender", m);
+}
+
+#[test]
+fn a_skinned_blender_model_packs_in_its_rest_pose() {
+    let Some((glb, path)) = blender("box_skinned.glb") else { return };
+    validate(&[&path]);
+    let packed = from_gltf(&glb, &path, "Rig").unwrap();
+    let notes = packed.notes.join("\n");
+    for expected in ["skinned", "flattened"] {
+        assert_eq!(packed.notes.iter().filter(|n| n.contains(expected)).count(), 1, "{expected}: {notes}");
+    }
+    let m = &models(&packed.model)[0];
+    // At rest each box stands where the hand file places it (Blender's floats: within 1e-5).
+    assert_same_triangles("rig", &hand_triangles([0.0; 3], ARM_OFFSET), &geometry(triangles(m)));
+    assert_bounds("rig", m);
+}
