@@ -497,9 +497,9 @@ fn the_hand_written_gltf_packs_to_a_model_that_reads_back_exactly() {
     validate(&[&glb]);
     let packed = from_gltf(&std::fs::read(&glb).unwrap(), &glb, "Hand").unwrap();
     let notes = packed.notes.join("\n");
-    // The hierarchy is flattened (two mesh nodes), the arm's translation baked; the clip is dropped by
-    // nature (a static model); one new texture; smooth shading taken by default.
-    for expected in ["flattened", "baked", "no reference into a .txd", "smooth", "width of 4"] {
+    // The hierarchy is flattened (two mesh nodes), the arm's translation baked, the clip dropped (a static
+    // model has none); one new texture; smooth shading taken by default.
+    for expected in ["flattened", "baked", "no reference into a .txd", "smooth", "width of 4", "1 clip(s) dropped"] {
         assert_eq!(packed.notes.iter().filter(|n| n.contains(expected)).count(), 1, "{expected}: {notes}");
     }
     let models = models(&packed.model);

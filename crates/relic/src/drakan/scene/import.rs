@@ -16,14 +16,15 @@
 //! - One model: every mesh the scene's nodes place (reached from the scene's roots; nodes outside the scene,
 //!   such as relic's further LODs of a character, are left out) is merged into it, each primitive's vertices
 //!   moved by its node's world transform (noted when one is not the identity; a mirroring one also swaps
-//!   the triangles' order, so they still face out); the node hierarchy is not kept (noted). A skinned mesh is written as the scene shows it at rest (each vertex moved by its joints'
-//!   world × inverse bind matrices, weighted), its joints and weights dropped (noted): relic writes static
-//!   models, not characters (0x0208).
+//!   the triangles' order, so they still face out); the node hierarchy is not kept (noted). A skinned mesh
+//!   is written as the scene shows it at rest (each vertex moved by its joints' world × inverse bind
+//!   matrices, weighted), its joints and weights dropped (noted): relic writes static models, not
+//!   characters (0x0208). Clips are dropped (noted): a static model has no animation.
 //! - Vertices: corners at the same position (bit for bit, after the transform) share one 0x0203 vertex;
 //!   UVs live on the polygon corners. UV set 0 is kept; a primitive without UVs gets (0, 0) (noted); a
-//!   material's `KHR_texture_transform` is applied to them (noted).
-//!   Normals are dropped (Drakan shades from the 0x0200 flags); vertex colours, morph targets and other
-//!   attributes are dropped, one note per kind.
+//!   material's `KHR_texture_transform` is applied to them (noted). Normals are dropped (Drakan shades
+//!   from the 0x0200 flags); vertex colours, morph targets and other attributes are dropped, one note per
+//!   kind (the glTF reader notes those it does not read: `TANGENT`, `TEXCOORD_1`, …).
 //! - Limits: 65,535 vertices (u16 count of 0x0203, u16 polygon corner indices), 65,535 polygons (u16 count of
 //!   0x0204), 65,535 textures (u16 polygon texture index): more is refused, naming the mesh and the limit. A
 //!   non-finite position is refused naming the mesh and node.
@@ -430,6 +431,10 @@ pub fn from_scene(scene: &Scene, stem: &str) -> Result<Packed> {
         return Err(Error::Refused(format!(
             "{FORMAT_ID}: the glTF's scene places no mesh: there is no model to write"
         )));
+    }
+    if !scene.animations.is_empty() {
+        let n = scene.animations.len();
+        notes.once("clips", || format!("{n} clip(s) dropped: a Drakan static model has no animation"));
     }
     if outside > 0 {
         notes.once("outside", || {
