@@ -213,6 +213,18 @@ def test_ragnarok_models():
         info = relic.open(out).info()
         check_equal(f"exported {name}: format, version, meshes", (info["format"], info["version"], info["meshes"]), ("ro-rsm", export_version, 1))
 
+    # Textures from a folder (relic's --textures): the texture embedded, then packed into the .blend.
+    reset()
+    folder = os.path.join(OUT, "textures")
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(SAMPLES, "ragnarok/wall.bmp"), "rb") as src, open(os.path.join(folder, "stone.bmp"), "wb") as dst:
+        dst.write(src.read())
+    import_sample("ragnarok/pyramid.rsm2", textures=folder)
+    got = counts("pyramid.rsm2")
+    check_equal("pyramid.rsm2 with textures: images, packed", (got["images"], got["packed_images"]), (1, 1))
+    info = relic.open(os.path.join(folder, "stone.bmp")).info()
+    check_equal("pyramid.rsm2 with textures: image size", tuple(bpy.data.images[0].size), (info["width"], info["height"]))
+
 
 def test_drakan_models():
     reset()
