@@ -25,7 +25,7 @@ from bpy.props import BoolProperty, EnumProperty, FloatVectorProperty, StringPro
 from bpy_extras.io_utils import ExportHelper, ImportHelper
 
 # The files the import offers: what relic converts to a glTF scene.
-IMPORT_EXTENSIONS = (".mod", ".rsm", ".rsm2", ".lvl", ".mp", ".mpr")
+IMPORT_EXTENSIONS = (".mod", ".rsm", ".rsm2", ".rsw", ".gnd", ".lvl", ".mp", ".mpr", ".sec")
 
 # relic names a figure's 8 morph extremes `extreme0` … `extreme7`, in the FIG's order; ei_figer names the same
 # 8 morph components (its collections) so, in the same order: the base, strength and dexterity extremes, the
@@ -149,8 +149,8 @@ def tidy_actions(new_actions):
 
 
 class IMPORT_SCENE_OT_relic(bpy.types.Operator, ImportHelper):
-    """Import a game model, map or terrain through relic (Evil Islands .mod/.mp, Ragnarok .rsm/.rsm2, Drakan
-    .mod/.lvl)"""
+    """Import a game model, map or terrain through relic (Evil Islands .mod/.mp/.mpr/.sec, Ragnarok
+    .rsm/.rsm2/.rsw/.gnd, Drakan .mod/.lvl)"""
 
     bl_idname = "import_scene.relic"
     bl_label = "Import game model (relic)"
@@ -396,7 +396,7 @@ def export_file(context, relic, path, target, use_selection=False, ei_names=True
 
 
 def menu_import(self, context):
-    self.layout.operator(IMPORT_SCENE_OT_relic.bl_idname, text="relic: game model (.mod .rsm .rsm2 .lvl .mp)")
+    self.layout.operator(IMPORT_SCENE_OT_relic.bl_idname, text="relic: game model (.mod .rsm .rsw .lvl .mp …)")
 
 
 def menu_export(self, context):

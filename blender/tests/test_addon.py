@@ -274,10 +274,26 @@ def test_evil_islands_map():
     check_vertex("isle.mp land", land, 0, (0.0, 0.0, 5.526207447052002), gltf_vertex(glb, land.data.name))
 
 
+def test_ragnarok_map():
+    # A whole map: ground, water, its placed models (one mesh per model file, many nodes), lights, sounds and
+    # effects as empties, the walkability overlay.
+    path = import_sample("ragnarok/map.rsw")
+    check_equal(
+        "map.rsw",
+        counts("map.rsw"),
+        # ground 96 + water 4 + walkability 80 + pyramid.rsm placed twice, 18 each; tower.rsm is missing.
+        {"objects": 23, "meshes": 5, "vertices": 216, "shape_keys": 0, "armatures": 0, "actions": 0, "images": 0, "packed_images": 0},
+    )
+    check_equal("map.rsw lights", sum(1 for ob in bpy.data.objects if ob.type == "LIGHT"), 2)
+    water = bpy.data.objects["water.001"]
+    (glb,) = relic_glb(path, "map.rsw")
+    check_vertex("map.rsw water", water, 0, (15.0, 10.0, -5.0), gltf_vertex(glb, water.data.name))
+
+
 def main():
     install_addon()
     failed = []
-    for test in (test_evil_islands_figure, test_ragnarok_models, test_drakan_models, test_evil_islands_map):
+    for test in (test_evil_islands_figure, test_ragnarok_models, test_drakan_models, test_evil_islands_map, test_ragnarok_map):
         reset()
         print(f"--- {test.__name__}")
         try:
