@@ -384,10 +384,15 @@ def export_file(context, relic, path, target, use_selection=False, ei_names=True
                 filepath=glb,
                 export_format="GLB",
                 use_selection=use_selection,
-                export_animations=True,
+                # A Drakan static model has no clips (relic would drop them with a note).
+                export_animations=fmt != "drakan-srsc",
                 export_morph=True,
                 export_skins=True,
                 export_apply=False,
+                # relic's glTF extras (imported as custom properties) carry what the game format holds and glTF
+                # does not: a figure's bone offsets and FIG header, a Drakan model's name, id, shading and
+                # texture references; written back, they make `relic.pack` keep them.
+                export_extras=True,
             )
             return relic.pack(fmt, glb, path, force=force, version=version)
     finally:

@@ -247,7 +247,14 @@ def test_drakan_models():
     assert bpy.ops.export_scene.relic(filepath=out, game="DRAKAN", use_selection=True) == {"FINISHED"}
     info = relic.open(out).info()
     check_equal("exported Crate.mod: format", info["format"], "drakan-srsc")
-    check_equal("exported Crate.mod: records", info["record_types"].get("0x0203 model_vertices"), 1)
+    check_equal(
+        "exported Crate.mod: records",
+        {k: v for k, v in info["record_types"].items() if k.split()[0] in ("0x0200", "0x0203", "0x0204", "0x0206", "0x0207")},
+        {"0x0200 model_name": 1, "0x0203 model_vertices": 1, "0x0204 model_polygons": 1, "0x0206 model_textures": 1, "0x0207 model_bounds": 1},
+    )
+    # relic's extras came back through Blender (custom properties, exported again): the model keeps its
+    # texture references into Sample.txd, so no .txd of new textures is written beside it.
+    check_equal("exported Crate.mod: a Crate.txd beside it", os.path.exists(os.path.join(OUT, "export", "Crate.txd")), False)
 
     reset()
     path = import_sample("drakan/Sample.lvl")
