@@ -74,7 +74,9 @@ fn missing() -> Option<String> {
     let expr: &std::ffi::OsStr = "import numpy".as_ref();
     match blender(&["--python-expr".as_ref(), expr], &[], Duration::from_secs(120)) {
         Some((true, _)) => None,
-        _ => Some("Blender's Python has no numpy, which its glTF importer needs (apt-get install python3-numpy)".into()),
+        _ => {
+            Some("Blender's Python has no numpy, which its glTF importer needs (apt-get install python3-numpy)".into())
+        }
     }
 }
 
