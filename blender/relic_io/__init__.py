@@ -358,7 +358,8 @@ class EXPORT_SCENE_OT_relic(bpy.types.Operator, ExportHelper):
             self.report({"ERROR"}, str(err))
             return {"CANCELLED"}
         for note in result.get("notes", []):
-            self.report({"WARNING"}, note)
+            # "wrote unit.bon beside it" is news; the other notes say what the game format could not hold.
+            self.report({"INFO"} if note.startswith("wrote ") else {"WARNING"}, note)
         self.report({"INFO"}, f"wrote {result['output']} ({target[0]}, {result['bytes']} bytes)")
         return {"FINISHED"}
 

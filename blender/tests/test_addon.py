@@ -189,6 +189,13 @@ def test_evil_islands_figure():
     bpy.ops.import_scene.relic(filepath=out)
     check_equal("unit.mod exported and imported again", counts("unit.mod")["shape_keys"], 18)
     check_equal("unit.mod exported and imported again: vertex 0", tuple(bpy.data.objects["body"].data.vertices[0].co), (1.0, 0.0, 0.0))
+    # The extremes went through Blender as ei_figer-named shape keys and came back as the figure's morphs.
+    check_equal(
+        "unit.mod exported and imported again: shape key str vertex 3",
+        tuple(bpy.data.objects["body"].data.shape_keys.key_blocks["str"].data[3].co),
+        co,
+    )
+    check_equal("unit.mod exported and imported again: actions", [a.name for a in bpy.data.actions], ["idle"])
 
 
 def test_ragnarok_models():
@@ -211,7 +218,11 @@ def test_ragnarok_models():
         out = os.path.join(OUT, "export", "rt_" + name)
         assert bpy.ops.export_scene.relic(filepath=out) == {"FINISHED"}
         info = relic.open(out).info()
-        check_equal(f"exported {name}: format, version, meshes", (info["format"], info["version"], info["meshes"]), ("ro-rsm", export_version, 1))
+        check_equal(
+            f"exported {name}: format, version, meshes, faces",
+            (info["format"], info["version"], info["meshes"], info["faces"]),
+            ("ro-rsm", export_version, 1, relic.open(path).info()["faces"]),
+        )
 
     # Textures from a folder (relic's --textures): the texture embedded, then packed into the .blend.
     reset()
