@@ -308,10 +308,31 @@ def test_ragnarok_map():
     check_vertex("map.rsw water", water, 0, (15.0, 10.0, -5.0), gltf_vertex(glb, water.data.name))
 
 
+def test_errors():
+    # What relic refuses is Blender's error report, and nothing is left in the scene.
+    for rel in ("ragnarok/wall.bmp", "evil_islands/settings.reg"):
+        try:
+            bpy.ops.import_scene.relic(filepath=os.path.join(SAMPLES, rel))
+        except RuntimeError as err:
+            message = str(err)
+        else:
+            raise AssertionError(f"{rel} imported")
+        assert message.startswith("Error: "), message
+        print(f"ok  {rel}: refused: {message.splitlines()[0]}")
+        check_equal(f"{rel}: objects, collections left", (len(bpy.data.objects), len(bpy.data.collections)), (0, 0))
+    try:
+        bpy.ops.export_scene.relic(filepath=os.path.join(OUT, "export", "x.obj"))
+    except RuntimeError as err:
+        assert "relic writes .mod, .rsm and .rsm2 files" in str(err), err
+        print("ok  x.obj: export refused")
+    else:
+        raise AssertionError("x.obj exported")
+
+
 def main():
     install_addon()
     failed = []
-    for test in (test_evil_islands_figure, test_ragnarok_models, test_drakan_models, test_evil_islands_map, test_ragnarok_map):
+    for test in (test_evil_islands_figure, test_ragnarok_models, test_drakan_models, test_evil_islands_map, test_ragnarok_map, test_errors):
         reset()
         print(f"--- {test.__name__}")
         try:
