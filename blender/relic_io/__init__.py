@@ -29,7 +29,9 @@ IMPORT_EXTENSIONS = (".mod", ".rsm", ".rsm2", ".rsw", ".gnd", ".lvl", ".mp", ".m
 
 # relic names a figure's 8 morph extremes `extreme0` … `extreme7`, in the FIG's order; ei_figer names the same
 # 8 morph components (its collections) so, in the same order: the base, strength and dexterity extremes, the
-# "unique" one (both), then the four of them scaled (the tall figure).
+# "unique" one (both), then the four of them scaled (the tall figure). Which of strength and dexterity the
+# extremes 1 and 2 are is unsettled between public readers: relic's --morph reads extreme 1 as dexterity, so
+# the names follow ei_figer (what its users expect), not the import panel's STR/DEX.
 EI_MORPH_NAMES = ("base", "str", "dex", "unique", "base(scaled)", "str(scaled)", "dex(scaled)", "unique(scaled)")
 
 
@@ -186,6 +188,12 @@ class IMPORT_SCENE_OT_relic(bpy.types.Operator, ImportHelper):
         description="Pack the imported textures into the .blend",
         default=True,
     )
+
+    def invoke(self, context, event):
+        # Blender 4.1+: a file dropped on the 3D view (IO_FH_relic) comes with its path: ask for the options only.
+        if bpy.app.version >= (4, 1, 0) and self.filepath and os.path.isfile(self.filepath):
+            return context.window_manager.invoke_props_dialog(self)
+        return ImportHelper.invoke(self, context, event)
 
     def draw(self, context):
         layout = self.layout
