@@ -4,10 +4,11 @@
 //!
 //! It needs `blender` on PATH with numpy for Blender's glTF importer (Debian: `apt-get install blender
 //! python3-numpy`) and the `relic` Python package: `RELIC_PY_SITE` names the folder it is installed in
-//! (`pip install --target DIR ./python`, or a venv's `site-packages`), as `.ci/run` sets it. Without
-//! `RELIC_PY_SITE` the add-on runs over `blender/tests/support`'s stand-in package, which calls this
-//! build's `relic` binary, and the test says so. Where Blender or numpy is missing the test says so and
-//! skips; under CI (`CI` set) each of these is a failure.
+//! (`pip install --target DIR ./python`, or a venv's `site-packages`); else the venv `.ci/run` builds it
+//! in (`<target>/python-venv`) when it holds the package. Without either the add-on runs over
+//! `blender/tests/support`'s stand-in package, which calls this build's `relic` binary, and the test says
+//! so. Where Blender or numpy is missing the test says so and skips; under CI (`CI` set) each of these is a
+//! failure.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -80,6 +81,16 @@ fn missing() -> Option<String> {
     }
 }
 
+/// The site-packages of `.ci/run`'s venv (`<target>/python-venv`) when the relic package is installed there.
+fn venv_site() -> Option<PathBuf> {
+    let lib = Path::new(env!("CARGO_TARGET_TMPDIR")).join("../python-venv/lib");
+    std::fs::read_dir(lib)
+        .ok()?
+        .filter_map(|e| e.ok())
+        .map(|e| e.path().join("site-packages"))
+        .find(|site| site.join("relic/__init__.py").is_file())
+}
+
 #[test]
 fn blender_addon_imports_and_exports_every_sample_model() {
     if let Some(why) = missing() {
@@ -96,8 +107,14 @@ fn blender_addon_imports_and_exports_every_sample_model() {
     let results = out.join("results");
     let mut args: Vec<std::ffi::OsString> = vec!["--python".into(), script.into(), "--".into()];
     args.extend(["--samples".into(), samples.into(), "--out".into(), results.into()]);
-    match std::env::var_os("RELIC_PY_SITE") {
-        Some(site) => args.extend(["--pythonpath".into(), site]),
+    let mut package = None;
+    match std::env::var_os("RELIC_PY_SITE").map(PathBuf::from).or_else(venv_site) {
+        Some(site) => {
+            let site = std::fs::canonicalize(&site).unwrap_or(site);
+            say(&format!("the Blender add-on test runs over the relic package in {}", site.display()));
+            package = Some(site.join("relic"));
+            args.extend(["--pythonpath".into(), site.into()]);
+        }
         None => {
             assert!(!under_ci(), "CI must run the Blender add-on test over the relic package: set RELIC_PY_SITE");
             say("the Blender add-on test runs over the CLI stand-in (blender/tests/support): RELIC_PY_SITE names no installed relic package");
@@ -108,6 +125,13 @@ fn blender_addon_imports_and_exports_every_sample_model() {
     let (ok, text) = blender(&args, &[("BLENDER_USER_SCRIPTS", &scripts)], Duration::from_secs(600))
         .expect("Blender finishes the add-on test within 10 minutes");
     assert!(ok && text.contains("all add-on tests passed"), "the Blender add-on test failed:\n{text}");
+    // The package under test is the one named, not another one Blender's Python finds first.
+    if let Some(package) = package {
+        assert!(
+            text.contains(&format!(" from {}\n", package.display())),
+            "relic was not taken from {package:?}:\n{text}"
+        );
+    }
     // The add-on ran from the zip Blender installed, not from the repository's folder.
     assert!(text.contains(&format!("add-on relic_io from {}", scripts.join("addons/relic_io").display())), "{text}");
 }
