@@ -17,6 +17,7 @@
 //!   clip plays. Morphing frames become morph targets of their own, one per frame, whose weights the clip
 //!   steps through, when their vertex count is the part's position count (else they are left out, noted).
 
+pub mod import;
 pub mod scene;
 
 use std::path::Path;

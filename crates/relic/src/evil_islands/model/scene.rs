@@ -118,11 +118,17 @@ pub fn to_scene(figure: &Figure, morph: [f32; 3], note: &mut dyn FnMut(String)) 
         };
         // Taken, not copied: each list is the node's own.
         let children = tree.children.get_mut(i).map(std::mem::take).unwrap_or_default();
+        // The offsets of every extreme (game axes), so that `relic pack` writes the `.bon` back whole.
+        let extras = bone.filter(|b| !b.offsets.is_empty()).map_or(serde_json::Value::Null, |b| {
+            let offsets: Vec<[f32; 3]> = b.offsets.iter().map(|v| v.map(|c| c.get())).collect();
+            serde_json::json!({ "evil_islands": { "bone_offsets": offsets } })
+        });
         scene.nodes.push(Node {
             name: link.name.clone(),
             transform: Transform::Trs { translation, rotation: [0.0, 0.0, 0.0, 1.0], scale: [1.0; 3] },
             children,
             mesh,
+            extras,
             ..Default::default()
         });
     }
@@ -284,5 +290,9 @@ fn part_mesh(name: &str, part: &fig::Fig, morph: [f32; 3], anims: &[(&str, &anm:
             prim.morph_targets.push(MorphTarget { name: frame_target(clip, k), positions, normals: vec![] });
         }
     }
-    (Mesh { name: name.to_string(), primitives: vec![prim], ..Default::default() }, dropped)
+    // The FIG header fields glTF has no place for, so that `relic pack` writes them back.
+    let extras = serde_json::json!({ "evil_islands": {
+        "group": part.group, "texture_index": part.texture_index, "unk_0x1c": part.unk_0x1c
+    } });
+    (Mesh { name: name.to_string(), primitives: vec![prim], extras }, dropped)
 }

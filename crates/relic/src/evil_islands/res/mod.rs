@@ -106,6 +106,16 @@ impl Codec for ResCodec {
         Some(ConvertOptions { siblings: Some(std::sync::Arc::new(siblings)), ..opts.clone() })
     }
 
+    /// A glTF packs to a figure (`-o unit.mod`, with `unit.bon`, `unit.anm`, `unit.mmp` beside it):
+    /// `evil_islands::model::import`.
+    fn pack_input(&self, input_name: &str, content: &[u8], request: &PackRequest) -> Result<Vec<u8>> {
+        crate::evil_islands::model::import::pack_gltf(input_name, content, request)
+    }
+
+    fn pack_sources(&self) -> &'static [&'static str] {
+        &["glb", "gltf"]
+    }
+
     fn pack_folder(&self, files: Vec<FolderFile>, request: &PackRequest, out: &mut dyn std::io::Write) -> Result<u64> {
         // Extraction gave extensionless entries of a .bon/.anm archive their parent's extension; take it
         // off again so that extract + pack gives the same names.
@@ -201,6 +211,14 @@ impl Codec for WholeCodec {
 
     fn pack_folder(&self, files: Vec<FolderFile>, request: &PackRequest, out: &mut dyn std::io::Write) -> Result<u64> {
         ResCodec.pack_folder(files, request, out)
+    }
+
+    fn pack_input(&self, input_name: &str, content: &[u8], request: &PackRequest) -> Result<Vec<u8>> {
+        ResCodec.pack_input(input_name, content, request)
+    }
+
+    fn pack_sources(&self) -> &'static [&'static str] {
+        ResCodec.pack_sources()
     }
 
     fn converts_whole(&self) -> bool {
