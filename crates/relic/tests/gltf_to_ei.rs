@@ -288,3 +288,293 @@ fn corpus_figures_round_trip() {
     }
     assert_eq!(count, 10);
 }
+
+/// The sample figure with a second clip whose part has morphing frames (one shift per position, the
+/// padding lanes included): they come back as frames of the same part in the same clip.
+#[test]
+fn morphing_frames_round_trip() {
+    let dir = samples();
+    let read = |n: &str| std::fs::read(dir.join(n)).unwrap();
+    let mut original = figure("unit", &read("unit.mod"), Some(&read("unit.bon")), Some(&read("unit.anm")), None);
+    let body = original.part("body").unwrap().clone();
+    let n = body.position_count();
+    let f = |x: f32| relic::codec::float::F32::new(x);
+    let frames: Vec<Vec<relic::evil_islands::anm::Vec3>> =
+        (0..3).map(|k| (0..n).map(|i| [f(0.1 * k as f32), f(i as f32 * 0.01), f(-0.5 * k as f32)]).collect()).collect();
+    let mut anm = relic::evil_islands::anm::Anm {
+        rotations: vec![Default::default(); 2],
+        morph_vertex_count: Some(n as u32),
+        morph_frames: frames,
+        ..Default::default()
+    };
+    for q in &mut anm.rotations {
+        q.w = f(1.0);
+    }
+    original.animations.push(("wave".into(), vec![("body".into(), anm)]));
+    let tmp = tempfile::tempdir().unwrap();
+    let (back, notes, _) = round_trip("unit", &original, tmp.path());
+    assert!(notes.is_empty(), "{notes:?}");
+    let (_, parts) = back.animations.iter().find(|(c, _)| c == "wave").unwrap();
+    assert_eq!(parts[0].1.morph_frames.len(), 3);
+}
+
+fn trs(t: [f32; 3], r: [f32; 4], s: [f32; 3]) -> Transform {
+    Transform::Trs { translation: t, rotation: r, scale: s }
+}
+
+fn prim(positions: Vec<[f32; 3]>, indices: Vec<u32>) -> Primitive {
+    let n = positions.len();
+    Primitive {
+        normals: vec![[0.0, 1.0, 0.0]; n],
+        uvs: (0..n).map(|i| [i as f32 * 0.125, 1.0 - i as f32 * 0.0625]).collect(),
+        positions,
+        indices,
+        material: Some(0),
+        ..Default::default()
+    }
+}
+
+/// `q` rotating `v` (x, y, z, w).
+fn rotate(q: [f32; 4], v: [f32; 3]) -> [f32; 3] {
+    let [x, y, z, w] = q;
+    let u = [x, y, z];
+    let cross = |a: [f32; 3], b: [f32; 3]| [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+    let t = cross(u, v).map(|c| 2.0 * c);
+    let c = cross(u, t);
+    [v[0] + w * t[0] + c[0], v[1] + w * t[1] + c[1], v[2] + w * t[2] + c[2]]
+}
+
+/// Game axes of a glTF vector, written out here: (x, y, z) → (x, −z, y).
+fn game(v: [f32; 3]) -> [f32; 3] {
+    [v[0], -v[2], v[1]]
+}
+
+/// A glTF as another tool writes it: a root node with rotation and scale (TRS) whose mesh has two
+/// primitives (one with vertex colours, one without normals), a child with three morph targets
+/// (not relic's 8 extremes), and a clip with LINEAR rotation, STEP translation and LINEAR weight keys at
+/// times that are not 15 per second. Everything comes back placed as the glTF places it, resampled at 15
+/// per second, with one note per kind.
+#[test]
+fn foreign_scene_packs_with_notes() {
+    let h = std::f32::consts::FRAC_1_SQRT_2;
+    let root_q = [0.0, h, 0.0, h]; // 90° about +y
+    let mut box_a = prim(vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [1.0, 0.0, 1.0], [0.0, 0.0, 1.0]], vec![0, 1, 2, 0, 2, 3]);
+    box_a.colors = vec![[1.0, 0.0, 0.0, 1.0]; 4];
+    let mut box_b = prim(vec![[0.0, 1.0, 0.0], [1.0, 1.0, 0.0], [1.0, 1.0, 1.0]], vec![0, 1, 2]);
+    box_b.normals.clear();
+    let mut arm = prim(vec![[0.0, 0.0, 0.0], [0.5, 0.0, 0.0], [0.0, 0.5, 0.0]], vec![0, 1, 2]);
+    for name in ["a", "b", "c"] {
+        arm.morph_targets.push(MorphTarget {
+            name: name.into(),
+            positions: vec![[0.0, 0.0, 0.0], [0.0, 0.25, 0.0], [0.0, 0.0, 0.0]],
+            normals: vec![],
+        });
+    }
+    let image = relic::asset::Image::single(8, 8, [10u8, 20, 30, 128].repeat(64), (0, 0), vec![]);
+    let scene = Scene {
+        nodes: vec![
+            Node {
+                name: "root".into(),
+                transform: trs([0.0, 1.0, 0.0], root_q, [2.0; 3]),
+                children: vec![1],
+                mesh: Some(0),
+                ..Default::default()
+            },
+            Node {
+                name: "arm".into(),
+                transform: trs([1.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0], [1.0; 3]),
+                mesh: Some(1),
+                ..Default::default()
+            },
+        ],
+        roots: vec![0],
+        meshes: vec![
+            Mesh { name: "box".into(), primitives: vec![box_a, box_b], ..Default::default() },
+            Mesh { name: "armmesh".into(), primitives: vec![arm], ..Default::default() },
+        ],
+        materials: vec![Material { texture: Some(0), ..Default::default() }],
+        textures: vec![Texture { name: "skin".into(), image }],
+        animations: vec![Animation {
+            name: "wave".into(),
+            channels: vec![
+                Channel {
+                    target: ChannelTarget::Node(1),
+                    times: vec![0.0, 1.0],
+                    values: ChannelValues::Rotation(vec![[0.0, 0.0, 0.0, 1.0], [0.0, 0.0, h, h]]),
+                    interpolation: Interpolation::Linear,
+                },
+                Channel {
+                    target: ChannelTarget::Node(1),
+                    times: vec![0.0, 0.5],
+                    values: ChannelValues::Translation(vec![[0.0; 3], [1.0, 0.0, 0.0]]),
+                    interpolation: Interpolation::Step,
+                },
+                Channel {
+                    target: ChannelTarget::Node(1),
+                    times: vec![0.0, 0.2],
+                    values: ChannelValues::MorphWeights(vec![vec![0.0, 0.0, 0.0], vec![1.0, 0.0, 0.0]]),
+                    interpolation: Interpolation::Linear,
+                },
+            ],
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    let mut notes = Vec::new();
+    let fig = import::from_scene(&scene, "thing", &mut |n| notes.push(n)).unwrap();
+    let files = import::write_figure(&fig, None, false, &mut |n| notes.push(n)).unwrap();
+    let text = notes.join("\n");
+    for kind in ["baked", "colours", "no normals", "no 8 morph extremes", "rest offset"] {
+        assert_eq!(notes.iter().filter(|n| n.contains(kind)).count(), 1, "{kind}: {text}");
+    }
+    let back = read_back("thing", &files);
+    let links: Vec<_> = back.lnk.links.iter().map(|l| (l.name.as_str(), l.parent.as_deref())).collect();
+    assert_eq!(links, [("root", None), ("arm", Some("root"))]);
+    // Root part: every glTF vertex at its world place, the root's offset added.
+    let root_off = back.bone("root").unwrap().offset(0).unwrap();
+    assert_eq!(root_off, game([0.0, 1.0, 0.0]));
+    let root = back.part("root").unwrap();
+    assert_eq!(root.triangles().count(), 3);
+    let p0 = root.morph_positions(0).unwrap();
+    let placed: Vec<[f32; 3]> = root
+        .vertices
+        .iter()
+        .map(|vc| {
+            let p = p0[usize::from(vc.position)];
+            [p[0] + root_off[0], p[1] + root_off[1], p[2] + root_off[2]]
+        })
+        .collect();
+    for v in [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [1.0, 0.0, 1.0], [0.0, 0.0, 1.0], [0.0, 1.0, 0.0], [1.0, 1.0, 1.0]] {
+        let w = rotate(root_q, v.map(|c| c * 2.0));
+        let want = game([w[0], w[1] + 1.0, w[2]]);
+        assert!(placed.iter().any(|p| (0..3).all(|a| (p[a] - want[a]).abs() < 1e-5)), "{want:?} in {placed:?}");
+    }
+    // All 8 extremes are the base; header bounds as computed.
+    assert!((1..8).all(|m| root.morph_positions(m) == root.morph_positions(0)));
+    check_header("root", root);
+    check_header("arm", back.part("arm").unwrap());
+    // The arm hangs 2 units along the root's turned x axis.
+    let arm_off = back.bone("arm").unwrap().offset(0).unwrap();
+    let want = game(rotate(root_q, [2.0, 0.0, 0.0]));
+    assert!((0..3).all(|a| (arm_off[a] - want[a]).abs() < 1e-6), "{arm_off:?} {want:?}");
+    // The clip: 16 rotation frames (0 to 1 s), 9 translation frames (0 to 0.5 s, STEP), 4 morphing frames.
+    let (_, parts) = &back.animations[0];
+    let a = &parts.iter().find(|(n, _)| n == "arm").unwrap().1;
+    assert_eq!((a.rotations.len(), a.translations.len(), a.morph_frames.len()), (16, 9, 4));
+    let q = a.rotations[15].xyzw();
+    // 90° about glTF z turned by the root's 90° about y is 90° about glTF x, which is game x.
+    assert!((q[0] - h).abs() < 1e-5 && q[1].abs() < 1e-5 && q[2].abs() < 1e-5 && (q[3] - h).abs() < 1e-5, "{q:?}");
+    let q7 = a.rotations[7].xyzw();
+    let angle = 2.0 * q7[3].clamp(-1.0, 1.0).acos();
+    assert!((angle - std::f32::consts::FRAC_PI_2 * 7.0 / 15.0).abs() < 1e-4, "slerp: {angle}");
+    let t = |k: usize| a.translations[k].map(|c| c.get());
+    assert_eq!(t(7), [0.0; 3]);
+    let moved = game(rotate(root_q, [2.0, 0.0, 0.0]));
+    assert!((0..3).all(|c| (t(8)[c] - moved[c]).abs() < 1e-6));
+    // Morphing frames: weight k/3 of target "a" (its 0.25 along y, turned and scaled by the root).
+    let arm_fig = back.part("arm").unwrap();
+    let shift = game(rotate(root_q, [0.0, 0.5, 0.0]));
+    for (k, frame) in a.morph_frames.iter().enumerate() {
+        let w = k as f32 / 3.0;
+        let moved: Vec<[f32; 3]> = arm_fig.vertices.iter().map(|vc| frame[usize::from(vc.position)].map(|c| c.get())).collect();
+        assert!(moved.iter().any(|s| (0..3).all(|c| (s[c] - w * shift[c]).abs() < 1e-5)), "frame {k}: {moved:?}");
+    }
+    // The texture has alpha: DXT3.
+    let tex = mmp::parse(files.texture.as_ref().unwrap()).unwrap();
+    assert_eq!(tex.header.fourcc.describe(), "dxt3");
+}
+
+/// A skinned mesh (JOINTS_0/WEIGHTS_0) is split into one part per joint: each triangle goes to the joint
+/// most of its corners are bound to, placed in that joint's space; the mesh's own node is left out.
+#[test]
+fn skinned_mesh_binds_rigidly() {
+    let mut p = prim(
+        vec![
+            [0.0, 0.0, 0.0],
+            [0.5, 0.0, 0.0],
+            [0.0, 0.5, 0.0],
+            [0.0, 1.0, 0.0],
+            [0.5, 1.0, 0.0],
+            [0.0, 1.5, 0.0],
+        ],
+        vec![0, 1, 2, 3, 4, 5, 2, 3, 4],
+    );
+    p.joints = vec![[0, 1, 0, 0], [0, 1, 0, 0], [0, 1, 0, 0], [1, 0, 0, 0], [1, 0, 0, 0], [1, 0, 0, 0]];
+    p.weights = vec![[0.9, 0.1, 0.0, 0.0]; 6];
+    let scene = Scene {
+        nodes: vec![
+            Node { name: "armature".into(), children: vec![1], ..Default::default() },
+            Node { name: "hip".into(), children: vec![2], ..Default::default() },
+            Node { name: "knee".into(), transform: trs([0.0, 1.0, 0.0], [0.0, 0.0, 0.0, 1.0], [1.0; 3]), ..Default::default() },
+            Node { name: "body".into(), mesh: Some(0), skin: Some(0), ..Default::default() },
+        ],
+        roots: vec![0, 3],
+        meshes: vec![Mesh { name: "legs".into(), primitives: vec![p], ..Default::default() }],
+        materials: vec![Material::default()],
+        skins: vec![Skin {
+            joints: vec![1, 2],
+            inverse_bind_matrices: vec![
+                [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0],
+                [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, -1.0, 0.0, 1.0],
+            ],
+        }],
+        ..Default::default()
+    };
+    let mut notes = Vec::new();
+    let fig = import::from_scene(&scene, "legs", &mut |n| notes.push(n)).unwrap();
+    assert_eq!(notes.iter().filter(|n| n.contains("strongest joint")).count(), 1, "{notes:?}");
+    assert!(notes.iter().any(|n| n.contains("without a FIG")), "{notes:?}");
+    let files = import::write_figure(&fig, None, false, &mut |_| {}).unwrap();
+    let back = read_back("legs", &files);
+    let names: Vec<&str> = back.lnk.links.iter().map(|l| l.name.as_str()).collect();
+    assert_eq!(names, ["armature", "hip", "knee"]);
+    assert_eq!(back.part("hip").unwrap().triangles().count(), 1);
+    let knee = back.part("knee").unwrap();
+    assert_eq!(knee.triangles().count(), 2);
+    // Knee vertices in the knee's space: glTF (0, 1.5, 0) is 0.5 above the knee, game z.
+    let p0 = knee.morph_positions(0).unwrap();
+    assert!(knee.vertices.iter().any(|vc| p0[usize::from(vc.position)] == [0.0, 0.0, 0.5]));
+    // The spanning triangle's hip corner is duplicated into the knee, 0.5 below it.
+    assert!(knee.vertices.iter().any(|vc| p0[usize::from(vc.position)] == [0.0, 0.0, -0.5]));
+    assert!(back.part("armature").is_none() && back.part("body").is_none());
+}
+
+/// Exactly 8 morph targets not named by relic are the extremes in order (noted); more positions than a
+/// 16-bit index reaches are refused naming node, mesh and limit.
+#[test]
+fn extremes_by_order_and_the_index_limit() {
+    let mut p = prim(vec![[0.0; 3], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]], vec![0, 1, 2]);
+    for m in 0..8 {
+        p.morph_targets.push(MorphTarget {
+            name: format!("Key {m}"),
+            positions: vec![[0.0, m as f32, 0.0]; 3],
+            normals: vec![],
+        });
+    }
+    let node = Node { name: "blob".into(), mesh: Some(0), ..Default::default() };
+    let scene = Scene {
+        nodes: vec![node.clone()],
+        roots: vec![0],
+        meshes: vec![Mesh { name: "blobmesh".into(), primitives: vec![p], ..Default::default() }],
+        ..Default::default()
+    };
+    let mut notes = Vec::new();
+    let fig = import::from_scene(&scene, "blob", &mut |n| notes.push(n)).unwrap();
+    assert!(notes.iter().any(|n| n.contains("in order")), "{notes:?}");
+    let part = &fig.parts[0].1;
+    assert_eq!(part.morph_positions(5).unwrap()[0], [0.0, 0.0, 5.0]);
+    check_header("blob", part);
+
+    let n = 70_002u32;
+    let positions: Vec<[f32; 3]> = (0..n).map(|i| [i as f32, 0.0, 0.0]).collect();
+    let indices: Vec<u32> = (0..n).collect();
+    let big = prim(positions, indices);
+    let scene = Scene {
+        nodes: vec![Node { name: "bignode".into(), mesh: Some(0), ..Default::default() }],
+        roots: vec![0],
+        meshes: vec![Mesh { name: "bigmesh".into(), primitives: vec![big], ..Default::default() }],
+        ..Default::default()
+    };
+    let e = import::from_scene(&scene, "big", &mut |_| {}).err().expect("refused").to_string();
+    assert!(e.contains("\"bignode\"") && e.contains("bigmesh") && e.contains("65536"), "{e}");
+}
