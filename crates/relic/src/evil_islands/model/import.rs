@@ -43,7 +43,8 @@
 //!   by the inverse bind matrix (vertices duplicated); the skinned mesh's node is left out when it has no
 //!   children (noted once).
 //! - **Texture** (`.mmp`): the base colour image of the first textured material. `--pixel-format` and
-//!   `--mips` choose; else the format the image records (relic's PNG text), else DXT1 when every pixel is
+//!   `--mips` choose; else the format and mip count the texture had (relic's export records them in the
+//!   material's `extras.evil_islands.texture_record` and the PNG's text), else DXT1 when every pixel is
 //!   opaque and DXT3 otherwise; sides that are not multiples of 4 cannot be DXT and are written ARGB8
 //!   (noted).
 
@@ -97,8 +98,8 @@ pub fn pack_gltf(input_name: &str, content: &[u8], request: &PackRequest) -> Res
         )));
     }
     let model = request.output_stem();
-    let scene = crate::import::gltf::read(content, std::path::Path::new(input_name))?;
     let mut note = |n: String| request.note(n);
+    let scene = crate::import::gltf::read_noted(content, std::path::Path::new(input_name), &mut note)?;
     let figure = from_scene(&scene, &model, &mut note)?;
     let files = write_figure(&figure, request.pixel_format.as_deref(), request.mips, &mut note)?;
     request.companion(format!("{model}.bon"), files.bones);
@@ -774,10 +775,19 @@ pub fn from_scene(scene: &Scene, model: &str, note: &mut dyn FnMut(String)) -> R
         .meshes
         .iter()
         .flat_map(|m| &m.primitives)
-        .filter_map(|p| p.material)
-        .filter_map(|m| scene.materials.get(m)?.texture)
-        .find_map(|t| scene.textures.get(t))
-        .map(|t| t.image.clone());
+        .filter_map(|p| scene.materials.get(p.material?))
+        .find_map(|m| Some((m, scene.textures.get(m.texture?)?)))
+        .map(|(material, t)| {
+            let mut image = t.image.clone();
+            // relic's export keeps the texture's record (pixel format, mip count) in the material.
+            let keyword = mmp::provenance::PNG_TEXT_KEYWORD;
+            if let Some(record) = material.extras.pointer("/evil_islands/texture_record").and_then(|v| v.as_str()) {
+                if !image.text.iter().any(|(k, _)| k == keyword) {
+                    image.text.push((keyword.to_string(), record.to_string()));
+                }
+            }
+            image
+        });
     let animations: Vec<Clip> =
         clip_names.into_iter().zip(anims).filter(|(_, parts)| !parts.is_empty()).collect();
     Ok(super::Figure {

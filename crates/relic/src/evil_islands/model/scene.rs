@@ -58,7 +58,13 @@ pub fn to_scene(figure: &Figure, morph: [f32; 3], note: &mut dyn FnMut(String)) 
         Material { name: figure.name.clone(), base_color: [0.8, 0.8, 0.8, 1.0], ..Default::default() },
         |image| {
             scene.textures.push(Texture { name: format!("{}.mmp", figure.name), image: image.clone() });
-            Material { name: figure.name.clone(), texture: Some(0), ..Default::default() }
+            // The texture's pixel format and mip count (its PNG's record), so that `relic pack` writes
+            // the `.mmp` back in them.
+            let record = image.text.iter().find(|(k, _)| k == crate::evil_islands::mmp::provenance::PNG_TEXT_KEYWORD);
+            let extras = record.map_or(serde_json::Value::Null, |(_, text)| {
+                serde_json::json!({ "evil_islands": { "texture_record": text } })
+            });
+            Material { name: figure.name.clone(), texture: Some(0), extras, ..Default::default() }
         },
     );
     scene.materials.push(material);
