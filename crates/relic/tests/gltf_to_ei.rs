@@ -571,3 +571,124 @@ fn extremes_by_order_and_the_index_limit() {
     let e = import::from_scene(&scene, "big", &mut |_| {}).err().expect("refused").to_string();
     assert!(e.contains("\"bignode\"") && e.contains("bigmesh") && e.contains("65536"), "{e}");
 }
+
+/// The hand-written glTF (`relic::testing::hand_gltf`, built without relic's exporter) packs to a figure
+/// that reads back exactly: the hierarchy, offsets, every box corner in game axes, the clip resampled at
+/// 15 per second (values computed here from the keys), the texture as DXT1 (opaque).
+#[test]
+fn hand_written_gltf_packs_exactly() {
+    use relic::testing::hand_gltf::*;
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("hand.glb");
+    std::fs::write(&path, box_two_bones_glb()).unwrap();
+    validate(&[&path]);
+    let scene = relic::import::gltf::read(&std::fs::read(&path).unwrap(), &path).unwrap();
+    let mut notes = Vec::new();
+    let fig = import::from_scene(&scene, "hand", &mut |n| notes.push(n)).unwrap();
+    let files = import::write_figure(&fig, None, false, &mut |n| notes.push(n)).unwrap();
+    assert_eq!(notes.len(), 2, "{notes:?}");
+    assert!(notes.iter().any(|n| n.contains("no 8 morph extremes")) && notes.iter().any(|n| n.contains("rest offset")));
+    let back = read_back("hand", &files);
+    let links: Vec<_> = back.lnk.links.iter().map(|l| (l.name.as_str(), l.parent.as_deref())).collect();
+    assert_eq!(links, [("body", None), ("arm", Some("body"))]);
+    assert!(back.bone("body").unwrap().offsets.iter().all(|o| o.map(|c| c.get()) == [0.0; 3]));
+    assert!(back.bone("arm").unwrap().offsets.iter().all(|o| o.map(|c| c.get()) == game(ARM_OFFSET)));
+    for (name, shape) in [("body", BODY), ("arm", ARM)] {
+        let part = back.part(name).unwrap();
+        check_header(name, part);
+        let (positions, normals, uvs) = box_vertices(shape);
+        assert_eq!(part.position_count(), 8, "{name}: the 8 corners, shared by the faces");
+        assert_eq!((part.vertices.len(), part.triangles().count()), (24, 12));
+        let p0 = part.morph_positions(0).unwrap();
+        let n = part.unit_normals();
+        let got: Vec<[u16; 3]> = part.triangles().collect();
+        let want: Vec<u16> = box_indices();
+        for (t, w) in got.iter().zip(want.chunks(3)) {
+            for (&v, &k) in t.iter().zip(w) {
+                let vc = part.vertices[usize::from(v)];
+                let k = usize::from(k);
+                assert_eq!(p0[usize::from(vc.position)], game(positions[k]), "{name}");
+                assert_eq!(n[usize::from(vc.normal)], game(normals[k]), "{name}");
+                let uv = part.texcoords[usize::from(vc.texcoord)];
+                assert_eq!([uv[0].get(), uv[1].get()], uvs[k], "{name}");
+            }
+        }
+    }
+    // The clip at k/15 s: the arm turns about glTF +Z (game −Y) to 90° at 0.5 s and back; the body rises
+    // 0.25 along glTF +Y (game +Z) and back.
+    let (clip, parts) = &back.animations[0];
+    assert_eq!(clip, "wave");
+    let arm = &parts.iter().find(|(n, _)| n == "arm").unwrap().1;
+    let body = &parts.iter().find(|(n, _)| n == "body").unwrap().1;
+    assert_eq!((arm.rotations.len(), arm.translations.len(), body.translations.len()), (16, 0, 16));
+    for k in 0..16 {
+        let t = k as f64 / 15.0;
+        let s = if t <= 0.5 { t / 0.5 } else { (1.0 - t) / 0.5 };
+        let half = s * std::f64::consts::FRAC_PI_4;
+        let q = arm.rotations[k];
+        let want = [half.cos(), 0.0, -half.sin(), 0.0];
+        let got = [q.w.get(), q.x.get(), q.y.get(), q.z.get()];
+        assert!((0..4).all(|c| (f64::from(got[c]) - want[c]).abs() < 1e-5), "frame {k}: {got:?} {want:?}");
+        let tr = body.translations[k].map(|c| c.get());
+        assert!(tr[0] == 0.0 && tr[1] == 0.0 && (f64::from(tr[2]) - 0.25 * s).abs() < 1e-6, "frame {k}: {tr:?}");
+    }
+    let tex = mmp::parse(files.texture.as_ref().unwrap()).unwrap();
+    assert_eq!((tex.header.fourcc.describe().as_str(), tex.header.width, tex.header.height), ("dxt1", 4, 4));
+}
+
+/// The hand-written glTF as another tool might write it (`.gltf` with its buffer beside it): the arm
+/// placed by a matrix instead of TRS (and so without the clip), extra attributes (`TEXCOORD_1`,
+/// `COLOR_0`), the arm's primitive also merged into the body's mesh. It packs with one note per kind, the merged primitive's corners in
+/// the body part.
+#[test]
+fn another_tools_gltf_packs_with_notes() {
+    use relic::testing::hand_gltf::*;
+    let tmp = tempfile::tempdir().unwrap();
+    let (text, mut bin) = box_two_bones_gltf("hand.bin");
+    let mut doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+    // A COLOR_0 of 24 grey RGBA floats after the buffer's data.
+    while bin.len() % 4 != 0 {
+        bin.push(0);
+    }
+    let start = bin.len();
+    bin.extend([0.5f32, 0.5, 0.5, 1.0].repeat(24).iter().flat_map(|f| f.to_le_bytes()));
+    doc["buffers"][0]["byteLength"] = bin.len().into();
+    let views = doc["bufferViews"].as_array_mut().unwrap();
+    views.push(serde_json::json!({"buffer": 0, "byteOffset": start, "byteLength": 24 * 16}));
+    let view = views.len() - 1;
+    let accessors = doc["accessors"].as_array_mut().unwrap();
+    accessors.push(serde_json::json!({"bufferView": view, "componentType": 5126, "count": 24, "type": "VEC4"}));
+    let color = accessors.len() - 1;
+    std::fs::write(tmp.path().join("hand.bin"), bin).unwrap();
+    // Another tool's clip would not animate a node placed by a matrix (glTF 2.0 §3.7.2.2): no clip here.
+    doc.as_object_mut().unwrap().remove("animations");
+    let arm_prim = doc["meshes"][1]["primitives"][0].clone();
+    let attrs = &mut doc["meshes"][1]["primitives"][0]["attributes"];
+    attrs["TEXCOORD_1"] = attrs["TEXCOORD_0"].clone();
+    attrs["COLOR_0"] = color.into();
+    doc["meshes"][0]["primitives"].as_array_mut().unwrap().push(arm_prim);
+    doc["nodes"][1].as_object_mut().unwrap().remove("translation");
+    let [x, y, z] = ARM_OFFSET;
+    doc["nodes"][1]["matrix"] = serde_json::json!([1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, x, y, z, 1.0]);
+    let path = tmp.path().join("hand.gltf");
+    std::fs::write(&path, doc.to_string()).unwrap();
+    validate(&[&path]);
+    let mut notes = Vec::new();
+    let scene =
+        relic::import::gltf::read_noted(&std::fs::read(&path).unwrap(), &path, &mut |n| notes.push(n)).unwrap();
+    let fig = import::from_scene(&scene, "hand", &mut |n| notes.push(n)).unwrap();
+    let files = import::write_figure(&fig, None, false, &mut |n| notes.push(n)).unwrap();
+    let text = notes.join("\n");
+    assert!(text.contains("TEXCOORD_1"), "{text}");
+    assert_eq!(notes.iter().filter(|n| n.contains("colours dropped")).count(), 1, "{text}");
+    let back = read_back("hand", &files);
+    assert!(back.bone("arm").unwrap().offsets.iter().all(|o| o.map(|c| c.get()) == game(ARM_OFFSET)));
+    let body = back.part("body").unwrap();
+    check_header("body", body);
+    assert_eq!((body.position_count(), body.vertices.len(), body.triangles().count()), (16, 48, 24));
+    let p0 = body.morph_positions(0).unwrap();
+    let (arm_positions, _, _) = box_vertices(ARM);
+    for p in arm_positions {
+        assert!(p0.contains(&game(p)), "{p:?}");
+    }
+}
