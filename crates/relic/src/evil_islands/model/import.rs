@@ -67,7 +67,7 @@ const U16_ENTRIES: usize = 1 << 16;
 /// Resampled keys of one channel (two hours at 15 per second).
 const MAX_FRAMES: usize = 108_000;
 /// Morphing shifts a part may hold over all its clips.
-const MAX_SHIFTS: usize = 1 << 24;
+const MAX_SHIFTS: usize = 1 << 22;
 /// Nodes of a figure (a LNK of more parts is refused).
 const MAX_PARTS: usize = 65_536;
 
@@ -667,7 +667,25 @@ pub fn from_scene(scene: &Scene, model: &str, note: &mut dyn FnMut(String)) -> R
         clip_names.push(name);
     }
 
+    // Each node's channels as (clip, channel), built once.
+    let mut by_node: Vec<Vec<(usize, usize)>> = vec![Vec::new(); n];
+    for (c, a) in scene.animations.iter().enumerate() {
+        for (k, ch) in a.channels.iter().enumerate() {
+            match ch.target {
+                ChannelTarget::Node(t) => {
+                    if let Some(list) = by_node.get_mut(t) {
+                        list.push((c, k));
+                    }
+                }
+                ChannelTarget::TextureTransform { .. } => {
+                    notes.once("uv-anim", || "texture transform keys dropped".into());
+                }
+            }
+        }
+    }
+
     // Parts.
+    let mut skin_split = SkinSplit::new();
     let mut lnk_links = Vec::with_capacity(order.len());
     let mut parts = Vec::new();
     let mut bones = Vec::with_capacity(order.len());
@@ -699,67 +717,78 @@ pub fn from_scene(scene: &Scene, model: &str, note: &mut dyn FnMut(String)) -> R
             }
         };
         bones.push((name.clone(), bon::Bon { offsets: offsets.into_iter().map(|v| v.map(F32::new)).collect() }));
-        // Morph weight channels of this part's geometry nodes, per clip.
-        let src_nodes: Vec<usize> = sources[i].iter().map(|s| s.node).collect();
-        // Animations.
-        let mut part_frames: Vec<Option<usize>> = vec![None; scene.animations.len()];
-        for (c, a) in scene.animations.iter().enumerate() {
-            let mut out = anm::Anm { morph_vertex_count: Some(0), ..Default::default() };
-            for ch in &a.channels {
-                match (ch.target, &ch.values) {
-                    (ChannelTarget::Node(t), ChannelValues::Rotation(v)) if t == i => {
-                        let k = frame_count(&ch.times, &format!("animation {:?}: node {:?} rotation", a.name, name))?;
-                        let (qp, qr) = (parent_rot(i), q_conj(rest_rotation(i)));
-                        let qr = if is_identity_linear(&world[i]) { [0.0, 0.0, 0.0, 1.0] } else { qr };
-                        out.rotations = (0..k)
-                            .map(|f| {
-                                let q = sample_quat(&ch.times, v, ch.interpolation, frame_time(f));
-                                let q = q_sandwich(qp, q_sandwich([0.0, 0.0, 0.0, 1.0], q, qr), q_conj(qp));
-                                let [x, y, z] = from_gltf([q[0] as f32, q[1] as f32, q[2] as f32]);
-                                anm::types::Quat { w: F32::new(q[3] as f32), x: F32::new(x), y: F32::new(y), z: F32::new(z) }
-                            })
-                            .collect();
-                    }
-                    (ChannelTarget::Node(t), ChannelValues::Translation(v)) if t == i => {
-                        let k = frame_count(&ch.times, &format!("animation {:?}: node {:?} translation", a.name, name))?;
-                        let lp = parent_linear(i);
-                        out.translations = (0..k)
-                            .map(|f| {
-                                let t = sample_vec3(&ch.times, v, ch.interpolation, frame_time(f));
-                                game(apply(&lp, t, 0.0)).map(F32::new)
-                            })
-                            .collect();
-                    }
-                    (ChannelTarget::Node(t), ChannelValues::Scale(_)) if t == i => {
-                        notes.once("scale-keys", || "scale keys dropped (parts are not scaled by animations)".into());
-                    }
-                    (ChannelTarget::Node(t), ChannelValues::MorphWeights(_)) if src_nodes.contains(&t) => {
-                        let k = frame_count(&ch.times, &format!("animation {:?}: node {:?} weights", a.name, name))?;
-                        part_frames[c] = Some(part_frames[c].unwrap_or(0).max(k));
-                    }
-                    (ChannelTarget::TextureTransform { .. }, _) => {
-                        notes.once("uv-anim", || "texture transform keys dropped".into());
-                    }
-                    _ => {}
+        // Animations: the node's own channels (rotation, translation) and the weight channels of the
+        // nodes whose geometry it takes, clip by clip (each channel visited once).
+        let mut clip_anms: std::collections::BTreeMap<usize, anm::Anm> = std::collections::BTreeMap::new();
+        let mut part_frames: std::collections::BTreeMap<usize, usize> = std::collections::BTreeMap::new();
+        for &(c, k) in &by_node[i] {
+            let (Some(a), Some(ch)) = (scene.animations.get(c), scene.animations.get(c).and_then(|a| a.channels.get(k)))
+            else {
+                continue;
+            };
+            let out = clip_anms.entry(c).or_insert_with(|| anm::Anm { morph_vertex_count: Some(0), ..Default::default() });
+            match &ch.values {
+                ChannelValues::Rotation(v) => {
+                    let k = frame_count(&ch.times, &format!("animation {:?}: node {:?} rotation", a.name, name))?;
+                    let (qp, qr) = (parent_rot(i), q_conj(rest_rotation(i)));
+                    let qr = if is_identity_linear(&world[i]) { [0.0, 0.0, 0.0, 1.0] } else { qr };
+                    out.rotations = (0..k)
+                        .map(|f| {
+                            let q = sample_quat(&ch.times, v, ch.interpolation, frame_time(f));
+                            let q = q_sandwich(qp, q_sandwich([0.0, 0.0, 0.0, 1.0], q, qr), q_conj(qp));
+                            let [x, y, z] = from_gltf([q[0] as f32, q[1] as f32, q[2] as f32]);
+                            anm::types::Quat { w: F32::new(q[3] as f32), x: F32::new(x), y: F32::new(y), z: F32::new(z) }
+                        })
+                        .collect();
                 }
-            }
-            if part_frames[c].is_some() || !out.rotations.is_empty() || !out.translations.is_empty() {
-                anims[c].push((name.clone(), out));
+                ChannelValues::Translation(v) => {
+                    let k = frame_count(&ch.times, &format!("animation {:?}: node {:?} translation", a.name, name))?;
+                    let lp = parent_linear(i);
+                    out.translations = (0..k)
+                        .map(|f| {
+                            let t = sample_vec3(&ch.times, v, ch.interpolation, frame_time(f));
+                            game(apply(&lp, t, 0.0)).map(F32::new)
+                        })
+                        .collect();
+                }
+                ChannelValues::Scale(_) => {
+                    notes.once("scale-keys", || "scale keys dropped (parts are not scaled by animations)".into());
+                }
+                _ => {}
             }
         }
+        for source in &sources[i] {
+            for &(c, k) in &by_node[source.node] {
+                let Some(ch) = scene.animations.get(c).and_then(|a| a.channels.get(k)) else { continue };
+                if matches!(ch.values, ChannelValues::MorphWeights(_)) {
+                    let what = format!("animation {:?}: node {:?} weights", scene.animations[c].name, name);
+                    let frames = frame_count(&ch.times, &what)?;
+                    let slot = part_frames.entry(c).or_insert(0);
+                    *slot = (*slot).max(frames);
+                    clip_anms.entry(c).or_insert_with(|| anm::Anm { morph_vertex_count: Some(0), ..Default::default() });
+                }
+            }
+        }
+        clip_anms.retain(|c, a| part_frames.contains_key(c) || !a.rotations.is_empty() || !a.translations.is_empty());
         if sources[i].is_empty() {
+            for (c, a) in clip_anms {
+                anims[c].push((name.clone(), a));
+            }
             bone_only += 1;
             continue;
         }
-        let part = build_part(scene, i, &name, &sources[i], &world[i], &part_frames, &mut notes)?;
+        let part_frames: Vec<(usize, usize)> = part_frames.into_iter().collect();
+        let part =
+            build_part(scene, i, &name, &sources[i], &world[i], &part_frames, &by_node, &mut skin_split, &mut notes)?;
         // Morphing frames into the clips' ANMs.
-        for (c, frames) in part.1.into_iter().enumerate() {
-            if let Some(frames) = frames {
-                if let Some((_, a)) = anims[c].iter_mut().find(|(n, _)| *n == name) {
-                    a.morph_vertex_count = Some(part.0.position_count() as u32);
-                    a.morph_frames = frames;
-                }
+        for (c, frames) in part.1 {
+            if let Some(a) = clip_anms.get_mut(&c) {
+                a.morph_vertex_count = Some(part.0.position_count() as u32);
+                a.morph_frames = frames;
             }
+        }
+        for (c, a) in clip_anms {
+            anims[c].push((name.clone(), a));
         }
         parts.push((name, part.0));
     }
@@ -821,7 +850,12 @@ fn extreme_targets(prim: &Primitive, notes: &mut Notes<'_>, mesh: &str) -> Optio
     None
 }
 
-type Frames = Vec<Option<Vec<Vec<anm::Vec3>>>>;
+/// Morphing frames per clip index.
+type Frames = Vec<(usize, Vec<Vec<anm::Vec3>>)>;
+/// A skinned primitive's triangles per skin joint, by (mesh node, mesh, primitive): worked out once.
+type SkinSplit = HashMap<(usize, usize, usize), std::rc::Rc<Vec<Vec<u32>>>>;
+/// Weighted target shifts summed over a part's morphing frames (frames × vertices × weighted targets).
+const MAX_WEIGHTED: usize = 1 << 26;
 
 /// One part's FIG from its geometry sources, and per clip its morphing frames (per position).
 fn build_part(
@@ -830,11 +864,12 @@ fn build_part(
     name: &str,
     sources: &[Source],
     part_world: &M4,
-    part_frames: &[Option<usize>],
+    clips: &[(usize, usize)],
+    by_node: &[Vec<(usize, usize)>],
+    skin_split: &mut SkinSplit,
     notes: &mut Notes<'_>,
 ) -> Result<(fig::Fig, Frames)> {
     let origin = [part_world[12], part_world[13], part_world[14]];
-    let clips: Vec<(usize, usize)> = part_frames.iter().enumerate().filter_map(|(c, f)| Some((c, (*f)?))).collect();
     let mut corners: Vec<Corner> = Vec::new();
     let mut triangles: Vec<[usize; 3]> = Vec::new();
     let mut group = (0u32, 18u32, 8u32);
@@ -845,7 +880,7 @@ fn build_part(
             let g = |k: &str, d: u32| e.get(k).and_then(|v| v.as_u64()).and_then(|v| u32::try_from(v).ok()).unwrap_or(d);
             group = (g("unk_0x1c", group.0), g("group", group.1), g("texture_index", group.2));
         }
-        for prim in &mesh.primitives {
+        for (prim_index, prim) in mesh.primitives.iter().enumerate() {
             let count = prim.positions.len();
             let fail = |field: &str, m: String| err(name, node, &mesh.name, field, m);
             if !prim.colors.is_empty() {
@@ -867,75 +902,84 @@ fn build_part(
                 face_normals(&prim.positions, &prim.indices)
             };
             let extremes = extreme_targets(prim, notes, &mesh.name);
-            // Weights per clip frame (for the morphing frames of the clips this part has).
-            let weights: Vec<(usize, Vec<Vec<f32>>)> = clips
-                .iter()
-                .map(|&(c, frames)| {
-                    let ch = scene.animations.get(c).and_then(|a| {
-                        a.channels.iter().find(|ch| {
-                            ch.target == ChannelTarget::Node(source.node)
-                                && matches!(ch.values, ChannelValues::MorphWeights(_))
-                        })
-                    });
-                    let w = match ch {
-                        Some(ch) => match &ch.values {
-                            ChannelValues::MorphWeights(v) => {
-                                let k = frame_count(&ch.times, "weights").unwrap_or(1).min(frames);
-                                (0..frames)
-                                    .map(|f| sample_weights(&ch.times, v, ch.interpolation, frame_time(f.min(k.max(1) - 1))))
-                                    .collect()
+            // Per clip of the part, per frame: the weighted targets that are not extremes.
+            let mut weighted = 0usize;
+            let mut extreme_weights = false;
+            let mut weights: Vec<(usize, Vec<Vec<(usize, f32)>>)> = Vec::with_capacity(clips.len());
+            for &(c, frames) in clips {
+                let ch = by_node.get(source.node).into_iter().flatten().find_map(|&(cc, k)| {
+                    let ch = scene.animations.get(cc)?.channels.get(k)?;
+                    (cc == c && matches!(ch.values, ChannelValues::MorphWeights(_))).then_some(ch)
+                });
+                let mut list = Vec::with_capacity(frames);
+                for f in 0..frames {
+                    let mut sparse = Vec::new();
+                    if let Some(ch @ crate::asset::Channel { values: ChannelValues::MorphWeights(v), .. }) = ch {
+                        let w = sample_weights(&ch.times, v, ch.interpolation, frame_time(f));
+                        for (t, &x) in w.iter().enumerate().take(prim.morph_targets.len()) {
+                            if x == 0.0 {
+                                continue;
                             }
-                            _ => Vec::new(),
-                        },
-                        None => vec![Vec::new(); frames],
-                    };
-                    (frames, w)
-                })
-                .collect();
-            if let Some(ex) = &extremes {
-                if weights.iter().flat_map(|(_, w)| w).any(|w| ex.iter().any(|&t| w.get(t).is_some_and(|x| *x != 0.0))) {
-                    notes.once("extreme-weights", || {
-                        format!("mesh {:?}: animated weights of the morph extremes dropped", mesh.name)
-                    });
+                            if extremes.is_some_and(|ex| ex.contains(&t)) {
+                                extreme_weights = true;
+                            } else {
+                                sparse.push((t, x));
+                            }
+                        }
+                    }
+                    weighted = weighted.saturating_add(sparse.len().max(1).saturating_mul(count));
+                    list.push(sparse);
                 }
+                weights.push((frames, list));
+            }
+            if extreme_weights {
+                notes.once("extreme-weights", || format!("mesh {:?}: animated weights of the morph extremes dropped", mesh.name));
             }
             shifts_total = shifts_total.saturating_add(count.saturating_mul(weights.iter().map(|(f, _)| *f).sum()));
-            if shifts_total > MAX_SHIFTS {
+            if shifts_total > MAX_SHIFTS || weighted > MAX_WEIGHTED {
                 return Err(fail(
                     "morphing frames",
-                    format!("more than {MAX_SHIFTS} morphing shifts (frames × vertices) over the clips"),
+                    format!(
+                        "more than {MAX_SHIFTS} morphing shifts (frames × vertices) or {MAX_WEIGHTED} weighted target \
+                         shifts over the clips"
+                    ),
                 ));
             }
             // Which triangles, and with which matrix each corner is placed.
-            let joint_of = |v: usize| -> usize {
-                let (j, w) = (prim.joints.get(v).copied().unwrap_or([0; 4]), prim.weights.get(v).copied().unwrap_or([1.0, 0.0, 0.0, 0.0]));
-                let mut best = 0;
-                for k in 1..4 {
-                    if w[k] > w[best] {
-                        best = k;
-                    }
-                }
-                usize::from(j[best])
-            };
             let matrix: M4 = match &source.skin {
                 Some((j, mats, _)) => mats.get(*j).copied().unwrap_or(IDENTITY),
                 None => source.to_world,
+            };
+            let owned: Option<std::rc::Rc<Vec<Vec<u32>>>> = match &source.skin {
+                Some((_, mats, _)) => {
+                    let key = (source.node, source.mesh, prim_index);
+                    let split = match skin_split.get(&key) {
+                        Some(s) => s.clone(),
+                        None => {
+                            let s = std::rc::Rc::new(split_by_joint(prim, mats.len()).map_err(|m| fail("JOINTS_0", m))?);
+                            skin_split.insert(key, s.clone());
+                            s
+                        }
+                    };
+                    Some(split)
+                }
+                None => None,
+            };
+            let chosen: Box<dyn Iterator<Item = usize>> = match (&owned, &source.skin) {
+                (Some(split), Some((j, _, _))) => {
+                    Box::new(split.get(*j).map(Vec::as_slice).unwrap_or_default().iter().map(|&t| t as usize))
+                }
+                _ => Box::new(0..prim.indices.len() / 3),
             };
             let normal_m = normal_matrix(&matrix);
             let mirrored = det3(&matrix) < 0.0;
             let base = corners.len();
             let mut local: HashMap<u32, usize> = HashMap::new();
-            for t in prim.indices.chunks_exact(3) {
-                let (a, b, c) = (t[0], t[1], t[2]);
-                if let Some((j, _, _)) = &source.skin {
-                    let ja = joint_of(a as usize);
-                    let jb = joint_of(b as usize);
-                    let jc = joint_of(c as usize);
-                    let owner = if jb == jc && jb != ja { jb } else { ja };
-                    if owner != *j {
-                        continue;
-                    }
-                }
+            for t in chosen {
+                let Some(&[a, b, c]) = prim.indices.get(3 * t..3 * t + 3).and_then(|s| <&[u32; 3]>::try_from(s).ok())
+                else {
+                    continue;
+                };
                 let mut tri = [0usize; 3];
                 for (slot, &v) in [a, b, c].iter().enumerate() {
                     let next = base + local.len();
@@ -966,25 +1010,21 @@ fn build_part(
                     None => [base_pos; EXTREMES],
                 };
                 let mut shifts = Vec::with_capacity(weights.len());
-                for (frames, w) in &weights {
-                    let mut list = Vec::with_capacity(*frames);
-                    for f in 0..*frames {
-                        let mut s = [0.0f32; 3];
-                        if let Some(w) = w.get(f) {
-                            for (t, target) in prim.morph_targets.iter().enumerate() {
-                                let weight = w.get(t).copied().unwrap_or(0.0);
-                                if weight == 0.0 || extremes.is_some_and(|ex| ex.contains(&t)) {
-                                    continue;
-                                }
-                                let d = target.positions.get(v).copied().unwrap_or([0.0; 3]);
-                                let d = shift(d);
+                for (_, frames) in &weights {
+                    let list: Vec<[f32; 3]> = frames
+                        .iter()
+                        .map(|sparse| {
+                            let mut s = [0.0f32; 3];
+                            for &(t, weight) in sparse {
+                                let d = prim.morph_targets.get(t).and_then(|x| x.positions.get(v)).copied();
+                                let d = shift(d.unwrap_or([0.0; 3]));
                                 for k in 0..3 {
                                     s[k] += weight * d[k];
                                 }
                             }
-                        }
-                        list.push(s);
-                    }
+                            s
+                        })
+                        .collect();
                     shifts.push(list);
                 }
                 let nrm = normals.get(v).copied().unwrap_or([0.0, 0.0, 1.0]);
@@ -1001,11 +1041,39 @@ fn build_part(
         }
     }
     let (fig, frames) = fold(name, node, sources.first().map_or("", |s| scene.meshes[s.mesh].name.as_str()), &corners, &triangles, group)?;
-    let mut per_clip: Frames = vec![None; part_frames.len()];
-    for (k, &(c, _)) in clips.iter().enumerate() {
-        per_clip[c] = frames.get(k).cloned();
-    }
+    let per_clip: Frames = clips.iter().map(|&(c, _)| c).zip(frames).collect();
     Ok((fig, per_clip))
+}
+
+/// A skinned primitive's triangles per joint: each vertex bound to its strongest joint, each triangle to
+/// the joint of most of its corners (the first corner's on a tie). A joint past the skin's is refused.
+fn split_by_joint(prim: &Primitive, joints: usize) -> std::result::Result<Vec<Vec<u32>>, String> {
+    let joint_of = |v: u32| -> std::result::Result<usize, String> {
+        let v = v as usize;
+        let j = prim.joints.get(v).copied().unwrap_or([0; 4]);
+        let w = prim.weights.get(v).copied().unwrap_or([1.0, 0.0, 0.0, 0.0]);
+        let mut best = 0;
+        for k in 1..4 {
+            if w[k] > w[best] {
+                best = k;
+            }
+        }
+        let joint = usize::from(j[best]);
+        if joint >= joints {
+            return Err(format!("vertex {v} is bound to joint {joint}; the skin has {joints}"));
+        }
+        Ok(joint)
+    };
+    let mut out = vec![Vec::new(); joints];
+    for (t, tri) in prim.indices.chunks_exact(3).enumerate() {
+        let [a, b, c] = [tri[0], tri[1], tri[2]].map(joint_of);
+        let (a, b, c) = (a?, b?, c?);
+        let owner = if b == c && b != a { b } else { a };
+        if let Some(list) = out.get_mut(owner) {
+            list.push(t as u32);
+        }
+    }
+    Ok(out)
 }
 
 /// Area-weighted vertex normals of a triangle list.
