@@ -46,7 +46,8 @@ pub static FORMAT: Format = Format {
             figures) beside it playing them (--to json|glb|gltf); a .bon bone set to a friendly JSON only. Text \
             entries (no extension, printable cp1251: every entry of texts.res) convert to UTF-8 <entry>.txt \
             starting with a byte order mark; pack ei-res DIR encodes each such .txt back to cp1251 under its \
-            entry's name.",
+            entry's name. pack ei-res model.glb -o unit.mod writes a figure from a glTF, with unit.bon, \
+            unit.anm and unit.mmp beside it.",
     codec: &ResCodec,
 };
 
