@@ -42,8 +42,12 @@ fn floats(doc: &Value, bin: &[u8], accessor: u64) -> Vec<f32> {
     let n = a["count"].as_u64().unwrap() as usize * comps;
     match a["componentType"].as_u64().unwrap() {
         5126 => (0..n).map(|i| f32::from_le_bytes(bin[start + 4 * i..start + 4 * i + 4].try_into().unwrap())).collect(),
-        5125 => (0..n).map(|i| u32::from_le_bytes(bin[start + 4 * i..start + 4 * i + 4].try_into().unwrap()) as f32).collect(),
-        5123 => (0..n).map(|i| u16::from_le_bytes(bin[start + 2 * i..start + 2 * i + 2].try_into().unwrap()) as f32).collect(),
+        5125 => (0..n)
+            .map(|i| u32::from_le_bytes(bin[start + 4 * i..start + 4 * i + 4].try_into().unwrap()) as f32)
+            .collect(),
+        5123 => (0..n)
+            .map(|i| u16::from_le_bytes(bin[start + 2 * i..start + 2 * i + 2].try_into().unwrap()) as f32)
+            .collect(),
         t => panic!("component type {t}"),
     }
 }
@@ -91,7 +95,8 @@ fn nodes_and_clips(doc: &Value, bin: &[u8]) -> (Vec<String>, Vec<String>) {
     let mut n: Vec<String> = nodes
         .iter()
         .map(|node| {
-            let kids: Vec<String> = node["children"].as_array().map(|c| c.iter().map(name).collect()).unwrap_or_default();
+            let kids: Vec<String> =
+                node["children"].as_array().map(|c| c.iter().map(name).collect()).unwrap_or_default();
             format!("{} {} {:?} {}", node["name"], node["translation"], kids, node["extras"])
         })
         .collect();
@@ -133,8 +138,7 @@ fn convert_pack_convert_gives_the_same_figure() {
 
     let new = tmp.path().join("new");
     std::fs::create_dir(&new).unwrap();
-    let assert =
-        relic().args(["pack", "ei-res"]).arg(&first).arg("-o").arg(new.join("unit.mod")).assert().success();
+    let assert = relic().args(["pack", "ei-res"]).arg(&first).arg("-o").arg(new.join("unit.mod")).assert().success();
     let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
     for ext in ["bon", "anm", "mmp"] {
         assert!(new.join(format!("unit.{ext}")).is_file(), "unit.{ext} not written: {stderr}");

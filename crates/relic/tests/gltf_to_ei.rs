@@ -102,7 +102,11 @@ fn check_header(name: &str, part: &fig::Fig) {
     assert_eq!(part.normals.len() % 4, 0, "{name}");
     assert!(part.position_count() - used.len() < 4, "{name}: positions are shared, padding under a block");
     assert_eq!(part.morph_components.len(), used.len(), "{name}");
-    assert!(part.morph_components.iter().enumerate().all(|(i, c)| usize::from(c.morph) == i && usize::from(c.vertex) == i));
+    assert!(part
+        .morph_components
+        .iter()
+        .enumerate()
+        .all(|(i, c)| usize::from(c.morph) == i && usize::from(c.vertex) == i));
     assert_eq!(part.morph_count(), 8, "{name}");
     assert!(part.problems().is_empty(), "{name}: {:?}", part.problems());
     for m in 0..8 {
@@ -156,7 +160,8 @@ fn frame_sets(part: &fig::Fig, frames: &[Vec<relic::evil_islands::anm::Vec3>]) -
 /// Asserts that `back` is `original` again (see the module doc).
 fn assert_same_figure(original: &Figure, back: &Figure) {
     let links = |f: &Figure| {
-        let mut l: Vec<(String, Option<String>)> = f.lnk.links.iter().map(|l| (l.name.clone(), l.parent.clone())).collect();
+        let mut l: Vec<(String, Option<String>)> =
+            f.lnk.links.iter().map(|l| (l.name.clone(), l.parent.clone())).collect();
         l.sort();
         l
     };
@@ -331,7 +336,8 @@ fn prim(positions: Vec<[f32; 3]>, indices: Vec<u32>) -> Primitive {
 fn rotate(q: [f32; 4], v: [f32; 3]) -> [f32; 3] {
     let [x, y, z, w] = q;
     let u = [x, y, z];
-    let cross = |a: [f32; 3], b: [f32; 3]| [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+    let cross =
+        |a: [f32; 3], b: [f32; 3]| [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
     let t = cross(u, v).map(|c| 2.0 * c);
     let c = cross(u, t);
     [v[0] + w * t[0] + c[0], v[1] + w * t[1] + c[1], v[2] + w * t[2] + c[2]]
@@ -351,7 +357,8 @@ fn game(v: [f32; 3]) -> [f32; 3] {
 fn foreign_scene_packs_with_notes() {
     let h = std::f32::consts::FRAC_1_SQRT_2;
     let root_q = [0.0, h, 0.0, h]; // 90° about +y
-    let mut box_a = prim(vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [1.0, 0.0, 1.0], [0.0, 0.0, 1.0]], vec![0, 1, 2, 0, 2, 3]);
+    let mut box_a =
+        prim(vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [1.0, 0.0, 1.0], [0.0, 0.0, 1.0]], vec![0, 1, 2, 0, 2, 3]);
     box_a.colors = vec![[1.0, 0.0, 0.0, 1.0]; 4];
     let mut box_b = prim(vec![[0.0, 1.0, 0.0], [1.0, 1.0, 0.0], [1.0, 1.0, 1.0]], vec![0, 1, 2]);
     box_b.normals.clear();
@@ -469,7 +476,8 @@ fn foreign_scene_packs_with_notes() {
     let shift = game(rotate(root_q, [0.0, 0.5, 0.0]));
     for (k, frame) in a.morph_frames.iter().enumerate() {
         let w = k as f32 / 3.0;
-        let moved: Vec<[f32; 3]> = arm_fig.vertices.iter().map(|vc| frame[usize::from(vc.position)].map(|c| c.get())).collect();
+        let moved: Vec<[f32; 3]> =
+            arm_fig.vertices.iter().map(|vc| frame[usize::from(vc.position)].map(|c| c.get())).collect();
         assert!(moved.iter().any(|s| (0..3).all(|c| (s[c] - w * shift[c]).abs() < 1e-5)), "frame {k}: {moved:?}");
     }
     // The texture has alpha: DXT3.
@@ -482,14 +490,7 @@ fn foreign_scene_packs_with_notes() {
 #[test]
 fn skinned_mesh_binds_rigidly() {
     let mut p = prim(
-        vec![
-            [0.0, 0.0, 0.0],
-            [0.5, 0.0, 0.0],
-            [0.0, 0.5, 0.0],
-            [0.0, 1.0, 0.0],
-            [0.5, 1.0, 0.0],
-            [0.0, 1.5, 0.0],
-        ],
+        vec![[0.0, 0.0, 0.0], [0.5, 0.0, 0.0], [0.0, 0.5, 0.0], [0.0, 1.0, 0.0], [0.5, 1.0, 0.0], [0.0, 1.5, 0.0]],
         vec![0, 1, 2, 3, 4, 5, 2, 3, 4],
     );
     p.joints = vec![[0, 1, 0, 0], [0, 1, 0, 0], [0, 1, 0, 0], [1, 0, 0, 0], [1, 0, 0, 0], [1, 0, 0, 0]];
@@ -498,7 +499,11 @@ fn skinned_mesh_binds_rigidly() {
         nodes: vec![
             Node { name: "armature".into(), children: vec![1], ..Default::default() },
             Node { name: "hip".into(), children: vec![2], ..Default::default() },
-            Node { name: "knee".into(), transform: trs([0.0, 1.0, 0.0], [0.0, 0.0, 0.0, 1.0], [1.0; 3]), ..Default::default() },
+            Node {
+                name: "knee".into(),
+                transform: trs([0.0, 1.0, 0.0], [0.0, 0.0, 0.0, 1.0], [1.0; 3]),
+                ..Default::default()
+            },
             Node { name: "body".into(), mesh: Some(0), skin: Some(0), ..Default::default() },
         ],
         roots: vec![0, 3],
@@ -568,7 +573,10 @@ fn extremes_by_order_and_the_index_limit() {
         meshes: vec![Mesh { name: "bigmesh".into(), primitives: vec![big], ..Default::default() }],
         ..Default::default()
     };
-    let e = import::from_scene(&scene, "big", &mut |_| {}).err().expect("refused").to_string();
+    let e = match import::from_scene(&scene, "big", &mut |_| {}) {
+        Ok(_) => panic!("70,002 positions were not refused"),
+        Err(e) => e.to_string(),
+    };
     assert!(e.contains("\"bignode\"") && e.contains("bigmesh") && e.contains("65536"), "{e}");
 }
 
@@ -669,13 +677,13 @@ fn another_tools_gltf_packs_with_notes() {
     doc["meshes"][0]["primitives"].as_array_mut().unwrap().push(arm_prim);
     doc["nodes"][1].as_object_mut().unwrap().remove("translation");
     let [x, y, z] = ARM_OFFSET;
-    doc["nodes"][1]["matrix"] = serde_json::json!([1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, x, y, z, 1.0]);
+    doc["nodes"][1]["matrix"] =
+        serde_json::json!([1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, x, y, z, 1.0]);
     let path = tmp.path().join("hand.gltf");
     std::fs::write(&path, doc.to_string()).unwrap();
     validate(&[&path]);
     let mut notes = Vec::new();
-    let scene =
-        relic::import::gltf::read_noted(&std::fs::read(&path).unwrap(), &path, &mut |n| notes.push(n)).unwrap();
+    let scene = relic::import::gltf::read_noted(&std::fs::read(&path).unwrap(), &path, &mut |n| notes.push(n)).unwrap();
     let fig = import::from_scene(&scene, "hand", &mut |n| notes.push(n)).unwrap();
     let files = import::write_figure(&fig, None, false, &mut |n| notes.push(n)).unwrap();
     let text = notes.join("\n");

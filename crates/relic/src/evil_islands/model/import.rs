@@ -124,7 +124,11 @@ fn res_bytes(entries: Vec<(String, Vec<u8>)>) -> Result<Vec<u8>> {
     let inputs = entries
         .into_iter()
         .map(|(name, bytes)| {
-            Ok(res::PackInput { name: res::write::encode_name(&name)?, modified, source: res::PackSource::Bytes(bytes) })
+            Ok(res::PackInput {
+                name: res::write::encode_name(&name)?,
+                modified,
+                source: res::PackSource::Bytes(bytes),
+            })
         })
         .collect::<Result<Vec<_>>>()?;
     let mut out = Vec::new();
@@ -175,7 +179,8 @@ pub fn texture_bytes(
     note: &mut dyn FnMut(String),
 ) -> Result<Vec<u8>> {
     use mmp::types::PixelFormat;
-    let frame = image.frames.first().ok_or_else(|| Error::Refused(format!("ei-res: {model}: the texture has no image")))?;
+    let frame =
+        image.frames.first().ok_or_else(|| Error::Refused(format!("ei-res: {model}: the texture has no image")))?;
     let crate::asset::Pixels::Rgba8(rgba) = &frame.pixels else {
         return Err(Error::Refused(format!("ei-res: {model}: the texture is not RGBA")));
     };
@@ -187,8 +192,9 @@ pub fn texture_bytes(
         .find_map(|(_, t)| mmp::provenance::Recorded::parse(t))
         .unwrap_or_default();
     let format = match pixel_format {
-        Some(name) => PixelFormat::from_name(name)
-            .ok_or_else(|| Error::Refused(format!("unknown MMP pixel format `{name}`")))?,
+        Some(name) => {
+            PixelFormat::from_name(name).ok_or_else(|| Error::Refused(format!("unknown MMP pixel format `{name}`")))?
+        }
         None => recorded.format.unwrap_or_else(|| {
             if rgba.chunks_exact(4).all(|p| p.get(3) == Some(&255)) {
                 PixelFormat::Dxt1
@@ -488,7 +494,7 @@ struct Source {
     to_world: M4,
     /// For a skinned mesh: the joint index (into the skin) whose triangles this source takes, and each
     /// skin joint's matrix to world space (`joint world · inverse bind`).
-    skin: Option<(usize, std::rc::Rc<Vec<M4>>, std::rc::Rc<Vec<usize>>)>,
+    skin: Option<(usize, std::rc::Rc<Vec<M4>>)>,
 }
 
 /// One glTF vertex, folded: its extremes and morphing shifts (game axes), normal and UV.
@@ -556,7 +562,12 @@ pub fn from_scene(scene: &Scene, model: &str, note: &mut dyn FnMut(String)) -> R
             continue;
         };
         if scene.meshes.get(mesh).is_none() {
-            return Err(Error::invalid(res::FORMAT_ID, format!("node {i} {:?}", node.name), 0, "mesh index past the meshes"));
+            return Err(Error::invalid(
+                res::FORMAT_ID,
+                format!("node {i} {:?}", node.name),
+                0,
+                "mesh index past the meshes",
+            ));
         }
         let skinned = scene.meshes[mesh].primitives.iter().any(|p| !p.joints.is_empty());
         match node.skin.and_then(|s| scene.skins.get(s)).filter(|_| skinned) {
@@ -575,7 +586,6 @@ pub fn from_scene(scene: &Scene, model: &str, note: &mut dyn FnMut(String)) -> R
                     mats.push(mat_mul(&world[joint], &ibm));
                 }
                 let mats = std::rc::Rc::new(mats);
-                let joints = std::rc::Rc::new(skin.joints.clone());
                 notes.once("skin", || {
                     format!(
                         "skinned mesh {:?}: each vertex bound to its strongest joint, each triangle to the joint of \
@@ -584,12 +594,7 @@ pub fn from_scene(scene: &Scene, model: &str, note: &mut dyn FnMut(String)) -> R
                     )
                 });
                 for (j, &joint) in skin.joints.iter().enumerate() {
-                    sources[joint].push(Source {
-                        node: i,
-                        mesh,
-                        to_world: IDENTITY,
-                        skin: Some((j, mats.clone(), joints.clone())),
-                    });
+                    sources[joint].push(Source { node: i, mesh, to_world: IDENTITY, skin: Some((j, mats.clone())) });
                 }
                 if node.children.is_empty() {
                     dropped_nodes[i] = true;
@@ -627,7 +632,13 @@ pub fn from_scene(scene: &Scene, model: &str, note: &mut dyn FnMut(String)) -> R
         taken.insert(name.to_lowercase());
         names[i] = name;
     }
-    let roots = order.iter().filter(|&&i| parent[i].is_none_or(|p| dropped_nodes[p])).count();
+    let roots = order
+        .iter()
+        .filter(|&&i| match parent[i] {
+            None => true,
+            Some(p) => dropped_nodes[p],
+        })
+        .count();
     if roots > 1 {
         notes.once("roots", || format!("{roots} root nodes: each is a root part (the game's figures have one)"));
     }
@@ -722,11 +733,13 @@ pub fn from_scene(scene: &Scene, model: &str, note: &mut dyn FnMut(String)) -> R
         let mut clip_anms: std::collections::BTreeMap<usize, anm::Anm> = std::collections::BTreeMap::new();
         let mut part_frames: std::collections::BTreeMap<usize, usize> = std::collections::BTreeMap::new();
         for &(c, k) in &by_node[i] {
-            let (Some(a), Some(ch)) = (scene.animations.get(c), scene.animations.get(c).and_then(|a| a.channels.get(k)))
+            let (Some(a), Some(ch)) =
+                (scene.animations.get(c), scene.animations.get(c).and_then(|a| a.channels.get(k)))
             else {
                 continue;
             };
-            let out = clip_anms.entry(c).or_insert_with(|| anm::Anm { morph_vertex_count: Some(0), ..Default::default() });
+            let out =
+                clip_anms.entry(c).or_insert_with(|| anm::Anm { morph_vertex_count: Some(0), ..Default::default() });
             match &ch.values {
                 ChannelValues::Rotation(v) => {
                     let k = frame_count(&ch.times, &format!("animation {:?}: node {:?} rotation", a.name, name))?;
@@ -737,7 +750,12 @@ pub fn from_scene(scene: &Scene, model: &str, note: &mut dyn FnMut(String)) -> R
                             let q = sample_quat(&ch.times, v, ch.interpolation, frame_time(f));
                             let q = q_sandwich(qp, q_sandwich([0.0, 0.0, 0.0, 1.0], q, qr), q_conj(qp));
                             let [x, y, z] = from_gltf([q[0] as f32, q[1] as f32, q[2] as f32]);
-                            anm::types::Quat { w: F32::new(q[3] as f32), x: F32::new(x), y: F32::new(y), z: F32::new(z) }
+                            anm::types::Quat {
+                                w: F32::new(q[3] as f32),
+                                x: F32::new(x),
+                                y: F32::new(y),
+                                z: F32::new(z),
+                            }
                         })
                         .collect();
                 }
@@ -765,7 +783,9 @@ pub fn from_scene(scene: &Scene, model: &str, note: &mut dyn FnMut(String)) -> R
                     let frames = frame_count(&ch.times, &what)?;
                     let slot = part_frames.entry(c).or_insert(0);
                     *slot = (*slot).max(frames);
-                    clip_anms.entry(c).or_insert_with(|| anm::Anm { morph_vertex_count: Some(0), ..Default::default() });
+                    clip_anms
+                        .entry(c)
+                        .or_insert_with(|| anm::Anm { morph_vertex_count: Some(0), ..Default::default() });
                 }
             }
         }
@@ -817,8 +837,7 @@ pub fn from_scene(scene: &Scene, model: &str, note: &mut dyn FnMut(String)) -> R
             }
             image
         });
-    let animations: Vec<Clip> =
-        clip_names.into_iter().zip(anims).filter(|(_, parts)| !parts.is_empty()).collect();
+    let animations: Vec<Clip> = clip_names.into_iter().zip(anims).filter(|(_, parts)| !parts.is_empty()).collect();
     Ok(super::Figure {
         name: model.to_string(),
         lnk: lnk::Lnk { links: lnk_links, ..Default::default() },
@@ -850,6 +869,8 @@ fn extreme_targets(prim: &Primitive, notes: &mut Notes<'_>, mesh: &str) -> Optio
     None
 }
 
+/// One frame's weighted targets: (target, weight).
+type Sparse = Vec<(usize, f32)>;
 /// Morphing frames per clip index.
 type Frames = Vec<(usize, Vec<Vec<anm::Vec3>>)>;
 /// A skinned primitive's triangles per skin joint, by (mesh node, mesh, primitive): worked out once.
@@ -858,6 +879,7 @@ type SkinSplit = HashMap<(usize, usize, usize), std::rc::Rc<Vec<Vec<u32>>>>;
 const MAX_WEIGHTED: usize = 1 << 26;
 
 /// One part's FIG from its geometry sources, and per clip its morphing frames (per position).
+#[allow(clippy::too_many_arguments)]
 fn build_part(
     scene: &Scene,
     node: usize,
@@ -877,7 +899,8 @@ fn build_part(
     for source in sources {
         let mesh = &scene.meshes[source.mesh];
         if let Some(e) = mesh.extras.get("evil_islands") {
-            let g = |k: &str, d: u32| e.get(k).and_then(|v| v.as_u64()).and_then(|v| u32::try_from(v).ok()).unwrap_or(d);
+            let g =
+                |k: &str, d: u32| e.get(k).and_then(|v| v.as_u64()).and_then(|v| u32::try_from(v).ok()).unwrap_or(d);
             group = (g("unk_0x1c", group.0), g("group", group.1), g("texture_index", group.2));
         }
         for (prim_index, prim) in mesh.primitives.iter().enumerate() {
@@ -905,7 +928,7 @@ fn build_part(
             // Per clip of the part, per frame: the weighted targets that are not extremes.
             let mut weighted = 0usize;
             let mut extreme_weights = false;
-            let mut weights: Vec<(usize, Vec<Vec<(usize, f32)>>)> = Vec::with_capacity(clips.len());
+            let mut weights: Vec<(usize, Vec<Sparse>)> = Vec::with_capacity(clips.len());
             for &(c, frames) in clips {
                 let ch = by_node.get(source.node).into_iter().flatten().find_map(|&(cc, k)| {
                     let ch = scene.animations.get(cc)?.channels.get(k)?;
@@ -933,7 +956,9 @@ fn build_part(
                 weights.push((frames, list));
             }
             if extreme_weights {
-                notes.once("extreme-weights", || format!("mesh {:?}: animated weights of the morph extremes dropped", mesh.name));
+                notes.once("extreme-weights", || {
+                    format!("mesh {:?}: animated weights of the morph extremes dropped", mesh.name)
+                });
             }
             shifts_total = shifts_total.saturating_add(count.saturating_mul(weights.iter().map(|(f, _)| *f).sum()));
             if shifts_total > MAX_SHIFTS || weighted > MAX_WEIGHTED {
@@ -947,16 +972,17 @@ fn build_part(
             }
             // Which triangles, and with which matrix each corner is placed.
             let matrix: M4 = match &source.skin {
-                Some((j, mats, _)) => mats.get(*j).copied().unwrap_or(IDENTITY),
+                Some((j, mats)) => mats.get(*j).copied().unwrap_or(IDENTITY),
                 None => source.to_world,
             };
             let owned: Option<std::rc::Rc<Vec<Vec<u32>>>> = match &source.skin {
-                Some((_, mats, _)) => {
+                Some((_, mats)) => {
                     let key = (source.node, source.mesh, prim_index);
                     let split = match skin_split.get(&key) {
                         Some(s) => s.clone(),
                         None => {
-                            let s = std::rc::Rc::new(split_by_joint(prim, mats.len()).map_err(|m| fail("JOINTS_0", m))?);
+                            let s =
+                                std::rc::Rc::new(split_by_joint(prim, mats.len()).map_err(|m| fail("JOINTS_0", m))?);
                             skin_split.insert(key, s.clone());
                             s
                         }
@@ -966,7 +992,7 @@ fn build_part(
                 None => None,
             };
             let chosen: Box<dyn Iterator<Item = usize>> = match (&owned, &source.skin) {
-                (Some(split), Some((j, _, _))) => {
+                (Some(split), Some((j, _))) => {
                     Box::new(split.get(*j).map(Vec::as_slice).unwrap_or_default().iter().map(|&t| t as usize))
                 }
                 _ => Box::new(0..prim.indices.len() / 3),
@@ -1004,7 +1030,8 @@ fn build_part(
                 let base_pos = place(p);
                 let extremes_v: [[f32; 3]; EXTREMES] = match &extremes {
                     Some(ex) => std::array::from_fn(|m| {
-                        let d = prim.morph_targets.get(ex[m]).and_then(|t| t.positions.get(v)).copied().unwrap_or([0.0; 3]);
+                        let d =
+                            prim.morph_targets.get(ex[m]).and_then(|t| t.positions.get(v)).copied().unwrap_or([0.0; 3]);
                         place([p[0] + d[0], p[1] + d[1], p[2] + d[2]])
                     }),
                     None => [base_pos; EXTREMES],
@@ -1040,7 +1067,14 @@ fn build_part(
             }
         }
     }
-    let (fig, frames) = fold(name, node, sources.first().map_or("", |s| scene.meshes[s.mesh].name.as_str()), &corners, &triangles, group)?;
+    let (fig, frames) = fold(
+        name,
+        node,
+        sources.first().map_or("", |s| scene.meshes[s.mesh].name.as_str()),
+        &corners,
+        &triangles,
+        group,
+    )?;
     let per_clip: Frames = clips.iter().map(|&(c, _)| c).zip(frames).collect();
     Ok((fig, per_clip))
 }
@@ -1111,8 +1145,9 @@ fn fold(
     let mut vc_index: HashMap<(u16, u16, u16), u16> = HashMap::new();
     let mut positions: Vec<Vec<fig::Vec3>> = vec![Vec::new(); EXTREMES];
     let clips = corners.first().map_or(0, |c| c.shifts.len());
-    let mut frames: Vec<Vec<Vec<anm::Vec3>>> =
-        (0..clips).map(|k| vec![Vec::new(); corners.first().and_then(|c| c.shifts.get(k)).map_or(0, Vec::len)]).collect();
+    let mut frames: Vec<Vec<Vec<anm::Vec3>>> = (0..clips)
+        .map(|k| vec![Vec::new(); corners.first().and_then(|c| c.shifts.get(k)).map_or(0, Vec::len)])
+        .collect();
     let mut normals: Vec<fig::Vec4> = Vec::new();
     let mut texcoords: Vec<fig::Vec2> = Vec::new();
     let mut vertices: Vec<fig::VertexComponent> = Vec::new();
@@ -1197,7 +1232,12 @@ fn fold(
             let center = [0, 1, 2].map(|a| (min[a] + max[a]) / 2.0);
             let d = [0, 1, 2].map(|a| f64::from(max[a]) - f64::from(min[a]));
             let radius = ((d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt() / 2.0) as f32;
-            fig::Bounds { center: center.map(F32::new), min: min.map(F32::new), max: max.map(F32::new), radius: F32::new(radius) }
+            fig::Bounds {
+                center: center.map(F32::new),
+                min: min.map(F32::new),
+                max: max.map(F32::new),
+                radius: F32::new(radius),
+            }
         })
         .collect();
     for list in &mut positions {

@@ -61,9 +61,10 @@ pub fn to_scene(figure: &Figure, morph: [f32; 3], note: &mut dyn FnMut(String)) 
             // The texture's pixel format and mip count (its PNG's record), so that `relic pack` writes
             // the `.mmp` back in them.
             let record = image.text.iter().find(|(k, _)| k == crate::evil_islands::mmp::provenance::PNG_TEXT_KEYWORD);
-            let extras = record.map_or(serde_json::Value::Null, |(_, text)| {
-                serde_json::json!({ "evil_islands": { "texture_record": text } })
-            });
+            let extras = record.map_or(
+                serde_json::Value::Null,
+                |(_, text)| serde_json::json!({ "evil_islands": { "texture_record": text } }),
+            );
             Material { name: figure.name.clone(), texture: Some(0), extras, ..Default::default() }
         },
     );
