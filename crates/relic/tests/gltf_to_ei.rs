@@ -700,3 +700,72 @@ fn another_tools_gltf_packs_with_notes() {
         assert!(p0.contains(&game(p)), "{p:?}");
     }
 }
+
+/// Lines are refused naming the mesh (by relic's glTF reader); a triangle strip packs as triangles.
+#[test]
+fn strips_pack_and_lines_are_refused() {
+    use relic::testing::hand_gltf::*;
+    let tmp = tempfile::tempdir().unwrap();
+    let (text, bin) = box_two_bones_gltf("hand.bin");
+    std::fs::write(tmp.path().join("hand.bin"), bin).unwrap();
+    let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let with_mode = |mode: u32| {
+        let mut d = doc.clone();
+        d["meshes"][1]["primitives"][0]["mode"] = mode.into();
+        let path = tmp.path().join(format!("mode{mode}.gltf"));
+        std::fs::write(&path, d.to_string()).unwrap();
+        path
+    };
+    let strip = with_mode(5);
+    let scene = relic::import::gltf::read(&std::fs::read(&strip).unwrap(), &strip).unwrap();
+    let fig = import::from_scene(&scene, "hand", &mut |_| {}).unwrap();
+    // 36 strip indices make 34 triangles (the degenerate ones included, as the file has them).
+    assert_eq!(fig.parts.iter().find(|(n, _)| n == "arm").unwrap().1.triangles().count(), 34);
+    let lines = with_mode(1);
+    let e = relic::import::gltf::read(&std::fs::read(&lines).unwrap(), &lines).unwrap_err().to_string();
+    assert!(e.contains("arm"), "{e}");
+}
+
+/// Hostile scenes stay bounded: 20,000 nodes of one name in one chain (no recursion, linear renaming,
+/// one note), and a clip of two keys a million seconds apart (refused by the frame limit, named).
+#[test]
+fn hostile_scenes_stay_bounded() {
+    let n = 20_000;
+    let nodes: Vec<Node> = (0..n)
+        .map(|i| Node {
+            name: "a".into(),
+            children: if i + 1 < n { vec![i + 1] } else { vec![] },
+            ..Default::default()
+        })
+        .collect();
+    let scene = Scene { nodes, roots: vec![0], ..Default::default() };
+    let mut notes = Vec::new();
+    let started = std::time::Instant::now();
+    let fig = import::from_scene(&scene, "chain", &mut |n| notes.push(n)).unwrap();
+    assert!(started.elapsed().as_secs() < 20);
+    assert_eq!(fig.lnk.links.len(), n);
+    let names: std::collections::HashSet<String> = fig.lnk.links.iter().map(|l| l.name.to_lowercase()).collect();
+    assert_eq!(names.len(), n);
+    assert_eq!(notes.iter().filter(|n| n.contains("renamed")).count(), 1, "{notes:?}");
+
+    let scene = Scene {
+        nodes: vec![Node { name: "spin".into(), ..Default::default() }],
+        roots: vec![0],
+        animations: vec![Animation {
+            name: "forever".into(),
+            channels: vec![Channel {
+                target: ChannelTarget::Node(0),
+                times: vec![0.0, 1.0e6],
+                values: ChannelValues::Rotation(vec![[0.0, 0.0, 0.0, 1.0]; 2]),
+                interpolation: Interpolation::Linear,
+            }],
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    let e = match import::from_scene(&scene, "x", &mut |_| {}) {
+        Ok(_) => panic!("a clip of a million seconds was not refused"),
+        Err(e) => e.to_string(),
+    };
+    assert!(e.contains("forever") && e.contains("spin") && e.contains("108000"), "{e}");
+}

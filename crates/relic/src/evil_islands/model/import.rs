@@ -66,6 +66,8 @@ const EXTREMES: usize = 8;
 const U16_ENTRIES: usize = 1 << 16;
 /// Resampled keys of one channel (two hours at 15 per second).
 const MAX_FRAMES: usize = 108_000;
+/// Resampled keys (rotations, translations, morphing frames) over all clips and parts.
+const MAX_KEYS: usize = 1 << 22;
 /// Morphing shifts a part may hold over all its clips.
 const MAX_SHIFTS: usize = 1 << 22;
 /// Nodes of a figure (a LNK of more parts is refused).
@@ -414,6 +416,20 @@ fn frame_count(times: &[f32], what: &str) -> Result<usize> {
     Ok(n as usize)
 }
 
+/// Counts resampled keys against [`MAX_KEYS`] (a few long channels must not make gigabytes of keys).
+fn charge(total: &mut usize, k: usize) -> Result<()> {
+    *total = total.saturating_add(k);
+    if *total > MAX_KEYS {
+        return Err(Error::limit(
+            res::FORMAT_ID,
+            "animations",
+            0,
+            format!("more than {MAX_KEYS} keys at 15 per second over all clips and parts"),
+        ));
+    }
+    Ok(())
+}
+
 fn frame_time(k: usize) -> f32 {
     k as f32 / FRAMES_PER_SECOND
 }
@@ -607,6 +623,7 @@ pub fn from_scene(scene: &Scene, model: &str, note: &mut dyn FnMut(String)) -> R
     // Names: unique ignoring case, cp1251, not the model's.
     let mut names: Vec<String> = vec![String::new(); n];
     let mut taken: std::collections::HashSet<String> = std::collections::HashSet::new();
+    let mut next_suffix: HashMap<String, usize> = HashMap::new();
     taken.insert(model.to_lowercase());
     for (k, &i) in order.iter().enumerate() {
         let raw = scene.nodes[i].name.trim();
@@ -620,11 +637,13 @@ pub fn from_scene(scene: &Scene, model: &str, note: &mut dyn FnMut(String)) -> R
         };
         if taken.contains(&name.to_lowercase()) {
             let base = name.clone();
-            let mut s = 2;
-            while taken.contains(&format!("{base}_{s}").to_lowercase()) {
-                s += 1;
+            // Each base name's next suffix is kept, so that thousands of equal names stay linear.
+            let next = next_suffix.entry(base.to_lowercase()).or_insert(2);
+            while taken.contains(&format!("{base}_{next}").to_lowercase()) {
+                *next += 1;
             }
-            name = format!("{base}_{s}");
+            name = format!("{base}_{next}");
+            *next += 1;
             notes.once("name-clash", || {
                 format!("node {base:?} shares its name with another part or the model (names are case-insensitive): renamed {name:?}")
             });
@@ -696,6 +715,7 @@ pub fn from_scene(scene: &Scene, model: &str, note: &mut dyn FnMut(String)) -> R
     }
 
     // Parts.
+    let mut keys = 0usize;
     let mut skin_split = SkinSplit::new();
     let mut lnk_links = Vec::with_capacity(order.len());
     let mut parts = Vec::new();
@@ -743,6 +763,7 @@ pub fn from_scene(scene: &Scene, model: &str, note: &mut dyn FnMut(String)) -> R
             match &ch.values {
                 ChannelValues::Rotation(v) => {
                     let k = frame_count(&ch.times, &format!("animation {:?}: node {:?} rotation", a.name, name))?;
+                    charge(&mut keys, k)?;
                     let (qp, qr) = (parent_rot(i), q_conj(rest_rotation(i)));
                     let qr = if is_identity_linear(&world[i]) { [0.0, 0.0, 0.0, 1.0] } else { qr };
                     out.rotations = (0..k)
@@ -761,6 +782,7 @@ pub fn from_scene(scene: &Scene, model: &str, note: &mut dyn FnMut(String)) -> R
                 }
                 ChannelValues::Translation(v) => {
                     let k = frame_count(&ch.times, &format!("animation {:?}: node {:?} translation", a.name, name))?;
+                    charge(&mut keys, k)?;
                     let lp = parent_linear(i);
                     out.translations = (0..k)
                         .map(|f| {
@@ -781,6 +803,7 @@ pub fn from_scene(scene: &Scene, model: &str, note: &mut dyn FnMut(String)) -> R
                 if matches!(ch.values, ChannelValues::MorphWeights(_)) {
                     let what = format!("animation {:?}: node {:?} weights", scene.animations[c].name, name);
                     let frames = frame_count(&ch.times, &what)?;
+                    charge(&mut keys, frames)?;
                     let slot = part_frames.entry(c).or_insert(0);
                     *slot = (*slot).max(frames);
                     clip_anms
@@ -925,6 +948,13 @@ fn build_part(
                 face_normals(&prim.positions, &prim.indices)
             };
             let extremes = extreme_targets(prim, notes, &mesh.name);
+            shifts_total = shifts_total.saturating_add(count.saturating_mul(clips.iter().map(|(_, f)| *f).sum()));
+            if shifts_total > MAX_SHIFTS {
+                return Err(fail(
+                    "morphing frames",
+                    format!("more than {MAX_SHIFTS} morphing shifts (frames × vertices)"),
+                ));
+            }
             // Per clip of the part, per frame: the weighted targets that are not extremes.
             let mut weighted = 0usize;
             let mut extreme_weights = false;
@@ -960,13 +990,12 @@ fn build_part(
                     format!("mesh {:?}: animated weights of the morph extremes dropped", mesh.name)
                 });
             }
-            shifts_total = shifts_total.saturating_add(count.saturating_mul(weights.iter().map(|(f, _)| *f).sum()));
-            if shifts_total > MAX_SHIFTS || weighted > MAX_WEIGHTED {
+            if weighted > MAX_WEIGHTED {
                 return Err(fail(
                     "morphing frames",
                     format!(
-                        "more than {MAX_SHIFTS} morphing shifts (frames × vertices) or {MAX_WEIGHTED} weighted target \
-                         shifts over the clips"
+                        "more than {MAX_WEIGHTED} weighted target shifts (frames × vertices × weighted targets) \
+                         over the clips"
                     ),
                 ));
             }
