@@ -768,4 +768,8 @@ fn hostile_scenes_stay_bounded() {
         Err(e) => e.to_string(),
     };
     assert!(e.contains("forever") && e.contains("spin") && e.contains("108000"), "{e}");
+
+    // A scene without nodes makes no figure.
+    let e = import::from_scene(&Scene::default(), "x", &mut |_| {}).map(|_| ()).unwrap_err().to_string();
+    assert!(e.contains("no nodes"), "{e}");
 }

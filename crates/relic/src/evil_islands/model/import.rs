@@ -47,27 +47,26 @@
 //!   material's `extras.evil_islands.texture_record` and the PNG's text), else DXT1 when every pixel is
 //!   opaque and DXT3 otherwise; sides that are not multiples of 4 cannot be DXT and are written ARGB8
 //!   (noted).
+//!
+//! Transforms and resampling live in `model/maths.rs`, the bytes of the files in `model/write.rs`.
 
 use std::collections::HashMap;
 
-use crate::asset::{ChannelTarget, ChannelValues, Interpolation, Primitive, Scene, Transform};
+use crate::asset::{ChannelTarget, ChannelValues, Primitive, Scene, Transform};
 use crate::codec::float::F32;
 use crate::codec::text::{encode, CP1251};
 use crate::error::{Error, Result};
 use crate::evil_islands::{anm, bon, fig, lnk, mmp, res};
 use crate::registry::PackRequest;
 
-use super::scene::FRAMES_PER_SECOND;
+use super::maths::*;
+pub use super::write::{texture_bytes, write_figure, FigureFiles};
 use super::Clip;
 
 /// Morph extremes of a FIG8.
 const EXTREMES: usize = 8;
 /// Entries a u16 index reaches.
 const U16_ENTRIES: usize = 1 << 16;
-/// Resampled keys of one channel (two hours at 15 per second).
-const MAX_FRAMES: usize = 108_000;
-/// Resampled keys (rotations, translations, morphing frames) over all clips and parts.
-const MAX_KEYS: usize = 1 << 22;
 /// Morphing shifts a part may hold over all its clips.
 const MAX_SHIFTS: usize = 1 << 22;
 /// Nodes of a figure (a LNK of more parts is refused).
@@ -76,16 +75,6 @@ const MAX_PARTS: usize = 65_536;
 /// The glTF's Y-up `(x, y, z)` as the game's Z-up `(x, −z, y)` (the inverse of [`super::to_gltf`]).
 pub fn from_gltf(v: [f32; 3]) -> [f32; 3] {
     [v[0], -v[2], v[1]]
-}
-
-/// The files of a figure: the `.mod` RES, the `.bon` RES, the `.anm` RES (when there are clips) and the
-/// texture (when there is one).
-#[derive(Debug, Clone, Default)]
-pub struct FigureFiles {
-    pub model: Vec<u8>,
-    pub bones: Vec<u8>,
-    pub animations: Option<Vec<u8>>,
-    pub texture: Option<Vec<u8>>,
 }
 
 /// `relic pack ei-res model.glb -o unit.mod`: reads the glTF and writes the figure named after the
@@ -112,375 +101,6 @@ pub fn pack_gltf(input_name: &str, content: &[u8], request: &PackRequest) -> Res
         request.companion(format!("{model}.mmp"), t);
     }
     Ok(files.model)
-}
-
-/// Unix seconds now (the time stored for each entry).
-fn now() -> u32 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| u32::try_from(d.as_secs()).unwrap_or(u32::MAX))
-}
-
-fn res_bytes(entries: Vec<(String, Vec<u8>)>) -> Result<Vec<u8>> {
-    let modified = now();
-    let inputs = entries
-        .into_iter()
-        .map(|(name, bytes)| {
-            Ok(res::PackInput {
-                name: res::write::encode_name(&name)?,
-                modified,
-                source: res::PackSource::Bytes(bytes),
-            })
-        })
-        .collect::<Result<Vec<_>>>()?;
-    let mut out = Vec::new();
-    res::write_archive(inputs, res::PackOptions { dedupe: true }, &mut out)?;
-    Ok(out)
-}
-
-/// The bytes of a figure's files. `pixel_format` and `mips` choose the texture's encoding (see the
-/// module doc).
-pub fn write_figure(
-    figure: &super::Figure,
-    pixel_format: Option<&str>,
-    mips: bool,
-    note: &mut dyn FnMut(String),
-) -> Result<FigureFiles> {
-    let mut entries = vec![(figure.name.clone(), figure.lnk.to_bytes()?)];
-    for (name, part) in &figure.parts {
-        entries.push((name.clone(), part.to_bytes().map_err(|e| e.within(format_args!("part {name:?}")))?));
-    }
-    let model = res_bytes(entries)?;
-    let bones = res_bytes(figure.bones.iter().map(|(n, b)| Ok((n.clone(), b.to_bytes()?))).collect::<Result<_>>()?)?;
-    let animations = if figure.animations.is_empty() {
-        None
-    } else {
-        let mut clips = Vec::with_capacity(figure.animations.len());
-        for (clip, parts) in &figure.animations {
-            let inner = parts
-                .iter()
-                .map(|(n, a)| Ok((n.clone(), a.to_bytes().map_err(|e| e.within(format_args!("{clip}/{n}")))?)))
-                .collect::<Result<Vec<_>>>()?;
-            clips.push((clip.clone(), res_bytes(inner)?));
-        }
-        Some(res_bytes(clips)?)
-    };
-    let texture = match &figure.texture {
-        Some(image) => Some(texture_bytes(&figure.name, image, pixel_format, mips, note)?),
-        None => None,
-    };
-    Ok(FigureFiles { model, bones, animations, texture })
-}
-
-/// An image as an MMP (see the module doc for the pixel format).
-pub fn texture_bytes(
-    model: &str,
-    image: &crate::asset::Image,
-    pixel_format: Option<&str>,
-    mips: bool,
-    note: &mut dyn FnMut(String),
-) -> Result<Vec<u8>> {
-    use mmp::types::PixelFormat;
-    let frame =
-        image.frames.first().ok_or_else(|| Error::Refused(format!("ei-res: {model}: the texture has no image")))?;
-    let crate::asset::Pixels::Rgba8(rgba) = &frame.pixels else {
-        return Err(Error::Refused(format!("ei-res: {model}: the texture is not RGBA")));
-    };
-    let (w, h) = (frame.width, frame.height);
-    let recorded = image
-        .text
-        .iter()
-        .filter(|(k, _)| k == mmp::provenance::PNG_TEXT_KEYWORD)
-        .find_map(|(_, t)| mmp::provenance::Recorded::parse(t))
-        .unwrap_or_default();
-    let format = match pixel_format {
-        Some(name) => {
-            PixelFormat::from_name(name).ok_or_else(|| Error::Refused(format!("unknown MMP pixel format `{name}`")))?
-        }
-        None => recorded.format.unwrap_or_else(|| {
-            if rgba.chunks_exact(4).all(|p| p.get(3) == Some(&255)) {
-                PixelFormat::Dxt1
-            } else {
-                PixelFormat::Dxt3
-            }
-        }),
-    };
-    let dxt = matches!(format, PixelFormat::Dxt1 | PixelFormat::Dxt3);
-    let format = if dxt && (w % 4 != 0 || h % 4 != 0) && (w > 4 || h > 4) {
-        note(format!(
-            "{model}: the {w}×{h} texture is not whole 4×4 blocks, which {} needs: written as ARGB8",
-            format.name()
-        ));
-        PixelFormat::Argb8
-    } else {
-        format
-    };
-    let full = mmp::write::full_chain(w, h);
-    let levels = if mips {
-        full
-    } else if format == PixelFormat::Pnt3 {
-        1
-    } else {
-        recorded.mips.unwrap_or(1).clamp(1, full.max(1))
-    };
-    mmp::write::encode_levels(rgba, w, h, format, levels)
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Small linear algebra (column-major 4×4, quaternions x, y, z, w).
-
-type M4 = [f64; 16];
-const IDENTITY: M4 = [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0];
-
-fn mat_mul(a: &M4, b: &M4) -> M4 {
-    let mut out = [0.0; 16];
-    for c in 0..4 {
-        for r in 0..4 {
-            out[c * 4 + r] = (0..4).map(|k| a[k * 4 + r] * b[c * 4 + k]).sum();
-        }
-    }
-    out
-}
-
-fn trs_matrix(t: [f32; 3], q: [f32; 4], s: [f32; 3]) -> M4 {
-    let [x, y, z, w] = q.map(f64::from);
-    let r = [
-        1.0 - 2.0 * (y * y + z * z),
-        2.0 * (x * y + z * w),
-        2.0 * (x * z - y * w),
-        2.0 * (x * y - z * w),
-        1.0 - 2.0 * (x * x + z * z),
-        2.0 * (y * z + x * w),
-        2.0 * (x * z + y * w),
-        2.0 * (y * z - x * w),
-        1.0 - 2.0 * (x * x + y * y),
-    ];
-    let s = s.map(f64::from);
-    let mut m = IDENTITY;
-    for c in 0..3 {
-        for row in 0..3 {
-            m[c * 4 + row] = r[c * 3 + row] * s[c];
-        }
-    }
-    m[12] = f64::from(t[0]);
-    m[13] = f64::from(t[1]);
-    m[14] = f64::from(t[2]);
-    m
-}
-
-fn local_matrix(t: &Transform) -> M4 {
-    match t {
-        Transform::Matrix(m) => m.map(f64::from),
-        Transform::Trs { translation, rotation, scale } => trs_matrix(*translation, *rotation, *scale),
-    }
-}
-
-/// `m · (x, y, z, w)` for the first three rows.
-fn apply(m: &M4, v: [f32; 3], w: f64) -> [f64; 3] {
-    let v = v.map(f64::from);
-    [0, 1, 2].map(|r| m[r] * v[0] + m[4 + r] * v[1] + m[8 + r] * v[2] + m[12 + r] * w)
-}
-
-fn is_identity_linear(m: &M4) -> bool {
-    (0..3).all(|c| (0..3).all(|r| m[c * 4 + r] == if c == r { 1.0 } else { 0.0 }))
-}
-
-fn det3(m: &M4) -> f64 {
-    m[0] * (m[5] * m[10] - m[9] * m[6]) - m[4] * (m[1] * m[10] - m[9] * m[2]) + m[8] * (m[1] * m[6] - m[5] * m[2])
-}
-
-/// The cofactor matrix of the linear part (normals transform by it; `det · inverse transpose`), as a
-/// 4×4 without translation, sign-corrected so that normals keep their side under a mirror.
-fn normal_matrix(m: &M4) -> M4 {
-    let a = |c: usize, r: usize| m[c * 4 + r];
-    let mut out = IDENTITY;
-    for c in 0..3 {
-        for r in 0..3 {
-            let (r1, r2) = ((r + 1) % 3, (r + 2) % 3);
-            let (c1, c2) = ((c + 1) % 3, (c + 2) % 3);
-            out[c * 4 + r] = a(c1, r1) * a(c2, r2) - a(c2, r1) * a(c1, r2);
-        }
-    }
-    if det3(m) < 0.0 {
-        for c in 0..3 {
-            for r in 0..3 {
-                out[c * 4 + r] = -out[c * 4 + r];
-            }
-        }
-    }
-    out
-}
-
-/// The rotation of a linear map (columns made orthonormal; a mirror's flipped axis turned back).
-fn rotation_of(m: &M4) -> [f64; 4] {
-    if is_identity_linear(m) {
-        return [0.0, 0.0, 0.0, 1.0];
-    }
-    let col = |c: usize| [m[c * 4], m[c * 4 + 1], m[c * 4 + 2]];
-    let norm = |v: [f64; 3]| {
-        let l = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
-        if l > 0.0 && l.is_finite() {
-            v.map(|x| x / l)
-        } else {
-            v
-        }
-    };
-    let dot = |a: [f64; 3], b: [f64; 3]| a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-    let x = norm(col(0));
-    let y0 = col(1);
-    let d = dot(x, y0);
-    let y = norm([y0[0] - d * x[0], y0[1] - d * x[1], y0[2] - d * x[2]]);
-    let z = [x[1] * y[2] - x[2] * y[1], x[2] * y[0] - x[0] * y[2], x[0] * y[1] - x[1] * y[0]];
-    // Rotation matrix (columns x, y, z) to quaternion.
-    let (m00, m11, m22) = (x[0], y[1], z[2]);
-    let trace = m00 + m11 + m22;
-    let q = if trace > 0.0 {
-        let s = (trace + 1.0).sqrt() * 2.0;
-        [(y[2] - z[1]) / s, (z[0] - x[2]) / s, (x[1] - y[0]) / s, 0.25 * s]
-    } else if m00 > m11 && m00 > m22 {
-        let s = (1.0 + m00 - m11 - m22).sqrt() * 2.0;
-        [0.25 * s, (y[0] + x[1]) / s, (z[0] + x[2]) / s, (y[2] - z[1]) / s]
-    } else if m11 > m22 {
-        let s = (1.0 + m11 - m00 - m22).sqrt() * 2.0;
-        [(y[0] + x[1]) / s, 0.25 * s, (z[1] + y[2]) / s, (z[0] - x[2]) / s]
-    } else {
-        let s = (1.0 + m22 - m00 - m11).sqrt() * 2.0;
-        [(z[0] + x[2]) / s, (z[1] + y[2]) / s, 0.25 * s, (x[1] - y[0]) / s]
-    };
-    if q.iter().all(|c| c.is_finite()) {
-        q
-    } else {
-        [0.0, 0.0, 0.0, 1.0]
-    }
-}
-
-fn q_mul(a: [f64; 4], b: [f64; 4]) -> [f64; 4] {
-    let [ax, ay, az, aw] = a;
-    let [bx, by, bz, bw] = b;
-    [
-        aw * bx + ax * bw + ay * bz - az * by,
-        aw * by - ax * bz + ay * bw + az * bx,
-        aw * bz + ax * by - ay * bx + az * bw,
-        aw * bw - ax * bx - ay * by - az * bz,
-    ]
-}
-
-fn q_conj(q: [f64; 4]) -> [f64; 4] {
-    [-q[0], -q[1], -q[2], q[3]]
-}
-
-fn is_identity_q(q: [f64; 4]) -> bool {
-    q == [0.0, 0.0, 0.0, 1.0]
-}
-
-/// `a · q · b` skipping identities, so that relic's own keys pass unchanged.
-fn q_sandwich(a: [f64; 4], q: [f64; 4], b: [f64; 4]) -> [f64; 4] {
-    let mut out = q;
-    if !is_identity_q(b) {
-        out = q_mul(out, b);
-    }
-    if !is_identity_q(a) {
-        out = q_mul(a, out);
-    }
-    out
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Resampling
-
-/// The index of the key at or before `t` and the fraction towards the next one.
-fn locate(times: &[f32], t: f32) -> (usize, f32) {
-    let after = times.partition_point(|&k| k <= t);
-    if after == 0 {
-        return (0, 0.0);
-    }
-    let i = after - 1;
-    match (times.get(i), times.get(i + 1)) {
-        (Some(&a), Some(&b)) if b > a && t > a => (i, ((t - a) / (b - a)).clamp(0.0, 1.0)),
-        _ => (i, 0.0),
-    }
-}
-
-/// Frames of a channel whose last key is at `last` seconds: keys at k/15 from 0 to it.
-fn frame_count(times: &[f32], what: &str) -> Result<usize> {
-    let last = times.last().copied().unwrap_or(0.0).max(0.0);
-    let n = (f64::from(last) * f64::from(FRAMES_PER_SECOND)).round() + 1.0;
-    if !n.is_finite() || n > MAX_FRAMES as f64 {
-        return Err(Error::limit(
-            res::FORMAT_ID,
-            what,
-            0,
-            format!("lasts {last} s: over the {MAX_FRAMES} frames at 15 per second a clip may have"),
-        ));
-    }
-    Ok(n as usize)
-}
-
-/// Counts resampled keys against [`MAX_KEYS`] (a few long channels must not make gigabytes of keys).
-fn charge(total: &mut usize, k: usize) -> Result<()> {
-    *total = total.saturating_add(k);
-    if *total > MAX_KEYS {
-        return Err(Error::limit(
-            res::FORMAT_ID,
-            "animations",
-            0,
-            format!("more than {MAX_KEYS} keys at 15 per second over all clips and parts"),
-        ));
-    }
-    Ok(())
-}
-
-fn frame_time(k: usize) -> f32 {
-    k as f32 / FRAMES_PER_SECOND
-}
-
-fn sample_vec3(times: &[f32], values: &[[f32; 3]], interp: Interpolation, t: f32) -> [f32; 3] {
-    let (i, f) = locate(times, t);
-    let a = values.get(i).or(values.last()).copied().unwrap_or([0.0; 3]);
-    if f == 0.0 || interp == Interpolation::Step {
-        return a;
-    }
-    let b = values.get(i + 1).copied().unwrap_or(a);
-    [0, 1, 2].map(|c| a[c] + (b[c] - a[c]) * f)
-}
-
-fn sample_quat(times: &[f32], values: &[[f32; 4]], interp: Interpolation, t: f32) -> [f64; 4] {
-    let (i, f) = locate(times, t);
-    let a = values.get(i).or(values.last()).copied().unwrap_or([0.0, 0.0, 0.0, 1.0]).map(f64::from);
-    if f == 0.0 || interp == Interpolation::Step {
-        return a;
-    }
-    let mut b = values.get(i + 1).copied().map_or(a, |b| b.map(f64::from));
-    let f = f64::from(f);
-    let mut dot: f64 = (0..4).map(|c| a[c] * b[c]).sum();
-    if dot < 0.0 {
-        b = b.map(|c| -c);
-        dot = -dot;
-    }
-    let (wa, wb) = if dot > 0.9995 {
-        (1.0 - f, f)
-    } else {
-        let theta = dot.clamp(-1.0, 1.0).acos();
-        let s = theta.sin();
-        (((1.0 - f) * theta).sin() / s, (f * theta).sin() / s)
-    };
-    let q = [0, 1, 2, 3].map(|c| a[c] * wa + b[c] * wb);
-    let len = q.iter().map(|c| c * c).sum::<f64>().sqrt();
-    if len > 0.0 && len.is_finite() {
-        q.map(|c| c / len)
-    } else {
-        a
-    }
-}
-
-fn sample_weights(times: &[f32], values: &[Vec<f32>], interp: Interpolation, t: f32) -> Vec<f32> {
-    let (i, f) = locate(times, t);
-    let a = values.get(i).or(values.last()).cloned().unwrap_or_default();
-    if f == 0.0 || interp == Interpolation::Step {
-        return a;
-    }
-    let b = values.get(i + 1).cloned().unwrap_or_else(|| a.clone());
-    a.iter().zip(b.iter().chain(std::iter::repeat(&0.0))).map(|(x, y)| x + (y - x) * f).collect()
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -620,6 +240,11 @@ pub fn from_scene(scene: &Scene, model: &str, note: &mut dyn FnMut(String)) -> R
         }
     }
     order.retain(|&i| !dropped_nodes[i]);
+    if order.is_empty() {
+        return Err(Error::Refused(format!(
+            "ei-res: {model}: the glTF's scene has no nodes to make the figure's parts of"
+        )));
+    }
     // Names: unique ignoring case, cp1251, not the model's.
     let mut names: Vec<String> = vec![String::new(); n];
     let mut taken: std::collections::HashSet<String> = std::collections::HashSet::new();

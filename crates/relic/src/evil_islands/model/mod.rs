@@ -18,7 +18,9 @@
 //!   steps through, when their vertex count is the part's position count (else they are left out, noted).
 
 pub mod import;
+mod maths;
 pub mod scene;
+mod write;
 
 use std::path::Path;
 
