@@ -714,6 +714,7 @@ fn strips_pack_and_lines_are_refused() {
         d["meshes"][1]["primitives"][0]["mode"] = mode.into();
         let path = tmp.path().join(format!("mode{mode}.gltf"));
         std::fs::write(&path, d.to_string()).unwrap();
+        validate(&[&path]);
         path
     };
     let strip = with_mode(5);
