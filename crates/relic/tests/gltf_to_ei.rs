@@ -774,3 +774,121 @@ fn hostile_scenes_stay_bounded() {
     let e = import::from_scene(&Scene::default(), "x", &mut |_| {}).map(|_| ()).unwrap_err().to_string();
     assert!(e.contains("no nodes"), "{e}");
 }
+
+/// A glTF file another tool wrote (`tests/gltf_foreign`, made by Blender from the hand-written file).
+fn blender(name: &str) -> Scene {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/gltf_foreign").join(name);
+    validate(&[&path]);
+    relic::import::gltf::read(&std::fs::read(&path).unwrap(), &path).unwrap()
+}
+
+/// The 8 corners of a box in game axes, sorted.
+fn corners(shape: relic::testing::hand_gltf::BoxShape) -> Vec<[f32; 3]> {
+    let mut out: Vec<[f32; 3]> = (0..8)
+        .map(|k| {
+            let p = [0, 1, 2].map(|a| shape.centre[a] + if k >> a & 1 == 1 { shape.half[a] } else { -shape.half[a] });
+            game(p)
+        })
+        .collect();
+    out.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    out
+}
+
+fn part_corners(part: &fig::Fig) -> Vec<[f32; 3]> {
+    let p0 = part.morph_positions(0).unwrap();
+    let used = part.used_positions();
+    let mut out: Vec<[f32; 3]> = p0.iter().zip(&used).filter(|(_, u)| **u).map(|(p, _)| *p).collect();
+    out.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    out
+}
+
+fn assert_corners(name: &str, got: &[[f32; 3]], want: &[[f32; 3]]) {
+    assert_eq!(got.len(), want.len(), "{name}: {got:?}");
+    for (g, w) in got.iter().zip(want) {
+        assert!((0..3).all(|a| (g[a] - w[a]).abs() < 1e-5), "{name}: {g:?} vs {w:?}");
+    }
+}
+
+/// Blender's export of the hand-written file (nodes reordered, TANGENT added, a shared index accessor,
+/// the clip baked at 24 frames per second) packs to the hand file's figure: the same boxes, the same
+/// offset, and the clip resampled at 15 per second close to the hand file's keys (Blender's baked curve
+/// is not exactly slerp).
+#[test]
+fn blenders_export_of_the_hand_file_packs_to_the_same_figure() {
+    use relic::testing::hand_gltf::*;
+    let scene = blender("box_blender.glb");
+    let mut notes = Vec::new();
+    let fig = import::from_scene(&scene, "hand", &mut |n| notes.push(n)).unwrap();
+    let files = import::write_figure(&fig, None, false, &mut |n| notes.push(n)).unwrap();
+    let back = read_back("hand", &files);
+    let links: std::collections::BTreeSet<_> =
+        back.lnk.links.iter().map(|l| (l.name.clone(), l.parent.clone())).collect();
+    assert!(links.contains(&("body".to_string(), None)) && links.contains(&("arm".to_string(), Some("body".into()))));
+    assert_corners("body", &part_corners(back.part("body").unwrap()), &corners(BODY));
+    assert_corners("arm", &part_corners(back.part("arm").unwrap()), &corners(ARM));
+    let arm_off = back.bone("arm").unwrap().offset(0).unwrap();
+    assert!((0..3).all(|a| (arm_off[a] - game(ARM_OFFSET)[a]).abs() < 1e-6), "{arm_off:?}");
+    let (_, parts) = back.animations.iter().find(|(c, _)| c == "wave").unwrap();
+    let arm = &parts.iter().find(|(n, _)| n == "arm").unwrap().1;
+    assert_eq!(arm.rotations.len(), 16);
+    for (k, q) in arm.rotations.iter().enumerate() {
+        let t = k as f64 / 15.0;
+        let s = if t <= 0.5 { t / 0.5 } else { (1.0 - t) / 0.5 };
+        let half = s * std::f64::consts::FRAC_PI_4;
+        let want = [half.cos(), 0.0, -half.sin(), 0.0];
+        let got = [q.w.get(), q.x.get(), q.y.get(), q.z.get()];
+        assert!((0..4).all(|c| (f64::from(got[c]) - want[c]).abs() < 1e-2), "frame {k}: {got:?} {want:?}");
+    }
+    for fig in back.parts.iter().map(|(_, f)| f) {
+        assert!(fig.problems().is_empty());
+    }
+}
+
+/// Blender's skinned rig of the two boxes (one mesh, JOINTS_0/WEIGHTS_0 on bones `body` and `arm`, the
+/// arm keyed in its bone's own space): each box becomes the part of its bone, in that bone's space (the
+/// arm's box 0.25 above its joint), the mesh's node is left out, and the clip turns the arm by up to 90°.
+#[test]
+fn blenders_skinned_rig_packs_to_one_part_per_bone() {
+    use relic::testing::hand_gltf::*;
+    let scene = blender("box_skinned.glb");
+    let mut notes = Vec::new();
+    let fig = import::from_scene(&scene, "rig", &mut |n| notes.push(n)).unwrap();
+    assert_eq!(notes.iter().filter(|n| n.contains("strongest joint")).count(), 1, "{notes:?}");
+    let files = import::write_figure(&fig, None, false, &mut |n| notes.push(n)).unwrap();
+    let back = read_back("rig", &files);
+    assert_corners("body", &part_corners(back.part("body").unwrap()), &corners(BODY));
+    assert_corners("arm", &part_corners(back.part("arm").unwrap()), &corners(ARM));
+    assert!(back.part("boxes").is_none());
+    let link = back.lnk.links.iter().find(|l| l.name == "arm").unwrap();
+    assert_eq!(link.parent.as_deref(), Some("body"));
+    let arm_off = back.bone("arm").unwrap().offset(0).unwrap();
+    assert!((0..3).all(|a| (arm_off[a] - game(ARM_OFFSET)[a]).abs() < 1e-5), "{arm_off:?}");
+    let (_, parts) = back.animations.iter().find(|(c, _)| c == "wave").unwrap();
+    let arm = &parts.iter().find(|(n, _)| n == "arm").unwrap().1;
+    assert_eq!(arm.rotations.len(), 16);
+    // The turn of each frame is the glTF's: the key at k/15 s (Blender bakes 24 per second; linear between
+    // them) relative to the bone's rest rotation, whatever the axes (an angle survives the change of frame).
+    let node = scene.nodes.iter().position(|n| n.name == "arm").unwrap();
+    let Transform::Trs { rotation: rest, .. } = scene.nodes[node].transform else { panic!("arm has no TRS") };
+    let wave = scene.animations.iter().find(|a| a.name == "wave").unwrap();
+    let ch = wave
+        .channels
+        .iter()
+        .find(|c| c.target == ChannelTarget::Node(node) && matches!(c.values, ChannelValues::Rotation(_)))
+        .unwrap();
+    let ChannelValues::Rotation(keys) = &ch.values else { unreachable!() };
+    for k in 0..16 {
+        let t = k as f32 / 15.0;
+        let i = ch.times.partition_point(|&x| x <= t).clamp(1, ch.times.len() - 1) - 1;
+        let f = ((t - ch.times[i]) / (ch.times[i + 1] - ch.times[i])).clamp(0.0, 1.0);
+        let mut q = [0, 1, 2, 3].map(|c| keys[i][c] + (keys[i + 1][c] - keys[i][c]) * f);
+        let len = q.iter().map(|c| c * c).sum::<f32>().sqrt();
+        q = q.map(|c| c / len);
+        let w: f32 = (0..4).map(|c| q[c] * rest[c]).sum();
+        let want = 2.0 * f64::from(w.abs()).min(1.0).acos().to_degrees();
+        let got = 2.0 * f64::from(arm.rotations[k].w.get().abs()).min(1.0).acos().to_degrees();
+        assert!((got - want).abs() < 0.05, "frame {k}: {got}° vs {want}°");
+    }
+    let peak = arm.rotations.iter().map(|q| 2.0 * f64::from(q.w.get().abs()).min(1.0).acos().to_degrees());
+    assert!((peak.fold(0.0, f64::max) - 90.0).abs() < 2.0);
+}
