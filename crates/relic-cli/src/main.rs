@@ -1061,7 +1061,8 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
             }
             if let Some(v) = version {
                 let document = input.extension().is_some_and(|e| e.eq_ignore_ascii_case("json"));
-                ops::check_pack_version(f, v, input.is_dir() || !document).map_err(|e| Failure::Usage(e.to_string()))?;
+                ops::check_pack_version(f, v, input.is_dir() || !document)
+                    .map_err(|e| Failure::Usage(e.to_string()))?;
             }
             let opts = ops::PackOptions { force, no_dedupe, pixel_format, mips, version, quantize };
             let report = ops::pack(&format, &input, &output, &opts)?;

@@ -162,8 +162,11 @@ pub struct PackRequest {
     /// Files written beside the output, by plain file name (`pack_input` of a model that the game keeps in
     /// several files: an Evil Islands figure's `.bon`, `.anm` and `.mmp` beside its `.mod`). `relic pack`
     /// refuses them, like the output, when they exist without `--force`, and reads each back.
-    pub companions: std::sync::Arc<std::sync::Mutex<Vec<(String, Vec<u8>)>>>,
+    pub companions: Companions,
 }
+
+/// Files by plain name, written beside an output (see [`PackRequest::companions`]).
+pub type Companions = std::sync::Arc<std::sync::Mutex<Vec<(String, Vec<u8>)>>>;
 
 impl PackRequest {
     /// Adds a note for the user (see [`PackRequest::notes`]).

@@ -1,6 +1,8 @@
 //! Test support shared by every format's tests: feed a parser every truncation of a valid file and many
 //! byte flips, and require errors, never a panic.
 
+pub mod hand_gltf;
+
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// What [`check_robustness`] saw.

@@ -375,6 +375,26 @@ impl Seeds {
     }
 
     /// Files made by relic's writers, in the variants the samples and the corpus lack.
+    /// `gltf_import`: the hand-written glTF and relic's own export of every sample model.
+    fn add_gltf(&mut self) {
+        self.put("gltf_import", &relic::testing::hand_gltf::box_two_bones_glb());
+        let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples");
+        for name in ["evil_islands/unit.mod", "ragnarok/pyramid.rsm", "ragnarok/pyramid.rsm2", "drakan/Sample.mod"] {
+            let path = samples.join(name);
+            let out = std::env::temp_dir().join(format!("relic-fuzz-seed-gltf-{}", std::process::id()));
+            let request = relic::ops::ConvertRequest { force: true, ..Default::default() };
+            let _ = relic::ops::convert(&[path], &out, &request, &relic::ops::Quiet);
+            for entry in walk(&out) {
+                if entry.extension().is_some_and(|e| e == "glb") {
+                    if let Ok(bytes) = std::fs::read(&entry) {
+                        self.put("gltf_import", &bytes);
+                    }
+                }
+            }
+            let _ = std::fs::remove_dir_all(&out);
+        }
+    }
+
     fn add_made(&mut self) {
         use relic::evil_islands::mmp::{self, PixelFormat};
         for format in PixelFormat::ALL {
@@ -861,6 +881,7 @@ fn main() {
         }
     }
     seeds.add_made();
+    seeds.add_gltf();
     for (target, n) in &seeds.counts {
         println!("{target:<12} {n:>5} new seeds");
     }
@@ -884,4 +905,19 @@ fn spr_seed(version: relic::ragnarok::spr::Version) -> Vec<u8> {
         palette: version.has_palette().then(|| std::array::from_fn(|i| [i as u8, 255 - i as u8, 7, 0])),
     };
     sprite.to_bytes().unwrap_or_default()
+}
+
+/// Every file under `dir`.
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else { return out };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            out.extend(walk(&path));
+        } else {
+            out.push(path);
+        }
+    }
+    out
 }

@@ -1,4 +1,5 @@
 //! Open formats read back into the shared asset model, so that `relic pack` makes game files of them: glTF
 //! scenes for the games' models (`relic pack ei-res model.glb`, `relic pack ro-rsm model.glb`, …).
 
+mod document;
 pub mod gltf;

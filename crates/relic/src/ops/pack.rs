@@ -273,7 +273,8 @@ pub fn pack(format_id: &str, input: &Path, output: &Path, opts: &PackOptions) ->
             format.codec.pack_input(&input_name, &content, &request).map_err(|e| e.in_file(input))?
         };
         report.bytes = bytes.len() as u64;
-        let companions = std::mem::take(&mut *request.companions.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
+        let companions =
+            std::mem::take(&mut *request.companions.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
         let companions = companion_paths(output, companions, opts.force)?;
         paths::write_named(output, wopts, |w| w.write_all(&bytes).map_err(|e| Error::io(output, e)))?;
         for (path, bytes) in &companions {
