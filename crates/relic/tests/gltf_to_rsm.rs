@@ -517,6 +517,17 @@ fn foreign_scene() -> Scene {
                 image: relic::asset::Image::single(1, 1, vec![10, 20, 30, 100], (0, 0), Vec::new()),
             },
         ],
+        // A STEP rotation of the first cube: 0° until 1 s, then 60° about Y.
+        animations: vec![Animation {
+            name: "step".into(),
+            channels: vec![Channel {
+                target: ChannelTarget::Node(1),
+                times: vec![0.0, 1.0],
+                values: ChannelValues::Rotation(vec![[0.0, 0.0, 0.0, 1.0], half_turn]),
+                interpolation: Interpolation::Step,
+            }],
+            ..Default::default()
+        }],
         skins: vec![Skin {
             joints: vec![2, 3],
             inverse_bind_matrices: vec![
@@ -549,6 +560,18 @@ fn a_foreign_gltf_packs_with_its_notes() {
         }
         // The merged primitives: one mesh, two texture slots; the second material two-sided and with alpha.
         let cube = rsm.meshes.iter().find(|m| m.name.text == "Cube").unwrap();
+        // STEP: the old value held until one unit before the key (2.3: identity before the first key is
+        // what RSM holds anyway).
+        let frames: Vec<i32> = cube.rotation_keys.iter().map(|k| k.frame).collect();
+        let turned = Quat::from_rotation_y(std::f32::consts::PI / 3.0);
+        let last = Quat::from_array(cube.rotation_keys.last().unwrap().quaternion);
+        assert!(last.dot(turned).abs() > 0.999_999, "{last:?}");
+        if version.is_rsm2() {
+            assert_eq!(frames, [30]);
+        } else {
+            assert_eq!(frames, [0, 999, 1000]);
+            assert_eq!(cube.rotation_keys[1].quaternion, [0.0, 0.0, 0.0, 1.0]);
+        }
         assert_eq!(cube.faces.len(), 24);
         assert_eq!(cube.vertices.len(), 16);
         let textures: Vec<String> = rsm.mesh_textures(cube).iter().map(|t| t.unwrap().text.clone()).collect();
@@ -571,6 +594,8 @@ fn a_foreign_gltf_packs_with_its_notes() {
     skinless.roots = vec![0];
     skinless.skins.clear();
     skinless.nodes[4].skin = None;
+    // (An animated RSM node has no rest pose apart from its first key: compare the unanimated model.)
+    skinless.animations.clear();
     for version in [V23, V14] {
         let (_, rsm) = pack(&skinless, version);
         let want = world_tris(&skinless, None);

@@ -202,8 +202,8 @@ fn locate(ch: &Channel, time: f64) -> Option<(usize, usize, f64)> {
     if k >= n {
         return Some((n - 1, n - 1, 0.0));
     }
-    let i = k - 1;
-    let (t0, t1) = (f64::from(ch.times[i]), f64::from(ch.times[k]));
+    let i = k.saturating_sub(1);
+    let (t0, t1) = (f64::from(*ch.times.get(i)?), f64::from(*ch.times.get(k)?));
     let f = if t1 > t0 { ((time - t0) / (t1 - t0)).clamp(0.0, 1.0) } else { 1.0 };
     Some(match ch.interpolation {
         Interpolation::Step => (i, i, 0.0),
@@ -929,6 +929,9 @@ fn fit_name(text: &str, fixed: bool, notes: &mut Notes) -> String {
         }
     }
     if fixed {
+        if out.chars().count() > FIXED_TEXT {
+            out = out.chars().take(FIXED_TEXT).collect();
+        }
         while encode_text(&out, false).is_some_and(|b| b.len() > FIXED_TEXT) {
             out.pop();
             notes
@@ -938,21 +941,30 @@ fn fit_name(text: &str, fixed: bool, notes: &mut Notes) -> String {
     out
 }
 
+/// Names given so far, and the next suffix to try per repeated name.
+#[derive(Default)]
+struct Taken {
+    names: HashSet<String>,
+    next: HashMap<String, usize>,
+}
+
 /// Unique names: a repeat gets `_2`, `_3`, … (shortened to fit).
-fn unique(name: String, taken: &mut HashSet<String>, fixed: bool, notes: &mut Notes) -> String {
+fn unique(name: String, taken: &mut Taken, fixed: bool, notes: &mut Notes) -> String {
     let base = if name.is_empty() { "node".to_string() } else { name };
-    if taken.insert(base.clone()) {
+    if taken.names.insert(base.clone()) {
         return base;
     }
     notes.add("name-repeat", || format!("node names are made unique ('{base}' repeats): RSM finds parents by name"));
-    for n in 2usize.. {
+    let start = taken.next.get(&base).copied().unwrap_or(2);
+    for n in start.. {
         let suffix = format!("_{n}");
         let mut stem = base.clone();
         while fixed && encode_text(&format!("{stem}{suffix}"), false).is_some_and(|b| b.len() > FIXED_TEXT) {
             stem.pop();
         }
         let candidate = format!("{stem}{suffix}");
-        if taken.insert(candidate.clone()) {
+        if taken.names.insert(candidate.clone()) {
+            taken.next.insert(base, n + 1);
             return candidate;
         }
     }
@@ -1090,7 +1102,7 @@ pub fn from_scene(scene: &Scene, version: Version) -> Result<Packed> {
     }
 
     // Names.
-    let mut taken = HashSet::new();
+    let mut taken = Taken::default();
     let names: Vec<String> = groups.iter().map(|gr| fit_name(&gr.name, v1, &mut notes)).collect();
     let roots: Vec<usize> = (0..groups.len()).filter(|&i| groups[i].parent.is_none()).collect();
     let extra_root = v1 && roots.len() != 1;
