@@ -505,7 +505,18 @@ fn foreign_scene() -> Scene {
         ],
         materials: vec![
             Material { name: "Material.001".into(), texture: Some(0), ..Default::default() },
-            Material { name: "Glass".into(), texture: Some(1), double_sided: true, ..Default::default() },
+            Material {
+                name: "Glass".into(),
+                texture: Some(1),
+                double_sided: true,
+                // Baked into the UVs: u + 0.5.
+                texture_transform: Some(relic::asset::TextureTransform {
+                    offset: [0.5, 0.0],
+                    rotation: 0.0,
+                    scale: [1.0, 1.0],
+                }),
+                ..Default::default()
+            },
         ],
         textures: vec![
             Texture {
@@ -549,6 +560,7 @@ fn a_foreign_gltf_packs_with_its_notes() {
         assert!(notes.contains("bound rigidly"), "{notes}");
         assert!(notes.contains("made unique"), "{notes}");
         assert!(notes.contains("without a texture"), "{notes}");
+        assert!(notes.contains("baked into the UVs"), "{notes}");
         let names: Vec<&str> = rsm.meshes.iter().map(|m| m.name.text.as_str()).collect();
         if version.is_rsm2() {
             assert_eq!(names, ["Scene Root", "Cube", "Cube_2", "joint", "skinned"]);
@@ -577,6 +589,14 @@ fn a_foreign_gltf_packs_with_its_notes() {
         let textures: Vec<String> = rsm.mesh_textures(cube).iter().map(|t| t.unwrap().text.clone()).collect();
         assert_eq!(textures, ["wood.bmp", "glass.tga"]);
         assert_eq!(cube.faces.iter().filter(|f| f.two_sided != 0).count(), 12);
+        let glass_us: BTreeSet<u32> = cube
+            .faces
+            .iter()
+            .filter(|f| f.two_sided != 0)
+            .flat_map(|f| f.tex_vertices)
+            .map(|t| cube.tex_vertices[usize::from(t)].uv[0].to_bits())
+            .collect();
+        assert_eq!(glass_us, [0.5f32, 1.5].iter().map(|u| u.to_bits()).collect(), "u + 0.5");
         assert_eq!(rsm.shade_type, 1);
         let files: Vec<&str> = packed.textures.iter().map(|t| t.file_name.as_str()).collect();
         assert_eq!(files, ["wood.bmp", "glass.tga"]);
@@ -596,6 +616,7 @@ fn a_foreign_gltf_packs_with_its_notes() {
     skinless.nodes[4].skin = None;
     // (An animated RSM node has no rest pose apart from its first key: compare the unanimated model.)
     skinless.animations.clear();
+    skinless.materials[1].texture_transform = None;
     for version in [V23, V14] {
         let (_, rsm) = pack(&skinless, version);
         let want = world_tris(&skinless, None);

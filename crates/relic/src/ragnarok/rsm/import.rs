@@ -29,7 +29,11 @@
 //! transform that `T·R·S` cannot hold (shear) in 1.x is approximated for its children, with a note; its
 //! own mesh stays exact.
 //!
-//! **Animation.** The first clip (others are dropped with a note). 1.x times are milliseconds; 2.x frames
+//! **Animation.** The first clip (others are dropped with a note; so are morph weight and texture
+//! transform animations, which RSM 2.3's texture key frames could hold but the glTF reader does not pass on).
+//! An animated RSM node has no rest pose of its own: relic's reader shows it as at time 0 (2.x holds
+//! identity / 1 before the first key), so a glTF whose rest pose differs from its first frame comes back
+//! posed as that frame. 1.x times are milliseconds; 2.x frames
 //! at the frame rate relic's export stored in the scene's `extras` or else 30 fps ([`DEFAULT_FPS`]);
 //! `AnimationLength` is the clip's duration. 1.4 holds rotation keys only: translation and scale
 //! animation is dropped with a note (write 2.3 for them). 2.3: position keys (the node's translation in its
@@ -40,7 +44,8 @@
 //! after the last) are left out.
 //!
 //! **Meshes.** All primitives of a node's mesh become one RSM mesh: positions and UVs welded by value
-//! (UV set 0; other sets, vertex colours, tangents and morph targets are dropped with one note each), one
+//! (UV set 0, with a material's static `KHR_texture_transform` baked in; vertex colours and morph targets
+//! are dropped with one note each; the glTF reader already leaves out other UV sets and tangents), one
 //! texture slot per material. Skinned meshes are bound rigidly: each triangle goes to the joint that
 //! weighs most on its first corner, in that joint's bind frame, with a note. Meshes whose file transform
 //! mirrors get their triangles reversed, as relic's reader reverses them (see [`super::scene::WINDING`]).
@@ -542,8 +547,25 @@ struct Corner {
 }
 
 /// The corners of a primitive's triangles transformed by `m` (file space).
-fn primitive_corners(p: &Primitive, m: DMat4, notes: &mut Notes, what: &str) -> Vec<Corner> {
+fn primitive_corners(scene: &Scene, p: &Primitive, m: DMat4, notes: &mut Notes, what: &str) -> Vec<Corner> {
     let normal_m = DMat3::from_mat4(m).inverse().transpose();
+    let uv_transform = p
+        .material
+        .and_then(|i| scene.materials.get(i))
+        .and_then(|mat| mat.texture_transform)
+        .filter(|t| *t != crate::asset::TextureTransform::default());
+    if uv_transform.is_some() {
+        notes.add("uv-transform", || "texture transforms (KHR_texture_transform) are baked into the UVs".into());
+    }
+    let uv_of = |uv: [f32; 2]| match uv_transform {
+        None => uv,
+        // KHR_texture_transform: T(offset)·R(rotation)·S(scale), R = [cos sin; −sin cos].
+        Some(t) => {
+            let (sin, cos) = t.rotation.sin_cos();
+            let (u, v) = (uv[0] * t.scale[0], uv[1] * t.scale[1]);
+            [t.offset[0] + cos * u + sin * v, t.offset[1] - sin * u + cos * v]
+        }
+    };
     if p.indices.len() % 3 != 0 {
         notes.add("indices", || format!("{what}: an index count that is not a multiple of 3; the rest is dropped"));
     }
@@ -563,7 +585,7 @@ fn primitive_corners(p: &Primitive, m: DMat4, notes: &mut Notes, what: &str) -> 
             });
             *slot = Some(Corner {
                 position: m.transform_point3(d3(pos)),
-                uv: p.uvs.get(i).copied().unwrap_or([0.0, 0.0]),
+                uv: uv_of(p.uvs.get(i).copied().unwrap_or([0.0, 0.0])),
                 normal,
                 material: p.material,
             });
@@ -631,7 +653,7 @@ fn skin_parts(g: &Graph<'_>, node: usize, notes: &mut Notes) -> Vec<(usize, Vec<
                 material: p.material,
                 ..Default::default()
             };
-            let corners = primitive_corners(&sub, ibm, notes, &mesh.name);
+            let corners = primitive_corners(scene, &sub, ibm, notes, &mesh.name);
             if !parts.contains_key(&joint) {
                 order.push(joint);
             }
@@ -1245,7 +1267,7 @@ pub fn from_scene(scene: &Scene, version: Version) -> Result<Packed> {
                 let mwhat = format!("{what}, mesh '{}'", smesh.name);
                 for p in &smesh.primitives {
                     note_dropped_attributes(p, &mut notes);
-                    corners.extend(primitive_corners(p, base * g.k, &mut notes, &mwhat));
+                    corners.extend(primitive_corners(scene, p, base * g.k, &mut notes, &mwhat));
                 }
             }
         }

@@ -67,7 +67,11 @@ pub static FORMAT: Format = Format {
             and ≥ 2.2 (Y-up, unmirrored); faces as stored, reversed in meshes whose own matrix mirrors; no \
             COLOR_0 (the texture-vertex colour stays in the JSON). Textures from the same GRF, then the \
             client folder's data/texture, then --textures; a warning names each one not found. Texture key \
-            frames as KHR_texture_transform animated through KHR_animation_pointer (needs the texture).",
+            frames as KHR_texture_transform animated through KHR_animation_pointer (needs the texture). \
+            pack from glTF (.glb/.gltf): RSM 1.4 by default (rotation keys, ms), --version 0x203 (or an .rsm2 \
+            output) for 2.3 (position/rotation/scale keys, 30 fps or the rate relic's export kept); relic's \
+            export helpers fold back, the 1.x mirror and centring are undone; smoothing groups from the normals; \
+            embedded textures written beside the output as BMP/TGA.",
     codec: &RsmCodec,
 };
 
