@@ -234,7 +234,10 @@ fn round_trip(path: &Path, version: Version) {
     same_tris(&format!("{what} at rest"), expected(None), world_tris(&again, None));
     let dropped = packed.notes.iter().any(|n| n.contains("rotation keys only"));
     if !dropped {
-        for t in key_times(&source) {
+        // At every key time and halfway between (where interpolation shows).
+        let times = key_times(&source);
+        let halves: Vec<f32> = times.windows(2).map(|w| (w[0] + w[1]) / 2.0).collect();
+        for t in times.iter().chain(&halves).copied() {
             same_tris(&format!("{what} at {t} s"), expected(Some(t)), world_tris(&again, Some(t)));
         }
     }
@@ -298,6 +301,38 @@ fn round_trip(path: &Path, version: Version) {
                 .collect();
             if to_1x && !o.faces.is_empty() {
                 assert_eq!(m.vertices.len(), used.len(), "{what}: vertices of '{}'", m.name);
+            }
+            // Keys: every key written is one of the file's (same frame, same value; a rotation up to sign),
+            // except redundant ones left out; the geometry at every key time is compared above.
+            if m.name == o.name {
+                for k in &m.rotation_keys {
+                    match o.rotation_keys.iter().find(|x| x.frame == k.frame) {
+                        Some(x) => {
+                            let dot: f32 = x.quaternion.iter().zip(k.quaternion).map(|(a, b)| a * b).sum();
+                            assert!(dot.abs() > 0.99999, "{what}: '{}' rotation at {}", m.name, k.frame);
+                        }
+                        None => assert!(
+                            o.rotation_keys.is_empty() && k.frame == 0,
+                            "{what}: '{}' extra rotation key {}",
+                            m.name,
+                            k.frame
+                        ),
+                    }
+                }
+                for k in &m.position_keys {
+                    let x = o.position_keys.iter().find(|x| x.frame == k.frame);
+                    let x = x.unwrap_or_else(|| panic!("{what}: '{}' extra position key {}", m.name, k.frame));
+                    assert!(
+                        x.position.iter().zip(k.position).all(|(a, b)| close(*a, b)),
+                        "{what}: '{}' position",
+                        m.name
+                    );
+                }
+                for k in &m.scale_keys {
+                    let x = o.scale_keys.iter().find(|x| x.frame == k.frame);
+                    let x = x.unwrap_or_else(|| panic!("{what}: '{}' extra scale key {}", m.name, k.frame));
+                    assert!(x.scale.iter().zip(k.scale).all(|(a, b)| close(*a, b)), "{what}: '{}' scale", m.name);
+                }
             }
             if rsm.shade_type == 2 {
                 assert!(m.faces.iter().all(|f| f.smooth_groups.iter().all(|&g| (0..32).contains(&g))));

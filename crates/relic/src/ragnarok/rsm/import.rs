@@ -324,21 +324,40 @@ impl Graph<'_> {
         }
     }
 
-    /// Like [`Graph::rel`] as T, R, S, taking a single TRS node's values as they are.
+    /// A rotation in file space: conjugated by `K = S(1,−1,1)` when the conversion mirrors.
+    fn file_rotation(&self, r: DQuat) -> DQuat {
+        if self.mirror_k {
+            DQuat::from_xyzw(-r.x, r.y, -r.z, r.w)
+        } else {
+            r
+        }
+    }
+
+    /// Like [`Graph::rel`] as T, R, S, taking a single TRS node's values as they are. A decomposed
+    /// rotation gets the sign of the glTF's own rotations along the path, so that keys 180° apart
+    /// interpolate the way the glTF does.
     fn rel_trs(&self, from: Frame, target: usize, time: Option<f64>) -> (Trs, bool) {
-        if let Some(path) = self.path(from, target) {
+        let path = self.path(from, target);
+        if let Some(path) = &path {
             if let ([n], true) = (path.as_slice(), from != Frame::Top) {
                 if let Some(trs) = self.local_trs_at(*n, time) {
-                    if !self.mirror_k {
-                        return (trs, true);
-                    }
                     // K·T·R·S·K with K = S(1,−1,1): T mirrored, R conjugated, S unchanged.
-                    let r = DQuat::from_xyzw(-trs.r.x, trs.r.y, -trs.r.z, trs.r.w);
-                    return (Trs { t: DVec3::new(trs.t.x, -trs.t.y, trs.t.z), r, s: trs.s }, true);
+                    let t = if self.mirror_k { DVec3::new(trs.t.x, -trs.t.y, trs.t.z) } else { trs.t };
+                    return (Trs { t, r: self.file_rotation(trs.r), s: trs.s }, true);
                 }
             }
         }
-        Trs::of(self.rel(from, target, time))
+        let (mut trs, exact) = Trs::of(self.rel(from, target, time));
+        if let Some(path) = path {
+            let reference = path
+                .iter()
+                .rev()
+                .fold(DQuat::IDENTITY, |acc, &n| acc * self.local_trs_at(n, time).map_or(DQuat::IDENTITY, |x| x.r));
+            if trs.r.dot(self.file_rotation(reference)) < 0.0 {
+                trs.r = -trs.r;
+            }
+        }
+        (trs, exact)
     }
 
     /// Key times (seconds) of the channels of the nodes between `from` and `target`, by property.
@@ -1434,7 +1453,8 @@ fn animate_v2(
         let off = [cols[1], cols[2], cols[3], cols[5], cols[6], cols[7]];
         let diag = DVec3::new(cols[0], cols[4], cols[8]);
         let tol = 1e-6 * diag.abs().max_element().max(1.0);
-        if off.iter().any(|x| x.abs() > tol) {
+        // A rotation channel always takes rotation keys (a half turn is a diagonal matrix too).
+        if off.iter().any(|x| x.abs() > tol) || (!rt.is_empty() && !vec_eq(&diag, &DVec3::ONE)) {
             linear = Linear::General;
         } else if !vec_eq(&diag, &DVec3::ONE) && matches!(linear, Linear::Still) {
             linear = Linear::Scale;
