@@ -189,4 +189,13 @@ fn embedded_textures_are_written_beside_the_model() {
     assert!(stderr_of(&refused).contains("skin.bmp"), "{}", stderr_of(&refused));
     assert!(!out.exists());
     relic().args(["pack", "ro-rsm", "--force"]).arg(&glb).arg("-o").arg(&out).assert().success();
+
+    // The same model as `.gltf` JSON with its buffer beside it, to 2.3.
+    let gltf = dir.path().join("hand.gltf");
+    let (json, bin) = relic::testing::hand_gltf::box_two_bones_gltf("hand.bin");
+    std::fs::write(&gltf, json).unwrap();
+    std::fs::write(dir.path().join("hand.bin"), bin).unwrap();
+    let out2 = dir.path().join("hand.rsm2");
+    relic().args(["pack", "ro-rsm", "--force"]).arg(&gltf).arg("-o").arg(&out2).assert().success();
+    assert_eq!(info_version(&out2), "2.3");
 }
