@@ -566,7 +566,14 @@ struct Corner {
 }
 
 /// The corners of a primitive's triangles transformed by `m` (file space).
-fn primitive_corners(scene: &Scene, p: &Primitive, m: DMat4, notes: &mut Notes, what: &str) -> Vec<Corner> {
+fn primitive_corners(
+    scene: &Scene,
+    p: &Primitive,
+    indices: &[u32],
+    m: DMat4,
+    notes: &mut Notes,
+    what: &str,
+) -> Vec<Corner> {
     let normal_m = DMat3::from_mat4(m).inverse().transpose();
     let uv_transform = p
         .material
@@ -585,11 +592,11 @@ fn primitive_corners(scene: &Scene, p: &Primitive, m: DMat4, notes: &mut Notes, 
             [t.offset[0] + cos * u + sin * v, t.offset[1] - sin * u + cos * v]
         }
     };
-    if p.indices.len() % 3 != 0 {
+    if indices.len() % 3 != 0 {
         notes.add("indices", || format!("{what}: an index count that is not a multiple of 3; the rest is dropped"));
     }
-    let mut out = Vec::with_capacity(p.indices.len() - p.indices.len() % 3);
-    for tri in p.indices.chunks_exact(3) {
+    let mut out = Vec::with_capacity(indices.len() - indices.len() % 3);
+    for tri in indices.chunks_exact(3) {
         let mut corners = [None; 3];
         for (slot, &i) in corners.iter_mut().zip(tri) {
             let i = i as usize;
@@ -651,6 +658,9 @@ fn skin_parts(g: &Graph<'_>, node: usize, notes: &mut Notes) -> Vec<(usize, Vec<
     let mut order = Vec::new();
     for p in &mesh.primitives {
         note_dropped_attributes(p, notes);
+        // Triangles by skin slot (a slot is a joint and its inverse bind matrix), in order of first use.
+        let mut by_slot: HashMap<usize, Vec<u32>> = HashMap::new();
+        let mut slots = Vec::new();
         for tri in p.indices.chunks_exact(3) {
             let Some(&first) = tri.first() else { continue };
             let slot = p
@@ -659,20 +669,19 @@ fn skin_parts(g: &Graph<'_>, node: usize, notes: &mut Notes) -> Vec<(usize, Vec<
                 .zip(p.weights.get(first as usize))
                 .and_then(|(j, w)| (0..4).max_by(|&a, &b| w[a].total_cmp(&w[b])).map(|k| usize::from(j[k])))
                 .unwrap_or(0);
+            if !by_slot.contains_key(&slot) {
+                slots.push(slot);
+            }
+            by_slot.entry(slot).or_default().extend_from_slice(tri);
+        }
+        for slot in slots {
             let Some(&joint) = skin.joints.get(slot) else { continue };
             let ibm = skin
                 .inverse_bind_matrices
                 .get(slot)
                 .map_or(DMat4::IDENTITY, |m| DMat4::from_cols_array(&m.map(f64::from)));
-            let sub = Primitive {
-                positions: p.positions.clone(),
-                normals: p.normals.clone(),
-                uvs: p.uvs.clone(),
-                indices: tri.to_vec(),
-                material: p.material,
-                ..Default::default()
-            };
-            let corners = primitive_corners(scene, &sub, ibm, notes, &mesh.name);
+            let indices = by_slot.remove(&slot).unwrap_or_default();
+            let corners = primitive_corners(scene, p, &indices, ibm, notes, &mesh.name);
             if !parts.contains_key(&joint) {
                 order.push(joint);
             }
@@ -895,9 +904,14 @@ fn keys<T: Copy>(
 ) -> Result<Vec<(i32, T)>> {
     let mut s = samples;
     if let Some(d) = default {
-        while s.len() >= 2 && eq(&s[0].1, &d) && (eq(&s[1].1, &d) || (s[1].0 - s[0].0) * per_second < 0.5) {
-            s.remove(0);
+        let mut skip = 0;
+        while let (Some(a), Some(b)) = (s.get(skip), s.get(skip + 1)) {
+            if !(eq(&a.1, &d) && (eq(&b.1, &d) || (b.0 - a.0) * per_second < 0.5)) {
+                break;
+            }
+            skip += 1;
         }
+        s.drain(..skip);
     }
     let mut out: Vec<(i32, T)> = Vec::with_capacity(s.len() + 2);
     for (t, v) in s {
@@ -1172,7 +1186,9 @@ pub fn from_scene(scene: &Scene, version: Version) -> Result<Packed> {
 
     let mut shading = Shading { any_normals: false, all_flat: true };
     let mut texture_images: Vec<(String, usize)> = Vec::new();
+    let mut image_paths: HashSet<String> = HashSet::new();
     let mut global: Vec<String> = Vec::new();
+    let mut global_index: HashMap<String, usize> = HashMap::new();
     let mut untextured = false;
     // 1.x: each group's A world and whether it is exact; 2.x: each group's world.
     let mut world_of: Vec<DMat4> = vec![DMat4::IDENTITY; groups.len()];
@@ -1286,7 +1302,7 @@ pub fn from_scene(scene: &Scene, version: Version) -> Result<Packed> {
                 let mwhat = format!("{what}, mesh '{}'", smesh.name);
                 for p in &smesh.primitives {
                     note_dropped_attributes(p, &mut notes);
-                    corners.extend(primitive_corners(scene, p, base * g.k, &mut notes, &mwhat));
+                    corners.extend(primitive_corners(scene, p, &p.indices, base * g.k, &mut notes, &mwhat));
                 }
             }
         }
@@ -1304,9 +1320,13 @@ pub fn from_scene(scene: &Scene, version: Version) -> Result<Packed> {
         // other way.
         let reverse = (mesh_world.determinant() < 0.0) != g.mirror_k;
         let built = build_mesh(&corners, &texture_of, &double_sided, reverse, &mut shading, &what)?;
+        let mut materials_seen: HashSet<Option<usize>> = HashSet::new();
         for c in corners.iter().step_by(3) {
+            if !materials_seen.insert(c.material) {
+                continue;
+            }
             if let Some((path, Some(image))) = c.material.and_then(|m| material_texture(scene, m)) {
-                if !texture_images.iter().any(|(p, _)| *p == path) {
+                if image_paths.insert(path.clone()) {
                     texture_images.push((path, image));
                 }
             }
@@ -1337,7 +1357,7 @@ pub fn from_scene(scene: &Scene, version: Version) -> Result<Packed> {
             mesh.texture_indices = named
                 .iter()
                 .map(|n| {
-                    let at = global.iter().position(|x| x == *n).unwrap_or_else(|| {
+                    let at = *global_index.entry((*n).clone()).or_insert_with(|| {
                         global.push((*n).clone());
                         global.len() - 1
                     });
@@ -1394,10 +1414,11 @@ pub fn from_scene(scene: &Scene, version: Version) -> Result<Packed> {
 
     // Texture images the glTF embeds, by file name.
     let mut textures: Vec<TextureFile> = Vec::new();
+    let mut file_names: HashSet<String> = HashSet::new();
     for (path, image) in texture_images {
         let Some(t) = scene.textures.get(image) else { continue };
         let file_name = path.rsplit(['\\', '/']).next().unwrap_or(&path).to_string();
-        if file_name.is_empty() || textures.iter().any(|x| x.file_name.eq_ignore_ascii_case(&file_name)) {
+        if file_name.is_empty() || !file_names.insert(file_name.to_ascii_lowercase()) {
             notes.add("texture-name-clash", || {
                 format!("texture '{path}': another texture has its file name; not written")
             });
