@@ -703,6 +703,51 @@ fn hostile_and_limit_cases_are_refused_or_noted() {
         assert!(packed.notes.iter().any(|n| n.contains("index past")));
         relic::ragnarok::rsm::write(&packed.rsm).unwrap();
     }
+    // Large inputs stay near-linear: a skinned grid of 20,000 triangles over 4 joints, 200,000 keys, 20,000
+    // nodes of one name.
+    let n = 101u32;
+    let mut p = Primitive::default();
+    for y in 0..n {
+        for x in 0..n {
+            p.positions.push([x as f32, y as f32, 0.0]);
+            p.joints.push([(x % 4) as u16, 0, 0, 0]);
+            p.weights.push([1.0, 0.0, 0.0, 0.0]);
+        }
+    }
+    for y in 0..n - 1 {
+        for x in 0..n - 1 {
+            let i = y * n + x;
+            p.indices.extend([i, i + 1, i + n, i + 1, i + n + 1, i + n]);
+        }
+    }
+    let mut nodes: Vec<Node> = (0..20_000).map(|_| Node { name: "same".into(), ..Default::default() }).collect();
+    nodes[0].children = (1..5).collect();
+    nodes.push(Node { name: "skinned".into(), mesh: Some(0), skin: Some(0), ..Default::default() });
+    let times: Vec<f32> = (0..200_000).map(|i| i as f32 * 0.001).collect();
+    let values = ChannelValues::Rotation(times.iter().map(|t| Quat::from_rotation_y(*t).to_array()).collect());
+    let scene = Scene {
+        roots: (0..nodes.len()).filter(|&i| !(1..5).contains(&i)).collect(),
+        nodes,
+        meshes: vec![SceneMesh { primitives: vec![p], ..Default::default() }],
+        skins: vec![Skin { joints: vec![1, 2, 3, 4], inverse_bind_matrices: vec![Mat4::IDENTITY.to_cols_array(); 4] }],
+        animations: vec![Animation {
+            channels: vec![Channel {
+                target: ChannelTarget::Node(1),
+                times,
+                values,
+                interpolation: Interpolation::Linear,
+            }],
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    let started = std::time::Instant::now();
+    for v in [V14, V23] {
+        let packed = import::from_scene(&scene, v).unwrap();
+        assert_eq!(packed.rsm.meshes.iter().map(|m| m.faces.len()).sum::<usize>(), 20_000);
+        relic::ragnarok::rsm::write(&packed.rsm).unwrap();
+    }
+    assert!(started.elapsed().as_secs() < 60, "{:?}", started.elapsed());
     // Names that 1.4 cannot hold: shortened, non-CP949 characters replaced.
     let scene = Scene {
         nodes: vec![Node {
