@@ -442,3 +442,91 @@ fn strips_colours_and_extra_attributes_from_other_tools() {
     assert_eq!(notes.len(), 1, "{notes:?}");
     assert!(notes[0].contains("TEXCOORD_1"), "{notes:?}");
 }
+
+fn foreign(name: &str) -> (Vec<u8>, PathBuf) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/gltf_foreign").join(name);
+    (std::fs::read(&path).unwrap(), path)
+}
+
+/// Positions of a primitive's triangles, each triangle's corners rotated to start at the smallest, as a
+/// sorted list: the same triangles as sets, whatever the vertex order.
+fn triangles(positions: &[[f32; 3]], indices: &[u32]) -> Vec<[[u32; 3]; 3]> {
+    let key = |p: [f32; 3]| p.map(|v| (v * 1e4).round() as i32 as u32);
+    let mut out: Vec<[[u32; 3]; 3]> = indices
+        .chunks(3)
+        .map(|t| {
+            let c = [key(positions[t[0] as usize]), key(positions[t[1] as usize]), key(positions[t[2] as usize])];
+            let first = (0..3).min_by_key(|&k| c[k]).unwrap();
+            [c[first], c[(first + 1) % 3], c[(first + 2) % 3]]
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// Blender's export of the hand-written file (nodes reordered, TANGENT added, a shared index accessor, the
+/// clip resampled at 24 fps) reads to the same boxes, the same hierarchy and the same motion.
+#[test]
+fn blenders_export_of_the_hand_file_reads_to_the_same_boxes() {
+    let (glb, path) = foreign("box_blender.glb");
+    let mut notes = Vec::new();
+    let scene = gltf::read_noted(&glb, &path, &mut |n| notes.push(n)).unwrap();
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert!(notes[0].contains("TANGENT"), "{notes:?}");
+    let by_name = |name: &str| scene.nodes.iter().position(|n| n.name == name).unwrap();
+    let (body, arm) = (by_name("body"), by_name("arm"));
+    assert_eq!(scene.roots, vec![body]);
+    assert_eq!(scene.nodes[body].children, vec![arm]);
+    let Transform::Trs { translation, .. } = scene.nodes[arm].transform else { panic!("TRS") };
+    assert_eq!(translation, ARM_OFFSET);
+    for (node, shape) in [(body, BODY), (arm, ARM)] {
+        let p = &scene.meshes[scene.nodes[node].mesh.unwrap()].primitives[0];
+        let (positions, _, _) = hand_gltf::box_vertices(shape);
+        let indices: Vec<u32> = hand_gltf::box_indices().into_iter().map(u32::from).collect();
+        assert_eq!(triangles(&p.positions, &p.indices), triangles(&positions, &indices), "{}", scene.nodes[node].name);
+    }
+    let clip = &scene.animations[0];
+    assert_eq!(clip.name, "wave");
+    let arm_rotation = clip.channels.iter().find(|c| c.target == ChannelTarget::Node(arm)).unwrap();
+    let ChannelValues::Rotation(r) = &arm_rotation.values else { panic!("rotation") };
+    // At 0.5 s (frame 12 of 24) the arm is turned 90° about +Z, as in the hand-written file.
+    let k = arm_rotation.times.iter().position(|&t| (t - 0.5).abs() < 1e-4).unwrap();
+    for (got, want) in r[k].iter().zip(hand_gltf::WAVE_ARM_ROTATION[1]) {
+        assert!((got - want).abs() < 1e-4, "{:?}", r[k]);
+    }
+}
+
+/// A rigged model as Blender writes it: one mesh skinned to a two-bone armature, bones as nodes.
+#[test]
+fn a_skinned_blender_model_reads_with_its_joints_and_weights() {
+    let (glb, path) = foreign("box_skinned.glb");
+    let scene = gltf::read(&glb, &path).unwrap();
+    assert_eq!(scene.skins.len(), 1);
+    let skin = &scene.skins[0];
+    let names: Vec<&str> = skin.joints.iter().map(|&j| scene.nodes[j].name.as_str()).collect();
+    assert_eq!(names, ["body", "arm"]);
+    assert_eq!(skin.inverse_bind_matrices.len(), 2);
+    let mesh_node = scene.nodes.iter().find(|n| n.skin == Some(0)).unwrap();
+    let p = &scene.meshes[mesh_node.mesh.unwrap()].primitives[0];
+    assert_eq!((p.joints.len(), p.weights.len()), (p.positions.len(), p.positions.len()));
+    // Every vertex is bound to one bone with weight 1; the triangles of each bone are its box (the arm's
+    // placed at its offset: a skinned mesh is in the armature's space).
+    for w in &p.weights {
+        assert_eq!(w[0], 1.0);
+    }
+    for (joint, shape, offset) in [(0u16, BODY, [0.0; 3]), (1, ARM, ARM_OFFSET)] {
+        let picked: Vec<u32> = p
+            .indices
+            .chunks(3)
+            .filter(|t| t.iter().all(|&i| p.joints[i as usize][0] == joint))
+            .flatten()
+            .copied()
+            .collect();
+        let (positions, _, _) = hand_gltf::box_vertices(shape);
+        let placed: Vec<[f32; 3]> =
+            positions.iter().map(|v| [v[0] + offset[0], v[1] + offset[1], v[2] + offset[2]]).collect();
+        let indices: Vec<u32> = hand_gltf::box_indices().into_iter().map(u32::from).collect();
+        assert_eq!(triangles(&p.positions, &picked), triangles(&placed, &indices), "joint {joint}");
+    }
+    assert_eq!(p.indices.len(), 72);
+}
