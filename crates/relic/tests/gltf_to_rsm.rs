@@ -1,7 +1,10 @@
 //! glTF → RSM 1.4 / 2.3 (`relic pack ro-rsm model.glb`): round trips of every sample and corpus model
 //! (rsm → relic's glTF → glTF reader → RSM writer, both version families → relic reads it → glTF again)
-//! compared as world geometry at rest and at every key time, a hand-built scene, and a glTF as other tools
-//! write it (TRS nodes, merged primitives, vertex colours, a skin) with the notes expected.
+//! compared as world geometry at rest, at every key time and between keys, with header fields against
+//! independent counts; the hand-written glTF of `relic::testing::hand_gltf` and a hand-built scene read back
+//! exactly; glTFs as other tools write them (Blender's re-export and skinned rig from `tests/gltf_foreign`; a
+//! scene with TRS nodes, reordered vertices, merged primitives, vertex colours, a texture transform, STEP keys
+//! and a skin) with the notes expected; limits and large inputs.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -865,5 +868,60 @@ fn hand_written_gltf_packs_to_both_versions_and_reads_back_exactly() {
     let rest = world_tris(&scene, None);
     for t in [None, Some(0.0), Some(0.25), Some(0.5), Some(1.0)] {
         same_tris(&format!("hand glTF → 1.4 at {t:?}"), recentred(world_tris(&held, t), &rest), world_tris(&again, t));
+    }
+}
+
+/// A file Blender wrote (`tests/gltf_foreign`, made by its `make.py` from the hand-written glTF).
+fn blender(name: &str) -> Option<(Vec<u8>, PathBuf)> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/gltf_foreign").join(name);
+    match std::fs::read(&path) {
+        Ok(bytes) => Some((bytes, path)),
+        Err(_) => {
+            eprintln!("skipped: {} is missing", path.display());
+            None
+        }
+    }
+}
+
+/// Positions only (Blender's UVs and vertex order are its own).
+fn positions(tris: Vec<Tri>) -> Vec<Tri> {
+    tris.into_iter().map(|t| t.map(|c| [c[0], c[1], c[2], 0.0, 0.0])).collect()
+}
+
+#[test]
+fn blenders_files_pack_to_the_hand_files_boxes() {
+    let hand =
+        relic::import::gltf::read(&relic::testing::hand_gltf::box_two_bones_glb(), Path::new("hand.glb")).unwrap();
+    let want = positions(world_tris(&hand, None));
+    for (name, skinned) in [("box_blender.glb", false), ("box_skinned.glb", true)] {
+        let Some((glb, path)) = blender(name) else { return };
+        if let Some(reports) = relic::testing::validate_gltf(&[&path]) {
+            assert_eq!(reports[0].errors, 0, "{name}: {:#?}", reports[0].messages);
+        }
+        for version in [V23, V14] {
+            let packed = import::from_gltf(&glb, &path, version).unwrap();
+            let notes = packed.notes.join("\n");
+            if skinned {
+                assert!(notes.contains("bound rigidly"), "{name}: {notes}");
+            } else {
+                assert!(notes.contains("TANGENT"), "{name}: {notes}");
+            }
+            let rsm = Rsm::read(&relic::ragnarok::rsm::write(&packed.rsm).unwrap()).unwrap();
+            assert_eq!(rsm.meshes.iter().map(|m| m.faces.len()).sum::<usize>(), 24, "{name} → {version}");
+            let again = to_scene(&rsm, None).unwrap();
+            // At rest the boxes stand where the hand file places them (1.4: centred by its reader).
+            let expected = if version.is_rsm2() { want.clone() } else { recentred(want.clone(), &want) };
+            let got = positions(world_tris(&again, None));
+            same_tris(&format!("{name} → {version}"), expected, got);
+            if !skinned {
+                // The clip: the arm's rotation keys carry the glTF's values (resampled by Blender at 24 fps).
+                let arm = rsm.meshes.iter().find(|m| m.name.text == "arm").unwrap();
+                assert!(arm.rotation_keys.len() >= 3, "{name} → {version}: {:?}", arm.rotation_keys);
+                let unit = if version.is_rsm2() { 30.0 } else { 1000.0 };
+                assert_eq!(rsm.animation_length, unit as i32, "{name} → {version}: one second");
+                let half = arm.rotation_keys.iter().map(|k| k.quaternion[2].abs()).fold(0.0f32, f32::max);
+                assert!((half - std::f32::consts::FRAC_1_SQRT_2).abs() < 1e-3, "a quarter turn at the middle: {half}");
+            }
+        }
     }
 }

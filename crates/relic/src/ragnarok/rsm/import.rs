@@ -1099,6 +1099,17 @@ fn extra_f64(scene: &Scene, key: &str) -> Option<f64> {
     scene.extras.get(FORMAT_ID).and_then(|x| x.get(key)).and_then(serde_json::Value::as_f64)
 }
 
+/// A glTF file's model: [`crate::import::gltf::read_noted`] then [`from_scene`], the reader's notes (what it
+/// dropped: `TANGENT`, `TEXCOORD_1`, …) first.
+pub fn from_gltf(content: &[u8], path: &std::path::Path, version: Version) -> Result<Packed> {
+    let mut notes = Vec::new();
+    let scene = crate::import::gltf::read_noted(content, path, &mut |n| notes.push(n))?;
+    let mut packed = from_scene(&scene, version)?;
+    notes.append(&mut packed.notes);
+    packed.notes = notes;
+    Ok(packed)
+}
+
 /// The RSM of `version` (1.4 or 2.3; others are written by the same rules) whose relic conversion gives
 /// the scene back (see the module documentation for the rules and what is dropped).
 pub fn from_scene(scene: &Scene, version: Version) -> Result<Packed> {

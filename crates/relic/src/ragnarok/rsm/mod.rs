@@ -135,8 +135,7 @@ fn pack_gltf(input_name: &str, content: &[u8], request: &PackRequest) -> Result<
             if version.is_rsm2() { "rsm2" } else { "rsm" }
         ));
     }
-    let scene = crate::import::gltf::read(content, std::path::Path::new(input_name))?;
-    let packed = import::from_scene(&scene, version)?;
+    let packed = import::from_gltf(content, std::path::Path::new(input_name), version)?;
     for n in packed.notes {
         request.note(n);
     }
