@@ -884,7 +884,10 @@ mod tests {
             from("ei-res").as_deref(),
             Some("a folder, a glTF model (.glb or .gltf) or the JSON of `relic convert --to json`")
         );
-        assert_eq!(from("ro-rsm").as_deref(), Some("a glTF model (.glb or .gltf) or the JSON of `relic convert --to json`"));
+        assert_eq!(
+            from("ro-rsm").as_deref(),
+            Some("a glTF model (.glb or .gltf) or the JSON of `relic convert --to json`")
+        );
         assert_eq!(from("ei-cam").as_deref(), Some("the JSON of `relic convert --to json`"));
     }
 
