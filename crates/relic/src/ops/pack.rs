@@ -296,7 +296,8 @@ pub fn pack(format_id: &str, input: &Path, output: &Path, opts: &PackOptions) ->
 }
 
 /// Where the files a format writes beside the output go: plain names in the output's folder, each refused
-/// when it exists without `--force` (before anything is written) or when two share a name.
+/// when it exists without `--force` (before anything is written; a file that already holds the same bytes is
+/// left as it is) or when two share a name.
 fn companion_paths(
     output: &Path,
     companions: Vec<(String, Vec<u8>)>,
@@ -314,6 +315,12 @@ fn companion_paths(
             return Err(Error::Refused(format!("two files written would share the name {}", path.display())));
         }
         if !force && (path.exists() || path.symlink_metadata().is_ok()) {
+            // The same bytes already there (a texture two models share, packed one after the other) are
+            // no overwrite: kept as they are. A link is never read through.
+            let is_file = path.symlink_metadata().is_ok_and(|m| m.file_type().is_file());
+            if is_file && std::fs::read(&path).is_ok_and(|old| old == bytes) {
+                continue;
+            }
             return Err(Error::Refused(format!("{} exists (use --force to overwrite)", path.display())));
         }
         out.push((path, bytes));
