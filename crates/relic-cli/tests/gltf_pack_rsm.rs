@@ -183,19 +183,26 @@ fn embedded_textures_are_written_beside_the_model() {
     relic().arg("info").arg(&texture).assert().success();
     let info = relic().args(["info", "--json"]).arg(&out).assert().success().get_output().stdout.clone();
     assert!(String::from_utf8_lossy(&info).contains("skin.bmp"));
-    // Packing again: the texture beside it exists, so nothing is written without --force.
+    // Packing again: the texture beside it exists. Holding the same bytes, it is left as it is (a texture
+    // two models share); changed, it is refused without --force and nothing is written.
     std::fs::remove_file(&out).unwrap();
+    relic().args(["pack", "ro-rsm"]).arg(&glb).arg("-o").arg(&out).assert().success();
+    std::fs::remove_file(&out).unwrap();
+    std::fs::write(&texture, b"BM edited by hand").unwrap();
     let refused = relic().args(["pack", "ro-rsm"]).arg(&glb).arg("-o").arg(&out).assert().failure();
     assert!(stderr_of(&refused).contains("skin.bmp"), "{}", stderr_of(&refused));
     assert!(!out.exists());
+    assert_eq!(std::fs::read(&texture).unwrap(), b"BM edited by hand");
     relic().args(["pack", "ro-rsm", "--force"]).arg(&glb).arg("-o").arg(&out).assert().success();
+    let rewritten = std::fs::read(&texture).unwrap();
+    assert!(rewritten.starts_with(b"BM") && rewritten != b"BM edited by hand");
 
-    // The same model as `.gltf` JSON with its buffer beside it, to 2.3.
+    // The same model as `.gltf` JSON with its buffer beside it, to 2.3, sharing the texture.
     let gltf = dir.path().join("hand.gltf");
     let (json, bin) = relic::testing::hand_gltf::box_two_bones_gltf("hand.bin");
     std::fs::write(&gltf, json).unwrap();
     std::fs::write(dir.path().join("hand.bin"), bin).unwrap();
     let out2 = dir.path().join("hand.rsm2");
-    relic().args(["pack", "ro-rsm", "--force"]).arg(&gltf).arg("-o").arg(&out2).assert().success();
+    relic().args(["pack", "ro-rsm"]).arg(&gltf).arg("-o").arg(&out2).assert().success();
     assert_eq!(info_version(&out2), "2.3");
 }
