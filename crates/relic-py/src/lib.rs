@@ -12,11 +12,11 @@ use pyo3::types::{PyBytes, PyDict, PyList};
 use relic::registry::ConvertOptions;
 use relic::{Error, GameFile};
 
-pyo3::create_exception!(_relic, RelicError, PyException, "An error of relic: `.format`, `.field` and `.offset` say where in the file (None when not located), `.kind` what went wrong.");
-pyo3::create_exception!(_relic, InvalidData, RelicError, "The bytes do not follow the format (kind `invalid`).");
-pyo3::create_exception!(_relic, LimitError, RelicError, "A size or count is over what the bytes or a sane bound allow (kind `limit`).");
-pyo3::create_exception!(_relic, Unsupported, RelicError, "Valid, but relic does not implement it (yet), or not a format relic knows (kind `unsupported`).");
-pyo3::create_exception!(_relic, Refused, RelicError, "A request relic will not carry out: an existing file without force, an unsafe path, a bad argument (kind `refused`).");
+pyo3::create_exception!(relic, RelicError, PyException, "An error of relic: `.format`, `.field` and `.offset` say where in the file (None when not located), `.kind` what went wrong.");
+pyo3::create_exception!(relic, InvalidData, RelicError, "The bytes do not follow the format (kind `invalid`).");
+pyo3::create_exception!(relic, LimitError, RelicError, "A size or count is over what the bytes or a sane bound allow (kind `limit`).");
+pyo3::create_exception!(relic, Unsupported, RelicError, "Valid, but relic does not implement it (yet), or not a format relic knows (kind `unsupported`).");
+pyo3::create_exception!(relic, Refused, RelicError, "A request relic will not carry out: an existing file without force, an unsafe path, a bad argument (kind `refused`).");
 
 /// A relic error as the Python exception of its kind, with `format`, `field`, `offset` and `kind` set.
 fn to_py(error: Error) -> PyErr {
