@@ -21,6 +21,7 @@ pub fn uv_to_gltf(uv: [f32; 2]) -> [f32; 2] {
     [uv[0], 1.0 - uv[1]]
 }
 
+pub mod import;
 pub mod level;
 pub mod model;
 pub mod skeleton;

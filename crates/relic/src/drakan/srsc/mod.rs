@@ -70,7 +70,10 @@ pub static FORMAT: Format = Format {
             files' textures and sounds). A record that does not decode is a failure of the file (exit 1) and \
             keeps its \"error\" in records.json. Records naming one body are converted once, each record \
             getting the files under its own name (records.json: same_body_as); info counts shared_bodies and \
-            overlapping_bodies. Option drakan-texture.order=rgba|bgra: 32-bpp byte order \
+            overlapping_bodies. `pack drakan-srsc model.glb -o new.mod` (or .gltf) writes a .mod holding one \
+            static model from a glTF (meshes merged, node transforms baked, triangles, bounds computed; textures \
+            keep the references relic's export stored, others go to a new <stem>.txd beside it). \
+            Option drakan-texture.order=rgba|bgra: 32-bpp byte order \
             (CORRECTIONS.md: unsettled; RGBA by default; the document remembers it for pack).",
     codec: &SrscCodec,
 };
@@ -181,6 +184,15 @@ impl Codec for SrscCodec {
             )?;
             Ok((convert::DIRECTORY_FILE.to_string(), bytes))
         }))
+    }
+
+    /// A glTF (`.glb`, `.gltf`): a `.mod` holding one static model (see [`crate::drakan::scene::import`]).
+    fn pack_input(&self, input_name: &str, content: &[u8], request: &PackRequest) -> Result<Vec<u8>> {
+        crate::drakan::scene::import::pack_gltf(input_name, content, request)
+    }
+
+    fn pack_sources(&self) -> &'static [&'static str] {
+        &["glb", "gltf"]
     }
 
     fn pack_folder(&self, files: Vec<FolderFile>, _request: &PackRequest, out: &mut dyn std::io::Write) -> Result<u64> {
