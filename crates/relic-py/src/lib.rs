@@ -10,25 +10,25 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 
 use relic::registry::ConvertOptions;
-use relic::{Error, GameFile};
+use relic::{Error as LibError, GameFile};
 
-pyo3::create_exception!(relic, RelicError, PyException, "An error of relic: `.format`, `.field` and `.offset` say where in the file (None when not located), `.kind` what went wrong.");
-pyo3::create_exception!(relic, InvalidData, RelicError, "The bytes do not follow the format (kind `invalid`).");
-pyo3::create_exception!(relic, LimitError, RelicError, "A size or count is over what the bytes or a sane bound allow (kind `limit`).");
-pyo3::create_exception!(relic, Unsupported, RelicError, "Valid, but relic does not implement it (yet), or not a format relic knows (kind `unsupported`).");
-pyo3::create_exception!(relic, Refused, RelicError, "A request relic will not carry out: an existing file without force, an unsafe path, a bad argument (kind `refused`).");
+pyo3::create_exception!(relic, Error, PyException, "An error of relic: `.format`, `.field` and `.offset` say where in the file (None when not located), `.kind` what went wrong.");
+pyo3::create_exception!(relic, InvalidData, Error, "The bytes do not follow the format (kind `invalid`).");
+pyo3::create_exception!(relic, LimitError, Error, "A size or count is over what the bytes or a sane bound allow (kind `limit`).");
+pyo3::create_exception!(relic, Unsupported, Error, "Valid, but relic does not implement it (yet), or not a format relic knows (kind `unsupported`).");
+pyo3::create_exception!(relic, Refused, Error, "A request relic will not carry out: an existing file without force, an unsafe path, a bad argument (kind `refused`).");
 
 /// A relic error as the Python exception of its kind, with `format`, `field`, `offset` and `kind` set.
-fn to_py(error: Error) -> PyErr {
+fn to_py(error: LibError) -> PyErr {
     Python::with_gil(|py| {
         let message = error.to_string();
         let (kind, err) = match error.without_file() {
-            Error::InvalidData { .. } => ("invalid", InvalidData::new_err(message)),
-            Error::Limit { .. } => ("limit", LimitError::new_err(message)),
-            Error::Unsupported(_) => ("unsupported", Unsupported::new_err(message)),
-            Error::Refused(_) => ("refused", Refused::new_err(message)),
-            Error::TooDeep(_) => ("too_deep", RelicError::new_err(message)),
-            Error::Io { .. } | Error::InFile { .. } => ("io", RelicError::new_err(message)),
+            LibError::InvalidData { .. } => ("invalid", InvalidData::new_err(message)),
+            LibError::Limit { .. } => ("limit", LimitError::new_err(message)),
+            LibError::Unsupported(_) => ("unsupported", Unsupported::new_err(message)),
+            LibError::Refused(_) => ("refused", Refused::new_err(message)),
+            LibError::TooDeep(_) => ("too_deep", Error::new_err(message)),
+            LibError::Io { .. } | LibError::InFile { .. } => ("io", Error::new_err(message)),
         };
         let location = error.location();
         let value = err.value(py);
@@ -48,7 +48,7 @@ fn to_py(error: Error) -> PyErr {
 }
 
 fn json_to_py(py: Python<'_>, value: &serde_json::Value) -> PyResult<PyObject> {
-    let text = serde_json::to_string(value).map_err(|e| RelicError::new_err(e.to_string()))?;
+    let text = serde_json::to_string(value).map_err(|e| Error::new_err(e.to_string()))?;
     Ok(py.import("json")?.call_method1("loads", (text,))?.unbind())
 }
 
@@ -421,7 +421,23 @@ fn check(py: Python<'_>, inputs: Vec<PathBuf>) -> PyResult<PyObject> {
 fn _relic(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
-    m.add("Error", py.get_type::<RelicError>())?;
+    // Class-level values, so that every instance has the four attributes (those raised with a location
+    // set their own).
+    for (class, kind) in [
+        (py.get_type::<Error>(), None),
+        (py.get_type::<InvalidData>(), Some("invalid")),
+        (py.get_type::<LimitError>(), Some("limit")),
+        (py.get_type::<Unsupported>(), Some("unsupported")),
+        (py.get_type::<Refused>(), Some("refused")),
+    ] {
+        class.setattr("kind", kind)?;
+        if kind.is_none() {
+            for name in ["format", "field", "offset"] {
+                class.setattr(name, py.None())?;
+            }
+        }
+    }
+    m.add("Error", py.get_type::<Error>())?;
     m.add("InvalidData", py.get_type::<InvalidData>())?;
     m.add("LimitError", py.get_type::<LimitError>())?;
     m.add("Unsupported", py.get_type::<Unsupported>())?;
