@@ -469,3 +469,34 @@ def test_calls_release_the_gil(tmp_path):
         stop.set()
         sys.setswitchinterval(interval)
         thread.join()
+
+
+# --- the package as installed -------------------------------------------------------------------------------
+
+
+def test_stubs_and_docstrings_are_installed():
+    package = pathlib.Path(relic.__file__).parent
+    assert (package / "py.typed").is_file()
+    stubs = (package / "__init__.pyi").read_text(encoding="utf-8")
+    for name in relic.__all__:
+        if name != "__version__":
+            assert re.search(rf"^(class|def) {name}\b", stubs, re.M), f"{name} has no stub"
+            assert getattr(relic, name).__doc__, f"relic.{name} has no docstring"
+    for cls in (relic.File, relic.Entry):
+        for attr in dir(cls):
+            if not attr.startswith("_"):
+                assert getattr(cls, attr).__doc__, f"{cls.__name__}.{attr} has no docstring"
+                assert re.search(rf"def {attr}\b", stubs), f"{cls.__name__}.{attr} has no stub"
+
+
+def test_readme_python_block_runs(tmp_path, monkeypatch):
+    """The README's "## Python" example, run as it stands from a folder holding the samples."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("\n## Python\n", 1)[1].split("\n## ", 1)[0]
+    block = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    (tmp_path / "samples").symlink_to(SAMPLES, target_is_directory=True)
+    monkeypatch.chdir(tmp_path)
+    with pytest.warns(relic.RelicWarning):
+        exec(compile(block, "README.md", "exec"), {})
+    assert relic.open(tmp_path / "x.rsm").info()["version"] == "2.3"
+    assert (tmp_path / "out" / "ragnarok" / "pyramid.rsm.glb").is_file()

@@ -1232,11 +1232,6 @@ fn output_folder(path: &Path) -> Result<(), Failure> {
     Ok(())
 }
 
-/// A serialisation failure of `--json` output, as relic's error.
-fn json_error(e: serde_json::Error) -> relic::Error {
-    relic::Error::Unsupported(format!("JSON output: {e}"))
-}
-
 /// `relic view`'s options but the path.
 struct ViewArgs<'a> {
     port: u16,

@@ -14,8 +14,18 @@ use relic::{Error as LibError, GameFile};
 
 pyo3::create_exception!(relic, Error, PyException, "An error of relic: `.format`, `.field` and `.offset` say where in the file (None when not located), `.kind` what went wrong.");
 pyo3::create_exception!(relic, InvalidData, Error, "The bytes do not follow the format (kind `invalid`).");
-pyo3::create_exception!(relic, LimitError, Error, "A size or count is over what the bytes or a sane bound allow (kind `limit`).");
-pyo3::create_exception!(relic, Unsupported, Error, "Valid, but relic does not implement it (yet), or not a format relic knows (kind `unsupported`).");
+pyo3::create_exception!(
+    relic,
+    LimitError,
+    Error,
+    "A size or count is over what the bytes or a sane bound allow (kind `limit`)."
+);
+pyo3::create_exception!(
+    relic,
+    Unsupported,
+    Error,
+    "Valid, but relic does not implement it (yet), or not a format relic knows (kind `unsupported`)."
+);
 pyo3::create_exception!(relic, Refused, Error, "A request relic will not carry out: an existing file without force, an unsafe path, a bad argument (kind `refused`).");
 
 /// A relic error as the Python exception of its kind, with `format`, `field`, `offset` and `kind` set.
@@ -137,7 +147,13 @@ impl PyFile {
         let list = unlocked(py, || file.entries())?;
         Ok(list
             .into_iter()
-            .map(|e| PyEntry { name: e.name, path: e.path, size: e.size, modified: e.modified, archive: slf.clone().unbind() })
+            .map(|e| PyEntry {
+                name: e.name,
+                path: e.path,
+                size: e.size,
+                modified: e.modified,
+                archive: slf.clone().unbind(),
+            })
             .collect())
     }
 
@@ -209,7 +225,12 @@ impl PyFile {
     }
 
     fn __repr__(&self) -> String {
-        format!("<relic.File {:?} format={:?} size={}>", self.file.name(), self.file.format().id, self.file.bytes().len())
+        format!(
+            "<relic.File {:?} format={:?} size={}>",
+            self.file.name(),
+            self.file.format().id,
+            self.file.bytes().len()
+        )
     }
 }
 
@@ -255,8 +276,8 @@ fn convert_options(options: Option<&Bound<'_, PyDict>>) -> PyResult<ConvertOptio
             }
             other => {
                 return Err(Refused::new_err(format!(
-                    "unknown option `{other}` (textures, models, palette, bones, anims, with_file, mips, morph, options)"
-                )))
+                "unknown option `{other}` (textures, models, palette, bones, anims, with_file, mips, morph, options)"
+            )))
             }
         }
     }
@@ -387,6 +408,9 @@ fn pack(
     Ok(result.into_any().unbind())
 }
 
+/// What [`convert`] returns: the files written, `(input, message)` per failure, and the notes.
+type ConvertResult = (Vec<String>, Vec<(String, String)>, Vec<String>);
+
 /// `relic convert`: converts `inputs` (files and folders) into `output_dir`. Returns `(outputs, failures,
 /// warnings)`: the files written, `(input, message)` per failure, and notes.
 #[pyfunction]
@@ -398,7 +422,7 @@ fn convert(
     to: Option<String>,
     force: bool,
     options: Option<&Bound<'_, PyDict>>,
-) -> PyResult<(Vec<String>, Vec<(String, String)>, Vec<String>)> {
+) -> PyResult<ConvertResult> {
     let options = convert_options(options)?;
     let request = relic::ops::ConvertRequest { to, force, options, ..Default::default() };
     relic::ops::check_convert_request(&inputs, &request).map_err(Refused::new_err)?;
