@@ -96,7 +96,7 @@ def identify(path_or_bytes: Union[PathLike, bytes, bytearray, memoryview], name:
     'ro-rsm'
     """
     if isinstance(path_or_bytes, (bytes, bytearray, memoryview)):
-        return _relic.identify_bytes(bytes(path_or_bytes), name or "")
+        return _relic.identify_bytes(path_or_bytes, name or "")
     if name is not None:
         with builtins.open(path_or_bytes, "rb") as f:
             return _relic.identify_bytes(f.read(), name)

@@ -106,6 +106,10 @@ def test_from_bytes_names_formats_without_magic():
     lnk = relic.File.from_bytes(data, "unit.lnk")
     assert lnk.format == "ei-lnk"
     assert lnk.bytes() == data
+    assert relic.File.from_bytes(bytearray(data), "unit.lnk").format == "ei-lnk"
+    assert relic.File.from_bytes(memoryview(data), "unit.lnk").bytes() == data
+    with pytest.raises(TypeError):
+        relic.File.from_bytes("not bytes", "unit.lnk")
     cam = relic.File.from_bytes((SAMPLES / "evil_islands" / "intro.cam").read_bytes(), "camera", format="ei-cam")
     assert cam.format == "ei-cam"
 

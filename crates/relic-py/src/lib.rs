@@ -72,6 +72,15 @@ fn unlocked<T: Send>(py: Python<'_>, work: impl FnOnce() -> relic::Result<T> + S
     py.allow_threads(work).map_err(to_py)
 }
 
+/// The bytes of a `bytes`, `bytearray`, `memoryview` or other buffer (copied once, not item by item).
+fn buffer(data: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+    if let Ok(b) = data.downcast::<PyBytes>() {
+        return Ok(b.as_bytes().to_vec());
+    }
+    let copied = data.py().import("builtins")?.getattr("bytes")?.call1((data,))?;
+    Ok(copied.downcast::<PyBytes>()?.as_bytes().to_vec())
+}
+
 fn bytes<'py>(py: Python<'py>, data: &[u8]) -> Bound<'py, PyBytes> {
     PyBytes::new(py, data)
 }
@@ -88,7 +97,8 @@ impl PyFile {
     /// `items.idb`). `format` reads them as that format id whatever they look like.
     #[staticmethod]
     #[pyo3(signature = (data, name = "", format = None))]
-    fn from_bytes(py: Python<'_>, data: Vec<u8>, name: &str, format: Option<&str>) -> PyResult<PyFile> {
+    fn from_bytes(py: Python<'_>, data: &Bound<'_, PyAny>, name: &str, format: Option<&str>) -> PyResult<PyFile> {
+        let data = buffer(data)?;
         let name = name.to_string();
         let format = format.map(str::to_string);
         let file = unlocked(py, move || match format {
@@ -341,8 +351,9 @@ fn open(py: Python<'_>, path: PathBuf, format: Option<String>) -> PyResult<PyFil
 /// The format id of bytes named `name` (magic first, then the name when the bytes agree), or None.
 #[pyfunction]
 #[pyo3(signature = (data, name = ""))]
-fn identify_bytes(py: Python<'_>, data: Vec<u8>, name: &str) -> Option<&'static str> {
-    py.allow_threads(|| relic::identify(&data, name).map(|f| f.id))
+fn identify_bytes(py: Python<'_>, data: &Bound<'_, PyAny>, name: &str) -> PyResult<Option<&'static str>> {
+    let data = buffer(data)?;
+    Ok(py.allow_threads(|| relic::identify(&data, name).map(|f| f.id)))
 }
 
 /// The format id of the file at `path`, or None.
