@@ -393,7 +393,7 @@ ei-db from one table's CSV (`relic convert items.idb --to csv` names it `items.i
 database comes from `items.idb.json` (what `relic convert` wrote) or the game's `items.idb`, in the CSV's folder \
 or the folder above it; only the cells edited change in the file written. A cell of the wrong type (text in a \
 number column, 2.5 in an integer one) is an error naming the table, row, column and CSV line.\n\n\
-Examples:\n  relic pack ei-res -o new.res extracted_folder\n  relic pack ei-db -o items.idb out/items.idb.Weapons.csv\n  relic pack ei-res -o same.res texts.json\n  relic pack ei-reg -o config.reg config.ini\n  relic pack ei-mmp --pixel-format dxt1 --mips -o wall.mmp wall.png\n  relic pack ro-grf --version 0x300 -o big.grf mygrf/data"
+Examples:\n  relic pack ei-res -o new.res extracted_folder\n  relic pack ei-db -o items.idb out/items.idb.Weapons.csv\n  relic pack ei-res -o same.res texts.json\n  relic pack ei-reg -o config.reg config.ini\n  relic pack ei-mmp --pixel-format dxt1 --mips -o wall.mmp wall.png\n  relic pack ei-res -o unit.mod unit.mod.glb\n  relic pack ro-grf --version 0x300 -o big.grf mygrf/data"
     )]
     Pack {
         /// Format id of the file to write (see `relic formats`)

@@ -367,7 +367,7 @@ fn pack_without_input_names_the_accepted_inputs() {
     // An input of another kind is named with the same list.
     let res = samples().join("evil_islands/example.res");
     let (_, stderr) = run(&["pack", "ei-res", "-o", text(&out), text(&res)], 1);
-    let want = "ei-res is made from a folder or the JSON of `relic convert --to json`";
+    let want = "ei-res is made from a folder, a glTF model (.glb or .gltf) or the JSON of `relic convert --to json`";
     assert_eq!(stderr, format!("relic: {}: {want}\n", res.display()));
     assert!(!out.exists());
 }

@@ -161,8 +161,15 @@ fn a_gltf_without_texture_references_gets_a_txd_beside_the_model() {
     assert_eq!(doc["images"].as_array().map_or(0, Vec::len), 1, "the new texture is embedded");
     assert_eq!(triangles(&view).len(), 24);
 
-    // The `.txd` beside is not overwritten without --force either, even when the model is gone.
+    // The `.txd` beside, unchanged, is left as it is; edited, it is not overwritten without --force, even
+    // when the model is gone.
     std::fs::remove_file(&new).unwrap();
+    let again = relic().args(["pack", "drakan-srsc"]).arg(&glb).arg("-o").arg(&new).assert().success();
+    assert!(String::from_utf8_lossy(&again.get_output().stderr).contains("left as it is"));
+    std::fs::remove_file(&new).unwrap();
+    let mut txd = std::fs::read(work.join("Hand.txd")).unwrap();
+    txd.push(0);
+    std::fs::write(work.join("Hand.txd"), &txd).unwrap();
     let refused = relic().args(["pack", "drakan-srsc"]).arg(&glb).arg("-o").arg(&new).assert().failure();
     let stderr = String::from_utf8_lossy(&refused.get_output().stderr).to_string();
     assert!(stderr.contains("Hand.txd") && stderr.contains("--force"), "{stderr}");

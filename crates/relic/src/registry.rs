@@ -636,6 +636,14 @@ impl Format {
             kinds.push("a folder".into());
         }
         for ext in self.codec.pack_sources() {
+            // A glTF model is one kind of input, whichever of its two forms.
+            if ext.eq_ignore_ascii_case("gltf") {
+                continue;
+            }
+            if ext.eq_ignore_ascii_case("glb") {
+                kinds.push("a glTF model (.glb or .gltf)".into());
+                continue;
+            }
             let ext = ext.to_ascii_uppercase();
             // "an" before a vowel sound: an INI, a PNG.
             let article = if ext.starts_with(['A', 'E', 'I', 'O', 'U']) { "an" } else { "a" };
@@ -872,7 +880,14 @@ mod tests {
         let from = |id| by_id(id).map(Format::packed_from);
         assert_eq!(from("ei-mmp").as_deref(), Some("a PNG or the JSON of `relic convert --to json`"));
         assert_eq!(from("ei-reg").as_deref(), Some("an INI or the JSON of `relic convert --to json`"));
-        assert_eq!(from("ei-res").as_deref(), Some("a folder or the JSON of `relic convert --to json`"));
+        assert_eq!(
+            from("ei-res").as_deref(),
+            Some("a folder, a glTF model (.glb or .gltf) or the JSON of `relic convert --to json`")
+        );
+        assert_eq!(
+            from("ro-rsm").as_deref(),
+            Some("a glTF model (.glb or .gltf) or the JSON of `relic convert --to json`")
+        );
         assert_eq!(from("ei-cam").as_deref(), Some("the JSON of `relic convert --to json`"));
     }
 

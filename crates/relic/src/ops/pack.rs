@@ -275,7 +275,7 @@ pub fn pack(format_id: &str, input: &Path, output: &Path, opts: &PackOptions) ->
         report.bytes = bytes.len() as u64;
         let companions =
             std::mem::take(&mut *request.companions.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
-        let companions = companion_paths(output, companions, opts.force)?;
+        let companions = companion_paths(output, companions, opts.force, &mut report.notes)?;
         paths::write_named(output, wopts, |w| w.write_all(&bytes).map_err(|e| Error::io(output, e)))?;
         for (path, bytes) in &companions {
             paths::write_named(path, wopts, |w| w.write_all(bytes).map_err(|e| Error::io(path, e)))?;
@@ -296,11 +296,13 @@ pub fn pack(format_id: &str, input: &Path, output: &Path, opts: &PackOptions) ->
 }
 
 /// Where the files a format writes beside the output go: plain names in the output's folder, each refused
-/// when it exists without `--force` (before anything is written) or when two share a name.
+/// when it exists without `--force` (before anything is written; a file that already holds the same bytes is
+/// left as it is) or when two share a name.
 fn companion_paths(
     output: &Path,
     companions: Vec<(String, Vec<u8>)>,
     force: bool,
+    notes: &mut Vec<String>,
 ) -> Result<Vec<(std::path::PathBuf, Vec<u8>)>> {
     let folder = output.parent().unwrap_or(Path::new(""));
     let mut out: Vec<(std::path::PathBuf, Vec<u8>)> = Vec::with_capacity(companions.len());
@@ -314,6 +316,13 @@ fn companion_paths(
             return Err(Error::Refused(format!("two files written would share the name {}", path.display())));
         }
         if !force && (path.exists() || path.symlink_metadata().is_ok()) {
+            // The same bytes already there (a texture two models share, packed one after the other) are
+            // no overwrite: kept as they are. A link is never read through.
+            let is_file = path.symlink_metadata().is_ok_and(|m| m.file_type().is_file());
+            if is_file && std::fs::read(&path).is_ok_and(|old| old == bytes) {
+                notes.push(format!("{} beside it already holds what would be written: left as it is", path.display()));
+                continue;
+            }
             return Err(Error::Refused(format!("{} exists (use --force to overwrite)", path.display())));
         }
         out.push((path, bytes));

@@ -17,7 +17,10 @@
 //!   clip plays. Morphing frames become morph targets of their own, one per frame, whose weights the clip
 //!   steps through, when their vertex count is the part's position count (else they are left out, noted).
 
+pub mod import;
+mod maths;
 pub mod scene;
+mod write;
 
 use std::path::Path;
 

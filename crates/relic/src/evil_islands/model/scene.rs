@@ -58,7 +58,14 @@ pub fn to_scene(figure: &Figure, morph: [f32; 3], note: &mut dyn FnMut(String)) 
         Material { name: figure.name.clone(), base_color: [0.8, 0.8, 0.8, 1.0], ..Default::default() },
         |image| {
             scene.textures.push(Texture { name: format!("{}.mmp", figure.name), image: image.clone() });
-            Material { name: figure.name.clone(), texture: Some(0), ..Default::default() }
+            // The texture's pixel format and mip count (its PNG's record), so that `relic pack` writes
+            // the `.mmp` back in them.
+            let record = image.text.iter().find(|(k, _)| k == crate::evil_islands::mmp::provenance::PNG_TEXT_KEYWORD);
+            let extras = record.map_or(
+                serde_json::Value::Null,
+                |(_, text)| serde_json::json!({ "evil_islands": { "texture_record": text } }),
+            );
+            Material { name: figure.name.clone(), texture: Some(0), extras, ..Default::default() }
         },
     );
     scene.materials.push(material);
@@ -118,11 +125,17 @@ pub fn to_scene(figure: &Figure, morph: [f32; 3], note: &mut dyn FnMut(String)) 
         };
         // Taken, not copied: each list is the node's own.
         let children = tree.children.get_mut(i).map(std::mem::take).unwrap_or_default();
+        // The offsets of every extreme (game axes), so that `relic pack` writes the `.bon` back whole.
+        let extras = bone.filter(|b| !b.offsets.is_empty()).map_or(serde_json::Value::Null, |b| {
+            let offsets: Vec<[f32; 3]> = b.offsets.iter().map(|v| v.map(|c| c.get())).collect();
+            serde_json::json!({ "evil_islands": { "bone_offsets": offsets } })
+        });
         scene.nodes.push(Node {
             name: link.name.clone(),
             transform: Transform::Trs { translation, rotation: [0.0, 0.0, 0.0, 1.0], scale: [1.0; 3] },
             children,
             mesh,
+            extras,
             ..Default::default()
         });
     }
@@ -284,5 +297,9 @@ fn part_mesh(name: &str, part: &fig::Fig, morph: [f32; 3], anims: &[(&str, &anm:
             prim.morph_targets.push(MorphTarget { name: frame_target(clip, k), positions, normals: vec![] });
         }
     }
-    (Mesh { name: name.to_string(), primitives: vec![prim], ..Default::default() }, dropped)
+    // The FIG header fields glTF has no place for, so that `relic pack` writes them back.
+    let extras = serde_json::json!({ "evil_islands": {
+        "group": part.group, "texture_index": part.texture_index, "unk_0x1c": part.unk_0x1c
+    } });
+    (Mesh { name: name.to_string(), primitives: vec![prim], extras }, dropped)
 }

@@ -46,7 +46,8 @@ pub static FORMAT: Format = Format {
             figures) beside it playing them (--to json|glb|gltf); a .bon bone set to a friendly JSON only. Text \
             entries (no extension, printable cp1251: every entry of texts.res) convert to UTF-8 <entry>.txt \
             starting with a byte order mark; pack ei-res DIR encodes each such .txt back to cp1251 under its \
-            entry's name.",
+            entry's name. pack ei-res model.glb -o unit.mod writes a figure from a glTF, with unit.bon, \
+            unit.anm and unit.mmp beside it.",
     codec: &ResCodec,
 };
 
@@ -104,6 +105,16 @@ impl Codec for ResCodec {
     fn entry_options(&self, data: &[u8], opts: &ConvertOptions) -> Option<ConvertOptions> {
         let siblings = crate::evil_islands::model::siblings(&parse(data).ok()?)?;
         Some(ConvertOptions { siblings: Some(std::sync::Arc::new(siblings)), ..opts.clone() })
+    }
+
+    /// A glTF packs to a figure (`-o unit.mod`, with `unit.bon`, `unit.anm`, `unit.mmp` beside it):
+    /// `evil_islands::model::import`.
+    fn pack_input(&self, input_name: &str, content: &[u8], request: &PackRequest) -> Result<Vec<u8>> {
+        crate::evil_islands::model::import::pack_gltf(input_name, content, request)
+    }
+
+    fn pack_sources(&self) -> &'static [&'static str] {
+        &["glb", "gltf"]
     }
 
     fn pack_folder(&self, files: Vec<FolderFile>, request: &PackRequest, out: &mut dyn std::io::Write) -> Result<u64> {
@@ -201,6 +212,14 @@ impl Codec for WholeCodec {
 
     fn pack_folder(&self, files: Vec<FolderFile>, request: &PackRequest, out: &mut dyn std::io::Write) -> Result<u64> {
         ResCodec.pack_folder(files, request, out)
+    }
+
+    fn pack_input(&self, input_name: &str, content: &[u8], request: &PackRequest) -> Result<Vec<u8>> {
+        ResCodec.pack_input(input_name, content, request)
+    }
+
+    fn pack_sources(&self) -> &'static [&'static str] {
+        ResCodec.pack_sources()
     }
 
     fn converts_whole(&self) -> bool {

@@ -33,6 +33,7 @@
 
 pub mod convert;
 pub mod float;
+pub mod import;
 pub mod model;
 pub mod read;
 pub mod scene;
@@ -47,7 +48,7 @@ pub use write::write;
 
 use crate::asset::{Asset, NamedAsset};
 use crate::error::Result;
-use crate::registry::{Capabilities, Codec, ConvertOptions, Format, Game, Kind};
+use crate::registry::{Capabilities, Codec, ConvertOptions, Format, Game, Kind, PackRequest};
 
 pub const FORMAT_ID: &str = "ro-rsm";
 
@@ -66,7 +67,11 @@ pub static FORMAT: Format = Format {
             and ≥ 2.2 (Y-up, unmirrored); faces as stored, reversed in meshes whose own matrix mirrors; no \
             COLOR_0 (the texture-vertex colour stays in the JSON). Textures from the same GRF, then the \
             client folder's data/texture, then --textures; a warning names each one not found. Texture key \
-            frames as KHR_texture_transform animated through KHR_animation_pointer (needs the texture).",
+            frames as KHR_texture_transform animated through KHR_animation_pointer (needs the texture). \
+            pack from glTF (.glb/.gltf): RSM 1.4 by default (rotation keys, ms), --version 0x203 (or an .rsm2 \
+            output) for 2.3 (position/rotation/scale keys, 30 fps or the rate relic's export kept); relic's \
+            export helpers fold back, the 1.x mirror and centring are undone; smoothing groups from the normals; \
+            embedded textures written beside the output as BMP/TGA.",
     codec: &RsmCodec,
 };
 
@@ -97,6 +102,47 @@ impl Codec for RsmCodec {
     fn convert_at(&self, data: &[u8], path: &std::path::Path, opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
         convert_model(data, Some(path), opts)
     }
+
+    fn pack_sources(&self) -> &'static [&'static str] {
+        &["glb", "gltf"]
+    }
+
+    fn pack_versions(&self) -> &'static [u32] {
+        &import::VERSIONS
+    }
+
+    /// A glTF as RSM 1.4 (default) or 2.3 ([`import`]); embedded textures beside it.
+    fn pack_input(&self, input_name: &str, content: &[u8], request: &PackRequest) -> Result<Vec<u8>> {
+        pack_gltf(input_name, content, request)
+    }
+}
+
+/// `relic pack ro-rsm model.glb -o out.rsm`: the version from `--version`, else from the output's
+/// extension (`.rsm2` → 2.3, else 1.4); a note when the two disagree.
+fn pack_gltf(input_name: &str, content: &[u8], request: &PackRequest) -> Result<Vec<u8>> {
+    let ext = crate::registry::extension_of(&request.output.to_string_lossy()).map(str::to_ascii_lowercase);
+    let rsm2_name = ext.as_deref() == Some("rsm2");
+    let version = match request.version {
+        Some(v) => Version::new((v >> 8) as u8, (v & 0xFF) as u8),
+        None if rsm2_name => Version::new(2, 3),
+        None => Version::new(1, 4),
+    };
+    if request.version.is_some() && ext.is_some() && version.is_rsm2() != rsm2_name {
+        request.note(format!(
+            "{FORMAT_ID}: writing version {version} to a .{} file; the game looks for {} models as .{}",
+            ext.as_deref().unwrap_or_default(),
+            if version.is_rsm2() { "2.x" } else { "1.x" },
+            if version.is_rsm2() { "rsm2" } else { "rsm" }
+        ));
+    }
+    let packed = import::from_gltf(content, std::path::Path::new(input_name), version)?;
+    for n in packed.notes {
+        request.note(n);
+    }
+    for t in packed.textures {
+        request.companion(t.file_name, t.bytes);
+    }
+    write(&packed.rsm)
 }
 
 /// The model as a glTF scene, its textures looked up as the client does ([`textures`]); each texture not

@@ -467,6 +467,13 @@ pub fn to_scene(rsm: &Rsm, lookup: Option<&dyn TextureLookup>) -> Result<Scene> 
     if !channels.is_empty() {
         b.scene.animations.push(Animation { name: "animation".into(), channels, ..Default::default() });
     }
+    // What glTF has no field for, for `relic pack ro-rsm` ([`super::import`]).
+    b.scene.extras = serde_json::json!({ super::FORMAT_ID: {
+        "version": rsm.version.to_string(),
+        "frame_rate": rsm.frame_rate.filter(|f| f.is_finite()),
+        "alpha": rsm.alpha,
+        "shade_type": rsm.shade_type,
+    }});
     Ok(b.scene)
 }
 

@@ -214,43 +214,56 @@ fn from_png(_input_name: &str, _png: &[u8], _request: &PackRequest) -> Result<Ve
 #[cfg(feature = "export")]
 fn from_png(input_name: &str, png: &[u8], request: &PackRequest) -> Result<Vec<u8>> {
     let image = crate::export::png::decode_rgba(png)?;
-    let frame = image.frames.first().ok_or_else(|| Error::Refused(format!("{input_name}: no image")))?;
-    let Pixels::Rgba8(px) = &frame.pixels else {
-        return Err(Error::Refused(format!("{input_name}: not an RGBA image")));
-    };
     let ext = crate::registry::extension_of(&request.output.to_string_lossy()).map(str::to_ascii_lowercase);
-    let mut out = Vec::new();
-    let err = |e: image::ImageError| Error::Refused(format!("{FORMAT_ID}: writing {input_name}: {e}"));
-    match ext.as_deref() {
-        Some("tga") => image::codecs::tga::TgaEncoder::new(&mut out)
-            .disable_rle()
-            .encode(px, frame.width, frame.height, image::ExtendedColorType::Rgba8)
-            .map_err(err)?,
-        Some("bmp") => {
-            let partial = px.chunks_exact(4).filter(|p| matches!(p, [_, _, _, a] if *a != 0 && *a != 255)).count();
-            if partial > 0 {
-                request.note(format!(
-                    "{input_name}: {partial} pixels are partly transparent; BMP keeps none (alpha < 128 becomes magenta)"
-                ));
-            }
-            let rgb: Vec<u8> = px
-                .chunks_exact(4)
-                .flat_map(|p| match *p {
-                    [r, g, b, a] if a >= 128 => [r, g, b],
-                    _ => [0xFF, 0, 0xFF],
-                })
-                .collect();
-            image::codecs::bmp::BmpEncoder::new(&mut out)
-                .encode(&rgb, frame.width, frame.height, image::ExtendedColorType::Rgb8)
-                .map_err(err)?
-        }
+    let tga = match ext.as_deref() {
+        Some("tga") => true,
+        Some("bmp") => false,
         _ => {
             return Err(Error::Refused(format!(
                 "{FORMAT_ID}: name the output .bmp or .tga (-o x.bmp): it says which of the two to write"
             )))
         }
+    };
+    let (out, partial) = encode_rgba(&image, tga)?;
+    if partial > 0 {
+        request.note(format!(
+            "{input_name}: {partial} pixels are partly transparent; BMP keeps none (alpha < 128 becomes magenta)"
+        ));
     }
     Ok(out)
+}
+
+/// The first frame of an RGBA image as a texture file: a 32-bit uncompressed TGA, or a 24-bit BMP with
+/// transparent pixels (alpha < 128) as magenta, the game's colour key. Also returns how many pixels were
+/// partly transparent (a BMP keeps none of that).
+#[cfg(feature = "export")]
+pub fn encode_rgba(image: &Image, tga: bool) -> Result<(Vec<u8>, usize)> {
+    let frame = image.frames.first().ok_or_else(|| Error::Refused(format!("{FORMAT_ID}: the image has no frame")))?;
+    let Pixels::Rgba8(px) = &frame.pixels else {
+        return Err(Error::Refused(format!("{FORMAT_ID}: the image is not RGBA")));
+    };
+    let mut out = Vec::new();
+    let err = |e: image::ImageError| Error::Refused(format!("{FORMAT_ID}: writing the image: {e}"));
+    let mut partial = 0;
+    if tga {
+        image::codecs::tga::TgaEncoder::new(&mut out)
+            .disable_rle()
+            .encode(px, frame.width, frame.height, image::ExtendedColorType::Rgba8)
+            .map_err(err)?;
+    } else {
+        partial = px.chunks_exact(4).filter(|p| matches!(p, [_, _, _, a] if *a != 0 && *a != 255)).count();
+        let rgb: Vec<u8> = px
+            .chunks_exact(4)
+            .flat_map(|p| match *p {
+                [r, g, b, a] if a >= 128 => [r, g, b],
+                _ => [0xFF, 0, 0xFF],
+            })
+            .collect();
+        image::codecs::bmp::BmpEncoder::new(&mut out)
+            .encode(&rgb, frame.width, frame.height, image::ExtendedColorType::Rgb8)
+            .map_err(err)?;
+    }
+    Ok((out, partial))
 }
 
 struct TextureCodec;
