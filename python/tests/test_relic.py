@@ -333,6 +333,19 @@ def test_pack_rsm_from_its_glb(tmp_path):
     assert relic.open(rsm2).info()["version"] == "2.3"
 
 
+def test_pack_evil_islands_figure_from_its_glb(tmp_path):
+    [glb] = relic.convert(sample("evil_islands", "unit.mod"), tmp_path)
+    out = tmp_path / "new" / "unit.mod"
+    report = relic.pack("ei-res", glb, out)
+    # The bytes written count the files beside the model too.
+    assert report["bytes"] == sum(p.stat().st_size for p in (tmp_path / "new").iterdir())
+    # The bones, animations and texture are written beside the model, each with a note.
+    assert report["notes"] == [f"wrote {tmp_path / 'new' / name} beside it" for name in ("unit.bon", "unit.anm", "unit.mmp")]
+    assert sorted(os.listdir(tmp_path / "new")) == ["unit.anm", "unit.bon", "unit.mmp", "unit.mod"]
+    original = relic.open(sample("evil_islands", "unit.mod")).entries()
+    assert [(e.name, e.size) for e in relic.open(out).entries()] == [(e.name, e.size) for e in original]
+
+
 def test_pack_drakan_model_from_its_glb(tmp_path):
     written = relic.convert(sample("drakan", "Sample.mod"), tmp_path)
     crate = str(tmp_path / "Sample.mod" / "models" / "Crate.view.glb")
