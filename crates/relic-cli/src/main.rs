@@ -972,12 +972,7 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
             let counts = ["identical", "differs", "failed", "read", "unknown"]
                 .map(|outcome| (outcome, items.iter().filter(|i| i.outcome == outcome).count()));
             if json {
-                let mut value = serde_json::Map::new();
-                for (outcome, n) in counts {
-                    value.insert(outcome.into(), n.into());
-                }
-                value.insert("files".into(), serde_json::to_value(&items).map_err(json_error)?);
-                print_json(out, &value)?;
+                print_json(out, &ops::check_summary(&items))?;
             } else if !quiet {
                 for i in &items {
                     outln!(out, "{:<9} {:<12} {}", i.outcome, i.format.unwrap_or("-"), shown(&i.path));
@@ -1235,11 +1230,6 @@ fn output_folder(path: &Path) -> Result<(), Failure> {
         return Err(Failure::Usage(format!("`{}` is a file; -o needs a folder (or a new name)", path.display())));
     }
     Ok(())
-}
-
-/// A serialisation failure of `--json` output, as relic's error.
-fn json_error(e: serde_json::Error) -> relic::Error {
-    relic::Error::Unsupported(format!("JSON output: {e}"))
 }
 
 /// `relic view`'s options but the path.

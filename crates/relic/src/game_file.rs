@@ -203,6 +203,31 @@ impl GameFile {
         }
     }
 
+    /// The same file converted with `options` (`--textures`, `--morph`, `--bones`, `--anims`, `--palette`,
+    /// `--option` settings…) by [`GameFile::convert`], [`to_png`](GameFile::to_png),
+    /// [`to_glb`](GameFile::to_glb) and [`export`](GameFile::export): what the caller gives replaces the
+    /// defaults, and what the archive it was opened from provides (the entry's siblings, its other files,
+    /// its palette, its stored name) is kept unless given.
+    ///
+    /// ```
+    /// # fn main() -> relic::Result<()> {
+    /// let options = relic::registry::ConvertOptions { morph: Some([1.0, 0.0, 0.0]), ..Default::default() };
+    /// let model = relic::open("../../samples/evil_islands/unit.mod")?.with_options(options);
+    /// assert_eq!(&model.to_glb()?[..4], b"glTF");
+    /// # Ok(()) }
+    /// ```
+    pub fn with_options(mut self, options: ConvertOptions) -> GameFile {
+        let archive = std::mem::take(&mut self.options);
+        self.options = ConvertOptions {
+            siblings: options.siblings.or(archive.siblings),
+            archive_files: options.archive_files.or(archive.archive_files),
+            archive_palette: options.archive_palette.or(archive.archive_palette),
+            entry_name: options.entry_name.or(archive.entry_name),
+            ..options
+        };
+        self
+    }
+
     /// The format the file was identified as (or given).
     pub fn format(&self) -> &'static Format {
         self.format

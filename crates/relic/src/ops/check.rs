@@ -62,6 +62,18 @@ pub fn check_shard(inputs: &[PathBuf], shard: Option<super::Shard>, progress: &d
         .collect()
 }
 
+/// What `relic check --json` prints for `items`: the count of each outcome (`identical`, `differs`,
+/// `failed`, `read`, `unknown`) and the items themselves as `files`.
+pub fn check_summary(items: &[CheckItem]) -> serde_json::Value {
+    let mut value = serde_json::Map::new();
+    for outcome in ["identical", "differs", "failed", "read", "unknown"] {
+        value.insert(outcome.into(), items.iter().filter(|i| i.outcome == outcome).count().into());
+    }
+    let files = items.iter().map(|i| serde_json::to_value(i).unwrap_or(serde_json::Value::Null)).collect();
+    value.insert("files".into(), serde_json::Value::Array(files));
+    serde_json::Value::Object(value)
+}
+
 fn check_file(path: &Path) -> CheckItem {
     let item = |format, outcome, detail: Option<String>| CheckItem {
         path: path.display().to_string(),

@@ -11,7 +11,7 @@ mod list;
 mod pack;
 mod shard;
 
-pub use check::{check, check_shard, CheckItem};
+pub use check::{check, check_shard, check_summary, CheckItem};
 pub use convert::{
     check_convert_request, convert, layout_root, ConvertReport, ConvertRequest, FailedItem, ManifestItem,
 };
