@@ -1,5 +1,20 @@
 // Talking to the server: every endpoint takes the item path as `path`, and answers JSON, or
-// `{error}` with a 4xx/5xx status.
+// `{error}` with a 4xx/5xx status. In the static site (web mode) no server is there: a transport (the Web
+// Worker running relic as WebAssembly, web/client.js) answers the same URLs with the same bytes, and what the
+// page puts in the DOM (pictures, sounds, downloads) is a blob URL made from those bytes.
+
+/** Who answers `/api/...` URLs in web mode; null in server mode, where they are fetched. */
+let transport = null;
+
+/** Sets the transport of web mode: `{get(url, signal)}` resolving to `{status, contentType, fileName, body}`. */
+export function useTransport(t) {
+  transport = t;
+}
+
+/** Whether the page runs without a server (the static site). */
+export function webMode() {
+  return transport !== null;
+}
 
 /** The URL of an endpoint for an item. */
 export function apiUrl(endpoint, path, params = {}) {
@@ -19,6 +34,17 @@ export class ServerError extends Error {
 
 /** GETs JSON; a 4xx/5xx answer throws a ServerError with the server's message. */
 export async function getJSON(url, signal) {
+  if (transport) {
+    const answer = await transport.get(url, signal);
+    let body;
+    try {
+      body = JSON.parse(new TextDecoder().decode(answer.body));
+    } catch {
+      body = { error: `relic answered ${answer.status} without JSON` };
+    }
+    if (answer.status >= 400) throw new ServerError(body.error || `HTTP ${answer.status}`, answer.status, body);
+    return body;
+  }
   const response = await fetch(url, { signal });
   let body;
   try {
@@ -32,6 +58,24 @@ export async function getJSON(url, signal) {
 
 /** GETs bytes; an error answer throws with the server's message. */
 export async function getBytes(url, signal) {
+  return (await getFile(url, signal)).body;
+}
+
+/** GETs a file: `{body: ArrayBuffer, contentType, fileName}` (the name of a download, when there is one). */
+export async function getFile(url, signal) {
+  if (transport) {
+    const answer = await transport.get(url, signal);
+    if (answer.status >= 400) {
+      let message = `HTTP ${answer.status}`;
+      try {
+        message = JSON.parse(new TextDecoder().decode(answer.body)).error || message;
+      } catch {
+        // not JSON: keep the status
+      }
+      throw new ServerError(message, answer.status, {});
+    }
+    return { body: answer.body, contentType: answer.contentType, fileName: answer.fileName };
+  }
   const response = await fetch(url, { signal });
   if (!response.ok) {
     let message = `HTTP ${response.status}`;
@@ -42,7 +86,39 @@ export async function getBytes(url, signal) {
     }
     throw new ServerError(message, response.status, {});
   }
-  return response.arrayBuffer();
+  const disposition = /filename\*=UTF-8''([^;]+)/i.exec(response.headers.get('Content-Disposition') || '');
+  return { body: await response.arrayBuffer(), contentType: response.headers.get('Content-Type') || '',
+    fileName: disposition ? decodeURIComponent(disposition[1]) : undefined };
+}
+
+/**
+ * The URL to put in the DOM for a file URL (an <img>'s or <audio>'s `src`): the URL itself from a server;
+ * in web mode a blob URL of the bytes the worker answers, made once per URL in `cache` (a Map) and revoked
+ * by `cleanup` when the pane changes.
+ */
+export async function sourceOf(url, { signal, cache, cleanup }) {
+  if (!transport) return url;
+  if (!cache.has(url)) {
+    const made = getFile(url, signal).then((file) => {
+      const blob = URL.createObjectURL(new Blob([file.body], { type: file.contentType }));
+      cleanup(() => URL.revokeObjectURL(blob));
+      return blob;
+    });
+    // A failed answer is asked again next time.
+    made.catch(() => cache.delete(url));
+    cache.set(url, made);
+  }
+  return cache.get(url);
+}
+
+/** Saves bytes as a file named `name` (an `a[download]` of a blob URL, revoked by `cleanup`). */
+export function saveBytes(body, name, type, cleanup) {
+  const url = URL.createObjectURL(new Blob([body], { type: type || 'application/octet-stream' }));
+  cleanup(() => URL.revokeObjectURL(url));
+  const a = h('a', { href: url, download: name, hidden: true });
+  document.body.append(a);
+  a.click();
+  a.remove();
 }
 
 /** A size for people. */

@@ -1,41 +1,83 @@
 // relic view: the tree on the left, the preview of the selected item on the right. The selected item's
 // path is kept in the address (`#/path`), so a reload or a shared link opens it again.
+// The same app is the static site (`<body data-mode="web">`, web.html): there relic runs as WebAssembly in
+// a Web Worker (worker.js) that answers the app's `/api/...` URLs, over the files the user opens (web/).
 
 import { Tree } from './tree.js';
 import { Pane } from './pane.js';
+import { useTransport } from './api.js';
+import { WorkerClient } from './web/client.js';
+import { setUpOpening } from './web/open.js';
+import { useClient } from './web/tools.js';
 
-async function main() {
-  const pane = new Pane(document.getElementById('preview'), (path) => tree.reveal(path));
-  const tree = new Tree(document.getElementById('tree'), (path, item) => {
+/** The item the address names, or null. */
+const wanted = () => (location.hash.startsWith('#/') ? location.hash.slice(2).split('/').map(decodeURIComponent).join('/') : null);
+
+/** The tree and the pane over the root (the server's, or what the worker has mounted); returns the tree. */
+async function show() {
+  // A fresh tree box: what was opened before goes, with its listeners.
+  const old = document.getElementById('tree');
+  const box = old.cloneNode(false);
+  old.replaceWith(box);
+  const preview = document.getElementById('preview');
+  const pane = new Pane(preview, (path) => tree.reveal(path));
+  const tree = new Tree(box, (path, item) => {
     const hash = `#/${path.split('/').map(encodeURIComponent).join('/')}`;
     if (location.hash !== hash) history.replaceState(null, '', hash);
     pane.show(path, item);
   });
-  document.getElementById('preview').addEventListener('open-item', (e) => tree.reveal(e.detail));
   const filter = document.getElementById('filter');
+  filter.value = '';
   let pending = 0;
-  filter.addEventListener('input', () => {
+  filter.oninput = () => {
     clearTimeout(pending);
     pending = setTimeout(() => tree.setFilter(filter.value), 120);
-  });
+  };
+  current = { tree, pane };
 
   let root;
   try {
     root = await tree.load();
   } catch (e) {
     pane.fail(`cannot list the root: ${e.message}`, {});
-    return;
+    return tree;
   }
   document.getElementById('root-name').textContent = root.name;
   document.title = `${root.name} · relic view`;
-  const wanted = () => (location.hash.startsWith('#/') ? location.hash.slice(2).split('/').map(decodeURIComponent).join('/') : null);
+  if (wanted() !== null) await tree.reveal(wanted());
+  else if (!root.is_dir) pane.show('', { name: root.name, kind: root.kind });
+  return tree;
+}
+
+/** What is shown now: the tree and pane the listeners below talk to. */
+let current = null;
+
+async function main() {
+  document.getElementById('preview').addEventListener('open-item', (e) => current?.tree.reveal(e.detail));
   // A link to an item (or the address edited by hand) opens it.
   window.addEventListener('hashchange', () => {
     const path = wanted();
-    if (path !== null && path !== tree.selected) tree.reveal(path);
+    if (current && path !== null && path !== current.tree.selected) current.tree.reveal(path);
   });
-  if (wanted() !== null) await tree.reveal(wanted());
-  else if (!root.is_dir) pane.show('', { name: root.name, kind: root.kind });
+  if (document.body.dataset.mode !== 'web') {
+    await show();
+    return;
+  }
+  const client = new WorkerClient(new URL('worker.js', document.baseURI));
+  useTransport(client);
+  useClient(client);
+  const say = setUpOpening(async ({ files, rootName }) => {
+    current?.pane.reset();
+    await client.call('mount', { files, rootName });
+    // What is opened now has none of the items the address named.
+    history.replaceState(null, '', location.pathname + location.search);
+    await show();
+  });
+  say('Loading relic…');
+  client.ready.then(() => {
+    document.body.dataset.ready = 'true';
+    say('');
+  }, (err) => say(err.message, true));
 }
 
 main();

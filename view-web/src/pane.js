@@ -1,8 +1,11 @@
 // The preview pane (`#preview`): asks /api/preview what the item is and draws it with the view for its
 // kind. `data-kind` says what is shown (image, sound, model, document, archive, folder, binary) and
 // `data-state` goes loading → ready once the content is drawn, or error with relic's one-line message.
+// In web mode (the static site), files shown or downloaded are blob URLs of the worker's bytes, revoked
+// when the pane changes, and each item gets the web tools (web/tools.js): its conversion as a zip, and packing.
 
-import { apiUrl, getJSON, formatSize, h } from './api.js';
+import { apiUrl, getFile, getJSON, formatSize, h, saveBytes, sourceOf, webMode } from './api.js';
+import { webTools } from './web/tools.js';
 import { showImages } from './views/image.js';
 import { actionsOf, showActions } from './views/actions.js';
 import { showSounds } from './views/sound.js';
@@ -35,6 +38,8 @@ export class Pane {
     this.open = open;
     this.token = 0;
     this.cleanups = [];
+    /** Blob URLs made for file URLs while this item is shown (web mode). */
+    this.sources = new Map();
   }
 
   reset() {
@@ -47,6 +52,44 @@ export class Pane {
     }
     this.abort?.abort();
     this.abort = new AbortController();
+    this.sources = new Map();
+  }
+
+  /** Runs `f` when the pane changes. */
+  cleanup(f) {
+    this.cleanups.push(f);
+  }
+
+  /** The links to an item's converted files: the server's URLs, or in web mode links saving the worker's bytes. */
+  downloads(list) {
+    if (!list.length) return null;
+    const signal = this.abort.signal;
+    const link = (d) => {
+      const href = `${d.url}&download=1`;
+      if (!webMode()) return h('a', { class: 'download', href, download: '', text: `⤓ ${d.label}` });
+      const a = h('a', { class: 'download', href: '#', download: '', 'data-url': href, text: `⤓ ${d.label}` });
+      a.addEventListener('click', async (e) => {
+        e.preventDefault();
+        try {
+          const file = await getFile(href, signal);
+          saveBytes(file.body, file.fileName || d.label, file.contentType, (f) => this.cleanup(f));
+        } catch (err) {
+          if (err.name !== 'AbortError') this.note(`${d.label}: ${err.message}`, true);
+        }
+      });
+      return a;
+    };
+    const first = list.slice(0, 8).map(link);
+    const rest = list.slice(8);
+    return h('div', { class: 'downloads' }, first,
+      rest.length ? h('details', {}, h('summary', { text: `${rest.length} more` }), rest.map(link)) : null);
+  }
+
+  /** A line under the item: what a download or a pack said, or (`error`) why it did not happen. */
+  note(text, error = false) {
+    const box = this.el.querySelector(':scope > .notes') || h('div', { class: 'notes', role: 'status' });
+    if (!box.isConnected) (this.el.querySelector(':scope > .downloads') || this.el.lastElementChild).after(box);
+    box.append(h('div', { class: error ? 'error' : 'note', role: error ? 'alert' : null, text }));
   }
 
   async show(path, hint) {
@@ -84,7 +127,8 @@ export class Pane {
       h('div', { class: 'tabs' }),
       content,
       warnings(data.warnings || []),
-      downloads(data.downloads || []),
+      this.downloads(data.downloads || []),
+      webMode() ? webTools(data, this) : null,
       info(data),
     ].filter(Boolean));
     return content;
@@ -106,12 +150,17 @@ export class Pane {
           onclick: () => this.draw(data, token, k) }));
       }
     }
-    const ctx = { signal: this.abort.signal, cleanup: (f) => this.cleanups.push(f), open: this.open,
+    const signal = this.abort.signal;
+    const cleanup = (f) => this.cleanups.push(f);
+    const sources = this.sources;
+    const ctx = { signal, cleanup, open: this.open,
+      /** What to put in an <img>'s or <audio>'s `src` for a file URL (a blob URL in web mode). */
+      src: (url) => sourceOf(url, { signal, cache: sources, cleanup }),
       /** Replaces the item's downloads (a view drawing the item otherwise, as a head picked over a body,
        * gives the links to what it now shows). */
       setDownloads: (list) => {
         const old = el.querySelector(':scope > .downloads');
-        const now = downloads(list) || h('div', { class: 'downloads' });
+        const now = this.downloads(list) || h('div', { class: 'downloads' });
         if (old) old.replaceWith(now);
         else el.querySelector(':scope > .content')?.after(now);
       } };
@@ -133,7 +182,8 @@ export class Pane {
     el.replaceChildren(...[
       h('div', { class: 'title' }, h('h2', { text: data.name || el.dataset.item || '/' })),
       h('div', { class: 'error', role: 'alert', text: message }),
-      downloads(data.downloads || []),
+      this.downloads(data.downloads || []),
+      webMode() && data.path !== undefined ? webTools(data, this) : null,
       info(data),
     ].filter(Boolean));
   }
@@ -144,15 +194,6 @@ export class Pane {
 function warnings(list) {
   if (!list.length) return null;
   return h('ul', { class: 'warnings', role: 'status' }, list.map((w) => h('li', { text: `warning: ${w}` })));
-}
-
-function downloads(list) {
-  if (!list.length) return null;
-  const link = (d) => h('a', { class: 'download', href: `${d.url}&download=1`, download: '', text: `⤓ ${d.label}` });
-  const first = list.slice(0, 8).map(link);
-  const rest = list.slice(8);
-  return h('div', { class: 'downloads' }, first,
-    rest.length ? h('details', {}, h('summary', { text: `${rest.length} more` }), rest.map(link)) : null);
 }
 
 function info(data) {

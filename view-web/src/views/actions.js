@@ -86,7 +86,7 @@ export async function showActions(el, groups, data, ctx) {
     index = ((i % frames.length) + frames.length) % frames.length;
     counter.textContent = `${index + 1} / ${frames.length}`;
     img.dataset.frame = String(index);
-    img.src = frames[index].url;
+    img.src = await ctx.src(frames[index].url);
     await img.decode();
     applyZoom();
   };

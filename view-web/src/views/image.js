@@ -44,7 +44,7 @@ export async function showImages(el, assets, ctx) {
   const load = async (i) => {
     index = i;
     picker.value = String(i);
-    img.src = frames[i].url;
+    img.src = await ctx.src(frames[i].url);
     await img.decode();
     applyZoom();
   };

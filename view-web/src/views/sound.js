@@ -17,7 +17,7 @@ export async function showSounds(el, assets, ctx) {
 }
 
 async function showSound(body, asset, ctx) {
-  const audio = h('audio', { controls: true, preload: 'auto', src: asset.url });
+  const audio = h('audio', { controls: true, preload: 'auto', src: await ctx.src(asset.url) });
   const canvas = h('canvas', { class: 'waveform', width: '1200', height: '240' });
   const cursor = h('div', { class: 'cursor' });
   const facts = h('p', { class: 'facts' });

@@ -1,0 +1,178 @@
+//! Issue 31's proof: the static site (relic as WebAssembly in a Web Worker, built by `npm run --prefix
+//! view-web build:web`) works in a real browser with no server behind it. `relic view --static SITE`
+//! serves the built site; `tools/view-e2e/web.mjs` drives headless Chromium (Debian's `chromium`, through
+//! `playwright-core`) over it: the samples folder picked through `#open-folder` shows the tree `relic view
+//! samples` shows; a texture's pixels, a model drawn in WebGL, a sound's duration; the PNG of a texture and
+//! the zip of an archive's conversion equal, byte for byte, what `relic convert` writes; the PNG packed back
+//! through `#pack-input` equals `relic pack ei-mmp` of it (and the original texture); a GRF over 1 GiB (a
+//! sparse file) opens and previews an entry with the page's memory bounded; and no request leaves the page
+//! once it has loaded. Screenshots go to `target/tmp/web-e2e/`; with `RELIC_WEB_SCREENSHOT=1` the test also
+//! writes `docs/web.png`.
+//!
+//! The site is taken from `$RELIC_WEB_DIR`, else `<target dir>/relic-web` (`$CARGO_TARGET_DIR` or
+//! `target/`). Where it is not built, or node, the npm package or chromium is missing, the test says so
+//! and skips; under CI (`CI` set) that is a failure.
+
+use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use assert_cmd::Command as AssertCommand;
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// A `relic view` (of files, or `--static` of a site) stopped when the test ends, however it ends.
+struct Served {
+    child: Child,
+    url: String,
+}
+
+impl Served {
+    fn start(args: &[&std::ffi::OsStr]) -> Served {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_relic"))
+            .arg("view")
+            .args(args)
+            .args(["--port", "0"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("relic starts");
+        let mut first = String::new();
+        BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
+        let url = first.trim().to_string();
+        assert!(url.starts_with("http://127.0.0.1:") && url.ends_with('/'), "relic view {args:?}: first line {first:?}");
+        Served { child, url }
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The built site: `$RELIC_WEB_DIR`, else `relic-web` in the target folder.
+fn site() -> PathBuf {
+    if let Some(dir) = std::env::var_os("RELIC_WEB_DIR") {
+        return PathBuf::from(dir);
+    }
+    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| repo().join("target"), PathBuf::from);
+    target.join("relic-web")
+}
+
+/// Why the browser test cannot run on this machine, if it cannot.
+fn missing(site: &Path) -> Option<String> {
+    if !site.join("index.html").is_file() || !site.join("pkg/relic_wasm_bg.wasm").is_file() {
+        return Some(format!(
+            "the static site is not built at {} (run `npm ci --prefix view-web && npm run --prefix view-web build:web`, or set RELIC_WEB_DIR)",
+            site.display()
+        ));
+    }
+    let chromium = std::env::var_os("RELIC_CHROMIUM").map_or_else(|| PathBuf::from("/usr/bin/chromium"), PathBuf::from);
+    if !chromium.exists() {
+        return Some(format!("no Chromium at {} (apt-get install chromium, or set RELIC_CHROMIUM)", chromium.display()));
+    }
+    if Command::new("node").arg("--version").output().map_or(true, |o| !o.status.success()) {
+        return Some("node is not installed".into());
+    }
+    if !repo().join("tools/view-e2e/node_modules/playwright-core").exists() {
+        return Some("playwright-core is not installed: run `npm ci --prefix tools/view-e2e`".into());
+    }
+    None
+}
+
+/// `relic` with arguments, which must succeed.
+fn relic(args: &[&std::ffi::OsStr]) {
+    let out = AssertCommand::cargo_bin("relic").unwrap().args(args).output().unwrap();
+    assert!(out.status.success(), "relic {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// The samples' `example.grf` made larger than 1 GiB without taking the disk space: its file table moved
+/// past a hole of a little over 1 GiB (the header's 32-bit table offset moved with it), the file sparse
+/// (`set_len`). Its entries stay where they were, so that reading one reads a few bytes at the start and
+/// listing it reads the table at the end; a page that read the file whole would need more than 1 GiB.
+fn sparse_grf(path: &Path) -> u64 {
+    const HOLE: u32 = (1 << 30) + 4096;
+    let grf = std::fs::read(repo().join("samples/ragnarok/example.grf")).unwrap();
+    assert_eq!(&grf[..16], b"Master of Magic\0", "the sample is a 0x200 GRF");
+    let table_offset = u32::from_le_bytes(grf[30..34].try_into().unwrap());
+    let table_at = 46 + table_offset as usize;
+    let mut head = grf[..table_at].to_vec();
+    head[30..34].copy_from_slice(&(table_offset + HOLE).to_le_bytes());
+    let mut file = std::fs::File::create(path).unwrap();
+    file.write_all(&head).unwrap();
+    file.set_len(table_at as u64 + u64::from(HOLE)).unwrap();
+    file.seek(SeekFrom::End(0)).unwrap();
+    file.write_all(&grf[table_at..]).unwrap();
+    file.metadata().unwrap().len()
+}
+
+#[test]
+fn the_static_site_works_in_headless_chromium() {
+    let site = site();
+    if let Some(why) = missing(&site) {
+        assert!(std::env::var_os("CI").is_none(), "CI must run the browser test of the static site, but {why}");
+        // Written to the process's stderr, which the harness does not capture, so `cargo test` shows it.
+        let _ = writeln!(std::io::stderr(), "skipped the browser test of the static site: {why}");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let expected = dir.path().join("expected");
+    let samples = repo().join("samples");
+    // What the CLI makes of the files the page converts and packs.
+    let texture = samples.join("evil_islands/example_argb4.mmp");
+    let texture_out = expected.join("texture");
+    relic(&["convert".as_ref(), "-q".as_ref(), "-o".as_ref(), texture_out.as_ref(), texture.as_ref()]);
+    let png = texture_out.join("example_argb4.mmp.png");
+    let packed = expected.join("packed.mmp");
+    relic(&["pack".as_ref(), "ei-mmp".as_ref(), "-q".as_ref(), png.as_ref(), "-o".as_ref(), packed.as_ref()]);
+    let archive = samples.join("evil_islands/example.res");
+    let archive_out = expected.join("archive");
+    relic(&["convert".as_ref(), "-q".as_ref(), "-o".as_ref(), archive_out.as_ref(), archive.as_ref()]);
+    let sounds = expected.join("sounds");
+    let ftg = samples.join("dark_reign/SPRITES.FTG");
+    relic(&["extract".as_ref(), "-q".as_ref(), "-o".as_ref(), sounds.as_ref(), ftg.as_ref(), "BOOM.WAV".as_ref()]);
+    std::fs::rename(sounds.join("BOOM.WAV"), expected.join("sound.wav")).unwrap();
+    let big = dir.path().join("big.grf");
+    assert!(sparse_grf(&big) > 1 << 30);
+
+    let static_site = Served::start(&["--static".as_ref(), site.as_os_str()]);
+    let server = Served::start(&[samples.as_os_str()]);
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("web-e2e");
+    let _ = std::fs::remove_dir_all(&out);
+    std::fs::create_dir_all(&out).unwrap();
+    let mut node = Command::new("node");
+    node.arg(repo().join("tools/view-e2e/web.mjs"))
+        .arg(&static_site.url)
+        .arg(&out)
+        .arg(&samples)
+        .arg(&expected)
+        .arg(&server.url)
+        .arg(&big)
+        .arg("data/texture/유저인터페이스/sample.bmp");
+    if std::env::var("RELIC_WEB_SCREENSHOT").is_ok_and(|v| v == "1") {
+        node.arg(repo().join("docs/web.png"));
+    }
+    let mut child = node.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("node starts");
+    // The browser is given five minutes; a hung one is stopped rather than hanging the suite.
+    let started = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > Duration::from_secs(300) {
+            let _ = child.kill();
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let output = child.wait_with_output().unwrap();
+    let (stdout, stderr) = (String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    eprintln!("{stdout}{stderr}");
+    assert!(output.status.success(), "the browser test failed ({}); screenshots in {}", stderr.trim(), out.display());
+    assert!(stdout.contains("\"problems\":[]"), "{stdout}");
+    let checks: usize = stdout.lines().filter(|l| l.starts_with("ok: ")).count();
+    assert!(checks >= 20, "{checks} checks passed:\n{stdout}");
+}
