@@ -68,7 +68,13 @@ async function main() {
   useClient(client);
   const say = setUpOpening(async ({ files, rootName }) => {
     current?.pane.reset();
-    await client.call('mount', { files, rootName });
+    try {
+      await client.call('mount', { files, rootName });
+    } catch (err) {
+      // Once something is open the drop zone is hidden: the pane says why this could not be opened.
+      current?.pane.fail(`cannot open ${rootName}: ${err.message}`, {});
+      throw err;
+    }
     // What is opened now has none of the items the address named.
     history.replaceState(null, '', location.pathname + location.search);
     await show();
