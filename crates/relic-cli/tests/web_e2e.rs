@@ -44,7 +44,10 @@ impl Served {
         let mut first = String::new();
         BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
         let url = first.trim().to_string();
-        assert!(url.starts_with("http://127.0.0.1:") && url.ends_with('/'), "relic view {args:?}: first line {first:?}");
+        assert!(
+            url.starts_with("http://127.0.0.1:") && url.ends_with('/'),
+            "relic view {args:?}: first line {first:?}"
+        );
         Served { child, url }
     }
 }
@@ -75,7 +78,10 @@ fn missing(site: &Path) -> Option<String> {
     }
     let chromium = std::env::var_os("RELIC_CHROMIUM").map_or_else(|| PathBuf::from("/usr/bin/chromium"), PathBuf::from);
     if !chromium.exists() {
-        return Some(format!("no Chromium at {} (apt-get install chromium, or set RELIC_CHROMIUM)", chromium.display()));
+        return Some(format!(
+            "no Chromium at {} (apt-get install chromium, or set RELIC_CHROMIUM)",
+            chromium.display()
+        ));
     }
     if Command::new("node").arg("--version").output().map_or(true, |o| !o.status.success()) {
         return Some("node is not installed".into());
