@@ -354,11 +354,17 @@ Examples:
   relic view samples                 # prints http://127.0.0.1:PORT/ and serves until Ctrl-C
   relic view --open game/Res/textures.res
   relic view --port 8080 game/
+  relic view --static target/relic-web   # the browser build (no server needed), for a local check
 
 Only PATH and what lies under it is served, read-only, on 127.0.0.1 (or ::1 with --host ::1).")]
     View {
         /// A file, an archive or a folder
-        path: PathBuf,
+        #[arg(required_unless_present = "static_site", conflicts_with = "static_site")]
+        path: Option<PathBuf>,
+        /// Serve the static site of the browser build in DIR as it is (built by `npm run --prefix view-web
+        /// build:web`), instead of viewing PATH
+        #[arg(long = "static", value_name = "DIR")]
+        static_site: Option<PathBuf>,
         /// Port to listen on (0: a free one)
         #[arg(long, default_value_t = 0)]
         port: u16,
@@ -1020,8 +1026,13 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::View { path, port, host, unsafe_host, open, quiet, json, .. } => {
-            view(&path, ViewArgs { port, host: &host, unsafe_host, open, quiet, json })
+        Command::View { path, static_site, port, host, unsafe_host, open, quiet, json, .. } => {
+            let args = ViewArgs { port, host: &host, unsafe_host, open, quiet, json };
+            match (path, static_site) {
+                (_, Some(dir)) => view(&dir, true, args),
+                (Some(path), None) => view(&path, false, args),
+                (None, None) => Err(Failure::Usage("give a PATH to view, or --static DIR".into())),
+            }
         }
         Command::Pack {
             format,
@@ -1245,7 +1256,7 @@ struct ViewArgs<'a> {
 /// `relic view`: serves until stopped. The URL is the first line on stdout (as JSON with --json), printed
 /// (and flushed) as soon as the server listens, so that a script can read it; -q keeps it, as it is how the
 /// page is reached.
-fn view(path: &Path, args: ViewArgs<'_>) -> Result<ExitCode, Failure> {
+fn view(path: &Path, static_site: bool, args: ViewArgs<'_>) -> Result<ExitCode, Failure> {
     let ViewArgs { port, host, unsafe_host, open, quiet, json } = args;
     let ip = relic::view::parse_host(host).map_err(Failure::Usage)?;
     if !ip.is_loopback() && !unsafe_host {
@@ -1256,7 +1267,8 @@ fn view(path: &Path, args: ViewArgs<'_>) -> Result<ExitCode, Failure> {
         )));
     }
     let options = relic::view::ViewOptions { host: ip, port, allow_any_host: unsafe_host, ..Default::default() };
-    let server = relic::view::serve(path, options)?;
+    let server =
+        if static_site { relic::view::serve_static(path, options)? } else { relic::view::serve(path, options)? };
     let url = server.url();
     let mut stdout = std::io::stdout().lock();
     let line = if json { serde_json::json!({ "url": url }).to_string() } else { url.clone() };

@@ -81,6 +81,56 @@ pub fn identify(bytes: &[u8], name: &str) -> Option<&'static Format> {
     registry::sniff(bytes, name).map(|(format, _)| format)
 }
 
+/// A game file written from an edited file ([`pack_bytes`]).
+#[derive(Debug, Clone, Default)]
+pub struct PackedBytes {
+    pub bytes: Vec<u8>,
+    /// Files the format writes beside it, by plain file name (an Evil Islands figure's `.bon`, `.anm`).
+    pub companions: Vec<(String, Vec<u8>)>,
+    /// Notes for the user (a default taken, a file beside the JSON not found).
+    pub notes: Vec<String>,
+}
+
+/// Writes a file of `format` from the bytes of an edited file, as `relic pack` does from one file: the JSON
+/// of `relic convert --to json` (`input_name` ends `.json`) or another file the format is made from (a PNG
+/// for a texture, an INI, a glTF model), named by `input_name`'s extension. `request.output` names the file
+/// written (some formats look at its extension). The result is read back by the format's own reader before
+/// it is returned: a file relic cannot read back is an error, never an output.
+pub fn pack_bytes(
+    format: &'static Format,
+    input_name: &str,
+    content: &[u8],
+    request: &registry::PackRequest,
+) -> Result<PackedBytes> {
+    if !format.capabilities.write {
+        return Err(Error::Unsupported(format!("{} files cannot be written yet", format.id)));
+    }
+    let mut notes = Vec::new();
+    let is_json = registry::extension_of(input_name).is_some_and(|e| e.eq_ignore_ascii_case("json"));
+    let bytes = if is_json {
+        let value: serde_json::Value = serde_json::from_slice(content).map_err(|e| {
+            Error::Refused(format!(
+                "{input_name}: not JSON ({e}); give a folder or the JSON of `relic convert --to json`"
+            ))
+        })?;
+        format.codec.write_json_request(value, Path::new(input_name), request, &mut notes)?
+    } else {
+        // Another kind of input the format is made from (a PNG for a texture, …); any other is named with
+        // what the format is made from.
+        let extension = registry::extension_of(input_name).unwrap_or("");
+        if !format.codec.pack_sources().iter().any(|s| s.eq_ignore_ascii_case(extension)) {
+            return Err(Error::Refused(format!("{input_name}: {} is made from {}", format.id, format.packed_from())));
+        }
+        format.codec.pack_input(input_name, content, request)?
+    };
+    let companions = std::mem::take(&mut *request.companions.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
+    notes.extend(std::mem::take(&mut *request.notes.lock().unwrap_or_else(std::sync::PoisonError::into_inner)));
+    if let Err(e) = format.codec_for(&request.output.to_string_lossy()).info(&bytes) {
+        return Err(Error::Unsupported(format!("relic wrote a file it cannot read back ({e}); please report this")));
+    }
+    Ok(PackedBytes { bytes, companions, notes })
+}
+
 /// Writes the file a document describes: `value` is JSON as [`GameFile::to_json`] gives it (edited or not),
 /// `format_id` the format to write (`ei-reg`, `ro-grf`, …; see [`FORMATS`](crate::FORMATS)). An unedited
 /// document gives back the file's bytes exactly.

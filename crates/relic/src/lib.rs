@@ -85,8 +85,8 @@ pub mod source;
 #[cfg(any(test, feature = "testing"))]
 #[doc(hidden)]
 pub mod testing;
-#[cfg(feature = "view")]
-#[cfg_attr(docsrs, doc(cfg(feature = "view")))]
+#[cfg(feature = "view-core")]
+#[cfg_attr(docsrs, doc(cfg(feature = "view-core")))]
 pub mod view;
 
 pub mod dark_reign;

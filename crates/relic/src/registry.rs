@@ -871,6 +871,27 @@ pub fn identify_path(path: &Path) -> Result<Option<(&'static Format, Confidence)
     Ok(sniff_sized(&head, &path.to_string_lossy(), len))
 }
 
+/// An archive's entries (an error for a format that is not an archive).
+pub fn archive_entries<'a>(format: &Format, data: &'a [u8], name: &str) -> Result<Vec<Entry<'a>>> {
+    format
+        .codec
+        .entries(data, name)
+        .unwrap_or_else(|| Err(Error::Unsupported(format!("{} is not an archive", format.id))))
+}
+
+/// Archives nest at most [`crate::reader::MAX_DEPTH`] deep; deeper is an error, never a silent stop.
+pub fn check_depth(format: &Format, name: &str, depth: u32) -> Result<()> {
+    if depth > crate::reader::MAX_DEPTH {
+        return Err(Error::TooDeep(format!(
+            "{}: `{}` is nested more than {} archives deep; relic stops there",
+            format.id,
+            crate::paths::display_name(name),
+            crate::reader::MAX_DEPTH
+        )));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

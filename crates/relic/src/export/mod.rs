@@ -18,6 +18,9 @@ pub mod view;
 #[cfg(feature = "export")]
 #[cfg_attr(docsrs, doc(cfg(feature = "export")))]
 pub mod wav;
+#[cfg(feature = "view-core")]
+#[cfg_attr(docsrs, doc(cfg(feature = "view-core")))]
+pub mod zip;
 
 use crate::asset::{Asset, NamedAsset};
 use crate::error::{Error, Result};

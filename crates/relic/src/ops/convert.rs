@@ -331,10 +331,15 @@ impl Batch {
     }
 }
 
+/// Files kept in memory by path below the output root ([`convert_in_memory`]).
+type MemoryFiles = std::sync::Mutex<Vec<(PathBuf, Vec<u8>)>>;
+
 /// Where a conversion writes: the output root (nothing is written outside it, nor through a link below
 /// it) and the options.
 struct Target<'r> {
     root: &'r Path,
+    /// Where the files go instead of the disk ([`convert_in_memory`]): their paths below `root`.
+    memory: Option<&'r MemoryFiles>,
     req: &'r ConvertRequest,
     /// What the archives of this input may still expand to (`--max-expansion` times the input's size),
     /// shared by its nested archives.
@@ -416,6 +421,11 @@ impl Target<'_> {
 
     fn write(&self, path: &Path, bytes: &[u8], modified: Option<u64>, input: &str) -> Result<()> {
         self.claimed.claim(path, input)?;
+        if let Some(memory) = self.memory {
+            let relative = path.strip_prefix(self.root).unwrap_or(path).to_path_buf();
+            memory.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push((relative, bytes.to_vec()));
+            return Ok(());
+        }
         paths::write_bytes(self.root, path, bytes, WriteOptions { force: self.req.force, modified })
     }
 }
@@ -438,13 +448,93 @@ fn convert_file(job: &Job, root: &Path, req: &ConvertRequest, claimed: &Claimed)
         return Converted::NotTo(format.id, to.to_string());
     }
     let budget = crate::limits::expansion_budget(data.len() as u64).into();
-    let target =
-        Target { root, req, budget: &budget, claimed, input_len: data.len() as u64, shared: None, whole: Some(&data) };
+    let target = Target {
+        root,
+        memory: None,
+        req,
+        budget: &budget,
+        claimed,
+        input_len: data.len() as u64,
+        shared: None,
+        whole: Some(&data),
+    };
     let batch = convert_bytes(format, &data, &name, &input, &job.out_dir, &job.stem, &target, 0, None);
     match (batch.unfit, req.to.as_deref()) {
         (true, Some(to)) if !job.explicit => Converted::NotTo(format.id, to.to_string()),
         _ => Converted::Done(batch),
     }
+}
+
+/// What [`convert_in_memory`] made.
+#[derive(Debug, Default)]
+pub struct InMemory {
+    /// The files `relic convert` would write, by `/`-separated path below the output folder, in the order
+    /// they were made.
+    pub files: Vec<(String, Vec<u8>)>,
+    /// What failed (`input: message`), as `relic convert` prints it.
+    pub failures: Vec<String>,
+    /// Notes for the user (a texture not found).
+    pub notes: Vec<String>,
+}
+
+/// Converts one file's bytes as `relic convert FILE -o OUT` does, keeping in memory the files it would
+/// write into `OUT` (the browser viewer's zip of a conversion). `name` is the file's name (its whole file
+/// name leads the outputs' names, as `relic convert` names them); `path`, when the file is on disk, lets a
+/// conversion find the files beside it; `options` are the conversion's (an archive entry's are those its
+/// archive gives). Every file is still charged to the expansion budget and checked against the others'
+/// paths.
+pub fn convert_in_memory(
+    name: &str,
+    data: std::sync::Arc<source::Source>,
+    path: Option<&Path>,
+    options: &ConvertOptions,
+    req: &ConvertRequest,
+) -> InMemory {
+    let root = Path::new("");
+    let full = path.map_or_else(|| name.to_string(), |p| p.to_string_lossy().into_owned());
+    let stem = file_name(Path::new(name));
+    let notes = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let options = ConvertOptions { notes: std::sync::Arc::clone(&notes), ..options.clone() };
+    let req = ConvertRequest { options, ..req.clone() };
+    let mut out = InMemory::default();
+    let format = req.format.or_else(|| registry::sniff(&data, &full).map(|(f, _)| f));
+    let Some(format) = format else {
+        out.failures.push(format!("{stem}: {}", registry::unknown_reason(&full)));
+        return out;
+    };
+    let memory = std::sync::Mutex::new(Vec::new());
+    let budget = crate::limits::expansion_budget(data.len() as u64).into();
+    let claimed = Claimed::default();
+    let target = Target {
+        root,
+        memory: Some(&memory),
+        req: &req,
+        budget: &budget,
+        claimed: &claimed,
+        input_len: data.len() as u64,
+        shared: None,
+        whole: Some(&data),
+    };
+    // A file on disk converts knowing its path (depth 0 with its name as a path); an archive entry
+    // converts as one (its name alone).
+    let depth = if path.is_some() { 0 } else { 1 };
+    let batch = convert_bytes(format, &data, &full, &stem, root, &stem, &target, depth, None);
+    let (_, failed) = batch.failure_lines();
+    out.failures = failed.into_iter().map(|f| format!("{}: {}", f.input, f.message)).collect();
+    out.files = memory
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .into_iter()
+        .map(|(p, bytes)| {
+            let parts: Vec<String> = p.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
+            (parts.join("/"), bytes)
+        })
+        .collect();
+    let mut notes = notes.lock().map(|n| n.clone()).unwrap_or_default();
+    notes.sort();
+    notes.dedup();
+    out.notes = notes;
+    out
 }
 
 /// Converts bytes of a known format into `dir`, named after `stem`.

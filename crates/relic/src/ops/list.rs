@@ -7,9 +7,8 @@ use serde::Serialize;
 
 use crate::asset::{Entry, EntryData, SNIFF_BYTES};
 use crate::error::{Error, Result};
-use crate::paths::{self};
-use crate::reader::MAX_DEPTH;
 use crate::registry::{self, EntryTable, Format};
+pub use crate::registry::{archive_entries, check_depth};
 
 use super::*;
 
@@ -77,14 +76,6 @@ impl FlatEntry<'_> {
             record: self.entry.record.as_deref().map(Cow::Borrowed),
         }
     }
-}
-
-/// An archive's entries (an error for a format that is not an archive).
-pub fn archive_entries<'a>(format: &Format, data: &'a [u8], name: &str) -> Result<Vec<Entry<'a>>> {
-    format
-        .codec
-        .entries(data, name)
-        .unwrap_or_else(|| Err(Error::Unsupported(format!("{} is not an archive", format.id))))
 }
 
 /// Where [`flatten`] hands the entries, a batch at a time and in order: a listing writes each batch out
@@ -208,18 +199,6 @@ fn nested_entries<'a>(flat: &mut FlatEntry<'a>, prefix: (&str, &str), depth: u32
     let done = descended(flatten(inner, bytes, &own_name, (&n, &p), (true, true), depth + 1, &mut gather))?;
     flat.nested = done.is_some();
     Ok(if flat.nested { children } else { Vec::new() })
-}
-
-/// Archives nest at most [`MAX_DEPTH`] deep; deeper is an error, never a silent stop.
-pub fn check_depth(format: &Format, name: &str, depth: u32) -> Result<()> {
-    if depth > MAX_DEPTH {
-        return Err(Error::TooDeep(format!(
-            "{}: `{}` is nested more than {MAX_DEPTH} archives deep; relic stops there",
-            format.id,
-            paths::display_name(name)
-        )));
-    }
-    Ok(())
 }
 
 /// Lists an archive, handing each entry to `each` as it is identified (nothing is gathered first, so a

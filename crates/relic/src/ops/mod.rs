@@ -13,7 +13,8 @@ mod shard;
 
 pub use check::{check, check_shard, check_summary, CheckItem};
 pub use convert::{
-    check_convert_request, convert, layout_root, ConvertReport, ConvertRequest, FailedItem, ManifestItem,
+    check_convert_request, convert, convert_in_memory, layout_root, ConvertReport, ConvertRequest, FailedItem,
+    InMemory, ManifestItem,
 };
 pub use edit::{edit, AddSpec, EditMethod, EditReport, EditRequest};
 pub use extract::{extract, extract_many, ExtractOptions, ExtractReport, ExtractedItem};

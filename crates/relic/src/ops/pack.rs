@@ -250,31 +250,11 @@ pub fn pack(format_id: &str, input: &Path, output: &Path, opts: &PackOptions) ->
         })?;
     } else {
         let content = std::fs::read(input).map_err(|e| Error::io(input, e))?;
-        let bytes = if is_json {
-            let value: serde_json::Value = serde_json::from_slice(&content).map_err(|e| {
-                Error::Refused(format!(
-                    "{}: not JSON ({e}); give a folder or the JSON of `relic convert --to json`",
-                    input.display()
-                ))
-            })?;
-            format.codec.write_json_request(value, input, &request, &mut report.notes).map_err(|e| e.in_file(input))?
-        } else {
-            // Another kind of input the format is made from (a PNG for a texture, …); any other is named
-            // with what the format is made from.
-            let extension = registry::extension_of(&input_name).unwrap_or("");
-            if !format.codec.pack_sources().iter().any(|s| s.eq_ignore_ascii_case(extension)) {
-                return Err(Error::Refused(format!(
-                    "{}: {} is made from {}",
-                    input.display(),
-                    format.id,
-                    format.packed_from()
-                )));
-            }
-            format.codec.pack_input(&input_name, &content, &request).map_err(|e| e.in_file(input))?
-        };
+        let packed =
+            crate::game_file::pack_bytes(format, &input_name, &content, &request).map_err(|e| e.in_file(input))?;
+        let (bytes, companions) = (packed.bytes, packed.companions);
+        report.notes.extend(packed.notes);
         report.bytes = bytes.len() as u64;
-        let companions =
-            std::mem::take(&mut *request.companions.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
         let companions = companion_paths(output, companions, opts.force, &mut report.notes)?;
         paths::write_named(output, wopts, |w| w.write_all(&bytes).map_err(|e| Error::io(output, e)))?;
         for (path, bytes) in &companions {

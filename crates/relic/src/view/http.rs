@@ -12,25 +12,26 @@ use std::sync::{Arc, Mutex, PoisonError};
 use serde_json::{json, Value};
 use tiny_http::{Header, Method, Request, Response};
 
+use super::api::{self, Answer, Core};
 use super::assets;
-use super::cache::Cache;
-use super::preview::{self, Body};
+use super::preview::Body;
 use super::request::{range, shown, Query, Range, Rejection};
-use super::tree::{Item, Root, Tree};
+use super::volume::Volume;
 
 pub(super) struct State {
-    pub(super) tree: Tree,
-    files: Cache<Arc<Vec<u8>>>,
+    pub(super) core: Core,
+    /// `relic view --static DIR`: the files of this folder are served instead of the app and its API.
+    pub(super) static_dir: Option<std::path::PathBuf>,
     addr: SocketAddr,
     allow_any_host: bool,
     pub(super) stopping: AtomicBool,
 }
 
 impl State {
-    pub(super) fn new(root: Root, addr: SocketAddr, allow_any_host: bool, cache_bytes: usize) -> State {
+    pub(super) fn new(volume: Arc<dyn Volume>, addr: SocketAddr, allow_any_host: bool, cache_bytes: usize) -> State {
         State {
-            tree: Tree::new(root, cache_bytes),
-            files: Cache::new(cache_bytes / 4, |b: &Arc<Vec<u8>>| b.len()),
+            core: Core::new(volume, cache_bytes),
+            static_dir: None,
             addr,
             allow_any_host,
             stopping: AtomicBool::new(false),
@@ -65,11 +66,14 @@ impl State {
 /// heavy workers, so that the request threads stay free for the app and the folders' tree. A listing inside
 /// a file (an archive, an archive in an archive) is such work; a folder's is not.
 fn is_heavy(state: &State, target: &str) -> bool {
+    if state.static_dir.is_some() {
+        return false;
+    }
     let (path, query) = target.split_once('?').unwrap_or((target, ""));
     match path {
         "/api/info" | "/api/preview" | "/api/file" => true,
         // A query refused here is refused at once by the request thread too.
-        "/api/tree" => Query::parse(query).and_then(|q| q.path()).is_ok_and(|p| !state.tree.is_folder(&p)),
+        "/api/tree" => Query::parse(query).and_then(|q| q.path()).is_ok_and(|p| !state.core.tree.is_folder(&p)),
         _ => false,
     }
 }
@@ -147,6 +151,38 @@ impl Reply {
 
     fn error(r: &Rejection) -> Reply {
         Reply::json(r.status, &json!({"error": r.message}))
+    }
+}
+
+impl From<Answer> for Reply {
+    fn from(answer: Answer) -> Reply {
+        let Some((file_name, download)) = answer.file else {
+            return Reply {
+                status: answer.status,
+                content_type: answer.content_type,
+                body: answer.body,
+                headers: Vec::new(),
+                policy: DATA_POLICY,
+                ranges: false,
+            };
+        };
+        let disposition = if download { "attachment" } else { "inline" };
+        let ascii: String = file_name
+            .chars()
+            .map(|c| if c.is_ascii_graphic() && !matches!(c, '"' | '\\' | '/' | ';') || c == ' ' { c } else { '_' })
+            .collect();
+        let value = format!(
+            "{disposition}; filename=\"{ascii}\"; filename*=UTF-8''{}",
+            super::request::percent_encode(&file_name.replace('/', "_"))
+        );
+        Reply {
+            status: answer.status,
+            content_type: answer.content_type,
+            body: answer.body,
+            headers: vec![header("Content-Disposition", &value)],
+            policy: DATA_POLICY,
+            ranges: true,
+        }
     }
 }
 
@@ -264,15 +300,60 @@ fn route(state: &State, request: &Request) -> Result<Reply, Rejection> {
         return Err(Rejection::bad("the request target must be a path"));
     }
     let (path, query) = target.split_once('?').unwrap_or((target, ""));
+    if let Some(dir) = &state.static_dir {
+        return static_file(dir, path);
+    }
     match path {
         "/" | "/index.html" => Ok(asset_reply(assets::INDEX)),
         _ if path.starts_with("/assets/") => {
             let file = assets::get(&path["/assets/".len()..]).ok_or_else(|| Rejection::new(404, "no such file"))?;
             Ok(asset_reply(file))
         }
-        "/api/tree" | "/api/info" | "/api/preview" | "/api/file" => api(state, path, &Query::parse(query)?),
+        "/api/tree" | "/api/info" | "/api/preview" | "/api/file" => {
+            Ok(Reply::from(api::api(&state.core, path, &Query::parse(query)?)?))
+        }
         _ => Err(Rejection::new(404, format!("no endpoint `{}`", shown(path)))),
     }
+}
+
+/// What the static site may do (`relic view --static`): its own scripts and WebAssembly, blobs it made, and
+/// no connection to anywhere else.
+const STATIC_POLICY: &str =
+    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; \
+img-src 'self' blob: data:; media-src 'self' blob:; connect-src 'self' blob: data:; worker-src 'self' blob:; \
+object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/// A file of the static site's folder: the path checked as every item path is, then resolved under the
+/// folder without leaving it (links included); `/` is `index.html`.
+fn static_file(dir: &std::path::Path, path: &str) -> Result<Reply, Rejection> {
+    let decoded = super::request::percent_decode(path.trim_start_matches('/'))?;
+    let relative = if decoded.is_empty() { "index.html".to_string() } else { super::request::item_path(&decoded)? };
+    let missing = || Rejection::new(404, format!("no file `{}` in the site", shown(&relative)));
+    let real = std::fs::canonicalize(dir.join(&relative)).map_err(|_| missing())?;
+    if !real.starts_with(dir) || !real.is_file() {
+        return Err(missing());
+    }
+    let bytes = std::fs::read(&real).map_err(|_| missing())?;
+    let extension = relative.rsplit_once('.').map_or("", |(_, e)| e).to_ascii_lowercase();
+    let content_type = match extension.as_str() {
+        "html" => "text/html; charset=utf-8",
+        "js" | "mjs" => "text/javascript; charset=utf-8",
+        "css" => "text/css; charset=utf-8",
+        "wasm" => "application/wasm",
+        "json" | "map" => "application/json",
+        "png" => "image/png",
+        "svg" => "image/svg+xml",
+        "txt" => "text/plain; charset=utf-8",
+        _ => "application/octet-stream",
+    };
+    Ok(Reply {
+        status: 200,
+        content_type,
+        body: Body::Made(Arc::new(bytes)),
+        headers: Vec::new(),
+        policy: STATIC_POLICY,
+        ranges: false,
+    })
 }
 
 fn asset_reply(file: &'static assets::File) -> Reply {
@@ -283,103 +364,5 @@ fn asset_reply(file: &'static assets::File) -> Reply {
         headers: Vec::new(),
         policy: APP_POLICY,
         ranges: false,
-    }
-}
-
-/// Appends `extra` to every URL of the item's own files in a preview.
-fn add_query(v: &mut Value, extra: &str) {
-    match v {
-        Value::String(s) if s.starts_with("/api/file?") => s.push_str(extra),
-        Value::Array(a) => a.iter_mut().for_each(|x| add_query(x, extra)),
-        Value::Object(o) => o.values_mut().for_each(|x| add_query(x, extra)),
-        _ => {}
-    }
-}
-
-fn api(state: &State, endpoint: &str, query: &Query) -> Result<Reply, Rejection> {
-    let path = query.path()?;
-    let tree = &state.tree;
-    let mut item = tree.resolve(&path)?;
-    // A head drawn over a Ragnarok body ACT (`with=HEAD_PATH`): the item converted with it, and the URLs
-    // of its files asking for the same.
-    let with = match query.get("with").filter(|w| !w.is_empty() && endpoint != "/api/tree") {
-        Some(w) => Some(super::request::item_path(w)?),
-        None => None,
-    };
-    let with = with.as_deref();
-    if let Some(head) = with {
-        let Item::Data(data) = &item else {
-            return Err(Rejection::bad("`with` is a head drawn over a Ragnarok ACT: this item is none"));
-        };
-        item = Item::Data(tree.with_head(data.clone(), head)?);
-    }
-    // The way the head looks in idle and sit (`head_direction=0|1|2|all`, `--option
-    // ro-act.head-direction`): only with a head.
-    let turn = match query.get("head_direction").filter(|d| !d.is_empty()) {
-        None => None,
-        Some(_) if with.is_none() => {
-            return Err(Rejection::bad("`head_direction` turns the head drawn with `with`: give `with` too"))
-        }
-        Some(d @ ("0" | "1" | "2" | "all")) => Some(d),
-        Some(other) => {
-            return Err(Rejection::bad(format!("`head_direction` is 0, 1, 2 or all, not `{}`", shown(other))))
-        }
-    };
-    if let (Some(d), Item::Data(data)) = (turn, &mut item) {
-        data.options.settings.push((crate::ragnarok::act::convert::HEAD_DIRECTION_OPTION.to_string(), d.to_string()));
-        // Another key: each direction is converted and cached apart.
-        data.version = format!("{}\0head_direction\0{d}", data.version);
-    }
-    let add_with = |mut v: Value| {
-        if let Some(head) = with {
-            let mut extra = format!("&with={}", super::request::percent_encode(head));
-            if let Some(d) = turn {
-                extra.push_str(&format!("&head_direction={d}"));
-            }
-            add_query(&mut v, &extra);
-        }
-        v
-    };
-    match endpoint {
-        "/api/tree" => {
-            let children = tree.children(&item)?;
-            let mut value = json!({"path": path, "children": children});
-            if path.is_empty() {
-                let kind = match &item {
-                    Item::Folder { .. } => "folder",
-                    Item::Data(d) => d.format.map_or("file", super::tree::kind_of),
-                    _ => "file",
-                };
-                value["root"] = json!({"name": tree.root.name, "is_dir": tree.root.is_dir, "kind": kind});
-            }
-            Ok(Reply::json(200, &value))
-        }
-        "/api/info" => Ok(Reply::json(200, &preview::info(tree, &item))),
-        "/api/preview" => Ok(match preview::preview(tree, &item) {
-            Ok(v) => Reply::json(200, &add_with(v)),
-            Err((status, v)) => Reply::json(status, &add_with(v)),
-        }),
-        _ => {
-            let out = preview::file(tree, &state.files, &item, query)?;
-            let download = query.get("download").is_some_and(|v| v == "1");
-            let disposition = if download { "attachment" } else { "inline" };
-            let ascii: String = out
-                .file_name
-                .chars()
-                .map(|c| if c.is_ascii_graphic() && !matches!(c, '"' | '\\' | '/' | ';') || c == ' ' { c } else { '_' })
-                .collect();
-            let value = format!(
-                "{disposition}; filename=\"{ascii}\"; filename*=UTF-8''{}",
-                super::request::percent_encode(&out.file_name.replace('/', "_"))
-            );
-            Ok(Reply {
-                status: 200,
-                content_type: out.content_type,
-                body: out.body,
-                headers: vec![header("Content-Disposition", &value)],
-                policy: DATA_POLICY,
-                ranges: true,
-            })
-        }
     }
 }

@@ -208,7 +208,7 @@ fn warnings(converted: &Converted, out: &mut Map<String, Value>) {
 }
 
 fn display_name(tree: &Tree, path: &str) -> String {
-    path.rsplit('/').next().filter(|n| !n.is_empty()).map_or_else(|| tree.root.name.clone(), str::to_string)
+    path.rsplit('/').next().filter(|n| !n.is_empty()).map_or_else(|| tree.volume.name().to_string(), str::to_string)
 }
 
 /// A few facts about a converted asset, for its `info`.

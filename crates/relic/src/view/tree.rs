@@ -17,7 +17,7 @@
 //! container shows that asset and lists its entries.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -25,39 +25,12 @@ use serde::Serialize;
 
 use super::cache::{Cache, Outcome};
 use super::request::{item_path, shown, Rejection};
+use super::sliced::SlicedArchive;
+use super::volume::{Node, Opened, Volume};
 use crate::asset::{Asset, NamedAsset, RecordInfo, SNIFF_BYTES};
 use crate::error::Error;
 use crate::registry::{self, ConvertOptions, Format, Kind};
-use crate::source::{self, Source};
-
-/// The file or folder being viewed.
-pub(super) struct Root {
-    /// Canonical.
-    pub(super) path: PathBuf,
-    pub(super) is_dir: bool,
-    pub(super) name: String,
-}
-
-impl Root {
-    pub(super) fn new(path: &Path) -> crate::Result<Root> {
-        let canonical = std::fs::canonicalize(path).map_err(|e| Error::io(path, e))?;
-        let meta = std::fs::metadata(&canonical).map_err(|e| Error::io(path, e))?;
-        if !meta.is_dir() && !meta.is_file() {
-            return Err(Error::Refused(format!("{}: neither a file nor a folder", path.display())));
-        }
-        let name = canonical.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into());
-        Ok(Root { path: canonical, is_dir: meta.is_dir(), name })
-    }
-
-    /// The folder error messages are shown relative to.
-    fn base(&self) -> &Path {
-        if self.is_dir {
-            &self.path
-        } else {
-            self.path.parent().unwrap_or(&self.path)
-        }
-    }
-}
+use crate::source::Source;
 
 /// A file or an archive entry, with what it is read as. A file's bytes are mapped when it is resolved (under
 /// the truncation guard, see [`super`]); an entry's are read when first asked for ([`Tree::bytes`]), so that
@@ -87,6 +60,8 @@ pub(super) struct Data {
 #[derive(Clone)]
 enum Bytes {
     Ready(Arc<Source>),
+    /// An archive read in slices: its bytes are never held whole (see [`super::sliced`]).
+    Sliced(Arc<dyn SlicedArchive>),
     /// Entry `index` of an archive.
     Entry {
         container: Arc<Data>,
@@ -123,7 +98,6 @@ pub(super) struct Converted {
 pub(super) enum Item {
     Folder {
         path: String,
-        disk: PathBuf,
     },
     Data(Data),
     /// A folder inside a container's listing (`data/texture` of a GRF).
@@ -229,7 +203,7 @@ pub(super) fn asset_file_name(named: &NamedAsset, stem: &str) -> String {
 /// Everything under the root, with the caches of what is computed from it: listings, entries' bytes, `info`s
 /// and conversions.
 pub(super) struct Tree {
-    pub(super) root: Root,
+    pub(super) volume: Arc<dyn Volume>,
     listings: Cache<Arc<Listing>>,
     conversions: Cache<Arc<Converted>>,
     entries: Cache<Arc<Source>>,
@@ -263,9 +237,9 @@ fn join(parent: &str, rest: &str) -> String {
 }
 
 impl Tree {
-    pub(super) fn new(root: Root, cache_bytes: usize) -> Tree {
+    pub(super) fn new(volume: Arc<dyn Volume>, cache_bytes: usize) -> Tree {
         Tree {
-            root,
+            volume,
             // With the files made ([`super::http::State`], a quarter), the budgets add up to `cache_bytes`.
             listings: Cache::new(cache_bytes / 8, |l: &Arc<Listing>| 256 + l.leaves.len() * 160),
             conversions: Cache::new(cache_bytes / 16 * 7, |c: &Arc<Converted>| converted_size(c)),
@@ -277,9 +251,7 @@ impl Tree {
 
     /// An error as the user sees it: one line, paths shown relative to the root.
     pub(super) fn message(&self, e: &Error) -> String {
-        let text = e.to_string();
-        let base = format!("{}{}", self.root.base().display(), std::path::MAIN_SEPARATOR);
-        text.replace(&base, "")
+        self.volume.message(e)
     }
 
     fn unreadable(&self, e: &Error) -> Rejection {
@@ -289,10 +261,9 @@ impl Tree {
     /// Whether `path` is a folder on disk under the root: its children are listed at once, by the request
     /// thread (what lies inside a file is listed by a heavy worker). Only routes a request: the path is
     /// checked again when it is resolved.
+    #[cfg_attr(not(feature = "view"), allow(dead_code))]
     pub(super) fn is_folder(&self, path: &str) -> bool {
-        self.root.is_dir
-            && std::fs::canonicalize(self.root.path.join(path))
-                .is_ok_and(|real| real.starts_with(&self.root.path) && real.is_dir())
+        self.volume.is_dir() && matches!(self.volume.node(path), Ok(Some(Node::Folder)))
     }
 
     /// An item's bytes: a file's as mapped, an entry's read (inflated) once and cached by the archive's
@@ -300,15 +271,23 @@ impl Tree {
     pub(super) fn bytes(&self, data: &Data) -> Result<Arc<Source>, Rejection> {
         let (container, index) = match &data.bytes {
             Bytes::Ready(bytes) => return Ok(Arc::clone(bytes)),
+            Bytes::Sliced(_) => {
+                let why = format!("`{}` is read in slices, never whole: open its entries", shown(&data.path));
+                return Err(Rejection::new(413, why));
+            }
             Bytes::Entry { container, index } => (container, *index),
         };
         let format = container.format.ok_or_else(|| not_found(&data.path))?;
         self.entries
             .get(&format!("{}\0#{index}", container.key()), || {
                 count(&self.stats.entries_read);
+                if let Bytes::Sliced(archive) = &container.bytes {
+                    let bytes = archive.read(index).map_err(|e| self.message(&e))?;
+                    return Ok(Arc::new(Source::Owned(bytes)));
+                }
                 let archive = self.bytes(container).map_err(|r| r.message)?;
-                let entries =
-                    crate::ops::archive_entries(format, &archive, &container.name).map_err(|e| self.message(&e))?;
+                let entries = crate::registry::archive_entries(format, &archive, &container.name)
+                    .map_err(|e| self.message(&e))?;
                 let entry = entries.get(index).ok_or_else(|| format!("no entry {index}"))?;
                 let bytes = entry.data.bytes().map_err(|e| self.message(&e))?.into_owned();
                 whole(container, &archive)?;
@@ -322,6 +301,9 @@ impl Tree {
         let format = data.format?;
         Some(self.infos.get(&data.key(), || {
             count(&self.stats.infos_made);
+            if let Bytes::Sliced(archive) = &data.bytes {
+                return archive.info().map(Arc::new).map_err(|e| self.message(&e));
+            }
             let bytes = self.bytes(data).map_err(|r| r.message)?;
             let info = format.codec_for(&data.name).info(&bytes).map_err(|e| self.message(&e))?;
             whole(data, &bytes)?;
@@ -329,48 +311,56 @@ impl Tree {
         }))
     }
 
-    /// The item at a checked path.
+    /// The item at a checked path: followed through the volume's folders to a file, then inside it.
     pub(super) fn resolve(&self, path: &str) -> Result<Item, Rejection> {
         let parts: Vec<&str> = if path.is_empty() { Vec::new() } else { path.split('/').collect() };
-        if !self.root.is_dir {
-            let data = self.open_file(String::new(), self.root.path.clone())?;
+        if !self.volume.is_dir() {
+            let data = self.open_file(String::new())?;
             return self.descend(data, &parts);
         }
-        let mut disk = self.root.path.clone();
-        for (i, part) in parts.iter().enumerate() {
-            let real = match std::fs::canonicalize(disk.join(part)) {
-                Ok(real) => real,
-                Err(_) => return Err(not_found(path)),
-            };
-            if !real.starts_with(&self.root.path) {
-                return Err(Rejection::new(
-                    403,
-                    format!("refusing `{}`: it leads outside the folder being viewed", shown(path)),
-                ));
-            }
-            let meta = std::fs::metadata(&real).map_err(|_| not_found(path))?;
-            if meta.is_dir() {
-                disk = real;
-            } else if meta.is_file() {
-                let data = self.open_file(parts[..=i].join("/"), real)?;
-                return self.descend(data, &parts[i + 1..]);
-            } else {
-                return Err(Rejection::new(403, format!("refusing `{}`: not a regular file", shown(path))));
+        for i in 0..parts.len() {
+            let prefix = parts[..=i].join("/");
+            match self.volume.node(&prefix)? {
+                None => return Err(not_found(path)),
+                Some(Node::Folder) => {}
+                Some(Node::File { .. }) => {
+                    let data = self.open_file(prefix)?;
+                    return self.descend(data, &parts[i + 1..]);
+                }
             }
         }
-        Ok(Item::Folder { path: path.to_string(), disk })
+        Ok(Item::Folder { path: path.to_string() })
     }
 
-    fn open_file(&self, path: String, disk: PathBuf) -> Result<Data, Rejection> {
-        let bytes = source::open(&disk).map_err(|e| self.unreadable(&e))?;
-        let name = disk.to_string_lossy().into_owned();
-        let format = registry::sniff(&bytes, &name).map(|(f, _)| f);
-        let options = ConvertOptions { mips: true, ..Default::default() };
+    fn open_file(&self, path: String) -> Result<Data, Rejection> {
+        let opened = self.volume.open(&path)?;
         // Taken once the file is open: a change after it makes another version the next time it is opened.
-        let version = std::fs::metadata(&disk).map_or_else(|_| String::from("?"), |m| version_of(&m));
-        let size = bytes.len() as u64;
-        let bytes = Bytes::Ready(Arc::new(bytes));
-        Ok(Data { path, name, disk: Some(disk), bytes, size, format, options, record: None, depth: 0, version })
+        let version = match self.volume.node(&path) {
+            Ok(Some(Node::File { version, .. })) => version,
+            _ => String::from("?"),
+        };
+        let disk = self.volume.disk_path(&path);
+        let name = match &disk {
+            Some(disk) => disk.to_string_lossy().into_owned(),
+            None => path.rsplit('/').next().filter(|n| !n.is_empty()).unwrap_or(self.volume.name()).to_string(),
+        };
+        let options = ConvertOptions { mips: true, ..Default::default() };
+        let (bytes, size, format) = match opened {
+            Opened::Bytes(bytes) => {
+                let format = registry::sniff(&bytes, &name).map(|(f, _)| f);
+                let size = bytes.len() as u64;
+                (Bytes::Ready(Arc::new(bytes)), size, format)
+            }
+            Opened::Sliced(archive) => {
+                let size = match self.volume.node(&path) {
+                    Ok(Some(Node::File { len, .. })) => len,
+                    _ => 0,
+                };
+                let format = Some(archive.format());
+                (Bytes::Sliced(archive), size, format)
+            }
+        };
+        Ok(Data { path, name, disk, bytes, size, format, options, record: None, depth: 0, version })
     }
 
     /// Follows the rest of a path inside `data`.
@@ -411,17 +401,21 @@ impl Tree {
     /// [`crate::limits::Limits::max_entry_size`] is refused before anything is read.
     fn open_entry(&self, container: &Data, leaf: &Leaf, index: usize, path: String) -> Result<Data, Rejection> {
         let format = container.format.ok_or_else(|| not_found(&path))?;
-        crate::ops::check_depth(format, &container.name, container.depth + 1).map_err(|e| self.unreadable(&e))?;
+        crate::registry::check_depth(format, &container.name, container.depth + 1).map_err(|e| self.unreadable(&e))?;
         let max = crate::limits::current().max_entry_size;
         if leaf.size > max {
             let why =
                 format!("`{}` is {} bytes, more than the {max} relic reads of one entry", shown(&path), leaf.size);
             return Err(Rejection::new(413, why));
         }
-        let archive = self.bytes(container)?;
         // As `relic convert` of an archive file: the archive's bytes are held for as long as the entry's
         // options live, so they may read other entries when asked (a model's textures in its GRF).
-        let options = format.codec.entry_options_shared(&archive, &container.options);
+        let options = match &container.bytes {
+            Bytes::Sliced(archive) => Arc::clone(archive)
+                .files()
+                .map(|files| ConvertOptions { archive_files: Some(files), ..container.options.clone() }),
+            _ => format.codec.entry_options_shared(&self.bytes(container)?, &container.options),
+        };
         Ok(Data {
             path,
             name: leaf.name.clone(),
@@ -498,6 +492,9 @@ impl Tree {
             .listings
             .get(&data.key(), || {
                 count(&self.stats.listings_made);
+                if let Bytes::Sliced(archive) = &data.bytes {
+                    return Ok(sliced_listing(archive.as_ref()));
+                }
                 let bytes = self.bytes(data).map_err(|r| r.message)?;
                 let listing = build_listing(data, &bytes, converted.as_deref())?;
                 whole(data, &bytes)?;
@@ -510,7 +507,7 @@ impl Tree {
     /// The children of an item, one level.
     pub(super) fn children(&self, item: &Item) -> Result<Vec<Child>, Rejection> {
         match item {
-            Item::Folder { path, disk } => Ok(self.folder_children(path, disk)),
+            Item::Folder { path } => Ok(self.folder_children(path)),
             Item::Data(data) if data.format.is_some_and(Format::is_archive) => {
                 let (listing, _) = self.listing(data)?;
                 Ok(level(&listing, &data.path, ""))
@@ -524,23 +521,16 @@ impl Tree {
     }
 
     /// A folder's subfolders and the files relic knows, folders first, by name; dot files, names an item
-    /// path cannot hold and links that lead outside the root are left out.
-    fn folder_children(&self, path: &str, disk: &Path) -> Vec<Child> {
-        let Ok(read) = std::fs::read_dir(disk) else { return Vec::new() };
+    /// path cannot hold and what the volume leaves out (links that lead outside the root) are left out.
+    fn folder_children(&self, path: &str) -> Vec<Child> {
         let mut out = Vec::new();
-        for entry in read.flatten() {
-            let Some(name) = entry.file_name().to_str().map(str::to_string) else { continue };
+        for (name, node) in self.volume.list(path) {
             let child_path = join(path, &name);
             if name.starts_with('.') || item_path(&child_path).is_err() {
                 continue;
             }
-            let Ok(real) = std::fs::canonicalize(entry.path()) else { continue };
-            if !real.starts_with(&self.root.path) {
-                continue;
-            }
-            let Ok(meta) = std::fs::metadata(&real) else { continue };
-            if meta.is_dir() {
-                out.push(Child {
+            match node {
+                Node::Folder => out.push(Child {
                     name,
                     path: child_path,
                     kind: "folder",
@@ -548,18 +538,20 @@ impl Tree {
                     size: None,
                     expandable: true,
                     record: None,
-                });
-            } else if meta.is_file() {
-                let Ok(Some((format, _))) = registry::identify_path(&real) else { continue };
-                out.push(Child {
-                    name,
-                    path: child_path,
-                    kind: kind_of(format),
-                    format: Some(format.id),
-                    size: Some(meta.len()),
-                    expandable: format.is_archive(),
-                    record: None,
-                });
+                }),
+                Node::File { len, .. } => {
+                    let Some(head) = self.volume.head(&child_path, SNIFF_BYTES) else { continue };
+                    let Some((format, _)) = registry::sniff_sized(&head, &name, len) else { continue };
+                    out.push(Child {
+                        name,
+                        path: child_path,
+                        kind: kind_of(format),
+                        format: Some(format.id),
+                        size: Some(len),
+                        expandable: format.is_archive(),
+                        record: None,
+                    });
+                }
             }
         }
         out.sort_by(|a, b| {
@@ -582,15 +574,6 @@ fn whole(data: &Data, bytes: &Source) -> Outcome<()> {
     Ok(())
 }
 
-/// A file's version: its size and modification time (to the nanosecond where the system keeps it).
-fn version_of(meta: &std::fs::Metadata) -> String {
-    let modified = meta.modified().ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok());
-    match modified {
-        Some(t) => format!("{}@{}.{:09}", meta.len(), t.as_secs(), t.subsec_nanos()),
-        None => format!("{}@?", meta.len()),
-    }
-}
-
 /// Converts an item as `relic convert` does: a file on disk through `convert_at` (it may read the files
 /// beside it), an entry through `convert` with its archive's options.
 fn convert(data: &Data, bytes: &[u8]) -> crate::Result<Converted> {
@@ -606,6 +589,29 @@ fn convert(data: &Data, bytes: &[u8]) -> crate::Result<Converted> {
     notes.sort();
     notes.dedup();
     Ok(Converted { assets, notes })
+}
+
+/// Lists an archive read in slices: its entries identified by name (reading the head of each would read
+/// every entry of a gigabyte archive).
+fn sliced_listing(archive: &dyn SlicedArchive) -> Arc<Listing> {
+    let leaves = archive
+        .entries()
+        .into_iter()
+        .enumerate()
+        .map(|(i, entry)| {
+            let format = registry::sniff_sized(&[], &entry.name, entry.size).map(|(f, _)| f);
+            Leaf {
+                kind: format.map_or("file", kind_of),
+                path: entry.path,
+                name: entry.name,
+                size: entry.size,
+                format,
+                source: LeafSource::Entry(i),
+                record: entry.record,
+            }
+        })
+        .collect();
+    index_leaves(leaves)
 }
 
 /// Lists a container: its converted files, or its entries (each identified from its first bytes, as `ls`
@@ -627,7 +633,7 @@ fn build_listing(data: &Data, bytes: &[u8], converted: Option<&Converted>) -> Ou
         }
     } else {
         let format = data.format.ok_or("not an archive")?;
-        let entries = crate::ops::archive_entries(format, bytes, &data.name).map_err(|e| e.to_string())?;
+        let entries = crate::registry::archive_entries(format, bytes, &data.name).map_err(|e| e.to_string())?;
         for (i, entry) in entries.iter().enumerate() {
             let head = entry.data.head(SNIFF_BYTES).unwrap_or_default();
             let format = registry::sniff_sized(&head, &entry.name, entry.size).map(|(f, _)| f);
@@ -646,6 +652,11 @@ fn build_listing(data: &Data, bytes: &[u8], converted: Option<&Converted>) -> Ou
             });
         }
     }
+    Ok(index_leaves(leaves))
+}
+
+/// A listing of `leaves`: paths that repeat get `~2`, `~3`, … so that each leaf has its own.
+fn index_leaves(mut leaves: Vec<Leaf>) -> Arc<Listing> {
     let mut by_path = HashMap::with_capacity(leaves.len());
     for (i, leaf) in leaves.iter_mut().enumerate() {
         let mut n = 1;
@@ -656,7 +667,7 @@ fn build_listing(data: &Data, bytes: &[u8], converted: Option<&Converted>) -> Ou
         }
         by_path.insert(leaf.path.clone(), i);
     }
-    Ok(Arc::new(Listing { leaves, by_path }))
+    Arc::new(Listing { leaves, by_path })
 }
 
 /// The children of `prefix` (`""`: the top) in a container at item path `container`: leaves directly in it,
