@@ -5,7 +5,7 @@
 
 import { Tree } from './tree.js';
 import { Pane } from './pane.js';
-import { useTransport } from './api.js';
+import { h, useTransport } from './api.js';
 import { WorkerClient } from './web/client.js';
 import { setUpOpening } from './web/open.js';
 import { useClient } from './web/tools.js';
@@ -20,6 +20,9 @@ async function show() {
   const box = old.cloneNode(false);
   old.replaceWith(box);
   const preview = document.getElementById('preview');
+  // Nothing of what was shown before (its item, its error) stays.
+  Object.assign(preview.dataset, { item: '', kind: '', state: 'empty' });
+  preview.replaceChildren(h('p', { class: 'hint', text: 'Pick an item on the left.' }));
   const pane = new Pane(preview, (path) => tree.reveal(path));
   const tree = new Tree(box, (path, item) => {
     const hash = `#/${path.split('/').map(encodeURIComponent).join('/')}`;

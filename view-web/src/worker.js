@@ -1,11 +1,12 @@
 // The static site's worker: relic compiled to WebAssembly (crates/relic-wasm, its wasm-bindgen output in
 // pkg/ beside this file) answers what the page asks (web/client.js): `get` an `/api/...` URL as `relic
 // view` answers it, `mount` the files the user opened, `pack` an edited file back into a game file, `zip`
-// an item's whole conversion. The Viewer reads the user's Files
-// with FileReaderSync (entries on demand, never a whole archive), which only a worker may do.
+// an item's whole conversion. The Viewer reads the user's Files with FileReaderSync (entries on demand,
+// never a whole archive), which only a worker may do.
 //
-// A panic inside relic throws here (the crate's panic hook) and leaves that Viewer unusable (its borrow
-// is never released), so after any exception the Viewer is made again over the same files.
+// A panic inside relic (a bug) traps: the crate's panic hook has left its message in `__relicPanic`. The
+// instance cannot be trusted after that (a lock or the stack may be left half-way), so the worker reports
+// it, says it `crashed` and closes; the page starts a new worker over the same files (web/client.js).
 
 import init, { Viewer } from 'relic-wasm';
 
@@ -13,8 +14,6 @@ let wasm = null;
 let viewer = null;
 /** The size of relic's WebAssembly memory, for the browser test's bound (it reads it through CDP). */
 self.relicMemory = () => wasm?.memory.buffer.byteLength ?? 0;
-/** What was mounted last, to mount again into a new Viewer after a failure. */
-let mounted = null;
 
 const started = (async () => {
   try {
@@ -30,16 +29,6 @@ const started = (async () => {
 function messageOf(e) {
   if (e instanceof Error) return e.message || String(e);
   return typeof e === 'string' ? e : `relic failed: ${String(e)}`;
-}
-
-/** A new Viewer over what was mounted, after an exception left the old one unusable. */
-function renew() {
-  try {
-    viewer = new Viewer();
-    if (mounted) viewer.mount(mounted.files, mounted.rootName);
-  } catch {
-    // the next request says what is wrong
-  }
 }
 
 /** An ArrayBuffer holding exactly `bytes` (a Uint8Array), to be moved to the page. */
@@ -60,7 +49,6 @@ function read(r, f) {
 const OPS = {
   mount({ files, rootName }) {
     viewer.mount(files, rootName);
-    mounted = { files, rootName };
     return [{}];
   },
   get({ url }) {
@@ -72,7 +60,9 @@ const OPS = {
   pack({ path, name, bytes }) {
     return read(viewer.pack(path, name, new Uint8Array(bytes)), (r) => {
       const body = bufferOf(r.body);
-      return [{ fileName: r.fileName, body, notes: [...(r.notes || [])] }, [body]];
+      const companions = [...(r.companions || [])].map((c) => ({ fileName: c.fileName, body: bufferOf(c.body) }));
+      const answer = { fileName: r.fileName, body, notes: [...(r.notes || [])], companions };
+      return [answer, [body, ...companions.map((c) => c.body)]];
     });
   },
   zip({ path }) {
@@ -92,7 +82,13 @@ self.addEventListener('message', async (e) => {
     const [answer, transfer = []] = run(e.data);
     postMessage({ id, ok: true, ...answer }, transfer);
   } catch (err) {
-    renew();
+    const panic = self.__relicPanic;
+    if (panic || err instanceof WebAssembly.RuntimeError) {
+      postMessage({ id, ok: false, error: panic || `relic stopped: ${messageOf(err)}` });
+      postMessage({ op: 'crashed' });
+      self.close();
+      return;
+    }
     postMessage({ id, ok: false, error: messageOf(err) });
   }
 });

@@ -52,7 +52,10 @@ export function webTools(data, pane) {
       const bytes = await file.arrayBuffer();
       const r = await client.call('pack', { path, name: file.name, bytes }, { transfer: [bytes], signal });
       saveBytes(r.body, r.fileName, 'application/octet-stream', cleanup);
-      pane.note(`packed ${file.name} into ${r.fileName}`);
+      // Files written beside the game file (an Evil Islands figure's .bon, .anm and .mmp).
+      for (const c of r.companions || []) saveBytes(c.body, c.fileName, 'application/octet-stream', cleanup);
+      const beside = (r.companions || []).map((c) => c.fileName);
+      pane.note(`packed ${file.name} into ${r.fileName}${beside.length ? ` (and ${beside.join(', ')})` : ''}`);
       for (const n of r.notes || []) pane.note(`note: ${n}`);
     } catch (err) {
       if (err.name !== 'AbortError') pane.note(`cannot pack ${file.name}: ${err.message}`, true);
