@@ -54,6 +54,16 @@ const download = async (click) => {
   return { name, bytes: readFileSync(path), path };
 };
 
+/** Drops a file (`name`, its bytes) on the element `selector`, as a file dragged from the desktop. */
+const drop = async (selector, name, bytes) => {
+  const dataTransfer = await page.evaluateHandle(({ name, base64 }) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))], name));
+    return dt;
+  }, { name, base64: Buffer.from(bytes).toString('base64') });
+  for (const type of ['dragenter', 'dragover', 'drop']) await page.dispatchEvent(selector, type, { dataTransfer });
+};
+
 /** The files under a folder, by '/'-separated path. */
 const walk = (dir, base = dir, out = new Map()) => {
   for (const name of readdirSync(dir)) {
@@ -140,6 +150,9 @@ try {
     const refusal = await page.locator('#preview .notes .error').textContent();
     expect(refusal.startsWith('cannot pack dye.pal'), `a file it cannot pack is refused: ${refusal}`);
     expect(await page.locator('#preview').getAttribute('data-state') === 'ready', 'and the preview stays');
+    // Dropping the PNG on the preview pane packs it the same way.
+    const onPane = await download(() => drop('#preview', saved.name, saved.bytes));
+    expect(onPane.bytes.equals(cliPacked), `dropping ${saved.name} on the preview packs it into the same bytes`);
 
     // An archive's whole conversion as a zip: the files `relic convert` writes, each byte for byte.
     await open('evil_islands/example.res', 'archive');
@@ -169,6 +182,14 @@ try {
       await page.waitForTimeout(300);
       await page.screenshot({ path: screenshot });
     }
+    // A file dropped on the page replaces what was open, and is the root itself (as `relic view FILE`).
+    const dxt1 = readFileSync(join(samples, 'evil_islands/example_dxt1.mmp'));
+    await drop('#tree', 'example_dxt1.mmp', dxt1);
+    await page.waitForFunction(() => document.getElementById('root-name').textContent === 'example_dxt1.mmp'
+      && document.getElementById('preview').dataset.state === 'ready', null, { timeout: 30000 });
+    const dropped = await page.locator('#preview img.picture').evaluate((img) => [img.naturalWidth, img.naturalHeight]);
+    expect(!(await page.locator(sel('evil_islands')).count()) && dropped.join('×') === '16×16',
+      `a texture dropped on the page replaces the samples and is shown (${dropped.join('×')})`);
   }
 
   if (bigGrf) {
