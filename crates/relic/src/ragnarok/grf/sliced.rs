@@ -250,9 +250,8 @@ impl FileLookup for SlicedGrf {
 
 /// Exactly `len` bytes at `at` of `reader`; an I/O error names the field and the range.
 fn read_range(reader: &dyn RandomRead, at: u64, len: u64, field: &str) -> Result<Vec<u8>> {
-    let n = usize::try_from(len).map_err(|_| {
-        Error::limit(FORMAT_ID, field, at, format!("{len} bytes are more than this machine addresses"))
-    })?;
+    let n = usize::try_from(len)
+        .map_err(|_| Error::limit(FORMAT_ID, field, at, format!("{len} bytes are more than this machine addresses")))?;
     let bytes = reader.read_at(at, n).map_err(|e| {
         Error::from(std::io::Error::new(
             e.kind(),
