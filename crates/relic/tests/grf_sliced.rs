@@ -363,6 +363,50 @@ fn files_are_looked_up_as_the_archive_lookup_of_models_does() {
     }
 }
 
+#[test]
+fn a_model_in_a_sliced_grf_finds_its_texture_there() {
+    let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/ragnarok");
+    let model = std::fs::read(samples.join("pyramid.rsm")).unwrap();
+    let wall = std::fs::read(samples.join("wall.bmp")).unwrap();
+    // The model names `stone.bmp`; the archive stores it in another case, as client archives often do.
+    let inputs = vec![
+        PackInput { name: b"data\\model\\pyramid.rsm".to_vec(), source: PackSource::Bytes(model.clone()) },
+        PackInput { name: b"data\\texture\\Stone.BMP".to_vec(), source: PackSource::Bytes(wall.clone()) },
+    ];
+    let bytes = write_archive_bytes(inputs, 0x200).unwrap();
+    let grf = Arc::new(SlicedGrf::open(Arc::new(MemorySlices::from(bytes))).unwrap());
+    let rsm = relic::registry::by_id("ro-rsm").unwrap();
+    let textures = |opts: &relic::registry::ConvertOptions| -> Vec<(u32, u32, Vec<u8>)> {
+        let assets = rsm.codec.convert(&model, opts).unwrap();
+        let scene = assets
+            .iter()
+            .find_map(|a| match &a.asset {
+                relic::asset::Asset::Scene(scene) => Some(scene),
+                _ => None,
+            })
+            .expect("a scene");
+        scene
+            .textures
+            .iter()
+            .map(|t| {
+                let frame = &t.image.frames[0];
+                let relic::asset::Pixels::Rgba8(px) = &frame.pixels else { panic!("RGBA") };
+                (frame.width, frame.height, px.clone())
+            })
+            .collect()
+    };
+    let opts = relic::registry::ConvertOptions { archive_files: Some(grf), ..Default::default() };
+    let want = relic::ragnarok::rsm::textures::decode_texture(&wall).unwrap();
+    let relic::asset::Pixels::Rgba8(want_px) = &want.frames[0].pixels else { panic!("RGBA") };
+    assert_eq!(textures(&opts), [(want.width(), want.height(), want_px.clone())]);
+    assert!(opts.notes.lock().unwrap().is_empty(), "{:?}", opts.notes.lock().unwrap());
+    // Without the archive the texture is missing, and said to be.
+    let alone = relic::registry::ConvertOptions::default();
+    let found = textures(&alone);
+    assert!(found.iter().all(|(_, _, px)| px != want_px), "not found without the archive");
+    assert!(alone.notes.lock().unwrap().iter().any(|n| n.contains("stone.bmp")), "{:?}", alone.notes.lock().unwrap());
+}
+
 // =========================================================================================================
 // A sparse archive over 1 GiB, through `FileSlices`
 
