@@ -53,6 +53,7 @@ pub(super) struct Parts {
 
 /// Bytes of a 0x200 table's own header (packed and real size); 0x300 adds a u32 before them.
 const ZLIB_TABLE_HEAD: u64 = 8;
+/// Bytes of a 0x300 table's own header: a u32, then the packed and real sizes.
 const ZLIB_TABLE_HEAD_V3: u64 = 12;
 
 /// Reads the header and the file table of a `file_len`-byte GRF, asking `fetch(offset, len, field)` for
@@ -121,7 +122,7 @@ pub(super) fn read_parts<'b>(
     // Range errors are reported at the table (1.x) or its stream, naming the entry.
     let (parts, stream_at) = match layout {
         Layout::V1 => {
-            let len = file_len - table_at;
+            let len = file_len.saturating_sub(table_at);
             let table = fetch_table(table_at, len, "table_offset")?;
             let mut t = Reader::with_base(FORMAT_ID, &table, table_at);
             let (entries, table_trailing) = read_v1_table(count, &mut t)?;
@@ -140,13 +141,13 @@ pub(super) fn read_parts<'b>(
         }
         Layout::V2 | Layout::V3 => {
             let own = if layout == Layout::V3 { ZLIB_TABLE_HEAD_V3 } else { ZLIB_TABLE_HEAD };
-            let small = fetch(table_at, own.min(file_len - table_at), "table")?;
+            let small = fetch(table_at, own.min(file_len.saturating_sub(table_at)), "table")?;
             let mut t = Reader::with_base(FORMAT_ID, &small, table_at);
             let table_reserved = if layout == Layout::V3 { t.u32("table.reserved")? } else { 0 };
             let table_packed_size = t.u32("table.packed_size")?;
             let table_real_size = t.u32("table.real_size")?;
             let stream_at = t.offset();
-            let remaining = file_len - stream_at;
+            let remaining = file_len.saturating_sub(stream_at);
             if u64::from(table_packed_size) > remaining {
                 return Err(Error::invalid(
                     FORMAT_ID,
@@ -156,7 +157,7 @@ pub(super) fn read_parts<'b>(
                 ));
             }
             let fixed = if layout == Layout::V3 { RECORD_FIXED_V3 } else { RECORD_FIXED };
-            check_table_size(count, fixed, table_real_size, file_len, stream_at - 4)?;
+            check_table_size(count, fixed, table_real_size, file_len, stream_at.saturating_sub(4))?;
             let packed_len = u64::from(table_packed_size);
             let packed = fetch_table(stream_at, packed_len, "table.packed_size")?;
             let (entries, table_trailing) = read_zlib_table(layout, count, &packed, table_real_size, stream_at)?;
