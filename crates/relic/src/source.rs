@@ -433,16 +433,3 @@ mod tests {
         drop(whole);
     }
 }
-
-/// A file read a range at a time, never whole (an archive in the browser, where a worker reads slices of
-/// a `File`).
-pub trait RandomRead: Send + Sync + std::fmt::Debug {
-    /// The file's length in bytes.
-    fn len(&self) -> u64;
-    /// Whether the file is empty.
-    fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-    /// Exactly `len` bytes from `offset`, or an error (a range past the end is an error).
-    fn read_at(&self, offset: u64, len: usize) -> std::io::Result<Vec<u8>>;
-}

@@ -258,3 +258,63 @@ fn zips_the_files_relic_convert_writes() {
     assert_eq!(zipped.file_name, "unit.zip");
     assert!(!zipped.files.is_empty());
 }
+
+#[test]
+fn an_archive_read_in_slices_answers_as_when_read_whole() {
+    use relic::ragnarok::grf::{write_archive_bytes, PackInput, PackSource};
+    let sample = |p: &str| std::fs::read(Path::new(SAMPLES).join(p)).unwrap();
+    let input =
+        |name: &str, bytes: Vec<u8>| PackInput { name: name.as_bytes().to_vec(), source: PackSource::Bytes(bytes) };
+    // A model and its texture (stored in another case than the model names it), and padding that makes
+    // the archive much larger than what is shown.
+    let grf = write_archive_bytes(
+        vec![
+            input("data\\model\\pyramid.rsm", sample("ragnarok/pyramid.rsm")),
+            input("data\\texture\\Stone.BMP", sample("ragnarok/wall.bmp")),
+            input(
+                "data\\padding.bin",
+                (0..4_000_000u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 24) as u8).collect(),
+            ),
+        ],
+        0x200,
+    )
+    .unwrap();
+    let viewer_of = |sliced_from: u64| {
+        let read = Arc::new(AtomicU64::new(0));
+        let file: Arc<dyn RandomRead> = Arc::new(Counted { bytes: grf.clone(), read: Arc::clone(&read) });
+        let set = FileSet::new("client", vec![("big.grf".into(), file, "1".into())]).unwrap().sliced_from(sliced_from);
+        (Viewer::new(Arc::new(set), 64 << 20), read)
+    };
+    let (whole, _) = viewer_of(u64::MAX);
+    let (sliced, read) = viewer_of(0);
+    // Listing the archive reads its header and table, not its entries.
+    let (status, tree) = get(&sliced, "/api/tree?path=data");
+    assert_eq!(status, 200);
+    assert_eq!(json(&tree), json(&get(&whole, "/api/tree?path=data").1));
+    let after_listing = read.load(Ordering::Relaxed);
+    assert!(after_listing < 2_000, "{after_listing} bytes read to list the archive");
+    for target in [
+        "/api/info?path=",
+        "/api/tree?path=data/model",
+        "/api/preview?path=data/model/pyramid.rsm",
+        "/api/file?path=data/model/pyramid.rsm&as=glb&asset=0",
+        "/api/preview?path=data/texture/Stone.BMP",
+        "/api/file?path=data/texture/Stone.BMP&as=png",
+    ] {
+        let (a, b) = (get(&sliced, target), get(&whole, target));
+        assert_eq!(a.0, b.0, "{target}");
+        if a.1.first() == Some(&b'{') {
+            assert_eq!(json(&a.1), json(&b.1), "{target}");
+        } else {
+            assert!(a.1 == b.1, "{target}");
+        }
+    }
+    // The model found its texture in the archive.
+    let preview = json(&get(&sliced, "/api/preview?path=data/model/pyramid.rsm").1);
+    assert!(preview.get("warnings").is_none(), "{preview}");
+    // Only the model and its texture (twice: the texture's own preview) were read, not the padding.
+    let total = read.load(Ordering::Relaxed);
+    assert!(total < grf.len() as u64 / 10, "{total} of {} bytes read", grf.len());
+    // The archive is never read whole: its raw bytes and its JSON are refused, its entries are not.
+    assert_eq!(get(&sliced, "/api/file?path=&as=raw").0, 413);
+}

@@ -511,7 +511,7 @@ impl Tree {
                 .map(|files| ConvertOptions { archive_files: Some(files), ..container.options.clone() }),
             _ => format.codec.entry_options_shared(&self.bytes(container)?, &container.options),
         };
-        Ok(Data {
+        let mut data = Data {
             path,
             name: leaf.name.clone(),
             disk: None,
@@ -526,7 +526,14 @@ impl Tree {
             record: leaf.record.clone(),
             depth: container.depth + 1,
             version: container.version.clone(),
-        })
+        };
+        // An archive read in slices listed its entries by name; an entry opened is identified by its bytes
+        // as any other (a `.bmp` is a texture by its magic), read once and cached.
+        if matches!(container.bytes, Bytes::Sliced(_)) {
+            let bytes = self.bytes(&data)?;
+            data.format = registry::sniff_sized(&bytes, &leaf.name, leaf.size).map(|(f, _)| f);
+        }
+        Ok(data)
     }
 
     /// A Ragnarok body ACT drawn with the head ACT at `head` (another item; its SPR the item of the same
@@ -686,15 +693,15 @@ fn convert(data: &Data, bytes: &[u8]) -> crate::Result<Converted> {
     Ok(Converted { assets, notes })
 }
 
-/// Lists an archive read in slices: its entries identified by name (reading the head of each would read
-/// every entry of a gigabyte archive).
+/// Lists an archive read in slices: its entries identified by their names' extensions, the first format
+/// each names (reading the head of each would read every entry of a gigabyte archive).
 fn sliced_listing(archive: &dyn SlicedArchive) -> Arc<Listing> {
     let leaves = archive
         .entries()
         .into_iter()
         .enumerate()
         .map(|(i, entry)| {
-            let format = registry::sniff_sized(&[], &entry.name, entry.size).map(|(f, _)| f);
+            let format = registry::named_as(&entry.name).first().copied();
             Leaf {
                 kind: format.map_or("file", kind_of),
                 path: entry.path,
