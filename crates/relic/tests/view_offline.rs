@@ -317,4 +317,8 @@ fn an_archive_read_in_slices_answers_as_when_read_whole() {
     assert!(total < grf.len() as u64 / 10, "{total} of {} bytes read", grf.len());
     // The archive is never read whole: its raw bytes and its JSON are refused, its entries are not.
     assert_eq!(get(&sliced, "/api/file?path=&as=raw").0, 413);
+    let root = json(&get(&sliced, "/api/preview?path=").1);
+    assert_eq!(root["kind"], "archive");
+    assert_eq!(root["info"], json(&get(&whole, "/api/info?path=").1)["info"]);
+    assert_eq!(root["downloads"], serde_json::json!([]), "no raw bytes of an archive never read whole");
 }

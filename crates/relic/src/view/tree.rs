@@ -156,6 +156,11 @@ impl Data {
         format!("{}\0{}", self.path, self.version)
     }
 
+    /// Whether the item is an archive read in slices, never whole (it has no raw bytes to give).
+    pub(super) fn is_sliced(&self) -> bool {
+        matches!(self.bytes, Bytes::Sliced(_))
+    }
+
     /// The file name without its extension, for the names of converted files.
     pub(super) fn stem(&self) -> String {
         let base = self.path.rsplit('/').next().filter(|b| !b.is_empty()).unwrap_or(&self.name);
