@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -35,32 +35,12 @@ impl RandomRead for Counted {
     }
 }
 
-/// Every file under `dir`, by `/`-separated path below it.
-fn files_under(dir: &Path) -> Vec<(String, PathBuf)> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                let rel = p.strip_prefix(dir).unwrap().components();
-                out.push((rel.map(|c| c.as_os_str().to_string_lossy().into_owned()).collect::<Vec<_>>().join("/"), p));
-            }
-        }
-    }
-    out.sort();
-    out
-}
-
 /// A viewer over the files of `dir`, held in memory, and the counter of bytes read from them.
 fn offline(dir: &Path, name: &str, sliced_from: Option<u64>) -> (Viewer, Arc<AtomicU64>) {
     let read = Arc::new(AtomicU64::new(0));
-    let files = files_under(dir)
+    let files = relic::testing::files_under(dir)
         .into_iter()
-        .map(|(rel, path)| {
-            let bytes = std::fs::read(path).unwrap();
+        .map(|(rel, bytes)| {
             let version = format!("{}", bytes.len());
             (rel, Arc::new(Counted { bytes, read: Arc::clone(&read) }) as Arc<dyn RandomRead>, version)
         })
@@ -238,8 +218,7 @@ fn zips_the_files_relic_convert_writes() {
         let report =
             relic::ops::convert(&[Path::new(SAMPLES).join(file)], out.path(), &Default::default(), &relic::ops::Quiet);
         assert!(report.failures.is_empty(), "{:?}", report.failures);
-        let written: BTreeMap<String, Vec<u8>> =
-            files_under(out.path()).into_iter().map(|(rel, p)| (rel, std::fs::read(p).unwrap())).collect();
+        let written = relic::testing::files_under(out.path());
         let mut archive = zip::ZipArchive::new(std::io::Cursor::new(zipped.bytes)).unwrap();
         let mut in_zip = BTreeMap::new();
         for i in 0..archive.len() {
