@@ -2,46 +2,19 @@
 //! [`Viewer`] answers the `/api/…` requests of `relic view`'s page (the same JSON, the same files) from
 //! the files the page was given, dropped or picked, read where they lie: a Web Worker reads any byte range
 //! of a `File` synchronously (`FileReaderSync`), so nothing is copied into the page first, and an archive
-//! larger than [`SLICED_FROM`] that can be read in slices (a Ragnarok GRF) is never read whole. It also
+//! larger than [`relic::view::volume::SLICED_FROM`] that can be read in slices (a Ragnarok GRF) is never read whole. It also
 //! packs an edited file back into its game file and zips a whole conversion.
 //!
 //! Built by `npm run --prefix view-web build:web` (cargo for `wasm32-unknown-unknown`, then `wasm-bindgen
 //! --target web`).
 
-use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use js_sys::{Array, Object, Reflect, Uint8Array};
-use relic::view::request::{item_path, shown, Rejection};
-use relic::view::volume::{Node, Opened, Volume};
+use relic::source::RandomRead;
+use relic::view::volume::FileSet;
 use send_wrapper::SendWrapper;
 use wasm_bindgen::prelude::*;
-
-/// Archives at least this large are read in slices when their format allows it (a GRF): their table
-/// when listed, each entry when shown.
-pub const SLICED_FROM: u64 = 64 << 20;
-
-/// The largest file read whole into the page's memory (WebAssembly's is at most 4 GiB, and a tab's less).
-pub const MAX_WHOLE: u64 = 1 << 30;
-
-/// What the viewer keeps of what it computed (listings, conversions, files), at most.
-const CACHE_BYTES: usize = 128 << 20;
-
-/// A file the page gave: the JS `File`, its length and a version (length and modification time).
-struct GivenFile {
-    file: SendWrapper<web_sys::File>,
-    len: u64,
-    version: String,
-}
-
-/// The files given to [`Viewer::mount`], by item path.
-struct GivenFiles {
-    name: String,
-    /// One file given alone is the root itself (as `relic view FILE`).
-    single: bool,
-    files: BTreeMap<String, GivenFile>,
-    folders: BTreeSet<String>,
-}
 
 fn read_range(file: &web_sys::File, start: u64, len: usize) -> Result<Vec<u8>, String> {
     let end = start.checked_add(len as u64).ok_or("a range past 2^64")?;
@@ -56,107 +29,23 @@ fn read_range(file: &web_sys::File, start: u64, len: usize) -> Result<Vec<u8>, S
     Ok(bytes)
 }
 
-/// A given file read in slices, for an archive that is not read whole.
+/// What the viewer keeps of what it computed (listings, conversions, files), at most.
+const CACHE_BYTES: usize = 128 << 20;
+
+/// A `File` the page gave, read a range at a time.
 #[derive(Debug)]
 struct FileSlices {
     file: SendWrapper<web_sys::File>,
     len: u64,
 }
 
-impl std::fmt::Debug for GivenFile {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "GivenFile({} bytes)", self.len)
-    }
-}
-
-impl relic::source::RandomRead for FileSlices {
+impl RandomRead for FileSlices {
     fn len(&self) -> u64 {
         self.len
     }
 
     fn read_at(&self, offset: u64, len: usize) -> std::io::Result<Vec<u8>> {
         read_range(&self.file, offset, len).map_err(std::io::Error::other)
-    }
-}
-
-impl GivenFiles {
-    fn file(&self, path: &str) -> Option<&GivenFile> {
-        let key = if self.single { "" } else { path };
-        if self.single && !path.is_empty() {
-            return None;
-        }
-        self.files.get(key)
-    }
-}
-
-impl Volume for GivenFiles {
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    fn is_dir(&self) -> bool {
-        !self.single
-    }
-
-    fn node(&self, path: &str) -> Result<Option<Node>, Rejection> {
-        if let Some(f) = self.file(path) {
-            return Ok(Some(Node::File { len: f.len, version: f.version.clone() }));
-        }
-        Ok((!self.single && (path.is_empty() || self.folders.contains(path))).then_some(Node::Folder))
-    }
-
-    fn list(&self, path: &str) -> Vec<(String, Node)> {
-        if self.single {
-            return Vec::new();
-        }
-        let prefix = if path.is_empty() { String::new() } else { format!("{path}/") };
-        fn direct<'p>(p: &'p str, prefix: &str) -> Option<&'p str> {
-            p.strip_prefix(prefix).filter(|rest| !rest.is_empty() && !rest.contains('/'))
-        }
-        let mut out: Vec<(String, Node)> = Vec::new();
-        // Ranges of the sorted maps: listing a folder costs its own members, not every file given.
-        for folder in self.folders.range(prefix.clone()..).take_while(|p| p.starts_with(prefix.as_str())) {
-            if let Some(name) = direct(folder, &prefix) {
-                out.push((name.to_string(), Node::Folder));
-            }
-        }
-        for (p, f) in self.files.range(prefix.clone()..).take_while(|(p, _)| p.starts_with(prefix.as_str())) {
-            if let Some(name) = direct(p, &prefix) {
-                out.push((name.to_string(), Node::File { len: f.len, version: f.version.clone() }));
-            }
-        }
-        out
-    }
-
-    fn head(&self, path: &str, n: usize) -> Option<Vec<u8>> {
-        let f = self.file(path)?;
-        read_range(&f.file, 0, n.min(usize::try_from(f.len).unwrap_or(n))).ok()
-    }
-
-    fn open(&self, path: &str) -> Result<Opened, Rejection> {
-        let f = self.file(path).ok_or_else(|| Rejection::new(404, format!("nothing at `{}`", shown(path))))?;
-        if f.len >= SLICED_FROM {
-            let slices = Arc::new(FileSlices { file: SendWrapper::new(web_sys::File::clone(&f.file)), len: f.len });
-            if let Some(archive) =
-                relic::view::sliced::open_sliced(slices).map_err(|e| Rejection::new(422, e.to_string()))?
-            {
-                return Ok(Opened::Sliced(archive));
-            }
-        }
-        if f.len > MAX_WHOLE {
-            return Err(Rejection::new(
-                413,
-                format!(
-                    "`{}` is {} bytes: the browser reads files of at most {MAX_WHOLE} bytes whole, and this one's format \
-                     is not read in slices",
-                    shown(path),
-                    f.len
-                ),
-            ));
-        }
-        let len = usize::try_from(f.len).map_err(|_| Rejection::new(413, "too large"))?;
-        let bytes = read_range(&f.file, 0, len).map_err(|e| Rejection::new(422, format!("`{}`: {e}", shown(path))))?;
-        Ok(Opened::Bytes(relic::source::Source::Owned(bytes)))
     }
 }
 
@@ -196,8 +85,7 @@ impl Viewer {
     /// JS `File`); one file whose path has no `/` is the root itself, else the root is a folder named
     /// `root_name`. Replaces what was viewed.
     pub fn mount(&mut self, files: Array, root_name: String) -> Result<(), JsError> {
-        let mut given = BTreeMap::new();
-        let mut folders = BTreeSet::new();
+        let mut given: Vec<(String, Arc<dyn RandomRead>, String)> = Vec::new();
         for (i, entry) in files.iter().enumerate() {
             let path = Reflect::get(&entry, &JsValue::from_str("path"))
                 .ok()
@@ -207,32 +95,11 @@ impl Viewer {
                 .ok()
                 .and_then(|f| f.dyn_into().ok())
                 .ok_or_else(|| JsError::new(&format!("files[{i}].file is not a File")))?;
-            // The same check as every request's path: a name that could not be asked for is not shown.
-            let Ok(path) = item_path(&path) else { continue };
-            if path.is_empty() {
-                continue;
-            }
-            let mut parent = path.as_str();
-            while let Some((p, _)) = parent.rsplit_once('/') {
-                folders.insert(p.to_string());
-                parent = p;
-            }
             let len = file.size() as u64;
             let version = format!("{len}@{}", file.last_modified());
-            given.insert(path, GivenFile { file: SendWrapper::new(file), len, version });
+            given.push((path, Arc::new(FileSlices { file: SendWrapper::new(file), len }), version));
         }
-        let single = given.len() == 1 && folders.is_empty();
-        let (name, files) = if single {
-            let (path, file) = given.into_iter().next().ok_or_else(|| JsError::new("no file"))?;
-            (path, BTreeMap::from([(String::new(), file)]))
-        } else {
-            (root_name, given)
-        };
-        // A file and a folder of the same name (`a` and `a/b`) cannot both be items.
-        if let Some(clash) = files.keys().find(|p| folders.contains(p.as_str())) {
-            return Err(JsError::new(&format!("`{}` is given as a file and as a folder", shown(clash))));
-        }
-        let volume = GivenFiles { name, single, files, folders };
+        let volume = FileSet::new(&root_name, given).map_err(|e| JsError::new(&e))?;
         self.inner = Some(relic::view::Viewer::new(Arc::new(volume), CACHE_BYTES));
         Ok(())
     }

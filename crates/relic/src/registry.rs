@@ -234,6 +234,9 @@ pub struct ConvertOptions {
     /// The stored name of the archive entry being converted (`data\sprite\x.act`), set for entries,
     /// which have no path: what formats that look for a file of the same stem beside it go by.
     pub entry_name: Option<String>,
+    /// The files in the folder of a file that is not on disk (the browser viewer's dropped folder), read
+    /// on demand by plain name: what [`ConvertOptions::beside`] looks in after `siblings`.
+    pub folder_files: Option<std::sync::Arc<dyn FileLookup>>,
 }
 
 /// A second file drawn with the one being converted, and its companion (a head's ACT and its SPR): see
@@ -253,14 +256,23 @@ pub trait FileLookup: Send + Sync + std::fmt::Debug {
     fn read(&self, name: &str) -> Option<Vec<u8>>;
     /// Where it looks, for messages (`textures.grf`).
     fn describe(&self) -> String;
+    /// The names of the files it holds directly, where it can list them (a folder's files, for an Evil
+    /// Islands map finding its sectors `<map>XXXYYY.sec`); none by default.
+    fn names(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 impl ConvertOptions {
     /// The bytes of a file named `name` beside the file being converted: an entry of the same archive
-    /// (see [`ConvertOptions::siblings`]), else a file in `path`'s folder, matched ignoring ASCII case.
+    /// (see [`ConvertOptions::siblings`]), a file of [`ConvertOptions::folder_files`], else a file in
+    /// `path`'s folder, matched ignoring ASCII case.
     pub fn beside(&self, path: Option<&Path>, name: &str) -> Option<Vec<u8>> {
         if let Some(bytes) = self.siblings.as_ref().and_then(|s| s.get(&name.to_lowercase())) {
             return Some(bytes.clone());
+        }
+        if let Some(bytes) = self.folder_files.as_ref().and_then(|f| f.read(name)) {
+            return Some(bytes);
         }
         let dir = path?.parent()?;
         let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };

@@ -5,6 +5,9 @@
 //! that, as tools that map their inputs do; a process that must outlive the files it reads (`relic view`)
 //! calls [`guard_truncation`] first: from then on, pages past a cut read as zeros and the map says it was
 //! cut ([`Source::truncated`]), so whoever read it can discard what it made.
+//!
+//! Where a file is not mapped but read in ranges on demand (a large archive in a browser), it is a
+//! [`RandomRead`].
 
 use std::ops::Deref;
 use std::path::Path;
@@ -262,6 +265,144 @@ mod guard {
     }
 }
 
+/// A file read in ranges, never whole: what [`crate::ragnarok::grf::SlicedGrf`] opens, so that a large archive
+/// (a client's `data.grf`, several GiB; or a `File` dropped in a browser, read with `FileReaderSync` over
+/// `file.slice(a, b)`) costs the ranges read, not its size. Implemented over files on disk ([`FileSlices`]),
+/// over bytes in memory ([`MemorySlices`]) and, by the browser's bindings, over JS `File`s.
+pub trait RandomRead: Send + Sync + std::fmt::Debug {
+    /// The file's size in bytes.
+    fn len(&self) -> u64;
+
+    /// Whether the file is empty.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Exactly `len` bytes from `offset`, or an error (a range past the end is an error, never a shorter
+    /// read): callers rely on the length and check sizes against the limits before asking.
+    fn read_at(&self, offset: u64, len: usize) -> std::io::Result<Vec<u8>>;
+}
+
+/// The error of a range past the end of a [`RandomRead`] of `size` bytes, before anything is allocated.
+fn past_end(offset: u64, len: usize, size: u64) -> Option<std::io::Error> {
+    let fits = offset.checked_add(len as u64).is_some_and(|end| end <= size);
+    (!fits).then(|| {
+        std::io::Error::new(
+            std::io::ErrorKind::UnexpectedEof,
+            format!("bytes 0x{offset:X}+0x{len:X} lie past the end of a 0x{size:X}-byte file"),
+        )
+    })
+}
+
+/// A file on disk read in ranges ([`RandomRead`]); its size is taken once, when it is opened.
+#[derive(Debug)]
+pub struct FileSlices {
+    file: std::fs::File,
+    len: u64,
+    /// Where files have no positioned reads (neither unix nor Windows), a seek and a read under a lock.
+    #[cfg(not(any(unix, windows)))]
+    lock: std::sync::Mutex<()>,
+}
+
+impl FileSlices {
+    /// Opens `path` for ranged reads.
+    pub fn open(path: &Path) -> Result<FileSlices> {
+        let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+        let meta = file.metadata().map_err(|e| Error::io(path, e))?;
+        if meta.is_dir() {
+            return Err(Error::Refused(format!("{} is a folder", path.display())));
+        }
+        Ok(FileSlices::new(file, meta.len()))
+    }
+
+    /// Reads `file` in ranges, taking it to be `len` bytes long.
+    pub fn new(file: std::fs::File, len: u64) -> FileSlices {
+        FileSlices {
+            file,
+            len,
+            #[cfg(not(any(unix, windows)))]
+            lock: std::sync::Mutex::new(()),
+        }
+    }
+}
+
+impl RandomRead for FileSlices {
+    fn len(&self) -> u64 {
+        self.len
+    }
+
+    fn read_at(&self, offset: u64, len: usize) -> std::io::Result<Vec<u8>> {
+        if let Some(e) = past_end(offset, len, self.len) {
+            return Err(e);
+        }
+        let mut buf = vec![0u8; len];
+        #[cfg(unix)]
+        std::os::unix::fs::FileExt::read_exact_at(&self.file, &mut buf, offset)?;
+        #[cfg(windows)]
+        {
+            // `seek_read` may read less than asked: loop until the buffer is full.
+            let mut done = 0;
+            while let Some(rest) = buf.get_mut(done..).filter(|r| !r.is_empty()) {
+                match std::os::windows::fs::FileExt::seek_read(&self.file, rest, offset + done as u64) {
+                    Ok(0) => return Err(std::io::ErrorKind::UnexpectedEof.into()),
+                    Ok(n) => done += n,
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(e) => return Err(e),
+                }
+            }
+        }
+        #[cfg(not(any(unix, windows)))]
+        {
+            use std::io::{Read, Seek};
+            let _held = self.lock.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let mut file = &self.file;
+            file.seek(std::io::SeekFrom::Start(offset))?;
+            file.read_exact(&mut buf)?;
+        }
+        Ok(buf)
+    }
+}
+
+/// Bytes already in memory read through [`RandomRead`] (tests, and callers that hold a small file whole).
+#[derive(Debug, Clone)]
+pub struct MemorySlices(std::sync::Arc<[u8]>);
+
+impl MemorySlices {
+    pub fn new(bytes: impl Into<std::sync::Arc<[u8]>>) -> MemorySlices {
+        MemorySlices(bytes.into())
+    }
+
+    /// The whole bytes.
+    pub fn bytes(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+impl From<Vec<u8>> for MemorySlices {
+    fn from(bytes: Vec<u8>) -> Self {
+        MemorySlices::new(bytes)
+    }
+}
+
+impl From<std::sync::Arc<[u8]>> for MemorySlices {
+    fn from(bytes: std::sync::Arc<[u8]>) -> Self {
+        MemorySlices(bytes)
+    }
+}
+
+impl RandomRead for MemorySlices {
+    fn len(&self) -> u64 {
+        self.0.len() as u64
+    }
+
+    fn read_at(&self, offset: u64, len: usize) -> std::io::Result<Vec<u8>> {
+        if let Some(e) = past_end(offset, len, self.len()) {
+            return Err(e);
+        }
+        Ok(crate::layout::range(&self.0, offset, len as u64).to_vec())
+    }
+}
+
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;
@@ -291,17 +432,4 @@ mod tests {
         assert!(!again.truncated());
         drop(whole);
     }
-}
-
-/// A file read a range at a time, never whole (an archive in the browser, where a worker reads slices of
-/// a `File`).
-pub trait RandomRead: Send + Sync + std::fmt::Debug {
-    /// The file's length in bytes.
-    fn len(&self) -> u64;
-    /// Whether the file is empty.
-    fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-    /// Exactly `len` bytes from `offset`, or an error (a range past the end is an error).
-    fn read_at(&self, offset: u64, len: usize) -> std::io::Result<Vec<u8>>;
 }

@@ -979,21 +979,7 @@ fn at_secs(secs: u32) -> SystemTime {
 
 /// Every regular file under `dir`, relative path with `/` → bytes.
 fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    let mut out = BTreeMap::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                let rel =
-                    p.strip_prefix(dir).unwrap().iter().map(|c| c.to_str().unwrap()).collect::<Vec<_>>().join("/");
-                out.insert(rel, std::fs::read(&p).unwrap());
-            }
-        }
-    }
-    out
+    relic::testing::files_under(dir)
 }
 
 fn save(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {

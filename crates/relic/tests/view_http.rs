@@ -1218,3 +1218,42 @@ fn the_head_direction_of_idle_is_picked_with_head_direction() {
     refused(a, "/api/preview?path=body.act&with=head.act&head_direction=3", 400);
     refused(a, "/api/preview?path=body.act&head_direction=1", 400);
 }
+
+/// `relic view --static DIR`: the folder's files as they are, with the types a browser needs (WebAssembly
+/// as `application/wasm`) and a policy that lets the page run WebAssembly and connect nowhere else; nothing
+/// outside the folder, links included, and the same `Host` rule as the viewer.
+#[test]
+fn a_static_site_is_served_as_it_is_and_nothing_beside_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("site");
+    std::fs::create_dir_all(site.join("pkg")).unwrap();
+    std::fs::write(site.join("index.html"), "<!doctype html><p>relic</p>").unwrap();
+    std::fs::write(site.join("app.js"), "console.log(1)").unwrap();
+    std::fs::write(site.join("pkg/relic_wasm_bg.wasm"), b"\0asm\x01\0\0\0").unwrap();
+    std::fs::write(dir.path().join("secret.txt"), SECRET).unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink("../secret.txt", site.join("escape.txt")).unwrap();
+    let server = relic::view::serve_static(&site, ViewOptions::default()).unwrap();
+    let a = server.addr();
+    let index = ok(a, "/");
+    assert_eq!(index.body, b"<!doctype html><p>relic</p>");
+    assert_eq!(index.header("content-type"), "text/html; charset=utf-8");
+    let policy = index.header("content-security-policy");
+    assert!(policy.contains("script-src 'self' 'wasm-unsafe-eval'"), "{policy}");
+    assert!(policy.contains("connect-src 'self' blob: data:"), "{policy}");
+    assert_eq!(ok(a, "/index.html").body, index.body);
+    assert_eq!(ok(a, "/app.js").header("content-type"), "text/javascript; charset=utf-8");
+    let wasm = ok(a, "/pkg/relic_wasm_bg.wasm");
+    assert_eq!((wasm.header("content-type"), wasm.body.as_slice()), ("application/wasm", &b"\0asm\x01\0\0\0"[..]));
+    for target in ["/../secret.txt", "/%2e%2e/secret.txt", "/escape.txt", "/pkg/../../secret.txt", "/nothing.js"] {
+        let r = get(a, target);
+        assert!(matches!(r.status, 400 | 404), "{target}: {}", r.status);
+        assert!(!r.text().contains(SECRET), "{target}");
+    }
+    // The viewer's API is not there: only the folder's files are.
+    assert_eq!(get(a, "/api/tree?path=").status, 404);
+    assert_eq!(request(a, "GET", "/", "rebound.example:80").status, 403);
+    // A folder without a page is refused, naming the build command.
+    let refused = relic::view::serve_static(&site.join("pkg"), ViewOptions::default()).err().unwrap().to_string();
+    assert!(refused.contains("build:web"), "{refused}");
+}

@@ -24,10 +24,12 @@ const MAX_JSON_INPUT: usize = 64 << 20;
 
 /// The downloads of a file's own data: its JSON (when relic reads it and it is not too large) and its bytes.
 fn own_downloads(data: &Data, path: &str, downloads: &mut Vec<Value>) {
-    if data.format.is_some() && data.size <= MAX_JSON_INPUT as u64 {
+    if data.format.is_some() && data.size <= MAX_JSON_INPUT as u64 && !data.is_sliced() {
         downloads.push(json!({"label": "JSON (file data)", "url": file_url(path, "json", None, None)}));
     }
-    downloads.push(json!({"label": "raw bytes", "url": file_url(path, "raw", None, None)}));
+    if !data.is_sliced() {
+        downloads.push(json!({"label": "raw bytes", "url": file_url(path, "raw", None, None)}));
+    }
 }
 
 /// The bytes of a file to send: made (shared with the cache), held in memory (an archive entry's bytes), or

@@ -32,6 +32,86 @@ use crate::error::Error;
 use crate::registry::{self, ConvertOptions, Format, Kind};
 use crate::source::Source;
 
+/// The files of a volume a conversion asks for by name (see [`Tree::open_file`]): by a path below one
+/// folder, or (`from_ancestors`) below it or any folder above it (a client path such as
+/// `data\texture\x.bmp`, as a client folder dropped whole holds them). Names match ignoring ASCII case, `\` and
+/// `/` alike.
+struct VolumeFiles {
+    volume: Arc<dyn Volume>,
+    folder: String,
+    from_ancestors: bool,
+}
+
+impl std::fmt::Debug for VolumeFiles {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "VolumeFiles({:?})", self.folder)
+    }
+}
+
+impl VolumeFiles {
+    /// The path of `parts` below `start`, each component matched ignoring ASCII case.
+    fn find(&self, start: &str, parts: &[&str]) -> Option<String> {
+        let mut at = start.to_string();
+        for (i, part) in parts.iter().enumerate() {
+            let exact = join(&at, part);
+            let last = i + 1 == parts.len();
+            let wanted = |node: &Node| matches!(node, Node::File { .. }) == last;
+            let found = match self.volume.node(&exact) {
+                Ok(Some(node)) if wanted(&node) => exact,
+                _ => {
+                    let (name, _) = self
+                        .volume
+                        .list(&at)
+                        .into_iter()
+                        .find(|(name, node)| name.eq_ignore_ascii_case(part) && wanted(node))?;
+                    join(&at, &name)
+                }
+            };
+            at = found;
+        }
+        Some(at)
+    }
+}
+
+impl registry::FileLookup for VolumeFiles {
+    fn read(&self, name: &str) -> Option<Vec<u8>> {
+        let parts: Vec<&str> = name.split(['/', '\\']).filter(|p| !p.is_empty()).collect();
+        if parts.is_empty() || parts.iter().any(|p| *p == "." || *p == "..") {
+            return None;
+        }
+        let mut start = Some(self.folder.as_str());
+        while let Some(folder) = start {
+            if let Some(path) = self.find(folder, &parts) {
+                if let Ok(Opened::Bytes(bytes)) = self.volume.open(&path) {
+                    return Some(bytes.to_vec());
+                }
+            }
+            if !self.from_ancestors {
+                break;
+            }
+            start = match folder.rsplit_once('/') {
+                Some((parent, _)) => Some(parent),
+                None if !folder.is_empty() => Some(""),
+                None => None,
+            };
+        }
+        None
+    }
+
+    fn names(&self) -> Vec<String> {
+        let files = self.volume.list(&self.folder).into_iter();
+        files.filter(|(_, node)| matches!(node, Node::File { .. })).map(|(name, _)| name).collect()
+    }
+
+    fn describe(&self) -> String {
+        if self.folder.is_empty() {
+            "the files opened".to_string()
+        } else {
+            format!("`{}` of the files opened", shown(&self.folder))
+        }
+    }
+}
+
 /// A file or an archive entry, with what it is read as. A file's bytes are mapped when it is resolved (under
 /// the truncation guard, see [`super`]); an entry's are read when first asked for ([`Tree::bytes`]), so that
 /// what is cached of it (its `info`, its conversion) is answered without reading it again.
@@ -74,6 +154,11 @@ impl Data {
     /// changed on disk is converted again rather than served as it was.
     pub(super) fn key(&self) -> String {
         format!("{}\0{}", self.path, self.version)
+    }
+
+    /// Whether the item is an archive read in slices, never whole (it has no raw bytes to give).
+    pub(super) fn is_sliced(&self) -> bool {
+        matches!(self.bytes, Bytes::Sliced(_))
     }
 
     /// The file name without its extension, for the names of converted files.
@@ -344,7 +429,22 @@ impl Tree {
             Some(disk) => disk.to_string_lossy().into_owned(),
             None => path.rsplit('/').next().filter(|n| !n.is_empty()).unwrap_or(self.volume.name()).to_string(),
         };
-        let options = ConvertOptions { mips: true, ..Default::default() };
+        let mut options = ConvertOptions { mips: true, ..Default::default() };
+        if disk.is_none() {
+            // Not on disk (the browser's files): the files beside it and the folders above it are the
+            // volume's, read when a conversion asks (an ACT's sprite, a model's textures in the client's
+            // `data\texture\`), as `convert_at` finds them on disk.
+            let (folder, base) = path.rsplit_once('/').unwrap_or(("", path.as_str()));
+            let base = if base.is_empty() { self.volume.name() } else { base };
+            options.entry_name = Some(base.to_string());
+            let lookup = |from_ancestors| VolumeFiles {
+                volume: Arc::clone(&self.volume),
+                folder: folder.to_string(),
+                from_ancestors,
+            };
+            options.folder_files = Some(Arc::new(lookup(false)));
+            options.archive_files = Some(Arc::new(lookup(true)));
+        }
         let (bytes, size, format) = match opened {
             Opened::Bytes(bytes) => {
                 let format = registry::sniff(&bytes, &name).map(|(f, _)| f);
@@ -416,7 +516,7 @@ impl Tree {
                 .map(|files| ConvertOptions { archive_files: Some(files), ..container.options.clone() }),
             _ => format.codec.entry_options_shared(&self.bytes(container)?, &container.options),
         };
-        Ok(Data {
+        let mut data = Data {
             path,
             name: leaf.name.clone(),
             disk: None,
@@ -431,7 +531,14 @@ impl Tree {
             record: leaf.record.clone(),
             depth: container.depth + 1,
             version: container.version.clone(),
-        })
+        };
+        // An archive read in slices listed its entries by name; an entry opened is identified by its bytes
+        // as any other (a `.bmp` is a texture by its magic), read once and cached.
+        if matches!(container.bytes, Bytes::Sliced(_)) {
+            let bytes = self.bytes(&data)?;
+            data.format = registry::sniff_sized(&bytes, &leaf.name, leaf.size).map(|(f, _)| f);
+        }
+        Ok(data)
     }
 
     /// A Ragnarok body ACT drawn with the head ACT at `head` (another item; its SPR the item of the same
@@ -591,15 +698,15 @@ fn convert(data: &Data, bytes: &[u8]) -> crate::Result<Converted> {
     Ok(Converted { assets, notes })
 }
 
-/// Lists an archive read in slices: its entries identified by name (reading the head of each would read
-/// every entry of a gigabyte archive).
+/// Lists an archive read in slices: its entries identified by their names' extensions, the first format
+/// each names (reading the head of each would read every entry of a gigabyte archive).
 fn sliced_listing(archive: &dyn SlicedArchive) -> Arc<Listing> {
     let leaves = archive
         .entries()
         .into_iter()
         .enumerate()
         .map(|(i, entry)| {
-            let format = registry::sniff_sized(&[], &entry.name, entry.size).map(|(f, _)| f);
+            let format = registry::named_as(&entry.name).first().copied();
             Leaf {
                 kind: format.map_or("file", kind_of),
                 path: entry.path,

@@ -185,3 +185,152 @@ impl Volume for DiskVolume {
         text.replace(&base, "")
     }
 }
+
+/// Archives at least this large are read in slices by a [`FileSet`] when their format allows it (a GRF):
+/// their table when listed, each entry when shown.
+pub const SLICED_FROM: u64 = 64 << 20;
+
+/// The largest file a [`FileSet`] reads whole into memory (a browser tab's WebAssembly memory is 4 GiB at
+/// most, and often less).
+pub const MAX_WHOLE: u64 = 1 << 30;
+
+/// One file of a [`FileSet`]: where its bytes are read from, and its version.
+struct SetFile {
+    bytes: Arc<dyn crate::source::RandomRead>,
+    version: String,
+}
+
+/// Files given by path, read a range at a time: the files a browser page was dropped or picked
+/// (`crates/relic-wasm` reads them with `FileReaderSync`), or files held in memory. Folders are the paths'
+/// parents. One file given alone, at a path without `/`, is the root itself (as `relic view FILE`).
+pub struct FileSet {
+    name: String,
+    single: bool,
+    files: std::collections::BTreeMap<String, SetFile>,
+    folders: std::collections::BTreeSet<String>,
+    sliced_from: u64,
+}
+
+impl FileSet {
+    /// The set of `files` (`/`-separated path, bytes, version: anything that changes when the file does),
+    /// under a root folder named `name`. A path an item path could not hold (`..`, `\`, a control
+    /// character) is left out, as a folder's listing leaves such names out; a path given as a file and as a
+    /// folder (`a` and `a/b`) is refused.
+    pub fn new(
+        name: &str,
+        files: Vec<(String, Arc<dyn crate::source::RandomRead>, String)>,
+    ) -> Result<FileSet, String> {
+        let mut set = std::collections::BTreeMap::new();
+        let mut folders = std::collections::BTreeSet::new();
+        for (path, bytes, version) in files {
+            let Ok(path) = super::request::item_path(&path) else { continue };
+            if path.is_empty() {
+                continue;
+            }
+            let mut parent = path.as_str();
+            while let Some((p, _)) = parent.rsplit_once('/') {
+                folders.insert(p.to_string());
+                parent = p;
+            }
+            set.insert(path, SetFile { bytes, version });
+        }
+        if let Some(clash) = set.keys().find(|p| folders.contains(p.as_str())) {
+            return Err(format!("`{}` is given as a file and as a folder", shown(clash)));
+        }
+        let single = set.len() == 1 && folders.is_empty();
+        let name = match (single, set.keys().next()) {
+            (true, Some(path)) => path.clone(),
+            _ => name.to_string(),
+        };
+        if single {
+            set = set.into_values().map(|f| (String::new(), f)).collect();
+        }
+        Ok(FileSet { name, single, files: set, folders, sliced_from: SLICED_FROM })
+    }
+
+    /// Reads archives from `bytes` on in slices (see [`SLICED_FROM`]).
+    pub fn sliced_from(mut self, bytes: u64) -> FileSet {
+        self.sliced_from = bytes;
+        self
+    }
+
+    fn file(&self, path: &str) -> Option<&SetFile> {
+        if self.single != path.is_empty() {
+            return None;
+        }
+        self.files.get(path)
+    }
+}
+
+/// The name below `prefix` of a direct member (no `/` in the rest).
+fn direct<'p>(path: &'p str, prefix: &str) -> Option<&'p str> {
+    path.strip_prefix(prefix).filter(|rest| !rest.is_empty() && !rest.contains('/'))
+}
+
+impl Volume for FileSet {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn is_dir(&self) -> bool {
+        !self.single
+    }
+
+    fn node(&self, path: &str) -> Result<Option<Node>, Rejection> {
+        if let Some(f) = self.file(path) {
+            return Ok(Some(Node::File { len: f.bytes.len(), version: f.version.clone() }));
+        }
+        Ok((!self.single && (path.is_empty() || self.folders.contains(path))).then_some(Node::Folder))
+    }
+
+    fn list(&self, path: &str) -> Vec<(String, Node)> {
+        if self.single {
+            return Vec::new();
+        }
+        let prefix = if path.is_empty() { String::new() } else { format!("{path}/") };
+        let mut out: Vec<(String, Node)> = Vec::new();
+        // Ranges of the sorted maps: a folder's listing costs its own members, not every file given.
+        for folder in self.folders.range(prefix.clone()..).take_while(|p| p.starts_with(prefix.as_str())) {
+            if let Some(name) = direct(folder, &prefix) {
+                out.push((name.to_string(), Node::Folder));
+            }
+        }
+        for (p, f) in self.files.range(prefix.clone()..).take_while(|(p, _)| p.starts_with(prefix.as_str())) {
+            if let Some(name) = direct(p, &prefix) {
+                out.push((name.to_string(), Node::File { len: f.bytes.len(), version: f.version.clone() }));
+            }
+        }
+        out
+    }
+
+    fn head(&self, path: &str, n: usize) -> Option<Vec<u8>> {
+        let f = self.file(path)?;
+        let n = usize::try_from(f.bytes.len()).map_or(n, |len| len.min(n));
+        f.bytes.read_at(0, n).ok()
+    }
+
+    fn open(&self, path: &str) -> Result<Opened, Rejection> {
+        let f = self.file(path).ok_or_else(|| Rejection::new(404, format!("nothing at `{}`", shown(path))))?;
+        let len = f.bytes.len();
+        if len >= self.sliced_from {
+            let opened = super::sliced::open_sliced(Arc::clone(&f.bytes))
+                .map_err(|e| Rejection::new(422, format!("`{}`: {e}", shown(path))))?;
+            if let Some(archive) = opened {
+                return Ok(Opened::Sliced(archive));
+            }
+        }
+        if len > MAX_WHOLE {
+            return Err(Rejection::new(
+                413,
+                format!(
+                    "`{}` is {len} bytes: files of at most {MAX_WHOLE} bytes are read whole here, and this one's \
+                     format is not read in slices",
+                    shown(path)
+                ),
+            ));
+        }
+        let whole = usize::try_from(len).map_err(|_| Rejection::new(413, "too large"))?;
+        let bytes = f.bytes.read_at(0, whole).map_err(|e| Rejection::new(422, format!("`{}`: {e}", shown(path))))?;
+        Ok(Opened::Bytes(Source::Owned(bytes)))
+    }
+}

@@ -17,6 +17,8 @@ pub enum AtlasSource {
     Files(BTreeMap<String, PathBuf>),
     /// A RES archive's bytes.
     Res(crate::source::Source),
+    /// Files read by name on demand (the folder of a map that is not on disk: the browser's files).
+    Lookup(std::sync::Arc<dyn crate::registry::FileLookup>),
     None,
 }
 
@@ -50,6 +52,7 @@ impl AtlasSource {
                 })?;
                 Some(archive.data(i).to_vec())
             }
+            AtlasSource::Lookup(files) => files.read(&key),
             AtlasSource::None => None,
         }
     }

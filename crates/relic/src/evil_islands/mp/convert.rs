@@ -66,6 +66,21 @@ pub fn sectors_in_folder(dir: &Path, map: &str) -> Vec<SectorFile> {
     out
 }
 
+/// The sector files of map `map` among the files `files` can list (see [`sectors_in_folder`]).
+pub fn sectors_in(files: &dyn crate::registry::FileLookup, map: &str) -> Vec<SectorFile> {
+    let mut out: Vec<SectorFile> = files
+        .names()
+        .into_iter()
+        .filter_map(|name| {
+            let (prefix, x, y) = sec::sector_name(&name)?;
+            let bytes = prefix.eq_ignore_ascii_case(map).then(|| files.read(&name)).flatten()?;
+            Some((x, y, name, bytes))
+        })
+        .collect();
+    out.sort_by_key(|s| (s.1, s.0));
+    out
+}
+
 /// The max altitude to scale heights with: the map's when it is a finite number, else the default (noted).
 pub fn max_altitude(mp: Option<&Mp>, opts: &ConvertOptions, what: &str) -> f32 {
     match mp.map(|m| m.max_altitude.get()) {

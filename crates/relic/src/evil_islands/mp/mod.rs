@@ -89,7 +89,19 @@ impl Codec for MpCodec {
     }
 
     fn convert(&self, data: &[u8], opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
-        convert::convert_map("map", &parse(data)?, vec![], &atlas::AtlasSource::None, opts)
+        let mp = parse(data)?;
+        // A map that is not on disk finds its sectors and atlases among the files of its folder, when the
+        // caller gives them (the browser's files), as `convert_at` does in its folder.
+        if let (Some(files), Some(name)) = (&opts.folder_files, &opts.entry_name) {
+            let map = map_name(Path::new(name));
+            let sectors = convert::sectors_in(files.as_ref(), &map);
+            let atlases = match opts.textures.as_deref() {
+                Some(_) => atlas::AtlasSource::open(opts.textures.as_deref(), None)?,
+                None => atlas::AtlasSource::Lookup(std::sync::Arc::clone(files)),
+            };
+            return convert::convert_map(&map, &mp, sectors, &atlases, opts);
+        }
+        convert::convert_map("map", &mp, vec![], &atlas::AtlasSource::None, opts)
     }
 
     fn convert_at(&self, data: &[u8], path: &Path, opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {

@@ -6,6 +6,7 @@ use std::collections::HashMap;
 
 use serde_json::json;
 
+use super::sliced::SlicedEntry;
 use super::types::*;
 use crate::asset::Entry;
 use crate::bytes::Base64;
@@ -14,20 +15,33 @@ use crate::error::{Error, Result};
 /// The archive's file entries in table order (folder records are left out: they hold no data). Paths use
 /// `/` for the stored `\`; GRF keeps no times.
 pub fn entries<'a>(grf: &Grf<'a>) -> Vec<Entry<'a>> {
-    grf.entries
-        .iter()
-        .enumerate()
-        .filter(|(_, e)| e.record.is_file())
-        .map(|(i, e)| Entry {
+    listed(&grf.entries)
+        .map(|(listed, e)| Entry {
             name_raw: Cow::Owned(e.name_raw.clone()),
-            name: Cow::Owned(e.name.clone()),
-            path: Cow::Owned(e.name.replace('\\', "/")),
-            size: u64::from(e.record.real_size),
+            name: Cow::Owned(listed.name),
+            path: Cow::Owned(listed.path),
+            size: listed.size,
             modified: None,
-            data: grf.entry_data(i),
-            record: None,
+            data: grf.entry_data(listed.index),
+            record: listed.record.map(Box::new),
         })
         .collect()
+}
+
+/// The file entries of a table as archive listings show them (see [`entries`]), each with its table entry:
+/// the one computation behind [`entries`] and [`SlicedGrf::listing`](super::SlicedGrf::listing).
+pub(super) fn listed(entries: &[GrfEntry]) -> impl Iterator<Item = (SlicedEntry, &GrfEntry)> {
+    entries.iter().enumerate().filter(|(_, e)| e.record.is_file()).map(|(index, e)| {
+        let listed = SlicedEntry {
+            index,
+            name: e.name.clone(),
+            path: e.name.replace('\\', "/"),
+            size: u64::from(e.record.real_size),
+            // GRF entries are files, not records of a record container.
+            record: None,
+        };
+        (listed, e)
+    })
 }
 
 /// The lossless document: header, the compressed table as stored (0x200, 0x300), every entry with its stored
@@ -137,35 +151,61 @@ pub fn from_json(mut value: serde_json::Value) -> Result<(GrfDocument, Signature
 
 /// Header summary for `relic info`.
 pub fn info(grf: &Grf<'_>) -> serde_json::Value {
-    let files = grf.entries.iter().enumerate().filter(|(_, e)| e.record.is_file());
-    let enciphered = files.clone().filter(|&(i, _)| grf.cipher(i).is_some()).count();
-    let real: u64 = files.clone().map(|(_, e)| u64::from(e.record.real_size)).sum();
-    let packed: u64 = files.clone().map(|(_, e)| u64::from(e.record.compressed_size)).sum();
-    let layout = match grf.layout {
+    summary_info(&Summary {
+        signature: grf.signature,
+        header: grf.header,
+        layout: grf.layout,
+        entries: &grf.entries,
+        table_packed_size: grf.table_packed_size,
+        table_real_size: grf.table_real_size,
+        file_size: grf.bytes().len() as u64,
+    })
+}
+
+/// What `relic info` summarises: the header and table, which an archive in memory ([`Grf`]) and one read
+/// in slices ([`super::SlicedGrf`]) both hold.
+pub(super) struct Summary<'e> {
+    pub signature: Signature,
+    pub header: GrfHeader,
+    pub layout: Layout,
+    pub entries: &'e [GrfEntry],
+    pub table_packed_size: u64,
+    pub table_real_size: u64,
+    pub file_size: u64,
+}
+
+/// The JSON of [`info`] for either kind of archive.
+pub(super) fn summary_info(s: &Summary<'_>) -> serde_json::Value {
+    let files = s.entries.iter().filter(|e| e.record.is_file());
+    let enciphered = files.clone().filter(|e| e.record.cipher(s.layout, &e.name_raw).is_some()).count();
+    let real: u64 = files.clone().map(|e| u64::from(e.record.real_size)).sum();
+    let packed: u64 = files.clone().map(|e| u64::from(e.record.compressed_size)).sum();
+    let file_count = files.count();
+    let layout = match s.layout {
         Layout::V1 => "1.x: DES-enciphered names and entries, plain file table, 32-bit offsets",
         Layout::V2 => "0x200: zlib-compressed file table, 32-bit offsets",
         Layout::V3 => "0x300: zlib-compressed file table, 64-bit offsets",
     };
-    let header = if grf.header.is_wide() {
+    let header = if s.header.is_wide() {
         "64-bit table offset at 0x1E, entry count at 0x26"
     } else {
         "32-bit table offset at 0x1E, seed at 0x22, entry count + seed + 7 at 0x26"
     };
     json!({
         "format": super::FORMAT_ID,
-        "version": format!("0x{:X}", grf.header.version),
-        "signature": grf.signature.name(),
+        "version": format!("0x{:X}", s.header.version),
+        "signature": s.signature.name(),
         "header": header,
         "layout": layout,
-        "entries": grf.len(),
-        "files": grf.file_count(),
-        "folders": grf.len() - grf.file_count(),
+        "entries": s.entries.len(),
+        "files": file_count,
+        "folders": s.entries.len() - file_count,
         "encrypted_entries": enciphered,
-        "seed": grf.header.seed,
-        "table_offset": (HEADER_SIZE as u64).saturating_add(grf.header.table_offset),
-        "table_packed_size": grf.table_packed_size,
-        "table_real_size": grf.table_real_size,
-        "file_size": grf.bytes().len(),
+        "seed": s.header.seed,
+        "table_offset": (HEADER_SIZE as u64).saturating_add(s.header.table_offset),
+        "table_packed_size": s.table_packed_size,
+        "table_real_size": s.table_real_size,
+        "file_size": s.file_size,
         "content_bytes": real,
         "stored_bytes": packed,
     })

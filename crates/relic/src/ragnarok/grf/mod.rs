@@ -62,17 +62,21 @@
 //!   name (see [`write::kept_folder_name`]).
 //! - Size: the archive is mapped, not read; extraction streams one entry at a time, so memory follows the
 //!   largest entry and the table, not the archive (client archives are several GiB). The JSON document holds
-//!   every stored byte and is refused for archives over `--max-entry-size`.
+//!   every stored byte and is refused for archives over `--max-entry-size`. Where nothing can be mapped (a
+//!   file dropped in a browser), [`SlicedGrf`] reads the header and table, then one entry at a time, in
+//!   slices (see [`sliced`]).
 
 pub mod check;
 pub mod convert;
 pub mod des;
 pub mod edit;
 pub mod read;
+pub mod sliced;
 pub mod types;
 pub mod write;
 
 pub use read::parse;
+pub use sliced::{SlicedEntry, SlicedGrf};
 pub use types::{Grf, GrfDocument, GrfEntry, GrfHeader, GrfRecord, Signature};
 pub use write::{
     write_archive, write_archive_as, write_archive_bytes, write_document, write_document_as, PackInput, PackSource,

@@ -15,10 +15,64 @@ use crate::reader::Reader;
 
 /// Parses a GRF archive of any version relic reads, borrowing `bytes`.
 pub fn parse(bytes: &[u8]) -> Result<Grf<'_>> {
-    let mut r = Reader::new(FORMAT_ID, bytes);
+    let file_len = bytes.len() as u64;
+    // Every range asked for was checked against the file first.
+    let fetch = |at: u64, len: u64, _field: &str| Ok(Cow::Borrowed(crate::layout::range(bytes, at, len)));
+    let parts = read_parts(file_len, None, fetch)?;
+    let (packed_at, packed_len) = parts.table_packed;
+    Ok(Grf {
+        signature: parts.signature,
+        header: parts.header,
+        layout: parts.layout,
+        table_packed_size: parts.table_packed_size,
+        table_real_size: parts.table_real_size,
+        table_reserved: parts.table_reserved,
+        table_packed: crate::layout::range(bytes, packed_at, packed_len),
+        entries: parts.entries,
+        table_trailing: parts.table_trailing,
+        bytes,
+    })
+}
+
+/// What the header and the file table hold: all of a GRF that is read when it is opened, by the whole-file
+/// [`parse`] and by [`super::SlicedGrf::open`] alike.
+#[derive(Debug, Clone)]
+pub(super) struct Parts {
+    pub signature: Signature,
+    pub header: GrfHeader,
+    pub layout: Layout,
+    pub table_packed_size: u64,
+    pub table_real_size: u64,
+    pub table_reserved: u32,
+    /// Where the table's stored bytes lie: the compressed stream (0x200, 0x300) or the plain table (1.x), as
+    /// (offset, length).
+    pub table_packed: (u64, u64),
+    pub entries: Vec<GrfEntry>,
+    pub table_trailing: Vec<u8>,
+}
+
+/// Bytes of a 0x200 table's own header (packed and real size); 0x300 adds a u32 before them.
+const ZLIB_TABLE_HEAD: u64 = 8;
+/// Bytes of a 0x300 table's own header: a u32, then the packed and real sizes.
+const ZLIB_TABLE_HEAD_V3: u64 = 12;
+
+/// Reads the header and the file table of a `file_len`-byte GRF, asking `fetch(offset, len, field)` for
+/// exactly the bytes it needs, in this order: the header's 46 bytes (fewer in a shorter file), then for 1.x
+/// the table from its offset to the end of the file, for 0x200 and 0x300 the table's own header (fewer
+/// bytes when the file ends sooner), then exactly the compressed bytes it declares. Every range is checked
+/// against `file_len` before it is asked for, and every file entry's data range after the table is read.
+/// `table_limit`: the most bytes of table fetched (a sliced reader reads them into memory), refused with a
+/// located `Error::Limit` before they are asked for.
+pub(super) fn read_parts<'b>(
+    file_len: u64,
+    table_limit: Option<u64>,
+    fetch: impl Fn(u64, u64, &str) -> Result<Cow<'b, [u8]>>,
+) -> Result<Parts> {
+    let head = fetch(0, file_len.min(HEADER_SIZE as u64), "header")?;
+    let mut r = Reader::new(FORMAT_ID, &head);
     // Either signature, whatever the version (CORRECTIONS.md, GRF: loaders accept both for every version).
-    let head = r.array::<SIGNED_BYTES>("signature")?;
-    let (signature, key) = Signature::split(&head).ok_or_else(|| {
+    let signed = r.array::<SIGNED_BYTES>("signature")?;
+    let (signature, key) = Signature::split(&signed).ok_or_else(|| {
         r.error_at("signature", 0, "expected `Master of Magic` or `Event Horizon` (`Event Horizon\\0RL`)")
     })?;
     let words = [r.u32("table_offset")?, r.u32("seed")?, r.u32("raw_count")?];
@@ -48,27 +102,96 @@ pub fn parse(bytes: &[u8]) -> Result<Grf<'_>> {
     })?;
 
     let table_at = (HEADER_SIZE as u64).saturating_add(header.table_offset);
-    let mut t =
-        r.sub(table_at, (bytes.len() as u64).saturating_sub(table_at), "table_offset").map_err(|e| e.at_offset(30))?;
-    // Range errors are reported at the table (1.x) or its stream, naming the entry.
-    let (grf, stream_at) = match layout {
-        Layout::V1 => (read_v1_table((signature, header), count, &mut t, bytes)?, table_at),
-        Layout::V2 | Layout::V3 => read_zlib_table((signature, header), layout, count, &mut t, table_at, bytes)?,
-    };
-    for (i, e) in grf.entries.iter().enumerate() {
-        check_range(&r, e, layout, stream_at).map_err(|e| e.within(format_args!("table.entries[{i}]")))?;
+    if let Some(message) = past_end(table_at, file_len.saturating_sub(table_at), file_len) {
+        return Err(Error::invalid(FORMAT_ID, "table_offset", 30, message));
     }
-    Ok(grf)
+    let fetch_table = |at: u64, len: u64, field: &str| {
+        if let Some(limit) = table_limit.filter(|&limit| len > limit) {
+            return Err(Error::limit(
+                FORMAT_ID,
+                field,
+                at,
+                format!(
+                    "a {len}-byte file table is more than the {limit} bytes relic reads at once (--max-entry-size \
+                     raises the limit)"
+                ),
+            ));
+        }
+        fetch(at, len, field)
+    };
+    // Range errors are reported at the table (1.x) or its stream, naming the entry.
+    let (parts, stream_at) = match layout {
+        Layout::V1 => {
+            let len = file_len.saturating_sub(table_at);
+            let table = fetch_table(table_at, len, "table_offset")?;
+            let mut t = Reader::with_base(FORMAT_ID, &table, table_at);
+            let (entries, table_trailing) = read_v1_table(count, &mut t)?;
+            let parts = Parts {
+                signature,
+                header,
+                layout,
+                table_packed_size: len,
+                table_real_size: len,
+                table_reserved: 0,
+                table_packed: (table_at, len),
+                entries,
+                table_trailing,
+            };
+            (parts, table_at)
+        }
+        Layout::V2 | Layout::V3 => {
+            let own = if layout == Layout::V3 { ZLIB_TABLE_HEAD_V3 } else { ZLIB_TABLE_HEAD };
+            let small = fetch(table_at, own.min(file_len.saturating_sub(table_at)), "table")?;
+            let mut t = Reader::with_base(FORMAT_ID, &small, table_at);
+            let table_reserved = if layout == Layout::V3 { t.u32("table.reserved")? } else { 0 };
+            let table_packed_size = t.u32("table.packed_size")?;
+            let table_real_size = t.u32("table.real_size")?;
+            let stream_at = t.offset();
+            let remaining = file_len.saturating_sub(stream_at);
+            if u64::from(table_packed_size) > remaining {
+                return Err(Error::invalid(
+                    FORMAT_ID,
+                    "table.packed_size",
+                    table_at,
+                    format!("needs {table_packed_size} bytes but only {remaining} remain"),
+                ));
+            }
+            let fixed = if layout == Layout::V3 { RECORD_FIXED_V3 } else { RECORD_FIXED };
+            check_table_size(count, fixed, table_real_size, file_len, stream_at.saturating_sub(4))?;
+            let packed_len = u64::from(table_packed_size);
+            let packed = fetch_table(stream_at, packed_len, "table.packed_size")?;
+            let (entries, table_trailing) = read_zlib_table(layout, count, &packed, table_real_size, stream_at)?;
+            let parts = Parts {
+                signature,
+                header,
+                layout,
+                table_packed_size: packed_len,
+                table_real_size: u64::from(table_real_size),
+                table_reserved,
+                table_packed: (stream_at, packed_len),
+                entries,
+                table_trailing,
+            };
+            (parts, stream_at)
+        }
+    };
+    for (i, e) in parts.entries.iter().enumerate() {
+        check_range(e, layout, stream_at, file_len).map_err(|e| e.within(format_args!("table.entries[{i}]")))?;
+    }
+    Ok(parts)
+}
+
+/// The message of a range that does not lie in a `file_len`-byte file (the words of [`Reader::sub`], so that
+/// a file in memory and one read in slices give the same errors).
+fn past_end(offset: u64, len: u64, file_len: u64) -> Option<String> {
+    let fits = offset.checked_add(len).is_some_and(|end| end <= file_len);
+    (!fits).then(|| format!("range 0x{offset:X}+0x{len:X} points past the end (data is 0x{file_len:X} bytes)"))
 }
 
 /// A 1.x table: from its offset to the end of the file, not compressed; each entry a u32 name field length,
 /// the name field (2 bytes, the enciphered name, 4 bytes), sizes with constants added, flags, u32 offset.
-fn read_v1_table<'a>(
-    (signature, header): (Signature, GrfHeader),
-    count: u32,
-    t: &mut Reader<'a>,
-    bytes: &'a [u8],
-) -> Result<Grf<'a>> {
+/// Gives the entries and the bytes after them.
+fn read_v1_table(count: u32, t: &mut Reader<'_>) -> Result<(Vec<GrfEntry>, Vec<u8>)> {
     let least = 4 + V1_NAME_LEAD + V1_NAME_TAIL + RECORD_FIXED;
     let n = t.count(u64::from(count), least, "entries").map_err(|e| match e {
         Error::Limit { message, .. } => {
@@ -81,19 +204,7 @@ fn read_v1_table<'a>(
         entries.push(read_v1_entry(t).map_err(|e| e.within(format_args!("table.entries[{i}]")))?);
     }
     let table_trailing = t.data().get(t.pos()..).unwrap_or(&[]).to_vec();
-    let len = t.len() as u64;
-    Ok(Grf {
-        signature,
-        header,
-        layout: Layout::V1,
-        table_packed_size: len,
-        table_real_size: len,
-        table_reserved: 0,
-        table_packed: t.data(),
-        entries,
-        table_trailing,
-        bytes,
-    })
+    Ok((entries, table_trailing))
 }
 
 fn read_v1_entry(t: &mut Reader<'_>) -> Result<GrfEntry> {
@@ -149,23 +260,17 @@ pub fn v1_name_field(name_raw: &[u8]) -> Vec<u8> {
     field
 }
 
-/// A 0x200 or 0x300 table: (0x300: a u32,) u32 compressed size, u32 inflated size, the zlib stream of the
-/// entries: NUL-terminated name, sizes, flags, u32 (0x300: u64) offset.
-fn read_zlib_table<'a>(
-    (signature, header): (Signature, GrfHeader),
+/// The entries of a 0x200 or 0x300 table, (0x300: a u32,) u32 compressed size, u32 inflated size, then
+/// `table_packed`, the zlib stream at `stream_at` of the entries: NUL-terminated name, sizes, flags, u32
+/// (0x300: u64) offset. Gives the entries and the inflated bytes after them.
+fn read_zlib_table(
     layout: Layout,
     count: u32,
-    t: &mut Reader<'a>,
-    table_at: u64,
-    bytes: &'a [u8],
-) -> Result<(Grf<'a>, u64)> {
-    let table_reserved = if layout == Layout::V3 { t.u32("table.reserved")? } else { 0 };
-    let table_packed_size = t.u32("table.packed_size")?;
-    let table_real_size = t.u32("table.real_size")?;
-    let stream_at = t.offset();
+    table_packed: &[u8],
+    table_real_size: u32,
+    stream_at: u64,
+) -> Result<(Vec<GrfEntry>, Vec<u8>)> {
     let fixed = if layout == Layout::V3 { RECORD_FIXED_V3 } else { RECORD_FIXED };
-    let table_packed = t.bytes(table_packed_size as usize, "table.packed_size").map_err(|e| e.at_offset(table_at))?;
-    check_table_size(count, fixed, table_real_size, bytes.len() as u64, stream_at - 4)?;
     let at = At { format: FORMAT_ID, field: "table", offset: stream_at };
     let table = zlib::inflate_exact(table_packed, u64::from(table_real_size), at)?;
 
@@ -198,19 +303,7 @@ fn read_zlib_table<'a>(
         entries.push(read_entry(&mut tr, layout).map_err(|e| in_table(e.within(format_args!("entries[{i}]"))))?);
     }
     let table_trailing = table.get(tr.pos()..).unwrap_or(&[]).to_vec();
-    let grf = Grf {
-        signature,
-        header,
-        layout,
-        table_packed_size: u64::from(table_packed_size),
-        table_real_size: u64::from(table_real_size),
-        table_reserved,
-        table_packed,
-        entries,
-        table_trailing,
-        bytes,
-    };
-    Ok((grf, stream_at))
+    Ok((entries, table_trailing))
 }
 
 /// Longest name a table record holds, NUL excluded: GRF tools and the client keep names in 256-byte
@@ -282,17 +375,57 @@ fn read_entry(r: &mut Reader<'_>, layout: Layout) -> Result<GrfEntry> {
 
 /// A file entry's stored bytes must lie inside the file (enciphered entries are read in whole 8-byte
 /// blocks, so their aligned size too). Folder records carry no data and are not checked.
-fn check_range(file: &Reader<'_>, e: &GrfEntry, layout: Layout, stream_at: u64) -> Result<()> {
+fn check_range(e: &GrfEntry, layout: Layout, stream_at: u64, file_len: u64) -> Result<()> {
     let rec = &e.record;
     if !rec.is_file() {
         return Ok(());
     }
     let len = rec.stored_len(rec.cipher(layout, &e.name_raw).is_some());
-    let start = rec.data_start();
-    file.sub(start, len, "offset").map(|_| ()).map_err(|e| match e {
-        Error::InvalidData { message, .. } => Error::invalid(FORMAT_ID, "offset", stream_at, message),
-        other => other,
-    })
+    match past_end(rec.data_start(), len, file_len) {
+        Some(message) => Err(Error::invalid(FORMAT_ID, "offset", stream_at, message)),
+        None => Ok(()),
+    }
+}
+
+/// Where a file entry's stored bytes lie, as (offset, length): [`GrfRecord::stored_len`] bytes from its data
+/// start; `None` for folder records.
+pub(super) fn stored_range(e: &GrfEntry, layout: Layout) -> Option<(u64, u64)> {
+    let rec = e.record;
+    rec.is_file().then(|| (rec.data_start(), rec.stored_len(rec.cipher(layout, &e.name_raw).is_some())))
+}
+
+/// How entry `i` of `entries` is read from `stored`, its stored bytes (see [`stored_range`]): the one place
+/// that decides, for an archive in memory ([`Grf::entry_data`]) and one read in slices
+/// ([`super::SlicedGrf::read_entry`]).
+pub(super) fn entry_data<'s>(entries: &[GrfEntry], layout: Layout, i: usize, stored: &'s [u8]) -> EntryData<'s> {
+    let Some(e) = entries.get(i) else {
+        return EntryData::Unsupported(format!("{FORMAT_ID}: no entry {i}"));
+    };
+    let rec = e.record;
+    if !rec.is_file() {
+        return EntryData::Unsupported(format!("{FORMAT_ID}: `{}` is a folder record, not a file", e.name));
+    }
+    let size = u64::from(rec.real_size);
+    let offset = rec.data_start();
+    if let Some(cipher) = rec.cipher(layout, &e.name_raw) {
+        return EntryData::Enciphered {
+            stored,
+            decipher: Decipher { apply: des::decipher_param, param: des::to_param(cipher) },
+            packed_len: rec.compressed_size as usize,
+            size,
+            format: FORMAT_ID,
+            offset,
+        };
+    }
+    if rec.compressed_size == rec.real_size && !zlib::is_zlib_header(stored) {
+        return EntryData::Stored(stored);
+    }
+    EntryData::Zlib { packed: stored, size, format: FORMAT_ID, offset }
+}
+
+/// The first file entry named `name`, ASCII case ignored and `\` and `/` alike (see [`Grf::find_ci`]).
+pub(super) fn find_ci(entries: &[GrfEntry], name: &str) -> Option<usize> {
+    entries.iter().position(|e| e.record.is_file() && same_name(&e.name, name))
 }
 
 /// `a` and `b` name the same entry: ASCII letters in either case, `\` and `/` alike.
@@ -327,11 +460,9 @@ impl<'a> Grf<'a> {
     /// The stored bytes of entry `i` as they lie in the archive (enciphered ones too, in whole blocks: see
     /// [`GrfRecord::stored_len`]); empty for folder records.
     pub fn stored(&self, i: usize) -> &'a [u8] {
-        match self.entries.get(i).map(|e| e.record) {
-            Some(rec) if rec.is_file() => {
-                crate::layout::range(self.bytes, rec.data_start(), rec.stored_len(self.cipher(i).is_some()))
-            }
-            _ => &[],
+        match self.entries.get(i).and_then(|e| stored_range(e, self.layout)) {
+            Some((start, len)) => crate::layout::range(self.bytes, start, len),
+            None => &[],
         }
     }
 
@@ -339,37 +470,14 @@ impl<'a> Grf<'a> {
     /// (`data/texture/x.BMP` finds `data\texture\x.bmp`). The first match in table order wins. Linear in the
     /// number of entries.
     pub fn find_ci(&self, name: &str) -> Option<usize> {
-        self.entries.iter().position(|e| e.record.is_file() && same_name(&e.name, name))
+        find_ci(&self.entries, name)
     }
 
     /// How entry `i`'s bytes are obtained: deciphered (enciphered entries) and inflated on demand, stored
     /// as-is when a plain entry's sizes are equal and its bytes are no zlib stream (see the module notes), or
     /// an error for folders.
     pub fn entry_data(&self, i: usize) -> EntryData<'a> {
-        let Some(e) = self.entries.get(i) else {
-            return EntryData::Unsupported(format!("{FORMAT_ID}: no entry {i}"));
-        };
-        let rec = e.record;
-        if !rec.is_file() {
-            return EntryData::Unsupported(format!("{FORMAT_ID}: `{}` is a folder record, not a file", e.name));
-        }
-        let stored = self.stored(i);
-        let size = u64::from(rec.real_size);
-        let offset = rec.data_start();
-        if let Some(cipher) = self.cipher(i) {
-            return EntryData::Enciphered {
-                stored,
-                decipher: Decipher { apply: des::decipher_param, param: des::to_param(cipher) },
-                packed_len: rec.compressed_size as usize,
-                size,
-                format: FORMAT_ID,
-                offset,
-            };
-        }
-        if rec.compressed_size == rec.real_size && !zlib::is_zlib_header(stored) {
-            return EntryData::Stored(stored);
-        }
-        EntryData::Zlib { packed: stored, size, format: FORMAT_ID, offset }
+        entry_data(&self.entries, self.layout, i, self.stored(i))
     }
 
     /// The bytes of entry `i`, deciphered, inflated and checked against its real size.

@@ -35,7 +35,7 @@ fn is_map_file(k: &str) -> bool {
 }
 
 /// Normalised lookup key: ASCII lower case, `/` separators, no leading `/`.
-fn key(path: &str) -> String {
+pub(crate) fn key(path: &str) -> String {
     path.replace('\\', "/").trim_start_matches('/').to_ascii_lowercase()
 }
 

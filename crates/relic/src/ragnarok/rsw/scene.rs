@@ -109,6 +109,9 @@ enum Place {
     ClientData(PathBuf),
     /// The map's own folder: `model/<f>` or `<f>` (a map and its models copied out together).
     MapFolder(PathBuf),
+    /// The same for a map that is not on disk, through [`ConvertOptions::folder_files`] (the browser's
+    /// files).
+    MapFiles(Arc<dyn FileLookup>),
     /// `--models` or `--textures`: `data/model/<f>`, `model/<f>` or `<f>` under a folder or in an archive.
     Folder(PathBuf, &'static str),
     OtherArchive(Arc<dyn FileLookup>, &'static str),
@@ -126,13 +129,14 @@ impl Place {
             Place::OtherArchive(a, _) => under.iter().find_map(|n| a.read(n)),
             Place::ClientData(dir) => read_file(dir, &format!("model/{k}")),
             Place::MapFolder(dir) => read_file(dir, &format!("model/{k}")).or_else(|| read_file(dir, &k)),
+            Place::MapFiles(f) => f.read(&format!("model/{k}")).or_else(|| f.read(&k)),
             Place::Folder(dir, _) => under.iter().find_map(|n| read_file(dir, n)),
         }
     }
 
     fn describe(&self) -> String {
         match self {
-            Place::Archive(a) => a.describe(),
+            Place::Archive(a) | Place::MapFiles(a) => a.describe(),
             Place::ClientData(dir) => dir.join("model").display().to_string(),
             Place::MapFolder(dir) => dir.display().to_string(),
             Place::Folder(dir, option) => format!("{option} {}", dir.display()),
@@ -175,6 +179,9 @@ impl Sources {
         }
         if let Some(dir) = own.filter(|d| client.as_deref() != Some(*d)) {
             places.push(Place::MapFolder(dir.to_path_buf()));
+        }
+        if let Some(files) = opts.folder_files.as_ref().filter(|_| path.is_none()) {
+            places.push(Place::MapFiles(Arc::clone(files)));
         }
         for (given, option) in [(&opts.models, "--models"), (&opts.textures, "--textures")] {
             if let Some(p) = given {
