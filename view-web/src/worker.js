@@ -12,10 +12,8 @@ import init, { Viewer } from 'relic-wasm';
 
 let wasm = null;
 let viewer = null;
-// For the browser test (tools/view-e2e/web.mjs, through CDP): the size of relic's WebAssembly memory, and
-// an answer as text, to compare with the server's.
+/** The size of relic's WebAssembly memory, for the browser test's bound (it reads it through CDP). */
 self.relicMemory = () => wasm?.memory.buffer.byteLength ?? 0;
-self.relicAnswer = (url) => read(viewer.request(url), (r) => ({ status: r.status, text: new TextDecoder().decode(r.body) }));
 
 const started = (async () => {
   try {
