@@ -261,6 +261,26 @@ pub fn png_header_only(width: u32, height: u32) -> Vec<u8> {
     out
 }
 
+/// Every regular file under `dir`, by `/`-separated path below it, with its bytes (tests comparing the
+/// files a run wrote).
+pub fn files_under(dir: &std::path::Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    let mut out = std::collections::BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).expect("a folder") {
+            let p = e.expect("a folder entry").path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                let rel = p.strip_prefix(dir).expect("below the folder").iter();
+                let rel = rel.map(|c| c.to_string_lossy().into_owned()).collect::<Vec<_>>().join("/");
+                out.insert(rel, std::fs::read(&p).expect("a readable file"));
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -286,24 +306,4 @@ mod tests {
         let reader = decoder.read_info().unwrap();
         assert_eq!((reader.info().width, reader.info().height), (20_000, 20_000));
     }
-}
-
-/// Every regular file under `dir`, by `/`-separated path below it, with its bytes (tests comparing the
-/// files a run wrote).
-pub fn files_under(dir: &std::path::Path) -> std::collections::BTreeMap<String, Vec<u8>> {
-    let mut out = std::collections::BTreeMap::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).expect("a folder") {
-            let p = e.expect("a folder entry").path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                let rel = p.strip_prefix(dir).expect("below the folder").iter();
-                let rel = rel.map(|c| c.to_string_lossy().into_owned()).collect::<Vec<_>>().join("/");
-                out.insert(rel, std::fs::read(&p).expect("a readable file"));
-            }
-        }
-    }
-    out
 }
