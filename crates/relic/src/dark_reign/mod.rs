@@ -67,6 +67,21 @@ pub fn palette_for(opts: &ConvertOptions, beside: Option<&Path>) -> Result<Palet
             return Ok(Palette::read_file(first, scale)?.with_transparent(0));
         }
     }
+    // Not on disk, its folder's files given (the browser's): the same rule over their names.
+    if let Some(files) = opts.folder_files.as_ref().filter(|_| beside.is_none()) {
+        let mut found: Vec<String> = files.names();
+        found.retain(|n| n.rsplit_once('.').is_some_and(|(_, e)| e.eq_ignore_ascii_case("pal")));
+        found.sort();
+        if let Some((first, bytes)) = found.first().and_then(|first| Some((first, files.read(first)?))) {
+            if found.len() > 1 {
+                opts.note(format!(
+                    "{} palettes beside the sprites; using {first} (--palette picks another)",
+                    found.len()
+                ));
+            }
+            return Ok(Palette::read(&bytes, scale)?.with_transparent(0));
+        }
+    }
     opts.note("no palette found (give --palette, or put the tileset's .PAL beside the sprites): drawn in greyscale");
     Ok(Palette::greyscale().with_transparent(0))
 }

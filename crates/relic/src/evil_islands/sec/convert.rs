@@ -43,17 +43,27 @@ pub fn info(sec: &Sec, file_size: usize) -> serde_json::Value {
 /// Converts one sector: placed by its file name (when `path` gives one), heights scaled by the map header
 /// beside it (found case-insensitively as `<map>.mp`), atlases from `--textures` or beside it.
 pub fn convert_sector(sec: &Sec, path: Option<&Path>, opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
-    let name = path.map(|p| p.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned()));
+    // A sector that is not on disk but whose folder's files are given (the browser's) finds its map header
+    // and atlases there, by its own name, as on disk.
+    let folder = opts.folder_files.as_ref().filter(|_| path.is_none());
+    let name = match path {
+        Some(p) => Some(p.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned())),
+        None => folder.and(opts.entry_name.clone()),
+    };
     let parsed = name.as_deref().and_then(super::sector_name);
     let (map, x, y) = parsed.map_or(("sector".to_string(), 0, 0), |(m, x, y)| (m.to_string(), x, y));
     let dir = path.and_then(Path::parent).map(|d| if d.as_os_str().is_empty() { Path::new(".") } else { d });
-    let header = match (dir, parsed) {
-        (Some(d), Some(_)) => find_header(d, &map),
+    let header = match (dir, folder, parsed) {
+        (Some(d), _, Some(_)) => find_header(d, &map),
+        (None, Some(files), Some(_)) => files.read(&format!("{map}.mp")).and_then(|b| mp::parse(&b).ok()),
         _ => None,
     };
     let what = name.unwrap_or_else(|| "sector".into());
     let max_altitude = mp::convert::max_altitude(header.as_ref(), opts, &what);
-    let atlases = AtlasSource::open(opts.textures.as_deref(), dir)?;
+    let atlases = match (folder, &opts.textures) {
+        (Some(files), None) => AtlasSource::Lookup(std::sync::Arc::clone(files)),
+        _ => AtlasSource::open(opts.textures.as_deref(), dir)?,
+    };
     let mut used: Vec<u16> = sec.tiles.iter().map(|t| t.texture()).collect();
     if let Some(w) = &sec.water {
         used.extend(w.tiles.iter().zip(&w.materials).filter(|(_, &m)| m != NO_LIQUID).map(|(t, _)| t.texture()));
