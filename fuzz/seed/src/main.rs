@@ -25,6 +25,22 @@ const SMALL_RCD: usize = 48 << 10;
 const DB_NAMES: [&str; 9] =
     ["fuzz.idb", "fuzz.ldb", "fuzz.pdb", "fuzz.sdb", "fuzz.udb", "fuzz.qdb", "acks.db", "prints.db", "fuzz.db"];
 
+/// The names the `view_files` target's first byte picks (keep in step with `fuzz_targets/view_files.rs`).
+const VIEW_NAMES: [&str; 12] = [
+    "fuzz.grf",
+    "fuzz.res",
+    "fuzz.act",
+    "fuzz.spr",
+    "data/model/fuzz.rsm",
+    "fuzz.rsw",
+    "fuzz.mod",
+    "fuzz.ftg",
+    "fuzz.sdb",
+    "fuzz.mmp",
+    "fuzz.mp",
+    "fuzz.sec",
+];
+
 struct Seeds {
     out: PathBuf,
     counts: BTreeMap<String, usize>,
@@ -53,6 +69,15 @@ impl Seeds {
     /// Seeds of one file of `format` named `name`, and of its entries when it is an archive.
     fn add(&mut self, format: &'static Format, name: &str, bytes: &[u8], depth: u32) {
         let target = format.id.replace('-', "_");
+        // `view_files`: the file under the name of the same extension, whole and in slices.
+        let extension = |n: &str| n.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
+        if let Some(pick) = VIEW_NAMES.iter().position(|v| extension(v) == extension(name) && extension(name).is_some()) {
+            for mode in [0u8, 1] {
+                let mut seed = vec![pick as u8, mode];
+                seed.extend_from_slice(bytes);
+                self.put("view_files", &seed);
+            }
+        }
         match format.id {
             "ei-db" => {
                 // Every layout: the target's first byte picks the file name.
