@@ -10,9 +10,10 @@
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
 
 use assert_cmd::Command as AssertCommand;
+
+mod browser;
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -83,24 +84,6 @@ fn view_refuses_a_host_that_is_not_loopback() {
     assert_eq!(out.status.code(), Some(1));
 }
 
-/// Why the browser test cannot run on this machine, if it cannot.
-fn missing() -> Option<String> {
-    let chromium = std::env::var_os("RELIC_CHROMIUM").map_or_else(|| PathBuf::from("/usr/bin/chromium"), PathBuf::from);
-    if !chromium.exists() {
-        return Some(format!(
-            "no Chromium at {} (apt-get install chromium, or set RELIC_CHROMIUM)",
-            chromium.display()
-        ));
-    }
-    if Command::new("node").arg("--version").output().map_or(true, |o| !o.status.success()) {
-        return Some("node is not installed".into());
-    }
-    if !repo().join("tools/view-e2e/node_modules/playwright-core").exists() {
-        return Some("playwright-core is not installed: run `npm ci --prefix tools/view-e2e`".into());
-    }
-    None
-}
-
 /// Says what a test leaves out where `cargo test` shows it: written to the process's stderr, which the
 /// test harness does not capture (it captures `eprintln!`, shown only when a test fails).
 fn skip(why: &str) {
@@ -111,31 +94,14 @@ fn skip(why: &str) {
 /// screenshots in `target/tmp/NAME/`, and fails with its output unless it passed every check; with node,
 /// the npm package or chromium missing it says why and skips (under CI it fails instead).
 fn run_browser(script: &str, name: &str, viewer: &Viewer, args: &[PathBuf]) -> Option<PathBuf> {
-    if let Some(why) = missing() {
+    if let Some(why) = browser::tools_missing(&repo()) {
         assert!(std::env::var_os("CI").is_none(), "CI must run the browser test {script} of relic view, but {why}");
         skip(&format!("skipped the browser test {script} of relic view: {why}"));
         return None;
     }
     let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&out);
-    std::fs::create_dir_all(&out).unwrap();
-    let mut node = Command::new("node");
-    node.arg(repo().join("tools/view-e2e").join(script)).arg(&viewer.url).arg(&out).args(args);
-    let mut child = node.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("node starts");
-    // The browser is given five minutes; a hung one is stopped rather than hanging the suite.
-    let started = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if started.elapsed() > Duration::from_secs(300) {
-            let _ = child.kill();
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    let output = child.wait_with_output().unwrap();
-    let (stdout, stderr) = (String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
-    eprintln!("{stdout}{stderr}");
-    assert!(output.status.success(), "the browser test failed ({}); screenshots in {}", stderr.trim(), out.display());
-    assert!(stdout.contains("\"problems\":[]"), "{stdout}");
+    let args: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_os_str()).collect();
+    browser::run_script(&repo().join("tools/view-e2e").join(script), &viewer.url, &out, &args);
     Some(out)
 }
 

@@ -16,9 +16,10 @@
 use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
 
 use assert_cmd::Command as AssertCommand;
+
+mod browser;
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -76,20 +77,7 @@ fn missing(site: &Path) -> Option<String> {
             site.display()
         ));
     }
-    let chromium = std::env::var_os("RELIC_CHROMIUM").map_or_else(|| PathBuf::from("/usr/bin/chromium"), PathBuf::from);
-    if !chromium.exists() {
-        return Some(format!(
-            "no Chromium at {} (apt-get install chromium, or set RELIC_CHROMIUM)",
-            chromium.display()
-        ));
-    }
-    if Command::new("node").arg("--version").output().map_or(true, |o| !o.status.success()) {
-        return Some("node is not installed".into());
-    }
-    if !repo().join("tools/view-e2e/node_modules/playwright-core").exists() {
-        return Some("playwright-core is not installed: run `npm ci --prefix tools/view-e2e`".into());
-    }
-    None
+    browser::tools_missing(&repo())
 }
 
 /// `relic` with arguments, which must succeed.
@@ -131,25 +119,7 @@ fn run_web(name: &str, least: usize, args: &[&std::ffi::OsStr]) {
     }
     let served = Served::start(&["--static".as_ref(), site.as_os_str()]);
     let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&out);
-    std::fs::create_dir_all(&out).unwrap();
-    let mut node = Command::new("node");
-    node.arg(repo().join("tools/view-e2e/web.mjs")).arg(&served.url).arg(&out).args(args);
-    let mut child = node.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("node starts");
-    // The browser is given five minutes; a hung one is stopped rather than hanging the suite.
-    let started = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if started.elapsed() > Duration::from_secs(300) {
-            let _ = child.kill();
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    let output = child.wait_with_output().unwrap();
-    let (stdout, stderr) = (String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
-    eprintln!("{stdout}{stderr}");
-    assert!(output.status.success(), "the browser test failed ({}); screenshots in {}", stderr.trim(), out.display());
-    assert!(stdout.contains("\"problems\":[]"), "{stdout}");
+    let stdout = browser::run_script(&repo().join("tools/view-e2e/web.mjs"), &served.url, &out, args);
     let checks = stdout.lines().filter(|l| l.starts_with("ok: ")).count();
     assert!(checks >= least, "{checks} checks passed, {least} expected:\n{stdout}");
 }
