@@ -294,14 +294,18 @@ def test_evil_islands_map():
 
 def test_ragnarok_map():
     # A whole map: ground, water, its placed models (one mesh per model file, many nodes), lights, sounds and
-    # effects as empties, the walkability overlay.
+    # effects as empties; no walkability overlay (relic leaves it out unless asked, issue 39).
     path = import_sample("ragnarok/map.rsw")
     check_equal(
         "map.rsw",
         counts("map.rsw"),
-        # ground 96 + water 4 + walkability 80 + pyramid.rsm placed twice, 18 each; tower.rsm is missing.
-        {"objects": 23, "meshes": 5, "vertices": 216, "shape_keys": 0, "armatures": 0, "actions": 0, "images": 0, "packed_images": 0},
+        # ground 96 + water 4 + pyramid.rsm placed twice, 18 each; tower.rsm is missing.
+        {"objects": 21, "meshes": 4, "vertices": 136, "shape_keys": 0, "armatures": 0, "actions": 0, "images": 0, "packed_images": 0},
     )
+    check_equal("map.rsw overlay", [ob.name for ob in bpy.data.objects if "walkability" in ob.name], [])
+    # The sun at pi W/m2 (pi x 683 lux per unit of diffuse; the sample's diffuse is at most 1).
+    sun = next(ob for ob in bpy.data.objects if ob.type == "LIGHT" and ob.data.type == "SUN")
+    assert 2.0 <= sun.data.energy <= 5.0, sun.data.energy
     check_equal("map.rsw lights", sum(1 for ob in bpy.data.objects if ob.type == "LIGHT"), 2)
     water = bpy.data.objects["water.001"]
     (glb,) = relic_glb(path, "map.rsw")

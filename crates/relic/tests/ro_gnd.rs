@@ -429,10 +429,10 @@ fn ground_positions_follow_zoom_centre_and_the_y_flip() {
 #[test]
 fn walls_where_neighbour_heights_differ() {
     let scene = sample_scene();
-    let wall = 200.0 / 255.0;
-    let walls: Vec<_> =
-        vertices(&scene, "ground").into_iter().filter(|(_, _, c)| *c == [wall, wall, wall, 1.0]).collect();
-    // Lightmap 2: shadow 200 everywhere → 200/255 on white (walls take no tile colour).
+    // Lightmap 2: shadow 200 everywhere on white (walls take no tile colour), plus its colour (64, 32, 16)
+    // (multiples of 16: posterizing keeps them): (264, 232, 216) / 255, red clamped to 1.
+    let wall = [1.0, 232.0 / 255.0, 216.0 / 255.0, 1.0];
+    let walls: Vec<_> = vertices(&scene, "ground").into_iter().filter(|(_, _, c)| *c == wall).collect();
     assert_eq!(walls.len(), 16);
     let has = |p: [f32; 3], uv: [f32; 2]| walls.iter().any(|(q, t, _)| close(*q, p) && *t == uv);
     // Front wall of (2, 1), on row 2 (z = 0): this cube's corners 2, 3 (10 up) take uv 0, 1; the northern
@@ -474,6 +474,126 @@ fn lightmap_and_tile_colour_reach_color_0() {
     let gnd = Gnd::read(&spec_bytes(&sample_spec(9))).unwrap();
     let plain = ground_scene(&gnd, None, &GroundOptions { lightmaps: false, ..Default::default() }).unwrap();
     assert!(vertices(&plain, "ground").iter().all(|(_, _, c)| *c == [1.0; 4]));
+}
+
+/// The lightmap's colour is added to `COLOR_0`, each texel posterized to steps of 16 (`c >> 4 << 4`) before
+/// the 2 × 2 mean, the sum clamped to 1: lightmap 1's colour texel (x, y) made (17x + 3, 100, 250 − 9y),
+/// the raised cell's corner (2, 1) (texels (0, 0), (1, 0), (0, 1), (1, 1)) adds red (0 + 16 + 0 + 16) / 4 =
+/// 8, green 96, blue (240 + 240 + 240 + 240) / 4 = 240 to the tile colour × shadow 53 of the test above.
+#[test]
+fn the_lightmap_colour_is_added_posterized() {
+    let mut spec = sample_spec(9);
+    for y in 0..8 {
+        for x in 0..8 {
+            let c = 64 + (y * 8 + x) * 3;
+            spec.lightmaps[1][c..c + 3].copy_from_slice(&[(17 * x + 3) as u8, 100, (250 - 9 * y) as u8]);
+        }
+    }
+    let gnd = Gnd::read(&spec_bytes(&spec)).unwrap();
+    let scene = ground_scene(&gnd, None, &GroundOptions::default()).unwrap();
+    let v = vertices(&scene, "ground");
+    let c = v.iter().find(|(q, t, _)| close(*q, [-5.0, 10.0, 10.0]) && *t == [0.125, 0.25]).unwrap().2;
+    let s = 53.0 / 255.0;
+    let want = [s + 8.0 / 255.0, 200.0 / 255.0 * s + 96.0 / 255.0, 1.0, 1.0];
+    for (got, want) in c.iter().zip(want) {
+        assert!((got - want).abs() < 1e-6, "{c:?} vs {want:?}");
+    }
+    assert!(128.0 / 255.0 * s + 240.0 / 255.0 > 1.0, "blue is clamped");
+    // Without lightmaps, no colour either.
+    let plain = ground_scene(&gnd, None, &GroundOptions { lightmaps: false, ..Default::default() }).unwrap();
+    assert!(vertices(&plain, "ground").iter().all(|(_, _, c)| *c == [1.0; 4]));
+}
+
+/// A 2 × 1 ground (zoom 10): cell 0 flat at `west` (Y-down), cell 1 rising 10 eastward from 0 to −10.
+fn slope(west: f32) -> Scene {
+    let surface = SpecSurface { u: [0.0; 4], v: [0.0; 4], texture: 0, lightmap: 0, bgra: [255; 4] };
+    let mut plain = [255u8; 256];
+    plain[64..].fill(0);
+    let spec = SpecGnd {
+        minor: 7,
+        width: 2,
+        height: 1,
+        zoom: 10.0,
+        textures: vec![name80("a.bmp")],
+        lightmaps: vec![plain],
+        surfaces: vec![surface],
+        cubes: vec![
+            SpecCube { h: [west; 4], top: 0, front: -1, right: -1 },
+            SpecCube { h: [0.0, -10.0, 0.0, -10.0], top: 0, front: -1, right: -1 },
+        ],
+        short_ids: 0,
+        water: None,
+    };
+    ground_scene(&Gnd::read(&spec_bytes(&spec)).unwrap(), None, &GroundOptions::default()).unwrap()
+}
+
+/// (position, normal) of every vertex of the ground.
+fn normals(scene: &Scene) -> Vec<([f32; 3], [f32; 3])> {
+    prims(scene, "ground").iter().flat_map(|p| p.positions.iter().copied().zip(p.normals.iter().copied())).collect()
+}
+
+/// Smooth normals from the corner heights: the area-weighted face normals of the tops meeting at a grid
+/// corner at the same height. The flat cell's face sums to (0, 200, 0), the 45° slope's to (−200, 200, 0)
+/// (twice its area, 141.4, along (−1, 1, 0)/√2): where they meet (x = 0) the normal is (−1, 2, 0)/√5; at
+/// the slope's top (x = 10) the slope's own (−1, 1, 0)/√2; at the west edge up. A cliff (the flat cell 5
+/// lower) keeps the edge sharp. Walls take their own face normal, on the side their winding faces.
+#[test]
+fn ground_normals_are_smooth_where_the_ground_is_continuous() {
+    let scene = slope(0.0);
+    let n = normals(&scene);
+    assert_eq!(n.len(), 8);
+    let near = |a: [f32; 3], b: [f32; 3]| a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-6);
+    let (r5, r2) = (5f32.sqrt(), 2f32.sqrt());
+    for (p, normal) in &n {
+        let want = match p[0] {
+            x if x == -10.0 => [0.0, 1.0, 0.0],
+            x if x == 0.0 => [-1.0 / r5, 2.0 / r5, 0.0],
+            _ => [-1.0 / r2, 1.0 / r2, 0.0],
+        };
+        assert!(near(*normal, want), "{p:?}: {normal:?} vs {want:?}");
+    }
+    for (p, normal) in normals(&slope(5.0)) {
+        let want = if p[0] == -10.0 || p[1] == -5.0 { [0.0, 1.0, 0.0] } else { [-1.0 / r2, 1.0 / r2, 0.0] };
+        assert!(near(normal, want), "cliff {p:?}: {normal:?} vs {want:?}");
+    }
+    // The sample's south wall of the raised cell (the front of (2, 0), on row 1: z = 10) faces south
+    // (+Z), as its triangles wind; the raised top faces up; every normal is a unit vector.
+    let sample = sample_scene();
+    let all = normals(&sample);
+    assert_eq!(all.len(), 20 * 4 + 4 * 4);
+    assert!(all.iter().all(|(_, n)| (glam::Vec3::from_array(*n).length() - 1.0).abs() < 1e-6));
+    for p in prims(&sample, "ground") {
+        for t in p.indices.chunks(3) {
+            let [a, b, c] = [t[0], t[1], t[2]].map(|i| glam::Vec3::from_array(p.positions[i as usize]));
+            let face = (b - a).cross(c - a);
+            for i in t {
+                let normal = glam::Vec3::from_array(p.normals[*i as usize]);
+                assert!(face.length() == 0.0 || normal.dot(face) > 0.0, "a normal against its winding");
+            }
+        }
+    }
+    assert!(all.iter().any(|(p, n)| close(*p, [-5.0, 0.0, 10.0]) && near(*n, [0.0, 0.0, 1.0])));
+    assert!(all.iter().any(|(p, n)| close(*p, [-5.0, 10.0, 10.0]) && near(*n, [0.0, 1.0, 0.0])));
+}
+
+/// A ground with nothing drawn (no cube names a surface, the one texture unused: the property of
+/// roBrowser's test ground) is a `ground` node without a mesh: glTF has no mesh without primitives.
+#[test]
+fn a_ground_with_nothing_drawn_has_no_empty_mesh() {
+    let mut spec = sample_spec(7);
+    for c in &mut spec.cubes {
+        (c.top, c.front, c.right) = (-1, -1, -1);
+    }
+    let scene = ground_scene(&Gnd::read(&spec_bytes(&spec)).unwrap(), None, &GroundOptions::default()).unwrap();
+    assert_eq!(scene.nodes.len(), 1);
+    assert!(scene.nodes[0].name == "ground" && scene.nodes[0].mesh.is_none() && scene.meshes.is_empty());
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("empty.glb");
+    std::fs::write(&path, relic::export::gltf::to_glb(&scene).unwrap()).unwrap();
+    match relic::testing::validate_gltf(&[&path]) {
+        Some(reports) => assert_eq!((reports[0].errors, reports[0].warnings), (0, 0), "{:#?}", reports[0].messages),
+        None => assert!(std::env::var_os("CI").is_none(), "the validator must run under CI"),
+    }
 }
 
 /// Water at level 5 (Y-down: 5 below the ground) over the one cell lower than level − wave height.

@@ -6,6 +6,7 @@
 
 use glam::{Mat4, Quat, Vec3};
 use relic::asset::{Asset, LightKind, Scene, Transform};
+use relic::ragnarok::rsw::scene::{POINT_CANDELA_PER_RANGE_SQUARED, SUN_LUX};
 use relic::ragnarok::rsw::{Object, Rsw, Version};
 use relic::registry::{self, ConvertOptions};
 use serde_json::Value;
@@ -388,7 +389,7 @@ fn a_placed_model_stands_where_the_client_puts_it() {
     let bytes = rsw_file(1, 9, 0, false, &models, false);
     let (scene, _, _dir) = convert_map(&bytes);
     let names: Vec<&str> = scene.roots.iter().map(|&r| scene.nodes[r].name.as_str()).collect();
-    assert_eq!(names, ["ground", "water", "models", "lights", "sounds", "effects", "walkability"]);
+    assert_eq!(names, ["ground", "water", "models", "lights", "sounds", "effects"], "no overlay by default");
     let placed = &root(&scene, "models").children;
     assert_eq!(placed.len(), 2);
     for (i, m) in models.iter().enumerate() {
@@ -432,13 +433,13 @@ fn placements_of_one_model_share_its_meshes() {
     let (a, b) = (meshes_under(placed[0]), meshes_under(placed[1]));
     assert!(!a.is_empty());
     assert_eq!(a, b, "the same meshes, not copies");
-    // The pyramid's one mesh, the walkability overlay: nothing else (no ground: no map.gnd here).
+    // The pyramid's one mesh: nothing else (no ground: no map.gnd here; no overlay by default).
     let pyramid = relic::ragnarok::rsm::scene::to_scene(
         &relic::ragnarok::rsm::Rsm::read(&std::fs::read(_dir.path().join("pyramid.rsm")).unwrap()).unwrap(),
         None,
     )
     .unwrap();
-    assert_eq!(scene.meshes.len(), pyramid.meshes.len() + 1);
+    assert_eq!(scene.meshes.len(), pyramid.meshes.len());
     assert!(notes.iter().any(|n| n.contains("map.gnd")), "{notes:?}");
     assert!(!notes.iter().any(|n| n.contains("pyramid")), "{notes:?}");
 }
@@ -472,12 +473,20 @@ fn lights_sounds_and_effects_are_nodes_and_the_map_passes_the_validator() {
     let lamp = &scene.nodes[lights[0]];
     let light = &scene.lights[lamp.light.unwrap()];
     assert_eq!(light.kind, LightKind::Point);
-    // Colour (2, 0.5, 0.25) scaled into 0..1, the excess in the intensity.
-    assert_eq!((light.color, light.intensity, light.range), ([1.0, 0.25, 0.125], 2.0, Some(40.0)));
+    // Colour (2, 0.5, 0.25) scaled into 0..1, the excess (2) multiplying the intensity: candela, 268.2 ×
+    // range² per unit of colour (the module doc), so a white surface 20 units away (half the range) gets
+    // π × 2 / 2 W/m² in Blender's terms (cd / 683 / d²).
+    let candela = 2.0 * POINT_CANDELA_PER_RANGE_SQUARED * 40.0 * 40.0;
+    assert_eq!((light.color, light.intensity, light.range), ([1.0, 0.25, 0.125], candela, Some(40.0)));
+    assert!((candela - 858_283.0).abs() < 1.0, "{candela}");
+    assert!((candela / 683.0 / 400.0 - std::f32::consts::PI).abs() < 1e-4);
     let Transform::Trs { translation, .. } = lamp.transform else { panic!("TRS") };
     assert_eq!(translation, [1.0, 20.0, -3.0]);
     let sun = &scene.lights[scene.nodes[lights[1]].light.unwrap()];
     assert_eq!(sun.kind, LightKind::Directional);
+    // Diffuse (1, 0.9, 0.8): π × 683 lux = 2146 lux, π W/m² in Blender (the docs: 2 to 5 W/m²).
+    assert_eq!((sun.color, sun.intensity), ([1.0, 0.9, 0.8], SUN_LUX));
+    assert!((SUN_LUX - 2145.71).abs() < 0.01 && (2.0..=5.0).contains(&(sun.intensity / 683.0)));
     assert_eq!(scene.extras["ambient"], serde_json::json!([0.3f32, 0.35f32, 0.4f32]));
     // Latitude 30 from the zenith: the sun shines down at 30° from straight down.
     let Transform::Trs { rotation, .. } = scene.nodes[lights[1]].transform else { panic!("TRS") };
@@ -490,7 +499,7 @@ fn lights_sounds_and_effects_are_nodes_and_the_map_passes_the_validator() {
     );
     let effect = &scene.nodes[root(&scene, "effects").children[0]];
     assert_eq!((effect.name.as_str(), effect.extras["id"].as_i64()), ("smoke", Some(47)));
-    assert!(!root(&scene, "walkability").children.is_empty());
+    assert!(!scene.nodes.iter().any(|n| n.name == "walkability"), "no overlay by default");
 
     let glb = relic::export::gltf::to_glb(&scene).unwrap();
     let json_len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
@@ -520,9 +529,11 @@ fn the_sample_map_converts_with_its_ground_water_models_and_overlay() {
     let opts = ConvertOptions::default();
     let assets = codec().convert_at(&bytes, &path, &opts).unwrap();
     let Asset::Scene(scene) = &assets[1].asset else { panic!("a scene") };
-    for name in ["ground", "water", "walkability"] {
+    for name in ["ground", "water"] {
         assert_eq!(root(scene, name).children.len(), 1, "{name}");
     }
+    assert_eq!(assets.len(), 2, "no overlay by default");
+    assert!(!scene.nodes.iter().any(|n| n.name == "walkability"));
     let placed = &root(scene, "models").children;
     assert_eq!(placed.len(), 3);
     assert!(!scene.nodes[placed[0]].children.is_empty() && !scene.nodes[placed[1]].children.is_empty());
@@ -540,4 +551,45 @@ fn the_sample_map_converts_with_its_ground_water_models_and_overlay() {
     for r in reports {
         assert_eq!((r.errors, r.warnings), (0, 0), "{r:?}");
     }
+}
+
+/// `--option ro-rsw.walkability`: `scene` adds the root `walkability` (one quad per GAT cell at its
+/// corner heights), `file` gives the overlay as a scene of its own named `walkability`, `off` (the
+/// default) neither; another value is refused.
+#[test]
+fn the_walkability_overlay_goes_where_the_option_says() {
+    let samples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/ragnarok");
+    let path = samples.join("map.rsw");
+    let bytes = std::fs::read(&path).unwrap();
+    let gat = relic::ragnarok::gat::Gat::read(&std::fs::read(samples.join("map.gat")).unwrap()).unwrap();
+    let with = |value: &str| {
+        let opts =
+            ConvertOptions { settings: vec![("ro-rsw.walkability".into(), value.into())], ..ConvertOptions::default() };
+        codec().convert_at(&bytes, &path, &opts)
+    };
+    let overlay_of = |scene: &Scene| {
+        let holder = &scene.nodes[root(scene, "walkability").children[0]];
+        let mesh = &scene.meshes[holder.mesh.unwrap()];
+        assert_eq!(mesh.name, "walkability");
+        mesh.primitives[0].positions.len()
+    };
+    let assets = with("scene").unwrap();
+    assert_eq!(assets.len(), 2);
+    let Asset::Scene(scene) = &assets[1].asset else { panic!("a scene") };
+    assert_eq!(scene.roots.len(), 7);
+    assert_eq!(overlay_of(scene), 4 * gat.cells.len());
+
+    let assets = with("FILE").unwrap();
+    assert_eq!(assets.len(), 3);
+    let Asset::Scene(map) = &assets[1].asset else { panic!("a scene") };
+    assert!(!map.nodes.iter().any(|n| n.name == "walkability"));
+    assert_eq!(assets[2].name.as_deref(), Some("walkability"));
+    let Asset::Scene(own) = &assets[2].asset else { panic!("a scene") };
+    assert_eq!((own.roots.len(), own.meshes.len(), own.materials.len()), (1, 1, 1));
+    assert_eq!(overlay_of(own), 4 * gat.cells.len());
+    assert!(own.materials[0].unlit && own.materials[0].alpha_blend);
+
+    assert_eq!(with("off").unwrap().len(), 2);
+    let refused = with("both").unwrap_err().to_string();
+    assert!(refused.contains("ro-rsw.walkability=both") && refused.contains("scene"), "{refused}");
 }

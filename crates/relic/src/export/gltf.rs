@@ -263,10 +263,15 @@ fn build(scene: &Scene) -> Result<(Value, Vec<u8>)> {
     let mut b = Builder { bin: Vec::with_capacity(buffer_size(scene, &pngs)), ..Default::default() };
     let mut used: Vec<&'static str> = Vec::new();
 
+    // glTF forbids a mesh without primitives and an accessor of no elements (the validator's
+    // EMPTY_ENTITY): a primitive without vertices is left out, and so is a mesh left without primitives,
+    // the nodes that held it keeping their place without a mesh. `mesh_index` maps the scene's meshes to
+    // the written ones.
     let mut meshes = Vec::with_capacity(scene.meshes.len());
+    let mut mesh_index: Vec<Option<usize>> = Vec::with_capacity(scene.meshes.len());
     for mesh in &scene.meshes {
         let mut prims = Vec::new();
-        for p in &mesh.primitives {
+        for p in mesh.primitives.iter().filter(|p| !p.positions.is_empty()) {
             check_primitive(&mesh.name, p)?;
             let mut attrs = Map::new();
             attrs.insert("POSITION".into(), json!(b.floats(&p.positions, Some(ARRAY_BUFFER), true)));
@@ -307,6 +312,11 @@ fn build(scene: &Scene) -> Result<(Value, Vec<u8>)> {
             }
             prims.push(prim);
         }
+        if prims.is_empty() {
+            mesh_index.push(None);
+            continue;
+        }
+        mesh_index.push(Some(meshes.len()));
         let mut m = json!({"name": mesh.name});
         m["primitives"] = Value::Array(prims);
         let mut extras = mesh.extras.clone();
@@ -362,10 +372,12 @@ fn build(scene: &Scene) -> Result<(Value, Vec<u8>)> {
         if !n.children.is_empty() {
             target.insert("children".into(), json!(n.children));
         }
-        if let Some(m) = n.mesh {
+        let mesh = n.mesh.and_then(|m| mesh_index.get(m).copied().flatten());
+        if let Some(m) = mesh {
             target.insert("mesh".into(), json!(m));
         }
-        if let Some(s) = n.skin {
+        // A skin needs the mesh it deforms.
+        if let Some(s) = n.skin.filter(|_| mesh.is_some()) {
             target.insert("skin".into(), json!(s));
         }
         if let Some(l) = n.light {
@@ -688,6 +700,41 @@ mod tests {
         let (_, bin) = build(&scene).unwrap();
         assert!(bin.len() <= buffer_size(&scene, &pngs), "{} > {}", bin.len(), buffer_size(&scene, &pngs));
         assert_eq!(bin.capacity(), buffer_size(&scene, &pngs), "the buffer grew");
+    }
+
+    /// A mesh without primitives, or whose primitives have no vertices, is not written (glTF forbids an
+    /// empty `primitives` list and an accessor of no elements): its nodes keep their place without a
+    /// mesh (and without the skin that would need it), and the meshes after it are renumbered.
+    #[test]
+    fn empty_meshes_are_left_out_and_the_rest_renumbered() {
+        use crate::asset::*;
+        let triangle = Primitive {
+            positions: vec![[0.0; 3], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]],
+            indices: vec![0, 1, 2],
+            ..Default::default()
+        };
+        let mesh =
+            |name: &str, primitives: Vec<Primitive>| Mesh { name: name.into(), primitives, ..Default::default() };
+        let node = |mesh: usize| Node { name: format!("n{mesh}"), mesh: Some(mesh), ..Default::default() };
+        let scene = Scene {
+            nodes: vec![node(0), node(1), Node { skin: Some(0), ..node(2) }, node(3)],
+            roots: vec![0, 1, 2, 3],
+            meshes: vec![
+                mesh("none", vec![]),
+                mesh("a", vec![triangle.clone()]),
+                mesh("no vertices", vec![Primitive::default()]),
+                mesh("b", vec![Primitive::default(), triangle]),
+            ],
+            skins: vec![Skin { joints: vec![0], inverse_bind_matrices: vec![IDENTITY] }],
+            ..Default::default()
+        };
+        let (doc, _) = build(&scene).unwrap();
+        let names: Vec<&str> = doc["meshes"].as_array().unwrap().iter().map(|m| m["name"].as_str().unwrap()).collect();
+        assert_eq!(names, ["a", "b"]);
+        assert_eq!(doc["meshes"][1]["primitives"].as_array().unwrap().len(), 1);
+        let meshes: Vec<Option<u64>> = (0..4).map(|i| doc["nodes"][i]["mesh"].as_u64()).collect();
+        assert_eq!(meshes, [None, Some(0), None, Some(1)]);
+        assert!(doc["nodes"][2].get("skin").is_none());
     }
 
     #[test]

@@ -445,6 +445,10 @@ impl Tree {
             options.folder_files = Some(Arc::new(lookup(false)));
             options.archive_files = Some(Arc::new(lookup(true)));
         }
+        // A map's walkability overlay is one of its layers here (a toggle, off at first), not left out as
+        // `relic convert` leaves it by default.
+        let overlay = crate::ragnarok::rsw::scene::WALKABILITY_OPTION;
+        options.settings.push((overlay.to_string(), "scene".to_string()));
         let (bytes, size, format) = match opened {
             Opened::Bytes(bytes) => {
                 let format = registry::sniff(&bytes, &name).map(|(f, _)| f);

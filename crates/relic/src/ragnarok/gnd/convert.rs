@@ -100,9 +100,9 @@ pub fn heightmap(gnd: &Gnd) -> Option<Image> {
 }
 
 /// Estimated bytes of the ground scene: at most three quads a cube and one water quad, each 4 vertices of
-/// position, uv and colour (36 bytes) and 6 indices.
+/// position, uv, colour and normal (48 bytes) and 6 indices.
 fn scene_bytes(gnd: &Gnd) -> u64 {
-    (gnd.cubes.len() as u64).saturating_mul(4 * (4 * 36 + 24))
+    (gnd.cubes.len() as u64).saturating_mul(4 * (4 * 48 + 24))
 }
 
 /// The conversion of a lone `.gnd` (`path` when it is a file on disk, for its client folder's textures).

@@ -105,8 +105,10 @@ pub static FORMAT: Format = Format {
             byte. Converted with its .gnd (and .gat) beside it or in the same GRF: one glTF of the ground, \
             the water, every RSM model placed (models shared between placements; found in data\\model\\ \
             of the same GRF or client folder, then --models, then --textures), lights as \
-            KHR_lights_punctual, sounds and effects as empty nodes with extras, and the walkability overlay; \
-            root nodes ground, water, models, lights, sounds, effects, walkability.",
+            KHR_lights_punctual (photometric: the sun pi x 683 lux per unit of diffuse, points \
+            268.2 cd x range squared), sounds and effects as empty nodes with extras; root nodes ground, water, \
+            models, lights, sounds, effects. The walkability overlay only with --option \
+            ro-rsw.walkability=scene (a root node walkability) or =file (its own walkability.glb).",
     codec: &RswCodec,
 };
 
@@ -130,6 +132,10 @@ impl Codec for RswCodec {
         write(&rsw)
     }
 
+    fn options(&self) -> &'static [crate::registry::FormatOption] {
+        &[crate::registry::FormatOption { key: scene::WALKABILITY_OPTION, values: &["off", "scene", "file"] }]
+    }
+
     fn convert(&self, data: &[u8], opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
         convert(data, None, opts)
     }
@@ -147,8 +153,11 @@ fn convert(data: &[u8], path: Option<&std::path::Path>, opts: &ConvertOptions) -
         name: Some(NamedAsset::BESIDE.into()),
         asset: Asset::Document(Document { value, tables: vec![] }),
     }];
-    if let Some(scene) = scene::convert_map(&rsw, data.len() as u64, path, opts)? {
-        out.push(NamedAsset { name: Some(NamedAsset::BESIDE.into()), asset: Asset::Scene(scene) });
+    if let Some(scenes) = scene::convert_map(&rsw, data.len() as u64, path, opts)? {
+        out.push(NamedAsset { name: Some(NamedAsset::BESIDE.into()), asset: Asset::Scene(scenes.map) });
+        if let Some(overlay) = scenes.walkability {
+            out.push(NamedAsset { name: Some("walkability".into()), asset: Asset::Scene(overlay) });
+        }
     }
     Ok(out)
 }

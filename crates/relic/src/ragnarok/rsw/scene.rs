@@ -1,5 +1,11 @@
 //! A map (RSW with its GND and GAT) as one glTF scene, its root nodes named `ground`, `water`, `models`,
-//! `lights`, `sounds`, `effects` and `walkability` (the viewer toggles them by name).
+//! `lights`, `sounds` and `effects`, and `walkability` when asked (the viewer toggles them by name).
+//!
+//! The walkability overlay (the GAT) is left out by default: it covers the ground, so a render of the map
+//! in Blender would be the overlay's colours. `--option ro-rsw.walkability=scene` puts it into the map's
+//! scene as the root `walkability` (what `relic view` does, to toggle it), `=file` writes it as its own
+//! glTF (`<map>.rsw/walkability.glb`, in the map's frame: imported over the map it lies on the ground),
+//! `=off` (the default) writes none; `relic convert x.gat` gives its PNG either way.
 //!
 //! Frame: [`crate::ragnarok::world`] (RSW positions and GND heights in one Y-down frame centred on the
 //! map, to glTF by a half turn about X, file units). The ground and its water come from
@@ -28,11 +34,29 @@
 //! BrowEdit3 places them with `S(1,−1,1)` alone; roBrowser's lift (see [`crate::ragnarok::world`]) is not
 //! applied (unsettled: no 2.2+ map with its models was at hand to compare).
 //!
-//! Lights: point lights (`KHR_lights_punctual`) at their place, colour as stored (scaled into 0..1, the
-//! excess into the intensity), range as stored (world units); the sun a directional light from
-//! longitude and latitude as BrowEdit3 turns them (`(0,1,0)·Rx(−latitude)·Ry(longitude)` points at the
-//! sun), ambient and diffuse colours and shadow opacity in the scene's extras. Sounds and effects are
-//! empty nodes at their place with their fields in `extras`.
+//! Lights: point lights (`KHR_lights_punctual`) at their place, range as stored (world units); the sun a
+//! directional light from longitude and latitude as BrowEdit3 turns them (`(0,1,0)·Rx(−latitude)·
+//! Ry(longitude)` points at the sun), ambient and diffuse colours and shadow opacity in the scene's extras
+//! (glTF has no ambient light). Colours are scaled into 0..1, the excess (the largest component, when
+//! over 1) multiplying the intensity. Intensities are photometric, as `KHR_lights_punctual` asks (lux for
+//! the sun, candela for points), chosen so that a renderer that shows scene-linear radiance as it is
+//! (Blender's "Standard" view) lights the map as the client does. A white Lambertian surface under an
+//! illuminance `E` has radiance `E / π` per watt-equivalent, with 683 lm/W (Blender's importer: sun
+//! W/m² = lux / 683, point W = cd × 4π / 683, so a point of `I` cd lights a surface `d` away with
+//! `I / (683 d²)` W/m²):
+//!
+//! - **Sun**: the client draws `texture × diffuse × cos θ` (roBrowser's ground shader), so `E = π × 683 ×
+//!   diffuse` = [`SUN_LUX`] (2146 lux, π ≈ 3.14 W/m² in Blender) times the diffuse's scale: a surface
+//!   facing the sun shows its texture times the diffuse colour.
+//! - **Points**: the editors bake a light into the lightmaps fading to nothing at its range; relic gives
+//!   a white surface at half the range, facing the light, half the light's colour: `I = π × 683 × ½ ×
+//!   (range / 2)²` = [`POINT_CANDELA_PER_RANGE_SQUARED`] (268.2) × range² candela times the colour's scale
+//!   (a light of range 40 and colour 1: 429,000 cd, 7,900 W in Blender); a range that is not positive
+//!   gives 0. The ground's lightmaps already hold these lights (see [`crate::ragnarok::gnd::scene`]), so
+//!   a renderer that draws both lights the ground around a lamp twice; the placed models have no lightmap
+//!   and need them.
+//!
+//! Sounds and effects are empty nodes at their place with their fields in `extras`.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -47,8 +71,53 @@ use crate::asset::{Light, LightKind, Material, Mesh, Node, Primitive, Scene, Tra
 use crate::error::Result;
 use crate::registry::{ConvertOptions, FileLookup};
 
-/// Root node names, in the order they are written.
+/// Root node names, in the order they are written (`walkability` only when the overlay is in the scene).
 pub const ROOTS: [&str; 7] = ["ground", "water", "models", "lights", "sounds", "effects", "walkability"];
+
+/// `--option ro-rsw.walkability=off|scene|file`: where the walkability overlay goes (see the module doc).
+pub const WALKABILITY_OPTION: &str = "ro-rsw.walkability";
+
+/// Lumens per watt: how glTF importers (Blender's) turn photometric units into radiometric ones.
+pub const LUMENS_PER_WATT: f32 = 683.0;
+/// The sun's illuminance (lux) per unit of the RSW diffuse colour (see the module doc): `π × 683`.
+pub const SUN_LUX: f32 = std::f32::consts::PI * LUMENS_PER_WATT;
+/// A point light's intensity (candela) per squared unit of its range and unit of colour (see the
+/// module doc): `π × 683 / 8`.
+pub const POINT_CANDELA_PER_RANGE_SQUARED: f32 = std::f32::consts::PI * LUMENS_PER_WATT / 8.0;
+
+/// Where the walkability overlay goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Walkability {
+    /// Not written (the default).
+    #[default]
+    Off,
+    /// The root `walkability` of the map's scene.
+    Scene,
+    /// A glTF of its own.
+    File,
+}
+
+impl Walkability {
+    /// The choice of `--option ro-rsw.walkability` (off when absent).
+    pub fn from_options(opts: &ConvertOptions) -> Result<Walkability> {
+        match opts.setting(WALKABILITY_OPTION).map(str::to_ascii_lowercase).as_deref() {
+            None | Some("off") => Ok(Walkability::Off),
+            Some("scene") => Ok(Walkability::Scene),
+            Some("file") => Ok(Walkability::File),
+            Some(other) => Err(crate::error::Error::Refused(format!(
+                "{WALKABILITY_OPTION}={other}: the walkability overlay is off, scene (in the map's glTF) or file \
+                 (a glTF of its own)"
+            ))),
+        }
+    }
+}
+
+/// The scenes of a map: the map, and the walkability overlay when it is asked as a file of its own.
+#[derive(Debug, Clone)]
+pub struct MapScenes {
+    pub map: Scene,
+    pub walkability: Option<Scene>,
+}
 
 /// Missing model files named in the note (the rest are counted).
 const MISSING_LISTED: usize = 8;
@@ -240,16 +309,18 @@ struct Template {
 
 /// The map's scene. Always written (a missing ground or model is a note): the objects stand where the RSW
 /// puts them, around the origin when the ground is missing.
-pub fn convert_map(rsw: &Rsw, input_len: u64, path: Option<&Path>, opts: &ConvertOptions) -> Result<Option<Scene>> {
+pub fn convert_map(rsw: &Rsw, input_len: u64, path: Option<&Path>, opts: &ConvertOptions) -> Result<Option<MapScenes>> {
+    let overlay = Walkability::from_options(opts)?;
     let sources = Sources::new(path, opts)?;
     let map_name =
         path.and_then(|p| p.file_name()).map(|n| n.to_string_lossy().into_owned()).or_else(|| opts.entry_name.clone());
     let mut input_len = input_len;
     let mut scene = Scene::default();
-    for name in ROOTS {
+    for name in ROOTS.into_iter().filter(|&n| n != "walkability" || overlay == Walkability::Scene) {
         scene.roots.push(scene.nodes.len());
         scene.nodes.push(Node { name: name.into(), ..Default::default() });
     }
+    let mut walkability_scene = None;
     let root = |name: &str| ROOTS.iter().position(|r| *r == name).unwrap_or(0);
 
     // The ground and its water.
@@ -285,22 +356,32 @@ pub fn convert_map(rsw: &Rsw, input_len: u64, path: Option<&Path>, opts: &Conver
         )),
     }
 
-    // The walkability overlay.
+    // The walkability overlay, when asked.
     let gat_name = companion(rsw.gat_file.as_ref(), map_name.as_deref(), "gat");
-    match gat_name.as_deref().and_then(|n| sources.map_file(n, opts)) {
+    match gat_name.as_deref().and_then(|n| sources.map_file(n, opts)).filter(|_| overlay != Walkability::Off) {
         Some(bytes) => {
             input_len += bytes.len() as u64;
             match crate::ragnarok::gat::Gat::read(&bytes) {
                 Ok(gat) => {
                     crate::limits::check_expansion(FORMAT_ID, "walkability", gat.cells.len() as u64 * 136, input_len)?;
-                    let node = walkability(&mut scene, &gat);
-                    let n = scene.nodes.len();
-                    scene.nodes.push(node);
-                    scene.nodes[root("walkability")].children.push(n);
+                    if overlay == Walkability::Scene {
+                        let node = walkability(&mut scene, &gat);
+                        let n = scene.nodes.len();
+                        scene.nodes.push(node);
+                        scene.nodes[root("walkability")].children.push(n);
+                    } else {
+                        let mut own = Scene::default();
+                        let node = walkability(&mut own, &gat);
+                        own.nodes.push(Node { name: "walkability".into(), children: vec![1], ..Default::default() });
+                        own.nodes.push(node);
+                        own.roots.push(0);
+                        walkability_scene = Some(own);
+                    }
                 }
                 Err(e) => opts.fail(format!("{FORMAT_ID}: altitude `{}`: {e}", gat_name.as_deref().unwrap_or(""))),
             }
         }
+        None if overlay == Walkability::Off => {}
         None => opts.note(format!(
             "{FORMAT_ID}: altitude file `{}` not found beside the map: no walkability overlay",
             gat_name.as_deref().unwrap_or("?")
@@ -426,7 +507,7 @@ pub fn convert_map(rsw: &Rsw, input_len: u64, path: Option<&Path>, opts: &Conver
         sun(&mut scene, light, root("lights"));
     }
     crate::limits::check_expansion(FORMAT_ID, "map scene", scene.approximate_bytes(), input_len)?;
-    Ok(Some(scene))
+    Ok(Some(MapScenes { map: scene, walkability: walkability_scene }))
 }
 
 /// Converts one model file and appends its meshes, materials and textures to the map.
@@ -480,14 +561,17 @@ fn color_and_intensity(color: [f32; 3]) -> ([f32; 3], f32) {
     }
 }
 
+/// A point light in candela (see the module doc): its colour's scale × 268.2 × range².
 fn point_light(l: &LightSource) -> Light {
-    let (color, intensity) = color_and_intensity(l.color);
+    let (color, scale) = color_and_intensity(l.color);
+    let range = (l.range.is_finite() && l.range > 0.0).then_some(l.range);
+    let intensity = range.map_or(0.0, |r| scale * POINT_CANDELA_PER_RANGE_SQUARED * r * r);
     Light {
         name: l.name.text.clone(),
         kind: LightKind::Point,
         color,
-        intensity,
-        range: (l.range.is_finite() && l.range > 0.0).then_some(l.range),
+        intensity: if intensity.is_finite() { intensity } else { 0.0 },
+        range,
         extras: serde_json::Value::Null,
     }
 }
@@ -501,12 +585,12 @@ fn sun(scene: &mut Scene, light: &super::types::Light, parent: usize) {
     let w = Vec3::from(AXES);
     let towards = (to_sun * browedit_to_world * w).normalize_or(Vec3::Y);
     let rotation = Quat::from_rotation_arc(Vec3::NEG_Z, -towards);
-    let (color, intensity) = color_and_intensity(light.diffuse);
+    let (color, scale) = color_and_intensity(light.diffuse);
     scene.lights.push(Light {
         name: "sun".into(),
         kind: LightKind::Directional,
         color,
-        intensity,
+        intensity: scale * SUN_LUX,
         range: None,
         extras: json!({"longitude": light.longitude, "latitude": light.latitude}),
     });
