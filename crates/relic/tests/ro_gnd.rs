@@ -545,10 +545,12 @@ fn ground_normals_are_smooth_where_the_ground_is_continuous() {
     let near = |a: [f32; 3], b: [f32; 3]| a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-6);
     let (r5, r2) = (5f32.sqrt(), 2f32.sqrt());
     for (p, normal) in &n {
-        let want = match p[0] {
-            x if x == -10.0 => [0.0, 1.0, 0.0],
-            x if x == 0.0 => [-1.0 / r5, 2.0 / r5, 0.0],
-            _ => [-1.0 / r2, 1.0 / r2, 0.0],
+        let want = if p[0] == -10.0 {
+            [0.0, 1.0, 0.0]
+        } else if p[0] == 0.0 {
+            [-1.0 / r5, 2.0 / r5, 0.0]
+        } else {
+            [-1.0 / r2, 1.0 / r2, 0.0]
         };
         assert!(near(*normal, want), "{p:?}: {normal:?} vs {want:?}");
     }
