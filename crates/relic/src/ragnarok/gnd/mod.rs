@@ -24,7 +24,8 @@
 //!
 //! The conversion ([`scene`], [`convert`]): the ground as glTF through [`crate::ragnarok::world`]
 //! (Y-up, file units, map centre at the origin), textures looked up as RSM textures are
-//! ([`crate::ragnarok::rsm::textures`]), lightmap shadows and tile colours baked into `COLOR_0`; a 16-bit
+//! ([`crate::ragnarok::rsm::textures`]), lightmap shadows, tile colours and the lightmaps' additive
+//! colours baked into `COLOR_0`, smooth normals; a 16-bit
 //! height map; the JSON document.
 //!
 //! ```
@@ -106,8 +107,8 @@ pub static FORMAT: Format = Format {
             wrong); lightmaps count × w × h × cells × 4 bytes; surface ids before 1.7 as the file size says \
             (i32, 4 × i16 or 3 × i16). JSON: cubes and surfaces as compact arrays, lightmaps base64; packs \
             back byte for byte. Convert: ground.view.glb (Y-up, file units, map centre at the origin; walls \
-            as roBrowser/BrowEdit3 draw them; lightmap shadow × tile colour baked into COLOR_0, the \
-            additive colour map dropped; water 1.8+ as an alpha-blended mesh), heightmap.view.png (16-bit, \
+            as roBrowser/BrowEdit3 draw them; lightmap shadow × tile colour + the additive colour map \
+            baked into COLOR_0; smooth normals; water 1.8+ as an alpha-blended mesh), heightmap.view.png (16-bit, \
             one pixel per cell, higher is brighter), and the JSON document. Textures from the same GRF, the \
             client folder's data/texture, then --textures.",
     codec: &GndCodec,
