@@ -40,10 +40,10 @@
 //! (glTF has no ambient light). Colours are scaled into 0..1, the excess (the largest component, when
 //! over 1) multiplying the intensity. Intensities are photometric, as `KHR_lights_punctual` asks (lux for
 //! the sun, candela for points), chosen so that a renderer that shows scene-linear radiance as it is
-//! (Blender's "Standard" view) lights the map as the client does. A white Lambertian surface under an
-//! illuminance `E` has radiance `E / π` per watt-equivalent, with 683 lm/W (Blender's importer: sun
-//! W/m² = lux / 683, point W = cd × 4π / 683, so a point of `I` cd lights a surface `d` away with
-//! `I / (683 d²)` W/m²):
+//! (Blender's "Standard" view) lights the map as the client does. Blender's importer turns them into
+//! watts at 683 lm/W (sun W/m² = lux / 683; point W = cd × 4π / 683, so a point of `I` cd lights a
+//! surface `d` away, facing it, with `I / (683 d²)` W/m²), and a white diffuse (Lambertian) surface lit
+//! with `E` W/m² shows the value `E / π`: `E = π` W/m² shows it at full brightness.
 //!
 //! - **Sun**: the client draws `texture × diffuse × cos θ` (roBrowser's ground shader), so `E = π × 683 ×
 //!   diffuse` = [`SUN_LUX`] (2146 lux, π ≈ 3.14 W/m² in Blender) times the diffuse's scale: a surface
