@@ -338,3 +338,50 @@ fn palette_and_models_change_the_preview_as_they_change_convert() {
         );
     }
 }
+
+/// The browser's viewer (a `Viewer` over the files opened, no disk behind them) finds the GRF beside a model
+/// among those files as the server finds it on disk: the same GLB, its textures embedded, no warning.
+#[test]
+fn the_browser_finds_the_grf_beside_a_model_among_the_files_opened() {
+    use relic::source::{MemorySlices, RandomRead};
+    use std::sync::Arc;
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("opened");
+    std::fs::create_dir_all(root.join("beside")).unwrap();
+    std::fs::copy(Path::new(SAMPLES).join("ragnarok/pyramid.rsm"), root.join("beside/pyramid.rsm")).unwrap();
+    let grf = relic::ragnarok::grf::write_archive_bytes(
+        vec![relic::ragnarok::grf::PackInput {
+            name: relic::ragnarok::grf::write::encode_name("data\\texture\\stone.bmp").unwrap(),
+            source: relic::ragnarok::grf::PackSource::Bytes(solid_bmp([255, 140, 0])),
+        }],
+        0x200,
+    )
+    .unwrap();
+    std::fs::write(root.join("beside/textures.grf"), grf).unwrap();
+    let mut models = vec![("beside/pyramid.rsm", 1)];
+    if let Some(corpus) = corpus() {
+        for name in ["goldberg_s_01.rsm2", "goldberg_textures.grf"] {
+            std::fs::copy(corpus.join(name), root.join("beside").join(name)).unwrap();
+        }
+        models.push(("beside/goldberg_s_01.rsm2", 4));
+    }
+    let files = relic::testing::files_under(&root)
+        .into_iter()
+        .map(|(rel, bytes)| {
+            let version = bytes.len().to_string();
+            (rel, Arc::new(MemorySlices::new(bytes)) as Arc<dyn RandomRead>, version)
+        })
+        .collect();
+    let set = relic::view::volume::FileSet::new("opened", files).unwrap();
+    let offline = relic::view::Viewer::new(Arc::new(set), 64 << 20);
+    let server = serve(&root, ViewOptions::default()).unwrap();
+    for (model, images) in models {
+        let answer = offline.get(&format!("/api/preview?path={}", encode(model)));
+        assert_eq!(answer.status, 200, "{model}");
+        let p: serde_json::Value = serde_json::from_slice(&answer.into_bytes().unwrap()).unwrap();
+        assert_eq!(warnings(&p), Vec::<String>::new(), "{model}: {p}");
+        let glb = offline.get(p["assets"][0]["url"].as_str().unwrap()).into_bytes().unwrap();
+        assert_eq!(glb_images(&glb).1.len(), images, "{model}");
+        assert_eq!(glb, viewed_glb(server.addr(), model).1, "{model}: the browser's GLB is the server's");
+    }
+}

@@ -8,7 +8,8 @@
 //!    (any case), then its `texture` folder (`X/data/model/a.rsm` finds `X/data/texture/…`);
 //! 3. for a model file on disk, the archives lying beside it (`*.grf`, `*.gpf` in its folder, by name): a model
 //!    kept with its textures' GRF (`goldberg_s_01.rsm2` beside `goldberg_textures.grf`) is textured with no
-//!    option, by `relic convert` and `relic view` alike; an archive that does not read is passed over;
+//!    option, by `relic convert` and `relic view` alike, and in the browser among the files opened (those
+//!    read whole there); an archive that does not read is passed over;
 //! 4. `--textures`: a folder (holding `data/texture/`, `texture/` or the paths themselves) or a GRF.
 //!
 //! Images are decoded by [`crate::ragnarok::texture`] (BMP magenta keyed transparent, TGA alpha as
@@ -295,10 +296,16 @@ impl TextureSources {
         if let Some(dir) = path.and_then(client_texture_folder) {
             places.push(Place::ClientFolder(dir));
         }
-        if let Some(model) = path.filter(|_| with_beside) {
-            // An archive beside it that is also `--textures` is looked in once, as `--textures`.
-            let given = opts.textures.as_deref().and_then(|t| std::fs::canonicalize(t).ok());
-            places.extend(archives_beside(model, given.as_deref()).into_iter().map(Place::Beside));
+        match (path, &opts.folder_files) {
+            (Some(model), _) if with_beside => {
+                // An archive beside it that is also `--textures` is looked in once, as `--textures`.
+                let given = opts.textures.as_deref().and_then(|t| std::fs::canonicalize(t).ok());
+                places.extend(archives_beside(model, given.as_deref()).into_iter().map(Place::Beside));
+            }
+            (None, Some(folder)) if with_beside => {
+                places.extend(archives_among(folder.as_ref()).into_iter().map(Place::Beside))
+            }
+            _ => {}
         }
         if let Some(t) = &opts.textures {
             places.push(open_place(t)?);
@@ -366,6 +373,34 @@ fn archives_beside(model: &Path, but: Option<&Path>) -> Vec<Arc<dyn FileLookup>>
         .collect();
     found.sort();
     found.into_iter().filter_map(|p| open_archive(&p, "beside the model").ok()).collect()
+}
+
+/// The archives among the files of a model's folder that is not on disk (the browser viewer's files opened:
+/// [`ConvertOptions::folder_files`]), as [`archives_beside`] finds them on disk. Each is read whole, so only
+/// those its lookup gives whole (not an archive read in slices, 64 MiB and more) are looked in.
+fn archives_among(folder: &dyn FileLookup) -> Vec<Arc<dyn FileLookup>> {
+    let mut names: Vec<String> = folder
+        .names()
+        .into_iter()
+        .filter(|n| {
+            let ext = n.rsplit_once('.').map_or("", |(_, e)| e);
+            ext.eq_ignore_ascii_case("grf") || ext.eq_ignore_ascii_case("gpf")
+        })
+        .collect();
+    names.sort();
+    let mut out: Vec<Arc<dyn FileLookup>> = Vec::new();
+    for name in names {
+        let Some(bytes) = folder.read(&name) else { continue };
+        let source = Source::Owned(bytes);
+        let Some(format) = crate::registry::sniff(&source, &name).map(|(f, _)| f).filter(|f| f.is_archive()) else {
+            continue;
+        };
+        if !matches!(format.codec.entries(&source, &name), Some(Ok(_))) {
+            continue;
+        }
+        out.push(Arc::new(ArchiveFiles::whole(Arc::new(source), format, name)));
+    }
+    out
 }
 
 /// `--textures` opened once per run: converting the models of an archive asks for it once per model, and
