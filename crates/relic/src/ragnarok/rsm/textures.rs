@@ -338,7 +338,12 @@ impl TextureSources {
                     with the game's folder or GRF"
                 .into();
         }
-        self.places.iter().map(Place::describe).collect::<Vec<_>>().join(", ")
+        let places = self.places.iter().map(Place::describe).collect::<Vec<_>>().join(", ");
+        // Only archives that happen to lie beside it: the model is still in no archive and no client folder.
+        if self.places.iter().all(|p| matches!(p, Place::Beside(_))) {
+            return format!("{places}; the model is in no archive and no client folder: give --textures with the game's folder or GRF");
+        }
+        places
     }
 
     /// The note for a texture not found.
