@@ -341,7 +341,10 @@ impl TextureSources {
         let places = self.places.iter().map(Place::describe).collect::<Vec<_>>().join(", ");
         // Only archives that happen to lie beside it: the model is still in no archive and no client folder.
         if self.places.iter().all(|p| matches!(p, Place::Beside(_))) {
-            return format!("{places}; the model is in no archive and no client folder: give --textures with the game's folder or GRF");
+            return format!(
+                "{places}; the model is in no archive and no client folder: give --textures with the game's \
+                 folder or GRF"
+            );
         }
         places
     }
