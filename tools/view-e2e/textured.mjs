@@ -1,18 +1,18 @@
 // Issue 24's browser proof: Ragnarok models are drawn with their textures, found as the client finds
 // them. Run by crates/relic-cli/tests/view_e2e.rs:
 //
-//   node tools/view-e2e/textured.mjs URL OUT_DIR [GOLDBERG_PATH]
+//   node tools/view-e2e/textured.mjs URL OUT_DIR [GOLDBERG_PATH…]
 //
 // URL is a `relic view` of the test's folder: `client/data/model/pyramid.rsm` with its texture (a plain
 // orange BMP) in `client/data/texture/`, `textured.grf` holding both under `data\`, and `bare.grf` holding
 // the model alone. Each textured model's canvas is read back: most of the model's pixels must carry the
 // texture's orange (a lit untextured or black model has none); the bare one says which texture it lacks.
-// With GOLDBERG_PATH (a real 2.3 model in a GRF with its textures, from the corpus) that model's pixels
-// must be far from black, with no warning.
+// With GOLDBERG_PATHs (a real 2.3 model from the corpus: in a GRF with its textures, and beside the GRF of
+// its textures, issue 39) each model's pixels must be far from black and detailed, with no warning.
 
 import { args, start } from './lib.mjs';
 
-const { url, outDir, rest: [goldberg] } = args('node textured.mjs URL OUT_DIR [GOLDBERG_PATH]');
+const { url, outDir, rest: goldbergs } = args('node textured.mjs URL OUT_DIR [GOLDBERG_PATH…]');
 const { page, sel, pass, expect, shot, open, drawn, finish } = await start(outDir);
 const ORANGE = { red: 120, redOverGreen: 30, greenOverBlue: 20 };
 
@@ -54,17 +54,17 @@ try {
   expect(bare.model > 0 && bare.textured < bare.model * 0.05, `it is drawn untextured (${bare.textured} orange pixels)`);
   await shot('untextured-warning');
 
-  if (goldberg) {
+  for (const goldberg of goldbergs) {
     await open(goldberg, 'model');
     await settle();
     const px = await drawn();
-    await shot('goldberg');
+    await shot(`goldberg-${goldbergs.indexOf(goldberg)}`);
     expect(px.model > px.pixels * 0.02, `goldberg covers ${px.model} of ${px.pixels} pixels`);
     expect(px.black < px.model * 0.2 && px.brightness > 40,
       `goldberg is not black: ${px.black} of its ${px.model} pixels near black, mean brightness ${px.brightness.toFixed(1)}`);
     expect(px.colours > 50, `goldberg shows its textures' detail (${px.colours} colours)`);
     const missing = await warnings();
-    expect(missing.length === 0, `goldberg finds every texture in its GRF (${missing.join('; ')})`);
+    expect(missing.length === 0, `${goldberg} finds every texture (${missing.join('; ')})`);
   }
 } catch (e) {
   await finish(e);

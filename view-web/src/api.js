@@ -111,6 +111,27 @@ export async function sourceOf(url, { signal, cache, cleanup }) {
   return cache.get(url);
 }
 
+/**
+ * Requests of which only the last one counts (a picker changed again before the first answer came, in the
+ * same instant or later): each call aborts the one before and gives `{signal, stale}`, the signal of this
+ * one (aborted too with `parent`, the pane's) and `stale()`, true once a later call was made, so that what a
+ * superseded request gets (an answer, a picture that did not decode because its `src` changed) is dropped
+ * and the last choice wins.
+ */
+export function lastWins(parent) {
+  let seq = 0;
+  let controller = null;
+  return () => {
+    controller?.abort();
+    const mine = new AbortController();
+    controller = mine;
+    parent?.addEventListener('abort', () => mine.abort(), { once: true });
+    if (parent?.aborted) mine.abort();
+    const turn = ++seq;
+    return { signal: mine.signal, stale: () => turn !== seq };
+  };
+}
+
 /** Saves bytes as a file named `name` (an `a[download]` of a blob URL, revoked by `cleanup`). */
 export function saveBytes(body, name, type, cleanup) {
   const url = URL.createObjectURL(new Blob([body], { type: type || 'application/octet-stream' }));

@@ -88,6 +88,20 @@ impl LimitArgs {
     }
 }
 
+/// Where conversions look beyond the files beside each input: the same flags for `convert` and `view`.
+#[derive(clap::Args, Debug, Clone)]
+struct LookupArgs {
+    /// Where models find their textures: a folder or an archive (e.g. a GRF)
+    #[arg(long, value_name = "DIR_OR_ARCHIVE")]
+    textures: Option<PathBuf>,
+    /// Where maps find their models: a folder or an archive (e.g. a GRF); a Ragnarok map looks in its own GRF or client folder first
+    #[arg(long, value_name = "DIR_OR_ARCHIVE")]
+    models: Option<PathBuf>,
+    /// The palette for indexed images: PALS, JASC-PAL, RIFF PAL, raw 768-byte RGB or 1024-byte RGBX (Ragnarok `.pal`)
+    #[arg(long, value_name = "FILE")]
+    palette: Option<PathBuf>,
+}
+
 /// Options that spread a batch over machines (`convert`, `extract`, `check`).
 #[derive(clap::Args, Debug, Clone)]
 struct Batch {
@@ -265,15 +279,8 @@ Examples:
         /// Write every mip level of textures
         #[arg(long)]
         mips: bool,
-        /// Where models find their textures: a folder or an archive (e.g. a GRF)
-        #[arg(long, value_name = "DIR_OR_ARCHIVE")]
-        textures: Option<PathBuf>,
-        /// Where maps find their models: a folder or an archive (e.g. a GRF); a Ragnarok map looks in its own GRF or client folder first
-        #[arg(long, value_name = "DIR_OR_ARCHIVE")]
-        models: Option<PathBuf>,
-        /// The palette for indexed images: PALS, JASC-PAL, RIFF PAL, raw 768-byte RGB or 1024-byte RGBX (Ragnarok `.pal`)
-        #[arg(long, value_name = "FILE")]
-        palette: Option<PathBuf>,
+        #[command(flatten)]
+        lookup: LookupArgs,
         /// A figure's bone offsets (Evil Islands `.bon`), instead of the one beside the model
         #[arg(long, value_name = "FILE")]
         bones: Option<PathBuf>,
@@ -354,9 +361,11 @@ Examples:
   relic view samples                 # prints http://127.0.0.1:PORT/ and serves until Ctrl-C
   relic view --open game/Res/textures.res
   relic view --port 8080 game/
+  relic view --textures data.grf models/   # models find their textures there, as with convert
   relic view --static target/relic-web   # the browser build (no server needed), for a local check
 
-Only PATH and what lies under it is served, read-only, on 127.0.0.1 (or ::1 with --host ::1).")]
+Only PATH and what lies under it is served, read-only, on 127.0.0.1 (or ::1 with --host ::1);
+--textures, --models and --palette are read where they are, and only what conversions make of them is served.")]
     View {
         /// A file, an archive or a folder
         #[arg(required_unless_present = "static_site", conflicts_with = "static_site")]
@@ -383,6 +392,8 @@ Only PATH and what lies under it is served, read-only, on 127.0.0.1 (or ::1 with
         /// Print the URL as JSON, `{"url": "http://127.0.0.1:PORT/"}`, on the first line
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        lookup: LookupArgs,
         #[command(flatten)]
         limits: LimitArgs,
     },
@@ -880,9 +891,7 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
             base,
             to,
             mips,
-            textures,
-            models,
-            palette,
+            lookup: LookupArgs { textures, models, palette },
             bones,
             anims,
             with,
@@ -1026,8 +1035,10 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::View { path, static_site, port, host, unsafe_host, open, quiet, json, .. } => {
-            let args = ViewArgs { port, host: &host, unsafe_host, open, quiet, json };
+        Command::View { path, static_site, port, host, unsafe_host, open, quiet, json, lookup, .. } => {
+            let LookupArgs { textures, models, palette } = lookup;
+            let lookup = relic::view::Lookup { textures, models, palette };
+            let args = ViewArgs { port, host: &host, unsafe_host, open, quiet, json, lookup };
             match (path, static_site) {
                 (_, Some(dir)) => view(&dir, true, args),
                 (Some(path), None) => view(&path, false, args),
@@ -1251,13 +1262,19 @@ struct ViewArgs<'a> {
     open: bool,
     quiet: bool,
     json: bool,
+    lookup: relic::view::Lookup,
 }
 
 /// `relic view`: serves until stopped. The URL is the first line on stdout (as JSON with --json), printed
 /// (and flushed) as soon as the server listens, so that a script can read it; -q keeps it, as it is how the
 /// page is reached.
 fn view(path: &Path, static_site: bool, args: ViewArgs<'_>) -> Result<ExitCode, Failure> {
-    let ViewArgs { port, host, unsafe_host, open, quiet, json } = args;
+    let ViewArgs { port, host, unsafe_host, open, quiet, json, lookup } = args;
+    if static_site && (lookup.textures.is_some() || lookup.models.is_some() || lookup.palette.is_some()) {
+        return Err(Failure::Usage(
+            "--static serves a folder as it is: --textures, --models and --palette are for viewing a PATH".into(),
+        ));
+    }
     let ip = relic::view::parse_host(host).map_err(Failure::Usage)?;
     if !ip.is_loopback() && !unsafe_host {
         return Err(Failure::Usage(format!(
@@ -1266,7 +1283,8 @@ fn view(path: &Path, static_site: bool, args: ViewArgs<'_>) -> Result<ExitCode, 
             path.display()
         )));
     }
-    let options = relic::view::ViewOptions { host: ip, port, allow_any_host: unsafe_host, ..Default::default() };
+    let options =
+        relic::view::ViewOptions { host: ip, port, allow_any_host: unsafe_host, lookup, ..Default::default() };
     let server =
         if static_site { relic::view::serve_static(path, options)? } else { relic::view::serve(path, options)? };
     let url = server.url();

@@ -27,8 +27,14 @@ struct Viewer {
 
 impl Viewer {
     fn start(path: &Path) -> Viewer {
+        Viewer::start_with(path, &[])
+    }
+
+    /// `relic view` with more flags (`--textures DIR`) before the path.
+    fn start_with(path: &Path, flags: &[&std::ffi::OsStr]) -> Viewer {
         let mut child = Command::new(env!("CARGO_BIN_EXE_relic"))
             .args(["view", "--port", "0"])
+            .args(flags)
             .arg(path)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
@@ -82,6 +88,91 @@ fn view_refuses_a_host_that_is_not_loopback() {
     }
     let out = AssertCommand::cargo_bin("relic").unwrap().args(["view", "no/such/folder"]).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
+}
+
+/// `GET target` of a viewer: the status and the body (`Connection: close`, so read to the end).
+fn http_get(viewer: &Viewer, target: &str) -> (u16, Vec<u8>) {
+    let port = viewer.port();
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    write!(stream, "GET {target} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n").unwrap();
+    let mut reply = Vec::new();
+    stream.read_to_end(&mut reply).unwrap();
+    let split = reply.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
+    let head = String::from_utf8_lossy(&reply[..split]).to_ascii_lowercase();
+    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
+    assert!(!head.contains("transfer-encoding: chunked"), "{head}");
+    (status, reply[split + 4..].to_vec())
+}
+
+/// Issue 39 as a user meets it: `relic view --textures GRF FOLDER` draws a model with the textures
+/// `relic convert --textures GRF` gives it (the GLB served is the file convert writes), with no warning;
+/// without the flag the page warns and says to give --textures, which `view` now takes; a flag naming
+/// nothing is refused at once (exit 1, the path named, no URL printed); `--static` takes none of them.
+#[test]
+fn view_takes_converts_textures_flag() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("models");
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::copy(repo().join("samples/ragnarok/pyramid.rsm"), root.join("pyramid.rsm")).unwrap();
+    let textures = dir.path().join("textures/data/texture");
+    std::fs::create_dir_all(&textures).unwrap();
+    std::fs::write(textures.join("Stone.BMP"), solid_bmp([255, 140, 0])).unwrap();
+    let textures = dir.path().join("textures");
+    let preview = |viewer: &Viewer| {
+        let (status, body) = http_get(viewer, "/api/preview?path=pyramid.rsm");
+        assert_eq!(status, 200, "{}", String::from_utf8_lossy(&body));
+        let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        let (status, glb) = http_get(viewer, v["assets"][0]["url"].as_str().unwrap());
+        assert_eq!(status, 200);
+        (v, glb)
+    };
+    let (plain, _) = preview(&Viewer::start(&root));
+    let warned = plain["warnings"].to_string();
+    assert!(warned.contains("stone.bmp' not found") && warned.contains("give --textures"), "{warned}");
+
+    let viewer = Viewer::start_with(&root, &["--textures".as_ref(), textures.as_os_str()]);
+    let (v, glb) = preview(&viewer);
+    assert!(v.get("warnings").is_none(), "{v}");
+    let out = dir.path().join("out");
+    relic(&[
+        "convert".as_ref(),
+        "-q".as_ref(),
+        "--textures".as_ref(),
+        textures.as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+        root.join("pyramid.rsm").as_os_str(),
+    ]);
+    assert_eq!(glb, std::fs::read(out.join("pyramid.rsm.glb")).unwrap(), "the viewer serves what convert writes");
+    let json_len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+    let doc: serde_json::Value = serde_json::from_slice(&glb[20..20 + json_len]).unwrap();
+    assert_eq!(doc["images"].as_array().map(Vec::len), Some(1), "the texture is embedded");
+
+    let missing = dir.path().join("no-such.grf");
+    let out = AssertCommand::cargo_bin("relic")
+        .unwrap()
+        .args(["view", "--textures"])
+        .arg(&missing)
+        .arg(&root)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no-such.grf"), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.stdout.is_empty(), "nothing served, no URL printed");
+    let out = AssertCommand::cargo_bin("relic")
+        .unwrap()
+        .args(["view", "--static"])
+        .arg(&root)
+        .arg("--palette")
+        .arg(&missing)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    let help = AssertCommand::cargo_bin("relic").unwrap().args(["view", "--help"]).output().unwrap();
+    let help = String::from_utf8_lossy(&help.stdout);
+    for flag in ["--textures <DIR_OR_ARCHIVE>", "--models <DIR_OR_ARCHIVE>", "--palette <FILE>"] {
+        assert!(help.contains(flag), "view --help lists {flag}: {help}");
+    }
 }
 
 /// Says what a test leaves out where `cargo test` shows it: written to the process's stderr, which the
@@ -143,7 +234,8 @@ fn relic(args: &[&std::ffi::OsStr]) {
 /// lacks it says so. The model is the samples' pyramid (which uses `stone.bmp`), the texture a plain orange
 /// made here. With the corpus (`/work/shared/corpus/ragnarok`, or `RELIC_CORPUS`/ragnarok), also the real
 /// `goldberg_s_01.rsm2`, put with `goldberg_textures.grf` as the client has them: in its `data.grf`
-/// (copied, then the model added with `relic edit`), never in the repository.
+/// (copied, then the model added with `relic edit`), never in the repository; and (issue 39) the two side by
+/// side in a folder, as the corpus has them.
 #[test]
 fn ragnarok_models_are_drawn_textured() {
     let dir = tempfile::tempdir().unwrap();
@@ -173,6 +265,12 @@ fn ragnarok_models_are_drawn_textured() {
         let add = format!("{}=data\\model\\goldberg_s_01.rsm2", corpus.join("goldberg_s_01.rsm2").display());
         relic(&["edit".as_ref(), "-q".as_ref(), grf.as_ref(), "--add".as_ref(), add.as_ref()]);
         args.push(PathBuf::from("goldberg/data.grf/data/model/goldberg_s_01.rsm2"));
+        // Issue 39: the model with the GRF of its textures beside it, as the corpus has them.
+        std::fs::create_dir_all(root.join("beside")).unwrap();
+        for name in ["goldberg_s_01.rsm2", "goldberg_textures.grf"] {
+            std::fs::copy(corpus.join(name), root.join("beside").join(name)).unwrap();
+        }
+        args.push(PathBuf::from("beside/goldberg_s_01.rsm2"));
     } else {
         skip(&format!("goldberg_s_01.rsm2 is not drawn: no corpus at {}", corpus.display()));
     }
@@ -243,6 +341,31 @@ fn ragnarok_actions_are_picked_and_stepped() {
     std::fs::remove_dir_all(&from).unwrap();
     let viewer = Viewer::start(root);
     run_browser("actions.mjs", "view-e2e-actions", &viewer, &[]);
+}
+
+/// Issue 39 in the browser: the sprite page's pickers changed within the same instant, or again before the
+/// first answer came (answers delayed by intercepting them), show the last choice and no error. The body is
+/// the samples' `sample.act` (its `sprite.spr` beside it as `body.spr`), the heads the same ACT with its
+/// anchors 3 and 6 pixels lower (written with relic's ACT writer), so that each drawing has its own height.
+#[test]
+fn ragnarok_sprite_pickers_show_the_last_choice() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let act = std::fs::read(repo().join("samples/ragnarok/sample.act")).unwrap();
+    let spr = std::fs::read(repo().join("samples/ragnarok/sprite.spr")).unwrap();
+    let lowered = |by: i32| {
+        let mut head = relic::ragnarok::act::Act::read(&act).unwrap();
+        for anchor in head.actions.iter_mut().flat_map(|a| &mut a.motions).flat_map(|m| &mut m.anchors) {
+            anchor.y += by;
+        }
+        head.to_bytes().unwrap()
+    };
+    for (stem, bytes) in [("body", act.clone()), ("head1", lowered(3)), ("head2", lowered(6))] {
+        std::fs::write(root.join(format!("{stem}.act")), bytes).unwrap();
+        std::fs::write(root.join(format!("{stem}.spr")), &spr).unwrap();
+    }
+    let viewer = Viewer::start(root);
+    run_browser("race.mjs", "view-e2e-race", &viewer, &[]);
 }
 
 /// Issue 27 in the browser: a Ragnarok map (the samples' `map.rsw` with its `map.gnd`, `map.gat` and the

@@ -916,7 +916,9 @@ fn models_find_their_textures_as_convert_does_and_warn_of_the_missing() {
     std::fs::create_dir_all(root.join("client/data/texture")).unwrap();
     std::fs::write(root.join("client/data/model/pyramid.rsm"), &model).unwrap();
     std::fs::write(root.join("client/data/texture/stone.bmp"), &stone).unwrap();
-    std::fs::write(root.join("alone.rsm"), &model).unwrap();
+    // In a folder of its own: beside the GRFs it would find them (issue 39).
+    std::fs::create_dir_all(root.join("alone")).unwrap();
+    std::fs::write(root.join("alone/alone.rsm"), &model).unwrap();
     std::fs::write(root.join("texture.tga"), tga()).unwrap();
     std::fs::write(
         root.join("images.grf"),
@@ -933,7 +935,7 @@ fn models_find_their_textures_as_convert_does_and_warn_of_the_missing() {
         let glb = ok(a, preview["assets"][0]["url"].as_str().unwrap()).body;
         assert_eq!(glb_images(&glb), 1, "{path}: the texture is in the GLB");
     }
-    for (path, looked_in) in [("bare.grf/data/model/pyramid.rsm", "the GRF"), ("alone.rsm", "nowhere")] {
+    for (path, looked_in) in [("bare.grf/data/model/pyramid.rsm", "the GRF"), ("alone/alone.rsm", "nowhere")] {
         let preview = ok(a, &format!("/api/preview?path={path}")).json();
         assert_eq!(preview["kind"], "model", "{path}: {preview}");
         let warned = warnings(&preview);

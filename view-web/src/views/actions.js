@@ -6,7 +6,7 @@
 // folder) asks the server for the actions drawn with it (`with=`, as `relic convert --with`); the item's
 // downloads then carry the head too, so what is downloaded is what is shown.
 
-import { apiUrl, getJSON, h } from '../api.js';
+import { apiUrl, getJSON, h, lastWins } from '../api.js';
 
 /** The usual names of the groups, from roBrowser's action tables (`src/Renderer/Entity/EntityAction.js`,
  * `Init`): `TYPE_PC` IDLE 0, WALK 1, SIT 2, PICKUP 3, READYFIGHT 4, ATTACK1 5, HURT 6, FREEZE 7, DIE 8,
@@ -68,6 +68,9 @@ export async function showActions(el, groups, data, ctx) {
   let action = null;
   let index = 0;
   let timer = null;
+  // The last picture asked for and the last drawing asked of the server win (see `lastWins`).
+  const frameTurn = lastWins(ctx.signal);
+  const drawTurn = lastWins(ctx.signal);
 
   const applyZoom = () => {
     const w = img.naturalWidth || 1;
@@ -82,13 +85,22 @@ export async function showActions(el, groups, data, ctx) {
     zoomLabel.textContent = `${zoom ? '' : 'fit '}${z}×`;
   };
   const load = async (i) => {
+    const turn = frameTurn();
     const frames = action.frames;
     index = ((i % frames.length) + frames.length) % frames.length;
     counter.textContent = `${index + 1} / ${frames.length}`;
     img.dataset.frame = String(index);
-    img.src = await ctx.src(frames[index].url);
-    await img.decode();
-    applyZoom();
+    const src = await ctx.src(frames[index].url);
+    if (turn.stale()) return;
+    img.src = src;
+    try {
+      await img.decode();
+    } catch (err) {
+      // A later picture replaced this one before it decoded: not an error of what is shown.
+      if (turn.stale()) return;
+      throw err;
+    }
+    if (!turn.stale()) applyZoom();
   };
   const stop = () => {
     clearTimeout(timer);
@@ -126,17 +138,20 @@ export async function showActions(el, groups, data, ctx) {
     .map(([value, text]) => h('option', { value, text })));
   const redraw = async () => {
     stop();
+    const turn = drawTurn();
     const head = headPicker.value;
     turnPicker.hidden = !head;
     const query = head ? { with: head, ...(turnPicker.value !== '0' ? { head_direction: turnPicker.value } : {}) } : {};
     try {
-      const drawn = await getJSON(apiUrl('preview', data.path, query), ctx.signal);
+      const drawn = await getJSON(apiUrl('preview', data.path, query), turn.signal);
+      // Another choice was made meanwhile: its drawing is shown, not this one.
+      if (turn.stale()) return;
       groups = actionsOf(drawn.assets.filter((a) => a.kind === 'image')) || groups;
       // The downloads of what is shown now: the server's URLs carry `with=` while a head is picked.
       ctx.setDownloads?.(drawn.downloads || []);
       await pick();
     } catch (err) {
-      if (err.name !== 'AbortError') counter.textContent = `head: ${err.message}`;
+      if (err.name !== 'AbortError' && !turn.stale()) counter.textContent = `head: ${err.message}`;
     }
   };
   headPicker.addEventListener('change', redraw);

@@ -2,7 +2,7 @@
 // checkerboard for transparency, with zoom, a picker over every frame and mip level of every image the
 // item converts to, and playback of animations and sprite sequences.
 
-import { h } from '../api.js';
+import { h, lastWins } from '../api.js';
 
 export async function showImages(el, assets, ctx) {
   const frames = [];
@@ -24,6 +24,8 @@ export async function showImages(el, assets, ctx) {
   let zoom = 0; // 0: fit
   let index = 0;
   let timer = null;
+  // The last frame picked wins: an earlier one answered later (web mode) or not decoded yet is dropped.
+  const frameTurn = lastWins(ctx.signal);
 
   const applyZoom = () => {
     const w = img.naturalWidth || 1;
@@ -42,11 +44,19 @@ export async function showImages(el, assets, ctx) {
     applyZoom();
   };
   const load = async (i) => {
+    const turn = frameTurn();
     index = i;
     picker.value = String(i);
-    img.src = await ctx.src(frames[i].url);
-    await img.decode();
-    applyZoom();
+    const src = await ctx.src(frames[i].url);
+    if (turn.stale()) return;
+    img.src = src;
+    try {
+      await img.decode();
+    } catch (err) {
+      if (turn.stale()) return;
+      throw err;
+    }
+    if (!turn.stale()) applyZoom();
   };
   const stop = () => {
     clearInterval(timer);

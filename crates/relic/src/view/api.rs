@@ -21,8 +21,11 @@ pub(super) struct Core {
 }
 
 impl Core {
-    pub(super) fn new(volume: Arc<dyn Volume>, cache_bytes: usize) -> Core {
-        Core { tree: Tree::new(volume, cache_bytes), files: Cache::new(cache_bytes / 4, |b: &Arc<Vec<u8>>| b.len()) }
+    pub(super) fn new(volume: Arc<dyn Volume>, cache_bytes: usize, lookup: &super::Lookup) -> Core {
+        Core {
+            tree: Tree::new(volume, cache_bytes, lookup),
+            files: Cache::new(cache_bytes / 4, |b: &Arc<Vec<u8>>| b.len()),
+        }
     }
 
     /// Answers an `/api/…` request target (`/api/tree?path=…`): a refusal is an answer too (its JSON
@@ -111,7 +114,13 @@ pub struct Zipped {
 impl Viewer {
     /// A viewer over `volume`, keeping up to `cache_bytes` of what it computes.
     pub fn new(volume: Arc<dyn Volume>, cache_bytes: usize) -> Viewer {
-        Viewer { core: Core::new(volume, cache_bytes) }
+        Viewer::with_lookup(volume, cache_bytes, &super::Lookup::default())
+    }
+
+    /// A viewer whose conversions also look where `lookup` says (`--textures`, `--models`, `--palette`), as
+    /// `relic view`'s server does.
+    pub fn with_lookup(volume: Arc<dyn Volume>, cache_bytes: usize, lookup: &super::Lookup) -> Viewer {
+        Viewer { core: Core::new(volume, cache_bytes, lookup) }
     }
 
     /// Answers an `/api/…` request target as `relic view` does.

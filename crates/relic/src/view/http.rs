@@ -28,9 +28,15 @@ pub(super) struct State {
 }
 
 impl State {
-    pub(super) fn new(volume: Arc<dyn Volume>, addr: SocketAddr, allow_any_host: bool, cache_bytes: usize) -> State {
+    pub(super) fn new(
+        volume: Arc<dyn Volume>,
+        addr: SocketAddr,
+        allow_any_host: bool,
+        cache_bytes: usize,
+        lookup: &super::Lookup,
+    ) -> State {
         State {
-            core: Core::new(volume, cache_bytes),
+            core: Core::new(volume, cache_bytes, lookup),
             static_dir: None,
             addr,
             allow_any_host,

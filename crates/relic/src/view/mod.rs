@@ -8,8 +8,10 @@
 //! Why a server and not a static export: conversion happens on demand, through the same library calls as
 //! `relic convert` (`Codec::convert`/`convert_at`, the archive's `entry_options_shared`, [`crate::export`]),
 //! so a 17,000-entry archive or a whole game folder opens at once and only what is looked at is converted,
-//! and a Ragnarok model finds its textures as `convert` does (in its GRF, or its client folder's
-//! `data\texture\`); what the conversion warns of (a texture not found) is the preview's `warnings`.
+//! and a Ragnarok model finds its textures as `convert` does (in its GRF, its client folder's
+//! `data\texture\`, a GRF beside it, or `--textures`: `relic view` takes convert's `--textures`, `--models`
+//! and `--palette`, see [`Lookup`]); what the conversion warns of (a texture not found) is the preview's
+//! `warnings`.
 //! Requests that work on a file (`info`, previews, files, and the listing of anything inside a file, nested
 //! archives included) are answered by a bounded set of workers ([`ViewOptions::heavy_jobs`]), never by the
 //! request threads, so that the app and the folders' tree answer at once while files are converted. What
@@ -76,6 +78,41 @@ mod tree;
 pub mod volume;
 
 pub use api::{Answer, Packed, Viewer, Zipped};
+
+/// Where a viewer's conversions look beyond the files beside each item: `relic view --textures`, `--models`
+/// and `--palette`, meaning what they mean to `relic convert` ([`crate::registry::ConvertOptions`]'s fields
+/// of the same names). The files are read as `convert` reads them, wherever they are (they need not lie
+/// under the root), and nothing of them is served but what the conversions make of them.
+#[derive(Debug, Clone, Default)]
+pub struct Lookup {
+    /// Where models and maps find their textures: a folder or an archive (a GRF, a RES).
+    pub textures: Option<std::path::PathBuf>,
+    /// Where maps find their models: a folder or an archive.
+    pub models: Option<std::path::PathBuf>,
+    /// The palette indexed images are drawn with.
+    pub palette: Option<std::path::PathBuf>,
+}
+
+impl Lookup {
+    /// Refuses a path that is not there (a folder or a file for `textures` and `models`, a file for
+    /// `palette`), so that a mistyped flag is said once at the start rather than by every conversion.
+    pub fn check(&self) -> crate::Result<()> {
+        let flags = [
+            ("--textures", &self.textures, true),
+            ("--models", &self.models, true),
+            ("--palette", &self.palette, false),
+        ];
+        for (flag, path, folder_too) in flags {
+            let Some(path) = path else { continue };
+            let meta = std::fs::metadata(path).map_err(|e| crate::Error::io(path, e))?;
+            if !(meta.is_file() || (folder_too && meta.is_dir())) {
+                let what = if folder_too { "a folder or an archive" } else { "a palette file" };
+                return Err(crate::Error::Refused(format!("{flag} {}: not {what}", path.display())));
+            }
+        }
+        Ok(())
+    }
+}
 
 #[cfg(feature = "view")]
 mod server;

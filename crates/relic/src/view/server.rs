@@ -25,6 +25,9 @@ pub struct ViewOptions {
     /// answered at once, each on a worker of its own; the request threads hand them over and stay free for the app and the tree. Up
     /// to [`HEAVY_QUEUE`] more wait; past that they are answered `503` with `Retry-After`.
     pub heavy_jobs: usize,
+    /// Where conversions look beyond what lies beside each file, as `relic convert`'s `--textures`,
+    /// `--models` and `--palette`.
+    pub lookup: super::Lookup,
 }
 
 /// Work a server did ([`Server::stats`]).
@@ -48,6 +51,7 @@ impl Default for ViewOptions {
             threads: 4,
             cache_bytes: 512 << 20,
             heavy_jobs: 4,
+            lookup: super::Lookup::default(),
         }
     }
 }
@@ -156,6 +160,7 @@ fn start(root: &Path, static_dir: Option<PathBuf>, options: ViewOptions) -> Resu
             root.display()
         )));
     }
+    options.lookup.check()?;
     // Before any file is mapped: see Reading files.
     crate::source::guard_truncation();
     let volume: Arc<dyn volume::Volume> = Arc::new(volume::DiskVolume::new(root)?);
@@ -163,7 +168,7 @@ fn start(root: &Path, static_dir: Option<PathBuf>, options: ViewOptions) -> Resu
     let http = tiny_http::Server::http(bind).map_err(|e| Error::io(PathBuf::from(bind.to_string()), other_io(e)))?;
     let addr = http.server_addr().to_ip().ok_or_else(|| Error::Refused("the server has no IP address".into()))?;
     let http = Arc::new(http);
-    let mut state = http::State::new(volume, addr, options.allow_any_host, options.cache_bytes);
+    let mut state = http::State::new(volume, addr, options.allow_any_host, options.cache_bytes, &options.lookup);
     state.static_dir = static_dir;
     let state = Arc::new(state);
     // The heavy workers end when the request threads, which hold the queue's senders, are gone.

@@ -289,6 +289,9 @@ pub(super) fn asset_file_name(named: &NamedAsset, stem: &str) -> String {
 /// and conversions.
 pub(super) struct Tree {
     pub(super) volume: Arc<dyn Volume>,
+    /// Where every file's conversion also looks, as `relic convert`'s flags say (`relic view --textures`,
+    /// `--models`, `--palette`); entries get it through their archive's options.
+    lookup: super::Lookup,
     listings: Cache<Arc<Listing>>,
     conversions: Cache<Arc<Converted>>,
     entries: Cache<Arc<Source>>,
@@ -322,9 +325,10 @@ fn join(parent: &str, rest: &str) -> String {
 }
 
 impl Tree {
-    pub(super) fn new(volume: Arc<dyn Volume>, cache_bytes: usize) -> Tree {
+    pub(super) fn new(volume: Arc<dyn Volume>, cache_bytes: usize, lookup: &super::Lookup) -> Tree {
         Tree {
             volume,
+            lookup: lookup.clone(),
             // With the files made ([`super::http::State`], a quarter), the budgets add up to `cache_bytes`.
             listings: Cache::new(cache_bytes / 8, |l: &Arc<Listing>| 256 + l.leaves.len() * 160),
             conversions: Cache::new(cache_bytes / 16 * 7, |c: &Arc<Converted>| converted_size(c)),
@@ -429,7 +433,14 @@ impl Tree {
             Some(disk) => disk.to_string_lossy().into_owned(),
             None => path.rsplit('/').next().filter(|n| !n.is_empty()).unwrap_or(self.volume.name()).to_string(),
         };
-        let mut options = ConvertOptions { mips: true, ..Default::default() };
+        // Options of its own (notes and failures are not shared with another file's).
+        let mut options = ConvertOptions {
+            mips: true,
+            textures: self.lookup.textures.clone(),
+            models: self.lookup.models.clone(),
+            palette: self.lookup.palette.clone(),
+            ..Default::default()
+        };
         if disk.is_none() {
             // Not on disk (the browser's files): the files beside it and the folders above it are the
             // volume's, read when a conversion asks (an ACT's sprite, a model's textures in the client's

@@ -177,7 +177,7 @@ fn convert_model(data: &[u8], path: Option<&std::path::Path>, opts: &ConvertOpti
 /// look, and `check` takes no `--textures`).
 pub fn check_textures(data: &[u8], path: &std::path::Path) -> Result<Vec<String>> {
     let rsm = parse(data)?;
-    let sources = textures::TextureSources::for_model(Some(path), &ConvertOptions::default())?;
+    let sources = textures::TextureSources::for_check(path)?;
     if sources.is_empty() {
         return Ok(Vec::new());
     }

@@ -6,7 +6,11 @@
 //!    [`ConvertOptions::archive_files`];
 //! 2. for a model file on disk, the client folder it sits in: the nearest ancestor folder named `data`
 //!    (any case), then its `texture` folder (`X/data/model/a.rsm` finds `X/data/texture/…`);
-//! 3. `--textures`: a folder (holding `data/texture/`, `texture/` or the paths themselves) or a GRF.
+//! 3. for a model file on disk, the archives lying beside it (`*.grf`, `*.gpf` in its folder, by name): a model
+//!    kept with its textures' GRF (`goldberg_s_01.rsm2` beside `goldberg_textures.grf`) is textured with no
+//!    option, by `relic convert` and `relic view` alike, and in the browser among the files opened (those
+//!    read whole there); an archive that does not read is passed over;
+//! 4. `--textures`: a folder (holding `data/texture/`, `texture/` or the paths themselves) or a GRF.
 //!
 //! Images are decoded by [`crate::ragnarok::texture`] (BMP magenta keyed transparent, TGA alpha as
 //! stored). Stored paths with `..`, absolute paths or drive letters are never looked up on disk.
@@ -217,6 +221,8 @@ enum Place {
     Folder(PathBuf),
     /// `--textures` archive: the same three names.
     OtherArchive(Arc<dyn FileLookup>),
+    /// An archive beside the model on disk: the same three names.
+    Beside(Arc<dyn FileLookup>),
 }
 
 impl Place {
@@ -225,7 +231,7 @@ impl Place {
         let under = [format!("{TEXTURE_ROOT}{k}"), format!("texture/{k}"), k.clone()];
         match self {
             Place::Archive(a) => a.read(&under[0]),
-            Place::OtherArchive(a) => under.iter().find_map(|n| a.read(n)),
+            Place::OtherArchive(a) | Place::Beside(a) => under.iter().find_map(|n| a.read(n)),
             Place::ClientFolder(dir) => find_ci(dir, &k).filter(|p| p.is_file()).and_then(|p| std::fs::read(p).ok()),
             Place::Folder(dir) => {
                 under.iter().find_map(|n| find_ci(dir, n).filter(|p| p.is_file())).and_then(|p| std::fs::read(p).ok())
@@ -241,7 +247,7 @@ impl Place {
             Place::Folder(dir) => [format!("{TEXTURE_ROOT}{k}"), format!("texture/{k}"), k.clone()]
                 .iter()
                 .any(|n| find_ci(dir, n).is_some_and(|p| p.is_file())),
-            Place::Archive(_) | Place::OtherArchive(_) => self.read(stored).is_some(),
+            Place::Archive(_) | Place::OtherArchive(_) | Place::Beside(_) => self.read(stored).is_some(),
         }
     }
 
@@ -249,6 +255,7 @@ impl Place {
         match self {
             Place::Archive(a) => a.describe(),
             Place::OtherArchive(a) => format!("--textures {}", a.describe()),
+            Place::Beside(a) => format!("{} (beside it)", a.describe()),
             Place::ClientFolder(dir) => dir.display().to_string(),
             Place::Folder(dir) => format!("--textures {}", dir.display()),
         }
@@ -269,15 +276,36 @@ pub struct TextureSources {
 }
 
 impl TextureSources {
-    /// The places for a model: its archive (`opts.archive_files`), its client folder (when `path` is a
-    /// file on disk) and `--textures`.
+    /// The places for a model: its archive (`opts.archive_files`), its client folder and the archives beside
+    /// it (when `path` is a file on disk) and `--textures`.
     pub fn for_model(path: Option<&Path>, opts: &ConvertOptions) -> Result<Self> {
+        Self::places(path, opts, true)
+    }
+
+    /// The places `relic check` looks in for a model on disk: its client folder, not the archives beside it
+    /// (what a file needs and its folder lacks).
+    pub(super) fn for_check(path: &Path) -> Result<Self> {
+        Self::places(Some(path), &ConvertOptions::default(), false)
+    }
+
+    fn places(path: Option<&Path>, opts: &ConvertOptions, with_beside: bool) -> Result<Self> {
         let mut places = Vec::new();
         if let Some(a) = &opts.archive_files {
             places.push(Place::Archive(Arc::clone(a)));
         }
         if let Some(dir) = path.and_then(client_texture_folder) {
             places.push(Place::ClientFolder(dir));
+        }
+        match (path, &opts.folder_files) {
+            (Some(model), _) if with_beside => {
+                // An archive beside it that is also `--textures` is looked in once, as `--textures`.
+                let given = opts.textures.as_deref().and_then(|t| std::fs::canonicalize(t).ok());
+                places.extend(archives_beside(model, given.as_deref()).into_iter().map(Place::Beside));
+            }
+            (None, Some(folder)) if with_beside => {
+                places.extend(archives_among(folder.as_ref()).into_iter().map(Place::Beside))
+            }
+            _ => {}
         }
         if let Some(t) = &opts.textures {
             places.push(open_place(t)?);
@@ -310,7 +338,15 @@ impl TextureSources {
                     with the game's folder or GRF"
                 .into();
         }
-        self.places.iter().map(Place::describe).collect::<Vec<_>>().join(", ")
+        let places = self.places.iter().map(Place::describe).collect::<Vec<_>>().join(", ");
+        // Only archives that happen to lie beside it: the model is still in no archive and no client folder.
+        if self.places.iter().all(|p| matches!(p, Place::Beside(_))) {
+            return format!(
+                "{places}; the model is in no archive and no client folder: give --textures with the game's \
+                 folder or GRF"
+            );
+        }
+        places
     }
 
     /// The note for a texture not found.
@@ -328,8 +364,55 @@ impl TextureLookup for TextureSources {
     }
 }
 
+/// The archives in the folder of a model on disk (`*.grf`, `*.gpf`, ASCII case ignored), by name, each
+/// opened as `--textures` would be; one that does not read is passed over (it is not the model's fault).
+fn archives_beside(model: &Path, but: Option<&Path>) -> Vec<Arc<dyn FileLookup>> {
+    let Some(dir) = model.parent() else { return Vec::new() };
+    let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
+    let Ok(read) = std::fs::read_dir(dir) else { return Vec::new() };
+    let mut found: Vec<PathBuf> = read
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            let ext = p.extension().and_then(|e| e.to_str()).unwrap_or_default();
+            (ext.eq_ignore_ascii_case("grf") || ext.eq_ignore_ascii_case("gpf")) && p.is_file()
+        })
+        .filter(|p| but.is_none() || std::fs::canonicalize(p).ok().as_deref() != but)
+        .collect();
+    found.sort();
+    found.into_iter().filter_map(|p| open_archive(&p, "beside the model").ok()).collect()
+}
+
+/// The archives among the files of a model's folder that is not on disk (the browser viewer's files opened:
+/// [`ConvertOptions::folder_files`]), as [`archives_beside`] finds them on disk. Each is read whole, so only
+/// those its lookup gives whole (not an archive read in slices, 64 MiB and more) are looked in.
+fn archives_among(folder: &dyn FileLookup) -> Vec<Arc<dyn FileLookup>> {
+    let mut names: Vec<String> = folder
+        .names()
+        .into_iter()
+        .filter(|n| {
+            let ext = n.rsplit_once('.').map_or("", |(_, e)| e);
+            ext.eq_ignore_ascii_case("grf") || ext.eq_ignore_ascii_case("gpf")
+        })
+        .collect();
+    names.sort();
+    let mut out: Vec<Arc<dyn FileLookup>> = Vec::new();
+    for name in names {
+        let Some(bytes) = folder.read(&name) else { continue };
+        let source = Source::Owned(bytes);
+        let Some(format) = crate::registry::sniff(&source, &name).map(|(f, _)| f).filter(|f| f.is_archive()) else {
+            continue;
+        };
+        if !matches!(format.codec.entries(&source, &name), Some(Ok(_))) {
+            continue;
+        }
+        out.push(Arc::new(ArchiveFiles::whole(Arc::new(source), format, name)));
+    }
+    out
+}
+
 /// `--textures` opened once per run: converting the models of an archive asks for it once per model, and
-/// a GRF's table is indexed once (the last one opened is kept, keyed by its path, size and time).
+/// a GRF's table is indexed once (see [`open_archive`]).
 fn open_place(path: &Path) -> Result<Place> {
     if path.is_dir() {
         return Ok(Place::Folder(path.to_path_buf()));
@@ -337,18 +420,21 @@ fn open_place(path: &Path) -> Result<Place> {
     open_archive(path, "--textures").map(Place::OtherArchive)
 }
 
-/// An archive given on the command line (`--textures`, `--models`: `option` names it in messages), its
-/// whole table indexed on the first read; the last one opened is kept for the rest of the run.
+/// Archives opened by [`open_archive`] kept at once (`--textures`, `--models` and the archives beside a
+/// model: a viewer converting models of one folder asks for the same few again and again).
+const KEPT_ARCHIVES: usize = 4;
+
+/// An archive given on the command line (`--textures`, `--models`: `option` names it in messages) or lying
+/// beside a model, its whole table indexed on the first read; the last [`KEPT_ARCHIVES`] opened are kept
+/// for the rest of the run, keyed by path, size and modification time.
 pub(crate) fn open_archive(path: &Path, option: &str) -> Result<Arc<dyn FileLookup>> {
-    type Kept = Option<(PathBuf, String, Arc<ArchiveFiles>)>;
-    static KEPT: Mutex<Kept> = Mutex::new(None);
+    type Kept = Vec<(PathBuf, String, Arc<ArchiveFiles>)>;
+    static KEPT: Mutex<Kept> = Mutex::new(Vec::new());
     let meta = std::fs::metadata(path).map_err(|e| crate::Error::io(path, e))?;
     let stamp = format!("{}@{:?}", meta.len(), meta.modified().ok());
     let mut kept = KEPT.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    if let Some((p, s, files)) = kept.as_ref() {
-        if p == path && *s == stamp {
-            return Ok(Arc::clone(files) as Arc<dyn FileLookup>);
-        }
+    if let Some((_, _, files)) = kept.iter().find(|(p, s, _)| p == path && *s == stamp) {
+        return Ok(Arc::clone(files) as Arc<dyn FileLookup>);
     }
     let source = source::open(path)?;
     let format = crate::registry::sniff(&source, &path.to_string_lossy())
@@ -360,7 +446,11 @@ pub(crate) fn open_archive(path: &Path, option: &str) -> Result<Arc<dyn FileLook
     // Fail early on an archive that does not read, rather than report every texture missing.
     format.codec.entries(&source, &path.to_string_lossy()).transpose()?;
     let files = Arc::new(ArchiveFiles::whole(Arc::new(source), format, path.display().to_string()));
-    *kept = Some((path.to_path_buf(), stamp, Arc::clone(&files)));
+    kept.retain(|(p, _, _)| p != path);
+    if kept.len() >= KEPT_ARCHIVES {
+        kept.remove(0);
+    }
+    kept.push((path.to_path_buf(), stamp, Arc::clone(&files)));
     Ok(files)
 }
 
