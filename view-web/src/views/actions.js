@@ -39,9 +39,10 @@ function palettePicker(cls, label, ownText) {
       if (!byRole.has(p.role)) byRole.set(p.role, []);
       byRole.get(p.role).push(h('option', { value: p.path, text: p.name }));
     }
+    // replaceChildren takes nodes, not arrays: the groups are spread.
     picker.replaceChildren(h('option', { value: '', text: ownText }),
-      [...byRole].map(([role, options]) => h('optgroup', { label: PALETTE_ROLE_LABEL[role] || role }, options)),
-      total > list.length ? h('option', { disabled: true, value: '-', text: `(the first ${list.length} of ${total})` }) : null);
+      ...[...byRole].map(([role, options]) => h('optgroup', { label: PALETTE_ROLE_LABEL[role] || role }, options)),
+      ...(total > list.length ? [h('option', { disabled: true, value: '-', text: `(the first ${list.length} of ${total})` })] : []));
     picker.value = list.some((p) => p.path === kept) ? kept : '';
     picker.hidden = !list.length;
   };
