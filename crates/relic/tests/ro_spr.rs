@@ -715,6 +715,21 @@ fn indexed_pngs_pack_their_indices_as_an_editor_saved_them() {
     let (back, _) = pack(&c.json, &dir.path().join("four.spr"), false).unwrap();
     assert_eq!(Spr::read(&back).unwrap().palette_frames[1].indices, [5]);
 
+    // A 2-bit PNG of another size (3×2: rows of 6 bits, each padded to a byte), PLTE of 4 entries: the
+    // frame becomes 3×2 with those indices.
+    write_indexed(
+        &c.dir.join("pal_000.png"),
+        3,
+        2,
+        &[1, 2, 3, 0, 3, 1],
+        &plte(&palette(), 4),
+        &[0],
+        png::BitDepth::Two,
+    );
+    let (back, _) = pack(&c.json, &dir.path().join("two.spr"), false).unwrap();
+    let frame = &Spr::read(&back).unwrap().palette_frames[0];
+    assert_eq!((frame.width, frame.height, frame.indices.as_slice()), (3, 2, &[1, 2, 3, 0, 3, 1][..]));
+
     // An editor that sorted the palette (entries 7 and 9 swapped, the pixels remapped so that they look the
     // same): mapped by colour back to the sprite's palette, the file unchanged, and a note says so.
     let mut sorted = palette();
