@@ -36,6 +36,37 @@ const shown = async (x, y) => {
 };
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
+/** Issue 39: the body and the head each in a palette of their own, picked among their dyes (`data/palette/몸/`,
+ * `머리/`): the body's dye reaches the body only (pixel (2, 6)), the hair dye the head only (pixel (2, 0)),
+ * and every download carries both. Head 2 is picked, straight. */
+const dyes = async (top, body) => {
+  const bodyDyes = await page.locator('#preview select.palette-picker option').allTextContents();
+  expect(same(bodyDyes, ['own palette', '초보자_남_1.pal']), `${body} offers its dye (${bodyDyes.join(', ')})`);
+  const hairDyes = await page.locator('#preview select.head-palette-picker option').allTextContents();
+  expect(same(hairDyes, ['head: own palette', '머리2_남_1.pal']), `head 2 offers its hair dye (${hairDyes.join(', ')})`);
+  const srcHas = (part) => page.waitForFunction((p) =>
+    decodeURIComponent(document.querySelector('#preview img.picture').getAttribute('src')).includes(p), part);
+  await page.locator('#preview select.palette-picker').selectOption(`${top}/data/palette/몸/초보자_남_1.pal`);
+  await srcHas('&palette=');
+  let [head, shownBody] = [await shown(2, 0), await shown(2, 6)];
+  expect(same(head.rgba, [1, 254, 0, 255]) && same(shownBody.rgba, [10, 20, 30, 255]),
+    `the body's dye dyes the body only (head ${head.rgba}, body ${shownBody.rgba})`);
+  await page.locator('#preview select.head-palette-picker').selectOption(`${top}/data/palette/머리/머리2_남_1.pal`);
+  await srcHas('&head_palette=');
+  [head, shownBody] = [await shown(2, 0), await shown(2, 6)];
+  expect(same(head.rgba, [200, 100, 50, 255]) && same(shownBody.rgba, [10, 20, 30, 255]),
+    `the hair dye dyes the head only (head ${head.rgba}, body ${shownBody.rgba})`);
+  await page.waitForFunction(() => [...document.querySelectorAll('#preview .downloads a.download')]
+    .every((a) => a.getAttribute('href').includes('&palette=') && a.getAttribute('href').includes('&head_palette=')));
+  pass('every download carries both palettes');
+  await shot(`act-dyes-${top.includes('grf') ? 'grf' : 'folder'}`);
+  await page.locator('#preview select.palette-picker').selectOption('');
+  await page.locator('#preview select.head-palette-picker').selectOption('');
+  await page.waitForFunction(() => !document.querySelector('#preview img.picture').getAttribute('src').includes('palette='));
+  shownBody = await shown(2, 6);
+  expect(same(shownBody.rgba, [1, 254, 0, 255]), `without dyes the body is in its own palette again (${shownBody.rgba})`);
+};
+
 try {
   await page.goto(url);
   await page.locator(sel('sample.act')).waitFor();
@@ -136,6 +167,7 @@ try {
     await shot(`act-client-layout-${top.includes('grf') ? 'grf' : 'folder'}`);
     await page.locator('#preview select.head-direction-picker').selectOption('0');
     await page.waitForFunction(() => document.querySelector('#preview img.picture').naturalWidth === 6);
+    await dyes(top, body);
     await page.locator('#preview select.head-picker').selectOption('');
     await page.waitForFunction(() => [...document.querySelectorAll('#preview .downloads a.download')]
       .every((a) => !a.getAttribute('href').includes('with=')));

@@ -265,6 +265,7 @@ Examples:
   relic convert --to json -o out texts.res
   relic convert --json -o out textures.res > manifest.json
   relic convert --morph 1,0,0.5 --textures Res/textures.res -o out unhufe.mod
+  relic convert --with head.act --palette body_red.pal --head-palette hair_blue.pal -o out body.act
   find game -name '*.cam' > list.txt && relic convert --files-from list.txt --base game -o out")]
     Convert {
         /// Output folder
@@ -290,6 +291,9 @@ Examples:
         /// A second file drawn with each input: a Ragnarok head `.act` (its `.spr` beside it) over a body `.act`
         #[arg(long, value_name = "FILE")]
         with: Option<PathBuf>,
+        /// The palette the --with sprite is drawn with (a Ragnarok head's hair dye; --palette dyes the input's own sprite only); default: its own
+        #[arg(long, value_name = "FILE", requires = "with")]
+        head_palette: Option<PathBuf>,
         /// A figure's morph: strength, dexterity and height, each from 0 to 1 (default 0,0,0)
         #[arg(long, value_name = "STR,DEX,HEIGHT", value_parser = parse_morph)]
         morph: Option<[f32; 3]>,
@@ -895,6 +899,7 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
             bones,
             anims,
             with,
+            head_palette,
             morph,
             format,
             settings,
@@ -919,6 +924,7 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
                 bones,
                 anims,
                 with,
+                head_palette,
                 morph,
                 compression,
                 ..Default::default()

@@ -194,3 +194,74 @@ fn a_broken_spr_fails_the_input_but_the_document_is_written() {
     assert_eq!(written.len(), 1, "{written:?}");
     assert!(written[0].path().extension().is_some_and(|e| e == "json"));
 }
+
+/// The RGBA pixels of a still PNG: (width, pixels).
+fn still(path: &Path) -> (usize, Vec<u8>) {
+    let image = relic::export::png::decode_rgba(&std::fs::read(path).unwrap()).unwrap();
+    let frame = image.frames.into_iter().next().unwrap();
+    let relic::asset::Pixels::Rgba8(px) = frame.pixels else { panic!("RGBA") };
+    (frame.width as usize, px)
+}
+
+/// A Ragnarok `.pal` (256 entries of R, G, B, unused) where entries 1, 2, 3 are the given colours.
+fn dye(colours: [[u8; 3]; 3]) -> Vec<u8> {
+    let mut pal = vec![0u8; 1024];
+    for (i, c) in colours.iter().enumerate() {
+        pal[(i + 1) * 4..(i + 1) * 4 + 3].copy_from_slice(c);
+    }
+    pal
+}
+
+#[test]
+fn the_body_and_the_head_each_take_their_own_palette() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("body.act");
+    std::fs::write(&input, body()).unwrap();
+    std::fs::write(dir.path().join("body.spr"), spr()).unwrap();
+    // The head: its palette frame (1 2 / 3 0), anchor (0, 5): drawn at (0, −15), over rows −16..−15; the
+    // body's frame over rows −1..0. Action 1 (one motion) is 2 wide and 17 high: the head's index 1 at
+    // (0, 0), the body's at (0, 15).
+    let head = dir.path().join("head.act");
+    std::fs::write(&head, act(&vec![vec![(0, 0, (0, 5))]; 9], &[4.0; 9])).unwrap();
+    std::fs::write(dir.path().join("head.spr"), spr()).unwrap();
+    let body_dye = dir.path().join("body_dye.pal");
+    std::fs::write(&body_dye, dye([[10, 20, 30], [11, 21, 31], [12, 22, 32]])).unwrap();
+    let hair_dye = dir.path().join("hair_dye.pal");
+    std::fs::write(&hair_dye, dye([[200, 100, 50], [201, 101, 51], [202, 102, 52]])).unwrap();
+    let at =
+        |(width, px): &(usize, Vec<u8>), x: usize, y: usize| px[(y * width + x) * 4..(y * width + x) * 4 + 4].to_vec();
+    let (with, palette, head_palette) =
+        (head.to_str().unwrap(), body_dye.to_str().unwrap(), hair_dye.to_str().unwrap());
+
+    // --palette dyes the body only: the head keeps its own palette (red, green, blue).
+    let files = convert(&input, &dir.path().join("body_dyed"), &["--with", with, "--palette", palette]);
+    let image = still(named(&files, "0_1.png"));
+    assert_eq!(image.1.len(), 2 * 17 * 4);
+    assert_eq!(at(&image, 0, 0), [255, 0, 0, 255], "the head's own entry 1");
+    assert_eq!(at(&image, 0, 1), [0, 0, 255, 255], "the head's own entry 3");
+    assert_eq!(at(&image, 1, 1), [0, 0, 0, 0], "index 0");
+    assert_eq!(at(&image, 0, 15), [10, 20, 30, 255], "the body's dyed entry 1");
+    assert_eq!(at(&image, 1, 15), [11, 21, 31, 255], "the body's dyed entry 2");
+
+    // --head-palette dyes the head, and only the head.
+    let files = convert(&input, &dir.path().join("hair_dyed"), &["--with", with, "--head-palette", head_palette]);
+    let image = still(named(&files, "0_1.png"));
+    assert_eq!(at(&image, 0, 0), [200, 100, 50, 255]);
+    assert_eq!(at(&image, 0, 1), [202, 102, 52, 255]);
+    assert_eq!(at(&image, 0, 15), [255, 0, 0, 255], "the body's own entry 1");
+
+    // Both.
+    let both = ["--with", with, "--palette", palette, "--head-palette", head_palette];
+    let image = still(named(&convert(&input, &dir.path().join("both"), &both), "0_1.png"));
+    assert_eq!((at(&image, 0, 0), at(&image, 0, 15)), (vec![200, 100, 50, 255], vec![10, 20, 30, 255]));
+
+    // A head palette without a head is a usage error.
+    let refused = relic()
+        .args(["convert", "--head-palette", head_palette, "-o"])
+        .arg(dir.path().join("none"))
+        .arg(&input)
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&refused.get_output().stderr).into_owned();
+    assert!(err.contains("--with"), "{err}");
+}

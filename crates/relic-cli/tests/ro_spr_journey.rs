@@ -85,7 +85,9 @@ fn convert_edit_pack_convert_shows_the_edit() {
 
     let (json, outputs) = convert(&input, &dir.path().join("out"));
     let pal = named(&outputs, "pal_000.png");
-    assert_eq!(read_png(pal), (3, 2, [colour(5), [0; 4], [0; 4], [0; 4], [0; 4], colour(6)].concat()));
+    // Index 0 keeps entry 0's magenta in the PNG, at alpha 0.
+    let clear = [255, 0, 255, 0];
+    assert_eq!(read_png(pal), (3, 2, [colour(5), clear, clear, clear, clear, colour(6)].concat()));
     assert_eq!(read_png(named(&outputs, "rgba_000.png")).2, [0x10, 0x20, 0x30, 0x80]);
     named(&outputs, "sheet.view.png");
 
@@ -119,4 +121,48 @@ fn convert_edit_pack_convert_shows_the_edit() {
     assert!(said.contains("--quantize changed 1 pixels"), "{said}");
     let (_, quantized) = convert(&q, &dir.path().join("q"));
     assert_ne!(read_png(named(&quantized, "pal_000.png")).2[8..12], [0, 0, 0, 0]);
+}
+
+/// An indexed PNG as stored: (colour type, indices, PLTE, tRNS).
+fn read_indexed(path: &Path) -> (png::ColorType, Vec<u8>, Vec<u8>, Vec<u8>) {
+    let mut decoder = png::Decoder::new(std::fs::File::open(path).unwrap());
+    decoder.set_transformations(png::Transformations::IDENTITY);
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let frame = reader.next_frame(&mut buf).unwrap();
+    buf.truncate(frame.buffer_size());
+    let info = reader.info();
+    let (plte, trns) = (info.palette.as_deref().unwrap_or_default(), info.trns.as_deref().unwrap_or_default());
+    (info.color_type, buf, plte.to_vec(), trns.to_vec())
+}
+
+#[test]
+fn a_palette_frame_edited_as_indices_in_an_indexed_editor_packs_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("body.spr");
+    std::fs::write(&input, sprite()).unwrap();
+    let (json, outputs) = convert(&input, &dir.path().join("out"));
+    let pal = named(&outputs, "pal_000.png");
+    let (color, indices, plte, trns) = read_indexed(pal);
+    assert_eq!(color, png::ColorType::Indexed);
+    assert_eq!(indices, [5, 0, 0, 0, 0, 6]);
+    assert_eq!(plte, palette().iter().flat_map(|c| [c[0], c[1], c[2]]).collect::<Vec<u8>>());
+    assert_eq!((trns[0], trns[1], trns[255]), (0, 255, 255));
+
+    // Saved as Aseprite does after painting (1, 0) with entry 9 and (2, 1) with entry 0: the PLTE cut
+    // after the last entry used (0..=9), tRNS for entry 0 only.
+    let mut enc = png::Encoder::new(std::fs::File::create(pal).unwrap(), 3, 2);
+    enc.set_color(png::ColorType::Indexed);
+    enc.set_depth(png::BitDepth::Eight);
+    enc.set_palette(plte[..10 * 3].to_vec());
+    enc.set_trns(vec![0]);
+    enc.write_header().unwrap().write_image_data(&[5, 9, 0, 0, 0, 0]).unwrap();
+    let edited = dir.path().join("edited.spr");
+    relic().args(["pack", "ro-spr", "-o"]).arg(&edited).arg(&json).assert().success();
+    // Indices 5 9 0 / 0 0 0: RLE 05 09 00 04.
+    let bytes = std::fs::read(&edited).unwrap();
+    assert_eq!(&bytes[8..18], &[3, 0, 2, 0, 4, 0, 5, 9, 0, 4]);
+    let (_, again) = convert(&edited, &dir.path().join("again"));
+    assert_eq!(read_indexed(named(&again, "pal_000.png")).1, [5, 9, 0, 0, 0, 0]);
+    assert_eq!(read_png(named(&again, "pal_000.png")).2[4..8], colour(9));
 }

@@ -285,7 +285,8 @@ fn ragnarok_models_are_drawn_textured() {
 /// (written with relic's ACT writer), so that it is drawn 3 pixels above the body. `sprites.grf` holds
 /// both pairs under `data\sprite\`. The client's layout, in `client/` and in `sprites.grf`: the body as
 /// `data/sprite/인간족/몸통/남/초보자_남`, the head as `…/머리통/남/1_남` and `2_남`, so that the body is
-/// offered those heads, labelled heads, and a head is offered none.
+/// offered those heads, labelled heads, and a head is offered none. Beside them in `data/palette/`, a body
+/// dye and a hair dye (issue 39), each picked in a palette picker of its own.
 #[test]
 fn ragnarok_actions_are_picked_and_stepped() {
     let dir = tempfile::tempdir().unwrap();
@@ -333,6 +334,18 @@ fn ragnarok_actions_are_picked_and_stepped() {
         for (stem, bytes) in pairs {
             std::fs::write(stem.with_extension("act"), bytes).unwrap();
             std::fs::write(stem.with_extension("spr"), &spr).unwrap();
+        }
+        // Issue 39: a body dye and a hair dye (entry 1 of each), and a dye of another body, not offered.
+        let palettes = top.parent().unwrap().join("palette");
+        for (name, colour) in [
+            ("몸/초보자_남_1.pal", [10, 20, 30]),
+            ("몸/검사_남_1.pal", [9, 9, 9]),
+            ("머리/머리2_남_1.pal", [200, 100, 50]),
+        ] {
+            let mut pal = vec![0u8; 1024];
+            pal[4..7].copy_from_slice(&colour);
+            std::fs::create_dir_all(palettes.join(name).parent().unwrap()).unwrap();
+            std::fs::write(palettes.join(name), pal).unwrap();
         }
     }
     let grf = root.join("sprites.grf");

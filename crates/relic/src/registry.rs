@@ -231,6 +231,12 @@ pub struct ConvertOptions {
     /// The same second file given as bytes, with its companion (`relic view`'s head picked among the
     /// entries of a GRF, which have no path); `with` wins when both are set.
     pub with_files: Option<std::sync::Arc<WithFiles>>,
+    /// The palette the second file's sprite is drawn with (`--head-palette`: a Ragnarok head's hair dye), as
+    /// `palette` is for the file's own; the head's own palette when absent.
+    pub head_palette: Option<PathBuf>,
+    /// Palettes given as bytes (`relic view`'s palette pickers, whose palettes may be entries of a GRF): the
+    /// file's and the second file's; each wins over `palette` and `head_palette`.
+    pub picked_palettes: Option<std::sync::Arc<PickedPalettes>>,
     /// The stored name of the archive entry being converted (`data\sprite\x.act`), set for entries,
     /// which have no path: what formats that look for a file of the same stem beside it go by.
     pub entry_name: Option<String>,
@@ -247,6 +253,16 @@ pub struct WithFiles {
     pub name: String,
     pub main: Vec<u8>,
     pub companion: Vec<u8>,
+}
+
+/// Palettes picked as files' bytes (see [`ConvertOptions::picked_palettes`]): each `(name, bytes)`, the name
+/// for messages.
+#[derive(Debug, Default)]
+pub struct PickedPalettes {
+    /// The palette of the file being converted (a body).
+    pub main: Option<(String, Vec<u8>)>,
+    /// The palette of the second file drawn with it (`with`: a head).
+    pub with: Option<(String, Vec<u8>)>,
 }
 
 /// Files read on demand by name, from an archive kept open while its entries convert (see

@@ -99,6 +99,12 @@ fn drawn(indices: &[u8]) -> Vec<u8> {
     indices.iter().flat_map(|&i| colour(i)).collect()
 }
 
+/// A palette frame PNG's pixels (an indexed PNG through its PLTE and tRNS): as drawn, but index 0 keeps its
+/// palette colour (magenta), at alpha 0.
+fn shown(indices: &[u8]) -> Vec<u8> {
+    indices.iter().flat_map(|&i| if i == 0 { [255, 0, 255, 0] } else { colour(i) }).collect()
+}
+
 /// A zero-run RLE written here from SPR.MD: each run of zeros as `00 n`, split every 255.
 fn hand_rle(px: &[u8]) -> Vec<u8> {
     let mut out = Vec::new();
@@ -413,7 +419,7 @@ fn convert_writes_one_png_per_frame_a_sheet_and_the_document_and_packs_back() {
     std::fs::write(&input, sprite_2_1()).unwrap();
     let c = convert(&input, &dir.path().join("out"), &ConvertRequest::default());
     assert_eq!(c.names, ["body.spr.json", "pal_000.png", "pal_001.png", "rgba_000.png", "sheet.view.png"]);
-    assert_eq!(read_png(&c.dir.join("pal_000.png")), (4, 3, drawn(&PAL_4X3)));
+    assert_eq!(read_png(&c.dir.join("pal_000.png")), (4, 3, shown(&PAL_4X3)));
     assert_eq!(read_png(&c.dir.join("pal_001.png")), (1, 1, colour(42).to_vec()));
     assert_eq!(read_png(&c.dir.join("rgba_000.png")), (3, 2, RGBA_3X2.to_vec()));
     // The sheet: 4 + 1 + 3 wide, 3 high, frames side by side from the top.
@@ -533,7 +539,7 @@ fn a_sprite_inside_a_grf_is_listed_and_converted_as_ro_spr() {
     let report = ops::convert(std::slice::from_ref(&grf), &dir.path().join("out"), &ConvertRequest::default(), &Quiet);
     assert!(report.failures.is_empty(), "{:?}", report.failures);
     let png = report.outputs.iter().map(|o| PathBuf::from(&o.output)).find(|p| p.ends_with("body.spr/pal_000.png"));
-    assert_eq!(read_png(&png.expect("the frame PNG")), (4, 3, drawn(&PAL_4X3)));
+    assert_eq!(read_png(&png.expect("the frame PNG")), (4, 3, shown(&PAL_4X3)));
 }
 
 #[test]
@@ -563,4 +569,236 @@ fn pack_refuses_half_transparent_palette_pixels_and_names_outside_the_folder() {
     let (back, notes) = pack(&c.json, &dir.path().join("c.spr"), false).unwrap();
     assert_eq!(back, sprite_2_1());
     assert!(notes.iter().any(|n| n.contains("gone.png: missing")), "{notes:?}");
+}
+
+// =========================================================================================================
+// Palette frames as indexed PNGs
+
+/// An indexed PNG as it is stored: colour type, bit depth, width, height, indices, PLTE, tRNS.
+struct RawPng {
+    color: png::ColorType,
+    depth: png::BitDepth,
+    width: u32,
+    height: u32,
+    indices: Vec<u8>,
+    plte: Vec<u8>,
+    trns: Vec<u8>,
+}
+
+fn raw_png(path: &Path) -> RawPng {
+    let mut decoder = png::Decoder::new(std::fs::File::open(path).unwrap());
+    decoder.set_transformations(png::Transformations::IDENTITY);
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let frame = reader.next_frame(&mut buf).unwrap();
+    buf.truncate(frame.buffer_size());
+    let info = reader.info();
+    RawPng {
+        color: info.color_type,
+        depth: info.bit_depth,
+        width: info.width,
+        height: info.height,
+        indices: buf,
+        plte: info.palette.as_deref().unwrap_or_default().to_vec(),
+        trns: info.trns.as_deref().unwrap_or_default().to_vec(),
+    }
+}
+
+/// An indexed PNG written with the `png` crate as an editor saves one: `plte` (RGB triples, as many as the
+/// editor keeps), `trns` (its alpha, often only entry 0's), at `depth` bits a pixel (rows packed high bit first).
+fn write_indexed(path: &Path, w: u32, h: u32, indices: &[u8], plte: &[u8], trns: &[u8], depth: png::BitDepth) {
+    let mut enc = png::Encoder::new(std::fs::File::create(path).unwrap(), w, h);
+    enc.set_color(png::ColorType::Indexed);
+    enc.set_depth(depth);
+    enc.set_palette(plte.to_vec());
+    if !trns.is_empty() {
+        enc.set_trns(trns.to_vec());
+    }
+    let bits = depth as usize;
+    let line = (w as usize * bits).div_ceil(8);
+    let mut data = vec![0u8; line * h as usize];
+    for (k, &i) in indices.iter().enumerate() {
+        let (x, y) = (k % w as usize, k / w as usize);
+        let bit = x * bits;
+        data[y * line + bit / 8] |= i << (8 - bits - bit % 8);
+    }
+    enc.write_header().unwrap().write_image_data(&data).unwrap();
+}
+
+/// The test palette as a PNG's PLTE: RGB triples, entries `0..n`.
+fn plte(palette: &[[u8; 4]; 256], n: usize) -> Vec<u8> {
+    palette[..n].iter().flat_map(|e| [e[0], e[1], e[2]]).collect()
+}
+
+#[test]
+fn palette_frames_are_indexed_pngs_carrying_the_sprite_palette() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("body.spr");
+    std::fs::write(&input, sprite_2_1()).unwrap();
+    let c = convert(&input, &dir.path().join("out"), &ConvertRequest::default());
+    let png = raw_png(&c.dir.join("pal_000.png"));
+    assert_eq!((png.color, png.depth, png.width, png.height), (png::ColorType::Indexed, png::BitDepth::Eight, 4, 3));
+    assert_eq!(png.indices, PAL_4X3, "the stored indices");
+    assert_eq!(png.plte, plte(&palette(), 256), "the sprite's palette, index 0's magenta too");
+    assert_eq!(png.trns[0], 0, "index 0 transparent");
+    assert!(png.trns[1..].iter().all(|&a| a == 255), "every other index opaque");
+    assert_eq!(raw_png(&c.dir.join("pal_001.png")).indices, [42]);
+    // RGBA frames stay RGBA.
+    assert_eq!(raw_png(&c.dir.join("rgba_000.png")).color, png::ColorType::Rgba);
+    // The sheet view is RGBA too (frames of both kinds side by side).
+    assert_eq!(raw_png(&c.dir.join("sheet.view.png")).color, png::ColorType::Rgba);
+
+    // Pillow, an independent reader, opens it as a palette image ("P") with the sprite's palette and index 0
+    // transparent.
+    if pillow() {
+        let script = "import sys, json\nfrom PIL import Image\nim = Image.open(sys.argv[1])\n\
+                      t = im.info.get('transparency')\n\
+                      print(json.dumps({'mode': im.mode, 'size': im.size, 'indices': list(im.tobytes()), \
+                      'palette': im.getpalette(), 'transparency': list(t) if isinstance(t, bytes) else t, \
+                      'rgba': list(im.convert('RGBA').tobytes())}))";
+        let out = std::process::Command::new("python3").args(["-c", script]).arg(c.dir.join("pal_000.png")).output();
+        let out = out.unwrap();
+        assert!(out.status.success(), "Pillow: {}", String::from_utf8_lossy(&out.stderr));
+        let seen: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(seen["mode"], "P");
+        assert_eq!(seen["size"], serde_json::json!([4, 3]));
+        assert_eq!(seen["indices"], serde_json::json!(PAL_4X3));
+        assert_eq!(seen["palette"], serde_json::json!(plte(&palette(), 256)));
+        // Pillow's reading of a tRNS that makes one entry transparent and every other opaque: that index.
+        assert_eq!(seen["transparency"], 0);
+        // Drawn as relic draws it, but for the colour a transparent pixel keeps (index 0's magenta).
+        let rgba: Vec<u8> = serde_json::from_value(seen["rgba"].clone()).unwrap();
+        assert_eq!(rgba, shown(&PAL_4X3));
+    }
+}
+
+fn pillow() -> bool {
+    let ok = std::process::Command::new("python3")
+        .args(["-c", "from PIL import Image"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        eprintln!("skipped: Python 3 with Pillow not found (python3 -m pip install pillow)");
+        assert!(std::env::var("CI").as_deref() != Ok("true"), "CI=true: the Pillow check must run");
+    }
+    ok
+}
+
+#[test]
+fn indexed_pngs_pack_their_indices_as_an_editor_saved_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("body.spr");
+    std::fs::write(&input, sprite_2_1()).unwrap();
+    let c = convert(&input, &dir.path().join("out"), &ConvertRequest::default());
+
+    // Unedited indexed PNGs pack back byte for byte (the stored RLE kept).
+    let (back, notes) = pack(&c.json, &dir.path().join("same.spr"), false).unwrap();
+    assert_eq!(back, sprite_2_1());
+    assert!(notes.is_empty(), "{notes:?}");
+
+    // pal_000 repainted as Aseprite saves it: the full PLTE, tRNS of entry 0 only; (1, 0) becomes index 3
+    // and (2, 2) index 0. pal_001 as an editor that shortens the PLTE to the entries used (0..=60), at
+    // index 60. Indices 7 3 0 0 / 0 0 9 200 / 0 255 0 2 → RLE 07 03 00 04 09 C8 00 01 FF 00 01 02.
+    let mut edited = PAL_4X3;
+    edited[1] = 3;
+    edited[10] = 0;
+    write_indexed(&c.dir.join("pal_000.png"), 4, 3, &edited, &plte(&palette(), 256), &[0], png::BitDepth::Eight);
+    write_indexed(&c.dir.join("pal_001.png"), 1, 1, &[60], &plte(&palette(), 61), &[0], png::BitDepth::Eight);
+    let (back, notes) = pack(&c.json, &dir.path().join("edited.spr"), false).unwrap();
+    let want_rle = vec![7, 3, 0, 4, 9, 200, 0, 1, 255, 0, 1, 2];
+    let want = hand_spr(1, 2, &[Pal::Rle(4, 3, want_rle), Pal::Rle(1, 1, vec![60])], &[rgba_3x2()], Some(&palette()));
+    assert_eq!(back, want);
+    assert!(notes.iter().all(|n| !n.contains("mapped")), "the palettes agree: {notes:?}");
+
+    // A 4-bit PNG (an editor saving few colours small), PLTE of 16 entries: index 5.
+    write_indexed(&c.dir.join("pal_001.png"), 1, 1, &[5], &plte(&palette(), 16), &[0], png::BitDepth::Four);
+    let (back, _) = pack(&c.json, &dir.path().join("four.spr"), false).unwrap();
+    assert_eq!(Spr::read(&back).unwrap().palette_frames[1].indices, [5]);
+
+    // A 2-bit PNG of another size (3×2: rows of 6 bits, each padded to a byte), PLTE of 4 entries: the
+    // frame becomes 3×2 with those indices.
+    write_indexed(
+        &c.dir.join("pal_000.png"),
+        3,
+        2,
+        &[1, 2, 3, 0, 3, 1],
+        &plte(&palette(), 4),
+        &[0],
+        png::BitDepth::Two,
+    );
+    let (back, _) = pack(&c.json, &dir.path().join("two.spr"), false).unwrap();
+    let frame = &Spr::read(&back).unwrap().palette_frames[0];
+    assert_eq!((frame.width, frame.height, frame.indices.as_slice()), (3, 2, &[1, 2, 3, 0, 3, 1][..]));
+
+    // An editor that sorted the palette (entries 7 and 9 swapped, the pixels remapped so that they look the
+    // same): mapped by colour back to the sprite's palette, the file unchanged, and a note says so.
+    let mut sorted = palette();
+    sorted.swap(7, 9);
+    let remapped: Vec<u8> = PAL_4X3
+        .iter()
+        .map(|&i| match i {
+            7 => 9,
+            9 => 7,
+            other => other,
+        })
+        .collect();
+    write_indexed(&c.dir.join("pal_000.png"), 4, 3, &remapped, &plte(&sorted, 256), &[0], png::BitDepth::Eight);
+    write_indexed(&c.dir.join("pal_001.png"), 1, 1, &[42], &plte(&palette(), 43), &[0], png::BitDepth::Eight);
+    let (back, notes) = pack(&c.json, &dir.path().join("sorted.spr"), false).unwrap();
+    assert_eq!(back, sprite_2_1());
+    assert!(notes.iter().any(|n| n.contains("pal_000.png: its palette is not the one convert wrote")), "{notes:?}");
+
+    // An entry recoloured in the editor to a colour the sprite's palette lacks: refused at the first pixel
+    // of it, unless --quantize.
+    let mut recoloured = palette();
+    recoloured[9] = [1, 1, 1, 0];
+    write_indexed(&c.dir.join("pal_000.png"), 4, 3, &PAL_4X3, &plte(&recoloured, 256), &[0], png::BitDepth::Eight);
+    let err = pack(&c.json, &dir.path().join("bad.spr"), false).unwrap_err().to_string();
+    assert!(err.contains("pal_000.png (palette frame 0): pixel (2, 1) is #010101"), "{err}");
+    pack(&c.json, &dir.path().join("q.spr"), true).unwrap();
+
+    // An index past the end of the PNG's palette: refused, named.
+    write_indexed(&c.dir.join("pal_000.png"), 4, 3, &PAL_4X3, &plte(&palette(), 200), &[0], png::BitDepth::Eight);
+    let err = pack(&c.json, &dir.path().join("past.spr"), true).unwrap_err().to_string();
+    assert!(err.contains("pixel (3, 1) is index 200, past the end of the PNG's palette of 200 entries"), "{err}");
+
+    // An RGBA PNG still packs, mapped through the palette.
+    write_png(&c.dir.join("pal_000.png"), 4, 3, &drawn(&edited));
+    write_indexed(&c.dir.join("pal_001.png"), 1, 1, &[60], &plte(&palette(), 61), &[0], png::BitDepth::Eight);
+    let (back, _) = pack(&c.json, &dir.path().join("rgba.spr"), false).unwrap();
+    assert_eq!(back, want);
+}
+
+#[test]
+fn a_dyed_sprite_is_written_with_the_dye_as_its_plte_and_packs_by_index() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("body.spr");
+    std::fs::write(&input, sprite_2_1()).unwrap();
+    // A Ragnarok .pal: entry i = (i, i, i, 0).
+    let dye: Vec<u8> = (0..=255u8).flat_map(|i| [i, i, i, 0]).collect();
+    let pal_path = dir.path().join("grey.pal");
+    std::fs::write(&pal_path, &dye).unwrap();
+    let req = ConvertRequest {
+        options: ConvertOptions { palette: Some(pal_path), ..Default::default() },
+        ..Default::default()
+    };
+    let c = convert(&input, &dir.path().join("out"), &req);
+    let png = raw_png(&c.dir.join("pal_000.png"));
+    let grey: Vec<u8> = (0..=255u8).flat_map(|i| [i, i, i]).collect();
+    assert_eq!(png.plte, grey, "the PLTE is the dye the frame is shown in");
+    assert_eq!(png.indices, PAL_4X3, "the indices are the sprite's");
+    // Repainted in the dye (index 3 at (1, 0)): the index is stored, and the sprite keeps its own palette.
+    let mut edited = PAL_4X3;
+    edited[1] = 3;
+    write_indexed(&c.dir.join("pal_000.png"), 4, 3, &edited, &grey, &[0], png::BitDepth::Eight);
+    let (back, _) = pack(&c.json, &dir.path().join("back.spr"), false).unwrap();
+    let spr = Spr::read(&back).unwrap();
+    assert_eq!(spr.palette_frames[0].indices, edited);
+    assert_eq!(spr.palette, Some(palette()));
+    // The sprite's own palette in the PLTE (the PNG of an undyed conversion) is another palette: its colours
+    // are mapped through the dye, which has them at other indices (here: refused, colour 7 of the sprite's
+    // palette is not grey).
+    write_indexed(&c.dir.join("pal_000.png"), 4, 3, &edited, &plte(&palette(), 256), &[0], png::BitDepth::Eight);
+    let err = pack(&c.json, &dir.path().join("other.spr"), false).unwrap_err().to_string();
+    assert!(err.contains("pal_000.png (palette frame 0): pixel (0, 0)"), "{err}");
 }

@@ -1259,3 +1259,93 @@ fn a_static_site_is_served_as_it_is_and_nothing_beside_it() {
     let refused = relic::view::serve_static(&site.join("pkg"), ViewOptions::default()).err().unwrap().to_string();
     assert!(refused.contains("build:web"), "{refused}");
 }
+
+/// Issue 39: the body and the head each take their own palette (`palette=`, `head_palette=`, as `relic
+/// convert --palette` and `--head-palette`): a hair dye dyes the head only. In the client's layout an ACT
+/// is offered its dyes (`data/palette/몸/<body>_<n>.pal`; with a head, `data/palette/머리/머리<head>_<n>.pal`),
+/// and the `.pal` files of its folder. The sprites are the samples' `sprite.spr` (index 1 green,
+/// (1, 254, 0)); the head the samples' ACT with its anchors 3 pixels lower: in action 0, 6×7, the head's
+/// index 1 at (2, 0), the body's at (2, 6).
+#[test]
+fn the_body_and_the_head_are_drawn_in_palettes_of_their_own() {
+    use relic::ragnarok::act::Act;
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("data");
+    let act = std::fs::read(Path::new(SAMPLES).join("ragnarok/sample.act")).unwrap();
+    let spr = std::fs::read(Path::new(SAMPLES).join("ragnarok/sprite.spr")).unwrap();
+    let mut head = Act::read(&act).unwrap();
+    for anchor in head.actions.iter_mut().flat_map(|a| &mut a.motions).flat_map(|m| &mut m.anchors) {
+        anchor.y += 3;
+    }
+    let dye = |c: [u8; 3]| {
+        let mut pal = vec![0u8; 1024];
+        pal[4..7].copy_from_slice(&c);
+        pal
+    };
+    let files: Vec<(&str, Vec<u8>)> = vec![
+        ("sprite/인간족/몸통/남/초보자_남.act", act.clone()),
+        ("sprite/인간족/몸통/남/초보자_남.spr", spr.clone()),
+        ("sprite/인간족/머리통/남/1_남.act", head.to_bytes().unwrap()),
+        ("sprite/인간족/머리통/남/1_남.spr", spr.clone()),
+        ("palette/몸/초보자_남_10.pal", dye([12, 22, 32])),
+        ("palette/몸/초보자_남_2.pal", dye([10, 20, 30])),
+        ("palette/몸/검사_남_1.pal", dye([9, 9, 9])),
+        ("palette/머리/머리1_남_3.pal", dye([200, 100, 50])),
+        ("palette/머리/머리2_남_1.pal", dye([8, 8, 8])),
+    ];
+    for (name, bytes) in &files {
+        let path = root.join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, bytes).unwrap();
+    }
+    let server = serve(dir.path(), ViewOptions::default()).unwrap();
+    let a = server.addr();
+    let body = enc("data/sprite/인간족/몸통/남/초보자_남.act");
+    let with = enc("data/sprite/인간족/머리통/남/1_남.act");
+    let (body_dye, hair_dye) = (enc("data/palette/몸/초보자_남_2.pal"), enc("data/palette/머리/머리1_남_3.pal"));
+
+    // Offered: the body's own dyes, by number; with the head, the head's.
+    let p = ok(a, &format!("/api/preview?path={body}")).json();
+    let names = |v: &serde_json::Value| -> Vec<String> {
+        v.as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap().to_string()).collect()
+    };
+    assert_eq!(names(&p["palettes"]), ["초보자_남_2.pal", "초보자_남_10.pal"]);
+    assert_eq!(p["palettes"][0]["path"], "data/palette/몸/초보자_남_2.pal");
+    assert_eq!(p["palettes"][0]["role"], "dye");
+    assert_eq!(p["palettes_total"], 2);
+    assert!(p.get("head_palettes").is_none());
+    let p = ok(a, &format!("/api/preview?path={body}&with={with}")).json();
+    assert_eq!(names(&p["head_palettes"]), ["머리1_남_3.pal"]);
+
+    let pixel = |url: &str, x: u32, y: u32| {
+        let (w, h, px) = png_rgba(&ok(a, url).body);
+        assert_eq!((w, h), (6, 7), "{url}");
+        px[((y * w + x) * 4) as usize..][..4].to_vec()
+    };
+    let file = format!("/api/file?path={body}&as=png&asset=1&frame=0&with={with}");
+    let green = vec![1, 254, 0, 255];
+    assert_eq!((pixel(&file, 2, 0), pixel(&file, 2, 6)), (green.clone(), green.clone()));
+    // The body's dye dyes the body only.
+    let dyed = format!("{file}&palette={body_dye}");
+    assert_eq!((pixel(&dyed, 2, 0), pixel(&dyed, 2, 6)), (green.clone(), vec![10, 20, 30, 255]));
+    // The hair dye the head only; both together.
+    let hair = format!("{file}&head_palette={hair_dye}");
+    assert_eq!((pixel(&hair, 2, 0), pixel(&hair, 2, 6)), (vec![200, 100, 50, 255], green.clone()));
+    let both = format!("{dyed}&head_palette={hair_dye}");
+    assert_eq!((pixel(&both, 2, 0), pixel(&both, 2, 6)), (vec![200, 100, 50, 255], vec![10, 20, 30, 255]));
+    // The URLs of a preview so drawn ask for the same palettes, downloads too.
+    let p = ok(a, &format!("/api/preview?path={body}&with={with}&palette={body_dye}&head_palette={hair_dye}")).json();
+    let tail = format!("&with={with}&palette={body_dye}&head_palette={hair_dye}");
+    assert_eq!(p["assets"][1]["frames"][0]["url"], format!("/api/file?path={body}&as=png&asset=1&frame=0{tail}"));
+    for d in p["downloads"].as_array().unwrap() {
+        assert!(d["url"].as_str().unwrap().ends_with(&tail), "{d}");
+    }
+    // The body alone is still drawn in its own palette (cached apart).
+    assert_eq!(pixel(&file, 2, 6), green);
+
+    // A head palette without a head, a file that is no palette, a path outside: refused.
+    refused(a, &format!("/api/preview?path={body}&head_palette={hair_dye}"), 400);
+    refused(a, &format!("/api/preview?path={body}&palette={with}"), 400);
+    refused(a, &format!("/api/preview?path={body}&palette=../x.pal"), 400);
+    refused(a, &format!("/api/preview?path={body}&palette=nothere.pal"), 404);
+}

@@ -4,7 +4,9 @@
 // &frame=j`), so nothing is drawn here. A head picked among those the server offers (`heads`: the client's
 // head folder beside a body's, `…/머리통/남/` for `…/몸통/남/`, labelled heads, then the other ACTs of the
 // folder) asks the server for the actions drawn with it (`with=`, as `relic convert --with`); the item's
-// downloads then carry the head too, so what is downloaded is what is shown.
+// downloads then carry the head too, so what is downloaded is what is shown. The body and the head each
+// have a palette picker (`palette=`, `head_palette=`, as `relic convert --palette` and `--head-palette`):
+// a hair dye dyes the head only.
 
 import { apiUrl, getJSON, h, lastWins } from '../api.js';
 
@@ -22,6 +24,30 @@ const HOMUNCULUS = [...MONSTER, 'attack 2', 'attack 3', 'action'];
 const NAMES = { 13: PLAYER, 5: MONSTER, 9: PET, 8: HOMUNCULUS };
 /** Direction 0 faces the viewer, and they turn clockwise (as seen from above) in eighths. */
 const DIRECTIONS = ['south', 'south-west', 'west', 'north-west', 'north', 'north-east', 'east', 'south-east'];
+
+const PALETTE_ROLE_LABEL = { folder: 'palettes of its folder', dye: 'its dyes (data/palette)' };
+
+/** A palette picker: the sprite's own palette (value ''), or one of the palettes the server offers
+ * (`{name, path, role}`, grouped by role). `offer(list, total)` replaces the list, keeping the choice when it
+ * is still offered; the picker is hidden while there is none. */
+function palettePicker(cls, label, ownText) {
+  const picker = h('select', { class: cls, 'aria-label': label, hidden: true });
+  picker.offer = (list, total) => {
+    const kept = picker.value;
+    const byRole = new Map();
+    for (const p of list) {
+      if (!byRole.has(p.role)) byRole.set(p.role, []);
+      byRole.get(p.role).push(h('option', { value: p.path, text: p.name }));
+    }
+    // replaceChildren takes nodes, not arrays: the groups are spread.
+    picker.replaceChildren(h('option', { value: '', text: ownText }),
+      ...[...byRole].map(([role, options]) => h('optgroup', { label: PALETTE_ROLE_LABEL[role] || role }, options)),
+      ...(total > list.length ? [h('option', { disabled: true, value: '-', text: `(the first ${list.length} of ${total})` })] : []));
+    picker.value = list.some((p) => p.path === kept) ? kept : '';
+    picker.hidden = !list.length;
+  };
+  return picker;
+}
 
 /** The actions among the assets, by group and direction, or null when they are not named that way. */
 export function actionsOf(assets) {
@@ -136,12 +162,21 @@ export async function showActions(el, groups, data, ctx) {
     title: 'The head in idle and sit: straight, turned, or the three in turn', hidden: true },
   [['0', 'head straight'], ['1', 'head turned 1'], ['2', 'head turned 2'], ['all', 'head: all three']]
     .map(([value, text]) => h('option', { value, text })));
+  const bodyPalette = palettePicker('palette-picker', 'Palette', 'own palette');
+  bodyPalette.offer(data.palettes || [], data.palettes_total || 0);
+  const headPalette = palettePicker('head-palette-picker', 'Head palette', 'head: own palette');
+  /** The palettes picked, as the query asks for them. */
+  const paletteQuery = (head) => ({
+    ...(bodyPalette.value ? { palette: bodyPalette.value } : {}),
+    ...(head && headPalette.value ? { head_palette: headPalette.value } : {}),
+  });
   const redraw = async () => {
     stop();
     const turn = drawTurn();
     const head = headPicker.value;
     turnPicker.hidden = !head;
     const query = head ? { with: head, ...(turnPicker.value !== '0' ? { head_direction: turnPicker.value } : {}) } : {};
+    Object.assign(query, paletteQuery(head));
     try {
       const drawn = await getJSON(apiUrl('preview', data.path, query), turn.signal);
       // Another choice was made meanwhile: its drawing is shown, not this one.
@@ -149,6 +184,7 @@ export async function showActions(el, groups, data, ctx) {
       groups = actionsOf(drawn.assets.filter((a) => a.kind === 'image')) || groups;
       // The downloads of what is shown now: the server's URLs carry `with=` while a head is picked.
       ctx.setDownloads?.(drawn.downloads || []);
+      headPalette.offer(head ? drawn.head_palettes || [] : [], drawn.head_palettes_total || 0);
       await pick();
     } catch (err) {
       if (err.name !== 'AbortError' && !turn.stale()) counter.textContent = `head: ${err.message}`;
@@ -156,6 +192,8 @@ export async function showActions(el, groups, data, ctx) {
   };
   headPicker.addEventListener('change', redraw);
   turnPicker.addEventListener('change', redraw);
+  bodyPalette.addEventListener('change', redraw);
+  headPalette.addEventListener('change', redraw);
   ctx.cleanup(stop);
   const resize = new ResizeObserver(() => !zoom && img.naturalWidth && applyZoom());
   resize.observe(stage);
@@ -168,7 +206,8 @@ export async function showActions(el, groups, data, ctx) {
       h('button', { text: '1:1', title: 'Actual size', onclick: () => setZoom(1) }),
       h('button', { text: '+', title: 'Zoom in', onclick: () => setZoom(Math.min(64, (zoom || 1) + 1)) }),
       h('button', { text: 'fit', title: 'Fit', onclick: () => setZoom(0) }),
-      zoomLabel, heads.length ? headPicker : null, heads.length ? turnPicker : null, actionPicker, directionPicker, prev, counter, next, play),
+      zoomLabel, heads.length ? headPicker : null, heads.length ? turnPicker : null,
+      bodyPalette, headPalette, actionPicker, directionPicker, prev, counter, next, play),
     stage);
   try {
     await pick();

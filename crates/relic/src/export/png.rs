@@ -116,6 +116,69 @@ pub fn decode_rgba(bytes: &[u8]) -> Result<Image> {
     })
 }
 
+/// Decodes an indexed PNG (colour type 3, any bit depth) to one frame of palette indices, one byte a pixel,
+/// with its palette: the PLTE entries, each with its tRNS alpha (255 past the end of tRNS). `None` for a PNG
+/// of another colour type, which [`decode_rgba`] reads. For formats whose pixels are palette indices: an
+/// editor that keeps the palette (Aseprite, GIMP's indexed mode) saves the indices as they are.
+pub fn decode_indexed(bytes: &[u8]) -> Result<Option<Image>> {
+    let err = |e: png::DecodingError| Error::Refused(format!("PNG input: {e}"));
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    decoder.set_transformations(png::Transformations::IDENTITY);
+    decoder.set_limits(png::Limits {
+        bytes: usize::try_from(crate::limits::current().max_pixels * 8).unwrap_or(usize::MAX),
+    });
+    let mut reader = decoder.read_info().map_err(err)?;
+    let info = reader.info();
+    if info.color_type != png::ColorType::Indexed {
+        return Ok(None);
+    }
+    let (width, height) = (info.width, info.height);
+    crate::limits::check_pixels("PNG input", width, height)?;
+    let depth = info.bit_depth as usize;
+    let trns = info.trns.as_deref().unwrap_or_default();
+    let palette: Vec<[u8; 4]> = info
+        .palette
+        .as_deref()
+        .unwrap_or_default()
+        .chunks_exact(3)
+        .enumerate()
+        .map(|(k, c)| [c[0], c[1], c[2], trns.get(k).copied().unwrap_or(255)])
+        .collect();
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let frame = reader.next_frame(&mut buf).map_err(err)?;
+    buf.truncate(frame.buffer_size());
+    let indices = if depth == 8 {
+        buf
+    } else {
+        // 1, 2 and 4 bits a pixel: packed from the high bits, each row starting on a byte.
+        let (w, line) = (width as usize, frame.line_size.max(1));
+        let mask = (1u8 << depth) - 1;
+        let mut out = Vec::with_capacity(w * height as usize);
+        for row in buf.chunks(line).take(height as usize) {
+            for x in 0..w {
+                let bit = x * depth;
+                let byte = row.get(bit / 8).copied().unwrap_or(0);
+                out.push((byte >> (8 - depth - bit % 8)) & mask);
+            }
+        }
+        out
+    };
+    Ok(Some(Image {
+        frames: vec![Frame {
+            name: None,
+            width,
+            height,
+            pixels: Pixels::Indexed(indices),
+            offset: (0, 0),
+            hotspots: vec![],
+            role: FrameRole::Frame,
+        }],
+        palette: Some(palette),
+        frame_rate: None,
+        text: Vec::new(),
+    }))
+}
+
 /// The frame rate of an image that is written as an APNG: a positive rate, two frames or more, all plain
 /// frames (no mip levels) of the first frame's size and pixel kind.
 fn animation_rate(img: &Image) -> Option<f32> {

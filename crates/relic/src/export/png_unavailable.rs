@@ -22,6 +22,11 @@ pub fn decode_rgba(_bytes: &[u8]) -> Result<Image> {
     Err(super::needs_export("PNG input"))
 }
 
+/// An indexed PNG's indices and palette: refused, this build has no PNG decoder.
+pub fn decode_indexed(_bytes: &[u8]) -> Result<Option<Image>> {
+    Err(super::needs_export("PNG input"))
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

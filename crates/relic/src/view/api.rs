@@ -181,6 +181,20 @@ fn add_query(v: &mut Value, extra: &str) {
     }
 }
 
+/// The item paths of `palette=` and `head_palette=` (the latter only with a head, `with`).
+fn picked_palettes(query: &Query, endpoint: &str, with_head: bool) -> Result<[Option<String>; 2], Rejection> {
+    let mut out = [None, None];
+    for (slot, key) in out.iter_mut().zip(["palette", "head_palette"]) {
+        if let Some(p) = query.get(key).filter(|p| !p.is_empty() && endpoint != "/api/tree") {
+            *slot = Some(super::request::item_path(p)?);
+        }
+    }
+    if out[1].is_some() && !with_head {
+        return Err(Rejection::bad("`head_palette` draws the head of `with` in another palette: give `with` too"));
+    }
+    Ok(out)
+}
+
 pub(super) fn api(state: &Core, endpoint: &str, query: &Query) -> Result<Answer, Rejection> {
     let path = query.path()?;
     let tree = &state.tree;
@@ -215,12 +229,29 @@ pub(super) fn api(state: &Core, endpoint: &str, query: &Query) -> Result<Answer,
         // Another key: each direction is converted and cached apart.
         data.version = format!("{}\0head_direction\0{d}", data.version);
     }
+    // Palettes picked among the items (`palette=` the sprite's own, `head_palette=` the head's), as
+    // `relic convert --palette` and `--head-palette`; the URLs carry them too.
+    let palettes = picked_palettes(query, endpoint, with.is_some())?;
+    if palettes.iter().any(Option::is_some) {
+        let Item::Data(data) = &item else {
+            return Err(Rejection::bad("`palette` draws a sprite in another palette: this item is none"));
+        };
+        item = Item::Data(tree.with_palettes(data.clone(), palettes[0].as_deref(), palettes[1].as_deref())?);
+    }
     let add_with = |mut v: Value| {
+        let mut extra = String::new();
         if let Some(head) = with {
-            let mut extra = format!("&with={}", super::request::percent_encode(head));
+            extra = format!("&with={}", super::request::percent_encode(head));
             if let Some(d) = turn {
                 extra.push_str(&format!("&head_direction={d}"));
             }
+        }
+        for (key, picked) in ["palette", "head_palette"].into_iter().zip(&palettes) {
+            if let Some(p) = picked {
+                extra.push_str(&format!("&{key}={}", super::request::percent_encode(p)));
+            }
+        }
+        if !extra.is_empty() {
             add_query(&mut v, &extra);
         }
         v

@@ -317,6 +317,8 @@ pub(super) fn preview(tree: &Tree, item: &Item) -> Result<Value, (u16, Value)> {
             out.insert("assets".into(), Value::Array(views));
             if !is_leaf && data.format.is_some_and(|f| f.id == crate::ragnarok::act::FORMAT_ID) {
                 out.extend(heads(tree, &path));
+                let head = data.options.with_files.as_ref().map(|w| w.name.as_str());
+                out.extend(palettes(tree, &path, head));
             }
             warnings(converted, &mut out);
             if !is_leaf {
@@ -428,6 +430,70 @@ fn heads(tree: &Tree, path: &str) -> Map<String, Value> {
         .collect();
     out.insert("heads".into(), Value::Array(shown));
     out
+}
+
+/// How many palettes a palette picker lists at most (a client's `data/palette/몸/` holds thousands).
+pub(super) const MAX_PALETTES: usize = 200;
+
+/// The client's dye folders below `data/palette/` (roBrowser's `DB.getBodyPalPath`, `getHeadPalPath`):
+/// body dyes `몸/<job>_<sex>_<n>.pal`, hair dyes `머리/머리<head>_<sex>_<n>.pal`; as GRF names decode from CP949,
+/// and as those bytes read as Latin-1 (see [`BODY_FOLDERS`]).
+/// Each `(folder, what a dye's name starts with before the sprite's name)`.
+const BODY_DYE_FOLDERS: [(&str, &str); 2] = [("몸", ""), ("\u{b8}\u{f6}", "")];
+const HAIR_DYE_FOLDERS: [(&str, &str); 2] =
+    [("머리", "머리"), ("\u{b8}\u{d3}\u{b8}\u{ae}", "\u{b8}\u{d3}\u{b8}\u{ae}")];
+
+/// The palettes a Ragnarok ACT's sprite may be drawn in (`palette=`), and with a head (`with`) the head's
+/// (`head_palette=`), into the preview: `palettes` and `head_palettes` (at most [`MAX_PALETTES`] each, as
+/// `{name, path, role}`), `palettes_total` and `head_palettes_total`. For each sprite: the `.pal` files of
+/// its own folder (role `folder`), then, in the client's layout (`<root>/sprite/…`), its dyes in
+/// `<root>/palette/몸/` (`<body>_<n>.pal`) or `<root>/palette/머리/` (`머리<head>_<n>.pal`), role `dye`.
+fn palettes(tree: &Tree, path: &str, head: Option<&str>) -> Map<String, Value> {
+    let mut out = Map::new();
+    let mut list = |key: &str, found: Vec<(super::tree::Child, &str)>| {
+        out.insert(format!("{key}_total"), json!(found.len()));
+        let shown: Vec<Value> = found
+            .into_iter()
+            .take(MAX_PALETTES)
+            .map(|(c, role)| json!({"name": c.name, "path": c.path, "role": role}))
+            .collect();
+        out.insert(key.into(), Value::Array(shown));
+    };
+    list("palettes", palettes_of(tree, path, &BODY_DYE_FOLDERS));
+    if let Some(head) = head {
+        list("head_palettes", palettes_of(tree, head, &HAIR_DYE_FOLDERS));
+    }
+    out
+}
+
+/// The palettes of the sprite of the ACT at `path` (see [`palettes`]): its folder's, then its dyes in the
+/// client's dye folder (one of `dye_folders`), named `<prefix><stem>_<n>.pal`.
+fn palettes_of(tree: &Tree, path: &str, dye_folders: &[(&str, &str)]) -> Vec<(super::tree::Child, &'static str)> {
+    let is_pal = |c: &super::tree::Child| c.kind != "folder" && c.name.to_ascii_lowercase().ends_with(".pal");
+    let listed = |folder: &str| -> Vec<super::tree::Child> {
+        let Ok(children) = tree.resolve(folder).and_then(|item| tree.children(&item)) else { return Vec::new() };
+        let mut pals: Vec<_> = children.into_iter().filter(|c| is_pal(c)).collect();
+        // `x_2` before `x_10`: by the number the name ends with, then the name.
+        let number = |name: &str| {
+            let stem = name.rsplit_once('.').map_or(name, |(s, _)| s);
+            let digits: String = stem.chars().rev().take_while(char::is_ascii_digit).collect();
+            digits.chars().rev().collect::<String>().parse::<u64>().ok()
+        };
+        pals.sort_by_cached_key(|c| (number(&c.name), c.name.to_lowercase()));
+        pals
+    };
+    let parent = path.rsplit_once('/').map_or("", |(p, _)| p);
+    let mut found: Vec<_> = listed(parent).into_iter().map(|c| (c, "folder")).collect();
+    let parts: Vec<&str> = path.split('/').collect();
+    if let Some(at) = parts.iter().rposition(|p| p.eq_ignore_ascii_case("sprite")) {
+        let root = parts[..at].iter().map(|p| format!("{p}/")).collect::<String>();
+        for (folder, prefix) in dye_folders {
+            let own = format!("{prefix}{}_", leaf_stem(path)).to_lowercase();
+            let dyes = listed(&format!("{root}palette/{folder}"));
+            found.extend(dyes.into_iter().filter(|c| c.name.to_lowercase().starts_with(&own)).map(|c| (c, "dye")));
+        }
+    }
+    found
 }
 
 fn leaf_stem(path: &str) -> String {

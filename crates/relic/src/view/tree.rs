@@ -588,6 +588,37 @@ impl Tree {
         Ok(data)
     }
 
+    /// `data` drawn with palettes picked among the items, as `relic convert --palette` (`main`: the sprite's
+    /// own, a body's) and `--head-palette` (`head`: the head of `with`); each a palette file `--palette`
+    /// reads (a Ragnarok `.pal`, PALS, JASC-PAL, …).
+    pub(super) fn with_palettes(
+        &self,
+        mut data: Data,
+        main: Option<&str>,
+        head: Option<&str>,
+    ) -> Result<Data, Rejection> {
+        // A palette is a few KiB: a bigger file is no palette, and is not read whole to find out.
+        const MAX_PALETTE_BYTES: u64 = 64 * 1024;
+        let mut read = |key: &str, path: &str| -> Result<(String, Vec<u8>), Rejection> {
+            let Item::Data(picked) = self.resolve(path)? else {
+                return Err(Rejection::bad(format!("`{key}`: `{}` is not a file", shown(path))));
+            };
+            if picked.size > MAX_PALETTE_BYTES {
+                return Err(Rejection::bad(format!("`{key}`: `{}` is larger than a palette", shown(path))));
+            }
+            let bytes = self.bytes(&picked)?.to_vec();
+            crate::ragnarok::spr::convert::palette_file(&bytes)
+                .map_err(|e| Rejection::bad(format!("`{key}`: `{}`: {e}", shown(path))))?;
+            // Another key: the sprite in each palette is converted and cached apart.
+            data.version = format!("{}\0{key}\0{path}\0{}", data.version, picked.version);
+            Ok((path.to_string(), bytes))
+        };
+        let main = main.map(|p| read("palette", p)).transpose()?;
+        let with = head.map(|p| read("head_palette", p)).transpose()?;
+        data.options.picked_palettes = Some(Arc::new(registry::PickedPalettes { main, with }));
+        Ok(data)
+    }
+
     /// What an item converts to (cached).
     pub(super) fn converted(&self, data: &Data) -> Outcome<Arc<Converted>> {
         self.conversions.get(&data.key(), || {

@@ -316,7 +316,7 @@ pub fn convert(data: &[u8], path: Option<&Path>, opts: &ConvertOptions) -> Resul
         return Ok(out);
     };
     // A sprite that does not read leaves the document written, and fails the input (exit code 1).
-    let body = match Loaded::new(&spr_bytes, opts) {
+    let body = match Loaded::new(&spr_bytes, Palette::Body, opts) {
         Ok(body) => body,
         Err(e) => {
             opts.fail(format!("{FORMAT_ID}: sprite `{}`: {e}: only the JSON document", base_name(&spr_name)));
@@ -328,7 +328,8 @@ pub fn convert(data: &[u8], path: Option<&Path>, opts: &ConvertOptions) -> Resul
         (None, Some(files)) => {
             let head_act = super::parse(&files.main).map_err(|e| e.in_file(Path::new(&files.name)))?;
             input_len += (files.main.len() + files.companion.len()) as u64;
-            let loaded = Loaded::new(&files.companion, opts).map_err(|e| e.in_file(Path::new(&files.name)))?;
+            let loaded =
+                Loaded::new(&files.companion, Palette::Head, opts).map_err(|e| e.in_file(Path::new(&files.name)))?;
             Some((head_act, loaded))
         }
         (Some(with), _) => {
@@ -340,7 +341,8 @@ pub fn convert(data: &[u8], path: Option<&Path>, opts: &ConvertOptions) -> Resul
                 Error::Refused(format!("--with {}: no sprite `{head_spr}` beside it", with.display()))
             })?;
             input_len += (act_bytes.len() + spr.len()) as u64;
-            let loaded = Loaded::new(&spr, opts).map_err(|e| e.in_file(&with.with_file_name(&head_spr)))?;
+            let loaded =
+                Loaded::new(&spr, Palette::Head, opts).map_err(|e| e.in_file(&with.with_file_name(&head_spr)))?;
             Some((head_act, loaded))
         }
         (None, None) => None,
@@ -397,10 +399,31 @@ impl Images<'_> {
     }
 }
 
+/// Which sprite a [`Loaded`] is, and so which palette option draws it.
+#[derive(Debug, Clone, Copy)]
+enum Palette {
+    /// The ACT's own sprite: `--palette`.
+    Body,
+    /// The sprite of `--with` drawn over it: `--head-palette` (a hair dye does not dye the body).
+    Head,
+}
+
 impl Loaded {
-    fn new(bytes: &[u8], opts: &ConvertOptions) -> Result<Loaded> {
+    fn new(bytes: &[u8], which: Palette, opts: &ConvertOptions) -> Result<Loaded> {
         let spr = crate::ragnarok::spr::Spr::read(bytes)?;
-        let palette = crate::ragnarok::spr::convert::drawing_palette(&spr, opts)?;
+        use crate::ragnarok::spr::convert::{drawing_palette, drawing_palette_from, GivenPalette};
+        let palette = match which {
+            Palette::Body => drawing_palette(&spr, opts)?,
+            Palette::Head => {
+                let picked = opts.picked_palettes.as_ref().and_then(|p| p.with.as_ref());
+                let given = match (picked, &opts.head_palette) {
+                    (Some((name, bytes)), _) => Some(GivenPalette::Bytes { name, bytes }),
+                    (None, Some(path)) => Some(GivenPalette::File(path)),
+                    (None, None) => None,
+                };
+                drawing_palette_from(&spr, given, "--head-palette", opts)?
+            }
+        };
         Ok(Loaded { palette: spr.palette_frames_rgba(Some(&palette))?, rgba: spr.rgba_frames()? })
     }
 

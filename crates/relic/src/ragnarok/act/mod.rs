@@ -96,7 +96,8 @@ pub static FORMAT: Format = Format {
             with its frames as PNGs, the frame time 25 ms × the action's delay (4 ticks when absent or not \
             positive); layers are centred on their offset, mirrored, scaled, rotated clockwise about their \
             centre, tinted and drawn in order, sampled nearest-neighbour. --with head.act draws a second \
-            ACT (and its .spr) over it, offset by body anchor − head anchor; in idle and sit (groups 0 and 2) \
+            ACT (and its .spr) over it, offset by body anchor − head anchor, each in its own palette \
+            (--palette the body's, --head-palette the head's; else each its own); in idle and sit (groups 0 and 2) \
             body and head frames come in three runs, one per head direction (0 straight, 1 and 2 turned): \
             one direction is drawn, straight ahead unless --option ro-act.head-direction=1|2 turns it, or \
             all three in turn (=all); other actions take the head frame of the body's index. Without a \

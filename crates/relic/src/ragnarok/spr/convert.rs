@@ -6,7 +6,7 @@ use serde_json::json;
 use super::document::SprDocument;
 use super::types::*;
 use super::FORMAT_ID;
-use crate::asset::{Asset, Document, Image, NamedAsset};
+use crate::asset::{Asset, Document, Frame, FrameRole, Image, NamedAsset, Pixels};
 use crate::error::{Error, Result};
 use crate::registry::ConvertOptions;
 
@@ -57,16 +57,46 @@ pub fn palette_file(bytes: &[u8]) -> Result<[[u8; 4]; 256]> {
 /// The palette palette frames are drawn with: `--palette`, else the file's, else (1.0) greyscale, said in
 /// a note.
 pub fn drawing_palette(spr: &Spr, opts: &ConvertOptions) -> Result<[[u8; 4]; 256]> {
-    if let Some(path) = &opts.palette {
-        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-        return palette_file(&bytes).map_err(|e| e.in_file(path));
+    let picked = opts.picked_palettes.as_ref().and_then(|p| p.main.as_ref());
+    let given = match (picked, &opts.palette) {
+        (Some((name, bytes)), _) => Some(GivenPalette::Bytes { name, bytes }),
+        (None, Some(path)) => Some(GivenPalette::File(path)),
+        (None, None) => None,
+    };
+    drawing_palette_from(spr, given, "--palette", opts)
+}
+
+/// A palette given for a sprite: a file (`--palette`), or a file's bytes (a palette the viewer picked).
+#[derive(Debug, Clone, Copy)]
+pub enum GivenPalette<'a> {
+    File(&'a std::path::Path),
+    Bytes { name: &'a str, bytes: &'a [u8] },
+}
+
+/// [`drawing_palette`] with the palette given (`given`; `flag` names the option in the note): a head drawn
+/// over a body takes `--head-palette`, the body `--palette`.
+pub fn drawing_palette_from(
+    spr: &Spr,
+    given: Option<GivenPalette<'_>>,
+    flag: &str,
+    opts: &ConvertOptions,
+) -> Result<[[u8; 4]; 256]> {
+    match given {
+        Some(GivenPalette::File(path)) => {
+            let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+            return palette_file(&bytes).map_err(|e| e.in_file(path));
+        }
+        Some(GivenPalette::Bytes { name, bytes }) => {
+            return palette_file(bytes).map_err(|e| e.in_file(std::path::Path::new(name)));
+        }
+        None => {}
     }
     if let Some(p) = spr.palette {
         return Ok(p);
     }
     if !spr.palette_frames.is_empty() {
         opts.note(format!(
-            "{FORMAT_ID}: version {} stores no palette; palette frames drawn in greyscale (--palette gives one)",
+            "{FORMAT_ID}: version {} stores no palette; palette frames drawn in greyscale ({flag} gives one)",
             spr.version.text()
         ));
     }
@@ -121,6 +151,31 @@ pub fn sheet(frames: &[(String, RgbaFrame)]) -> Result<Option<Image>> {
     Ok(Some(Image::single(w32, h32, rgba, (0, 0), vec![])))
 }
 
+/// The PNG palette of palette frames drawn through `palette`: its colours, index 0 transparent (tRNS 0),
+/// every other index opaque.
+pub fn png_palette(palette: &[[u8; 4]; 256]) -> Vec<[u8; 4]> {
+    (0..).zip(palette).map(|(i, &[r, g, b, _])| [r, g, b, if i == 0 { 0 } else { 255 }]).collect()
+}
+
+/// A palette frame as an indexed image: its stored indices, with the palette it is drawn with (an
+/// indexed PNG, which palette-aware editors keep as indices).
+fn indexed_image(frame: &PaletteFrame, palette: &[[u8; 4]; 256]) -> Image {
+    Image {
+        frames: vec![Frame {
+            name: None,
+            width: frame.width.into(),
+            height: frame.height.into(),
+            pixels: Pixels::Indexed(frame.indices.clone()),
+            offset: (0, 0),
+            hotspots: vec![],
+            role: FrameRole::Frame,
+        }],
+        palette: Some(png_palette(palette)),
+        frame_rate: None,
+        text: Vec::new(),
+    }
+}
+
 /// `relic convert`: the frame PNGs (frames of no pixels have none), the sheet view and the document.
 pub fn assets(spr: &Spr, opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
     let palette = drawing_palette(spr, opts)?;
@@ -143,10 +198,11 @@ pub fn assets(spr: &Spr, opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
         if let Some(row) = row {
             row.file = Some(format!("{name}.png"));
         }
-        out.push(NamedAsset {
-            name: Some(name),
-            asset: Asset::Image(Image::single(f.width.into(), f.height.into(), f.rgba, (0, 0), vec![])),
-        });
+        let image = match spr.palette_frames.get(k) {
+            Some(frame) => indexed_image(frame, &palette),
+            None => Image::single(f.width.into(), f.height.into(), f.rgba, (0, 0), vec![]),
+        };
+        out.push(NamedAsset { name: Some(name), asset: Asset::Image(image) });
     }
     if let Some(image) = view {
         out.push(NamedAsset { name: Some(SHEET_VIEW.into()), asset: Asset::Image(image) });

@@ -40,6 +40,13 @@
 //! sprite index and type), and beside them the lossless document naming them (`<name>.json`, with
 //! `drawn_with`, the palette the PNGs were drawn with when it is not the file's: `--palette`, or greyscale);
 //! and a view, never read: `sheet.view.png`, every frame side by side, palette frames first.
+//!
+//! Palette frame PNGs are indexed (colour type 3): the stored indices, the palette they are drawn with as
+//! PLTE (the dye of `--palette`: what the user sees and paints with), tRNS making index 0 transparent, so
+//! that palette-aware editors keep indices. `pack` takes an indexed PNG's indices as they are when each
+//! index used has, in the PNG, the colour convert drew it with (editors cut the PLTE after the last entry
+//! used, or save fewer bits a pixel); otherwise (an RGBA PNG, a palette an editor sorted or recoloured) it
+//! maps colours back through that palette. Indices are stored against the file's own palette either way.
 
 pub mod convert;
 pub mod document;
@@ -68,13 +75,15 @@ pub static FORMAT: Format = Format {
     kind: Kind::Image,
     capabilities: Capabilities { read: true, convert: true, write: true },
     notes: "versions 1.0, 1.1, 2.0, 2.1 (SP + minor, major). convert: sources, which pack reads: \
-            <name>/pal_NNN.png per palette frame (index 0 transparent) and <name>/rgba_NNN.png per RGBA frame \
+            <name>/pal_NNN.png per palette frame (an indexed PNG: the stored indices, the drawing palette as \
+            PLTE, index 0 transparent) and <name>/rgba_NNN.png per RGBA frame \
             (2.0+), numbered as an ACT refers to them, and the lossless document beside them (stored frame \
             bytes as base64, the 2.1 RLE as stored, the palette). View, never read: <name>/sheet.view.png. \
             Palette: --palette (a Ragnarok .pal or any palette file relic reads), else the file's own, else \
             greyscale (1.0, and RGBA-only files, which end after their frames). pack: from \
-            that JSON with the PNGs beside it, byte for byte when unedited; an edited palette frame is mapped \
-            through the file's palette (a colour not in it is an error naming frame and pixel, unless \
+            that JSON with the PNGs beside it, byte for byte when unedited; an indexed PNG in the palette \
+            convert wrote gives its indices as they are; any other edited palette frame is mapped by colour \
+            through that palette (a colour not in it is an error naming frame and pixel, unless \
             --quantize takes the nearest), an edited RGBA frame is stored as it is; sizes may change.",
     codec: &SprCodec,
 };

@@ -1,7 +1,8 @@
 //! `relic pack ro-spr x.json`: the document as it is, or the document of `relic convert` with the frame
 //! PNGs it names beside it. A frame whose PNG shows what the document's bytes give keeps those bytes (so an
-//! unedited conversion packs back byte for byte); an edited palette frame is mapped back through the
-//! palette, an edited RGBA frame is stored as the PNG has it. The sheet view beside it is never read: when
+//! unedited conversion packs back byte for byte); an edited palette frame keeps the indices of an indexed
+//! PNG in the palette convert drew it with, or is mapped back by colour through that palette (an RGBA PNG,
+//! a palette an editor changed); an edited RGBA frame is stored as the PNG has it. The sheet view beside it is never read: when
 //! it no longer shows what the frames give, a note says so.
 
 use std::path::Path;
@@ -36,20 +37,44 @@ pub fn from_json_at(
     let mut quantized = 0usize;
     for (i, row) in doc.palette_frames.iter().enumerate() {
         let Some(name) = &row.file else { continue };
-        let Some((w, h, rgba)) = frame_png(dir, name, notes)? else { continue };
+        let Some(png) = frame_png(dir, name, notes)? else { continue };
         let Some(frame) = spr.palette_frames.get_mut(i) else { continue };
+        let (w, h) = (png.width, png.height);
         let hint = (w == frame.width && h == frame.height).then_some(frame.indices.as_slice());
-        if hint.is_some_and(|old| same_pixels(&draw_indices(old, &palette), &rgba)) {
-            continue;
-        }
-        let indices = map_to_palette(&rgba, usize::from(w), &palette, hint, request.quantize, &mut quantized).map_err(
-            |(x, y, what)| {
-                Error::Refused(format!(
-                    "{FORMAT_ID}: {name} (palette frame {i}): pixel ({x}, {y}) {what}{}",
-                    if request.quantize { "" } else { " (--quantize maps it to the nearest palette colour)" }
-                ))
-            },
-        )?;
+        let refusal = |(x, y, what): (usize, usize, String)| {
+            Error::Refused(format!(
+                "{FORMAT_ID}: {name} (palette frame {i}): pixel ({x}, {y}) {what}{}",
+                if request.quantize || what.contains("past the end") {
+                    ""
+                } else {
+                    " (--quantize maps it to the nearest palette colour)"
+                }
+            ))
+        };
+        let indices = match png.indices_as_drawn(&palette) {
+            // An indexed PNG whose entries are the colours convert drew with: its indices as they are.
+            Some(indices) => {
+                if hint == Some(indices.as_slice()) {
+                    continue;
+                }
+                indices
+            }
+            // An RGBA PNG, or an indexed one whose palette an editor changed: mapped by colour.
+            None => {
+                if matches!(png.pixels, FramePixels::Indexed { .. }) {
+                    notes.push(format!(
+                        "{}: its palette is not the one convert wrote: its colours are mapped to the sprite's palette",
+                        dir.join(name).display()
+                    ));
+                }
+                let rgba = png.rgba().map_err(refusal)?;
+                if hint.is_some_and(|old| same_pixels(&draw_indices(old, &palette), &rgba)) {
+                    continue;
+                }
+                map_to_palette(&rgba, usize::from(w), &palette, hint, request.quantize, &mut quantized)
+                    .map_err(refusal)?
+            }
+        };
         *frame = PaletteFrame { width: w, height: h, indices, rle: None };
     }
     if quantized > 0 {
@@ -57,8 +82,12 @@ pub fn from_json_at(
     }
     for (i, row) in doc.rgba_frames.iter().enumerate() {
         let Some(name) = &row.file else { continue };
-        let Some((w, h, rgba)) = frame_png(dir, name, notes)? else { continue };
+        let Some(png) = frame_png(dir, name, notes)? else { continue };
         let Some(frame) = spr.rgba_frames.get_mut(i) else { continue };
+        let (w, h) = (png.width, png.height);
+        let rgba = png.rgba().map_err(|(x, y, what)| {
+            Error::Refused(format!("{FORMAT_ID}: {name} (RGBA frame {i}): pixel ({x}, {y}) {what}"))
+        })?;
         if (w, h) == (frame.width, frame.height) && abgr_to_rgba(w, &frame.abgr) == rgba {
             continue;
         }
@@ -79,8 +108,59 @@ pub fn from_json_at(
     Ok(bytes)
 }
 
-/// A frame PNG named by the document: its size and RGBA pixels; `None` (with a note) when it is not there.
-fn frame_png(dir: &Path, name: &str, notes: &mut Vec<String>) -> Result<Option<(u16, u16, Vec<u8>)>> {
+/// A frame PNG as read: its size, and its indices and palette when it is indexed, else its RGBA pixels.
+struct FramePng {
+    width: u16,
+    height: u16,
+    pixels: FramePixels,
+}
+
+enum FramePixels {
+    /// An indexed PNG (colour type 3): one index a pixel, and its PLTE entries with their tRNS alpha.
+    Indexed { indices: Vec<u8>, palette: Vec<[u8; 4]> },
+    /// Any other PNG, as RGBA8.
+    Rgba(Vec<u8>),
+}
+
+impl FramePng {
+    /// The PNG's own indices when they show what they show in the sprite: every index used but 0 has the
+    /// colour `palette` (what convert drew with) gives it, opaque. Index 0 is transparent in a sprite
+    /// whatever the PNG says of it. A PLTE an editor shortened to the entries used still agrees.
+    fn indices_as_drawn(&self, palette: &[[u8; 4]; 256]) -> Option<Vec<u8>> {
+        let FramePixels::Indexed { indices, palette: plte } = &self.pixels else { return None };
+        let mut agrees = [false; 256];
+        agrees[0] = true;
+        for (k, (entry, drawn)) in plte.iter().zip(palette).enumerate().skip(1) {
+            agrees[k] = entry[3] == 255 && entry[..3] == drawn[..3];
+        }
+        indices.iter().all(|&i| agrees[usize::from(i)]).then(|| indices.clone())
+    }
+
+    /// The pixels as RGBA8 (an indexed PNG's through its own palette); a pixel whose index is past the end
+    /// of the PNG's palette is an error `(x, y, what)`.
+    fn rgba(&self) -> std::result::Result<Vec<u8>, (usize, usize, String)> {
+        let (indices, plte) = match &self.pixels {
+            FramePixels::Rgba(rgba) => return Ok(rgba.clone()),
+            FramePixels::Indexed { indices, palette } => (indices, palette),
+        };
+        let width = usize::from(self.width).max(1);
+        let mut out = Vec::with_capacity(indices.len() * 4);
+        for (k, &i) in indices.iter().enumerate() {
+            let entry = plte.get(usize::from(i)).ok_or_else(|| {
+                (
+                    k % width,
+                    k / width,
+                    format!("is index {i}, past the end of the PNG's palette of {} entries", plte.len()),
+                )
+            })?;
+            out.extend_from_slice(entry);
+        }
+        Ok(out)
+    }
+}
+
+/// A frame PNG named by the document; `None` (with a note) when it is not there.
+fn frame_png(dir: &Path, name: &str, notes: &mut Vec<String>) -> Result<Option<FramePng>> {
     // The name comes from a document a user may edit: a plain file name beside it, nothing else.
     if name.is_empty() || name.contains(['/', '\\']) || name == "." || name == ".." {
         return Err(Error::Refused(format!("{FORMAT_ID} document: `{name}` is not a file name beside the document")));
@@ -90,9 +170,17 @@ fn frame_png(dir: &Path, name: &str, notes: &mut Vec<String>) -> Result<Option<(
         notes.push(format!("{}: missing; its frame is written from the document", path.display()));
         return Ok(None);
     };
-    let image = crate::export::png::decode_rgba(&bytes).map_err(|e| e.in_file(&path))?;
-    let Some(Frame { width, height, pixels: Pixels::Rgba8(rgba), .. }) = image.frames.into_iter().next() else {
-        return Err(Error::Refused(format!("{}: no RGBA frame", path.display())));
+    let image = match crate::export::png::decode_indexed(&bytes).map_err(|e| e.in_file(&path))? {
+        Some(indexed) => indexed,
+        None => crate::export::png::decode_rgba(&bytes).map_err(|e| e.in_file(&path))?,
+    };
+    let palette = image.palette.unwrap_or_default();
+    let (width, height, pixels) = match image.frames.into_iter().next() {
+        Some(Frame { width, height, pixels: Pixels::Rgba8(rgba), .. }) => (width, height, FramePixels::Rgba(rgba)),
+        Some(Frame { width, height, pixels: Pixels::Indexed(indices), .. }) => {
+            (width, height, FramePixels::Indexed { indices, palette })
+        }
+        _ => return Err(Error::Refused(format!("{}: no frame", path.display()))),
     };
     let fit = |v: u32| u16::try_from(v).ok();
     let (Some(w), Some(h)) = (fit(width), fit(height)) else {
@@ -101,7 +189,7 @@ fn frame_png(dir: &Path, name: &str, notes: &mut Vec<String>) -> Result<Option<(
             path.display()
         )));
     };
-    Ok(Some((w, h, rgba)))
+    Ok(Some(FramePng { width: w, height: h, pixels }))
 }
 
 /// Equal pixels, any two fully transparent ones being equal whatever their colour.
