@@ -433,3 +433,36 @@ fn indexed_palette(path: &Path) -> (u32, u32, Vec<[u8; 4]>) {
         .collect();
     (info.width, info.height, colors)
 }
+
+#[test]
+fn a_document_from_before_the_digests_says_paint_over_recolour_pixels_is_not_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("shop.rcd");
+    std::fs::write(&input, shop_file(&sprite())).unwrap();
+    let a = convert_shop(&input, &dir.path().join("a"));
+    let mut doc: Value = serde_json::from_slice(&std::fs::read(&a.json).unwrap()).unwrap();
+    for key in ["png_digest", "recolour_digest", "recolour_ranges"] {
+        doc["blocks"][1].as_object_mut().unwrap().shift_remove(key).unwrap();
+    }
+    std::fs::write(&a.json, serde_json::to_vec_pretty(&doc).unwrap()).unwrap();
+    let (w, h, mut pixels) = rgba(&a.png);
+    set(&mut pixels, w, 1, 0, [255, 0, 0, 255]);
+    save_rgba(&a.png, w, h, &pixels);
+    let back = dir.path().join("old.rcd");
+    let err = pack(&a.json, &back);
+    let want = summary(
+        &a.json,
+        "0 edited and encoded anew, 0 unedited (0 encoded to their bytes again, 0 kept as stored); 1 encoded from \
+         PNGs the document has no digest of (an older relic's), edited or not\n",
+    );
+    assert!(err.contains(&want), "{err}");
+    assert!(
+        err.contains(
+            "warning: 1 sprite with recolour layers comes from a document an older relic wrote (it has no \
+             `recolour_ranges`): paint over their recolour pixels is not kept; convert the file again to edit them"
+        ),
+        "{err}"
+    );
+    // As the warning says: the recolour pixel is still one.
+    assert_eq!(std::fs::read(&back).unwrap(), shop_file(&sprite()));
+}

@@ -4,6 +4,13 @@
 //! them), changed ones are encoded as FreeRCT's generator does. Blocks that then became identical are
 //! written once and references renumbered, as the generator shares them.
 //!
+//! The document holds digests of the PNGs as convert wrote them (`png_digest`, `recolour_digest`) and the
+//! colour ranges a 32PX's recolour pixels were drawn in (`recolour_ranges`), so that pack says exactly how
+//! many sprites were edited, and reads a 32PX PNG pixel over a recolour pixel rightly: while the recolour
+//! layers are as convert wrote them, a colour other than the one drawn there is paint, and the pixel
+//! becomes a plain pixel of that colour (32PX lines mix runs of every kind); while the PNG is as convert
+//! wrote it, the layers' edit stands; both edited at such a pixel is refused, naming it.
+//!
 //! Sheets (`<block>_<magic>_sheet.view.png`) are views: never read as a source. A sheet the folder holds
 //! is left alone while its pixels are still those convert drew (the document's `sheet_digest`): after an
 //! edit of its sprites it is stale, not edited. One whose pixels changed is compared with the sheet the
@@ -68,9 +75,10 @@ pub fn from_json_at(value: &Value, json_path: &Path, notes: &mut Vec<String>) ->
     notes.push(counts.note(&folder));
     if counts.undigested_recolour > 0 {
         notes.push(format!(
-            "warning: {} sprites with recolour layers come from a document an older relic wrote (it has no \
+            "warning: {} with recolour layers {} from a document an older relic wrote (it has no \
              `recolour_ranges`): paint over their recolour pixels is not kept; convert the file again to edit them",
-            counts.undigested_recolour
+            counted(counts.undigested_recolour, "sprite"),
+            if counts.undigested_recolour == 1 { "comes" } else { "come" }
         ));
     }
     let rcd = from_json(&value)?;
