@@ -1408,3 +1408,65 @@ pub fn spreadsheet_cell(
         _ => Ok(cell.to_string()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hex_bytes_a_spreadsheet_made_a_number_read_back_to_the_stored_bytes() {
+        let hex = |cell: &str, was: Option<&str>| spreadsheet_cell(FieldType::Hex, cell, was, ',');
+        // The number the stored text reads as: the stored bytes.
+        assert_eq!(hex("0", Some("000000")), Ok("000000".into()));
+        assert_eq!(hex("1000", Some("001000")), Ok("001000".into()));
+        assert_eq!(hex("0", Some("00e0")), Ok("00e0".into()));
+        assert_eq!(hex("1.00E+05", Some("1e05")), Ok("1e05".into()));
+        // Another number of digits only: its leading zeros back.
+        assert_eq!(hex("1001", Some("001000")), Ok("001001".into()));
+        // Hex text, or a cell without stored bytes to go by, as it is.
+        assert_eq!(hex("0a0b", Some("000000")), Ok("0a0b".into()));
+        assert_eq!(hex("0", None), Ok("0".into()));
+        assert_eq!(hex("", Some("00")), Ok("".into()));
+        // Any other number could be other bytes.
+        assert!(hex("1.5E+03", Some("000000")).unwrap_err().contains("which bytes it stands for is unclear"));
+    }
+
+    #[test]
+    fn a_decimal_comma_is_read_where_commas_do_not_separate_cells() {
+        let float = |cell: &str, d: char| spreadsheet_cell(FieldType::Float, cell, None, d);
+        assert_eq!(float("2,5", ';'), Ok("2.5".into()));
+        assert_eq!(float("-0,75", '\t'), Ok("-0.75".into()));
+        assert_eq!(float("2,5", ','), Ok("2,5".into()));
+        assert_eq!(float("1,234,5", ';'), Ok("1,234,5".into()));
+        assert_eq!(spreadsheet_cell(FieldType::SignedLong, "2,5", None, ';'), Ok("2,5".into()));
+    }
+
+    #[test]
+    fn the_header_line_decides_the_delimiter() {
+        let cols = |names: &[&str]| -> Vec<Column> {
+            names
+                .iter()
+                .enumerate()
+                .map(|(k, n)| Column {
+                    name: n.to_string(),
+                    field: k as u8,
+                    part: Part::Whole,
+                    type_name: "String".into(),
+                })
+                .collect()
+        };
+        let c = cols(&["Name", "Price", "A;B"]);
+        assert_eq!(csv_delimiter("Name,Price\n", &c), ',');
+        assert_eq!(csv_delimiter("\u{feff}Name;Price\r\n", &c), ';');
+        assert_eq!(csv_delimiter("Name\tPrice\r\n", &c), '\t');
+        // A `;` inside a quoted column name does not make the file `;`-separated.
+        assert_eq!(csv_delimiter("\"A;B\",Name\n", &c), ',');
+        // No dialect names only columns: the one the header holds most of, for the error to name.
+        assert_eq!(csv_delimiter("Name;Cost;Size\n", &c), ';');
+        assert_eq!(csv_delimiter("Name\n", &c), ',');
+        assert_eq!(
+            read_csv_with("a;\"b;c\"\r\n1;2", ';'),
+            Ok(vec![(1, vec!["a".into(), "b;c".into()]), (2, vec!["1".into(), "2".into()])])
+        );
+    }
+}
