@@ -398,9 +398,10 @@ any archive's signature (`header.signature`: `Master of Magic` or `Event Horizon
 ei-db from one table's CSV (`relic convert items.idb --to csv` names it `items.idb.Weapons.csv`): the rest of the \
 database comes from `items.idb.json` (what `relic convert` wrote) or the game's `items.idb`, in the CSV's folder \
 or the folder above it, or the file `--base` names (then the CSV may be named `Weapons.csv`); only the cells \
-edited change in the file written. CSVs a spreadsheet saved are read as they are: cells separated by `,`, `;` or \
-tabs, a decimal comma when `,` does not separate cells, hex bytes without their leading zeros (`0` for `000000`). A cell of the wrong type (text in a \
-number column, 2.5 in an integer one) is an error naming the table, row, column and CSV line.\n\n\
+edited change in the file written. CSVs a spreadsheet saved are read as they are: cells separated by `,`, `;` \
+or tabs, a decimal comma when `,` does not separate cells, hex bytes without their leading zeros (`0` for \
+`000000`). A cell of the wrong type (text in a number column, 2.5 in an integer one) is an error naming the \
+table, row, column and CSV line.\n\n\
 Examples:\n  relic pack ei-res -o new.res extracted_folder\n  relic pack ei-db -o items.idb out/items.idb.Weapons.csv\n  relic pack ei-db --base game/items.idb -o items.idb Weapons.csv\n  relic pack ei-res -o same.res texts.json\n  relic pack ei-reg -o config.reg config.ini\n  relic pack ei-mmp --pixel-format dxt1 --mips -o wall.mmp wall.png\n  relic pack ei-res -o unit.mod unit.mod.glb\n  relic pack ro-grf --version 0x300 -o big.grf mygrf/data"
     )]
     Pack {
@@ -1078,8 +1079,13 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
                 ops::check_pack_version(f, v, input.is_dir() || !document)
                     .map_err(|e| Failure::Usage(e.to_string()))?;
             }
-            if base.is_some() && f.id != "ei-db" {
-                return Err(Failure::Usage(format!("--base is for ei-db (one table's CSV), not {}", f.id)));
+            let csv = input.extension().is_some_and(|e| e.eq_ignore_ascii_case("csv"));
+            if base.is_some() && (f.id != "ei-db" || !csv) {
+                return Err(Failure::Usage(format!(
+                    "--base is for ei-db from one table's CSV, not {} from {}",
+                    f.id,
+                    input.display()
+                )));
             }
             let opts = ops::PackOptions { force, no_dedupe, pixel_format, mips, version, quantize, base };
             let report = ops::pack(&format, &input, &output, &opts)?;

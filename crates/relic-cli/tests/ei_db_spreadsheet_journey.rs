@@ -163,5 +163,9 @@ fn base_is_only_for_ei_db() {
         .assert()
         .failure();
     let err = String::from_utf8_lossy(&run.get_output().stderr).into_owned();
-    assert!(err.contains("--base is for ei-db (one table's CSV), not ei-mmp"), "{err}");
+    assert!(
+        err.contains(&format!("--base is for ei-db from one table's CSV, not ei-mmp from {}", png.display())),
+        "{err}"
+    );
+    assert_eq!(run.get_output().status.code(), Some(2));
 }
