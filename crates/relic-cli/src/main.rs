@@ -412,9 +412,12 @@ past 4 GiB) is written as today's client has it, signed `Event Horizon`; the JSO
 any archive's signature (`header.signature`: `Master of Magic` or `Event Horizon`) and writes it back.\n\n\
 ei-db from one table's CSV (`relic convert items.idb --to csv` names it `items.idb.Weapons.csv`): the rest of the \
 database comes from `items.idb.json` (what `relic convert` wrote) or the game's `items.idb`, in the CSV's folder \
-or the folder above it; only the cells edited change in the file written. A cell of the wrong type (text in a \
-number column, 2.5 in an integer one) is an error naming the table, row, column and CSV line.\n\n\
-Examples:\n  relic pack ei-res -o new.res extracted_folder\n  relic pack ei-db -o items.idb out/items.idb.Weapons.csv\n  relic pack ei-res -o same.res texts.json\n  relic pack ei-reg -o config.reg config.ini\n  relic pack ei-mmp --pixel-format dxt1 --mips -o wall.mmp wall.png\n  relic pack ei-res -o unit.mod unit.mod.glb\n  relic pack ro-grf --version 0x300 -o big.grf mygrf/data"
+or the folder above it, or the file `--base` names (then the CSV may be named `Weapons.csv`); only the cells \
+edited change in the file written. CSVs a spreadsheet saved are read as they are: cells separated by `,`, `;` \
+or tabs, a decimal comma when `,` does not separate cells, hex bytes without their leading zeros (`0` for \
+`000000`). A cell of the wrong type (text in a number column, 2.5 in an integer one) is an error naming the \
+table, row, column and CSV line.\n\n\
+Examples:\n  relic pack ei-res -o new.res extracted_folder\n  relic pack ei-db -o items.idb out/items.idb.Weapons.csv\n  relic pack ei-db --base game/items.idb -o items.idb Weapons.csv\n  relic pack ei-res -o same.res texts.json\n  relic pack ei-reg -o config.reg config.ini\n  relic pack ei-mmp --pixel-format dxt1 --mips -o wall.mmp wall.png\n  relic pack ei-res -o unit.mod unit.mod.glb\n  relic pack ro-grf --version 0x300 -o big.grf mygrf/data"
     )]
     Pack {
         /// Format id of the file to write (see `relic formats`)
@@ -442,6 +445,11 @@ Examples:\n  relic pack ei-res -o new.res extracted_folder\n  relic pack ei-db -
         /// instead of refusing it (ro-spr); a note says how many pixels changed
         #[arg(long)]
         quantize: bool,
+        /// ei-db from one table's CSV: the database whose other tables are kept (the game's `.idb` or the
+        /// JSON `relic convert` wrote), instead of the one beside the CSV; e.g.
+        /// `relic pack ei-db --base game/items.idb -o items.idb Weapons.csv`
+        #[arg(long, value_name = "FILE")]
+        base: Option<PathBuf>,
         /// Print only warnings and errors (not notes, nor the line naming what was written)
         #[arg(long, short)]
         quiet: bool,
@@ -1060,6 +1068,7 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
             mips,
             version,
             quantize,
+            base,
             quiet,
             json,
             input,
@@ -1087,7 +1096,15 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
                 ops::check_pack_version(f, v, input.is_dir() || !document)
                     .map_err(|e| Failure::Usage(e.to_string()))?;
             }
-            let opts = ops::PackOptions { force, no_dedupe, pixel_format, mips, version, quantize };
+            let csv = input.extension().is_some_and(|e| e.eq_ignore_ascii_case("csv"));
+            if base.is_some() && (f.id != "ei-db" || !csv) {
+                return Err(Failure::Usage(format!(
+                    "--base is for ei-db from one table's CSV, not {} from {}",
+                    f.id,
+                    input.display()
+                )));
+            }
+            let opts = ops::PackOptions { force, no_dedupe, pixel_format, mips, version, quantize, base };
             let report = ops::pack(&format, &input, &output, &opts)?;
             if json {
                 let value = serde_json::json!({

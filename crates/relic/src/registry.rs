@@ -157,6 +157,9 @@ pub struct PackRequest {
     /// Map a colour a palette cannot show to its nearest entry instead of refusing it (`--quantize`,
     /// palette images packed from PNGs); the format says in a note how many pixels it changed.
     pub quantize: bool,
+    /// The file the input packs over (`--base`): ei-db's database that one table's CSV replaces a table of,
+    /// instead of the file found beside the CSV.
+    pub base: Option<PathBuf>,
     /// Notes for the user (`pack_input`, `pack_folder`: a default taken, a layout redone), printed on stderr.
     pub notes: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
     /// Files written beside the output, by plain file name (`pack_input` of a model that the game keeps in

@@ -20,6 +20,8 @@ pub struct PackOptions {
     pub version: Option<u32>,
     /// Map colours a palette cannot show to the nearest entry (`--quantize`; see [`PackRequest::quantize`]).
     pub quantize: bool,
+    /// The file the input packs over (`--base`; see [`PackRequest::base`]).
+    pub base: Option<std::path::PathBuf>,
 }
 
 /// The file `relic extract --recursive` leaves in the folder of each nested archive it descended into, so
@@ -222,6 +224,7 @@ pub fn pack(format_id: &str, input: &Path, output: &Path, opts: &PackOptions) ->
         mips: opts.mips,
         version: opts.version,
         quantize: opts.quantize,
+        base: opts.base.clone(),
         notes: Default::default(),
         companions: Default::default(),
     };

@@ -1164,6 +1164,24 @@ pub fn from_json(v: &Json) -> Result<FDoc> {
 /// Reads CSV text (RFC 4180: `,`, `"` quoting, `""` for a quote, LF or CRLF) as rows of cells, each row with
 /// the line it starts on (1-based).
 pub fn read_csv(text: &str) -> std::result::Result<Vec<(usize, Vec<String>)>, String> {
+    read_csv_with(text, ',')
+}
+
+/// The cell separators a spreadsheet saves CSV with: `,`; `;` (Excel where the decimal mark is a comma:
+/// Russian, German, French locales); tab ("Text (Tab delimited)", and what a copy from a sheet gives).
+pub const CSV_DELIMITERS: [char; 3] = [',', ';', '\t'];
+
+/// How a delimiter is named in messages.
+pub fn delimiter_name(delimiter: char) -> &'static str {
+    match delimiter {
+        ';' => "semicolons (;)",
+        '\t' => "tabs",
+        _ => "commas (,)",
+    }
+}
+
+/// [`read_csv`] with `delimiter` between cells.
+pub fn read_csv_with(text: &str, delimiter: char) -> std::result::Result<Vec<(usize, Vec<String>)>, String> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut rows = Vec::new();
     let mut row: Vec<String> = Vec::new();
@@ -1192,7 +1210,7 @@ pub fn read_csv(text: &str) -> std::result::Result<Vec<(usize, Vec<String>)>, St
         }
         match c {
             '"' if cell.is_empty() => quoted = true,
-            ',' => row.push(std::mem::take(&mut cell)),
+            c if c == delimiter => row.push(std::mem::take(&mut cell)),
             '\r' if chars.peek() == Some(&'\n') => {}
             '\n' => {
                 row.push(std::mem::take(&mut cell));
@@ -1214,10 +1232,27 @@ pub fn read_csv(text: &str) -> std::result::Result<Vec<(usize, Vec<String>)>, St
     Ok(rows)
 }
 
+/// The delimiter of a table's CSV: the first of [`CSV_DELIMITERS`] whose header line splits into names
+/// of `cols` only (so a `;` inside a quoted text cell does not decide), else the one the header line
+/// holds most of outside quotes (for the error naming the column), `,` when it holds none.
+fn csv_delimiter(text: &str, cols: &[Column]) -> char {
+    let header = |d: char| read_csv_with(text, d).ok().and_then(|rows| rows.into_iter().next()).map(|(_, h)| h);
+    let all_columns = |h: &[String]| h.len() > 1 && h.iter().all(|name| resolve(cols, name).is_some());
+    if let Some(d) = CSV_DELIMITERS.into_iter().find(|&d| header(d).is_some_and(|h| all_columns(&h))) {
+        return d;
+    }
+    let counts = CSV_DELIMITERS.map(|d| (header(d).map_or(0, |h| h.len()), d));
+    counts.into_iter().rev().filter(|(n, _)| *n > 1).max_by_key(|(n, _)| *n).map_or(',', |(_, d)| d)
+}
+
 /// Replaces the records of table `table` (a name of [`table_names`]) by the rows of a CSV that
 /// `relic convert --to csv` wrote (and a user edited). Row `i` keeps the stored structure of record `i`
 /// of `doc`; an empty cell is an absent value, except that a field holding empty text stays so.
-pub fn apply_csv(doc: &mut FDoc, table: &str, text: &str) -> Result<()> {
+///
+/// The CSV may be saved as spreadsheets save it: cells separated by `,`, `;` or tabs (the header line
+/// decides; the delimiter read is returned), a decimal comma in number cells when `,` does not separate
+/// cells, and hex bytes a spreadsheet took for a number (see [`spreadsheet_cell`]).
+pub fn apply_csv(doc: &mut FDoc, table: &str, text: &str) -> Result<char> {
     let db = descriptor::of(doc.file_type);
     let names = table_names(doc);
     let ti = names.iter().position(|n| n.eq_ignore_ascii_case(table)).ok_or_else(|| {
@@ -1226,7 +1261,10 @@ pub fn apply_csv(doc: &mut FDoc, table: &str, text: &str) -> Result<()> {
     let name = names[ti].clone();
     let t = &mut doc.tables[ti];
     let block = db.and_then(|d| d.table(t.block));
-    let rows = read_csv(text).map_err(|e| Error::Refused(format!("{FORMAT_ID}: table {name}: CSV {e}")))?;
+    let cols = columns(db, block, &[]);
+    let delimiter = csv_delimiter(text, &cols);
+    let rows =
+        read_csv_with(text, delimiter).map_err(|e| Error::Refused(format!("{FORMAT_ID}: table {name}: CSV {e}")))?;
     let Some(((_, header), rows)) = rows.split_first() else {
         return Err(Error::Refused(format!("{FORMAT_ID}: table {name}: the CSV is empty (it needs its header line)")));
     };
@@ -1242,11 +1280,10 @@ pub fn apply_csv(doc: &mut FDoc, table: &str, text: &str) -> Result<()> {
             ))
         })?;
         t.body = FBody::Data(data);
-        return Ok(());
+        return Ok(delimiter);
     };
     // A table with no columns (records without fields) has an empty header line.
     let header: &[String] = if header.len() == 1 && header[0].is_empty() { &[] } else { header };
-    let cols = columns(db, block, &[]);
     let mut resolved = Vec::new();
     for (ci, h) in header.iter().enumerate() {
         let r = resolve(&cols, h).ok_or_else(|| {
@@ -1275,19 +1312,27 @@ pub fn apply_csv(doc: &mut FDoc, table: &str, text: &str) -> Result<()> {
             )));
         }
         let base_rec = base.get(out.len());
-        let base_empty: std::collections::HashSet<(u8, Part)> = base_rec
+        let base_text: std::collections::HashMap<(u8, Part), String> = base_rec
             .map(|r| record_cells(r, block, db))
             .unwrap_or_default()
             .into_iter()
-            .filter(|(_, _, v)| cell_text(v).is_empty())
-            .map(|(f, p, _)| (f, p))
+            .map(|(f, p, v)| ((f, p), cell_text(&v)))
             .collect();
-        let mut input = Vec::new();
+        let mut read = Vec::with_capacity(cells.len());
         for (ci, (cell, (field, part))) in cells.iter().zip(&resolved).enumerate() {
+            let layout = field_layout(block, *field);
+            let (ty, _) = field_type(block, *field);
+            let scalar_cell = matches!(layout, Layout::Elements) || !is_list_like(ty);
+            let was = base_text.get(&(*field, *part)).map(String::as_str);
+            let cell = if scalar_cell { spreadsheet_cell(ty, cell, was, delimiter) } else { Ok(cell.clone()) };
+            read.push(cell.map_err(|e| cell_error(&ctx, &header[ci], Some(ci), &e))?);
+        }
+        let mut input = Vec::new();
+        for (ci, (cell, (field, part))) in read.iter().zip(&resolved).enumerate() {
             if cell.is_empty() {
                 // A value that showed as an empty cell (empty text, no bytes) stays; any other empty cell is
                 // an absent value.
-                if !base_empty.contains(&(*field, *part)) {
+                if !base_text.get(&(*field, *part)).is_some_and(String::is_empty) {
                     continue;
                 }
             }
@@ -1297,5 +1342,131 @@ pub fn apply_csv(doc: &mut FDoc, table: &str, text: &str) -> Result<()> {
         out.push(FRecord { values, shape: base_rec.and_then(|r| r.shape.clone()) });
     }
     t.body = FBody::Records(out);
-    Ok(())
+    Ok(delimiter)
+}
+
+/// Whether a field's one cell holds a whole list (as JSON).
+fn is_list_like(ty: FieldType) -> bool {
+    matches!(
+        ty,
+        FieldType::FloatList | FieldType::ByteList | FieldType::BitList | FieldType::StringList | FieldType::Acks(_)
+    )
+}
+
+/// A CSV cell of a scalar of type `ty` as a spreadsheet may have saved it, read back to what relic wrote;
+/// `was` is what the cell showed in the file packed over (the base record), `delimiter` the CSV's.
+///
+/// - Hex bytes (`000000`, `00e0`) are numbers to a spreadsheet, which saves them without leading zeros
+///   (`0`). Digits-only text shorter than the field's stored bytes is that number: padded back to the
+///   stored length. A number in another form (`1E+05`, `1.5`) is refused, naming the cell, unless it is
+///   the very number the stored text reads as (then the stored bytes stay).
+/// - Floats take a decimal comma (`2,5`) when `,` does not separate cells (Excel's `;` CSV in locales
+///   whose decimal mark is a comma).
+///
+/// Anything else is the cell as it is, for [`scalar`] to judge.
+pub fn spreadsheet_cell(
+    ty: FieldType,
+    cell: &str,
+    was: Option<&str>,
+    delimiter: char,
+) -> std::result::Result<String, String> {
+    let trimmed = cell.trim();
+    match ty {
+        FieldType::Hex => {
+            let Some(was) = was.map(str::trim).filter(|w| !w.is_empty()) else { return Ok(cell.to_string()) };
+            let digits = !trimmed.is_empty() && trimmed.bytes().all(|b| b.is_ascii_digit());
+            let is_hex = trimmed.len() % 2 == 0 && trimmed.bytes().all(|b| b.is_ascii_hexdigit());
+            if trimmed.is_empty() || (is_hex && !(digits && trimmed.len() < was.len())) {
+                return Ok(cell.to_string());
+            }
+            let as_number = |s: &str| s.replace(',', ".").parse::<f64>().ok().filter(|f| f.is_finite());
+            match (as_number(trimmed), as_number(was)) {
+                (Some(a), Some(b)) if a == b => Ok(was.to_string()),
+                _ if digits && trimmed.len() < was.len() => Ok(format!("{trimmed:0>width$}", width = was.len())),
+                (Some(_), _) => Err(format!(
+                    "`{trimmed}` looks like hex bytes (the cell held `{was}`) that a spreadsheet turned into a \
+                     number, and which bytes it stands for is unclear: write the cell as hex text (format the \
+                     column as text before typing)"
+                )),
+                _ => Ok(cell.to_string()),
+            }
+        }
+        FieldType::Float | FieldType::FloatList if delimiter != ',' => {
+            let body = trimmed.strip_prefix('-').unwrap_or(trimmed);
+            match body.split_once(',') {
+                Some((i, f))
+                    if !i.is_empty()
+                        && !f.is_empty()
+                        && i.bytes().all(|b| b.is_ascii_digit())
+                        && f.bytes().all(|b| b.is_ascii_digit()) =>
+                {
+                    Ok(trimmed.replacen(',', ".", 1))
+                }
+                _ => Ok(cell.to_string()),
+            }
+        }
+        _ => Ok(cell.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hex_bytes_a_spreadsheet_made_a_number_read_back_to_the_stored_bytes() {
+        let hex = |cell: &str, was: Option<&str>| spreadsheet_cell(FieldType::Hex, cell, was, ',');
+        // The number the stored text reads as: the stored bytes.
+        assert_eq!(hex("0", Some("000000")), Ok("000000".into()));
+        assert_eq!(hex("1000", Some("001000")), Ok("001000".into()));
+        assert_eq!(hex("0", Some("00e0")), Ok("00e0".into()));
+        assert_eq!(hex("1.00E+05", Some("1e05")), Ok("1e05".into()));
+        // Another number of digits only: its leading zeros back.
+        assert_eq!(hex("1001", Some("001000")), Ok("001001".into()));
+        // Hex text, or a cell without stored bytes to go by, as it is.
+        assert_eq!(hex("0a0b", Some("000000")), Ok("0a0b".into()));
+        assert_eq!(hex("0", None), Ok("0".into()));
+        assert_eq!(hex("", Some("00")), Ok("".into()));
+        // Any other number could be other bytes.
+        assert!(hex("1.5E+03", Some("000000")).unwrap_err().contains("which bytes it stands for is unclear"));
+    }
+
+    #[test]
+    fn a_decimal_comma_is_read_where_commas_do_not_separate_cells() {
+        let float = |cell: &str, d: char| spreadsheet_cell(FieldType::Float, cell, None, d);
+        assert_eq!(float("2,5", ';'), Ok("2.5".into()));
+        assert_eq!(float("-0,75", '\t'), Ok("-0.75".into()));
+        assert_eq!(float("2,5", ','), Ok("2,5".into()));
+        assert_eq!(float("1,234,5", ';'), Ok("1,234,5".into()));
+        assert_eq!(spreadsheet_cell(FieldType::SignedLong, "2,5", None, ';'), Ok("2,5".into()));
+    }
+
+    #[test]
+    fn the_header_line_decides_the_delimiter() {
+        let cols = |names: &[&str]| -> Vec<Column> {
+            names
+                .iter()
+                .enumerate()
+                .map(|(k, n)| Column {
+                    name: n.to_string(),
+                    field: k as u8,
+                    part: Part::Whole,
+                    type_name: "String".into(),
+                })
+                .collect()
+        };
+        let c = cols(&["Name", "Price", "A;B"]);
+        assert_eq!(csv_delimiter("Name,Price\n", &c), ',');
+        assert_eq!(csv_delimiter("\u{feff}Name;Price\r\n", &c), ';');
+        assert_eq!(csv_delimiter("Name\tPrice\r\n", &c), '\t');
+        // A `;` inside a quoted column name does not make the file `;`-separated.
+        assert_eq!(csv_delimiter("\"A;B\",Name\n", &c), ',');
+        // No dialect names only columns: the one the header holds most of, for the error to name.
+        assert_eq!(csv_delimiter("Name;Cost;Size\n", &c), ';');
+        assert_eq!(csv_delimiter("Name\n", &c), ',');
+        assert_eq!(
+            read_csv_with("a;\"b;c\"\r\n1;2", ';'),
+            Ok(vec![(1, vec!["a".into(), "b;c".into()]), (2, vec!["1".into(), "2".into()])])
+        );
+    }
 }

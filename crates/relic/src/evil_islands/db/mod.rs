@@ -186,7 +186,10 @@ impl Codec for DbCodec {
         let path = std::path::Path::new(input_name);
         let text = std::str::from_utf8(content)
             .map_err(|e| Error::Refused(format!("{FORMAT_ID}: the CSV is not UTF-8 text ({e})")))?;
-        let (base, table) = csv_base(path)?;
+        let (base, table) = match &request.base {
+            Some(base) => (base.clone(), csv_table_of(path)),
+            None => csv_base(path).map(|(base, table)| (base, table.map(|t| (t, None))))?,
+        };
         request.note(format!("note: the rest of the database comes from {}", base.display()));
         let bytes = std::fs::read(&base).map_err(|e| Error::io(&base, e))?;
         let base_name = base.to_string_lossy();
@@ -202,9 +205,13 @@ impl Codec for DbCodec {
         } else {
             friendly::from_lossless(&parse(&bytes, FileType::from_name(&base_name))?)?
         };
+        let names = friendly::table_names(&doc);
+        // With --base, the CSV's name may be the table's alone (`Weapons.csv`) or any `<x>.<table>.csv`.
         let table = match table {
-            Some(t) => t,
-            None => match friendly::table_names(&doc).as_slice() {
+            Some((t, _)) if names.iter().any(|n| n.eq_ignore_ascii_case(&t)) => t,
+            Some((_, Some(whole))) if names.iter().any(|n| n.eq_ignore_ascii_case(&whole)) => whole,
+            Some((t, _)) if request.base.is_none() || names.len() != 1 => t,
+            _ => match names.as_slice() {
                 [only] => only.clone(),
                 names => {
                     return Err(Error::Refused(format!(
@@ -217,8 +224,26 @@ impl Codec for DbCodec {
                 }
             },
         };
-        friendly::apply_csv(&mut doc, &table, text)?;
+        let delimiter = friendly::apply_csv(&mut doc, &table, text)?;
+        if delimiter != ',' {
+            request.note(format!(
+                "note: read the CSV of table {table} as cells separated by {}",
+                friendly::delimiter_name(delimiter)
+            ));
+        }
         write_document(&friendly::to_lossless(&doc)?)
+    }
+}
+
+/// The table a CSV names when `--base` gives its database: `x.Weapons.csv` is `Weapons` (or, when no table
+/// has that name, the whole stem `x.Weapons`), `Weapons.csv` is `Weapons`; `None` for a name without
+/// `.csv`, which a single-table database takes.
+fn csv_table_of(csv: &std::path::Path) -> Option<(String, Option<String>)> {
+    let name = csv.file_name()?.to_string_lossy().to_string();
+    let stem = name.get(..name.len().checked_sub(4)?).filter(|_| name.to_ascii_lowercase().ends_with(".csv"))?;
+    match stem.rsplit_once('.') {
+        Some((_, table)) => Some((table.to_string(), Some(stem.to_string()))),
+        None => Some((stem.to_string(), None)),
     }
 }
 

@@ -121,6 +121,12 @@ struct Decoded {
     recolour: Option<Vec<u8>>,
     /// Whether re-encoding the pixels gives the block's bytes (else the document keeps them).
     canonical: bool,
+    /// What pack compares the PNGs with to tell an edited sprite (see [`pixels_digest`]): the PNG's
+    /// (`png_digest`), the recolour layers' (`recolour_digest`), and the colour ranges the recolour
+    /// pixels were drawn in (`recolour_ranges`, by layer entry).
+    digest: String,
+    recolour_digest: Option<String>,
+    ranges: Option<[usize; 4]>,
 }
 
 /// What the pixel blocks' first users say about them: a name, SPRT v1's palette, recolour sources.
@@ -274,19 +280,26 @@ fn decode(block: &Block<'_>, at: u64, usage: &Usage, fixed: &Palette) -> Result<
                 height: u32::from(*height),
                 offset: offset.map_or((0, 0), |(x, y)| (i32::from(x), i32::from(y))),
                 rgba,
+                digest: pixels_digest(u32::from(*width), u32::from(*height), &indices, 1),
                 indices: Some(indices),
                 recolour: None,
                 canonical,
+                recolour_digest: None,
+                ranges: None,
             })
         }
         Body::Pixels32 { width, height, offset: (x, y), data } => {
             let planes = decode_32bpp(data, *width, *height, at)?;
             let canonical = encode_32bpp(*width, *height, &planes) == data.as_ref();
             let (rgba, recolour) = draw_32bpp(planes, &usage.sources);
+            let (w, h) = (u32::from(*width), u32::from(*height));
             Ok(Decoded {
-                width: u32::from(*width),
-                height: u32::from(*height),
+                width: w,
+                height: h,
                 offset: (i32::from(*x), i32::from(*y)),
+                digest: pixels_digest(w, h, &rgba, 4),
+                recolour_digest: recolour.as_ref().map(|l| pixels_digest(w, h, l, 4)),
+                ranges: recolour.is_some().then(|| usage.sources.map(|s| s.unwrap_or(0))),
                 rgba,
                 indices: None,
                 recolour,
@@ -301,6 +314,9 @@ fn decode(block: &Block<'_>, at: u64, usage: &Usage, fixed: &Palette) -> Result<
             indices: None,
             recolour: None,
             canonical: true,
+            digest: String::new(),
+            recolour_digest: None,
+            ranges: None,
         }),
     }
 }
@@ -319,12 +335,35 @@ fn draw_32bpp(p: Planes32, sources: &[Option<usize>; 4]) -> (Vec<u8>, Option<Vec
             continue;
         }
         let layer = p.layer[i];
-        let entry = if (1..=4).contains(&layer) { usize::from(layer - 1) } else { 0 };
-        let range = sources[entry].unwrap_or(0);
-        rgba[i * 4..i * 4 + 3].copy_from_slice(&gradient(range, p.intensity[i]));
+        rgba[i * 4..i * 4 + 3].copy_from_slice(&recolour_colour(
+            sources.map(|s| s.unwrap_or(0)),
+            layer,
+            p.intensity[i],
+        ));
         layers[i * 4..i * 4 + 4].copy_from_slice(&[layer, p.intensity[i], 0, 255]);
     }
     (rgba, Some(layers))
+}
+
+/// The colour a recolour pixel of `layer` and `intensity` is drawn in, `ranges` being the colour range of
+/// each of the object's recolourings (CORRECTIONS.md: layer L ≥ 1 is entry L − 1, anything else the first).
+pub(super) fn recolour_colour(ranges: [usize; 4], layer: u8, intensity: u8) -> [u8; 3] {
+    let entry = if (1..=4).contains(&layer) { usize::from(layer - 1) } else { 0 };
+    gradient(ranges[entry], intensity)
+}
+
+/// What a sprite's pixels were when convert wrote its PNG (palette indices, `channels` 1, or RGBA, 4), so
+/// that pack tells an edited sprite from one left alone: BLAKE3 of the size and the pixels, fully
+/// transparent RGBA pixels counted as transparent black (an editor may change colours under alpha 0).
+pub(super) fn pixels_digest(width: u32, height: u32, pixels: &[u8], channels: usize) -> String {
+    if channels == 4 {
+        return sheet_digest(width, height, pixels);
+    }
+    let mut hasher = blake3::Hasher::new();
+    hasher.update(&width.to_le_bytes());
+    hasher.update(&height.to_le_bytes());
+    hasher.update(pixels);
+    hasher.finalize().to_hex().to_string()
 }
 
 fn image(width: u32, height: u32, pixels: Pixels, offset: (i32, i32), palette: Option<Vec<[u8; 4]>>) -> Asset {
@@ -402,10 +441,13 @@ pub fn assets(rcd: &Rcd<'_>, file_len: u64, opts: &ConvertOptions) -> Result<Vec
             _ => true,
         };
         let mut v = block_json(i + 1, b, keep_data);
-        if let Some(name) = &names[i] {
+        if let (Some(name), Some(Ok(d))) = (&names[i], &decoded[i]) {
             v["png"] = json!(format!("{name}.png"));
-            if matches!(&decoded[i], Some(Ok(d)) if d.recolour.is_some()) {
+            v["png_digest"] = json!(d.digest);
+            if let (Some(digest), Some(ranges)) = (&d.recolour_digest, d.ranges) {
                 v["recolour_png"] = json!(format!("{name}.recolour.png"));
+                v["recolour_digest"] = json!(digest);
+                v["recolour_ranges"] = json!(ranges);
             }
         }
         if let (Body::Fields(_), Some(layout)) = (&b.body, layouts::layout(&b.magic, b.version)) {

@@ -169,7 +169,16 @@ fn block_from_json(number: usize, b: &Value) -> Result<Block<'static>> {
 /// The block object without `block`, `magic`, `version` and the convert document's extras.
 fn without_header(b: &Value) -> Value {
     let mut m = b.as_object().cloned().unwrap_or_default();
-    for k in BLOCK_KEYS.iter().chain(&["png", "recolour_png", "sheet", "sheet_digest", "unparsed"]) {
+    for k in BLOCK_KEYS.iter().chain(&[
+        "png",
+        "png_digest",
+        "recolour_png",
+        "recolour_digest",
+        "recolour_ranges",
+        "sheet",
+        "sheet_digest",
+        "unparsed",
+    ]) {
         m.shift_remove(*k);
     }
     Value::Object(m)

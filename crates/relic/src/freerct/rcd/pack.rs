@@ -4,6 +4,13 @@
 //! them), changed ones are encoded as FreeRCT's generator does. Blocks that then became identical are
 //! written once and references renumbered, as the generator shares them.
 //!
+//! The document holds digests of the PNGs as convert wrote them (`png_digest`, `recolour_digest`) and the
+//! colour ranges a 32PX's recolour pixels were drawn in (`recolour_ranges`), so that pack says exactly how
+//! many sprites were edited, and reads a 32PX PNG pixel over a recolour pixel rightly: while the recolour
+//! layers are as convert wrote them, a colour other than the one drawn there is paint, and the pixel
+//! becomes a plain pixel of that colour (32PX lines mix runs of every kind); while the PNG is as convert
+//! wrote it, the layers' edit stands; both edited at such a pixel is refused, naming it.
+//!
 //! Sheets (`<block>_<magic>_sheet.view.png`) are views: never read as a source. A sheet the folder holds
 //! is left alone while its pixels are still those convert drew (the document's `sheet_digest`): after an
 //! edit of its sprites it is stale, not edited. One whose pixels changed is compared with the sheet the
@@ -17,7 +24,10 @@ use std::path::{Path, PathBuf};
 use crate::parallel::prelude::*;
 use serde_json::{json, Value};
 
-use super::convert::{draw_sheet, palette, sheet_digest, sheet_grid, sheet_rows, sprite_palette, SheetRows};
+use super::convert::{
+    draw_sheet, palette, pixels_digest, recolour_colour, sheet_digest, sheet_grid, sheet_rows, sprite_palette,
+    SheetRows,
+};
 use super::fields::{reference, visit_refs};
 use super::json::{block_header, from_json};
 use super::layouts;
@@ -53,31 +63,24 @@ pub fn from_json_at(value: &Value, json_path: &Path, notes: &mut Vec<String>) ->
             take_png(i + 1, b, &folder, pal, !sheets.is_empty())
         })
         .collect();
-    let (mut kept, mut encoded, mut inexact) = (0usize, 0usize, 0usize);
+    let mut counts = Counts::default();
     let mut sprites: HashMap<usize, Sprite> = HashMap::new();
     for (i, r) in results.into_iter().enumerate() {
         let (taken, sprite) = r?;
-        match taken {
-            Taken::None => {}
-            Taken::Kept => kept += 1,
-            Taken::Encoded(off) => {
-                encoded += 1;
-                inexact += off;
-            }
-        }
+        counts.add(taken);
         if let Some(sprite) = sprite {
             sprites.insert(i, sprite);
         }
     }
-    notes.push(format!(
-        "pixel blocks from the PNGs in {}: {encoded} encoded, {kept} unchanged and kept as the document holds them{}",
-        folder.display(),
-        if inexact > 0 {
-            format!(" ({inexact} pixels were not palette colours: the nearest taken)")
-        } else {
-            String::new()
-        }
-    ));
+    notes.push(counts.note(&folder));
+    if counts.undigested_recolour > 0 {
+        notes.push(format!(
+            "warning: {} with recolour layers {} from a document an older relic wrote (it has no \
+             `recolour_ranges`): paint over their recolour pixels is not kept; convert the file again to edit them",
+            counted(counts.undigested_recolour, "sprite"),
+            if counts.undigested_recolour == 1 { "comes" } else { "come" }
+        ));
+    }
     let rcd = from_json(&value)?;
     for (i, path, bytes) in &sheets {
         if let Some(note) = sheet_view_note(&rcd, *i, path, bytes, &sprites) {
@@ -136,11 +139,104 @@ fn sheet_view_note(
     view_note_of(path, bytes, &expected, "the sprite PNGs")
 }
 
+/// `1 pixel`, `2 pixels`.
+fn counted(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
+
+/// What pack did with one pixel block's PNG.
 enum Taken {
     None,
+    /// Its pixels are those of the stored bytes the document holds: kept.
     Kept,
-    /// Encoded from the PNG; the number of pixels mapped to a nearest palette colour.
-    Encoded(usize),
+    Encoded(Encoded),
+}
+
+/// A pixel block encoded from its PNG.
+#[derive(Default)]
+struct Encoded {
+    /// Whether its PNGs hold what convert wrote (their digests say so): then encoding gives the block's bytes.
+    /// `None` when the document has no digest to compare with.
+    unedited: Option<bool>,
+    /// 8PXL: pixels that are not colours of the palette, mapped to the nearest, and those colours.
+    off_pixels: usize,
+    off_colours: Vec<[u8; 3]>,
+    /// 32PX: recolour pixels painted over in the PNG, now plain pixels of the colour painted.
+    repainted: usize,
+    /// 32PX with recolour layers in a document without `recolour_ranges` (an older relic's).
+    undigested_recolour: bool,
+}
+
+/// The sums of [`Taken`] over a document's pixel blocks, for the note that says what pack did.
+#[derive(Default)]
+struct Counts {
+    kept: usize,
+    unedited: usize,
+    edited: usize,
+    unknown: usize,
+    off_pixels: usize,
+    off_colours: std::collections::HashSet<[u8; 3]>,
+    repainted: usize,
+    undigested_recolour: usize,
+}
+
+impl Counts {
+    fn add(&mut self, taken: Taken) {
+        let Taken::Encoded(e) = taken else {
+            if let Taken::Kept = taken {
+                self.kept += 1;
+            }
+            return;
+        };
+        match e.unedited {
+            Some(true) => self.unedited += 1,
+            Some(false) => self.edited += 1,
+            None => self.unknown += 1,
+        }
+        self.off_pixels += e.off_pixels;
+        self.off_colours.extend(e.off_colours);
+        self.repainted += e.repainted;
+        self.undigested_recolour += usize::from(e.undigested_recolour);
+    }
+
+    /// `pixel blocks from the PNGs in F: 2 edited and encoded anew, 3799 unedited (3799 encoded to their
+    /// bytes again, 0 kept as stored); 50 recolour pixels painted over are plain pixels now; …`
+    fn note(&self, folder: &Path) -> String {
+        let mut parts = vec![format!(
+            "{} edited and encoded anew, {} unedited ({} encoded to their bytes again, {} kept as stored)",
+            self.edited,
+            self.unedited + self.kept,
+            self.unedited,
+            self.kept
+        )];
+        if self.unknown > 0 {
+            parts.push(format!(
+                "{} encoded from PNGs the document has no digest of (an older relic's), edited or not",
+                self.unknown
+            ));
+        }
+        if self.repainted > 0 {
+            parts.push(format!(
+                "{} painted over in the PNGs {} plain {} of the colour painted now",
+                counted(self.repainted, "recolour pixel"),
+                if self.repainted == 1 { "is a" } else { "are" },
+                if self.repainted == 1 { "pixel" } else { "pixels" }
+            ));
+        }
+        if self.off_pixels > 0 {
+            parts.push(format!(
+                "{} in {} {} not palette colours: the nearest taken",
+                counted(self.off_pixels, "pixel"),
+                counted(self.off_colours.len(), "colour"),
+                if self.off_colours.len() == 1 { "was" } else { "were" }
+            ));
+        }
+        format!("pixel blocks from the PNGs in {}: {}", folder.display(), parts.join("; "))
+    }
 }
 
 /// The palettes of version 1 sprites (SPRT v1) by the 8PXL block they draw.
@@ -192,7 +288,9 @@ fn take_png(
             u16::try_from(h).map_err(|_| bad(number, "png", format!("{png} is higher than 65535")))?,
         ))
     };
-    let (w, h, data, off, sprite) = match (&magic, version) {
+    let png_digest = b.get("png_digest").and_then(Value::as_str).map(str::to_string);
+    let png_digest = png_digest.as_deref();
+    let (w, h, data, encoded, sprite) = match (&magic, version) {
         (b"8PXL", _) => {
             let hint = match (&old, old_size) {
                 (Some(d), (Some(ow), Some(oh))) => decode_8bpp(d, ow as u16, oh as u16, 0).ok().map(|p| (ow, oh, p)),
@@ -206,7 +304,14 @@ fn take_png(
                     return Ok((Taken::Kept, sprite));
                 }
             }
-            (w, h, encode_8bpp(w, h, &found.indices), found.off, sprite)
+            let digest = pixels_digest(found.width, found.height, &found.indices, 1);
+            let encoded = Encoded {
+                unedited: png_digest.map(|d| d == digest),
+                off_pixels: found.off_pixels,
+                off_colours: found.off_colours,
+                ..Default::default()
+            };
+            (w, h, encode_8bpp(w, h, &found.indices), encoded, sprite)
         }
         (b"32PX", _) => {
             let img = crate::export::png::decode_rgba(&bytes)?;
@@ -226,14 +331,60 @@ fn take_png(
                 None => None,
             };
             let (w, h) = size_of(frame.width, frame.height)?;
-            let planes = planes_of(rgba, layers.as_deref());
+            let png_unedited = png_digest.map(|d| d == pixels_digest(frame.width, frame.height, rgba, 4));
+            let layers_unedited = match (&layers, b.get("recolour_digest").and_then(Value::as_str)) {
+                (Some(l), Some(d)) => Some(d == pixels_digest(frame.width, frame.height, l, 4)),
+                (None, _) => Some(true),
+                (Some(_), None) => None,
+            };
+            let ranges = recolour_ranges(b);
+            let paint = match (png_unedited, layers_unedited, ranges) {
+                (Some(true), _, _) => Paint::Unedited,
+                (_, _, None) => Paint::Unknown,
+                (_, Some(true), Some(r)) => Paint::BecomesPlain(r),
+                (_, _, Some(r)) => Paint::Ambiguous(r),
+            };
+            let (planes, repainted) = planes_of(rgba, layers.as_deref(), paint, frame.width).map_err(|(n, x, y)| {
+                let recolour = b.get("recolour_png").and_then(Value::as_str).unwrap_or("the recolour PNG");
+                let which = if n == 1 {
+                    format!(
+                        "1 pixel of {png}, at ({x}, {y}), is a recolour pixel in {recolour} that {png} shows in \
+                         another colour than its recolouring draws"
+                    )
+                } else {
+                    format!(
+                        "{n} pixels of {png}, the first at ({x}, {y}), are recolour pixels in {recolour} that {png} \
+                         shows in other colours than their recolouring draws"
+                    )
+                };
+                bad(
+                    number,
+                    "png",
+                    format!(
+                        "{which}; both files were edited, so relic cannot tell paint from a recolour edit. Paint \
+                         {png} with {recolour} as convert wrote it (the pixels painted become plain pixels), or \
+                         edit {recolour} alone and leave {png} as it was"
+                    ),
+                )
+            })?;
             let sprite = want_rgba.then(|| (frame.width, frame.height, rgba.clone()));
             if let (Some(d), (Some(ow), Some(oh))) = (&old, old_size) {
                 if (ow, oh) == (u64::from(w), u64::from(h)) && decode_32bpp(d, w, h, 0).is_ok_and(|p| p == planes) {
                     return Ok((Taken::Kept, sprite));
                 }
             }
-            (w, h, encode_32bpp(w, h, &planes), 0, sprite)
+            let unedited = match (png_unedited, layers_unedited) {
+                (Some(a), Some(b)) => Some(a && b),
+                (Some(false), _) | (_, Some(false)) => Some(false),
+                _ => None,
+            };
+            let encoded = Encoded {
+                unedited,
+                repainted,
+                undigested_recolour: layers.is_some() && matches!(paint, Paint::Unknown),
+                ..Default::default()
+            };
+            (w, h, encode_32bpp(w, h, &planes), encoded, sprite)
         }
         _ => {
             return Err(bad(number, "png", format!("only 8PXL and 32PX blocks take a PNG, not {}", magic_text(&magic))))
@@ -242,7 +393,7 @@ fn take_png(
     b["width"] = json!(w);
     b["height"] = json!(h);
     b["data"] = json!(Base64(data));
-    Ok((Taken::Encoded(off), sprite))
+    Ok((Taken::Encoded(encoded), sprite))
 }
 
 /// An 8PXL's PNG read: its palette indices, how many pixels took a nearest colour, and with `want_rgba`
@@ -251,7 +402,9 @@ struct Indices {
     width: u32,
     height: u32,
     indices: Vec<u8>,
-    off: usize,
+    /// Pixels whose colour the palette lacks (mapped to the nearest entry), and those colours.
+    off_pixels: usize,
+    off_colours: Vec<[u8; 3]>,
     rgba: Option<Vec<u8>>,
 }
 
@@ -291,14 +444,14 @@ fn indices_of_png(bytes: &[u8], pal: &Palette, hint: Option<&[u8]>, want_rgba: b
                 })
                 .collect()
         });
-        return Ok(Indices { width: w, height: h, indices: buf, off: 0, rgba });
+        return Ok(Indices { width: w, height: h, indices: buf, off_pixels: 0, off_colours: vec![], rgba });
     }
     let img = crate::export::png::decode_rgba(bytes)?;
     let Some(crate::asset::Pixels::Rgba8(rgba)) = img.frames.first().map(|f| &f.pixels) else {
         return Err(Error::Refused("PNG input: no pixels".into()));
     };
-    let mut off = 0;
-    let mut cache: HashMap<[u8; 3], u8> = HashMap::new();
+    let mut off_pixels = 0;
+    let mut cache: HashMap<[u8; 3], (u8, u32)> = HashMap::new();
     let indices = rgba
         .chunks_exact(4)
         .enumerate()
@@ -313,16 +466,15 @@ fn indices_of_png(bytes: &[u8], pal: &Palette, hint: Option<&[u8]>, want_rgba: b
             {
                 return k;
             }
-            *cache.entry(rgb).or_insert_with(|| {
-                let (k, d) = nearest(pal, rgb);
-                if d > 0 {
-                    off += 1;
-                }
-                k
-            })
+            let (k, distance) = *cache.entry(rgb).or_insert_with(|| nearest(pal, rgb));
+            if distance > 0 {
+                off_pixels += 1;
+            }
+            k
         })
         .collect();
-    Ok(Indices { width: w, height: h, indices, off, rgba: want_rgba.then(|| rgba.clone()) })
+    let off_colours = cache.iter().filter(|(_, (_, d))| *d > 0).map(|(rgb, _)| *rgb).collect();
+    Ok(Indices { width: w, height: h, indices, off_pixels, off_colours, rgba: want_rgba.then(|| rgba.clone()) })
 }
 
 /// The palette entry (1–255) nearest to `rgb`, and its squared distance.
@@ -338,25 +490,76 @@ fn nearest(pal: &Palette, rgb: [u8; 3]) -> (u8, u32) {
     best
 }
 
+/// The colour ranges convert drew a 32PX's recolour pixels in (`recolour_ranges`, by layer entry).
+fn recolour_ranges(b: &Value) -> Option<[usize; 4]> {
+    let list = b.get("recolour_ranges")?.as_array()?;
+    let mut out = [0usize; 4];
+    for (slot, v) in out.iter_mut().zip(list) {
+        *slot = usize::try_from(v.as_u64()?).ok()?;
+    }
+    (list.len() == 4).then_some(out)
+}
+
+/// How a 32PX's PNG pixel over a recolour pixel (of its recolour layer image) is read when its colour is
+/// not the one that recolouring draws (convert draws each in its layer's range, `recolour_ranges`).
+#[derive(Clone, Copy)]
+enum Paint {
+    /// The PNG is as convert wrote it: what differs is an edit of the recolour layers; the pixel stays
+    /// a recolour pixel of the layer image.
+    Unedited,
+    /// The layer image is as convert wrote it, the PNG was edited: the pixel was painted over and becomes
+    /// a plain pixel of the colour painted (32PX runs of every kind may follow each other anywhere).
+    BecomesPlain([usize; 4]),
+    /// Both were edited: paint and a recolour edit cannot be told apart; such a pixel is refused.
+    Ambiguous([usize; 4]),
+    /// The document does not say the ranges (an older relic's): recolour pixels stay as the layers say.
+    Unknown,
+}
+
 /// 32PX planes from a PNG's RGBA and its recolour layer image (red = layer, green = intensity, opaque
-/// where the pixel is recoloured): the form `decode_32bpp` gives.
-fn planes_of(rgba: &[u8], layers: Option<&[u8]>) -> Planes32 {
+/// where the pixel is recoloured): the form `decode_32bpp` gives, and how many recolour pixels became
+/// plain ones (see [`Paint`]). `Err((n, x, y))`: the pixels [`Paint::Ambiguous`] refuses, and the first.
+fn planes_of(
+    rgba: &[u8],
+    layers: Option<&[u8]>,
+    paint: Paint,
+    width: u32,
+) -> std::result::Result<(Planes32, usize), (usize, usize, usize)> {
     let n = rgba.len() / 4;
     let mut p = Planes32 { rgba: vec![0; n * 4], layer: vec![0; n], intensity: vec![0; n], recolour: vec![false; n] };
-    for i in 0..n {
-        let px = &rgba[i * 4..i * 4 + 4];
-        match layers.and_then(|l| l.get(i * 4..i * 4 + 4)) {
-            Some(l) if l[3] == 255 => {
-                p.recolour[i] = true;
-                p.layer[i] = l[0];
-                p.intensity[i] = l[1];
-                p.rgba[i * 4 + 3] = px[3];
+    let (mut repainted, mut refused, mut refused_count) = (0usize, None, 0usize);
+    let width = (width as usize).max(1);
+    for (i, px) in rgba.chunks_exact(4).enumerate() {
+        match layers.and_then(|l| l.get(i * 4..i * 4 + 4)).filter(|l| l[3] == 255) {
+            Some(l) => {
+                // The PNG's colour over a recolour pixel tells paint from the gradient colour convert drew.
+                let painted = px[3] != 0
+                    && match paint {
+                        Paint::BecomesPlain(r) | Paint::Ambiguous(r) => px[..3] != recolour_colour(r, l[0], l[1]),
+                        Paint::Unedited | Paint::Unknown => false,
+                    };
+                if painted && matches!(paint, Paint::Ambiguous(_)) {
+                    refused.get_or_insert((i % width, i / width));
+                    refused_count += 1;
+                }
+                if painted {
+                    repainted += 1;
+                    p.rgba[i * 4..i * 4 + 4].copy_from_slice(px);
+                } else {
+                    p.recolour[i] = true;
+                    p.layer[i] = l[0];
+                    p.intensity[i] = l[1];
+                    p.rgba[i * 4 + 3] = px[3];
+                }
             }
-            _ if px[3] == 0 => {}
-            _ => p.rgba[i * 4..i * 4 + 4].copy_from_slice(px),
+            None if px[3] == 0 => {}
+            None => p.rgba[i * 4..i * 4 + 4].copy_from_slice(px),
         }
     }
-    p
+    match refused {
+        Some((x, y)) => Err((refused_count, x, y)),
+        None => Ok((p, repainted)),
+    }
 }
 
 /// Writes each block once, as FreeRCT's generator does: a block identical to an earlier one (after its
