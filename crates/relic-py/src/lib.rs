@@ -415,6 +415,14 @@ fn pack(
     let result = PyDict::new(py);
     result.set_item("output", output.to_string_lossy())?;
     result.set_item("bytes", report.bytes)?;
+    let companions = PyList::empty(py);
+    for (path, bytes) in &report.companions {
+        let item = PyDict::new(py);
+        item.set_item("output", path.to_string_lossy())?;
+        item.set_item("bytes", bytes)?;
+        companions.append(item)?;
+    }
+    result.set_item("companions", companions)?;
     result.set_item("notes", PyList::new(py, report.notes)?)?;
     Ok(result.into_any().unbind())
 }

@@ -50,8 +50,20 @@ pub static FORMAT: Format = Format {
 struct FtgCodec;
 
 impl Codec for FtgCodec {
+    /// `BOTG`, or the community tools' `FTG\0` (CORRECTIONS.md: identification accepts both). The older
+    /// magic ends in a NUL, weaker than four letters, so its header must also place a directory of whole
+    /// entries after itself (`parse` then checks it lies inside the file).
     fn sniff(&self, head: &[u8]) -> bool {
-        head.starts_with(types::MAGIC)
+        if head.starts_with(types::MAGIC) {
+            return true;
+        }
+        let field = |at: usize| head.get(at..at + 4).and_then(|b| b.try_into().ok()).map(u32::from_le_bytes);
+        match (head.starts_with(types::MAGIC_COMMUNITY), field(4), field(8)) {
+            (true, Some(offset), Some(count)) => {
+                offset >= 12 && u64::from(offset) + u64::from(count) * types::ENTRY_SIZE as u64 <= u64::from(u32::MAX)
+            }
+            _ => false,
+        }
     }
 
     fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
