@@ -210,16 +210,14 @@ fn a_folder_of_models_without_textures_names_each_model_once_per_texture_and_sum
         manifest["missing_summary"],
         serde_json::json!(["2 textures not found for 2 inputs (1 different file)"])
     );
-    // With the texture given, no warning at all.
-    let run = relic()
-        .args(["convert", "--force", "--textures"])
-        .arg(samples().join("ragnarok/wall.bmp").parent().unwrap())
-        .arg("-o")
-        .arg(&out)
-        .arg(&models)
-        .assert()
-        .success();
-    let _ = run;
+    // With the texture in the client folder above the models, nothing is missing and nothing is summed up.
+    let client = dir.path().join("client");
+    copy_samples("ragnarok", &["pyramid.rsm", "pyramid.rsm2"], &client.join("data/model"));
+    std::fs::create_dir_all(client.join("data/texture")).unwrap();
+    std::fs::copy(samples().join("ragnarok/wall.bmp"), client.join("data/texture/stone.bmp")).unwrap();
+    let run = relic().args(["convert", "-o"]).arg(dir.path().join("textured")).arg(client.join("data/model")).assert();
+    let stderr = stderr_of(&run.success());
+    assert_eq!(warnings(&stderr), Vec::<&str>::new(), "{stderr}");
 }
 
 #[test]
@@ -245,9 +243,17 @@ fn a_map_names_the_ground_textures_it_did_not_find() {
         warnings(&by_map).iter().filter(|w| w.contains("texture '")).map(|w| w.to_string()).collect();
     assert_eq!(map_lines, ground_lines, "{by_map}");
     assert!(map_lines.iter().all(|l| l.starts_with(&format!("{}: texture '", rsw.display()))), "{by_map}");
-    let n = ground_lines.len();
-    let summary = format!("in all, {n} texture{} not found for 1 input", if n == 1 { "" } else { "s" });
-    assert!(warnings(&by_map).last().is_some_and(|l| l.starts_with(&summary)), "{by_map}");
+    assert_eq!(ground_lines.len(), 2, "backside.bmp and p_ground01.bmp: {by_ground}");
+    // It ends with the summary: the ground's two textures, and the two model files the map places (none copied beside it).
+    let summary: Vec<&str> = warnings(&by_map).into_iter().filter(|w| w.starts_with("in all, ")).collect();
+    assert_eq!(
+        summary,
+        [
+            "in all, 2 models not found for 1 input (2 different files)",
+            "in all, 2 textures not found for 1 input (2 different files)"
+        ]
+    );
+    assert_eq!(warnings(&by_map).last(), summary.last(), "{by_map}");
 }
 
 // ---- a Drakan database's files, once ---------------------------------------------------------------------
@@ -282,13 +288,45 @@ fn the_drakan_samples_convert_each_srsc_file_once() {
         );
     }
     assert!(files.iter().any(|f| f.starts_with("Sample.db/txd/")), "{files:?}");
-    // A texture edited in the database's output packs back into the `.txd` and converts again with the edit.
-    let txd_json = out.join("Sample.db/txd");
-    assert!(txd_json.is_dir(), "{files:?}");
+    // A texture painted in the database's output (16 bpp 5:6:5: pure red is exact) packs back into the
+    // `.txd`, and the folder converted again shows it, once.
+    let texture = out.join("Sample.db/txd/texture_3.png");
+    let (width, height, mut rgba) = read_png(&texture);
+    assert_ne!(rgba[..4], [255, 0, 0, 255]);
+    rgba[..4].copy_from_slice(&[255, 0, 0, 255]);
+    write_png(&texture, width, height, &rgba);
+    let packed = dir.path().join("Sample.txd");
+    let document = out.join("Sample.db/txd/Sample.json");
+    relic().args(["pack", "drakan-srsc", "-q", "-o"]).arg(&packed).arg(&document).assert().success();
+    std::fs::copy(&packed, game.join("Sample.txd")).unwrap();
+    let again = dir.path().join("again");
+    relic().args(["convert", "-q", "-o"]).arg(&again).arg(&game).assert().success();
+    assert_eq!(read_png(&again.join("Sample.db/txd/texture_3.png")).2, rgba);
+    assert!(!files_under(&again).iter().any(|f| f.starts_with("Sample.txd")));
     // The SRSC file named alone still converts by itself.
     let alone = dir.path().join("alone");
     relic().args(["convert", "-q", "-o"]).arg(&alone).arg(game.join("Sample.txd")).assert().success();
     assert!(files_under(&alone).iter().any(|f| f.starts_with("Sample.txd/")));
+}
+
+fn read_png(path: &Path) -> (u32, u32, Vec<u8>) {
+    let mut decoder = png::Decoder::new(std::fs::File::open(path).unwrap());
+    decoder.set_transformations(png::Transformations::normalize_to_color8() | png::Transformations::ALPHA);
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    buf.truncate(info.buffer_size());
+    (info.width, info.height, buf)
+}
+
+/// A PNG as an editor saves it: RGBA, no text chunks.
+fn write_png(path: &Path, width: u32, height: u32, rgba: &[u8]) {
+    let mut bytes = Vec::new();
+    let mut encoder = png::Encoder::new(&mut bytes, width, height);
+    encoder.set_color(png::ColorType::Rgba);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.write_header().unwrap().write_image_data(rgba).unwrap();
+    std::fs::write(path, bytes).unwrap();
 }
 
 // ---- the Dark Reign FTG\0 magic, and --format ----------------------------------------------------------
