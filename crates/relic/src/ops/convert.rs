@@ -236,11 +236,14 @@ pub fn convert(inputs: &[PathBuf], out_dir: &Path, req: &ConvertRequest, progres
     // the `.db` with its references resolved) is converted there only: one input, one set of outputs. Over
     // every input, before the shards are taken, so that N shards still write what one run would.
     let (jobs, claimed) = leave_claimed(jobs, req);
-    for (file, by) in super::Shard::select(req.shard, claimed, |(file, _)| file.as_path()) {
-        report.skipped.push(format!("{}: converted through {}", file.display(), by.display()));
-    }
+    let claimed = super::Shard::select(req.shard, claimed, |(file, _)| file.as_path());
     let jobs = super::Shard::select(req.shard, jobs, |j| j.path.as_path());
     report.inputs = jobs.iter().map(|j| j.path.display().to_string()).collect();
+    // Taken up by this run all the same: each is an input of one shard, skipped as converted elsewhere.
+    for (file, by) in claimed {
+        report.inputs.push(file.display().to_string());
+        report.skipped.push(format!("{}: converted through {}", file.display(), by.display()));
+    }
     progress.start(jobs.len() as u64);
     let claimed = Claimed::default();
     let results: Vec<(Job, Converted)> = jobs
