@@ -384,6 +384,20 @@ fn an_ftg_with_the_community_magic_is_identified_listed_and_packed_back() {
     relic().args(["extract", "-q", "-o"]).arg(&again).arg(&packed).assert().success();
     assert_eq!(std::fs::read(again.join("README.TXT")).unwrap(), b"hello, edited\n");
     assert_eq!(std::fs::read(again.join("NOTES.TXT")).unwrap(), b"two lines\r\nhere\r\n");
+    // What the archive itself notes (two entries sharing one body) names the archive too.
+    let mut shared = ftg_community(&[("A.TXT", b"same"), ("B.TXT", b"same")]);
+    shared[12 + 8 + 36 + 28..12 + 8 + 36 + 32].copy_from_slice(&12u32.to_le_bytes());
+    let shared_path = dir.path().join("SHARED.FTG");
+    std::fs::write(&shared_path, &shared).unwrap();
+    let run = relic().args(["convert", "-o"]).arg(dir.path().join("s")).arg(&shared_path).assert().success();
+    assert_eq!(
+        warnings(&stderr_of(&run)),
+        [format!(
+            "{}: 1 entries have the very data of an earlier entry (`B.TXT` that of `A.TXT`); each is converted as \
+             listed",
+            shared_path.display()
+        )]
+    );
 }
 
 #[test]

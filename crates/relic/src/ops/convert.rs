@@ -885,14 +885,21 @@ fn convert_archive(
     if let Err(e) = target.spend(format.id, total, data.len() as u64) {
         return Batch::failed(input, e);
     }
-    // An archive may hold what its entries are converted with (an FTG's palette).
+    // An archive may hold what its entries are converted with (an FTG's palette). What it notes meanwhile
+    // (entries sharing data) is the archive's own, named after it; its entries' notes go to the run's.
     let entry_req;
+    let run_options = &target.req.options;
+    let archive_notes = std::sync::Arc::default();
+    let scoped = registry::ConvertOptions { notes: std::sync::Arc::clone(&archive_notes), ..run_options.clone() };
     let options = match target.whole.filter(|w| std::ptr::eq(w.as_ptr(), data.as_ptr()) && w.len() == data.len()) {
-        Some(whole) => format.codec.entry_options_shared(whole, &target.req.options),
-        None => format.codec.entry_options(data, &target.req.options),
+        Some(whole) => format.codec.entry_options_shared(whole, &scoped),
+        None => format.codec.entry_options(data, &scoped),
     };
+    drop(scoped);
+    let notes = named_notes(&take_shared(&archive_notes), format, input, run_options);
     let target = match options {
         Some(options) => {
+            let options = registry::ConvertOptions { notes: std::sync::Arc::clone(&run_options.notes), ..options };
             entry_req = ConvertRequest { options, ..target.req.clone() };
             &Target { req: &entry_req, ..*target }
         }
@@ -903,7 +910,7 @@ fn convert_archive(
     let target = &Target { shared: Some(&shared), ..*target };
     let results: Vec<Batch> =
         entries.par_iter().map(|entry| convert_entry(format, entry, input, dir, target, depth)).collect();
-    let mut batch = Batch::default();
+    let mut batch = Batch { notes, ..Default::default() };
     for b in results {
         batch.extend(b);
     }
