@@ -245,7 +245,8 @@ fn a_map_names_the_ground_textures_it_did_not_find() {
     assert_eq!(map_lines, ground_lines, "{by_map}");
     assert!(map_lines.iter().all(|l| l.starts_with(&format!("{}: texture '", rsw.display()))), "{by_map}");
     assert_eq!(ground_lines.len(), 2, "backside.bmp and p_ground01.bmp: {by_ground}");
-    // It ends with the summary: the ground's two textures, and the two model files the map places (none copied beside it).
+    // It ends with the summary: the ground's two textures, and the two model files the map places (none was
+    // copied beside it).
     let summary: Vec<&str> = warnings(&by_map).into_iter().filter(|w| w.starts_with("in all, ")).collect();
     assert_eq!(
         summary,

@@ -38,8 +38,8 @@ pub static FORMAT: Format = Format {
     extensions: &["ftg"],
     kind: Kind::Archive,
     capabilities: Capabilities { read: true, convert: true, write: true },
-    notes: "Magic BOTG (FTG\\0 from community tools is read, BOTG written). Duplicate names: the first wins for \
-            lookups; later ones extract as <stem>~<n>.<ext>. extract writes sources only: the files and \
+    notes: "Magic BOTG (FTG\\0 from community tools is identified and read, BOTG written). Duplicate names: the \
+            first wins for lookups; later ones extract as <stem>~<n>.<ext>. extract writes sources only: the files and \
             directory.json (names, the order, where each file's data lay, the directory's place and the bytes \
             between), from which pack writes the archive back byte for byte, the data in its stored order even \
             when that is not the directory's; edited files that no longer fit are laid out afresh in that order. \
