@@ -173,7 +173,8 @@ def pack(
     """Writes ``output`` as ``format`` from ``input`` exactly as ``relic pack`` does: a folder (archives),
     the JSON of ``convert(to="json")``, a PNG (images), an INI, or a glTF/GLB (models: ``ei-res``,
     ``ro-rsm``, ``drakan-srsc``; an Evil Islands figure writes its ``.bon``, ``.anm`` and ``.mmp`` beside the
-    output). Returns ``{"output": path, "bytes": bytes written (the files beside it included), "notes": [str]}``.
+    output). Returns ``{"output": path, "bytes": the output's own size, "companions": [{"output": str, "bytes": int}]
+    (the files written beside it, each with its size), "notes": [str]}``.
 
     ``version`` is the version to write (``0x203`` for an RSM, ``0x300`` for a GRF…), ``pixel_format`` and
     ``mips`` are for images, ``quantize`` maps colours a palette lacks to the nearest. An existing output is

@@ -288,7 +288,7 @@ def test_pack_from_the_json_file(tmp_path):
     [json_path] = relic.convert(sample("ragnarok", "pyramid.rsm"), tmp_path, to="json")
     out = tmp_path / "again.rsm"
     report = relic.pack("ro-rsm", json_path, out)
-    assert report == {"output": str(out), "bytes": len(original), "notes": []}
+    assert report == {"output": str(out), "bytes": len(original), "companions": [], "notes": []}
     assert out.read_bytes() == original
     with pytest.raises(relic.Refused) as caught:
         relic.pack("ro-rsm", json_path, out)
@@ -337,10 +337,12 @@ def test_pack_evil_islands_figure_from_its_glb(tmp_path):
     [glb] = relic.convert(sample("evil_islands", "unit.mod"), tmp_path)
     out = tmp_path / "new" / "unit.mod"
     report = relic.pack("ei-res", glb, out)
-    # The bytes written count the files beside the model too.
-    assert report["bytes"] == sum(p.stat().st_size for p in (tmp_path / "new").iterdir())
-    # The bones, animations and texture are written beside the model, each with a note.
-    assert report["notes"] == [f"wrote {tmp_path / 'new' / name} beside it" for name in ("unit.bon", "unit.anm", "unit.mmp")]
+    # The bytes are the model's own; the bones, animations and texture written beside it are listed with theirs.
+    assert report["bytes"] == out.stat().st_size
+    new = tmp_path / "new"
+    assert report["companions"] == [
+        {"output": str(new / name), "bytes": (new / name).stat().st_size} for name in ("unit.bon", "unit.anm", "unit.mmp")
+    ]
     assert sorted(os.listdir(tmp_path / "new")) == ["unit.anm", "unit.bon", "unit.mmp", "unit.mod"]
     original = relic.open(sample("evil_islands", "unit.mod")).entries()
     assert [(e.name, e.size) for e in relic.open(out).entries()] == [(e.name, e.size) for e in original]

@@ -206,6 +206,9 @@ enum Command {
         /// Descend into nested archives (names joined with "/")
         #[arg(long, short)]
         recursive: bool,
+        /// Read the archive as this format instead of identifying it (see `relic formats`)
+        #[arg(long, value_name = "FORMAT_ID")]
+        format: Option<String>,
         /// The archive to list
         archive: PathBuf,
         #[command(flatten)]
@@ -238,6 +241,9 @@ warning, and relic exits 1.\n\nExamples:\n  relic extract -o texts texts.res\n  
         /// Print the manifest of written files as JSON
         #[arg(long)]
         json: bool,
+        /// Read the archive (every listed one) as this format instead of identifying it (see `relic formats`)
+        #[arg(long, value_name = "FORMAT_ID")]
+        format: Option<String>,
         #[command(flatten)]
         batch: Batch,
         /// The archive (with --files-from: none; each listed archive goes to a folder of its own, named
@@ -307,8 +313,12 @@ Examples:
         #[arg(long, value_name = "LEVEL", default_value = "fast", value_parser = parse_compression)]
         compression: relic::export::png::PngCompression,
         /// Overwrite existing files
-        #[arg(long, short)]
+        #[arg(long, short, conflicts_with = "skip_existing")]
         force: bool,
+        /// Keep the files an earlier conversion left and write only the missing ones (without it or --force,
+        /// the files already there are one refusal, counted, and relic exits 1)
+        #[arg(long)]
+        skip_existing: bool,
         /// Print nothing but errors and warnings (and the --json output)
         #[arg(long, short)]
         quiet: bool,
@@ -335,6 +345,9 @@ Examples:
         /// Print nothing but errors (and the --json output): the exit code says whether all came back
         #[arg(long, short)]
         quiet: bool,
+        /// Read every file as this format instead of identifying it (see `relic formats`)
+        #[arg(long, value_name = "FORMAT_ID")]
+        format: Option<String>,
         #[command(flatten)]
         batch: Batch,
         /// Files and folders to check
@@ -453,7 +466,8 @@ Examples:\n  relic pack ei-res -o new.res extracted_folder\n  relic pack ei-db -
         /// Print only warnings and errors (not notes, nor the line naming what was written)
         #[arg(long, short)]
         quiet: bool,
-        /// Print what was written as JSON: `{"output": FILE, "bytes": N, "notes": [...]}`
+        /// Print what was written as JSON: `{"output": FILE, "bytes": N, "companions": [{"output": FILE,
+        /// "bytes": N}], "notes": [...]}` (each size a file's own; companions are the files written beside it)
         #[arg(long)]
         json: bool,
         /// What to write it from: a folder (archives), the JSON of `relic convert --to json`, or the file
@@ -804,11 +818,12 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Ls { quiet, json, recursive, archive, .. } => {
+        Command::Ls { quiet, json, recursive, format, archive, .. } => {
+            let format = format.as_deref().map(format_by_id).transpose()?;
             if json {
                 // Straight to standard output through one buffer: a large archive's listing is megabytes.
                 let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-                let written = ops::list_json(&archive, recursive, &mut stdout)
+                let written = ops::list_json_as(&archive, recursive, format, &mut stdout)
                     .and_then(|()| stdout.flush().map_err(|e| relic::Error::io("standard output", e)));
                 match written {
                     Err(relic::Error::Io { source, .. }) if source.kind() == std::io::ErrorKind::BrokenPipe => {}
@@ -816,7 +831,7 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
                 }
             } else {
                 // Listed all the same with -q: the exit code says whether the archive lists.
-                ops::list_each(&archive, recursive, &mut |e| {
+                ops::list_each_as(&archive, recursive, format, &mut |e| {
                     match &e.record {
                         _ if quiet => {}
                         // Record containers: type (hex and name), id, and the path (group path, file).
@@ -837,8 +852,19 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Extract {
-            output, recursive, force, skip_existing, quiet, json, batch, archive, mut globs, ..
+            output,
+            recursive,
+            force,
+            skip_existing,
+            quiet,
+            json,
+            format,
+            batch,
+            archive,
+            mut globs,
+            ..
         } => {
+            let format = format.as_deref().map(format_by_id).transpose()?;
             if let Some(dir) = &output {
                 output_folder(dir)?;
             }
@@ -848,7 +874,7 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
                 globs.splice(0..0, archive.map(|a| a.to_string_lossy().into_owned()));
                 let archives = ops::read_files_from(list)?;
                 let out_dir = output.unwrap_or_else(|| PathBuf::from("."));
-                let opts = ops::ExtractOptions { recursive, force, skip_existing, globs };
+                let opts = ops::ExtractOptions { recursive, force, skip_existing, globs, format };
                 let report = ops::extract_many(&archives, &out_dir, &opts, batch.shard, &bar);
                 let mut summary = ops::Report::new("extract", batch.shard, &[]);
                 summary.inputs = ops::Shard::select(batch.shard, archives, |p| p.as_path())
@@ -864,7 +890,7 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
             } else {
                 let archive = archive.ok_or_else(|| Failure::Usage("no archive named".into()))?;
                 let out_dir = output.unwrap_or_else(|| default_folder(&archive));
-                let opts = ops::ExtractOptions { recursive, force, skip_existing, globs };
+                let opts = ops::ExtractOptions { recursive, force, skip_existing, globs, format };
                 let report = ops::extract(&archive, &out_dir, &opts, &bar)?;
                 let mut summary = ops::Report::new("extract", None, std::slice::from_ref(&archive));
                 summary.outputs = report.written.iter().map(|w| w.output.clone()).collect();
@@ -913,6 +939,7 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
             settings,
             compression,
             force,
+            skip_existing,
             quiet,
             json,
             batch,
@@ -937,7 +964,8 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
                 compression,
                 ..Default::default()
             };
-            let req = ops::ConvertRequest { to, force, options, format, shard: batch.shard, listed, base };
+            let req =
+                ops::ConvertRequest { to, force, skip_existing, options, format, shard: batch.shard, listed, base };
             ops::check_convert_request(&inputs, &req).map_err(Failure::Usage)?;
             let bar = Bar::new(quiet, false);
             let report = ops::convert(&inputs, &output, &req, &bar);
@@ -948,37 +976,48 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
             summary.failures = report.failures.clone();
             summary.skipped = report.skipped.clone();
             batch.write_report(summary)?;
-            let notes = req.options.notes.lock().map(|n| n.clone()).unwrap_or_default();
-            let notes: Vec<String> = notes.into_iter().collect::<std::collections::BTreeSet<_>>().into_iter().collect();
             if json {
                 let manifest = serde_json::json!({
                     "outputs": report.outputs,
                     "failures": report.failed,
                     "skipped": report.skipped,
-                    "warnings": notes,
+                    "existing": report.existing,
+                    "warnings": report.warnings,
+                    "missing": report.missing,
+                    "missing_summary": report.missing_summary,
                 });
                 print_json(out, &manifest)?;
             }
-            for note in &notes {
-                say!("relic: warning: {note}");
+            // The outputs already there, said once and first (as `extract` says it), not once per file.
+            if let Some(refusal) = &report.existing_refusal {
+                say!("relic: {refusal}");
+            }
+            // Each names its input, once (a texture two models lack is said for each).
+            for warning in &report.warnings {
+                say!("relic: warning: {warning}");
             }
             if !quiet && !json {
                 for line in skipped_lines(&report.skipped) {
                     say!("{line}");
                 }
             }
-            for f in &report.failures {
+            for f in report.failures.iter().skip(usize::from(report.existing_refusal.is_some())) {
                 say!("relic: {f}");
+            }
+            // What the batch did not find, in one line per kind, after the warnings that name each.
+            for line in &report.missing_summary {
+                say!("relic: warning: in all, {line}");
             }
             if !quiet && !json {
                 say!("{}", convert_summary(&report, &output));
             }
             Ok(exit_code(&report.failures))
         }
-        Command::Check { json, quiet, batch, inputs, .. } => {
+        Command::Check { json, quiet, format, batch, inputs, .. } => {
+            let format = format.as_deref().map(format_by_id).transpose()?;
             let inputs = batch.inputs(inputs)?;
             let bar = Bar::new(quiet, false);
-            let items = ops::check_shard(&inputs, batch.shard, &bar);
+            let items = ops::check_as(&inputs, batch.shard, format, &bar);
             drop(bar);
             let failures: Vec<String> = items
                 .iter()
@@ -1107,9 +1146,15 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
             let opts = ops::PackOptions { force, no_dedupe, pixel_format, mips, version, quantize, base };
             let report = ops::pack(&format, &input, &output, &opts)?;
             if json {
+                let companions: Vec<_> = report
+                    .companions
+                    .iter()
+                    .map(|(path, bytes)| serde_json::json!({ "output": path.display().to_string(), "bytes": bytes }))
+                    .collect();
                 let value = serde_json::json!({
                     "output": output.display().to_string(),
                     "bytes": report.bytes,
+                    "companions": companions,
                     "notes": report.notes,
                 });
                 print_json(out, &value)?;
@@ -1121,7 +1166,11 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
                 }
             }
             if !quiet && !json {
+                // Each file with its own size: the model, then what was written beside it (its textures).
                 say!("wrote {} ({} bytes)", output.display(), report.bytes);
+                for (path, bytes) in &report.companions {
+                    say!("wrote {} ({bytes} bytes) beside it", path.display());
+                }
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -1426,8 +1475,14 @@ fn convert_summary(report: &ops::ConvertReport, output: &Path) -> String {
         [one] => format!("wrote {}", one.output),
         all => format!("wrote {} to {}", count(all.len(), "file", "files"), output.display()),
     };
-    if !report.failures.is_empty() {
-        line += &format!(", {} failed", report.failures.len());
+    // The outputs already there: kept (--skip-existing), or the one refusal, not counted as a failed input.
+    let refused = usize::from(report.existing_refusal.is_some());
+    if !report.existing.is_empty() {
+        let verb = if refused == 1 { "left" } else { "kept" };
+        line += &format!(", {verb} {} already there", count(report.existing.len(), "file", "files"));
+    }
+    if report.failures.len() > refused {
+        line += &format!(", {} failed", report.failures.len() - refused);
     }
     if !report.skipped.is_empty() {
         line += &format!(", {} skipped", report.skipped.len());

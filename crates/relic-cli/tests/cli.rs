@@ -281,7 +281,10 @@ fn convert_json_and_pack_back_is_byte_identical() {
             "outputs": [{"input": sample().display().to_string(), "output": json_path.display().to_string(), "kind": "document"}],
             "failures": [],
             "skipped": [],
+            "existing": [],
             "warnings": [],
+            "missing": [],
+            "missing_summary": [],
         })
     );
     let doc: Value = serde_json::from_slice(&std::fs::read(&json_path).unwrap()).unwrap();
@@ -435,18 +438,24 @@ fn models_convert_to_glb_or_gltf_with_textures_from_a_grf() {
         .success();
     let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
     let grf = samples.join("example.grf");
-    // One warning per missing texture (issue 24), shared by the two models that lack it.
-    let line = format!(
-        "relic: warning: ro-rsm: texture 'data\\texture\\stone.bmp' not found (looked in --textures {})",
-        grf.display()
-    );
-    assert!(stderr.lines().any(|l| l == line), "{line} not in {stderr}");
+    // One warning per missing texture and model that lacks it, naming the model (issues 24, 39), then the
+    // batch's summary.
+    let line = |model: &str| {
+        format!(
+            "relic: warning: {}: texture 'data\\texture\\stone.bmp' not found (looked in --textures {})",
+            samples.join(model).display(),
+            grf.display()
+        )
+    };
+    let summary = "relic: warning: in all, 2 textures not found for 2 inputs (1 different file)".to_string();
+    assert_eq!(stderr.lines().collect::<Vec<_>>(), [line("pyramid.rsm2"), line("pyramid.rsm"), summary]);
     // Without --textures: the same texture, and the flag to give.
     let assert =
         relic().args(["convert", "-q", "-o"]).arg(dir.path().join("bare")).arg(samples.join("pyramid.rsm")).assert();
     let stderr = String::from_utf8_lossy(&assert.success().get_output().stderr).into_owned();
     assert!(
-        stderr.contains("ro-rsm: texture 'data\\texture\\stone.bmp' not found") && stderr.contains("give --textures")
+        stderr.contains("pyramid.rsm: texture 'data\\texture\\stone.bmp' not found")
+            && stderr.contains("give --textures")
     );
     // Same stem, same folder: each output keeps its input's whole name.
     for name in ["pyramid.rsm.glb", "pyramid.rsm2.glb"] {

@@ -115,7 +115,7 @@ fn quiet_and_json_are_accepted_by_every_subcommand() {
     // What the JSON says: pack names its output and size, check counts.
     let (stdout, _) = run(&["pack", "--json", "--force", "ei-cam", "-o", text(&packed), text(&cam_json)], 0);
     let bytes = std::fs::metadata(&packed).unwrap().len();
-    assert_eq!(parsed(&stdout), json!({"output": text(&packed), "bytes": bytes, "notes": []}));
+    assert_eq!(parsed(&stdout), json!({"output": text(&packed), "bytes": bytes, "companions": [], "notes": []}));
     // view: the URL, as JSON, is the first line; -q leaves it (it is how the page is reached) and says no more.
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("relic"))
         .args(["view", "-q", "--json", text(&res)])

@@ -633,8 +633,9 @@ fn a_model_without_its_textures_says_what_it_went_without() {
     let missing = alone.with_extension("txd");
     assert!(
         warnings[0].starts_with(&format!(
-            "relic: warning: Sample.mod: models and levels written without what was not found: model 1 `Crate`: \
+            "relic: warning: {}: models and levels written without what was not found: model 1 `Crate`: \
              texture 0:2: {}: not found (and 3 more; records.json lists each)",
+            alone.display(),
             missing.display()
         )),
         "{stderr}"

@@ -205,7 +205,9 @@ fn inputs_sharing_names_across_folders_never_share_an_output() {
         "a/pyramid.rsm.glb",
         "a/pyramid.rsm2.glb",
         "b/unit.mmp.png",
-        "d/Sample.mod",
+        // The model and texture files are the database's: converted through the `.db`, once (issue 39).
+        "d/Sample.db/mod",
+        "d/Sample.db/txd",
         "d/Sample.lvl",
     ];
     let list = dir.path().join("list.txt");
@@ -219,8 +221,13 @@ fn inputs_sharing_names_across_folders_never_share_an_output() {
     }
     // The two same-named cameras are both there, each its own file.
     assert_eq!(whole["a/intro.cam.json"], whole["b/intro.cam.json"]);
+    assert!(
+        !whole.keys().any(|k| k.starts_with("d/Sample.mod") || k.starts_with("d/Sample.txd")),
+        "{:?}",
+        whole.keys()
+    );
     // The Drakan model and level of one stem keep their documents apart.
-    let model_docs: Vec<&String> = whole.keys().filter(|k| k.starts_with("d/Sample.mod/")).collect();
+    let model_docs: Vec<&String> = whole.keys().filter(|k| k.starts_with("d/Sample.db/mod/")).collect();
     let level_docs: Vec<&String> = whole.keys().filter(|k| k.starts_with("d/Sample.lvl/")).collect();
     assert!(!model_docs.is_empty() && !level_docs.is_empty(), "{:?}", whole.keys());
     // The same inputs named on the command line, walked as a folder, and sharded three ways: one layout.

@@ -73,7 +73,7 @@ fn site() -> PathBuf {
 fn missing(site: &Path) -> Option<String> {
     if !site.join("index.html").is_file() || !site.join("pkg/relic_wasm_bg.wasm").is_file() {
         return Some(format!(
-            "the static site is not built at {} (run `npm ci --prefix view-web && npm run --prefix view-web build:web`, or set RELIC_WEB_DIR)",
+            "the static site is not built at {} (run `tools/setup-web-build.sh && npm run --prefix view-web build:web`, or set RELIC_WEB_DIR)",
             site.display()
         ));
     }

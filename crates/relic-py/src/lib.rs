@@ -415,6 +415,14 @@ fn pack(
     let result = PyDict::new(py);
     result.set_item("output", output.to_string_lossy())?;
     result.set_item("bytes", report.bytes)?;
+    let companions = PyList::empty(py);
+    for (path, bytes) in &report.companions {
+        let item = PyDict::new(py);
+        item.set_item("output", path.to_string_lossy())?;
+        item.set_item("bytes", bytes)?;
+        companions.append(item)?;
+    }
+    result.set_item("companions", companions)?;
     result.set_item("notes", PyList::new(py, report.notes)?)?;
     Ok(result.into_any().unbind())
 }
@@ -438,8 +446,9 @@ fn convert(
     let request = relic::ops::ConvertRequest { to, force, options, ..Default::default() };
     relic::ops::check_convert_request(&inputs, &request).map_err(Refused::new_err)?;
     let report = py.allow_threads(|| relic::ops::convert(&inputs, &output_dir, &request, &relic::ops::Quiet));
-    let notes = request.options.notes.lock().map(|n| n.clone()).unwrap_or_default();
-    let notes: Vec<String> = notes.into_iter().collect::<std::collections::BTreeSet<_>>().into_iter().collect();
+    // The warnings `relic convert` prints: each names its input, then the batch's summary of what was not found.
+    let mut notes = report.warnings;
+    notes.extend(report.missing_summary.into_iter().map(|line| format!("in all, {line}")));
     let outputs = report.outputs.into_iter().map(|o| o.output).collect();
     let failed = report.failed.into_iter().map(|f| (f.input, f.message)).collect();
     Ok((outputs, failed, notes))

@@ -246,6 +246,19 @@ pub struct ConvertOptions {
     /// The files in the folder of a file that is not on disk (the browser viewer's dropped folder), read
     /// on demand by plain name: what [`ConvertOptions::beside`] looks in after `siblings`.
     pub folder_files: Option<std::sync::Arc<dyn FileLookup>>,
+    /// The files a conversion looked for and did not find (a model's textures), besides its note:
+    /// `relic convert` names the input of each and ends a batch with one summary (see
+    /// [`ConvertOptions::record_missing`]).
+    pub missing: std::sync::Arc<std::sync::Mutex<Vec<MissingFile>>>,
+}
+
+/// A file a conversion looked for and did not find: what it is (`texture`, `model`), its name as the
+/// input stores it, and the input (a file, or `archive/entry`; set by `relic convert`).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct MissingFile {
+    pub input: String,
+    pub what: &'static str,
+    pub name: String,
 }
 
 /// A second file drawn with the one being converted, and its companion (a head's ACT and its SPR): see
@@ -315,6 +328,13 @@ impl ConvertOptions {
     /// Adds a note for the user (see [`ConvertOptions::notes`]).
     pub fn note(&self, text: impl Into<String>) {
         self.notes.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(text.into());
+    }
+
+    /// Records a file looked for and not found (see [`ConvertOptions::missing`]); the note saying so is
+    /// the caller's.
+    pub fn record_missing(&self, what: &'static str, name: impl Into<String>) {
+        let file = MissingFile { input: String::new(), what, name: name.into() };
+        self.missing.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(file);
     }
 
     /// Reports a part of the file that could not be converted (see [`ConvertOptions::failures`]).
@@ -496,6 +516,13 @@ pub trait Codec: Sync {
     /// SRSC files) read them from `path`'s folder. By default the same as `convert`.
     fn convert_at(&self, data: &[u8], _path: &Path, opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
         self.convert(data, opts)
+    }
+
+    /// The files beside `path` that [`Codec::convert_at`] of it converts too (a Drakan `.db`'s SRSC
+    /// files): `relic convert` given both converts them once, through this file. None by default (and
+    /// no file is read).
+    fn converts_beside(&self, _path: &Path) -> Vec<PathBuf> {
+        Vec::new()
     }
 
     /// A file `extract` writes beside the entries (when no pattern narrows the extraction) so that `pack`

@@ -35,6 +35,17 @@ pub fn check(inputs: &[PathBuf], progress: &dyn Progress) -> Vec<CheckItem> {
 
 /// [`check`] of the files of one shard (`--shard K/N`, by each file's path).
 pub fn check_shard(inputs: &[PathBuf], shard: Option<super::Shard>, progress: &dyn Progress) -> Vec<CheckItem> {
+    check_as(inputs, shard, None, progress)
+}
+
+/// [`check_shard`] with every file read as `format` (`--format`: a name or magic that does not say it),
+/// or as the format each is identified as.
+pub fn check_as(
+    inputs: &[PathBuf],
+    shard: Option<super::Shard>,
+    format: Option<&'static crate::registry::Format>,
+    progress: &dyn Progress,
+) -> Vec<CheckItem> {
     let mut files = Vec::new();
     for input in inputs {
         if input.is_dir() {
@@ -55,7 +66,7 @@ pub fn check_shard(inputs: &[PathBuf], shard: Option<super::Shard>, progress: &d
     files
         .par_iter()
         .map(|path| {
-            let item = check_file(path);
+            let item = check_file(path, format);
             progress.advance(1);
             item
         })
@@ -74,7 +85,7 @@ pub fn check_summary(items: &[CheckItem]) -> serde_json::Value {
     serde_json::Value::Object(value)
 }
 
-fn check_file(path: &Path) -> CheckItem {
+fn check_file(path: &Path, forced: Option<&'static crate::registry::Format>) -> CheckItem {
     let item = |format, outcome, detail: Option<String>| CheckItem {
         path: path.display().to_string(),
         format,
@@ -87,7 +98,9 @@ fn check_file(path: &Path) -> CheckItem {
         Err(e) => return item(None, "failed", Some(e.to_string())),
     };
     let name = path.to_string_lossy();
-    let Some((format, _)) = registry::sniff(&data, &name) else { return item(None, "unknown", None) };
+    let Some(format) = forced.or_else(|| registry::sniff(&data, &name).map(|(f, _)| f)) else {
+        return item(None, "unknown", None);
+    };
     let codec = format.codec_for(&name);
     let value = match codec.to_json(&data) {
         Ok(v) => v,

@@ -20,6 +20,10 @@ pub struct ConvertRequest {
     /// Output extension (`json`, `png`, …); each format's default when absent.
     pub to: Option<String>,
     pub force: bool,
+    /// Keep the outputs an earlier run left and write only the missing ones (`--skip-existing`); without
+    /// it or `force`, the outputs already there are one refusal of the run, counted (see
+    /// [`ConvertReport::existing_refusal`]).
+    pub skip_existing: bool,
     pub options: ConvertOptions,
     /// Read every input as this format instead of identifying it (`--format`): for layouts that have no
     /// magic and are never sniffed (Dark Reign's headerless FTG sprites).
@@ -63,6 +67,20 @@ pub struct ConvertReport {
     pub skipped: Vec<String>,
     /// The files this run took up (those of its shard), as found.
     pub inputs: Vec<String>,
+    /// Outputs that were already there (an earlier conversion's) and were left as they were, in the order
+    /// met: kept with `skip_existing`, else refused once in [`ConvertReport::existing_refusal`].
+    pub existing: Vec<String>,
+    /// The one failure that stands for every output already there (without `force` or `skip_existing`),
+    /// also the first of `failures` and `failed`: `OUT: already holds N of the M files …`.
+    pub existing_refusal: Option<String>,
+    /// The run's warnings for a person, each once: those of an input's conversion name it
+    /// (`x.rsm: texture 'y.bmp' not found (looked in …)`), in the order of the inputs; then any other note
+    /// of the run.
+    pub warnings: Vec<String>,
+    /// The files the inputs looked for and did not find (textures, models), once per input and name.
+    pub missing: Vec<registry::MissingFile>,
+    /// One line per kind of file in `missing`: `12 textures not found for 5 inputs (7 different files)`.
+    pub missing_summary: Vec<String>,
 }
 
 /// A file to convert and the folder its outputs go to.
@@ -214,8 +232,18 @@ pub fn convert(inputs: &[PathBuf], out_dir: &Path, req: &ConvertRequest, progres
         }
     }
     let jobs = unique;
+    // A file another input converts as part of itself (a Drakan database's SRSC files, converted through
+    // the `.db` with its references resolved) is converted there only: one input, one set of outputs. Over
+    // every input, before the shards are taken, so that N shards still write what one run would.
+    let (jobs, claimed) = leave_claimed(jobs, req);
+    let claimed = super::Shard::select(req.shard, claimed, |(file, _)| file.as_path());
     let jobs = super::Shard::select(req.shard, jobs, |j| j.path.as_path());
     report.inputs = jobs.iter().map(|j| j.path.display().to_string()).collect();
+    // Taken up by this run all the same: each is an input of one shard, skipped as converted elsewhere.
+    for (file, by) in claimed {
+        report.inputs.push(file.display().to_string());
+        report.skipped.push(format!("{}: converted through {}", file.display(), by.display()));
+    }
     progress.start(jobs.len() as u64);
     let claimed = Claimed::default();
     let results: Vec<(Job, Converted)> = jobs
@@ -226,9 +254,32 @@ pub fn convert(inputs: &[PathBuf], out_dir: &Path, req: &ConvertRequest, progres
             (job, r)
         })
         .collect();
+    // The notes the inputs' warnings already say (the others are the run's own, said as they are).
+    let mut named_raw: Vec<String> = Vec::new();
     for (job, r) in results {
         match r {
-            Converted::Done(batch) => {
+            Converted::Done(mut batch) => {
+                for (raw, line) in std::mem::take(&mut batch.notes) {
+                    if !named_raw.contains(&raw) {
+                        named_raw.push(raw);
+                    }
+                    if !report.warnings.contains(&line) {
+                        report.warnings.push(line);
+                    }
+                }
+                for m in std::mem::take(&mut batch.missing) {
+                    if !report.missing.contains(&m) {
+                        report.missing.push(m);
+                    }
+                }
+                // An output an earlier run left is not this input's failure: counted for the whole run.
+                batch.failures.retain(|(_, e)| match existing_output(e) {
+                    Some(path) => {
+                        report.existing.push(path.to_string());
+                        false
+                    }
+                    None => true,
+                });
                 let (items, failures) = batch.failure_lines();
                 report.outputs.extend(items);
                 report.failed.extend(failures);
@@ -251,8 +302,96 @@ pub fn convert(inputs: &[PathBuf], out_dir: &Path, req: &ConvertRequest, progres
             }
         }
     }
+    // The run's notes stay where a library caller reads them; those no input's warning says are said as
+    // they are, once.
+    let run_notes: std::collections::BTreeSet<String> =
+        req.options.notes.lock().unwrap_or_else(std::sync::PoisonError::into_inner).iter().cloned().collect();
+    report.warnings.extend(run_notes.into_iter().filter(|n| !named_raw.contains(n)));
+    report.missing_summary = missing_summary(&report.missing);
+    if let (Some(first), false) = (report.existing.first(), req.skip_existing) {
+        let message = format!(
+            "already holds {} of the {} files this conversion writes (the first: {first}), left as they were; use \
+             --force to overwrite them or --skip-existing to keep them",
+            report.existing.len(),
+            report.existing.len() + report.outputs.len()
+        );
+        let refusal = FailedItem { input: out_dir.display().to_string(), message };
+        report.existing_refusal = Some(format!("{}: {}", refusal.input, refusal.message));
+        report.failed.insert(0, refusal);
+    }
     report.failures = report.failed.iter().map(|f| format!("{}: {}", f.input, f.message)).collect();
     report
+}
+
+/// One line per kind of file not found: how many (once per input and name), for how many inputs, and how
+/// many different names.
+fn missing_summary(missing: &[registry::MissingFile]) -> Vec<String> {
+    let mut kinds: Vec<&str> = missing.iter().map(|m| m.what).collect();
+    kinds.sort_unstable();
+    kinds.dedup();
+    let plural = |n: usize, one: &str| if n == 1 { format!("{n} {one}") } else { format!("{n} {one}s") };
+    kinds
+        .into_iter()
+        .map(|what| {
+            let of: Vec<&registry::MissingFile> = missing.iter().filter(|m| m.what == what).collect();
+            let inputs: std::collections::BTreeSet<&str> = of.iter().map(|m| m.input.as_str()).collect();
+            let names: std::collections::BTreeSet<String> = of.iter().map(|m| m.name.to_ascii_lowercase()).collect();
+            format!(
+                "{} not found for {} ({})",
+                plural(of.len(), what),
+                plural(inputs.len(), "input"),
+                plural(names.len(), "different file")
+            )
+        })
+        .collect()
+}
+
+/// How a write refuses an output that exists (without `--force`); [`existing_output`] recognises it.
+const EXISTS: &str = " exists (use --force to overwrite)";
+
+/// The output path of a refusal to overwrite an existing file (as [`Target::write`] and `paths` word it).
+fn existing_output(e: &Error) -> Option<&str> {
+    match e.without_file() {
+        Error::Refused(message) => message.strip_suffix(EXISTS),
+        _ => None,
+    }
+}
+
+/// The jobs no other job's conversion takes up, and those it does with the input that does (see
+/// [`registry::Codec::converts_beside`]); with `--format`, every input is read as that format and claims nothing.
+/// Only files whose extension names a format are asked (a `.db`), so the others cost nothing.
+fn leave_claimed(jobs: Vec<Job>, req: &ConvertRequest) -> (Vec<Job>, Vec<(PathBuf, PathBuf)>) {
+    // (`--to json` gives each file's own data: a `.db`'s JSON holds no SRSC file.)
+    if req.format.is_some() || req.to.as_deref().is_some_and(|t| t.eq_ignore_ascii_case("json")) {
+        return (jobs, Vec::new());
+    }
+    let mut claims: std::collections::HashMap<PathBuf, PathBuf> = Default::default();
+    for job in &jobs {
+        let name = job.path.to_string_lossy();
+        let Some(extension) = registry::extension_of(&name) else { continue };
+        let by_name =
+            registry::FORMATS.iter().filter(|f| f.extensions.iter().any(|e| e.eq_ignore_ascii_case(extension)));
+        for format in by_name {
+            for file in format.codec.converts_beside(&job.path) {
+                claims.entry(paths::lexical_absolute(&file)).or_insert_with(|| job.path.clone());
+            }
+        }
+    }
+    if claims.is_empty() {
+        return (jobs, Vec::new());
+    }
+    let mut claimed = Vec::new();
+    let kept = jobs
+        .into_iter()
+        .filter(|job| match claims.get(&paths::lexical_absolute(&job.path)) {
+            Some(by) if by != &job.path => {
+                claimed.push((job.path.clone(), by.clone()));
+                false
+            }
+            _ => true,
+        })
+        .collect();
+    (kept, claimed)
 }
 
 /// The whole file name of a path (the stem of its outputs).
@@ -306,15 +445,21 @@ struct Batch {
     failures: Vec<(String, Error)>,
     /// Nothing the file gives can be made into `--to` (a model's archive asked for CSV).
     unfit: bool,
+    /// The notes of each input's conversion: the note as made, and the warning line naming the input.
+    notes: Vec<(String, String)>,
+    /// The files each input looked for and did not find.
+    missing: Vec<registry::MissingFile>,
 }
 
 impl Batch {
     fn failed(input: &str, err: Error) -> Self {
-        Batch { items: vec![], failures: vec![(input.to_string(), err)], unfit: false }
+        Batch { failures: vec![(input.to_string(), err)], ..Default::default() }
     }
     fn extend(&mut self, other: Batch) {
         self.items.extend(other.items);
         self.failures.extend(other.failures);
+        self.notes.extend(other.notes);
+        self.missing.extend(other.missing);
     }
     /// One failure per line: the input (file, or file/entry) and the message, its path not repeated.
     fn failure_lines(self) -> (Vec<ManifestItem>, Vec<FailedItem>) {
@@ -425,6 +570,12 @@ impl Target<'_> {
             let relative = path.strip_prefix(self.root).unwrap_or(path).to_path_buf();
             memory.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push((relative, bytes.to_vec()));
             return Ok(());
+        }
+        // A file an earlier run wrote: refused before its bytes go anywhere (a rerun costs no writes), and
+        // counted once for the run by `convert` (kept with --skip-existing). Links and folders are
+        // refused by the write itself, in their own words.
+        if !self.req.force && std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_file()) {
+            return Err(Error::Refused(format!("{}{EXISTS}", path.display())));
         }
         paths::write_bytes(self.root, path, bytes, WriteOptions { force: self.req.force, modified })
     }
@@ -600,19 +751,35 @@ fn convert_bytes(
         batch.failures.extend(failed.iter().map(|text| (input.to_string(), Error::Refused(text.clone()))));
         return batch;
     }
-    // The parts of this file that fail while the rest converts (see `ConvertOptions::fail`) are its own.
+    // The parts of this file that fail while the rest converts (see `ConvertOptions::fail`) are its own, and
+    // so are its notes and the files it did not find: each warning names its input.
     let failures = std::sync::Arc::default();
-    let options = registry::ConvertOptions { failures: std::sync::Arc::clone(&failures), ..target.req.options.clone() };
-    let files = match export_assets(format, data, name, path, stem, target.req, &options) {
+    let (notes, missing) = (std::sync::Arc::default(), std::sync::Arc::default());
+    let options = registry::ConvertOptions {
+        failures: std::sync::Arc::clone(&failures),
+        notes: std::sync::Arc::clone(&notes),
+        missing: std::sync::Arc::clone(&missing),
+        ..target.req.options.clone()
+    };
+    let exported = export_assets(format, data, name, path, stem, target.req, &options);
+    drop(options);
+    let (notes, missing) = (take_shared(&notes), take_shared(&missing));
+    let named = |mut batch: Batch| {
+        batch.notes = named_notes(&notes, format, input, &target.req.options);
+        batch.missing =
+            missing.iter().map(|m| registry::MissingFile { input: input.to_string(), ..m.clone() }).collect();
+        batch
+    };
+    let files = match exported {
         Ok(Some(files)) => files,
         Ok(None) => {
             let to = target.req.to.as_deref().unwrap_or_default();
             let mut batch =
                 Batch::failed(input, Error::Unsupported(format!("{}: nothing in it can be made into {to}", format.id)));
             batch.unfit = true;
-            return batch;
+            return named(batch);
         }
-        Err(e) => return Batch::failed(input, e),
+        Err(e) => return named(Batch::failed(input, e)),
     };
     // What an archive entry's conversion makes is charged to the archive's budget too, not only what the
     // archive stores: 200 entries sharing one sprite, each drawn in full, stop at the budget. (A file
@@ -620,7 +787,7 @@ fn convert_bytes(
     let produced = files.iter().map(|(_, bytes, _)| bytes.len() as u64).sum();
     if depth > 0 {
         if let Err(e) = target.spend(format.id, produced, target.input_len) {
-            return Batch::failed(input, e);
+            return named(Batch::failed(input, e));
         }
     }
     for (rel, bytes, kind) in &files {
@@ -628,6 +795,7 @@ fn convert_bytes(
     }
     let failed = std::mem::take(&mut *failures.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
     batch.failures.extend(failed.iter().map(|text| (input.to_string(), Error::Refused(text.clone()))));
+    let batch = named(batch);
     if let Some((k, shared)) = key.filter(|(k, shared)| shared.wants(k)) {
         shared.put(k, std::sync::Arc::new((stem.to_string(), files, failed)));
     }
@@ -635,6 +803,36 @@ fn convert_bytes(
 }
 
 use export::OutputFile;
+
+/// What a shared list holds, taken out of it.
+fn take_shared<T>(list: &std::sync::Mutex<Vec<T>>) -> Vec<T> {
+    std::mem::take(&mut *list.lock().unwrap_or_else(std::sync::PoisonError::into_inner))
+}
+
+/// One input's notes, each once: given to the run's own notes as they were made (what library callers
+/// read), and paired with the warning that names the input (`x.rsm: texture 'y.bmp' not found (…)`): a
+/// leading format id or file name is the input's own, so the input's path takes its place.
+fn named_notes(
+    notes: &[String],
+    format: &Format,
+    input: &str,
+    run: &registry::ConvertOptions,
+) -> Vec<(String, String)> {
+    let file = input.rsplit(['/', '\\']).next().unwrap_or(input);
+    let mut named: Vec<(String, String)> = Vec::new();
+    for note in notes {
+        if named.iter().any(|(n, _)| n == note) {
+            continue;
+        }
+        run.note(note.clone());
+        // (A format's id: the input's own, or that of a file it draws, as a map its ground's: the message
+        // says what it is about.)
+        let ids = std::iter::once(format.id).chain(registry::FORMATS.iter().map(|f| f.id));
+        let own = ids.chain([file]).find_map(|p| note.strip_prefix(p).and_then(|r| r.strip_prefix(": ")));
+        named.push((note.clone(), format!("{input}: {}", own.unwrap_or(note))));
+    }
+    named
+}
 
 /// A file converted and its assets exported and named (see [`export::name_files`]); `None` when `--to` is
 /// given and none of them can be made into it.
@@ -687,14 +885,21 @@ fn convert_archive(
     if let Err(e) = target.spend(format.id, total, data.len() as u64) {
         return Batch::failed(input, e);
     }
-    // An archive may hold what its entries are converted with (an FTG's palette).
+    // An archive may hold what its entries are converted with (an FTG's palette). What it notes meanwhile
+    // (entries sharing data) is the archive's own, named after it; its entries' notes go to the run's.
     let entry_req;
+    let run_options = &target.req.options;
+    let archive_notes = std::sync::Arc::default();
+    let scoped = registry::ConvertOptions { notes: std::sync::Arc::clone(&archive_notes), ..run_options.clone() };
     let options = match target.whole.filter(|w| std::ptr::eq(w.as_ptr(), data.as_ptr()) && w.len() == data.len()) {
-        Some(whole) => format.codec.entry_options_shared(whole, &target.req.options),
-        None => format.codec.entry_options(data, &target.req.options),
+        Some(whole) => format.codec.entry_options_shared(whole, &scoped),
+        None => format.codec.entry_options(data, &scoped),
     };
+    drop(scoped);
+    let notes = named_notes(&take_shared(&archive_notes), format, input, run_options);
     let target = match options {
         Some(options) => {
+            let options = registry::ConvertOptions { notes: std::sync::Arc::clone(&run_options.notes), ..options };
             entry_req = ConvertRequest { options, ..target.req.clone() };
             &Target { req: &entry_req, ..*target }
         }
@@ -705,7 +910,7 @@ fn convert_archive(
     let target = &Target { shared: Some(&shared), ..*target };
     let results: Vec<Batch> =
         entries.par_iter().map(|entry| convert_entry(format, entry, input, dir, target, depth)).collect();
-    let mut batch = Batch::default();
+    let mut batch = Batch { notes, ..Default::default() };
     for b in results {
         batch.extend(b);
     }

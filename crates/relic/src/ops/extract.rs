@@ -24,6 +24,8 @@ pub struct ExtractOptions {
     /// empty. `\` in a pattern is a folder separator like `/` (GRF, RES and FTG names use `\`; see
     /// `pattern_text`).
     pub globs: Vec<String>,
+    /// Read the archive as this format instead of identifying it (`--format`).
+    pub format: Option<&'static Format>,
 }
 
 /// One extracted file (the `--json` manifest of `relic extract`).
@@ -83,7 +85,7 @@ pub(super) fn glob_set(globs: &[String]) -> Result<Option<globset::GlobSet>> {
 /// a nested archive is written as a folder of the same name holding its entries. An archive whose entries
 /// would expand past `--max-expansion` times its size is refused before anything is written.
 pub fn extract(path: &Path, out_dir: &Path, opts: &ExtractOptions, progress: &dyn Progress) -> Result<ExtractReport> {
-    let (data, format) = open_known(path).map_err(|e| e.in_file(path))?;
+    let (data, format) = open_as(path, opts.format).map_err(|e| e.in_file(path))?;
     let mut flat = Vec::new();
     let mut gather = |batch: &mut Vec<_>| {
         flat.append(batch);

@@ -205,7 +205,18 @@ fn nested_entries<'a>(flat: &mut FlatEntry<'a>, prefix: (&str, &str), depth: u32
 /// listing's memory is a chunk of the archive's table, not a copy of it). An error `each` returns stops
 /// the listing and is returned.
 pub fn list_each(path: &Path, recursive: bool, each: &mut dyn FnMut(ListedEntry<'_>) -> Result<()>) -> Result<()> {
-    let (data, format) = open_known(path).map_err(|e| e.in_file(path))?;
+    list_each_as(path, recursive, None, each)
+}
+
+/// [`list_each`] of an archive read as `format` (`--format`: a name or magic that does not say it), or as
+/// the format it is identified as.
+pub fn list_each_as(
+    path: &Path,
+    recursive: bool,
+    format: Option<&'static Format>,
+    each: &mut dyn FnMut(ListedEntry<'_>) -> Result<()>,
+) -> Result<()> {
+    let (data, format) = open_as(path, format).map_err(|e| e.in_file(path))?;
     let mut sink = |batch: &mut Vec<FlatEntry<'_>>| batch.iter().try_for_each(|e| each(e.listed()));
     flatten(format, &data, &path.to_string_lossy(), ("", ""), (recursive, true), 0, &mut sink)
         .map_err(|e| e.in_file(path))
@@ -226,7 +237,17 @@ pub fn list(path: &Path, recursive: bool) -> Result<Vec<ListedEntry<'static>>> {
 /// or moved), then written in order through `out` (give it a buffered writer). A failed write is returned
 /// as `Error::Io` for `standard output`, unwrapped, so a caller can tell a closed pipe.
 pub fn list_json(path: &Path, recursive: bool, out: &mut dyn std::io::Write) -> Result<()> {
-    let (data, format) = open_known(path).map_err(|e| e.in_file(path))?;
+    list_json_as(path, recursive, None, out)
+}
+
+/// [`list_json`] of an archive read as `format` (`--format`), or as the format it is identified as.
+pub fn list_json_as(
+    path: &Path,
+    recursive: bool,
+    format: Option<&'static Format>,
+    out: &mut dyn std::io::Write,
+) -> Result<()> {
+    let (data, format) = open_as(path, format).map_err(|e| e.in_file(path))?;
     let mut started = false;
     let mut failed: Option<std::io::Error> = None;
     // Each entry comes as `,\n{…}`; the very first `,` becomes the array's `[`.

@@ -11,14 +11,14 @@ mod list;
 mod pack;
 mod shard;
 
-pub use check::{check, check_shard, check_summary, CheckItem};
+pub use check::{check, check_as, check_shard, check_summary, CheckItem};
 pub use convert::{
     check_convert_request, convert, convert_in_memory, layout_root, ConvertReport, ConvertRequest, FailedItem,
     InMemory, ManifestItem,
 };
 pub use edit::{edit, AddSpec, EditMethod, EditReport, EditRequest};
 pub use extract::{extract, extract_many, ExtractOptions, ExtractReport, ExtractedItem};
-pub use list::{archive_entries, check_depth, list, list_each, list_json, ListedEntry};
+pub use list::{archive_entries, check_depth, list, list_each, list_each_as, list_json, list_json_as, ListedEntry};
 pub use pack::{
     check_pack_version, collect_folder, is_system_litter, pack, CollectedFolder, NestedArchive, PackOptions,
     PackReport, NESTED_MARKER,
@@ -76,6 +76,14 @@ fn open_known(path: &Path) -> Result<(source::Source, &'static Format)> {
     Ok((data, format))
 }
 
+/// Opens a file as `format` (`--format`), or finds its format as [`open_known`] does.
+fn open_as(path: &Path, format: Option<&'static Format>) -> Result<(source::Source, &'static Format)> {
+    match format {
+        Some(f) => Ok((source::open(path)?, f)),
+        None => open_known(path),
+    }
+}
+
 /// Header summary of a file.
 pub fn info(path: &Path) -> Result<(&'static Format, serde_json::Value)> {
     info_as(path, None)
@@ -84,10 +92,7 @@ pub fn info(path: &Path) -> Result<(&'static Format, serde_json::Value)> {
 /// Header summary of a file read as `format` (`--format`), or as the format it is identified as.
 pub fn info_as(path: &Path, format: Option<&'static Format>) -> Result<(&'static Format, serde_json::Value)> {
     let run = || {
-        let (data, format) = match format {
-            Some(f) => (source::open(path)?, f),
-            None => open_known(path)?,
-        };
+        let (data, format) = open_as(path, format)?;
         Ok((format, format.codec_for(&path.to_string_lossy()).info(&data)?))
     };
     run().map_err(|e: Error| e.in_file(path))

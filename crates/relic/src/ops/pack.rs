@@ -197,11 +197,14 @@ fn pack_nested(
     Ok(FolderFile { relative, path: target, root: scratch, size, modified: nested.modified })
 }
 
-/// What `pack` did: the bytes written, and notes for the user (a companion file taken from beside the
-/// JSON, …), printed on stderr by the CLI.
+/// What `pack` did: the size of the file written (its own, not the files beside it), the files written
+/// beside it with their sizes, and notes for the user (a companion file taken from beside the JSON, …),
+/// printed on stderr by the CLI.
 #[derive(Debug, Default)]
 pub struct PackReport {
     pub bytes: u64,
+    /// Files written beside the output (a model's textures), each with its own size.
+    pub companions: Vec<(std::path::PathBuf, u64)>,
     pub notes: Vec<String>,
 }
 
@@ -262,9 +265,8 @@ pub fn pack(format_id: &str, input: &Path, output: &Path, opts: &PackOptions) ->
         paths::write_named(output, wopts, |w| w.write_all(&bytes).map_err(|e| Error::io(output, e)))?;
         for (path, bytes) in &companions {
             paths::write_named(path, wopts, |w| w.write_all(bytes).map_err(|e| Error::io(path, e)))?;
-            report.bytes += bytes.len() as u64;
             check_written(path)?;
-            report.notes.push(format!("wrote {} beside it", path.display()));
+            report.companions.push((path.clone(), bytes.len() as u64));
         }
     }
     report.notes.extend(std::mem::take(&mut *request.notes.lock().unwrap_or_else(std::sync::PoisonError::into_inner)));

@@ -38,8 +38,8 @@ pub static FORMAT: Format = Format {
     extensions: &["ftg"],
     kind: Kind::Archive,
     capabilities: Capabilities { read: true, convert: true, write: true },
-    notes: "Magic BOTG (FTG\\0 from community tools is read, BOTG written). Duplicate names: the first wins for \
-            lookups; later ones extract as <stem>~<n>.<ext>. extract writes sources only: the files and \
+    notes: "Magic BOTG (FTG\\0 from community tools is identified and read, BOTG written). Duplicate names: the \
+            first wins for lookups; later ones extract as <stem>~<n>.<ext>. extract writes sources only: the files and \
             directory.json (names, the order, where each file's data lay, the directory's place and the bytes \
             between), from which pack writes the archive back byte for byte, the data in its stored order even \
             when that is not the directory's; edited files that no longer fit are laid out afresh in that order. \
@@ -50,8 +50,20 @@ pub static FORMAT: Format = Format {
 struct FtgCodec;
 
 impl Codec for FtgCodec {
+    /// `BOTG`, or the community tools' `FTG\0` (CORRECTIONS.md: identification accepts both). The older
+    /// magic ends in a NUL, weaker than four letters, so its header must also place a directory of whole
+    /// entries after itself (`parse` then checks it lies inside the file).
     fn sniff(&self, head: &[u8]) -> bool {
-        head.starts_with(types::MAGIC)
+        if head.starts_with(types::MAGIC) {
+            return true;
+        }
+        let field = |at: usize| head.get(at..at + 4).and_then(|b| b.try_into().ok()).map(u32::from_le_bytes);
+        match (head.starts_with(types::MAGIC_COMMUNITY), field(4), field(8)) {
+            (true, Some(offset), Some(count)) => {
+                offset >= 12 && u64::from(offset) + u64::from(count) * types::ENTRY_SIZE as u64 <= u64::from(u32::MAX)
+            }
+            _ => false,
+        }
     }
 
     fn info(&self, data: &[u8]) -> Result<serde_json::Value> {

@@ -229,6 +229,16 @@ impl Codec for DbCodec {
         }])
     }
 
+    /// The database's SRSC files that are there, as `convert_at` reads them: when the `.db` is one.
+    fn converts_beside(&self, path: &Path) -> Vec<PathBuf> {
+        // A `.db` is a few lines: a larger file is no database, and is not read whole to find out.
+        if std::fs::metadata(path).map_or(true, |m| m.len() > MAX_SIZE as u64) {
+            return Vec::new();
+        }
+        let Ok(db) = Database::load(path) else { return Vec::new() };
+        ASSET_EXTENSIONS.iter().map(|ext| db.dir.join(format!("{}.{ext}", db.name))).filter(|f| f.is_file()).collect()
+    }
+
     fn convert_at(&self, data: &[u8], path: &Path, opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
         parse(data)?;
         let db = Database::load(path)?;

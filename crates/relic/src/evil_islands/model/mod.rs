@@ -194,6 +194,7 @@ pub fn dress(figure: &mut Figure, path: Option<&Path>, opts: &ConvertOptions) ->
     }
     figure.texture = texture(opts, path, &format!("{model}.mmp"))?;
     if figure.texture.is_none() {
+        opts.record_missing("texture", format!("{model}.mmp"));
         opts.note(format!("{model}: no {model}.mmp beside it or in --textures: untextured"));
     }
     Ok(())

@@ -175,6 +175,9 @@ pub fn convert_map(
         let placed: Vec<Placed<'_>> = sectors.iter().map(|(x, y, sec)| Placed { x: *x, y: *y, sec }).collect();
         let used = used_atlases(&sectors);
         let (images, not_found) = atlases.load(map, used.iter().copied());
+        for atlas in &not_found {
+            opts.record_missing("texture", atlas.to_string());
+        }
         if !not_found.is_empty() {
             opts.note(format!(
                 "{map}: texture atlas(es) not found (give --textures with a folder or RES that holds them): {}",

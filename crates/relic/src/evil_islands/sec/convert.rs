@@ -73,6 +73,9 @@ pub fn convert_sector(sec: &Sec, path: Option<&Path>, opts: &ConvertOptions) -> 
     let (images, missing) =
         if matches!(atlases, AtlasSource::None) { (Default::default(), vec![]) } else { atlases.load(&map, used) };
     if !missing.is_empty() && opts.textures.is_some() {
+        for atlas in &missing {
+            opts.record_missing("texture", atlas.to_string());
+        }
         opts.note(format!("{what}: texture atlas(es) not found in --textures: {}", missing.join(", ")));
     }
     let setting = terrain::Setting { max_altitude, mp: header.as_ref(), atlases: &images, map_name: &map };

@@ -113,25 +113,7 @@ pub fn convert(data: &[u8], path: Option<&std::path::Path>, opts: &ConvertOption
     let sources = TextureSources::for_model(path, opts)?;
     let lookup = (!sources.is_empty()).then_some(&sources as &dyn TextureLookup);
     let scene = ground_scene(&gnd, lookup, &GroundOptions::default())?;
-    // A note per texture the ground uses but no place holds (or holds in a form relic does not decode).
-    let mut used: Vec<&str> = gnd
-        .surfaces
-        .iter()
-        .filter_map(|s| usize::try_from(s.texture).ok().and_then(|t| gnd.textures.get(t)))
-        .map(|t| t.text.as_str())
-        .collect();
-    used.sort_unstable();
-    used.dedup();
-    for name in used {
-        if scene.textures.iter().any(|t| t.name == name) {
-            continue;
-        }
-        let why = match sources.find(name) {
-            Found::Undecodable(why) => format!("is not an image relic reads: {why}"),
-            Found::Missing | Found::Image(_) => format!("not found (looked in {})", sources.describe()),
-        };
-        opts.note(format!("{FORMAT_ID}: texture '{}' {why}; its surfaces are untextured", client_name(name)));
-    }
+    note_untextured(&gnd, &scene, &sources, opts);
     let mut out = vec![NamedAsset { name: Some("ground.view".into()), asset: Asset::Scene(scene) }];
     let (min, max) = height_range(&gnd);
     let mut ground = json!({
@@ -158,4 +140,31 @@ pub fn convert(data: &[u8], path: Option<&std::path::Path>, opts: &ConvertOption
         asset: Asset::Document(Document { value, tables: vec![] }),
     });
     Ok(out)
+}
+
+/// A note (and a missing file recorded) for each texture the ground uses that `scene`, the ground drawn,
+/// lacks: no place holds it, or holds it in a form relic does not decode. A lone `.gnd` and a map's
+/// `.rsw` (its ground) say the same.
+pub fn note_untextured(gnd: &Gnd, scene: &crate::asset::Scene, sources: &TextureSources, opts: &ConvertOptions) {
+    let mut used: Vec<&str> = gnd
+        .surfaces
+        .iter()
+        .filter_map(|s| usize::try_from(s.texture).ok().and_then(|t| gnd.textures.get(t)))
+        .map(|t| t.text.as_str())
+        .collect();
+    used.sort_unstable();
+    used.dedup();
+    for name in used {
+        if scene.textures.iter().any(|t| t.name == name) {
+            continue;
+        }
+        let why = match sources.find(name) {
+            Found::Undecodable(why) => format!("is not an image relic reads: {why}"),
+            Found::Missing | Found::Image(_) => {
+                opts.record_missing("texture", client_name(name));
+                format!("not found (looked in {})", sources.describe())
+            }
+        };
+        opts.note(format!("{FORMAT_ID}: texture '{}' {why}; its surfaces are untextured", client_name(name)));
+    }
 }

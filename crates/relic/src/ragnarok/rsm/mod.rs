@@ -166,7 +166,10 @@ fn convert_model(data: &[u8], path: Option<&std::path::Path>, opts: &ConvertOpti
                 "{FORMAT_ID}: texture '{}' is not an image relic reads: {why}",
                 textures::client_name(name)
             )),
-            textures::Found::Missing | textures::Found::Image(_) => opts.note(sources.missing_note(name)),
+            textures::Found::Missing | textures::Found::Image(_) => {
+                opts.record_missing("texture", textures::client_name(name));
+                opts.note(sources.missing_note(name));
+            }
         }
     }
     Ok(vec![NamedAsset { name: None, asset: Asset::Scene(scene) }])

@@ -338,6 +338,8 @@ pub fn convert_map(rsw: &Rsw, input_len: u64, path: Option<&Path>, opts: &Conver
                         ..Default::default()
                     };
                     let ground = crate::ragnarok::gnd::ground_scene(&gnd, lookup, &options)?;
+                    // The ground's textures not found, said as for a lone `.gnd`.
+                    crate::ragnarok::gnd::convert::note_untextured(&gnd, &ground, &texture_sources, opts);
                     let names: Vec<String> =
                         ground.roots.iter().filter_map(|&r| ground.nodes.get(r)).map(|n| n.name.clone()).collect();
                     let roots = scene.merge(ground);
@@ -482,6 +484,9 @@ pub fn convert_map(rsw: &Rsw, input_len: u64, path: Option<&Path>, opts: &Conver
         if spent > budget {
             crate::limits::check_expansion(FORMAT_ID, "map scene", scene.approximate_bytes(), input_len)?;
         }
+    }
+    for (file, _) in &missing {
+        opts.record_missing("model", format!("data\\model\\{}", file.replace('/', "\\")));
     }
     if !missing.is_empty() {
         let placements: usize = missing.iter().map(|(_, n)| n).sum();
