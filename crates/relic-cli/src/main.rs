@@ -928,12 +928,16 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
             let notes = req.options.notes.lock().map(|n| n.clone()).unwrap_or_default();
             let notes: Vec<String> = notes.into_iter().collect::<std::collections::BTreeSet<_>>().into_iter().collect();
             if json {
-                let manifest = serde_json::json!({
+                let mut manifest = serde_json::json!({
                     "outputs": report.outputs,
                     "failures": report.failed,
                     "skipped": report.skipped,
                     "warnings": notes,
                 });
+                // relic's records of what was written (`<input>.relic.json`, see `relic::record`), when any.
+                if !report.records.is_empty() {
+                    manifest["records"] = serde_json::json!(report.records);
+                }
                 print_json(out, &manifest)?;
             }
             for note in &notes {
