@@ -189,6 +189,16 @@ fn a_hostile_record_is_ignored_with_its_place_named() {
         "{}",
         stderr(&packed)
     );
+    // One claiming more than a record can hold is not read at all (a sparse file: nothing is allocated).
+    let file = std::fs::OpenOptions::new().write(true).open(&record).unwrap();
+    file.set_len(relic::record::MAX_RECORD_BYTES + 1).unwrap();
+    let packed = relic().args(["pack", "ei-res", "--force", "-o"]).arg(&back).arg(out.join("t.res")).assert().success();
+    let said = stderr(&packed);
+    assert!(
+        said.contains(&format!("t.res.relic.json: {} bytes, over the", relic::record::MAX_RECORD_BYTES + 1)),
+        "{said}"
+    );
+    assert_eq!(entry(&entries(&back), b"string greeting"), Some(GREETING_CP1251), "the marked texts still pack");
 }
 
 #[test]

@@ -30,9 +30,9 @@ pub const RECORD_SUFFIX: &str = ".relic.json";
 /// The version of the record written; others are ignored.
 pub const RECORD_VERSION: u32 = 1;
 
-/// A record larger than this is not read (one lists a few hundred bytes per file written; a GRF of a
-/// million entries stays below it).
-pub const MAX_RECORD_BYTES: u64 = 256 << 20;
+/// A record larger than this is not read (one lists about 200 bytes per file written: a GRF of 300,000
+/// entries stays below it), so a hostile one cannot make pack hold gigabytes.
+pub const MAX_RECORD_BYTES: u64 = 64 << 20;
 
 /// How many folders up from a packed file a record is looked for (archives nest folders deeply).
 const MAX_LEVELS: usize = 48;
