@@ -468,3 +468,53 @@ fn an_edited_ragnarok_frame_gives_no_view_warning_and_an_edited_view_does() {
     let warning = view_warning(&said).unwrap_or_else(|| panic!("{said}"));
     assert!(warning.starts_with("warning: ") && warning.contains("sheet.view.png"), "{warning}");
 }
+
+/// Every PNG below `dir`.
+fn pngs_under(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let path = e.unwrap().path();
+        if path.is_dir() {
+            out.extend(pngs_under(&path));
+        } else if path.extension().is_some_and(|e| e == "png") {
+            out.push(path);
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn the_corpus_dxt_textures_of_an_archive_keep_their_format_when_resaved() {
+    let Some(aux) = corpus("evil-islands/auxData.res") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    relic().args(["convert", "-q", "-o"]).arg(&out).arg(&aux).assert().success();
+    assert!(out.join("auxData.res.relic.json").is_file());
+    let original = std::fs::read(&aux).unwrap();
+    let res = Res::read(&original).unwrap();
+    // Each DXT texture's PNG, re-saved without its chunks, packs in the entry's own format and level count:
+    // the record is found above the archive's folder.
+    let mut checked = 0;
+    for png_path in pngs_under(&out.join("auxData.res")) {
+        let rel = png_path.strip_prefix(out.join("auxData.res")).unwrap().to_string_lossy().replace('/', "\\");
+        let Some(name) = rel.strip_suffix(".png").filter(|n| n.to_ascii_lowercase().ends_with(".mmp")) else {
+            continue;
+        };
+        let Some(i) = (0..res.records.len()).find(|&i| res.name(i) == name.as_bytes()) else { continue };
+        let header = relic::evil_islands::mmp::parse(res.data(i)).unwrap().header;
+        let format = header.fourcc.pixel_format();
+        use relic::evil_islands::mmp::PixelFormat::{Dxt1, Dxt3};
+        if !matches!(format, Some(Dxt1 | Dxt3)) {
+            continue;
+        }
+        resave_without_text(&png_path, |_, _, _| {});
+        let back = dir.path().join(format!("{checked}.mmp"));
+        let packed = relic().args(["pack", "ei-mmp", "-o"]).arg(&back).arg(&png_path).assert().success();
+        assert!(stderr(&packed).contains("has lost relic's text chunks"), "{}", stderr(&packed));
+        let got = relic::evil_islands::mmp::parse(&std::fs::read(&back).unwrap()).unwrap().header;
+        assert_eq!((got.fourcc, got.mip_levels_count), (header.fourcc, header.mip_levels_count), "{name}");
+        checked += 1;
+    }
+    assert!(checked >= 2, "DXT1 and DXT3 textures: {checked}");
+}
