@@ -412,6 +412,33 @@ mod tests {
     }
 
     #[test]
+    fn a_record_is_written_only_with_something_to_tell_and_keeps_what_was_not_rewritten() {
+        let dir = Path::new("out");
+        let plain = Recorder::new(dir);
+        plain.add(&dir.join("x.cam.json"), b"{}", None, None);
+        assert_eq!(plain.finish("x.cam", "ei-cam", None), None, "a plain output needs no record");
+        let first = Recorder::new(dir);
+        first.add(&dir.join("t.res/a.txt"), b"\xEF\xBB\xBFa", Some(Role::Text), Some("cp1251"));
+        first.add(&dir.join("t.res/b.txt"), b"\xEF\xBB\xBFb", Some(Role::Text), Some("cp1251"));
+        first.add(&dir.join("t.res/u.spr/atlas.view.png"), b"not really", None, None);
+        first.add(Path::new("elsewhere/x"), b"", None, None);
+        let old = first.finish("t.res", "ei-res", None).unwrap();
+        let (files, problems) = parse_record(&old).unwrap();
+        assert!(problems.is_empty());
+        assert_eq!(files.len(), 3, "only files below its folder");
+        assert_eq!(files["t.res/u.spr/atlas.view.png"].role, Role::View);
+        assert_eq!(files["t.res/a.txt"].encoding.as_deref(), Some("cp1251"));
+        assert_eq!(files["t.res/a.txt"].blake3, hash_hex(b"\xEF\xBB\xBFa"));
+        // A later run that rewrote one file: its entry is new, the others kept.
+        let again = Recorder::new(dir);
+        again.add(&dir.join("t.res/a.txt"), b"\xEF\xBB\xBFA", Some(Role::Text), Some("cp1251"));
+        let (files, _) = parse_record(&again.finish("t.res", "ei-res", Some(&old)).unwrap()).unwrap();
+        assert_eq!(files.len(), 3);
+        assert_eq!(files["t.res/a.txt"].blake3, hash_hex(b"\xEF\xBB\xBFA"));
+        assert_eq!(files["t.res/b.txt"].blake3, hash_hex(b"\xEF\xBB\xBFb"));
+    }
+
+    #[test]
     fn text_chunks_are_put_back_after_the_header() {
         let mut png = b"\x89PNG\r\n\x1a\n".to_vec();
         png.extend(13u32.to_be_bytes());
