@@ -977,7 +977,7 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
             summary.skipped = report.skipped.clone();
             batch.write_report(summary)?;
             if json {
-                let manifest = serde_json::json!({
+                let mut manifest = serde_json::json!({
                     "outputs": report.outputs,
                     "failures": report.failed,
                     "skipped": report.skipped,
@@ -986,6 +986,10 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
                     "missing": report.missing,
                     "missing_summary": report.missing_summary,
                 });
+                // relic's records of what was written (`<input>.relic.json`, see `relic::record`), when any.
+                if !report.records.is_empty() {
+                    manifest["records"] = serde_json::json!(report.records);
+                }
                 print_json(out, &manifest)?;
             }
             // The outputs already there, said once and first (as `extract` says it), not once per file.

@@ -219,10 +219,20 @@ fn an_edited_texture_png_packs_in_its_own_format_and_levels() {
     let packed = std::fs::read(&out).unwrap();
     assert_eq!(mmp::decode_level(&mmp::parse(&packed).unwrap(), 0).unwrap(), edited);
 
-    // An editor that strips text chunks: as before the record, ARGB8 with one level.
+    // An editor that strips text chunks: the record of the conversion beside the PNG (`….relic.json`) still
+    // knows the texture, DXT1 with 5 levels, and pack says where it took that from.
     edit(&png, &[]);
     let out = dir.path().join("stripped.mmp");
-    pack("ei-mmp", &png, &out, &[]);
+    let said = pack("ei-mmp", &png, &out, &[]);
+    assert!(said.contains("has lost relic's text chunks"), "{said}");
+    assert_eq!(header(&out), ("dxt1".into(), 16, 16, 5));
+    assert_eq!(std::fs::read(&out).unwrap(), mmp::encode_levels(&edited, 16, 16, PixelFormat::Dxt1, 5).unwrap());
+    // Without the record either: ARGB8 with one level, relic's default, and pack says so.
+    let record_file = png.with_file_name(format!("{}.relic.json", sample.file_name().unwrap().to_string_lossy()));
+    std::fs::remove_file(&record_file).unwrap();
+    let out = dir.path().join("bare.mmp");
+    let said = pack("ei-mmp", &png, &out, &[]);
+    assert!(said.contains("records no texture") && said.contains("written as argb8"), "{said}");
     assert_eq!(header(&out), ("argb8".into(), 16, 16, 1));
     assert_eq!(std::fs::read(&out).unwrap(), mmp::encode_levels(&edited, 16, 16, PixelFormat::Argb8, 1).unwrap());
 

@@ -237,13 +237,16 @@ fn convert_goes_on_past_bad_entries_and_lists_exactly_what_it_wrote() {
             && f["message"].as_str().unwrap().contains("ei-mmp")),
         "{manifest}"
     );
+    // With the record of the conversion (the texture's provenance), listed apart.
+    listed.extend(manifest["records"].as_array().unwrap().iter().map(|r| PathBuf::from(r.as_str().unwrap())));
+    assert_eq!(manifest["records"], serde_json::json!([out.join("mixed.res.relic.json").to_str().unwrap()]));
     listed.sort();
     assert_eq!(listed, files_under(&out), "the manifest lists exactly the files written");
     let root = out.join("mixed.res");
     assert!(listed.contains(&root.join("tex/good.mmp.png")));
     // The broken texture is kept as it is, so nothing is lost.
     assert_eq!(std::fs::read(root.join("broken.mmp")).unwrap(), bad_mmp);
-    assert_eq!(listed.len(), 4);
+    assert_eq!(listed.len(), 4 + 1, "with the record");
     // The human summary says the same.
     let assert = relic().args(["convert", "--force", "-o"]).arg(&out).arg(&res).assert().code(1);
     let stderr = stderr_of(&assert);
@@ -429,6 +432,9 @@ fn two_inputs_mapped_to_one_output_never_replace_each_other() {
         assert_eq!(failures.len(), 1, "{manifest}");
         assert!(failures[0]["message"].as_str().unwrap().contains("two inputs map to one output"), "{manifest}");
         let mut listed: Vec<PathBuf> = outputs.iter().map(|o| PathBuf::from(o["output"].as_str().unwrap())).collect();
+        // The record of the conversion, when it wrote one, is listed apart.
+        let records = manifest["records"].as_array().into_iter().flatten();
+        listed.extend(records.map(|r| PathBuf::from(r.as_str().unwrap())));
         listed.sort();
         assert_eq!(listed, files_under(&out), "the manifest lists exactly what exists");
         // Whichever entry came first, the file is exactly that entry's output; the texture, when it came
@@ -442,7 +448,8 @@ fn two_inputs_mapped_to_one_output_never_replace_each_other() {
         } else {
             assert_eq!(by["kind"], "image");
             assert_eq!(&written[1..4], b"PNG");
-            assert_eq!(listed.len(), 1);
+            // The texture's PNG, and the record of its provenance.
+            assert_eq!(listed, [png.clone(), out.join("clash.res.relic.json")]);
         }
         std::fs::remove_dir_all(&out).unwrap();
     }

@@ -262,11 +262,12 @@ fn inputs_sharing_names_across_folders_never_share_an_output() {
     // A name is predictable from the input alone: one file converted by itself lands where the batch put it.
     let alone = dir.path().join("alone");
     relic().args(["convert", "-q", "-o"]).arg(&alone).arg(&inputs[4]).assert().success();
-    assert_eq!(tree(&alone).keys().collect::<Vec<_>>(), ["unit.mmp.png"]);
+    // (With the record of the texture's provenance beside it, `relic::record`.)
+    assert_eq!(tree(&alone).keys().collect::<Vec<_>>(), ["unit.mmp.png", "unit.mmp.relic.json"]);
     // --base names the root: the same file keeps its folder below it.
     let based = dir.path().join("based");
     relic().args(["convert", "-q", "--base"]).arg(&game).arg("-o").arg(&based).arg(&inputs[4]).assert().success();
-    assert_eq!(tree(&based).keys().collect::<Vec<_>>(), ["b/unit.mmp.png"]);
+    assert_eq!(tree(&based).keys().collect::<Vec<_>>(), ["b/unit.mmp.png", "b/unit.mmp.relic.json"]);
     // An input outside --base is a usage error.
     relic()
         .args(["convert", "-q", "--base"])
@@ -301,5 +302,7 @@ fn the_output_folder_is_never_walked_into() {
     let failures = manifest["failures"].as_array().unwrap();
     assert!(failures.iter().all(|f| !f["input"].as_str().unwrap().contains("out/")), "{manifest}");
     assert_eq!(manifest["skipped"], serde_json::json!([]), "{manifest}");
-    assert_eq!(tree(&dir.path().join("out")).len(), written);
+    // What was written, and the record of example.res (its texts), which the second run left as it was.
+    assert_eq!(tree(&dir.path().join("out")).len(), written + 1);
+    assert!(dir.path().join("out/example.res.relic.json").is_file());
 }

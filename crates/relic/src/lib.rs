@@ -80,6 +80,7 @@ pub mod ops;
 mod parallel;
 pub mod paths;
 pub mod reader;
+pub mod record;
 pub mod registry;
 pub mod source;
 #[cfg(any(test, feature = "testing"))]

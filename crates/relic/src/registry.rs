@@ -422,6 +422,12 @@ pub trait Codec: Sync {
         None
     }
 
+    /// The code page of [`Codec::entry_text`]'s entries (`cp1251`), named in the record of a conversion
+    /// ([`crate::record`]); empty when the archive has no text entries.
+    fn text_encoding(&self) -> &'static str {
+        ""
+    }
+
     /// A codec that knows the file's name, for formats without magic whose layout depends on the name
     /// (`*.udb` vs `*.idb`); `None` when the name changes nothing. Use [`Format::codec_for`].
     fn for_name(&self, _name: &str) -> Option<&'static dyn Codec> {

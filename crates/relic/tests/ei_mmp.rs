@@ -707,7 +707,9 @@ fn pack_keeps_the_recorded_format_and_level_count() {
     assert_eq!(shape(&bytes), ("argb8".into(), vec![(16, 16)]));
     assert_eq!(bytes, levels(PixelFormat::Argb8, 1));
     assert_eq!(decode_level(&parse(&bytes).unwrap(), 0).unwrap(), edited);
-    assert!(notes.is_empty(), "{notes:?}");
+    // Nothing records the texture (no chunk, and no record of a conversion here): the choice is said.
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert!(notes[0].starts_with("x.mmp.png records no texture") && notes[0].contains("argb8"), "{notes:?}");
 
     // --pixel-format overrides the recorded format (and says so); the level count is still the recorded one.
     let (bytes, notes) = pack_png("x.mmp.png", &kept, Some("argb8"), false);

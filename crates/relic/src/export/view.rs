@@ -1,7 +1,9 @@
 //! Views: outputs of `relic convert` that `relic pack` never reads (a sprite atlas, an RCD sheet). Their
-//! names end in `.view.<ext>` ([`VIEW_SUFFIX`]), and a format's pack compares each view found beside its
-//! sources with what those sources give, warning when a user edited the view (an edit that would otherwise
-//! be lost without a word).
+//! names end in `.view.<ext>` ([`VIEW_SUFFIX`]), and a format's pack warns when a user edited the view (an
+//! edit that would otherwise be lost without a word): when the record of the conversion
+//! ([`crate::record`]) lists the view with its bytes' hash, the view is unedited and nothing is said,
+//! whatever the sources give now (a frame edited); otherwise the view is compared with what the sources
+//! give.
 
 use std::path::Path;
 
@@ -36,6 +38,11 @@ pub fn view_note(path: &Path, expected: &Image, sources: &str) -> Option<String>
 pub fn view_note_of(path: &Path, bytes: &[u8], expected: &Image, sources: &str) -> Option<String> {
     // Without a PNG decoder a view cannot be compared; saying it differs would be a false alarm.
     if cfg!(not(feature = "export")) {
+        return None;
+    }
+    // The record of the conversion knows the view's bytes: unchanged since, it was not edited, whatever the
+    // sources give now (a frame edited, a legitimate edit, makes another view). Changed, it is compared.
+    if crate::record::view_unchanged(path, bytes) == Some(true) {
         return None;
     }
     let frame = expected.frames.first()?;

@@ -81,6 +81,8 @@ pub struct ConvertReport {
     pub missing: Vec<registry::MissingFile>,
     /// One line per kind of file in `missing`: `12 textures not found for 5 inputs (7 different files)`.
     pub missing_summary: Vec<String>,
+    /// The records written beside the outputs ([`crate::record`]): relic's, so not among `outputs`.
+    pub records: Vec<String>,
 }
 
 /// A file to convert and the folder its outputs go to.
@@ -259,6 +261,7 @@ pub fn convert(inputs: &[PathBuf], out_dir: &Path, req: &ConvertRequest, progres
     for (job, r) in results {
         match r {
             Converted::Done(mut batch) => {
+                report.records.extend(batch.records.iter().cloned());
                 for (raw, line) in std::mem::take(&mut batch.notes) {
                     if !named_raw.contains(&raw) {
                         named_raw.push(raw);
@@ -449,6 +452,8 @@ struct Batch {
     notes: Vec<(String, String)>,
     /// The files each input looked for and did not find.
     missing: Vec<registry::MissingFile>,
+    /// The record written of what this file gave ([`crate::record`]).
+    records: Vec<String>,
 }
 
 impl Batch {
@@ -460,6 +465,7 @@ impl Batch {
         self.failures.extend(other.failures);
         self.notes.extend(other.notes);
         self.missing.extend(other.missing);
+        self.records.extend(other.records);
     }
     /// One failure per line: the input (file, or file/entry) and the message, its path not repeated.
     fn failure_lines(self) -> (Vec<ManifestItem>, Vec<FailedItem>) {
@@ -499,6 +505,8 @@ struct Target<'r> {
     /// The input's bytes, kept: an archive that is the whole input gives its entries options that read
     /// other entries lazily (see [`registry::Codec::entry_options_shared`]).
     whole: Option<&'r std::sync::Arc<source::Source>>,
+    /// What was written, for the record of this input ([`crate::record`]).
+    recorder: Option<&'r crate::record::Recorder>,
 }
 
 /// What an archive's entries converted to, by the range of the archive they are stored in (its address
@@ -565,6 +573,58 @@ impl Target<'_> {
     }
 
     fn write(&self, path: &Path, bytes: &[u8], modified: Option<u64>, input: &str) -> Result<()> {
+        self.write_as(path, bytes, modified, input, None)
+    }
+
+    /// [`Target::write`], noting the file in the record with its role (taken from its name and bytes
+    /// when `None`).
+    fn write_as(
+        &self,
+        path: &Path,
+        bytes: &[u8],
+        modified: Option<u64>,
+        input: &str,
+        role: Option<(crate::record::Role, &str)>,
+    ) -> Result<()> {
+        self.write_unrecorded(path, bytes, modified, input)?;
+        if let Some(recorder) = self.recorder {
+            recorder.add(path, bytes, role.map(|r| r.0), role.map(|r| r.1).filter(|e| !e.is_empty()));
+        }
+        Ok(())
+    }
+
+    /// Writes the record of the input converted into `dir` as `stem` (`<stem>.relic.json`), when it has
+    /// something for pack to learn; a record already there (of an earlier run) is rewritten, what it lists
+    /// of files not written now kept; any other file of that name is left, as any output is.
+    fn write_record(&self, dir: &Path, stem: &str, input: &str, format: &str, batch: &mut Batch) {
+        let Some(recorder) = self.recorder else { return };
+        let name = format!("{stem}{}", crate::record::RECORD_SUFFIX);
+        let path = match output_path(dir, &name, "record") {
+            Ok(p) => p,
+            Err(e) => return batch.failures.push((input.to_string(), e)),
+        };
+        let previous = match self.memory {
+            Some(_) => None,
+            None => paths::read_unlinked(dir, Path::new(&name)).ok().flatten(),
+        };
+        let is_ours = previous.as_deref().is_some_and(|b| crate::record::is_record(&name, b));
+        let Some(bytes) = recorder.finish(input, format, previous.as_deref().filter(|_| is_ours)) else { return };
+        let force = self.req.force || is_ours;
+        let written = self.claimed.claim(&path, input).and_then(|()| match self.memory {
+            Some(memory) => {
+                let relative = path.strip_prefix(self.root).unwrap_or(&path).to_path_buf();
+                memory.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push((relative, bytes));
+                Ok(())
+            }
+            None => paths::write_bytes(self.root, &path, &bytes, WriteOptions { force, modified: None }),
+        });
+        match written {
+            Ok(()) => batch.records.push(path.display().to_string()),
+            Err(e) => batch.failures.push((input.to_string(), e)),
+        }
+    }
+
+    fn write_unrecorded(&self, path: &Path, bytes: &[u8], modified: Option<u64>, input: &str) -> Result<()> {
         self.claimed.claim(path, input)?;
         if let Some(memory) = self.memory {
             let relative = path.strip_prefix(self.root).unwrap_or(path).to_path_buf();
@@ -599,6 +659,7 @@ fn convert_file(job: &Job, root: &Path, req: &ConvertRequest, claimed: &Claimed)
         return Converted::NotTo(format.id, to.to_string());
     }
     let budget = crate::limits::expansion_budget(data.len() as u64).into();
+    let recorder = crate::record::Recorder::new(&job.out_dir);
     let target = Target {
         root,
         memory: None,
@@ -608,8 +669,10 @@ fn convert_file(job: &Job, root: &Path, req: &ConvertRequest, claimed: &Claimed)
         input_len: data.len() as u64,
         shared: None,
         whole: Some(&data),
+        recorder: Some(&recorder),
     };
-    let batch = convert_bytes(format, &data, &name, &input, &job.out_dir, &job.stem, &target, 0, None);
+    let mut batch = convert_bytes(format, &data, &name, &input, &job.out_dir, &job.stem, &target, 0, None);
+    target.write_record(&job.out_dir, &job.stem, &file_name(&job.path), format.id, &mut batch);
     match (batch.unfit, req.to.as_deref()) {
         (true, Some(to)) if !job.explicit => Converted::NotTo(format.id, to.to_string()),
         _ => Converted::Done(batch),
@@ -656,6 +719,7 @@ pub fn convert_in_memory(
     let memory = std::sync::Mutex::new(Vec::new());
     let budget = crate::limits::expansion_budget(data.len() as u64).into();
     let claimed = Claimed::default();
+    let recorder = crate::record::Recorder::new(root);
     let target = Target {
         root,
         memory: Some(&memory),
@@ -665,11 +729,13 @@ pub fn convert_in_memory(
         input_len: data.len() as u64,
         shared: None,
         whole: Some(&data),
+        recorder: Some(&recorder),
     };
     // A file on disk converts knowing its path (depth 0 with its name as a path); an archive entry
     // converts as one (its name alone).
     let depth = if path.is_some() { 0 } else { 1 };
-    let batch = convert_bytes(format, &data, &full, &stem, root, &stem, &target, depth, None);
+    let mut batch = convert_bytes(format, &data, &full, &stem, root, &stem, &target, depth, None);
+    target.write_record(root, &stem, &stem, format.id, &mut batch);
     let (_, failed) = batch.failure_lines();
     out.failures = failed.into_iter().map(|f| format!("{}: {}", f.input, f.message)).collect();
     out.files = memory
@@ -949,7 +1015,9 @@ fn convert_entry(
         name.push(".txt");
         let txt = PathBuf::from(name);
         let mut batch = Batch::default();
-        match target.write(&txt, &utf8, entry.modified, &entry_input) {
+        // The record says it is a text, in the archive's code page, for a `.txt` whose mark an editor drops.
+        let text_role = (crate::record::Role::Text, archive.codec.text_encoding());
+        match target.write_as(&txt, &utf8, entry.modified, &entry_input, Some(text_role)) {
             Ok(()) => batch.items.push(ManifestItem {
                 input: entry_input,
                 output: txt.display().to_string(),

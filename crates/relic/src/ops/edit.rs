@@ -751,18 +751,60 @@ fn write_res(
             }
             Fate::Delete => {}
             Fate::Replace(body) => {
-                inputs.push(res::PackInput { name, modified: time(body.modified()), source: source_of(body)? })
+                let existing = r.data(i);
+                let source = match res_text_source(&name, Some(existing), body, &mut report.notes)? {
+                    Some(text) => text,
+                    None => source_of(body)?,
+                };
+                inputs.push(res::PackInput { name, modified: time(body.modified()), source })
             }
         }
     }
     for a in added {
         if let StoredName::Bytes(name) = &a.name {
-            let source = source_of(&a.body)?;
+            let source = match res_text_source(name, None, &a.body, &mut report.notes)? {
+                Some(text) => text,
+                None => source_of(&a.body)?,
+            };
             inputs.push(res::PackInput { name: name.clone(), modified: time(a.body.modified()), source });
         }
     }
     report.bytes_written = rewrite(archive, |w| res::write_archive(inputs, res::PackOptions::default(), w))?;
     Ok(())
+}
+
+/// A `.txt` added onto a text entry of a RES (`existing`, its bytes when it replaces one; a new entry is one
+/// when its name has no extension, as convert tells them): its UTF-8 (byte order mark or not) encoded to
+/// cp1251 as `pack` encodes a converted text, refused with the file, line and column when it is not UTF-8
+/// or holds a character cp1251 has not. `None` for any other body (stored as it is).
+fn res_text_source(
+    name: &[u8],
+    existing: Option<&[u8]>,
+    body: &Body<'_>,
+    notes: &mut Vec<String>,
+) -> Result<Option<res::PackSource>> {
+    let path = match body {
+        Body::File { path, .. } => path,
+        Body::Listed(f) => &f.path,
+        Body::Merged { .. } => return Ok(None),
+    };
+    if !path.extension().is_some_and(|e| e.eq_ignore_ascii_case("txt")) {
+        return Ok(None);
+    }
+    let entry = crate::codec::text::decode(crate::codec::text::CP1251, name);
+    let is_text = match existing {
+        Some(bytes) => res::text::entry_text(&entry, bytes).is_some(),
+        None => !entry.rsplit(['/', '\\']).next().unwrap_or(&entry).contains('.'),
+    };
+    if !is_text {
+        return Ok(None);
+    }
+    let bytes = body.bytes()?;
+    let shown = path.display().to_string();
+    let text = res::text::utf8_text(&entry, &shown, &bytes)?;
+    let data = res::text::encode_text(&entry, &shown, text)?;
+    notes.push(format!("{shown}: UTF-8 text encoded to cp1251 for the text entry `{entry}`"));
+    Ok(Some(res::PackSource::Bytes(data)))
 }
 
 /// Loads the bodies an FTG or SRSC rewrite stores anew (what an edit adds: the kept entries are borrowed).

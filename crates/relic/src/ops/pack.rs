@@ -139,6 +139,11 @@ fn collect_into(
             litter.push(relative_of(path)?);
             continue;
         }
+        // The record of a conversion ([`crate::record`]) is relic's, never an entry.
+        if name.ends_with(crate::record::RECORD_SUFFIX) && is_record_file(&out.root, path) {
+            out.notes.push(format!("left out {}: relic's record of a conversion, not an entry", relative_of(path)?));
+            continue;
+        }
         if exclude.is_some() && path.canonicalize().ok().as_deref() == exclude {
             continue;
         }
@@ -152,6 +157,14 @@ fn collect_into(
         });
     }
     Ok(())
+}
+
+/// Whether the file at `path` (below `root`) is a record of relic convert: its first bytes say so.
+fn is_record_file(root: &Path, path: &Path) -> bool {
+    let Ok(Some((file, _))) = paths::open_listed(root, path) else { return false };
+    let mut head = Vec::with_capacity(64);
+    let read = std::io::Read::read_to_end(&mut std::io::Read::take(file, 64), &mut head);
+    read.is_ok() && crate::record::is_record(&path.to_string_lossy(), &head)
 }
 
 /// Packs the nested archive folder `dir` (see [`NESTED_MARKER`], whose bytes are `text`) into a scratch
@@ -255,7 +268,14 @@ pub fn pack(format_id: &str, input: &Path, output: &Path, opts: &PackOptions) ->
             Ok(())
         })?;
     } else {
-        let content = std::fs::read(input).map_err(|e| Error::io(input, e))?;
+        let mut content = std::fs::read(input).map_err(|e| Error::io(input, e))?;
+        // A PNG whose provenance chunks an editor dropped gets them back from the conversion's record.
+        let records = crate::record::Records::default();
+        if let Some((restored, note)) = crate::record::restore_png_text(input, &content, &records) {
+            content = restored;
+            report.notes.push(note);
+        }
+        report.notes.extend(records.take_warnings());
         let packed =
             crate::game_file::pack_bytes(format, &input_name, &content, &request).map_err(|e| e.in_file(input))?;
         let (bytes, companions) = (packed.bytes, packed.companions);

@@ -1,6 +1,8 @@
 //! `relic pack ei-mmp x.png`: a texture from a PNG. The pixel format and the number of mip levels come
 //! from `--pixel-format` and `--mips` when given, else from the record in the PNG ([`super::provenance`]: the
-//! texture's own format and level count), else relic's defaults (ARGB8, one level). The PNG of one mip level (`x.mmp.mip0.png` of `convert --mips`) carries the same record, so it
+//! texture's own format and level count; `relic pack` puts it back from the record of the conversion,
+//! [`crate::record`], when an editor dropped it), else relic's defaults (ARGB8, one level), with a note
+//! saying so. The PNG of one mip level (`x.mmp.mip0.png` of `convert --mips`) carries the same record, so it
 //! packs as the texture's PNG does: the chain is made again from it.
 
 use super::provenance::Recorded;
@@ -14,7 +16,19 @@ use crate::registry::PackRequest;
 /// fits).
 pub fn from_png(input_name: &str, content: &[u8], request: &PackRequest) -> Result<(Vec<u8>, Vec<String>)> {
     let mut notes = Vec::new();
-    let recorded = Recorded::of_png(content).unwrap_or_default();
+    let own = Recorded::of_png(content);
+    if own.is_none() && request.pixel_format.is_none() {
+        // Neither the PNG (an editor drops text chunks) nor a record of convert beside it says what the
+        // texture was: the choice is said, as a re-save would otherwise turn a DXT1 into ARGB8 unseen.
+        let mips = if request.mips { "a full mip chain (--mips)" } else { "1 mip level" };
+        notes.push(format!(
+            "{input_name} records no texture (no `relic` text chunk, and no record of relic convert lists \
+             it): written as {}, relic's lossless default, with {mips}; --pixel-format (dxt1, dxt3, …) and \
+             --mips choose otherwise",
+            DEFAULT_PIXEL_FORMAT.name()
+        ));
+    }
+    let recorded = own.unwrap_or_default();
     let format = match request.pixel_format.as_deref() {
         None => recorded.format.unwrap_or(DEFAULT_PIXEL_FORMAT),
         Some(name) => {

@@ -46,7 +46,8 @@ pub static FORMAT: Format = Format {
             figures) beside it playing them (--to json|glb|gltf); a .bon bone set to a friendly JSON only. Text \
             entries (no extension, printable cp1251: every entry of texts.res) convert to UTF-8 <entry>.txt \
             starting with a byte order mark; pack ei-res DIR encodes each such .txt back to cp1251 under its \
-            entry's name. pack ei-res model.glb -o unit.mod writes a figure from a glTF, with unit.bon, \
+            entry's name, mark or not when the record of the conversion (<input>.relic.json) lists it as a text; \
+            edit --add of a .txt onto a text entry encodes it the same way. pack ei-res model.glb -o unit.mod writes a figure from a glTF, with unit.bon, \
             unit.anm and unit.mmp beside it.",
     codec: &ResCodec,
 };
@@ -101,6 +102,10 @@ impl Codec for ResCodec {
         text::entry_text(name, bytes)
     }
 
+    fn text_encoding(&self) -> &'static str {
+        "cp1251"
+    }
+
     /// Models inside the archive find their bones, animations and textures among its entries.
     fn entry_options(&self, data: &[u8], opts: &ConvertOptions) -> Option<ConvertOptions> {
         let siblings = crate::evil_islands::model::siblings(&parse(data).ok()?)?;
@@ -123,11 +128,13 @@ impl Codec for ResCodec {
         let inherited = crate::registry::extension_of(&request.output.to_string_lossy())
             .filter(|e| convert::INHERITING_EXTENSIONS.iter().any(|i| i.eq_ignore_ascii_case(e)))
             .map(|e| format!(".{}", e.to_ascii_lowercase()));
+        // The records of the conversions the folder came from say which `.txt` are texts.
+        let records = crate::record::Records::default();
         let inputs = files
             .into_iter()
             .map(|f| {
                 // A text entry `convert` made UTF-8 goes back as its cp1251 bytes, under its own name.
-                if let Some(input) = text::pack_input(&f)? {
+                if let Some(input) = text::pack_input(&f, &records)? {
                     return Ok(input);
                 }
                 let relative = match &inherited {
@@ -143,6 +150,9 @@ impl Codec for ResCodec {
                 })
             })
             .collect::<Result<Vec<_>>>()?;
+        for warning in records.take_warnings() {
+            request.note(warning);
+        }
         write_archive(inputs, PackOptions { dedupe: !request.no_dedupe }, out)
     }
 }

@@ -361,8 +361,10 @@ pub fn from_walkability_png(input_name: &str, png: &[u8], request: &PackRequest)
     let text = |key: &str| texts.iter().find(|(k, _)| k == key).map(|(_, t)| t.as_str());
     let Some(recorded) = text(FILE_KEYWORD) else {
         return Err(Error::Refused(format!(
-            "{input_name}: records no GAT (`{FILE_KEYWORD}`): only the walkability PNG of `relic convert` packs \
-             back, as it carries the heights; a height map or another picture does not (pack the JSON instead)"
+            "{input_name}: records no GAT (`{FILE_KEYWORD}`), and no record of relic convert beside it lists it: \
+             only the walkability PNG of `relic convert` packs back, as it (or the record `<map>.gat.relic.json` \
+             beside it, when an editor dropped its text chunks) carries the heights; a height map or another \
+             picture does not (pack the JSON instead)"
         )));
     };
     let bad = |why: &str| Error::Refused(format!("{input_name}: `{FILE_KEYWORD}`: {why}"));
