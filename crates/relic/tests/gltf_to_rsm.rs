@@ -607,6 +607,49 @@ fn keys_the_export_added_are_taken_out_and_edited_ones_kept() {
     assert_eq!(rotation_frames(&plain), [10, 20]);
 }
 
+/// A 2.3 model built here whose child mesh is stored before its parent and whose parent's faces
+/// interleave two textures (slots 0, 1, 0): packed back, the meshes keep the file's order and the faces
+/// their stored order (the glTF holds them as one primitive per material).
+#[test]
+fn mesh_order_and_interleaved_faces_come_back_as_stored() {
+    use relic::ragnarok::rsm::types::{Face, Mesh, Name, TexVertex};
+    let mut rsm = Rsm::new(V23);
+    rsm.root_names = vec![Name::new("parent")];
+    let face = |vertices: [u16; 3], texture: u16| Face {
+        vertices,
+        tex_vertices: vertices,
+        texture,
+        padding: 0,
+        two_sided: 0,
+        smooth_groups: vec![0],
+    };
+    let uv = |u: f32| TexVertex { color: Some(0xFFFF_FFFF), uv: [u, 0.0] };
+    let mut child = Mesh::new(V23, "child");
+    child.parent_name = Name::new("parent");
+    child.position = [0.0, 2.0, 0.0];
+    child.vertices = vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]];
+    child.tex_vertices = vec![uv(0.0), uv(0.5), uv(1.0)];
+    child.faces = vec![face([0, 1, 2], 0)];
+    child.textures = vec![Name::new("c.bmp")];
+    let mut parent = Mesh::new(V23, "parent");
+    parent.vertices = (0..5).map(|i| [i as f32, (i % 2) as f32, 0.0]).collect();
+    parent.tex_vertices = (0..5).map(|i| uv(i as f32 / 4.0)).collect();
+    parent.faces = vec![face([0, 1, 2], 0), face([1, 3, 2], 1), face([2, 3, 4], 0)];
+    parent.textures = vec![Name::new("a.bmp"), Name::new("b.bmp")];
+    rsm.meshes = vec![child, parent];
+
+    let source = to_scene(&rsm, None).unwrap();
+    let parent_mesh = source.meshes.iter().find(|m| m.name == "parent").unwrap();
+    assert_eq!(parent_mesh.primitives.len(), 2, "one primitive per texture");
+    assert_eq!(parent_mesh.extras["ro-rsm"]["face_runs"], serde_json::json!([[0, 1], [1, 1], [0, 1]]));
+    let (_, back) = pack(&through_gltf(&source, "interleaved"), V23);
+    let names: Vec<&str> = back.meshes.iter().map(|m| m.name.text.as_str()).collect();
+    assert_eq!(names, ["child", "parent"], "file order, not the tree's");
+    let slots: Vec<u16> = back.meshes[1].faces.iter().map(|f| f.texture).collect();
+    assert_eq!(slots, [0, 1, 0]);
+    same_meshes_and_tracks("interleaved", &rsm, &back);
+}
+
 #[test]
 fn hand_scene_packs_to_both_versions_exactly() {
     let scene = through_gltf(&hand_scene(), "hand");
