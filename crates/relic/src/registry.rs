@@ -750,6 +750,7 @@ pub static FORMATS: &[&Format] = &[
     &crate::ragnarok::gnd::FORMAT,
     &crate::ragnarok::pal::FORMAT,
     &crate::ragnarok::gat::FORMAT,
+    &crate::ragnarok::table::FORMAT,
     &crate::drakan::srsc::FORMAT,
     &crate::drakan::db::FORMAT,
     &crate::dark_reign::ftg::FORMAT,
@@ -826,6 +827,9 @@ pub fn sniff_sized(head: &[u8], name: &str, len: u64) -> Option<(&'static Format
     if let Some(f) = NameTables::find(&tables.names, base).and_then(agrees) {
         return Some((f, Confidence::Extension));
     }
+    if let Some(f) = NameTables::find_long(&tables.long_names, base).and_then(agrees) {
+        return Some((f, Confidence::Extension));
+    }
     let dot = base.bytes().rposition(|b| b == b'.')?;
     let ext = base.get(dot + 1..).filter(|e| !e.is_empty())?;
     NameTables::find(&tables.extensions, ext).and_then(agrees).map(|f| (f, Confidence::Extension))
@@ -847,7 +851,10 @@ pub fn unknown_reason(name: &str) -> String {
 pub fn named_as(name: &str) -> Vec<&'static Format> {
     let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
     let tables = NameTables::get();
-    let mut out: Vec<&'static Format> = NameTables::find(&tables.names, base).unwrap_or_default().to_vec();
+    let mut out: Vec<&'static Format> = NameTables::find(&tables.names, base)
+        .or_else(|| NameTables::find_long(&tables.long_names, base))
+        .unwrap_or_default()
+        .to_vec();
     if let Some(ext) = extension_of(base) {
         for f in NameTables::find(&tables.extensions, ext).unwrap_or_default() {
             if !out.iter().any(|o| o.id == f.id) {
@@ -865,6 +872,9 @@ pub fn named_as(name: &str) -> Vec<&'static Format> {
 struct NameTables {
     names: Vec<(u128, Vec<&'static Format>)>,
     extensions: Vec<(u128, Vec<&'static Format>)>,
+    /// Claimed whole names over 15 bytes (`idnum2itemdisplaynametable.txt`), lower case, searched only for
+    /// names that long.
+    long_names: Vec<(&'static str, Vec<&'static Format>)>,
 }
 
 impl NameTables {
@@ -882,9 +892,16 @@ impl NameTables {
                     None => table.push((key, vec![f])),
                 }
             };
+            let mut long_names: Vec<(&'static str, Vec<&'static Format>)> = Vec::new();
             for f in FORMATS {
                 for claim in f.codec.claims() {
                     match *claim {
+                        Claim::Name(n) if NameTables::key(n).is_none() => {
+                            match long_names.iter_mut().find(|(seen, _)| *seen == n) {
+                                Some((_, list)) => list.push(f),
+                                None => long_names.push((n, vec![f])),
+                            }
+                        }
                         Claim::Name(n) => add(&mut names, n, f),
                         Claim::Extension(e) => add(&mut extensions, e, f),
                     }
@@ -897,7 +914,7 @@ impl NameTables {
             }
             names.sort_by_key(|(k, _)| *k);
             extensions.sort_by_key(|(k, _)| *k);
-            NameTables { names, extensions }
+            NameTables { names, extensions, long_names }
         })
     }
 
@@ -911,6 +928,13 @@ impl NameTables {
         // (A loop rather than a copy into a buffer: a copy of a variable length is a `memcpy` call.)
         let packed = name.bytes().rev().fold(0u128, |key, b| key << 8 | u128::from(b.to_ascii_lowercase()));
         Some(packed | (name.len() as u128) << 120)
+    }
+
+    fn find_long<'t>(table: &'t [(&'static str, Vec<&'static Format>)], name: &str) -> Option<&'t [&'static Format]> {
+        if name.len() <= 15 {
+            return None;
+        }
+        table.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, f)| f.as_slice())
     }
 
     fn find<'t>(table: &'t [(u128, Vec<&'static Format>)], name: &str) -> Option<&'t [&'static Format]> {
@@ -1002,6 +1026,7 @@ mod tests {
             "ro-spr",
             "ro-act",
             "ro-gat",
+            "ro-table",
             "ro-gnd",
             "ro-rsw",
             "dr-ftg",

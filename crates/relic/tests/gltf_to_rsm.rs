@@ -205,6 +205,87 @@ fn recentred(tris: Vec<Tri>, at_rest: &[Tri]) -> Vec<Tri> {
     tris.into_iter().map(|t| t.map(|c| [c[0] + shift.x, c[1] + shift.y, c[2] + shift.z, c[3], c[4]])).collect()
 }
 
+/// Every mesh's triangles in model space at rest (world positions of relic's conversion), in stored face
+/// order and corner order, by file mesh index.
+fn mesh_triangles(rsm: &Rsm) -> Vec<Vec<[Vec3; 3]>> {
+    let scene = to_scene(rsm, None).unwrap();
+    // The conversion adds scene meshes in tree order (roots, then children breadth first).
+    let children = rsm.children();
+    let mut order = rsm.roots();
+    let mut i = 0;
+    while let Some(&m) = order.get(i) {
+        order.extend(children[m].iter().copied());
+        i += 1;
+    }
+    let mut world_of_mesh = vec![Mat4::IDENTITY; scene.meshes.len()];
+    let mut stack: Vec<(usize, Mat4)> = scene.roots.iter().map(|&r| (r, Mat4::IDENTITY)).collect();
+    while let Some((n, up)) = stack.pop() {
+        let w = up * local(&scene.nodes[n].transform);
+        if let Some(m) = scene.nodes[n].mesh {
+            world_of_mesh[m] = w;
+        }
+        stack.extend(scene.nodes[n].children.iter().map(|&c| (c, w)));
+    }
+    let mut out = vec![Vec::new(); rsm.meshes.len()];
+    for (scene_mesh, &m) in order.iter().enumerate() {
+        let mesh = &rsm.meshes[m];
+        let w = world_of_mesh[scene_mesh];
+        let at = |v: u16| {
+            w.transform_point3(Vec3::from_array(mesh.vertices.get(usize::from(v)).copied().unwrap_or([0.0; 3])))
+        };
+        out[m] = mesh.faces.iter().map(|f| f.vertices.map(at)).collect();
+    }
+    out
+}
+
+/// The file's meshes come back in their order with their faces in stored order (model space, within
+/// 1e-3 of the model's extent) and every track with its key count and frames.
+fn same_meshes_and_tracks(what: &str, original: &Rsm, rsm: &Rsm) {
+    let names = |r: &Rsm| r.meshes.iter().map(|m| m.name.text.clone()).collect::<Vec<_>>();
+    assert_eq!(names(rsm), names(original), "{what}: mesh order");
+    let (expected, got) = (mesh_triangles(original), mesh_triangles(rsm));
+    let (mut min, mut max) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
+    for p in expected.iter().flatten().flatten() {
+        min = min.min(*p);
+        max = max.max(*p);
+    }
+    let tolerance = 1e-3 * (max - min).max_element().max(1e-3);
+    for (m, (e, g)) in expected.iter().zip(&got).enumerate() {
+        let name = &original.meshes[m].name.text;
+        assert_eq!(e.len(), g.len(), "{what}: '{name}' face count");
+        for (f, (a, b)) in e.iter().zip(g).enumerate() {
+            let off = a.iter().zip(b).map(|(p, q)| (*p - *q).abs().max_element()).fold(0.0, f32::max);
+            assert!(off <= tolerance, "{what}: '{name}' face {f}: {a:?} became {b:?}");
+        }
+    }
+    for (o, m) in original.meshes.iter().zip(&rsm.meshes) {
+        // Sorted: the conversion orders keys by time (a hand-made file stores them out of order).
+        let frames = |k: &mut dyn Iterator<Item = i32>| {
+            let mut v = k.collect::<Vec<i32>>();
+            v.sort_unstable();
+            v
+        };
+        assert_eq!(
+            frames(&mut m.rotation_keys.iter().map(|k| k.frame)),
+            frames(&mut o.rotation_keys.iter().map(|k| k.frame)),
+            "{what}: '{}' rotation key frames",
+            o.name
+        );
+        assert_eq!(
+            frames(&mut m.position_keys.iter().map(|k| k.frame)),
+            frames(&mut o.position_keys.iter().map(|k| k.frame)),
+            "{what}: '{}' position key frames",
+            o.name
+        );
+        assert_eq!(
+            frames(&mut m.scale_keys.iter().map(|k| k.frame)),
+            frames(&mut o.scale_keys.iter().map(|k| k.frame)),
+            "{what}: '{}' scale key frames",
+            o.name
+        );
+    }
+}
+
 fn pack(scene: &Scene, version: Version) -> (Packed, Rsm) {
     let packed = import::from_scene(scene, version).unwrap();
     let bytes = relic::ragnarok::rsm::write(&packed.rsm).unwrap();
@@ -291,6 +372,9 @@ fn round_trip(path: &Path, version: Version) {
             assert_eq!(tree(&rsm), orig_tree, "{what}: hierarchy");
         }
         assert_eq!(rsm.meshes.len(), original.meshes.len(), "{what}: nodes");
+        if original.meshes.iter().map(|m| &m.name.text).collect::<BTreeSet<_>>().len() == original.meshes.len() {
+            same_meshes_and_tracks(&what, &original, &rsm);
+        }
         assert_eq!(rsm.shade_type, original.shade_type, "{what}: shade type");
         for (m, o) in rsm.meshes.iter().zip(&original.meshes) {
             // Vertices: the distinct stored positions the faces use.
@@ -437,6 +521,133 @@ fn hand_scene() -> Scene {
         }],
         ..Default::default()
     }
+}
+
+/// A 2.3 model built here: one triangle whose rotation keys start after 0 (frames 10, 20) and end with a
+/// hold the file itself stores (frame 25 = frame 20), in a clip of 30 frames; and position keys from 0.
+fn keyed_rsm() -> Rsm {
+    let mut rsm = Rsm::new(V23);
+    rsm.animation_length = 30;
+    rsm.root_names = vec![relic::ragnarok::rsm::types::Name::new("spinner")];
+    let mut mesh = relic::ragnarok::rsm::types::Mesh::new(V23, "spinner");
+    mesh.vertices = vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]];
+    mesh.tex_vertices = vec![relic::ragnarok::rsm::types::TexVertex { color: Some(0xFFFF_FFFF), uv: [0.0, 0.0] }];
+    mesh.faces = vec![relic::ragnarok::rsm::types::Face {
+        vertices: [0, 1, 2],
+        tex_vertices: [0, 0, 0],
+        texture: 0,
+        padding: 0,
+        two_sided: 0,
+        smooth_groups: vec![0],
+    }];
+    let quarter = Quat::from_rotation_y(std::f32::consts::FRAC_PI_2).to_array();
+    let half = Quat::from_rotation_y(std::f32::consts::PI).to_array();
+    mesh.rotation_keys = [(10, quarter), (20, half), (25, half)]
+        .map(|(frame, quaternion)| relic::ragnarok::rsm::types::RotationKey { frame, quaternion })
+        .to_vec();
+    mesh.position_keys = [(0, [0.0, 0.0, 0.0]), (15, [2.0, 0.0, 0.0])]
+        .map(|(frame, position)| relic::ragnarok::rsm::types::PositionKey { frame, position, data: 0 })
+        .to_vec();
+    rsm.meshes.push(mesh);
+    rsm
+}
+
+fn rotation_frames(rsm: &Rsm) -> Vec<i32> {
+    rsm.meshes[0].rotation_keys.iter().map(|k| k.frame).collect()
+}
+
+/// The export adds holds (identity at 0 and just before frame 10, the last value at the clip's end) and
+/// marks them in the node's extras: packing the unedited glTF takes exactly those out and keeps the
+/// file's own hold at 25; a glTF whose marked key a user changed (the end pose turned) or whose key a user
+/// moved (frame 20 to 22) keeps that key.
+#[test]
+fn keys_the_export_added_are_taken_out_and_edited_ones_kept() {
+    let original = keyed_rsm();
+    let source = to_scene(&original, None).unwrap();
+    let rotation_channel = |scene: &Scene| {
+        scene.animations[0].channels.iter().position(|c| matches!(c.values, ChannelValues::Rotation(_))).unwrap()
+    };
+    let at = rotation_channel(&source);
+    assert_eq!(source.animations[0].channels[at].times.len(), 6, "0, before 10, 10, 20, 25 and the clip's end");
+    let gltf = through_gltf(&source, "keyed");
+    let ChannelTarget::Node(node) = gltf.animations[0].channels[rotation_channel(&gltf)].target else { panic!() };
+    let marks = &gltf.nodes[node].extras["ro-rsm"]["added_keys"]["rotation"];
+    assert_eq!(marks.as_array().map(Vec::len), Some(3), "{marks}");
+
+    let (_, back) = pack(&gltf, V23);
+    assert_eq!(rotation_frames(&back), [10, 20, 25]);
+    let positions: Vec<i32> = back.meshes[0].position_keys.iter().map(|k| k.frame).collect();
+    assert_eq!(positions, [0, 15], "the position track starts at 0: only its end hold was added");
+
+    // The end pose turned: the marked key no longer holds frame 25's value, so it is a key of its own.
+    let mut edited = gltf.clone();
+    let at = rotation_channel(&edited);
+    let ChannelValues::Rotation(values) = &mut edited.animations[0].channels[at].values else { panic!() };
+    *values.last_mut().unwrap() = Quat::from_rotation_y(0.3).to_array();
+    let (_, turned) = pack(&edited, V23);
+    assert_eq!(rotation_frames(&turned), [10, 20, 25, 30]);
+    let last = turned.meshes[0].rotation_keys[3].quaternion;
+    let dot: f32 = last.iter().zip(Quat::from_rotation_y(0.3).to_array()).map(|(a, b)| a * b).sum();
+    assert!(dot.abs() > 0.99999, "{last:?}");
+
+    // A real key moved from frame 20 to 22 stays a key, at 22.
+    let mut moved = gltf.clone();
+    let at = rotation_channel(&moved);
+    let times = &mut moved.animations[0].channels[at].times;
+    let k20 = times.iter().position(|&t| (t * 30.0 - 20.0).abs() < 1e-3).unwrap();
+    times[k20] = 22.0 / 30.0;
+    let (_, later) = pack(&moved, V23);
+    assert_eq!(rotation_frames(&later), [10, 22, 25]);
+
+    // Without the marks (a glTF from another tool), holds are left out as before: the file's hold at 25
+    // is redundant then.
+    let mut foreign = gltf.clone();
+    foreign.nodes[node].extras = serde_json::Value::Null;
+    let (_, plain) = pack(&foreign, V23);
+    assert_eq!(rotation_frames(&plain), [10, 20]);
+}
+
+/// A 2.3 model built here whose child mesh is stored before its parent and whose parent's faces
+/// interleave two textures (slots 0, 1, 0): packed back, the meshes keep the file's order and the faces
+/// their stored order (the glTF holds them as one primitive per material).
+#[test]
+fn mesh_order_and_interleaved_faces_come_back_as_stored() {
+    use relic::ragnarok::rsm::types::{Face, Mesh, Name, TexVertex};
+    let mut rsm = Rsm::new(V23);
+    rsm.root_names = vec![Name::new("parent")];
+    let face = |vertices: [u16; 3], texture: u16| Face {
+        vertices,
+        tex_vertices: vertices,
+        texture,
+        padding: 0,
+        two_sided: 0,
+        smooth_groups: vec![0],
+    };
+    let uv = |u: f32| TexVertex { color: Some(0xFFFF_FFFF), uv: [u, 0.0] };
+    let mut child = Mesh::new(V23, "child");
+    child.parent_name = Name::new("parent");
+    child.position = [0.0, 2.0, 0.0];
+    child.vertices = vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]];
+    child.tex_vertices = vec![uv(0.0), uv(0.5), uv(1.0)];
+    child.faces = vec![face([0, 1, 2], 0)];
+    child.textures = vec![Name::new("c.bmp")];
+    let mut parent = Mesh::new(V23, "parent");
+    parent.vertices = (0..5).map(|i| [i as f32, (i % 2) as f32, 0.0]).collect();
+    parent.tex_vertices = (0..5).map(|i| uv(i as f32 / 4.0)).collect();
+    parent.faces = vec![face([0, 1, 2], 0), face([1, 3, 2], 1), face([2, 3, 4], 0)];
+    parent.textures = vec![Name::new("a.bmp"), Name::new("b.bmp")];
+    rsm.meshes = vec![child, parent];
+
+    let source = to_scene(&rsm, None).unwrap();
+    let parent_mesh = source.meshes.iter().find(|m| m.name == "parent").unwrap();
+    assert_eq!(parent_mesh.primitives.len(), 2, "one primitive per texture");
+    assert_eq!(parent_mesh.extras["ro-rsm"]["face_runs"], serde_json::json!([[0, 1], [1, 1], [0, 1]]));
+    let (_, back) = pack(&through_gltf(&source, "interleaved"), V23);
+    let names: Vec<&str> = back.meshes.iter().map(|m| m.name.text.as_str()).collect();
+    assert_eq!(names, ["child", "parent"], "file order, not the tree's");
+    let slots: Vec<u16> = back.meshes[1].faces.iter().map(|f| f.texture).collect();
+    assert_eq!(slots, [0, 1, 0]);
+    same_meshes_and_tracks("interleaved", &rsm, &back);
 }
 
 #[test]

@@ -57,8 +57,9 @@ const SAMPLES: &[(&str, &str)] = &[
     ("ragnarok/map.rsw", "ro-rsw"),
 ];
 
-/// Formats with no sample file: never identified (`dr-ftg-spr`: no extension, only `--format`).
-const WITHOUT_SAMPLE: &[&str] = &["dr-ftg-spr"];
+/// Formats with no sample file: never identified (`dr-ftg-spr`: no extension, only `--format`), or known by
+/// the client's table names only (`ro-table`: its tests build CP949 tables by hand, `tests/ro_table.rs`).
+const WITHOUT_SAMPLE: &[&str] = &["dr-ftg-spr", "ro-table"];
 
 fn id(bytes: &[u8], name: &str) -> Option<&'static str> {
     registry::sniff(bytes, name).map(|(f, _)| f.id)

@@ -163,6 +163,10 @@ const TYPED: &[(&str, Reader)] = &[
         let spr = relic::dark_reign::spr::SprDocument::read(b)?;
         Ok(Typed { json: to_value(&spr)?, written: vec![spr.to_bytes()?] })
     }),
+    ("ro-table", |_, b| {
+        let table = relic::ragnarok::table::Table::read(b)?;
+        Ok(Typed { json: table.to_json()?, written: vec![table.to_bytes()?] })
+    }),
     ("dr-ftg-spr", |_, b| {
         let sprite = relic::dark_reign::ftg_spr::FtgSprDocument::read(b)?;
         Ok(Typed { json: to_value(&sprite)?, written: vec![sprite.to_bytes()?] })
@@ -223,11 +227,22 @@ fn typed_reading_agrees_with_the_registry_on_every_sample() {
         *checked.entry(format.id).or_default() += 1;
     }
     // Every format with a sample was checked (dr-ftg-spr is never identified and has none: see below).
-    for format in relic::FORMATS.iter().filter(|f| f.id != "dr-ftg-spr") {
+    // ro-table has no sample either (known by the client's table names; `tests/ro_table.rs` builds them).
+    for format in relic::FORMATS.iter().filter(|f| !["dr-ftg-spr", "ro-table"].contains(&f.id)) {
         assert!(checked.contains_key(format.id), "{}: no sample in samples/ was read through the typed API", format.id);
     }
     assert_eq!(checked.get("drakan-srsc"), Some(&7));
     assert_eq!(checked.get("ei-res"), Some(&4));
+}
+
+/// `ro-table` has no sample: a CP949 table made here (a comment, 501 named 빨간포션, CRLF).
+#[test]
+fn typed_reading_agrees_with_the_registry_on_a_client_table() {
+    let format = relic::registry::by_id("ro-table").expect("registered");
+    let mut bytes = b"// items\r\n501#".to_vec();
+    bytes.extend_from_slice(&[0xBB, 0xA1, 0xB0, 0xA3, 0xC6, 0xF7, 0xBC, 0xC7]);
+    bytes.extend_from_slice(b"#\r\n");
+    check(format, "idnum2itemdisplaynametable.txt", &bytes);
 }
 
 /// `dr-ftg-spr` has no magic and no extension, so `samples/` holds none: a two-frame file made here.

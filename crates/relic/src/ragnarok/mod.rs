@@ -19,6 +19,7 @@
 //! | `ro-act` | [`act::Act`] | actions, motions, layers, anchors, events, delays |
 //! | `ro-gnd` | [`gnd::Gnd`] | the ground: cubes, surfaces, textures, lightmaps, water (1.8+) |
 //! | `ro-gat` | [`gat::Gat`] | the map's cells: four corner heights and a type each |
+//! | `ro-table` | [`table::Table`] | a client text table (`data\*.txt`): its text, decoded from CP949 |
 
 pub mod act;
 pub mod gat;
@@ -28,5 +29,6 @@ pub mod pal;
 pub mod rsm;
 pub mod rsw;
 pub mod spr;
+pub mod table;
 pub mod texture;
 pub mod world;

@@ -41,7 +41,12 @@
 //! scale keys relative to the rest. Keys are taken at the glTF's key times, rounded to whole milliseconds or
 //! frames; a jump (two keys closer than half a unit, STEP interpolation) becomes a key one unit before the
 //! jump holding the old value; keys that only repeat the value RSM holds anyway (before the first key in 2.x,
-//! after the last) are left out.
+//! after the last) are left out. A glTF of relic's own export marks the holds it added in its nodes'
+//! extras: then exactly those are left out (where they still hold that value) and every other key is
+//! kept, so an unedited round trip gives the file's key counts and frames back.
+//!
+//! **Order.** Meshes are written in the order of their glTF nodes (relic's export lists them in file
+//! order) and faces in the order relic's export kept in a mesh's extras when its materials interleave.
 //!
 //! **Meshes.** All primitives of a node's mesh become one RSM mesh: positions and UVs welded by value
 //! (UV set 0, with a material's static `KHR_texture_transform` baked in; vertex colours and morph targets
@@ -366,6 +371,38 @@ impl Graph<'_> {
             }
         }
         (trs, exact)
+    }
+
+    /// The keys relic's own export added to the channels between `from` and `target` (its node extras,
+    /// see [`keys::exact_keys`]), by property: `Some` when every channel of that property there carries
+    /// the marks (then the channel's other keys are the file's, taken one for one), `None` otherwise.
+    fn added_keys(&self, from: Frame, target: usize) -> [Option<Vec<f64>>; 3] {
+        let mut out: [Option<Vec<f64>>; 3] = Default::default();
+        let mut unmarked = [false; 3];
+        let nodes = self.path(from, target).unwrap_or_else(|| vec![target]);
+        for n in nodes {
+            let Some(ch) = self.channels.get(&n) else { continue };
+            let marks = self.scene.nodes.get(n).map(|node| &node.extras[FORMAT_ID]["added_keys"]);
+            for (i, (c, property)) in
+                [(ch.t, "translation"), (ch.r, "rotation"), (ch.s, "scale")].into_iter().enumerate()
+            {
+                if c.is_none() {
+                    continue;
+                }
+                let times: Option<Vec<f64>> = marks
+                    .and_then(|m| m.get(property))
+                    .and_then(serde_json::Value::as_array)
+                    .map(|a| a.iter().filter_map(serde_json::Value::as_f64).collect());
+                match times {
+                    Some(t) if !unmarked[i] => out[i].get_or_insert_with(Vec::new).extend(t),
+                    _ => {
+                        unmarked[i] = true;
+                        out[i] = None;
+                    }
+                }
+            }
+        }
+        out
     }
 
     /// Key times (seconds) of the channels of the nodes between `from` and `target`, by property.
@@ -730,6 +767,8 @@ pub fn from_scene(scene: &Scene, version: Version) -> Result<Packed> {
     let mut world_of: Vec<DMat4> = vec![DMat4::IDENTITY; groups.len()];
     let mut exact_of: Vec<bool> = vec![true; groups.len()];
     let mut shear_noted = false;
+    // The glTF node each written mesh comes from (its group's top).
+    let mut written_from: Vec<usize> = Vec::with_capacity(groups.len());
     for gi in 0..groups.len() {
         let gr = &groups[gi];
         let what = format!("node '{}'", gr.name);
@@ -796,7 +835,10 @@ pub fn from_scene(scene: &Scene, version: Version) -> Result<Packed> {
                 }
             }
             let samples: Vec<(f64, DQuat)> = rt.iter().map(|&t| (t, g.rel_trs(pf, gr.top, Some(t)).0.r)).collect();
-            let rot = keys(samples, per_second, None, quat_eq, &what)?;
+            let rot = match &g.added_keys(pf, gr.top)[1] {
+                Some(added) => exact_keys(samples, added, per_second, None, DQuat::slerp, quat_eq, &what)?,
+                None => keys(samples, per_second, None, quat_eq, &what)?,
+            };
             mesh.rotation_keys =
                 rot.into_iter().map(|(frame, q)| RotationKey { frame, quaternion: quat4(q) }).collect();
             if mesh.rotation_keys.is_empty() && angle.abs() <= 0.01 && angle.abs() > 1e-12 {
@@ -836,10 +878,12 @@ pub fn from_scene(scene: &Scene, version: Version) -> Result<Packed> {
             let smesh = node.and_then(|n| n.mesh).and_then(|m| scene.meshes.get(m));
             if let Some(smesh) = smesh.filter(|_| node.is_some_and(|n| n.skin.is_none())) {
                 let mwhat = format!("{what}, mesh '{}'", smesh.name);
+                let mut per_primitive = Vec::with_capacity(smesh.primitives.len());
                 for p in &smesh.primitives {
                     note_dropped_attributes(p, &mut notes);
-                    corners.extend(primitive_corners(scene, p, &p.indices, base * g.k, &mut notes, &mwhat));
+                    per_primitive.push(primitive_corners(scene, p, &p.indices, base * g.k, &mut notes, &mwhat));
                 }
+                corners.extend(stored_face_order(smesh, per_primitive));
             }
         }
         for part in &gr.skin_parts {
@@ -914,7 +958,13 @@ pub fn from_scene(scene: &Scene, version: Version) -> Result<Packed> {
         }
         mesh.faces = faces;
         rsm.meshes.push(mesh);
+        written_from.push(gr.top);
     }
+    // Meshes in the order of their glTF nodes (relic's export puts them in file order), not the tree's.
+    let first_group_mesh = rsm.meshes.len() - written_from.len();
+    let mut ordered: Vec<(usize, Mesh)> = written_from.into_iter().zip(rsm.meshes.drain(first_group_mesh..)).collect();
+    ordered.sort_by_key(|x| x.0);
+    rsm.meshes.extend(ordered.into_iter().map(|x| x.1));
     if untextured {
         notes.add("untextured", || {
             "faces without a texture point past their mesh's texture list (relic reads them untextured; give them a texture for the game)".into()
@@ -945,7 +995,9 @@ pub fn from_scene(scene: &Scene, version: Version) -> Result<Packed> {
             roots.first().and_then(|&r| groups.get(r)).map(|gr| gr.name.clone()).unwrap_or_default()
         }))];
     } else {
-        rsm.root_names = roots.iter().filter_map(|&r| groups.get(r)).map(|gr| Name::new(gr.name.clone())).collect();
+        let mut tops: Vec<&Group> = roots.iter().filter_map(|&r| groups.get(r)).collect();
+        tops.sort_by_key(|gr| gr.top);
+        rsm.root_names = tops.into_iter().map(|gr| Name::new(gr.name.clone())).collect();
     }
 
     // Texture images the glTF embeds, by file name.
@@ -965,6 +1017,41 @@ pub fn from_scene(scene: &Scene, version: Version) -> Result<Packed> {
         }
     }
     Ok(Packed { rsm, textures, notes: notes.list })
+}
+
+/// The triangles of a mesh's primitives, in the face order relic's export stored in the mesh's extras
+/// (`"ro-rsm": {"face_runs": [[primitive, count], …]}`, written when faces of several materials
+/// interleave), else primitive after primitive. Runs that do not add up to the primitives' triangles (an
+/// edited mesh) are ignored.
+fn stored_face_order(mesh: &crate::asset::Mesh, per_primitive: Vec<Vec<Corner>>) -> Vec<Corner> {
+    let runs: Option<Vec<(usize, usize)>> = mesh.extras[FORMAT_ID]["face_runs"].as_array().map(|runs| {
+        runs.iter()
+            .filter_map(|r| {
+                let at = usize::try_from(r.get(0)?.as_u64()?).ok()?;
+                let count = usize::try_from(r.get(1)?.as_u64()?).ok()?;
+                Some((at, count))
+            })
+            .collect()
+    });
+    let fits = runs.as_ref().is_some_and(|runs| {
+        let mut total = vec![0usize; per_primitive.len()];
+        for &(at, count) in runs {
+            match total.get_mut(at) {
+                Some(t) => *t = t.saturating_add(count),
+                None => return false,
+            }
+        }
+        total.iter().zip(&per_primitive).all(|(&t, c)| Some(t) == c.len().checked_div(3))
+    });
+    let (Some(runs), true) = (runs, fits) else { return per_primitive.concat() };
+    let mut next = vec![0usize; per_primitive.len()];
+    let mut out = Vec::with_capacity(per_primitive.iter().map(Vec::len).sum());
+    for (at, count) in runs {
+        let (Some(corners), Some(from)) = (per_primitive.get(at), next.get_mut(at)) else { continue };
+        out.extend(corners.iter().skip(*from * 3).take(count * 3).copied());
+        *from += count;
+    }
+    out
 }
 
 fn quat4(q: DQuat) -> [f32; 4] {
@@ -996,6 +1083,8 @@ fn animate_v2(
     if tt.is_empty() && rt.is_empty() && st.is_empty() {
         return Ok(());
     }
+    // Channels of relic's own export: their keys are the file's, one for one (see `exact_keys`).
+    let [added_t, added_r, added_s] = g.added_keys(pf, target);
     let all = union(&[&tt, &rt, &st, &vec![0.0]]);
     let t0 = l0.w_axis.truncate();
     let lin0 = DMat3::from_mat4(l0);
@@ -1017,40 +1106,57 @@ fn animate_v2(
             linear = Linear::Scale;
         }
     }
+    // The file had these keys even where they do not move the node.
+    moves |= added_t.is_some() && !tt.is_empty();
+    if added_r.is_some() && !rt.is_empty() {
+        linear = Linear::General;
+    } else if added_s.is_some() && !st.is_empty() && matches!(linear, Linear::Still) {
+        linear = Linear::Scale;
+    }
     let with_zero = |v: &Vec<f64>| if v.is_empty() { all.clone() } else { union(&[v, &vec![0.0]]) };
+    let vec_lerp = |a: DVec3, b: DVec3, f: f64| a.lerp(b, f);
     if moves {
-        let samples = with_zero(&tt).into_iter().map(|t| (t, g.rel(pf, target, Some(t)).w_axis.truncate())).collect();
-        mesh.position_keys = keys(samples, per_second, Some(t0), vec_eq, what)?
-            .into_iter()
-            .map(|(frame, p)| PositionKey { frame, position: f3(p), data: 0 })
-            .collect();
+        let times = if added_t.is_some() { tt.clone() } else { with_zero(&tt) };
+        let samples = times.into_iter().map(|t| (t, g.rel(pf, target, Some(t)).w_axis.truncate())).collect();
+        let found = match &added_t {
+            Some(added) => exact_keys(samples, added, per_second, Some(t0), vec_lerp, vec_eq, what)?,
+            None => keys(samples, per_second, Some(t0), vec_eq, what)?,
+        };
+        mesh.position_keys =
+            found.into_iter().map(|(frame, p)| PositionKey { frame, position: f3(p), data: 0 }).collect();
     }
     match linear {
         Linear::Still => {}
         Linear::Scale => {
-            let samples = with_zero(&st)
+            let times = if added_s.is_some() { st.clone() } else { with_zero(&st) };
+            let samples = times
                 .into_iter()
                 .map(|t| {
                     let d = inv0 * DMat3::from_mat4(g.rel(pf, target, Some(t)));
                     (t, DVec3::new(d.x_axis.x, d.y_axis.y, d.z_axis.z))
                 })
                 .collect();
-            mesh.scale_keys = keys(samples, per_second, Some(DVec3::ONE), vec_eq, what)?
-                .into_iter()
-                .map(|(frame, s)| ScaleKey { frame, scale: f3(s), data: 0.0 })
-                .collect();
+            let found = match &added_s {
+                Some(added) => exact_keys(samples, added, per_second, Some(DVec3::ONE), vec_lerp, vec_eq, what)?,
+                None => keys(samples, per_second, Some(DVec3::ONE), vec_eq, what)?,
+            };
+            mesh.scale_keys = found.into_iter().map(|(frame, s)| ScaleKey { frame, scale: f3(s), data: 0.0 }).collect();
         }
         Linear::General => {
             // Each property at its own key times (a jump of one is no jump of the other).
             let mut sheared = false;
             let mut rs = Vec::new();
             let mut ss = Vec::new();
-            for t in with_zero(&rt) {
+            let (r_times, s_times) = (
+                if added_r.is_some() { rt.clone() } else { with_zero(&rt) },
+                if added_s.is_some() && !st.is_empty() { st.clone() } else { with_zero(&st) },
+            );
+            for t in r_times {
                 let (trs, exact) = g.rel_trs(pf, target, Some(t));
                 sheared |= !exact;
                 rs.push((t, trs.r));
             }
-            for t in with_zero(&st) {
+            for t in s_times {
                 let (trs, exact) = g.rel_trs(pf, target, Some(t));
                 sheared |= !exact;
                 ss.push((t, trs.s));
@@ -1059,16 +1165,21 @@ fn animate_v2(
                 notes
                     .add("shear-anim", || format!("{what}: an animated node under a shear; its keys are approximated"));
             }
-            let scaled = ss.iter().any(|(_, s)| !vec_eq(s, &DVec3::ONE));
-            mesh.rotation_keys = keys(rs, per_second, Some(DQuat::IDENTITY), quat_eq, what)?
-                .into_iter()
-                .map(|(frame, q)| RotationKey { frame, quaternion: quat4(q) })
-                .collect();
+            let scaled = ss.iter().any(|(_, s)| !vec_eq(s, &DVec3::ONE)) || (added_s.is_some() && !st.is_empty());
+            let found = match &added_r {
+                Some(added) => exact_keys(rs, added, per_second, Some(DQuat::IDENTITY), DQuat::slerp, quat_eq, what)?,
+                None => keys(rs, per_second, Some(DQuat::IDENTITY), quat_eq, what)?,
+            };
+            mesh.rotation_keys =
+                found.into_iter().map(|(frame, q)| RotationKey { frame, quaternion: quat4(q) }).collect();
             if mesh.rotation_keys.is_empty() {
                 // Identity throughout: still a key, so that L = R·S holds and not the rest matrix.
                 mesh.rotation_keys.push(RotationKey { frame: 0, quaternion: [0.0, 0.0, 0.0, 1.0] });
             }
-            if scaled {
+            if let (true, Some(added)) = (scaled, &added_s) {
+                let k = exact_keys(ss, added, per_second, Some(DVec3::ONE), vec_lerp, vec_eq, what)?;
+                mesh.scale_keys = k.into_iter().map(|(frame, s)| ScaleKey { frame, scale: f3(s), data: 0.0 }).collect();
+            } else if scaled {
                 let mut k = keys(ss, per_second, None, vec_eq, what)?;
                 if k.first().is_some_and(|x| x.0 > 0) {
                     let first = k[0].1;

@@ -100,6 +100,14 @@ fn sorted<T: Copy>(keys: impl Iterator<Item = (i32, T)>) -> Vec<(i32, T)> {
     out
 }
 
+/// A node channel and the times of the keys [`channel`] added to the file's (the holds), which the
+/// export marks in the node's extras (`"ro-rsm": {"added_keys": {"rotation": [seconds…]}}`) so that
+/// `relic pack ro-rsm` takes them out again ([`super::import`]) and keeps every key of the file.
+struct Track {
+    channel: Channel,
+    added: Vec<f32>,
+}
+
 /// Builds a node channel from keys: times in seconds, with the holds the game applies (a value before the
 /// first key when `before` is given, the last value up to the clip length).
 fn channel<T: Copy>(
@@ -109,17 +117,20 @@ fn channel<T: Copy>(
     length: i32,
     before: Option<T>,
     values: impl Fn(Vec<T>) -> ChannelValues,
-) -> Option<Channel> {
+) -> Option<Track> {
     let mut times = Vec::with_capacity(keys.len() + 3);
     let mut vals = Vec::with_capacity(keys.len() + 3);
+    let mut added = Vec::new();
     let first = keys.first()?;
     if let Some(b) = before.filter(|_| first.0 > 0) {
         let t_first = time.seconds(first.0) as f32;
         times.push(0.0);
         vals.push(b);
+        added.push(0.0);
         if t_first - EPSILON_SECONDS > 0.0 {
             times.push(t_first - EPSILON_SECONDS);
             vals.push(b);
+            added.push(t_first - EPSILON_SECONDS);
         }
     }
     for &(frame, v) in keys {
@@ -135,14 +146,37 @@ fn channel<T: Copy>(
         if end > last_t {
             times.push(end);
             vals.push(last_v);
+            added.push(end);
         }
     }
-    Some(Channel {
+    let channel = Channel {
         target: ChannelTarget::Node(node),
         times,
         values: values(vals),
         interpolation: Interpolation::Linear,
-    })
+    };
+    Some(Track { channel, added })
+}
+
+/// Adds a node channel to the clip and marks the keys it added in the node's extras (see [`Track`]).
+fn add_track(scene: &mut Scene, channels: &mut Vec<Channel>, track: Option<Track>) {
+    let Some(Track { channel, added }) = track else { return };
+    let property = match channel.values {
+        ChannelValues::Translation(_) => "translation",
+        ChannelValues::Rotation(_) => "rotation",
+        ChannelValues::Scale(_) => "scale",
+        _ => return,
+    };
+    if let ChannelTarget::Node(n) = channel.target {
+        if let Some(node) = scene.nodes.get_mut(n) {
+            if !node.extras.is_object() {
+                node.extras = serde_json::json!({});
+            }
+            let marks = &mut node.extras[super::FORMAT_ID]["added_keys"][property];
+            *marks = serde_json::json!(added.iter().map(|&t| f64::from(t)).collect::<Vec<f64>>());
+        }
+    }
+    channels.push(channel);
 }
 
 /// Face winding, as measured on the corpus (`tests/ro_rsm_upright.rs`): in both families the stored
@@ -236,6 +270,8 @@ impl Builder<'_> {
             }
         }
         let mut prims: Vec<(usize, Primitive, CornerIds)> = Vec::new();
+        // Runs of consecutive faces in one primitive, as [primitive, face count], in stored order.
+        let mut runs: Vec<[usize; 2]> = Vec::new();
         for (fi, f) in mesh.faces.iter().enumerate() {
             let slot = usize::from(f.texture);
             let key = MaterialKey {
@@ -255,6 +291,10 @@ impl Builder<'_> {
                     prims.len() - 1
                 }
             };
+            match runs.last_mut() {
+                Some([p, count]) if *p == at => *count += 1,
+                _ => runs.push([at, 1]),
+            }
             let (_, prim, seen) = &mut prims[at];
             for k in 0..3 {
                 let (v, t) = (f.vertices[k], f.tex_vertices[k]);
@@ -281,8 +321,14 @@ impl Builder<'_> {
                 prim.indices.push(id);
             }
         }
+        // Faces of several materials interleaved: the stored order, for `relic pack ro-rsm`.
+        let extras = if runs.len() > prims.len() {
+            serde_json::json!({ super::FORMAT_ID: { "face_runs": runs } })
+        } else {
+            serde_json::Value::Null
+        };
         let primitives = prims.into_iter().map(|p| p.1).collect();
-        Geometry { mesh: SceneMesh { name: mesh.name.text.clone(), primitives, ..Default::default() } }
+        Geometry { mesh: SceneMesh { name: mesh.name.text.clone(), primitives, extras } }
     }
 }
 
@@ -351,6 +397,21 @@ pub fn to_scene(rsm: &Rsm, lookup: Option<&dyn TextureLookup>) -> Result<Scene> 
         i += 1;
     }
 
+    // Each mesh's top node first, in file order, so that `relic pack ro-rsm` (which writes meshes in
+    // the order of their glTF nodes) gives the file's mesh order back; helper nodes follow.
+    let tops: Vec<usize> = rsm
+        .meshes
+        .iter()
+        .map(|mesh| push_node(&mut b.scene, &mesh.name.text, trs(Vec3::ZERO, Quat::IDENTITY, Vec3::ONE)))
+        .collect();
+    let top_node = |scene: &mut Scene, m: usize, transform: Transform| {
+        let at = tops.get(m).copied().unwrap_or(root);
+        if let Some(node) = scene.nodes.get_mut(at) {
+            node.transform = transform;
+        }
+        at
+    };
+
     for &m in &order {
         let Some(mesh) = rsm.meshes.get(m) else { continue };
         let parent_node = parents.get(m).copied().flatten().and_then(|p| attach.get(p).copied()).unwrap_or(root);
@@ -370,24 +431,28 @@ pub fn to_scene(rsm: &Rsm, lookup: Option<&dyn TextureLookup>) -> Result<Scene> 
             };
             let pos_keys = sorted(mesh.position_keys.iter().map(|k| (k.frame, Vec3::from_array(k.position))));
             let start_t = pos_keys.first().map(|_| translation).unwrap_or(translation);
-            let node_t = push_node(&mut b.scene, name, trs(start_t, Quat::IDENTITY, Vec3::ONE));
+            let node_t = top_node(&mut b.scene, m, trs(start_t, Quat::IDENTITY, Vec3::ONE));
             link(&mut b.scene, parent_node, node_t);
-            if let Some(c) = channel(node_t, &pos_keys, time, rsm.animation_length, Some(translation), |v| {
-                ChannelValues::Translation(v.iter().map(|x| x.to_array()).collect())
-            }) {
-                channels.push(c);
-            }
+            add_track(
+                &mut b.scene,
+                &mut channels,
+                channel(node_t, &pos_keys, time, rsm.animation_length, Some(translation), |v| {
+                    ChannelValues::Translation(v.iter().map(|x| x.to_array()).collect())
+                }),
+            );
             let inner = if !rot_keys.is_empty() {
                 // T·R·S on one node.
                 let q0 = if rot_keys[0].0 > 0 { Quat::IDENTITY } else { rot_keys[0].1 };
                 if let Some(Node { transform: Transform::Trs { rotation, .. }, .. }) = b.scene.nodes.get_mut(node_t) {
                     *rotation = q0.to_array();
                 }
-                if let Some(c) = channel(node_t, &rot_keys, time, rsm.animation_length, Some(Quat::IDENTITY), |v| {
-                    ChannelValues::Rotation(v.iter().map(|q| q.to_array()).collect())
-                }) {
-                    channels.push(c);
-                }
+                add_track(
+                    &mut b.scene,
+                    &mut channels,
+                    channel(node_t, &rot_keys, time, rsm.animation_length, Some(Quat::IDENTITY), |v| {
+                        ChannelValues::Rotation(v.iter().map(|q| q.to_array()).collect())
+                    }),
+                );
                 node_t
             } else {
                 let local = mat4(mat3(&mesh.matrix)) * Mat4::IDENTITY;
@@ -399,21 +464,25 @@ pub fn to_scene(rsm: &Rsm, lookup: Option<&dyn TextureLookup>) -> Result<Scene> 
             let holder = if scale_keys.is_empty() {
                 inner
             } else if inner == node_t {
-                if let Some(c) = channel(node_t, &scale_keys, time, rsm.animation_length, Some(Vec3::ONE), |v| {
-                    ChannelValues::Scale(v.iter().map(|s| s.to_array()).collect())
-                }) {
-                    channels.push(c);
-                }
+                add_track(
+                    &mut b.scene,
+                    &mut channels,
+                    channel(node_t, &scale_keys, time, rsm.animation_length, Some(Vec3::ONE), |v| {
+                        ChannelValues::Scale(v.iter().map(|s| s.to_array()).collect())
+                    }),
+                );
                 node_t
             } else {
                 let node_s =
                     push_node(&mut b.scene, &format!("{name} scale"), trs(Vec3::ZERO, Quat::IDENTITY, Vec3::ONE));
                 link(&mut b.scene, inner, node_s);
-                if let Some(c) = channel(node_s, &scale_keys, time, rsm.animation_length, Some(Vec3::ONE), |v| {
-                    ChannelValues::Scale(v.iter().map(|s| s.to_array()).collect())
-                }) {
-                    channels.push(c);
-                }
+                add_track(
+                    &mut b.scene,
+                    &mut channels,
+                    channel(node_s, &scale_keys, time, rsm.animation_length, Some(Vec3::ONE), |v| {
+                        ChannelValues::Scale(v.iter().map(|s| s.to_array()).collect())
+                    }),
+                );
                 node_s
             };
             if let Some(n) = b.scene.nodes.get_mut(holder) {
@@ -436,18 +505,22 @@ pub fn to_scene(rsm: &Rsm, lookup: Option<&dyn TextureLookup>) -> Result<Scene> 
                 None => Quat::IDENTITY,
             };
             let scale = Vec3::from_array(legacy.scale);
-            let node_a = push_node(&mut b.scene, name, trs(Vec3::from_array(mesh.position), rotation, scale));
+            let node_a = top_node(&mut b.scene, m, trs(Vec3::from_array(mesh.position), rotation, scale));
             link(&mut b.scene, parent_node, node_a);
-            if let Some(c) = channel(node_a, &rot_keys, time, rsm.animation_length, None, |v| {
-                ChannelValues::Rotation(v.iter().map(|q| q.to_array()).collect())
-            }) {
-                channels.push(c);
-            }
-            if let Some(c) = channel(node_a, &scale_keys, time, rsm.animation_length, None, |v| {
-                ChannelValues::Scale(v.iter().map(|s| s.to_array()).collect())
-            }) {
-                channels.push(c);
-            }
+            add_track(
+                &mut b.scene,
+                &mut channels,
+                channel(node_a, &rot_keys, time, rsm.animation_length, None, |v| {
+                    ChannelValues::Rotation(v.iter().map(|q| q.to_array()).collect())
+                }),
+            );
+            add_track(
+                &mut b.scene,
+                &mut channels,
+                channel(node_a, &scale_keys, time, rsm.animation_length, None, |v| {
+                    ChannelValues::Scale(v.iter().map(|s| s.to_array()).collect())
+                }),
+            );
             let local_b = Mat4::from_translation(Vec3::from_array(legacy.offset)) * mat4(mat3(&mesh.matrix));
             let node_b = push_node(&mut b.scene, &format!("{name} mesh"), Transform::Matrix(columns(local_b)));
             link(&mut b.scene, node_a, node_b);

@@ -16,8 +16,54 @@ pub(super) fn keys<T: Copy>(
     eq: impl Fn(&T, &T) -> bool,
     what: &str,
 ) -> Result<Vec<(i32, T)>> {
+    whole_units(samples, per_second, default, eq, true, what)
+}
+
+/// The keys of a channel relic's own export wrote (its node's extras mark the keys it added, see
+/// [`crate::ragnarok::rsm::scene`]): every sample is a key of the file, except a marked one that holds
+/// what RSM gives at its time anyway (`default` before the first key, when given, else the first key's
+/// value; the last key's value after the last; the interpolation of its neighbours between). A marked
+/// key whose time or value a user changed is no longer that, and stays. No other hold is left out, so an
+/// unedited channel gives the file's keys back, one for one.
+pub(super) fn exact_keys<T: Copy>(
+    samples: Vec<(f64, T)>,
+    added: &[f64],
+    per_second: f64,
+    default: Option<T>,
+    lerp: impl Fn(T, T, f64) -> T,
+    eq: impl Fn(&T, &T) -> bool,
+    what: &str,
+) -> Result<Vec<(i32, T)>> {
+    let marked = |t: f64| added.iter().any(|a| (a - t).abs() <= 1e-9 * t.abs().max(1.0));
+    let real: Vec<(f64, T)> = samples.iter().copied().filter(|s| !marked(s.0)).collect();
+    let given = |t: f64| -> Option<T> {
+        let first = real.first()?;
+        if t < first.0 {
+            return Some(default.unwrap_or(first.1));
+        }
+        let after = real.partition_point(|k| k.0 <= t);
+        let (a, b) = (real.get(after.checked_sub(1)?)?, real.get(after));
+        Some(match b {
+            Some(b) if b.0 > a.0 => lerp(a.1, b.1, (t - a.0) / (b.0 - a.0)),
+            _ => a.1,
+        })
+    };
+    let kept: Vec<(f64, T)> =
+        samples.into_iter().filter(|s| !marked(s.0) || !given(s.0).is_some_and(|v| eq(&v, &s.1))).collect();
+    whole_units(kept, per_second, default, eq, false, what)
+}
+
+/// Samples as keys in whole units; `trim` leaves out leading holds of `default` and trailing holds.
+fn whole_units<T: Copy>(
+    samples: Vec<(f64, T)>,
+    per_second: f64,
+    default: Option<T>,
+    eq: impl Fn(&T, &T) -> bool,
+    trim: bool,
+    what: &str,
+) -> Result<Vec<(i32, T)>> {
     let mut s = samples;
-    if let Some(d) = default {
+    if let Some(d) = default.filter(|_| trim) {
         let mut skip = 0;
         while let (Some(a), Some(b)) = (s.get(skip), s.get(skip + 1)) {
             if !(eq(&a.1, &d) && (eq(&b.1, &d) || (b.0 - a.0) * per_second < 0.5)) {
@@ -49,10 +95,10 @@ pub(super) fn keys<T: Copy>(
             _ => out.push((f, v)),
         }
     }
-    while out.len() >= 2 && eq(&out[out.len() - 1].1, &out[out.len() - 2].1) {
+    while trim && out.len() >= 2 && eq(&out[out.len() - 1].1, &out[out.len() - 2].1) {
         out.pop();
     }
-    if let (Some(d), [(_, only)]) = (default, out.as_slice()) {
+    if let (Some(d), [(_, only)], true) = (default, out.as_slice(), trim) {
         if eq(only, &d) {
             out.clear();
         }
