@@ -513,6 +513,9 @@ impl Seeds {
                 self.put("ro_rsm", &bytes);
             }
         }
+        // Client tables: a CRLF name table (501 named 빨간포션 in CP949) and an LF description table.
+        self.put("ro_table", b"// items\r\n501#\xBB\xA1\xB0\xA3\xC6\xF7\xBC\xC7#\r\n502#White_Potion#\r\n");
+        self.put("ro_table", b"501#\nA potion.^000000\nWeight: 7\n#\n");
     }
 }
 

@@ -21,6 +21,11 @@
 //! determinant), so no vertex is baked. Face winding: see [`WINDING`] (as stored in both families, against
 //! CORRECTIONS.md's "2.x triangles are written in reversed order", which the corpus contradicts for glTF).
 //!
+//! For `relic pack ro-rsm` to give the file back ([`super::import`]): the holds added to a track (at 0 and
+//! just before a first key after 0, and at the clip's end) are marked in the node's extras
+//! (`"ro-rsm": {"added_keys": {"rotation": [seconds…]}}`); each mesh's top node comes in file order; a
+//! mesh whose faces interleave materials keeps their stored order in its extras (`"face_runs"`).
+//!
 //! The per-vertex colour of texture vertices is kept in the JSON only, never written as `COLOR_0`: it is 0
 //! (black) in real files, glTF multiplies it into the texture, and the game and the public loaders ignore
 //! it (issue 24).
