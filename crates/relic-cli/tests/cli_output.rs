@@ -61,7 +61,8 @@ fn converting_again_into_the_same_folder_says_so_once_and_keeps_the_edits() {
         .iter()
         .map(|o| o["output"].as_str().unwrap().to_string())
         .collect();
-    assert_eq!(files_under(&out), ["intro.cam.json", "settings.reg.ini", "unit.mmp.png"]);
+    // The texture's record (its pixel format, for a re-saved PNG) is relic's own file, not an output.
+    assert_eq!(files_under(&out), ["intro.cam.json", "settings.reg.ini", "unit.mmp.png", "unit.mmp.relic.json"]);
     assert_eq!(outputs.len(), 3);
     // The user edits the camera's JSON as an editor saves it (no BOM, LF), then runs the same command again.
     let camera = out.join("intro.cam.json");

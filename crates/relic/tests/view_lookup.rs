@@ -317,7 +317,12 @@ fn palette_and_models_change_the_preview_as_they_change_convert() {
     );
     assert!(warnings(&plain_map).iter().any(|w| w.contains("not found")), "{plain_map}");
     assert!(!warnings(&with_map).iter().any(|w| w.contains("model") && w.contains("not found")), "{with_map}");
-    let options = ConvertOptions { models: Some(models.clone()), ..Default::default() };
+    // The viewer keeps a map's walkability overlay as a layer (a toggle), as convert's `=scene` does.
+    let options = ConvertOptions {
+        models: Some(models.clone()),
+        settings: vec![(relic::ragnarok::rsw::scene::WALKABILITY_OPTION.to_string(), "scene".to_string())],
+        ..Default::default()
+    };
     assert_eq!(
         with_glb,
         converted(&root.join("map/map.rsw"), options, ".glb"),
