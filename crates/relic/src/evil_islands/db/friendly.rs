@@ -1363,7 +1363,7 @@ fn is_list_like(ty: FieldType) -> bool {
 /// - Floats take a decimal comma (`2,5`) when `,` does not separate cells (Excel's `;` CSV in locales
 ///   whose decimal mark is a comma).
 ///
-/// Anything else is the cell as it is, for [`scalar`] to judge.
+/// Anything else is the cell as it is, for `scalar` to judge.
 pub fn spreadsheet_cell(
     ty: FieldType,
     cell: &str,
