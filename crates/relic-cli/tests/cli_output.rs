@@ -184,7 +184,7 @@ fn a_folder_of_models_without_textures_names_each_model_once_per_texture_and_sum
     let out = dir.path().join("out");
     let run = relic().args(["convert", "-o"]).arg(&out).arg(&models).assert().success();
     let stderr = stderr_of(&run);
-    let nowhere = "nowhere: the model is in no archive and no client folder (`data` above it); give --textures \
+    let nowhere = "nowhere: the file is in no archive and no client folder (`data` above it); give --textures \
                    with the game's folder or GRF";
     let rsm = models.join("pyramid.rsm").display().to_string();
     let rsm2 = models.join("pyramid.rsm2").display().to_string();

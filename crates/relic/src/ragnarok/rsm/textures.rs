@@ -334,15 +334,15 @@ impl TextureSources {
     /// The places, for messages: `the GRF, /x/data/texture, --textures t.grf`.
     pub fn describe(&self) -> String {
         if self.places.is_empty() {
-            return "nowhere: the model is in no archive and no client folder (`data` above it); give --textures \
+            return "nowhere: the file is in no archive and no client folder (`data` above it); give --textures \
                     with the game's folder or GRF"
                 .into();
         }
         let places = self.places.iter().map(Place::describe).collect::<Vec<_>>().join(", ");
-        // Only archives that happen to lie beside it: the model is still in no archive and no client folder.
+        // Only archives that happen to lie beside it: the file is still in no archive and no client folder.
         if self.places.iter().all(|p| matches!(p, Place::Beside(_))) {
             return format!(
-                "{places}; the model is in no archive and no client folder: give --textures with the game's \
+                "{places}; the file is in no archive and no client folder: give --textures with the game's \
                  folder or GRF"
             );
         }
