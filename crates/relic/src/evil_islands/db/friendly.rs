@@ -960,7 +960,10 @@ struct Ctx<'a> {
 fn cell_error(ctx: &Ctx<'_>, col: &str, col_index: Option<usize>, message: &str) -> Error {
     let at = match (&ctx.json, ctx.csv) {
         (Some(p), _) => format!("`{p}[\"{col}\"]`"),
-        (None, Some((line, _))) => format!("CSV line {line}, column {}", col_index.map_or(0, |c| c + 1)),
+        (None, Some((line, _))) => match col_index {
+            Some(c) => format!("CSV line {line}, column {}", c + 1),
+            None => format!("CSV line {line}, the stored value of a column the CSV leaves out"),
+        },
         _ => String::new(),
     };
     let row = if ctx.csv.is_some() { format!("row {}", ctx.record + 1) } else { format!("record {}", ctx.record) };
@@ -980,6 +983,13 @@ fn assemble(
     let mut out = Vec::new();
     for id in ids {
         let mine: Vec<&CellIn<'_>> = cells.iter().filter(|c| c.2 == id).collect();
+        // One cell per column: a second (`Name` and `f0` in a JSON record) would be dropped unseen.
+        for (k, c) in mine.iter().enumerate() {
+            if let Some(first) = mine[..k].iter().find(|o| o.3 == c.3) {
+                let message = format!("this is column \"{}\" again: give each column once", first.0);
+                return Err(cell_error(ctx, &c.0, c.1, &message));
+            }
+        }
         let (ty, type_name) = field_type(block, id);
         // Raw bytes: the field's only cell.
         if let Some(c) = mine.iter().find(|c| as_raw(c.4).is_some()) {
@@ -1245,14 +1255,36 @@ fn csv_delimiter(text: &str, cols: &[Column]) -> char {
     counts.into_iter().rev().filter(|(n, _)| *n > 1).max_by_key(|(n, _)| *n).map_or(',', |(_, d)| d)
 }
 
+/// What reading a table's CSV found besides its rows (see [`apply_csv_from`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CsvApplied {
+    /// The cell separator the header line decided.
+    pub delimiter: char,
+    /// The columns the CSV left out whose stored values were kept, in table order.
+    pub kept: Vec<String>,
+}
+
+/// [`apply_csv_from`] for a CSV without a name to give in messages; returns the delimiter read.
+pub fn apply_csv(doc: &mut FDoc, table: &str, text: &str) -> Result<char> {
+    apply_csv_from(doc, table, text, "the CSV").map(|applied| applied.delimiter)
+}
+
 /// Replaces the records of table `table` (a name of [`table_names`]) by the rows of a CSV that
-/// `relic convert --to csv` wrote (and a user edited). Row `i` keeps the stored structure of record `i`
-/// of `doc`; an empty cell is an absent value, except that a field holding empty text stays so.
+/// `relic convert --to csv` wrote (and a user edited), named `source` in messages. Row `i` keeps the stored
+/// structure of record `i` of `doc`; an empty cell is an absent value, except that a field holding empty
+/// text stays so.
+///
+/// The header line must name each column once: a column named twice (`Price` renamed `Name`, or `Name`
+/// and `f0`) or one the table does not have is refused, naming it, the file, line 1 and its column number.
+/// A column the CSV leaves out (deleted in a spreadsheet) keeps the stored values of the rows `doc` holds,
+/// and is listed in [`CsvApplied::kept`] for the caller to say so; a left-out column that holds no stored
+/// value reads as its empty cells would. Rows past the stored ones have no value to keep: a CSV that adds
+/// rows and leaves out a column holding values is refused, naming the column.
 ///
 /// The CSV may be saved as spreadsheets save it: cells separated by `,`, `;` or tabs (the header line
 /// decides; the delimiter read is returned), a decimal comma in number cells when `,` does not separate
 /// cells, and hex bytes a spreadsheet took for a number (see [`spreadsheet_cell`]).
-pub fn apply_csv(doc: &mut FDoc, table: &str, text: &str) -> Result<char> {
+pub fn apply_csv_from(doc: &mut FDoc, table: &str, text: &str, source: &str) -> Result<CsvApplied> {
     let db = descriptor::of(doc.file_type);
     let names = table_names(doc);
     let ti = names.iter().position(|n| n.eq_ignore_ascii_case(table)).ok_or_else(|| {
@@ -1280,19 +1312,51 @@ pub fn apply_csv(doc: &mut FDoc, table: &str, text: &str) -> Result<char> {
             ))
         })?;
         t.body = FBody::Data(data);
-        return Ok(delimiter);
+        return Ok(CsvApplied { delimiter, kept: Vec::new() });
     };
     // A table with no columns (records without fields) has an empty header line.
     let header: &[String] = if header.len() == 1 && header[0].is_empty() { &[] } else { header };
-    let mut resolved = Vec::new();
+    let mut resolved: Vec<(u8, Part)> = Vec::new();
     for (ci, h) in header.iter().enumerate() {
-        let r = resolve(&cols, h).ok_or_else(|| {
-            Error::Refused(format!(
-                "{FORMAT_ID}: table {name}: CSV line 1, column {}: table {name} has no column \"{h}\"",
-                ci + 1
-            ))
-        })?;
+        let at = format!("{FORMAT_ID}: table {name}: {source} line 1, column {}", ci + 1);
+        let r = resolve(&cols, h).ok_or_else(|| Error::Refused(format!("{at}: table {name} has no column \"{h}\"")))?;
+        if let Some(first) = resolved.iter().position(|&seen| seen == r) {
+            let again = if header[first] == *h {
+                format!("column \"{h}\" is given twice (columns {} and {})", first + 1, ci + 1)
+            } else {
+                format!("column \"{h}\" is column {} (\"{}\") again", first + 1, header[first])
+            };
+            return Err(Error::Refused(format!("{at}: {again}: each column may be given once")));
+        }
         resolved.push(r);
+    }
+    // The columns `relic convert` wrote for the stored records that the header leaves out: their stored
+    // values are kept (nothing typed in the CSV speaks for them). One holding no value reads as empty cells.
+    let stored: Vec<Vec<(u8, Part, Json)>> = base.iter().map(|r| record_cells(r, block, db)).collect();
+    let seen: Vec<(u8, Part)> = stored.iter().flatten().map(|(f, p, _)| (*f, *p)).collect();
+    let missing: Vec<Column> = columns(db, block, &seen)
+        .into_iter()
+        .filter(|c| !resolved.contains(&(c.field, c.part)) && seen.contains(&(c.field, c.part)))
+        .collect();
+    if let Some(first) = missing.first() {
+        if header.is_empty() {
+            return Err(Error::Refused(format!(
+                "{FORMAT_ID}: table {name}: {source} line 1 names no column, and the stored records hold \
+                 values (column {} first): put the header line back",
+                first.name
+            )));
+        }
+        let blank = |cells: &[String]| cells.len() == 1 && cells[0].is_empty() && header.len() != 1;
+        let mut data_rows = rows.iter().filter(|(_, cells)| !blank(cells));
+        if let Some((line, _)) = data_rows.nth(base.len()) {
+            return Err(Error::Refused(format!(
+                "{FORMAT_ID}: table {name}: column {} missing from {source}: the stored values would be kept, \
+                 but the row on line {line} is new and has none (the table holds {} {}): put the column back",
+                first.name,
+                base.len(),
+                if base.len() == 1 { "record" } else { "records" }
+            )));
+        }
     }
     let mut out = Vec::new();
     for (ri, (line, cells)) in rows.iter().enumerate() {
@@ -1328,6 +1392,11 @@ pub fn apply_csv(doc: &mut FDoc, table: &str, text: &str) -> Result<char> {
             read.push(cell.map_err(|e| cell_error(&ctx, &header[ci], Some(ci), &e))?);
         }
         let mut input = Vec::new();
+        for c in &missing {
+            if let Some(text) = base_text.get(&(c.field, c.part)) {
+                input.push((c.name.clone(), None, c.field, c.part, In::C(text.as_str())));
+            }
+        }
         for (ci, (cell, (field, part))) in read.iter().zip(&resolved).enumerate() {
             if cell.is_empty() {
                 // A value that showed as an empty cell (empty text, no bytes) stays; any other empty cell is
@@ -1342,7 +1411,7 @@ pub fn apply_csv(doc: &mut FDoc, table: &str, text: &str) -> Result<char> {
         out.push(FRecord { values, shape: base_rec.and_then(|r| r.shape.clone()) });
     }
     t.body = FBody::Records(out);
-    Ok(delimiter)
+    Ok(CsvApplied { delimiter, kept: missing.into_iter().map(|c| c.name).collect() })
 }
 
 /// Whether a field's one cell holds a whole list (as JSON).

@@ -224,12 +224,16 @@ impl Codec for DbCodec {
                 }
             },
         };
-        let delimiter = friendly::apply_csv(&mut doc, &table, text)?;
-        if delimiter != ',' {
+        let source = path.display().to_string();
+        let applied = friendly::apply_csv_from(&mut doc, &table, text, &source)?;
+        if applied.delimiter != ',' {
             request.note(format!(
                 "note: read the CSV of table {table} as cells separated by {}",
-                friendly::delimiter_name(delimiter)
+                friendly::delimiter_name(applied.delimiter)
             ));
+        }
+        for column in &applied.kept {
+            request.note(format!("note: column {column} missing from {source}: the stored values were kept"));
         }
         write_document(&friendly::to_lossless(&doc)?)
     }

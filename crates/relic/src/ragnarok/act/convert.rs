@@ -233,6 +233,54 @@ pub fn draw_action_facing(
     Ok(Some(Animation { width: w, height: h, origin: (-rect.left, -rect.top), frames, rate: frame_rate(action) }))
 }
 
+/// A layer skipped in drawing (see [`render::Skip`]): whether it is the head's (`--with`), the reason,
+/// and its action, motion and layer index.
+pub type SkippedLayer = (bool, render::Skip, usize, usize, usize);
+
+/// The layers the drawn actions skip, each once, in order (body before head, then reason, action, motion,
+/// layer); the head's are placed through the body's anchors as they are drawn.
+pub fn skipped_layers(body: &Drawn<'_>, head: Option<&Drawn<'_>>, direction: HeadDirection) -> Vec<SkippedLayer> {
+    let mut out = std::collections::BTreeSet::new();
+    for (a, action) in body.act.actions.iter().enumerate() {
+        let head_len = head.map(|h| h.act.actions.get(a).map_or(0, |x| x.motions.len()));
+        for m in motion_pairs(a, action.motions.len(), head_len, direction) {
+            for (p, part) in parts(body, head, a, m).iter().enumerate() {
+                let motion = if p == 0 { m.0 } else { m.1.unwrap_or(0) };
+                for (l, layer) in part.layers.iter().enumerate() {
+                    if let Some(skip) = render::skipped(layer, &part.sprites, part.offset) {
+                        out.insert((p != 0, skip, a, motion, l));
+                    }
+                }
+            }
+        }
+    }
+    out.into_iter().collect()
+}
+
+/// Layers named in a note before the rest are counted.
+const SKIPS_NAMED: usize = 5;
+
+/// One note per file and reason: `3 layers of body.act skipped: offset past ±32768 px (action 0 frame 2
+/// layer 1, …)`; `names` are the body's and the head's file names.
+pub fn skip_notes(skipped: &[SkippedLayer], names: (&str, Option<&str>)) -> Vec<String> {
+    let mut notes = Vec::new();
+    let mut rest = skipped;
+    while let Some(&(is_head, skip, ..)) = rest.first() {
+        let n = rest.iter().take_while(|s| s.0 == is_head && s.1 == skip).count();
+        let (these, after) = rest.split_at(n);
+        rest = after;
+        let file = if is_head { names.1.unwrap_or("the head") } else { names.0 };
+        let mut at: Vec<String> =
+            these.iter().take(SKIPS_NAMED).map(|s| format!("action {} frame {} layer {}", s.2, s.3, s.4)).collect();
+        if n > SKIPS_NAMED {
+            at.push(format!("and {} more", n - SKIPS_NAMED));
+        }
+        let layers = if n == 1 { "layer" } else { "layers" };
+        notes.push(format!("{FORMAT_ID}: {n} {layers} of {file} skipped: {} ({})", skip.reason(), at.join(", ")));
+    }
+    notes
+}
+
 /// An animation as an image: an APNG with its frames when it has two or more, else one still frame.
 pub fn animation_image(anim: Animation) -> Image {
     let offset = (i32::try_from(anim.origin.0).unwrap_or(i32::MAX), i32::try_from(anim.origin.1).unwrap_or(i32::MAX));
@@ -324,8 +372,10 @@ pub fn convert(data: &[u8], path: Option<&Path>, opts: &ConvertOptions) -> Resul
         }
     };
     let mut input_len = data.len() as u64 + spr_bytes.len() as u64;
+    let mut head_name = None;
     let head = match (&opts.with, &opts.with_files) {
         (None, Some(files)) => {
+            head_name = Some(files.name.clone());
             let head_act = super::parse(&files.main).map_err(|e| e.in_file(Path::new(&files.name)))?;
             input_len += (files.main.len() + files.companion.len()) as u64;
             let loaded =
@@ -336,6 +386,7 @@ pub fn convert(data: &[u8], path: Option<&Path>, opts: &ConvertOptions) -> Resul
             let act_bytes = std::fs::read(with).map_err(|e| Error::io(with, e))?;
             let head_act = super::parse(&act_bytes).map_err(|e| e.in_file(with))?;
             let with_name = with.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            head_name = Some(with_name.clone());
             let head_spr = sprite_name(&with_name);
             let spr = opts.beside_path(with, &head_spr).ok_or_else(|| {
                 Error::Refused(format!("--with {}: no sprite `{head_spr}` beside it", with.display()))
@@ -354,6 +405,11 @@ pub fn convert(data: &[u8], path: Option<&Path>, opts: &ConvertOptions) -> Resul
         (Some((a, _)), Some(images)) => Some(Drawn { act: a, sprites: images.sprites() }),
         _ => None,
     };
+    // Layers placed, scaled or pointing where nothing can be drawn are skipped, and said so.
+    let skipped = skipped_layers(&body_drawn, head_drawn.as_ref(), HeadDirection::from_options(opts)?);
+    for note in skip_notes(&skipped, (base_name(&name), head_name.as_deref().map(base_name))) {
+        opts.note(note);
+    }
     out.extend(draw_all(&body_drawn, head_drawn.as_ref(), input_len, opts)?);
     Ok(out)
 }

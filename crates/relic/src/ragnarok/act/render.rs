@@ -41,15 +41,82 @@ impl<'a> Sprites<'a> {
     /// The image a layer shows, if any (index −1, an unknown kind or an index past the end: none; an
     /// image whose pixels do not fill `width × height`: none).
     pub fn image(&self, layer: &Layer) -> Option<FrameImage<'a>> {
+        self.lookup(layer).ok().flatten()
+    }
+
+    /// [`Sprites::image`], telling a layer that shows nothing by design (index −1, an empty frame) from
+    /// one whose image is not there (an unknown kind, an index past the sprite's frames).
+    fn lookup(&self, layer: &Layer) -> std::result::Result<Option<FrameImage<'a>>, Skip> {
         let list = match layer.kind {
             0 => self.palette,
             1 => self.rgba,
-            _ => return None,
+            _ => return Err(Skip::UnknownKind),
         };
-        let image = *list.get(usize::try_from(layer.sprite).ok()?)?;
+        let Ok(index) = usize::try_from(layer.sprite) else {
+            return if layer.sprite == -1 { Ok(None) } else { Err(Skip::MissingFrame) };
+        };
+        let image = *list.get(index).ok_or(Skip::MissingFrame)?;
         let need = usize::from(image.width) * usize::from(image.height) * 4;
-        (image.width > 0 && image.height > 0 && image.rgba.len() >= need).then_some(image)
+        Ok((image.width > 0 && image.height > 0 && image.rgba.len() >= need).then_some(image))
     }
+}
+
+/// How far from the origin a layer may reach, in pixels, before it is skipped: real sprites stay within
+/// a few hundred; a layer past this (a corrupt or hostile offset like x = 1.5e9) would make a canvas no
+/// one could open, or draw nowhere.
+pub const MAX_REACH: f64 = 32768.0;
+
+/// Why a layer is not drawn although it names an image (each said in one note per file by
+/// [`super::convert::draw_all`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Skip {
+    /// Its kind is neither 0 (palette frames) nor 1 (RGBA frames).
+    UnknownKind,
+    /// Its index is past the sprite's frames of its kind (or negative, other than −1).
+    MissingFrame,
+    /// A scale of 0, infinite or NaN.
+    Scale,
+    /// Its centre lies past ±[`MAX_REACH`].
+    Offset,
+    /// Centred within reach, scaled or rotated it reaches past ±[`MAX_REACH`].
+    Extent,
+}
+
+impl Skip {
+    /// The reason, for the note.
+    pub fn reason(self) -> &'static str {
+        match self {
+            Skip::UnknownKind => "image kind not 0 (palette) or 1 (RGBA)",
+            Skip::MissingFrame => "sprite frame missing from the .spr",
+            Skip::Scale => "scale 0, infinite or NaN",
+            Skip::Offset => "offset past ±32768 px",
+            Skip::Extent => "scaled past ±32768 px",
+        }
+    }
+}
+
+/// Why a layer of a part at `offset` is skipped, if it is (see [`Skip`]); `None` for one drawn, or one
+/// that shows nothing by design (index −1, an empty frame).
+pub fn skipped(layer: &Layer, sprites: &Sprites<'_>, offset: (i32, i32)) -> Option<Skip> {
+    place(layer, sprites, offset).err()
+}
+
+/// A layer's image and placement; `Ok(None)` when it shows nothing by design.
+fn place<'a>(
+    layer: &Layer,
+    sprites: &Sprites<'a>,
+    offset: (i32, i32),
+) -> std::result::Result<Option<(FrameImage<'a>, Placement)>, Skip> {
+    let Some(image) = sprites.lookup(layer)? else { return Ok(None) };
+    let p = Placement::new(layer, &image, offset).ok_or(Skip::Scale)?;
+    if p.cx.abs() > MAX_REACH || p.cy.abs() > MAX_REACH {
+        return Err(Skip::Offset);
+    }
+    let (x0, y0, x1, y1) = p.extent();
+    if [x0, y0, x1, y1].iter().any(|v| v.abs() > MAX_REACH) {
+        return Err(Skip::Extent);
+    }
+    Ok(Some((image, p)))
 }
 
 /// One set of layers drawn together: a motion of one sprite, moved by `offset` (a head drawn through
@@ -144,8 +211,8 @@ impl Placement {
         (rx / self.sx + self.hw, ry / self.sy + self.hh)
     }
 
-    /// The canvas pixels whose centres may fall inside the image.
-    fn bounds(&self) -> Rect {
+    /// The box the image's corners span on the canvas: left, top, right, bottom.
+    fn extent(&self) -> (f64, f64, f64, f64) {
         let corners = [(-self.hw, -self.hh), (self.hw, -self.hh), (-self.hw, self.hh), (self.hw, self.hh)]
             .map(|(u, v)| self.forward(u, v));
         let (mut x0, mut y0, mut x1, mut y1) = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
@@ -155,6 +222,12 @@ impl Placement {
             x1 = x1.max(x);
             y1 = y1.max(y);
         }
+        (x0, y0, x1, y1)
+    }
+
+    /// The canvas pixels whose centres may fall inside the image.
+    fn bounds(&self) -> Rect {
+        let (x0, y0, x1, y1) = self.extent();
         // Pixel i is the point i + NUDGE: the first inside is ⌈x0 − NUDGE⌉, the first past ⌈x1 − NUDGE⌉.
         let edge = |v: f64| (v - NUDGE).ceil().clamp(-FAR, FAR) as i64;
         Rect { left: edge(x0), top: edge(y0), right: edge(x1), bottom: edge(y1) }
@@ -176,8 +249,8 @@ pub fn bounds(parts: &[Part<'_>]) -> Option<Rect> {
     let mut out: Option<Rect> = None;
     for part in parts {
         for layer in part.layers {
-            let Some(image) = part.sprites.image(layer) else { continue };
-            let Some(p) = Placement::new(layer, &image, part.offset) else { continue };
+            // Skipped layers are said by the caller (see [`skipped`]).
+            let Ok(Some((_, p))) = place(layer, &part.sprites, part.offset) else { continue };
             let r = p.bounds();
             if r.width() == 0 || r.height() == 0 {
                 continue;
@@ -194,8 +267,8 @@ pub fn cost(parts: &[Part<'_>], rect: Rect) -> u64 {
     let mut total = 0u64;
     for part in parts {
         for layer in part.layers {
-            let Some(image) = part.sprites.image(layer) else { continue };
-            let Some(p) = Placement::new(layer, &image, part.offset) else { continue };
+            // Skipped layers are said by the caller (see [`skipped`]).
+            let Ok(Some((_, p))) = place(layer, &part.sprites, part.offset) else { continue };
             let r = p.bounds();
             let w = (r.right.min(rect.right) - r.left.max(rect.left)).max(0) as u64;
             let h = (r.bottom.min(rect.bottom) - r.top.max(rect.top)).max(0) as u64;
@@ -218,8 +291,8 @@ pub fn draw(parts: &[Part<'_>], rect: Rect) -> Result<Vec<u8>> {
     let mut canvas = vec![0u8; w * h as usize * 4];
     for part in parts {
         for layer in part.layers {
-            let Some(image) = part.sprites.image(layer) else { continue };
-            let Some(p) = Placement::new(layer, &image, part.offset) else { continue };
+            // Skipped layers are said by the caller (see [`skipped`]).
+            let Ok(Some((image, p))) = place(layer, &part.sprites, part.offset) else { continue };
             let r = p.bounds();
             let (x0, x1) = (r.left.max(rect.left), r.right.min(rect.right));
             let (y0, y1) = (r.top.max(rect.top), r.bottom.min(rect.bottom));
