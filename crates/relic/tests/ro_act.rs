@@ -633,3 +633,43 @@ fn the_head_direction_option_reaches_the_conversion_and_unknown_values_are_refus
     assert!(err.contains("ro-act.head-direction=3"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn layers_that_cannot_be_drawn_are_listed_once_per_file_and_reason() {
+    // Body: seven layers past the reach (only five are named), one of kind 2; a head whose anchor puts its
+    // one layer 40,000 px to the right of the body's.
+    let far: Vec<L> = (0..7).map(|i| layer(40_000 + i, 0, 0)).collect();
+    let body = act_file(
+        5,
+        &[vec![M {
+            anchors: vec![([0; 4], 40_000, 0, 0)],
+            ..motion([far, vec![L { kind: 2, ..layer(0, 0, 0) }, layer(0, 0, 0)]].concat())
+        }]],
+        &[],
+        &[4.0],
+    );
+    let head =
+        act_file(5, &[vec![M { anchors: vec![([0; 4], 0, 0, 0)], ..motion(vec![layer(0, 0, 0)]) }]], &[], &[4.0]);
+    let (body, head) = (Act::read(&body).unwrap(), Act::read(&head).unwrap());
+    let one = [9u8, 9, 9, 255];
+    let images = [FrameImage { width: 1, height: 1, rgba: &one }];
+    let b = Drawn { act: &body, sprites: Sprites { palette: &images, rgba: &[] } };
+    let h = Drawn { act: &head, sprites: Sprites { palette: &images, rgba: &[] } };
+    let skipped = convert::skipped_layers(&b, Some(&h), convert::HeadDirection::default());
+    assert_eq!(
+        convert::skip_notes(&skipped, ("body.act", Some("head.act"))),
+        [
+            "ro-act: 1 layer of body.act skipped: image kind not 0 (palette) or 1 (RGBA) (action 0 frame 0 layer 7)",
+            "ro-act: 7 layers of body.act skipped: offset past ±32768 px (action 0 frame 0 layer 0, action 0 frame 0 \
+             layer 1, action 0 frame 0 layer 2, action 0 frame 0 layer 3, action 0 frame 0 layer 4, and 2 more)",
+            "ro-act: 1 layer of head.act skipped: offset past ±32768 px (action 0 frame 0 layer 0)",
+        ]
+    );
+    // The one layer left is drawn, alone on its canvas.
+    let anim = convert::draw_action(&b, Some(&h), 0, &mut u64::MAX.clone()).unwrap().unwrap();
+    assert_eq!((anim.width, anim.height, anim.origin), (1, 1, (0, 0)));
+    assert_eq!(anim.frames, [one.to_vec()]);
+    let kind_two = Layer { kind: 2, ..body.actions[0].motions[0].layers[8].clone() };
+    assert_eq!(render::skipped(&kind_two, &b.sprites, (0, 0)), Some(render::Skip::UnknownKind));
+    assert_eq!(render::skipped(&body.actions[0].motions[0].layers[8], &b.sprites, (0, 0)), None);
+}
