@@ -170,6 +170,21 @@ fn a_missing_column_with_nothing_to_keep_is_refused_naming_it() {
         )
     );
     assert!(!out.exists());
+
+    // A row deleted as well: which one's name went is unknown.
+    std::fs::write(&alone, excel_csv(&without(&rows, "Name")[..2], ';')).unwrap();
+    let (code, _, err) = run(&["pack", "ei-db", "--base", &s(&game), "-o", &s(&out), &s(&alone)]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(
+        err,
+        format!(
+            "relic: {0}: ei-db: table Materials: column Name missing from {0}: its stored values go with the rows \
+             in stored order, and the CSV has 1 row where the table holds 2: which one was deleted is unclear; put \
+             the column back\n",
+            alone.display()
+        )
+    );
+    assert!(!out.exists());
 }
 
 #[test]

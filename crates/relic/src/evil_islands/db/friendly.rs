@@ -1278,8 +1278,9 @@ pub fn apply_csv(doc: &mut FDoc, table: &str, text: &str) -> Result<char> {
 /// and `f0`) or one the table does not have is refused, naming it, the file, line 1 and its column number.
 /// A column the CSV leaves out (deleted in a spreadsheet) keeps the stored values of the rows `doc` holds,
 /// and is listed in [`CsvApplied::kept`] for the caller to say so; a left-out column that holds no stored
-/// value reads as its empty cells would. Rows past the stored ones have no value to keep: a CSV that adds
-/// rows and leaves out a column holding values is refused, naming the column.
+/// value reads as its empty cells would. The values go with the rows in stored order (row `i` takes record
+/// `i`'s), so a CSV that leaves out a column holding values must hold as many rows as the table: with rows
+/// added (no value to keep) or deleted (which one is unknown) it is refused, naming the column.
 ///
 /// The CSV may be saved as spreadsheets save it: cells separated by `,`, `;` or tabs (the header line
 /// decides; the delimiter read is returned), a decimal comma in number cells when `,` does not separate
@@ -1355,6 +1356,18 @@ pub fn apply_csv_from(doc: &mut FDoc, table: &str, text: &str, source: &str) -> 
                 first.name,
                 base.len(),
                 if base.len() == 1 { "record" } else { "records" }
+            )));
+        }
+        // Row i takes record i's values: with a row deleted, which one lost its value is unknown.
+        let count = rows.iter().filter(|(_, cells)| !blank(cells)).count();
+        if count < base.len() {
+            return Err(Error::Refused(format!(
+                "{FORMAT_ID}: table {name}: column {} missing from {source}: its stored values go with the rows in \
+                 stored order, and the CSV has {count} {} where the table holds {}: which one was deleted is \
+                 unclear; put the column back",
+                first.name,
+                if count == 1 { "row" } else { "rows" },
+                base.len()
             )));
         }
     }
