@@ -233,52 +233,59 @@ pub fn draw_action_facing(
     Ok(Some(Animation { width: w, height: h, origin: (-rect.left, -rect.top), frames, rate: frame_rate(action) }))
 }
 
-/// A layer skipped in drawing (see [`render::Skip`]): whether it is the head's (`--with`), the reason,
-/// and its action, motion and layer index.
-pub type SkippedLayer = (bool, render::Skip, usize, usize, usize);
+/// The layers the drawn actions skip (see [`render::Skip`]), by file (body, or the head of `--with`) and
+/// reason: how many, and the first [`SKIPS_NAMED`] as (action, motion, layer). Only counts and a few places
+/// are kept, however many layers a file holds.
+pub type SkippedLayers = std::collections::BTreeMap<(bool, render::Skip), (usize, Vec<(usize, usize, usize)>)>;
 
-/// The layers the drawn actions skip, each once, in order (body before head, then reason, action, motion,
-/// layer); the head's are placed through the body's anchors as they are drawn.
-pub fn skipped_layers(body: &Drawn<'_>, head: Option<&Drawn<'_>>, direction: HeadDirection) -> Vec<SkippedLayer> {
-    let mut out = std::collections::BTreeSet::new();
+/// Layers named in a note before the rest are counted.
+pub const SKIPS_NAMED: usize = 5;
+
+/// The layers the drawn actions skip, each counted once (a head motion drawn over several body motions is
+/// counted where it is first drawn); the head's are placed through the body's anchors as they are drawn.
+pub fn skipped_layers(body: &Drawn<'_>, head: Option<&Drawn<'_>>, direction: HeadDirection) -> SkippedLayers {
+    let mut out = SkippedLayers::new();
+    let mut heads_seen = std::collections::HashSet::new();
     for (a, action) in body.act.actions.iter().enumerate() {
         let head_len = head.map(|h| h.act.actions.get(a).map_or(0, |x| x.motions.len()));
         for m in motion_pairs(a, action.motions.len(), head_len, direction) {
             for (p, part) in parts(body, head, a, m).iter().enumerate() {
-                let motion = if p == 0 { m.0 } else { m.1.unwrap_or(0) };
+                let is_head = p != 0;
+                let motion = if is_head { m.1.unwrap_or(0) } else { m.0 };
+                if is_head && !heads_seen.insert((a, motion)) {
+                    continue;
+                }
                 for (l, layer) in part.layers.iter().enumerate() {
                     if let Some(skip) = render::skipped(layer, &part.sprites, part.offset) {
-                        out.insert((p != 0, skip, a, motion, l));
+                        let (count, at) = out.entry((is_head, skip)).or_default();
+                        *count += 1;
+                        if at.len() < SKIPS_NAMED {
+                            at.push((a, motion, l));
+                        }
                     }
                 }
             }
         }
     }
-    out.into_iter().collect()
+    out
 }
-
-/// Layers named in a note before the rest are counted.
-const SKIPS_NAMED: usize = 5;
 
 /// One note per file and reason: `3 layers of body.act skipped: offset past ±32768 px (action 0 frame 2
 /// layer 1, …)`; `names` are the body's and the head's file names.
-pub fn skip_notes(skipped: &[SkippedLayer], names: (&str, Option<&str>)) -> Vec<String> {
-    let mut notes = Vec::new();
-    let mut rest = skipped;
-    while let Some(&(is_head, skip, ..)) = rest.first() {
-        let n = rest.iter().take_while(|s| s.0 == is_head && s.1 == skip).count();
-        let (these, after) = rest.split_at(n);
-        rest = after;
-        let file = if is_head { names.1.unwrap_or("the head") } else { names.0 };
-        let mut at: Vec<String> =
-            these.iter().take(SKIPS_NAMED).map(|s| format!("action {} frame {} layer {}", s.2, s.3, s.4)).collect();
-        if n > SKIPS_NAMED {
-            at.push(format!("and {} more", n - SKIPS_NAMED));
-        }
-        let layers = if n == 1 { "layer" } else { "layers" };
-        notes.push(format!("{FORMAT_ID}: {n} {layers} of {file} skipped: {} ({})", skip.reason(), at.join(", ")));
-    }
-    notes
+pub fn skip_notes(skipped: &SkippedLayers, names: (&str, Option<&str>)) -> Vec<String> {
+    skipped
+        .iter()
+        .map(|(&(is_head, skip), (n, at))| {
+            let file = if is_head { names.1.unwrap_or("the head") } else { names.0 };
+            let mut places: Vec<String> =
+                at.iter().map(|(a, m, l)| format!("action {a} frame {m} layer {l}")).collect();
+            if *n > at.len() {
+                places.push(format!("and {} more", n - at.len()));
+            }
+            let layers = if *n == 1 { "layer" } else { "layers" };
+            format!("{FORMAT_ID}: {n} {layers} of {file} skipped: {} ({})", skip.reason(), places.join(", "))
+        })
+        .collect()
 }
 
 /// An animation as an image: an APNG with its frames when it has two or more, else one still frame.
