@@ -999,3 +999,41 @@ fn fold(
     };
     Ok((fig, frames))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_renamed_name_is_one_file_name_the_extractor_takes() {
+        let long = "é".repeat(200);
+        let cases = [
+            ("body", "body"),
+            (r"..\..\tmp\evil", ".._.._tmp_evil"),
+            ("/etc/evil", "_etc_evil"),
+            (r"C:\evil", "C__evil"),
+            ("con", "_con"),
+            ("CON.txt", "_CON.txt"),
+            ("com1", "_com1"),
+            ("..", "._"),
+            ("...", ".._"),
+            ("a/b", "a_b"),
+            ("x?*", "x__"),
+            ("tab\there", "tab_here"),
+            ("___", "___"),
+            ("??", "fallback"),
+            ("/", "fallback"),
+        ];
+        for (raw, want) in cases {
+            let mut renamed = Vec::new();
+            let got = extractable_name(raw, || "fallback".into(), &mut renamed);
+            assert_eq!(got, want, "{raw:?}");
+            assert_eq!(renamed.len(), usize::from(raw != want), "{raw:?}");
+            let path = crate::paths::safe_relative_path(&got).unwrap();
+            assert_eq!(path.components().count(), 1, "{raw:?}");
+        }
+        // Over-long names are cut below the longest file name, on a character boundary.
+        let got = extractable_name(&format!("{long}/x"), || "fallback".into(), &mut Vec::new());
+        assert!(got.len() <= MAX_RENAMED_BYTES && got.chars().all(|c| c == 'é'), "{got}");
+    }
+}

@@ -75,7 +75,7 @@ pub(super) fn primitive_corners(
         } else {
             let vertices = p.positions.len();
             notes.drop_triangles(what, "index past the vertices", 1, || {
-                format!("an index is past the primitive's {vertices} vertices")
+                format!("it has an index past the primitive's {vertices} vertices")
             });
         }
     }
