@@ -18,8 +18,8 @@
 //!   moved by its node's world transform (noted when one is not the identity; a mirroring one also swaps
 //!   the triangles' order, so they still face out); the node hierarchy is not kept (noted). A skinned mesh
 //!   is written as the scene shows it at rest (each vertex moved by its joints' world × inverse bind
-//!   matrices, weighted), its joints and weights dropped (noted): relic writes static models, not
-//!   characters (0x0208). Clips are dropped (noted): a static model has no animation.
+//!   matrices, weighted; a joint past the skin's counts for nothing, the vertices so bound counted in one
+//!   note), its joints and weights dropped (noted): relic writes static models, not characters (0x0208). Clips are dropped (noted): a static model has no animation.
 //! - Vertices: corners at the same position (bit for bit, after the transform) share one 0x0203 vertex;
 //!   UVs live on the polygon corners. UV set 0 is kept; a primitive without UVs gets (0, 0) (noted); a
 //!   material's `KHR_texture_transform` is applied to them (noted). Normals are dropped (Drakan shades

@@ -5,7 +5,9 @@
 //!
 //! - **Parts and hierarchy** (spec "Lnk"; CORRECTIONS.md: the LNK is the entry named after the model): every
 //!   node under the scene's roots is a part, named after the node (empty names become `part<N>`, names the
-//!   RES cannot tell apart get a `_<N>` suffix, noted), parents before children. A node without a mesh
+//!   RES cannot tell apart get a `_<N>` suffix, noted; a name `relic extract` could not write a file under,
+//!   `..\x`, `/x`, `C:\x`, `con`, `a/b`, is made one safe file name first, noted), parents before children.
+//!   A node without a mesh
 //!   is a link without a FIG (relic reads such figures; the spec does not say whether the game does: noted).
 //!   Light-only leaves are left out. Several roots are kept (noted: game figures have one).
 //! - **Axes**: glTF's Y-up `(x, y, z)` back to the game's Z-up `(x, −z, y)`, positions, normals,

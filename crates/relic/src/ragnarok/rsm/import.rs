@@ -52,8 +52,9 @@
 //! (UV set 0, with a material's static `KHR_texture_transform` baked in; vertex colours and morph targets
 //! are dropped with one note each; the glTF reader already leaves out other UV sets and tangents), one
 //! texture slot per material. Skinned meshes are bound rigidly: each triangle goes to the joint that
-//! weighs most on its first corner, in that joint's bind frame, with a note. Meshes whose file transform
-//! mirrors get their triangles reversed, as relic's reader reverses them (see [`super::scene::WINDING`]).
+//! weighs most on its first corner, in that joint's bind frame, with a note; a triangle bound to a joint past
+//! the skin's, or to one the scene does not write, is left out, counted in one note per mesh and reason.
+//! Meshes whose file transform mirrors get their triangles reversed, as relic's reader reverses them (see [`super::scene::WINDING`]).
 //! Shading: no normals at all → shade type 0 (none); every normal equal to its face's → 1 (flat); else 2
 //! (smooth) with smoothing groups from the normals: faces that share a vertex and its normal share a group;
 //! groups are numbered 0..31 (roBrowser reads no more) so that groups meeting at a vertex differ, and a vertex
