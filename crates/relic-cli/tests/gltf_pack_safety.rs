@@ -136,6 +136,17 @@ fn node_names_that_cannot_be_file_names_are_renamed_and_every_entry_extracts() {
         .success();
     assert!(dir.path().join("clips/.._wave").is_file());
 
+    // The model's own name is the LNK entry the game looks up: one extract could not write is refused.
+    let refused =
+        relic().args(["pack", "ei-res"]).arg(&gltf).arg("-o").arg(dir.path().join("con.mod")).assert().failure();
+    assert!(
+        stderr_of(&refused)
+            .contains("the model name `con` (`con` is a Windows device name) names the figure's LNK entry"),
+        "{}",
+        stderr_of(&refused)
+    );
+    assert!(!dir.path().join("con.mod").exists() && !dir.path().join("con.bon").exists());
+
     // Converted again, the figure's nodes carry the new names.
     let again = dir.path().join("again");
     relic().args(["convert", "-q", "-o"]).arg(&again).arg(&model).assert().success();

@@ -91,6 +91,7 @@ pub fn pack_gltf(input_name: &str, content: &[u8], request: &PackRequest) -> Res
         )));
     }
     let model = request.output_stem();
+    check_model_name(&model)?;
     let mut note = |n: String| request.note(n);
     let scene = crate::import::gltf::read_noted(content, std::path::Path::new(input_name), &mut note)?;
     let figure = from_scene(&scene, &model, &mut note)?;
@@ -500,6 +501,20 @@ pub fn from_scene(scene: &Scene, model: &str, note: &mut dyn FnMut(String)) -> R
         animations,
         texture,
     })
+}
+
+/// The model's name (the output's stem) names the LNK entry, which the game looks up by it: a name
+/// `relic extract` could not write a file under (`con.mod`, `aux.mod`) is refused, not changed.
+fn check_model_name(model: &str) -> Result<()> {
+    match crate::paths::safe_relative_path(model) {
+        Ok(p) if p.components().count() == 1 => Ok(()),
+        Ok(_) => Err(Error::Refused(format!("ei-res: the model name `{model}` holds a folder separator"))),
+        Err(why) => Err(Error::Refused(format!(
+            "ei-res: the model name `{}` ({why}) names the figure's LNK entry, which relic extract could not write \
+             a file under: give -o another name",
+            crate::paths::display_name(model)
+        ))),
+    }
 }
 
 /// Longest part or clip name made from a name that had to be changed, in bytes: room is left for the
