@@ -112,6 +112,15 @@ fn a_gltf_reads_its_buffer_from_beside_it_and_nowhere_else() {
         let (json, _) = hand_gltf::box_two_bones_gltf("link.bin");
         let err = gltf::read(json.as_bytes(), &sub.join("hand.gltf")).unwrap_err().to_string();
         assert!(err.contains("is a link"), "{err}");
+        // A link as a folder on the way (issue 40): refused naming it, while a plain subfolder is read.
+        std::os::unix::fs::symlink(dir.path(), sub.join("lnk")).unwrap();
+        let (json, _) = hand_gltf::box_two_bones_gltf("lnk/my%20hand.bin");
+        let err = gltf::read(json.as_bytes(), &sub.join("hand.gltf")).unwrap_err().to_string();
+        let link = std::fs::canonicalize(&sub).unwrap().join("lnk");
+        assert!(err.contains(&format!("{} is a link", link.display())), "{err}");
+        let (json, _) = hand_gltf::box_two_bones_gltf("sub/my%20hand.bin");
+        std::fs::copy(dir.path().join("my hand.bin"), sub.join("my hand.bin")).unwrap();
+        assert_hand_scene(&gltf::read(json.as_bytes(), &path).unwrap());
     }
     // A buffer shorter than its byteLength.
     std::fs::write(dir.path().join("short.bin"), &bin[..bin.len() / 2]).unwrap();

@@ -243,23 +243,8 @@ impl GltfReader<'_> {
                 .decode(payload)
                 .map_err(|e| Error::invalid(FORMAT, format!("{field}.uri"), 0, format!("bad base64: {e}")));
         }
-        let relative = percent_decode(uri);
-        let relative_path = Path::new(&relative);
-        let inside = !relative.contains(':')
-            && relative_path.components().all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
-        if !inside || relative.is_empty() {
-            return Err(Error::Refused(format!(
-                "glTF input: {field}.uri `{uri}` is not a file inside the glTF's folder; relic reads only those"
-            )));
-        }
-        let full = self.folder.join(relative_path);
-        let meta = std::fs::symlink_metadata(&full).map_err(|e| Error::io(&full, e))?;
-        if !meta.file_type().is_file() {
-            return Err(Error::Refused(format!(
-                "glTF input: {} is a link or not a file; relic reads only files",
-                full.display()
-            )));
-        }
+        let (mut file, full) = self.open_beside(field, uri)?;
+        let meta = file.metadata().map_err(|e| Error::io(&full, e))?;
         let limit = crate::limits::current().max_entry_size;
         if meta.len() > limit {
             return Err(Error::limit(
@@ -271,7 +256,39 @@ impl GltfReader<'_> {
         }
         // The bytes read from beside the glTF widen the budget as the glTF's own bytes do.
         self.budget = self.budget.saturating_add(crate::limits::expansion_budget(meta.len()));
-        std::fs::read(&full).map_err(|e| Error::io(&full, e))
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut file, &mut bytes).map_err(|e| Error::io(&full, e))?;
+        Ok(bytes)
+    }
+
+    /// The file a relative URI names inside the glTF's folder, opened. Absolute paths, `..`, other schemes
+    /// and links are refused, a link at any component below the folder included (`lnk/secret.bin` with
+    /// `lnk` a link to elsewhere): [`crate::paths::open_unlinked`] opens each component without following
+    /// links, so the file read is the one checked. The glTF's own folder is the user's choice and may be
+    /// reached through links: it is resolved first.
+    fn open_beside(&self, field: &str, uri: &str) -> Result<(std::fs::File, std::path::PathBuf)> {
+        let relative = percent_decode(uri);
+        let relative_path = Path::new(&relative);
+        let inside = !relative.contains(':')
+            && relative_path.components().all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
+        let plain: std::path::PathBuf =
+            relative_path.components().filter(|c| matches!(c, Component::Normal(_))).collect();
+        if !inside || plain.as_os_str().is_empty() {
+            return Err(Error::Refused(format!(
+                "glTF input: {field}.uri `{uri}` is not a file inside the glTF's folder; relic reads only those"
+            )));
+        }
+        let named = if self.folder.as_os_str().is_empty() { Path::new(".") } else { self.folder.as_path() };
+        let folder = std::fs::canonicalize(named).map_err(|e| Error::io(named, e))?;
+        match crate::paths::open_unlinked(&folder, &plain) {
+            Ok(Some(opened)) => Ok(opened),
+            Ok(None) => Err(Error::Refused(format!(
+                "glTF input: {field}.uri `{uri}`: {} is not there or not a file; relic reads only files",
+                self.folder.join(&plain).display()
+            ))),
+            Err(Error::Refused(why)) => Err(Error::Refused(format!("glTF input: {field}.uri `{uri}`: {why}"))),
+            Err(e) => Err(e),
+        }
     }
 
     /// The bytes of a buffer view, and its stride.
@@ -753,6 +770,7 @@ impl GltfReader<'_> {
             Some(i) => self.indices(i, n, field)?,
             None => (0..n as u32).collect(),
         };
+        note_partial_triangle(self, field, p.mode, listed.len());
         out.indices = triangulate(p.mode, listed);
         for (t, target) in p.targets.iter().enumerate() {
             let positions = match target.get("POSITION") {
@@ -959,6 +977,18 @@ fn dedupe_times(times: Vec<f32>, values: ChannelValues) -> (Vec<f32>, ChannelVal
         ChannelValues::Scalar(v) => ChannelValues::Scalar(filter(v, &keep)),
     };
     (filter(times, &keep), values)
+}
+
+/// A triangle list (mode 4) whose index count is no multiple of 3 loses its last 1 or 2 indices: noted,
+/// naming the primitive (the first such; glTF 2.0 §3.7.2.1 makes the count a multiple of 3).
+fn note_partial_triangle(reader: &mut GltfReader<'_>, field: &str, mode: u32, indices: usize) {
+    if mode == 4 && indices % 3 != 0 {
+        let left = indices % 3;
+        reader.note(
+            "partial triangle",
+            format!("glTF input: {field}: {indices} indices are no whole triangles; the last {left} dropped"),
+        );
+    }
 }
 
 /// Triangle lists from strips (mode 5) and fans (mode 6) (glTF 2.0 §3.7.2.1); a list (mode 4) loses a

@@ -18,8 +18,8 @@
 //!   moved by its node's world transform (noted when one is not the identity; a mirroring one also swaps
 //!   the triangles' order, so they still face out); the node hierarchy is not kept (noted). A skinned mesh
 //!   is written as the scene shows it at rest (each vertex moved by its joints' world × inverse bind
-//!   matrices, weighted), its joints and weights dropped (noted): relic writes static models, not
-//!   characters (0x0208). Clips are dropped (noted): a static model has no animation.
+//!   matrices, weighted; a joint past the skin's counts for nothing, the vertices so bound counted in one
+//!   note), its joints and weights dropped (noted): relic writes static models, not characters (0x0208). Clips are dropped (noted): a static model has no animation.
 //! - Vertices: corners at the same position (bit for bit, after the transform) share one 0x0203 vertex;
 //!   UVs live on the polygon corners. UV set 0 is kept; a primitive without UVs gets (0, 0) (noted); a
 //!   material's `KHR_texture_transform` is applied to them (noted). Normals are dropped (Drakan shades
@@ -457,6 +457,7 @@ pub fn from_scene(scene: &Scene, stem: &str) -> Result<Packed> {
     let mut used_materials: Vec<Option<usize>> = Vec::new();
     let mut seen_materials: HashSet<Option<usize>> = HashSet::new();
     let mut tri_material: Vec<Option<usize>> = Vec::new();
+    let mut past_skin = PastSkin::default();
     for p in &placed {
         let Some(mesh) = scene.meshes.get(p.mesh) else { continue };
         let what = label(p.node, p.mesh);
@@ -485,6 +486,9 @@ pub fn from_scene(scene: &Scene, stem: &str) -> Result<Packed> {
             if p.joints.is_none() && (!prim.joints.is_empty() || !prim.weights.is_empty()) {
                 notes
                     .once("weights", || format!("joints and weights of a mesh without a skin dropped (first: {what})"));
+            }
+            if let Some(joints) = &p.joints {
+                past_skin.count(prim, joints.len(), || format!("{what}, primitive {k}"));
             }
             let uvs_ok = prim.uvs.len() == n;
             if !uvs_ok {
@@ -593,6 +597,7 @@ pub fn from_scene(scene: &Scene, stem: &str) -> Result<Packed> {
             "{FORMAT_ID}: the glTF's meshes hold no triangle: there is no model to write"
         )));
     }
+    past_skin.note(&mut notes);
 
     // Textures.
     let slots = texture_slots(scene, &used_materials, &mut notes)?;
@@ -744,6 +749,42 @@ fn transform_uv(uv: [f32; 2], t: &TextureTransform) -> [f32; 2] {
 
 /// A skinned vertex at rest: Σ weight × (joint world × inverse bind) × p, weights normalised; a vertex
 /// without weight stays where its node puts it.
+/// Vertices of skinned primitives bound (with a weight) to a joint past their skin's joints: that
+/// influence is left out when the vertex is placed ([`skinned`]), counted for one note.
+#[derive(Default)]
+struct PastSkin {
+    vertices: usize,
+    of: usize,
+    /// The first such: where, the joint, and the skin's joint count.
+    first: Option<(String, u16, usize)>,
+}
+
+impl PastSkin {
+    fn count(&mut self, prim: &crate::asset::Primitive, joints: usize, what: impl FnOnce() -> String) {
+        let past = |(j, w): (&[u16; 4], &[f32; 4])| {
+            j.iter().zip(w).find(|&(&j, &w)| w > 0.0 && usize::from(j) >= joints).map(|(&j, _)| j)
+        };
+        let mut found = prim.joints.iter().zip(&prim.weights).filter_map(past);
+        let Some(first) = found.next() else { return };
+        self.vertices += 1 + found.count();
+        self.of += prim.positions.len();
+        self.first.get_or_insert_with(|| (what(), first, joints));
+    }
+
+    fn note(&self, notes: &mut Notes) {
+        let Some((what, joint, joints)) = &self.first else { return };
+        let s = if *joints == 1 { "" } else { "s" };
+        notes.once("joint past skin", || {
+            format!(
+                "{} of {} skinned vertices are bound to a joint past their skin's (first: {what}, JOINTS_0 {joint} past \
+                 the skin's {joints} joint{s}): that joint's weight left out, the vertex placed by its other joints \
+                 (or its node when it has none)",
+                self.vertices, self.of
+            )
+        });
+    }
+}
+
 fn skinned(p: Vec3, joints: Option<&[u16; 4]>, weights: Option<&[f32; 4]>, matrices: &[Mat4], node: Mat4) -> Vec3 {
     let (Some(j), Some(w)) = (joints, weights) else { return node.transform_point3(p) };
     let mut sum = Vec3::ZERO;

@@ -5,7 +5,9 @@
 //!
 //! - **Parts and hierarchy** (spec "Lnk"; CORRECTIONS.md: the LNK is the entry named after the model): every
 //!   node under the scene's roots is a part, named after the node (empty names become `part<N>`, names the
-//!   RES cannot tell apart get a `_<N>` suffix, noted), parents before children. A node without a mesh
+//!   RES cannot tell apart get a `_<N>` suffix, noted; a name `relic extract` could not write a file under,
+//!   `..\x`, `/x`, `C:\x`, `con`, `a/b`, is made one safe file name first, noted), parents before children.
+//!   A node without a mesh
 //!   is a link without a FIG (relic reads such figures; the spec does not say whether the game does: noted).
 //!   Light-only leaves are left out. Several roots are kept (noted: game figures have one).
 //! - **Axes**: glTF's Y-up `(x, y, z)` back to the game's Z-up `(x, −z, y)`, positions, normals,
@@ -89,6 +91,7 @@ pub fn pack_gltf(input_name: &str, content: &[u8], request: &PackRequest) -> Res
         )));
     }
     let model = request.output_stem();
+    check_model_name(&model)?;
     let mut note = |n: String| request.note(n);
     let scene = crate::import::gltf::read_noted(content, std::path::Path::new(input_name), &mut note)?;
     let figure = from_scene(&scene, &model, &mut note)?;
@@ -250,6 +253,7 @@ pub fn from_scene(scene: &Scene, model: &str, note: &mut dyn FnMut(String)) -> R
     let mut taken: std::collections::HashSet<String> = std::collections::HashSet::new();
     let mut next_suffix: HashMap<String, usize> = HashMap::new();
     taken.insert(model.to_lowercase());
+    let mut unsafe_names = Vec::new();
     for (k, &i) in order.iter().enumerate() {
         let raw = scene.nodes[i].name.trim();
         let mut name = if raw.is_empty() || encode(CP1251, raw).is_none() {
@@ -258,7 +262,7 @@ pub fn from_scene(scene: &Scene, model: &str, note: &mut dyn FnMut(String)) -> R
             }
             format!("part{k}")
         } else {
-            raw.to_string()
+            extractable_name(raw, || format!("part{k}"), &mut unsafe_names)
         };
         if taken.contains(&name.to_lowercase()) {
             let base = name.clone();
@@ -276,6 +280,7 @@ pub fn from_scene(scene: &Scene, model: &str, note: &mut dyn FnMut(String)) -> R
         taken.insert(name.to_lowercase());
         names[i] = name;
     }
+    note_renamed("node", &unsafe_names, &mut notes);
     let roots = order
         .iter()
         .filter(|&&i| match parent[i] {
@@ -308,11 +313,12 @@ pub fn from_scene(scene: &Scene, model: &str, note: &mut dyn FnMut(String)) -> R
     // Clips: names, and the channels per node.
     let mut clip_names = Vec::with_capacity(scene.animations.len());
     let mut clip_taken = std::collections::HashSet::new();
+    let mut unsafe_clips = Vec::new();
     for (k, a) in scene.animations.iter().enumerate() {
         let mut name = if a.name.trim().is_empty() || encode(CP1251, a.name.trim()).is_none() {
             format!("clip{k}")
         } else {
-            a.name.trim().to_string()
+            extractable_name(a.name.trim(), || format!("clip{k}"), &mut unsafe_clips)
         };
         if !clip_taken.insert(name.to_lowercase()) {
             name = format!("{name}_{k}");
@@ -321,6 +327,7 @@ pub fn from_scene(scene: &Scene, model: &str, note: &mut dyn FnMut(String)) -> R
         }
         clip_names.push(name);
     }
+    note_renamed("clip", &unsafe_clips, &mut notes);
 
     // Each node's channels as (clip, channel), built once.
     let mut by_node: Vec<Vec<(usize, usize)>> = vec![Vec::new(); n];
@@ -494,6 +501,83 @@ pub fn from_scene(scene: &Scene, model: &str, note: &mut dyn FnMut(String)) -> R
         animations,
         texture,
     })
+}
+
+/// The model's name (the output's stem) names the LNK entry, which the game looks up by it: a name
+/// `relic extract` could not write a file under (`con.mod`, `aux.mod`) is refused, not changed.
+fn check_model_name(model: &str) -> Result<()> {
+    match crate::paths::safe_relative_path(model) {
+        Ok(p) if p.components().count() == 1 => Ok(()),
+        Ok(_) => Err(Error::Refused(format!("ei-res: the model name `{model}` holds a folder separator"))),
+        Err(why) => Err(Error::Refused(format!(
+            "ei-res: the model name `{}` ({why}) names the figure's LNK entry, which relic extract could not write \
+             a file under: give -o another name",
+            crate::paths::display_name(model)
+        ))),
+    }
+}
+
+/// Longest part or clip name made from a name that had to be changed, in bytes: room is left for the
+/// `_<N>` that keeps names apart, under the longest file name [`crate::paths::MAX_COMPONENT_BYTES`].
+const MAX_RENAMED_BYTES: usize = crate::paths::MAX_COMPONENT_BYTES - 15;
+
+/// `raw` as a RES entry name that `relic extract` can write a file under: the name itself when
+/// [`crate::paths::safe_relative_path`] (the extractor's own check) takes it as one plain name; else the
+/// name with every separator and character it refuses made `_` (a device name such as `con` gets a leading
+/// `_`, a trailing dot or space becomes `_`), or `fallback()` when even that is refused. Each changed name
+/// is added to `renamed` as (old, new, why) for one note.
+fn extractable_name(
+    raw: &str,
+    fallback: impl FnOnce() -> String,
+    renamed: &mut Vec<(String, String, String)>,
+) -> String {
+    let why = match crate::paths::safe_relative_path(raw) {
+        Ok(_) if !raw.contains(['/', '\\']) => return raw.to_string(),
+        Ok(_) => "a folder separator".to_string(),
+        Err(why) => why,
+    };
+    let refused = |c: char| c.is_control() || matches!(c, '/' | '\\' | ':' | '<' | '>' | '"' | '|' | '?' | '*');
+    let mut safe: String = raw.chars().map(|c| if refused(c) { '_' } else { c }).collect();
+    // A name ending in dots or spaces (`..`, `x.`): the last of them made `_`, so none is at the end.
+    if safe.ends_with(['.', ' ']) {
+        safe.pop();
+        safe.push('_');
+    }
+    if let Err(why) = crate::paths::safe_relative_path(&safe) {
+        if why.contains("device name") {
+            safe.insert(0, '_');
+        }
+    }
+    while safe.len() > MAX_RENAMED_BYTES {
+        safe.pop();
+    }
+    let single = crate::paths::safe_relative_path(&safe).is_ok_and(|p| p.components().count() == 1);
+    let safe = if single && !safe.trim_matches('_').is_empty() { safe } else { fallback() };
+    renamed.push((raw.to_string(), safe.clone(), why));
+    safe
+}
+
+/// One note for the `what` names (node, clip) [`extractable_name`] changed.
+fn note_renamed(what: &'static str, renamed: &[(String, String, String)], notes: &mut Notes) {
+    if renamed.is_empty() {
+        return;
+    }
+    let shown: Vec<String> = renamed
+        .iter()
+        .take(4)
+        .map(|(old, new, why)| {
+            format!("{} ({why}) → {}", crate::paths::display_name(old), crate::paths::display_name(new))
+        })
+        .collect();
+    let more = if renamed.len() > 4 { format!(", and {} more", renamed.len() - 4) } else { String::new() };
+    let kind = if what == "node" { "unsafe-node-name" } else { "unsafe-clip-name" };
+    notes.once(kind, || {
+        format!(
+            "{} {what} name(s) renamed, as relic extract could not write a file under them: {}{more}",
+            renamed.len(),
+            shown.join(", ")
+        )
+    });
 }
 
 /// Extreme target indices of a mesh's targets (by relic's names, else by order when there are exactly
@@ -931,4 +1015,42 @@ fn fold(
         trailing: Default::default(),
     };
     Ok((fig, frames))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_renamed_name_is_one_file_name_the_extractor_takes() {
+        let long = "é".repeat(200);
+        let cases = [
+            ("body", "body"),
+            (r"..\..\tmp\evil", ".._.._tmp_evil"),
+            ("/etc/evil", "_etc_evil"),
+            (r"C:\evil", "C__evil"),
+            ("con", "_con"),
+            ("CON.txt", "_CON.txt"),
+            ("com1", "_com1"),
+            ("..", "._"),
+            ("...", ".._"),
+            ("a/b", "a_b"),
+            ("x?*", "x__"),
+            ("tab\there", "tab_here"),
+            ("___", "___"),
+            ("??", "fallback"),
+            ("/", "fallback"),
+        ];
+        for (raw, want) in cases {
+            let mut renamed = Vec::new();
+            let got = extractable_name(raw, || "fallback".into(), &mut renamed);
+            assert_eq!(got, want, "{raw:?}");
+            assert_eq!(renamed.len(), usize::from(raw != want), "{raw:?}");
+            let path = crate::paths::safe_relative_path(&got).unwrap();
+            assert_eq!(path.components().count(), 1, "{raw:?}");
+        }
+        // Over-long names are cut below the longest file name, on a character boundary.
+        let got = extractable_name(&format!("{long}/x"), || "fallback".into(), &mut Vec::new());
+        assert!(got.len() <= MAX_RENAMED_BYTES && got.chars().all(|c| c == 'é'), "{got}");
+    }
 }

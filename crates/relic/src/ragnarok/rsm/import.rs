@@ -52,8 +52,9 @@
 //! (UV set 0, with a material's static `KHR_texture_transform` baked in; vertex colours and morph targets
 //! are dropped with one note each; the glTF reader already leaves out other UV sets and tangents), one
 //! texture slot per material. Skinned meshes are bound rigidly: each triangle goes to the joint that
-//! weighs most on its first corner, in that joint's bind frame, with a note. Meshes whose file transform
-//! mirrors get their triangles reversed, as relic's reader reverses them (see [`super::scene::WINDING`]).
+//! weighs most on its first corner, in that joint's bind frame, with a note; a triangle bound to a joint past
+//! the skin's, or to one the scene does not write, is left out, counted in one note per mesh and reason.
+//! Meshes whose file transform mirrors get their triangles reversed, as relic's reader reverses them (see [`super::scene::WINDING`]).
 //! Shading: no normals at all → shade type 0 (none); every normal equal to its face's → 1 (flat); else 2
 //! (smooth) with smoothing groups from the normals: faces that share a vertex and its normal share a group;
 //! groups are numbered 0..31 (roBrowser reads no more) so that groups meeting at a vertex differ, and a vertex
@@ -69,7 +70,7 @@
 //! with a u16; 1.4 names are 40-byte CP949 fields (39 bytes and a NUL). Longer or non-CP949 node names are
 //! shortened or have the characters replaced (note); a mesh over a limit is refused, naming the node and mesh.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use glam::{DMat3, DMat4, DQuat, DVec3, DVec4};
 
@@ -123,6 +124,16 @@ pub struct Packed {
 struct Notes {
     kinds: HashSet<&'static str>,
     list: Vec<String>,
+    /// Triangles left out, per use of a mesh (its label) and reason: counted, said once at the end.
+    dropped: BTreeMap<(String, &'static str), Dropped>,
+    /// Triangles of each mesh use (its label), for "n of m".
+    triangles: HashMap<String, usize>,
+}
+
+/// Triangles of one mesh use left out for one reason: how many, and the reason as first met.
+struct Dropped {
+    count: usize,
+    why: String,
 }
 
 impl Notes {
@@ -131,6 +142,43 @@ impl Notes {
             self.list.push(format!("{FORMAT_ID}: {}", text()));
         }
     }
+
+    /// A use of a mesh (`label`) of `triangles` triangles, counted once per label.
+    fn mesh_triangles(&mut self, label: &str, triangles: usize) {
+        self.triangles.entry(label.to_string()).or_insert(triangles);
+    }
+
+    /// `count` triangles of the mesh use `label` left out for the reason `kind` (`why` says it).
+    fn drop_triangles(&mut self, label: &str, kind: &'static str, count: usize, why: impl FnOnce() -> String) {
+        if count == 0 {
+            return;
+        }
+        let entry = self.dropped.entry((label.to_string(), kind)).or_insert_with(|| Dropped { count: 0, why: why() });
+        entry.count += count;
+    }
+
+    /// The notes, one per mesh use and reason of dropped triangles last (`1 of 2 triangles of mesh 0 …
+    /// dropped: …`).
+    fn finish(mut self) -> Vec<String> {
+        for ((label, _), d) in std::mem::take(&mut self.dropped) {
+            let of = self.triangles.get(&label).map_or(String::new(), |t| format!(" of {t}"));
+            let noun = if d.count == 1 && of.is_empty() { "triangle" } else { "triangles" };
+            self.list.push(format!("{FORMAT_ID}: {}{of} {noun} of {label} dropped: {}", d.count, d.why));
+        }
+        self.list
+    }
+}
+
+/// How a use of a mesh is named in notes: `mesh 0 'tri' (node 1 'body')`.
+fn mesh_label(scene: &Scene, mesh: usize, node: usize) -> String {
+    let m = scene.meshes.get(mesh).map_or("", |m| m.name.as_str());
+    let n = scene.nodes.get(node).map_or("", |n| n.name.as_str());
+    format!("mesh {mesh} '{m}' (node {node} '{n}')")
+}
+
+/// Triangles of a mesh (every primitive's).
+fn triangle_count(mesh: &crate::asset::Mesh) -> usize {
+    mesh.primitives.iter().map(|p| p.indices.len() / 3).sum()
 }
 
 fn limit(field: impl Into<String>, message: impl Into<String>) -> Error {
@@ -610,6 +658,8 @@ fn skin_parts(g: &Graph<'_>, node: usize, notes: &mut Notes) -> Vec<(usize, Vec<
     else {
         return Vec::new();
     };
+    let label = mesh_label(scene, n.mesh.unwrap_or(0), node);
+    notes.mesh_triangles(&label, triangle_count(mesh));
     notes.add("skin", || {
         format!(
             "skinned mesh '{}' (node '{}') bound rigidly: each triangle follows the joint that weighs most on its first corner",
@@ -637,13 +687,21 @@ fn skin_parts(g: &Graph<'_>, node: usize, notes: &mut Notes) -> Vec<(usize, Vec<
             by_slot.entry(slot).or_default().extend_from_slice(tri);
         }
         for slot in slots {
-            let Some(&joint) = skin.joints.get(slot) else { continue };
+            let Some(&joint) = skin.joints.get(slot) else {
+                let count = by_slot.get(&slot).map_or(0, |t| t.len() / 3);
+                let joints = skin.joints.len();
+                notes.drop_triangles(&label, "joint past the skin", count, || {
+                    let s = if joints == 1 { "" } else { "s" };
+                    format!("JOINTS_0 {slot} is past the skin's {joints} joint{s}")
+                });
+                continue;
+            };
             let ibm = skin
                 .inverse_bind_matrices
                 .get(slot)
                 .map_or(DMat4::IDENTITY, |m| DMat4::from_cols_array(&m.map(f64::from)));
             let indices = by_slot.remove(&slot).unwrap_or_default();
-            let corners = primitive_corners(scene, p, &indices, ibm, notes, &mesh.name);
+            let corners = primitive_corners(scene, p, &indices, ibm, notes, &label);
             if !parts.contains_key(&joint) {
                 order.push(joint);
             }
@@ -702,7 +760,12 @@ pub fn from_scene(scene: &Scene, version: Version) -> Result<Packed> {
         for (joint, corners) in skin_parts(&g, n, &mut notes) {
             match group_of.get(joint).copied().flatten().and_then(|i| groups.get_mut(i)) {
                 Some(group) => group.skin_parts.push(SkinPart { joint, corners }),
-                None => notes.add("skin-joint", || "triangles bound to a joint outside the scene are dropped".into()),
+                None => {
+                    let label = mesh_label(scene, scene.nodes.get(n).and_then(|x| x.mesh).unwrap_or(0), n);
+                    notes.drop_triangles(&label, "joint outside the scene", corners.len() / 3, || {
+                        format!("they are bound to node {joint}, which the scene does not write")
+                    });
+                }
             }
         }
     }
@@ -877,7 +940,8 @@ pub fn from_scene(scene: &Scene, version: Version) -> Result<Packed> {
             let node = scene.nodes.get(h);
             let smesh = node.and_then(|n| n.mesh).and_then(|m| scene.meshes.get(m));
             if let Some(smesh) = smesh.filter(|_| node.is_some_and(|n| n.skin.is_none())) {
-                let mwhat = format!("{what}, mesh '{}'", smesh.name);
+                let mwhat = mesh_label(scene, node.and_then(|n| n.mesh).unwrap_or(0), h);
+                notes.mesh_triangles(&mwhat, triangle_count(smesh));
                 let mut per_primitive = Vec::with_capacity(smesh.primitives.len());
                 for p in &smesh.primitives {
                     note_dropped_attributes(p, &mut notes);
@@ -1016,7 +1080,7 @@ pub fn from_scene(scene: &Scene, version: Version) -> Result<Packed> {
             textures.push(TextureFile { path, file_name, bytes });
         }
     }
-    Ok(Packed { rsm, textures, notes: notes.list })
+    Ok(Packed { rsm, textures, notes: notes.finish() })
 }
 
 /// The triangles of a mesh's primitives, in the face order relic's export stored in the mesh's extras

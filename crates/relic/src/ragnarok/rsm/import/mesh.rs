@@ -73,7 +73,10 @@ pub(super) fn primitive_corners(
         if let [Some(a), Some(b), Some(c)] = corners {
             out.extend([a, b, c]);
         } else {
-            notes.add("bad-index", || format!("{what}: triangles with an index past the vertices are dropped"));
+            let vertices = p.positions.len();
+            notes.drop_triangles(what, "index past the vertices", 1, || {
+                format!("it has an index past the primitive's {vertices} vertices")
+            });
         }
     }
     out
