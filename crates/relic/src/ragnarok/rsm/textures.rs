@@ -227,11 +227,7 @@ enum Place {
     Archive(Arc<dyn FileLookup>),
     /// A `data/texture` folder; names as stored. Read as [`ConvertOptions::confine`] allows: a texture
     /// reached through a link below `relic view`'s root is refused, and the refusal is the note given.
-    ClientFolder {
-        dir: PathBuf,
-        confine: Option<PathBuf>,
-        refused: Arc<Mutex<Vec<String>>>,
-    },
+    ClientFolder { dir: PathBuf, confine: Option<PathBuf>, refused: Arc<Mutex<Vec<String>>> },
     /// `--textures` folder: `data/texture/<name>`, `texture/<name>` or `<name>`.
     Folder(PathBuf),
     /// `--textures` archive: the same three names.
