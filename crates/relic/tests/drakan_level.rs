@@ -631,6 +631,7 @@ fn in_memory(bytes: &[u8], dir: Option<&Path>) -> relic::Result<Vec<relic::asset
         db: None,
         dir: dir.map(Path::to_path_buf),
         whole_database: false,
+        confine: None,
     };
     convert_in(bytes, &ctx, &ConvertOptions::default())
 }
