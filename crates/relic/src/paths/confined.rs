@@ -62,6 +62,12 @@ mod tests {
         // A link in an intermediate folder is refused, and named.
         let err = read_found(confine, &root.join("data/texture/lnk/secret.bmp")).unwrap_err().to_string();
         assert!(err.contains("lnk is a link"), "{err}");
+        // So do the openers `relic pack` reads folders with, for an intermediate folder that is a link.
+        let listed = root.join("data/texture/lnk/secret.bmp");
+        let err = super::super::open_listed(root, &listed).map(|_| ()).unwrap_err().to_string();
+        assert!(err.contains("lnk is a link"), "{err}");
+        let err = super::super::read_unlinked(&root.join("data"), Path::new("texture/lnk/secret.bmp"));
+        assert!(err.unwrap_err().to_string().contains("lnk is a link"));
         // Above the folder: refused by name, `..` included.
         let err = read_found(confine, &root.join("../outside/secret.bmp")).unwrap_err().to_string();
         assert!(err.contains("lies outside"), "{err}");
