@@ -267,3 +267,57 @@ fn files_beside_an_item_that_are_links_out_of_the_root_are_not_read() {
     assert!(report.failures.is_empty(), "{:?}", report.failures);
     assert!(relic::testing::files_under(out.path()).keys().any(|n| n.ends_with(".png")));
 }
+
+/// A map's models in a `model/` folder beside it that is a link out of the root are not read (a warning
+/// names the link); `relic convert` of the same map, with no root, follows the link and places them.
+#[test]
+fn a_maps_models_through_a_link_out_of_the_root_are_not_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    let outside = dir.path().join("outside");
+    std::fs::create_dir_all(root.join("map")).unwrap();
+    for f in ["map.rsw", "map.gnd", "map.gat"] {
+        std::fs::copy(Path::new(SAMPLES).join("ragnarok").join(f), root.join("map").join(f)).unwrap();
+    }
+    let rsw = relic::ragnarok::rsw::parse(&std::fs::read(root.join("map/map.rsw")).unwrap()).unwrap();
+    let wanted: std::collections::BTreeSet<String> = rsw.models().map(|m| m.file.to_string()).collect();
+    assert!(!wanted.is_empty(), "the sample map places models");
+    for file in &wanted {
+        let to = outside.join("model").join(file.replace('\\', "/"));
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(Path::new(SAMPLES).join("ragnarok/pyramid.rsm"), to).unwrap();
+    }
+    std::os::unix::fs::symlink(outside.join("model"), root.join("map/model")).unwrap();
+    let meshes = |glb: &[u8]| {
+        let json_len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+        let doc: serde_json::Value = serde_json::from_slice(&glb[20..20 + json_len]).unwrap();
+        doc["meshes"].as_array().map_or(0, Vec::len)
+    };
+
+    let server = serve(&root, ViewOptions::default()).unwrap();
+    let a = server.addr();
+    let p: serde_json::Value = serde_json::from_slice(&ok(a, "/api/preview?path=map/map.rsw")).unwrap();
+    let url = p["assets"].as_array().unwrap().iter().find(|v| v["kind"] == "model").unwrap()["url"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let viewed = ok(a, &url);
+    let warned = warnings(&p);
+    assert!(warned.iter().any(|w| w.contains("map/model is a link")), "the warning names the link: {warned:?}");
+    drop(server);
+    let out = tempfile::tempdir().unwrap();
+    let options = ConvertOptions {
+        settings: vec![(relic::ragnarok::rsw::scene::WALKABILITY_OPTION.to_string(), "scene".to_string())],
+        ..Default::default()
+    };
+    let req = ConvertRequest { options, ..Default::default() };
+    let report = ops::convert(&[root.join("map/map.rsw")], out.path(), &req, &ops::Quiet);
+    assert!(report.failures.is_empty(), "{:?}", report.failures);
+    let converted = relic::testing::files_under(out.path()).into_iter().find(|(n, _)| n.ends_with(".glb")).unwrap().1;
+    assert!(
+        meshes(&converted) > meshes(&viewed),
+        "convert places the linked models, the viewer does not ({} → {})",
+        meshes(&viewed),
+        meshes(&converted)
+    );
+}
