@@ -382,7 +382,9 @@ Examples:
   relic view --static target/relic-web   # the browser build (no server needed), for a local check
 
 Only PATH and what lies under it is served, read-only, on 127.0.0.1 (or ::1 with --host ::1);
---textures, --models and --palette are read where they are, and only what conversions make of them is served.")]
+--textures, --models and --palette are read where they are, and only what conversions make of them is served;
+what conversions find by themselves (a model's data/texture, the files beside an item) is looked for under PATH
+only (PATH's folder for a file), never through a link.")]
     View {
         /// A file, an archive or a folder
         #[arg(required_unless_present = "static_site", conflicts_with = "static_site")]

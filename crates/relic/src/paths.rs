@@ -149,7 +149,7 @@ pub fn open_unlinked(folder: &Path, rel: &Path) -> Result<Option<(File, PathBuf)
     }
     let refuse = |link: &Path| {
         Error::Refused(format!(
-            "refusing to read {}: {} is a link (pack reads no file through a link)",
+            "refusing to read {}: {} is a link (relic reads no file through a link here)",
             path.display(),
             link.display()
         ))
@@ -326,6 +326,10 @@ pub fn output_path(root: &Path, relative: &str, what: &str) -> Result<PathBuf> {
         .map(|p| root.join(p))
         .map_err(|why| Error::Refused(format!("refusing to write {what} (path `{}`): {why}", display_name(relative))))
 }
+
+// Reads of the files a conversion finds by itself, kept under `relic view`'s root.
+mod confined;
+pub use confined::{may_look_in, read_found};
 
 // The writers, with the batch operations that use them (the `fs` feature).
 #[cfg(feature = "fs")]

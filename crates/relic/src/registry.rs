@@ -250,6 +250,11 @@ pub struct ConvertOptions {
     /// `relic convert` names the input of each and ends a batch with one summary (see
     /// [`ConvertOptions::record_missing`]).
     pub missing: std::sync::Arc<std::sync::Mutex<Vec<MissingFile>>>,
+    /// The folder the files a conversion finds by itself must lie under, none reached through a link
+    /// (`relic view`'s root, canonical): a model's client folder, the files and archives beside it, a
+    /// map's models, a level's databases (see [`crate::paths::read_found`]). `--textures`, `--models` and
+    /// `--palette` are the user's own and not confined. None: looked up wherever they are (`relic convert`).
+    pub confine: Option<PathBuf>,
 }
 
 /// A file a conversion looked for and did not find: what it is (`texture`, `model`), its name as the
@@ -308,15 +313,32 @@ impl ConvertOptions {
         }
         let dir = path?.parent()?;
         let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
+        let confine = self.confine.as_deref();
+        if !crate::paths::may_look_in(confine, dir) {
+            return None;
+        }
         let exact = dir.join(name);
         if exact.is_file() {
-            return std::fs::read(exact).ok();
+            return self.read_found(&exact);
         }
         let found = std::fs::read_dir(dir)
             .ok()?
             .flatten()
             .find(|e| e.file_name().to_str().is_some_and(|n| n.eq_ignore_ascii_case(name)) && e.path().is_file())?;
-        std::fs::read(found.path()).ok()
+        self.read_found(&found.path())
+    }
+
+    /// A file a conversion found by itself, read as [`ConvertOptions::confine`] allows: a refusal (a
+    /// link) is a note naming the link, and the file is not read.
+    pub fn read_found(&self, path: &Path) -> Option<Vec<u8>> {
+        match crate::paths::read_found(self.confine.as_deref(), path) {
+            Ok(bytes) => bytes,
+            Err(e @ crate::Error::Refused(_)) => {
+                self.note(e.to_string());
+                None
+            }
+            Err(_) => None,
+        }
     }
 
     /// The bytes of a file named `name` in the folder of `path` on disk, matched ignoring ASCII case (a

@@ -631,6 +631,7 @@ fn in_memory(bytes: &[u8], dir: Option<&Path>) -> relic::Result<Vec<relic::asset
         db: None,
         dir: dir.map(Path::to_path_buf),
         whole_database: false,
+        confine: None,
     };
     convert_in(bytes, &ctx, &ConvertOptions::default())
 }
@@ -768,4 +769,21 @@ fn extreme_values_still_make_valid_gltf() {
     let heightmaps: Vec<&str> =
         assets.iter().filter_map(|a| a.name.as_deref()).filter(|n| n.starts_with("heightmaps/")).collect();
     assert_eq!(heightmaps, ["heightmaps/10_Random", "heightmaps/11_Random", "heightmaps/10_Random_2"]);
+}
+
+/// Issue 40: confined to a folder (`relic view`'s root, `ConvertOptions::confine`), the databases above
+/// the level are looked for no higher than that folder: `Levels/Test.lvl` with `TEX/tex.TXD` one folder up
+/// is textured confined to the folder holding both, untextured confined to `Levels`.
+#[test]
+fn databases_are_not_looked_for_above_the_confining_folder() {
+    let (dir, path) = level_folder("Levels", "TEX/tex.TXD");
+    let textured = |confine: PathBuf| {
+        let options = ConvertOptions { confine: Some(confine), ..Default::default() };
+        let (_out, root, _) = convert(&path, &ConvertRequest { options, ..Default::default() });
+        let g = Glb::read(&root.join("terrain.view.glb"));
+        g.prim("1_Ground", "Tex/Tex.txd:7").material["pbrMetallicRoughness"].get("baseColorTexture").is_some()
+    };
+    let top = dir.path().canonicalize().unwrap();
+    assert!(textured(top.clone()), "the database below the confining folder is used");
+    assert!(!textured(top.join("Levels")), "the database above the confining folder is not");
 }

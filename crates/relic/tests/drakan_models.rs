@@ -441,6 +441,7 @@ fn damaged_models_never_panic() {
             db: None,
             dir: Some(dir.path().to_path_buf()),
             whole_database: false,
+            confine: None,
         };
         relic::testing::check_robustness(&bytes, false, |b| {
             relic::drakan::srsc::convert_in(b, &ctx, &Default::default()).map(|assets| {

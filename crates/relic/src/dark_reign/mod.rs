@@ -55,6 +55,8 @@ pub fn palette_for(opts: &ConvertOptions, beside: Option<&Path>) -> Result<Palet
                 .map(|rd| rd.filter_map(|e| e.ok()).map(|e| e.path()).collect())
                 .unwrap_or_default();
         found.retain(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("pal")) && p.is_file());
+        // Under `relic view`'s root a palette that is a link (it may lead anywhere) is passed over.
+        found.retain(|p| crate::paths::may_look_in(opts.confine.as_deref(), p));
         found.sort();
         if let Some(first) = found.first() {
             if found.len() > 1 {

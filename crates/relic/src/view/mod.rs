@@ -66,6 +66,14 @@
 //! `X-Content-Type-Options: nosniff` and a sandboxing `Content-Security-Policy`, raw bytes always as
 //! `application/octet-stream`, so a file under the root can never run as a page. Nothing is ever written:
 //! inputs are opened read-only (see [Reading files](#reading-files)) and conversions stay in memory.
+//!
+//! What a conversion finds by itself lies under the root as well (for a single file, under its folder): the
+//! conversion is told the root ([`crate::registry::ConvertOptions::confine`]), so a model's walk up to its
+//! client folder's `data/texture` stops there, and the files it finds (textures, the GRFs and files beside an
+//! item, a map's models, a Drakan level's databases, an Evil Islands map's sectors) are read through no link
+//! ([`crate::paths::read_found`], refusing a link at every component as `relic pack` does), the refusal being
+//! one of the preview's `warnings`. What [`Lookup`] names (`--textures`, `--models`, `--palette`) is the
+//! user's own choice and is read wherever it is.
 
 mod api;
 pub mod assets;

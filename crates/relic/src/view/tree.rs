@@ -439,6 +439,8 @@ impl Tree {
             textures: self.lookup.textures.clone(),
             models: self.lookup.models.clone(),
             palette: self.lookup.palette.clone(),
+            // What the conversion finds by itself stays under the root, through no link (issue 40).
+            confine: self.volume.confine(),
             ..Default::default()
         };
         if disk.is_none() {

@@ -53,6 +53,11 @@ pub trait Volume: Send + Sync {
     fn disk_path(&self, _path: &str) -> Option<PathBuf> {
         None
     }
+    /// The folder on disk every file a conversion finds by itself must lie under, none reached through a
+    /// link ([`crate::registry::ConvertOptions::confine`]), when files are on disk.
+    fn confine(&self) -> Option<PathBuf> {
+        None
+    }
     /// An error as the user sees it: one line, paths shown relative to the root.
     fn message(&self, e: &Error) -> String {
         e.to_string()
@@ -177,6 +182,11 @@ impl Volume for DiskVolume {
 
     fn disk_path(&self, path: &str) -> Option<PathBuf> {
         self.real(path).ok().flatten()
+    }
+
+    /// The root folder; for a single file, its folder (the files beside it, never a folder above).
+    fn confine(&self) -> Option<PathBuf> {
+        Some(self.base().to_path_buf())
     }
 
     fn message(&self, e: &Error) -> String {

@@ -245,13 +245,14 @@ impl Codec for DbCodec {
         let mut out = self.convert(data, opts)?;
         for ext in ASSET_EXTENSIONS {
             let file = db.dir.join(format!("{}.{ext}", db.name));
-            let Ok(bytes) = std::fs::read(&file) else { continue };
+            let Some(bytes) = opts.read_found(&file) else { continue };
             let ctx = crate::drakan::srsc::Context {
                 stem: db.name.clone(),
                 extension: ext.to_string(),
                 db: Some(&db),
                 dir: Some(db.dir.clone()),
                 whole_database: true,
+                confine: opts.confine.clone(),
             };
             let assets = crate::drakan::srsc::convert_in(&bytes, &ctx, opts).map_err(|e| e.in_file(&file))?;
             for mut a in assets {

@@ -195,17 +195,24 @@ fn layer_cost(def: &LayerDefinition) -> Option<u64> {
 // Databases
 
 /// Folders a database path is looked for under, in order: `--textures` (when a folder), the level's folder
-/// and up to [`PARENT_LEVELS`] above it.
-fn search_bases(ctx: &Context<'_>, opts: &ConvertOptions) -> Vec<PathBuf> {
+/// and up to [`PARENT_LEVELS`] above it; each with the folder a database found under it must lie in, through
+/// no link ([`ConvertOptions::confine`], `relic view`'s root: the level's folders, not `--textures`).
+fn search_bases(ctx: &Context<'_>, opts: &ConvertOptions) -> Vec<(PathBuf, Option<PathBuf>)> {
     let mut bases = Vec::new();
     if let Some(t) = opts.textures.as_ref().filter(|t| t.is_dir()) {
-        bases.push(t.clone());
+        bases.push((t.clone(), None));
     }
+    let confine = opts.confine.as_deref();
     if let Some(dir) = &ctx.dir {
         let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir.as_path() };
         // Absolute, so that its parents exist as paths.
         let dir = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
-        bases.extend(dir.ancestors().take(PARENT_LEVELS + 1).map(Path::to_path_buf));
+        bases.extend(
+            dir.ancestors()
+                .take(PARENT_LEVELS + 1)
+                .take_while(|a| crate::paths::may_look_in(confine, a))
+                .map(|a| (a.to_path_buf(), opts.confine.clone())),
+        );
     }
     bases
 }
@@ -220,7 +227,7 @@ struct Databases {
 }
 
 impl Databases {
-    fn find(refs: &[DatabaseRef], bases: &[PathBuf]) -> Databases {
+    fn find(refs: &[DatabaseRef], bases: &[(PathBuf, Option<PathBuf>)]) -> Databases {
         let mut out = Databases::default();
         for r in refs {
             // Index 0 is the level's own database, which holds no textures; the first of a repeated index
@@ -233,7 +240,11 @@ impl Databases {
                 continue;
             };
             let shown = parts.join("/");
-            match bases.iter().find_map(|b| find_any_case(b, &parts)) {
+            // A stored `..` may climb out of the folder a base is confined to: such a file is not used.
+            let found = bases.iter().find_map(|(b, confine)| {
+                find_any_case(b, &parts).filter(|p| crate::paths::may_look_in(confine.as_deref(), p))
+            });
+            match found {
                 Some(path) => {
                     out.found.insert(r.db_index, (path, shown));
                 }

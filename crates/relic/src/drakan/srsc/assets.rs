@@ -53,6 +53,9 @@ pub struct Context<'d> {
     pub dir: Option<PathBuf>,
     /// Converting a whole database: references into its own files are converted with those files.
     pub whole_database: bool,
+    /// The folder the files found through the database must lie in, through no link
+    /// ([`ConvertOptions::confine`]: `relic view`'s root; a database path's `..` climbs no higher).
+    pub confine: Option<PathBuf>,
 }
 
 /// The file extension a reference kind points into (spec "How the engine manages its assets").
@@ -72,7 +75,7 @@ impl Context<'_> {
     /// `.db` when known, else (index 0) the file with this stem beside this one; and how output names it.
     pub fn database_file(&self, db: u16, ext: &str) -> Option<(PathBuf, String)> {
         if let Some(found) = self.db.and_then(|d| d.asset_file(db, ext)) {
-            return Some(found);
+            return self.confined(found);
         }
         if db != 0 || self.stem.is_empty() {
             return None;
@@ -89,7 +92,12 @@ impl Context<'_> {
                     .find(|p| p.file_name().is_some_and(|n| n.to_string_lossy().eq_ignore_ascii_case(&name)))
             })
             .unwrap_or_else(|| dir.join(&name));
-        Some((found, name))
+        self.confined((found, name))
+    }
+
+    /// A file found through the database, when [`Context::confine`] lets it be read.
+    fn confined(&self, found: (PathBuf, String)) -> Option<(PathBuf, String)> {
+        crate::paths::may_look_in(self.confine.as_deref(), &found.0).then_some(found)
     }
 
     /// `database/file:id`, or `file:id` for this database when its `.db` is unknown.
@@ -107,7 +115,7 @@ impl Context<'_> {
         if r.db == 0 && (ext == self.extension || self.whole_database) {
             return None;
         }
-        self.db.and_then(|db| db.asset_file(r.db, ext))
+        self.db.and_then(|db| db.asset_file(r.db, ext)).and_then(|found| self.confined(found))
     }
 }
 

@@ -156,7 +156,14 @@ impl Codec for SrscCodec {
     }
 
     fn convert(&self, data: &[u8], opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
-        let ctx = Context { stem: String::new(), extension: String::new(), db: None, dir: None, whole_database: false };
+        let ctx = Context {
+            stem: String::new(),
+            extension: String::new(),
+            db: None,
+            dir: None,
+            whole_database: false,
+            confine: opts.confine.clone(),
+        };
         convert_in(data, &ctx, opts)
     }
 
@@ -172,6 +179,7 @@ impl Codec for SrscCodec {
             db: db.as_ref(),
             dir: path.parent().map(Path::to_path_buf),
             whole_database: false,
+            confine: opts.confine.clone(),
         };
         convert_in(data, &ctx, opts)
     }

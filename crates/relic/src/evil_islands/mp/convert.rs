@@ -49,15 +49,16 @@ pub fn info(mp: &Mp, file_size: usize) -> serde_json::Value {
 /// A map's sector files as `(x, y, name, bytes)`; `name` is what errors and notes call the file.
 pub type SectorFile = (u32, u32, String, Vec<u8>);
 
-/// The sector files in `dir` that belong to map `map` (`<map>XXXYYY.sec`, any case).
-pub fn sectors_in_folder(dir: &Path, map: &str) -> Vec<SectorFile> {
+/// The sector files in `dir` that belong to map `map` (`<map>XXXYYY.sec`, any case), read as `opts` allows
+/// ([`ConvertOptions::confine`]: under `relic view`'s root a sector that is a link is not read).
+pub fn sectors_in_folder(dir: &Path, map: &str, opts: &ConvertOptions) -> Vec<SectorFile> {
     let Ok(list) = std::fs::read_dir(dir) else { return vec![] };
     let mut out = Vec::new();
     for entry in list.filter_map(std::result::Result::ok) {
         let name = entry.file_name().to_string_lossy().into_owned();
         let Some((prefix, x, y)) = sec::sector_name(&name) else { continue };
         if prefix.eq_ignore_ascii_case(map) && entry.path().is_file() {
-            if let Ok(bytes) = std::fs::read(entry.path()) {
+            if let Some(bytes) = opts.read_found(&entry.path()) {
                 out.push((x, y, name, bytes));
             }
         }

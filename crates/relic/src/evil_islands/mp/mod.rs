@@ -108,7 +108,7 @@ impl Codec for MpCodec {
         let mp = parse(data)?;
         let map = map_name(path);
         let dir = path.parent().map(|d| if d.as_os_str().is_empty() { Path::new(".") } else { d });
-        let sectors = dir.map(|d| convert::sectors_in_folder(d, &map)).unwrap_or_default();
+        let sectors = dir.map(|d| convert::sectors_in_folder(d, &map, opts)).unwrap_or_default();
         let atlases = atlas::AtlasSource::open(opts.textures.as_deref(), dir)?;
         convert::convert_map(&map, &mp, sectors, &atlases, opts)
     }

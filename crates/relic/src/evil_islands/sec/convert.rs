@@ -54,7 +54,7 @@ pub fn convert_sector(sec: &Sec, path: Option<&Path>, opts: &ConvertOptions) -> 
     let (map, x, y) = parsed.map_or(("sector".to_string(), 0, 0), |(m, x, y)| (m.to_string(), x, y));
     let dir = path.and_then(Path::parent).map(|d| if d.as_os_str().is_empty() { Path::new(".") } else { d });
     let header = match (dir, folder, parsed) {
-        (Some(d), _, Some(_)) => find_header(d, &map),
+        (Some(d), _, Some(_)) => find_header(d, &map, opts),
         (None, Some(files), Some(_)) => files.read(&format!("{map}.mp")).and_then(|b| mp::parse(&b).ok()),
         _ => None,
     };
@@ -83,12 +83,12 @@ pub fn convert_sector(sec: &Sec, path: Option<&Path>, opts: &ConvertOptions) -> 
     Ok(vec![NamedAsset { name: None, asset: Asset::Scene(scene) }])
 }
 
-/// `<map>.mp` in `dir` (any case), when it is there and reads.
-fn find_header(dir: &Path, map: &str) -> Option<mp::Mp> {
+/// `<map>.mp` in `dir` (any case), when it is there and reads (as [`ConvertOptions::confine`] allows).
+fn find_header(dir: &Path, map: &str, opts: &ConvertOptions) -> Option<mp::Mp> {
     let wanted = format!("{map}.mp");
     let entry = std::fs::read_dir(dir)
         .ok()?
         .filter_map(std::result::Result::ok)
         .find(|e| e.file_name().to_string_lossy().eq_ignore_ascii_case(&wanted))?;
-    mp::parse(&std::fs::read(entry.path()).ok()?).ok()
+    mp::parse(&opts.read_found(&entry.path())?).ok()
 }

@@ -207,16 +207,27 @@ pub(crate) fn find_ci(dir: &Path, relative: &str) -> Option<PathBuf> {
 
 /// The client's `data/texture` folder for a model file: under the nearest ancestor folder named `data`.
 pub fn client_texture_folder(model: &Path) -> Option<PathBuf> {
-    let data = model.ancestors().skip(1).find(|a| a.file_name().is_some_and(|n| n.eq_ignore_ascii_case("data")))?;
-    find_ci(data, "texture").filter(|p| p.is_dir())
+    client_texture_folder_within(model, None)
+}
+
+/// [`client_texture_folder`] looked for at `confine` and below only ([`ConvertOptions::confine`]: the walk up
+/// stops at `relic view`'s root, and a folder reached through a link is not looked in).
+pub fn client_texture_folder_within(model: &Path, confine: Option<&Path>) -> Option<PathBuf> {
+    let data = model
+        .ancestors()
+        .skip(1)
+        .take_while(|a| crate::paths::may_look_in(confine, a))
+        .find(|a| a.file_name().is_some_and(|n| n.eq_ignore_ascii_case("data")))?;
+    find_ci(data, "texture").filter(|p| p.is_dir() && crate::paths::may_look_in(confine, p))
 }
 
 /// One place textures are looked for.
 enum Place {
     /// The model's own archive; names under `data/texture/`.
     Archive(Arc<dyn FileLookup>),
-    /// A `data/texture` folder; names as stored.
-    ClientFolder(PathBuf),
+    /// A `data/texture` folder; names as stored. Read as [`ConvertOptions::confine`] allows: a texture
+    /// reached through a link below `relic view`'s root is refused, and the refusal is the note given.
+    ClientFolder { dir: PathBuf, confine: Option<PathBuf>, refused: Arc<Mutex<Vec<String>>> },
     /// `--textures` folder: `data/texture/<name>`, `texture/<name>` or `<name>`.
     Folder(PathBuf),
     /// `--textures` archive: the same three names.
@@ -232,7 +243,22 @@ impl Place {
         match self {
             Place::Archive(a) => a.read(&under[0]),
             Place::OtherArchive(a) | Place::Beside(a) => under.iter().find_map(|n| a.read(n)),
-            Place::ClientFolder(dir) => find_ci(dir, &k).filter(|p| p.is_file()).and_then(|p| std::fs::read(p).ok()),
+            Place::ClientFolder { dir, confine, refused } => {
+                let found = find_ci(dir, &k).filter(|p| p.is_file())?;
+                match crate::paths::read_found(confine.as_deref(), &found) {
+                    Ok(bytes) => bytes,
+                    Err(e) => {
+                        if matches!(e, crate::Error::Refused(_)) {
+                            refused.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(format!(
+                                "{}: texture '{}' not read: {e}",
+                                super::FORMAT_ID,
+                                client_name(stored)
+                            ));
+                        }
+                        None
+                    }
+                }
+            }
             Place::Folder(dir) => {
                 under.iter().find_map(|n| find_ci(dir, n).filter(|p| p.is_file())).and_then(|p| std::fs::read(p).ok())
             }
@@ -243,7 +269,7 @@ impl Place {
     fn holds(&self, stored: &str) -> bool {
         let k = key(stored);
         match self {
-            Place::ClientFolder(dir) => find_ci(dir, &k).is_some_and(|p| p.is_file()),
+            Place::ClientFolder { dir, .. } => find_ci(dir, &k).is_some_and(|p| p.is_file()),
             Place::Folder(dir) => [format!("{TEXTURE_ROOT}{k}"), format!("texture/{k}"), k.clone()]
                 .iter()
                 .any(|n| find_ci(dir, n).is_some_and(|p| p.is_file())),
@@ -256,7 +282,7 @@ impl Place {
             Place::Archive(a) => a.describe(),
             Place::OtherArchive(a) => format!("--textures {}", a.describe()),
             Place::Beside(a) => format!("{} (beside it)", a.describe()),
-            Place::ClientFolder(dir) => dir.display().to_string(),
+            Place::ClientFolder { dir, .. } => dir.display().to_string(),
             Place::Folder(dir) => format!("--textures {}", dir.display()),
         }
     }
@@ -293,14 +319,16 @@ impl TextureSources {
         if let Some(a) = &opts.archive_files {
             places.push(Place::Archive(Arc::clone(a)));
         }
-        if let Some(dir) = path.and_then(client_texture_folder) {
-            places.push(Place::ClientFolder(dir));
+        let confine = opts.confine.as_deref();
+        if let Some(dir) = path.and_then(|p| client_texture_folder_within(p, confine)) {
+            let refused = Arc::clone(&opts.notes);
+            places.push(Place::ClientFolder { dir, confine: opts.confine.clone(), refused });
         }
         match (path, &opts.folder_files) {
             (Some(model), _) if with_beside => {
                 // An archive beside it that is also `--textures` is looked in once, as `--textures`.
                 let given = opts.textures.as_deref().and_then(|t| std::fs::canonicalize(t).ok());
-                places.extend(archives_beside(model, given.as_deref()).into_iter().map(Place::Beside));
+                places.extend(archives_beside(model, given.as_deref(), confine).into_iter().map(Place::Beside));
             }
             (None, Some(folder)) if with_beside => {
                 places.extend(archives_among(folder.as_ref()).into_iter().map(Place::Beside))
@@ -366,9 +394,12 @@ impl TextureLookup for TextureSources {
 
 /// The archives in the folder of a model on disk (`*.grf`, `*.gpf`, ASCII case ignored), by name, each
 /// opened as `--textures` would be; one that does not read is passed over (it is not the model's fault).
-fn archives_beside(model: &Path, but: Option<&Path>) -> Vec<Arc<dyn FileLookup>> {
+fn archives_beside(model: &Path, but: Option<&Path>, confine: Option<&Path>) -> Vec<Arc<dyn FileLookup>> {
     let Some(dir) = model.parent() else { return Vec::new() };
     let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
+    if !crate::paths::may_look_in(confine, dir) {
+        return Vec::new();
+    }
     let Ok(read) = std::fs::read_dir(dir) else { return Vec::new() };
     let mut found: Vec<PathBuf> = read
         .flatten()
@@ -378,6 +409,8 @@ fn archives_beside(model: &Path, but: Option<&Path>) -> Vec<Arc<dyn FileLookup>>
             (ext.eq_ignore_ascii_case("grf") || ext.eq_ignore_ascii_case("gpf")) && p.is_file()
         })
         .filter(|p| but.is_none() || std::fs::canonicalize(p).ok().as_deref() != but)
+        // Under `relic view`'s root an archive beside it that is a link (it may lead anywhere) is passed over.
+        .filter(|p| crate::paths::may_look_in(confine, p))
         .collect();
     found.sort();
     found.into_iter().filter_map(|p| open_archive(&p, "beside the model").ok()).collect()

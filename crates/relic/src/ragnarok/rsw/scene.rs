@@ -187,7 +187,8 @@ enum Place {
 }
 
 impl Place {
-    fn read(&self, file: &str) -> Option<Vec<u8>> {
+    /// `found` reads a file found on disk in the map's own places (as [`ConvertOptions::confine`] allows).
+    fn read(&self, file: &str, found: &ConvertOptions) -> Option<Vec<u8>> {
         let k = key(file);
         if k.split('/').any(|p| p == ".." || p.contains(':')) {
             return None;
@@ -196,8 +197,10 @@ impl Place {
         match self {
             Place::Archive(a) => a.read(&under[0]),
             Place::OtherArchive(a, _) => under.iter().find_map(|n| a.read(n)),
-            Place::ClientData(dir) => read_file(dir, &format!("model/{k}")),
-            Place::MapFolder(dir) => read_file(dir, &format!("model/{k}")).or_else(|| read_file(dir, &k)),
+            Place::ClientData(dir) => read_found(dir, &format!("model/{k}"), found),
+            Place::MapFolder(dir) => {
+                read_found(dir, &format!("model/{k}"), found).or_else(|| read_found(dir, &k, found))
+            }
             Place::MapFiles(f) => f.read(&format!("model/{k}")).or_else(|| f.read(&k)),
             Place::Folder(dir, _) => under.iter().find_map(|n| read_file(dir, n)),
         }
@@ -219,10 +222,17 @@ fn read_file(dir: &Path, relative: &str) -> Option<Vec<u8>> {
     p.is_file().then(|| std::fs::read(p).ok()).flatten()
 }
 
-/// The client's `data` folder of a file on disk: the nearest ancestor named `data`.
-fn client_data(path: &Path) -> Option<PathBuf> {
+/// A file of the map's own places, read as `opts` allows (a link under `relic view`'s root refused, in a note).
+fn read_found(dir: &Path, relative: &str, opts: &ConvertOptions) -> Option<Vec<u8>> {
+    let p = crate::ragnarok::rsm::textures::find_ci(dir, relative)?;
+    opts.read_found(&p)
+}
+
+/// The client's `data` folder of a file on disk: the nearest ancestor named `data`, at `confine` or below it.
+fn client_data(path: &Path, confine: Option<&Path>) -> Option<PathBuf> {
     path.ancestors()
         .skip(1)
+        .take_while(|a| crate::paths::may_look_in(confine, a))
         .find(|a| a.file_name().is_some_and(|n| n.eq_ignore_ascii_case("data")))
         .map(Path::to_path_buf)
 }
@@ -241,8 +251,12 @@ impl Sources {
         if let Some(a) = &opts.archive_files {
             places.push(Place::Archive(Arc::clone(a)));
         }
-        let client = path.and_then(client_data);
-        let own = path.and_then(Path::parent).map(|d| if d.as_os_str().is_empty() { Path::new(".") } else { d });
+        let confine = opts.confine.as_deref();
+        let client = path.and_then(|p| client_data(p, confine));
+        let own = path
+            .and_then(Path::parent)
+            .map(|d| if d.as_os_str().is_empty() { Path::new(".") } else { d })
+            .filter(|d| crate::paths::may_look_in(confine, d));
         if let Some(dir) = &client {
             places.push(Place::ClientData(dir.clone()));
         }
@@ -275,8 +289,8 @@ impl Sources {
             .or_else(|| self.archive.as_ref().and_then(|a| a.read(&format!("data\\{base}"))))
     }
 
-    fn model(&self, file: &str) -> Option<Vec<u8>> {
-        self.places.iter().find_map(|p| p.read(file))
+    fn model(&self, file: &str, opts: &ConvertOptions) -> Option<Vec<u8>> {
+        self.places.iter().find_map(|p| p.read(file, opts))
     }
 
     fn describe(&self) -> String {
@@ -401,7 +415,7 @@ pub fn convert_map(rsw: &Rsw, input_len: u64, path: Option<&Path>, opts: &Conver
             Object::Model(m) => {
                 let k = key(&m.file.text);
                 if !templates.contains_key(&k) {
-                    let t = match sources.model(&m.file.text) {
+                    let t = match sources.model(&m.file.text, opts) {
                         None => None,
                         Some(bytes) => {
                             input_len += bytes.len() as u64;
