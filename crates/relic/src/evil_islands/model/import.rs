@@ -90,7 +90,8 @@ pub fn pack_gltf(input_name: &str, content: &[u8], request: &PackRequest) -> Res
     }
     let model = request.output_stem();
     let mut note = |n: String| request.note(n);
-    let scene = crate::import::gltf::read_noted(content, std::path::Path::new(input_name), &mut note)?;
+    let scene =
+        crate::import::gltf::read_to_pack(content, std::path::Path::new(input_name), res::FORMAT_ID, &mut note)?;
     let figure = from_scene(&scene, &model, &mut note)?;
     let files = write_figure(&figure, request.pixel_format.as_deref(), request.mips, &mut note)?;
     request.companion(format!("{model}.bon"), files.bones);

@@ -665,7 +665,7 @@ fn extra_f64(scene: &Scene, key: &str) -> Option<f64> {
 /// dropped: `TANGENT`, `TEXCOORD_1`, …) first.
 pub fn from_gltf(content: &[u8], path: &std::path::Path, version: Version) -> Result<Packed> {
     let mut notes = Vec::new();
-    let scene = crate::import::gltf::read_noted(content, path, &mut |n| notes.push(n))?;
+    let scene = crate::import::gltf::read_to_pack(content, path, FORMAT_ID, &mut |n| notes.push(n))?;
     let mut packed = from_scene(&scene, version)?;
     notes.append(&mut packed.notes);
     packed.notes = notes;
