@@ -311,3 +311,60 @@ fn a_sparse_value_that_is_nan_is_refused_too() {
          infinities): the POSITION of mesh 0 `sparse` primitive 0, placed by node 0 `only`"
     );
 }
+
+/// One triangle of corners (0,0,0), (`far`,0,0), (0,1,0) under a node `top` of scale `outer` holding the
+/// mesh node `tri` of scale `inner`: every number finite.
+fn scaled_triangle(far: f32, outer: f32, inner: f32) -> Vec<u8> {
+    let mut bin = f32s(&[0.0, 0.0, 0.0, far, 0.0, 0.0, 0.0, 1.0, 0.0]);
+    bin.extend([0u8, 0, 1, 0, 2, 0]);
+    let doc = json!({
+        "asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0]}],
+        "nodes": [
+            {"name": "top", "children": [1], "scale": [outer, outer, outer]},
+            {"name": "tri", "mesh": 0, "scale": [inner, inner, inner]}
+        ],
+        "meshes": [{"name": "tri", "primitives": [{"attributes": {"POSITION": 0}, "indices": 1}]}],
+        "buffers": [{"byteLength": 44}],
+        "bufferViews": [{"buffer": 0, "byteOffset": 0, "byteLength": 36}, {"buffer": 0, "byteOffset": 36, "byteLength": 6}],
+        "accessors": [
+            {"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 0, 0], "max": [far, 1, 0]},
+            {"bufferView": 1, "componentType": 5123, "count": 3, "type": "SCALAR"}
+        ]
+    });
+    glb(&doc, &bin)
+}
+
+#[test]
+fn finite_numbers_that_overflow_once_transforms_are_multiplied_are_refused() {
+    let path = Path::new("scaled.glb");
+    // Baked into the vertices (Evil Islands, Drakan): 1e30 × 1e30 is past f32.
+    let baked = scaled_triangle(1e30, 1.0, 1e30);
+    let scene = gltf::read(&baked, path).unwrap();
+    let err = relic::evil_islands::model::import::from_scene(&scene, "m", &mut |_| {}).unwrap_err().to_string();
+    assert_eq!(
+        err,
+        "ei-res: node 1 \"tri\", mesh \"tri\": triangle corner 1 is not a finite number once the node transforms are \
+         baked in (the FIG would hold infinities): scale the model down"
+    );
+    let err = relic::drakan::scene::import::from_gltf(&baked, path, "m").unwrap_err().to_string();
+    assert_eq!(err, "drakan-srsc: mesh 0 `tri` (node 1 `tri`), primitive 0: vertex 1 is not a finite position");
+    // Multiplied into an RSM 2.3 world matrix: 1e30 × 1e30 again. RSM 1.4 keeps each scale apart: finite.
+    let nested = scaled_triangle(1.0, 1e30, 1e30);
+    let v23 = relic::ragnarok::rsm::Version::new(2, 3);
+    let err = relic::ragnarok::rsm::import::from_gltf(&nested, path, v23).unwrap_err().to_string();
+    assert_eq!(
+        err,
+        "ro-rsm: node `tri`: its matrix would not be finite once the glTF's node transforms are multiplied (an RSM \
+         holding infinities): scale the model down"
+    );
+    let v14 = relic::ragnarok::rsm::Version::new(1, 4);
+    let packed = relic::ragnarok::rsm::import::from_gltf(&nested, path, v14).unwrap();
+    let tri = packed.rsm.meshes.iter().find(|m| m.name.text == "tri").unwrap();
+    assert_eq!(tri.legacy.as_ref().unwrap().scale, [1e30; 3]);
+    // Scales that stay in range pack everywhere.
+    let fine = scaled_triangle(2.0, 1.0, 3.0);
+    let scene = gltf::read(&fine, path).unwrap();
+    relic::evil_islands::model::import::from_scene(&scene, "m", &mut |_| {}).unwrap();
+    relic::drakan::scene::import::from_gltf(&fine, path, "m").unwrap();
+    relic::ragnarok::rsm::import::from_gltf(&fine, path, v23).unwrap();
+}

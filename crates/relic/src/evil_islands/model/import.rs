@@ -785,6 +785,22 @@ fn face_normals(positions: &[[f32; 3]], indices: &[u32]) -> Vec<[f32; 3]> {
     out
 }
 
+/// Refuses a corner whose position, morphing shift, normal or UV is not finite once its node's transform is
+/// baked in (the glTF reader refuses non-finite input, but finite values can overflow f32 when multiplied): the
+/// FIG would hold infinities.
+fn refuse_non_finite(name: &str, node: usize, mesh: &str, index: usize, c: &Corner) -> Result<()> {
+    let mut values =
+        c.extremes.iter().flatten().chain(c.shifts.iter().flatten().flatten()).chain(&c.normal).chain(&c.uv);
+    if values.all(|v| v.is_finite()) {
+        return Ok(());
+    }
+    Err(Error::Refused(format!(
+        "{}: node {node} {name:?}, mesh {mesh:?}: triangle corner {index} is not a finite number once the node \
+         transforms are baked in (the FIG would hold infinities): scale the model down",
+        res::FORMAT_ID
+    )))
+}
+
 /// Folds corners into FIG lists (shared positions, normals, UVs, components) and computes the header.
 fn fold(
     name: &str,
@@ -810,7 +826,8 @@ fn fold(
     let limit = |field: &str, what: &str| {
         err(name, node, mesh, field, format!("more than {U16_ENTRIES} {what}: FIG indices are 16-bit"))
     };
-    for c in corners {
+    for (index, c) in corners.iter().enumerate() {
+        refuse_non_finite(name, node, mesh, index, c)?;
         let mut key: Vec<u32> = c.extremes.iter().flatten().map(|f| f.to_bits()).collect();
         key.extend(c.shifts.iter().flatten().flatten().map(|f| f.to_bits()));
         let p = match pos_index.get(&key) {

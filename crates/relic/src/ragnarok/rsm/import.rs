@@ -667,9 +667,56 @@ pub fn from_gltf(content: &[u8], path: &std::path::Path, version: Version) -> Re
     let mut notes = Vec::new();
     let scene = crate::import::gltf::read_to_pack(content, path, FORMAT_ID, &mut |n| notes.push(n))?;
     let mut packed = from_scene(&scene, version)?;
+    refuse_non_finite(&packed.rsm)?;
     notes.append(&mut packed.notes);
     packed.notes = notes;
     Ok(packed)
+}
+
+/// Refuses an RSM holding a number that is not finite: the glTF reader refuses non-finite input, but finite
+/// node transforms can overflow f32 when multiplied into a 2.x world matrix. Names the node (RSM mesh).
+fn refuse_non_finite(rsm: &super::Rsm) -> Result<()> {
+    for mesh in &rsm.meshes {
+        let legacy = mesh.legacy.as_ref();
+        let fields: [(&str, Vec<f32>); 7] = [
+            ("matrix", mesh.matrix.to_vec()),
+            ("position", mesh.position.to_vec()),
+            (
+                "offset, rotation and scale",
+                legacy.map_or_else(Vec::new, |l| {
+                    [&l.offset[..], &[l.rotation_angle], &l.rotation_axis[..], &l.scale[..]].concat()
+                }),
+            ),
+            ("vertices", mesh.vertices.iter().flatten().copied().collect()),
+            ("texture coordinates", mesh.tex_vertices.iter().flat_map(|t| t.uv).collect()),
+            (
+                "keys",
+                mesh.rotation_keys
+                    .iter()
+                    .flat_map(|k| k.quaternion)
+                    .chain(mesh.position_keys.iter().flat_map(|k| k.position))
+                    .chain(mesh.scale_keys.iter().flat_map(|k| k.scale))
+                    .collect(),
+            ),
+            (
+                "texture keys",
+                mesh.texture_animations
+                    .iter()
+                    .flat_map(|a| &a.channels)
+                    .flat_map(|c| &c.keys)
+                    .map(|k| k.value)
+                    .collect(),
+            ),
+        ];
+        if let Some((field, _)) = fields.iter().find(|(_, values)| values.iter().any(|v| !v.is_finite())) {
+            return Err(Error::Refused(format!(
+                "{FORMAT_ID}: node `{}`: its {field} would not be finite once the glTF's node transforms are \
+                 multiplied (an RSM holding infinities): scale the model down",
+                mesh.name.text
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// The RSM of `version` (1.4 or 2.3; others are written by the same rules) whose relic conversion gives
