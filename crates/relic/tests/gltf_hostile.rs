@@ -368,3 +368,33 @@ fn finite_numbers_that_overflow_once_transforms_are_multiplied_are_refused() {
     relic::drakan::scene::import::from_gltf(&fine, path, "m").unwrap();
     relic::ragnarok::rsm::import::from_gltf(&fine, path, v23).unwrap();
 }
+
+#[test]
+fn the_budget_counts_the_bin_a_gltf_reads_beside_it() {
+    // A `.gltf` of a few hundred bytes whose 21,000 positions (252,000 bytes) are in `mesh.bin` beside it,
+    // placed by 4 nodes: 4 × 21,000 × (64 + 64) bytes = 10,752,000, within 1000 × (JSON + bin) but not
+    // within 1000 × the JSON alone.
+    let vertices = 21_000usize;
+    let nodes = 4usize;
+    let positions: Vec<f32> = (0..vertices * 3).map(|i| (i % 7) as f32).collect();
+    let bin = f32s(&positions);
+    let mut list = vec![json!({"name": "root", "children": (1..=nodes).collect::<Vec<_>>()})];
+    list.extend((1..=nodes).map(|i| json!({"name": format!("n{i}"), "mesh": 0})));
+    let doc = json!({
+        "asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0]}], "nodes": list,
+        "meshes": [{"name": "big", "primitives": [{"attributes": {"POSITION": 0}}]}],
+        "buffers": [{"byteLength": bin.len(), "uri": "mesh.bin"}],
+        "bufferViews": [{"buffer": 0, "byteOffset": 0, "byteLength": bin.len()}],
+        "accessors": [{"bufferView": 0, "componentType": 5126, "count": vertices, "type": "VEC3",
+            "min": [0, 0, 0], "max": [6, 6, 6]}]
+    });
+    let json = serde_json::to_vec(&doc).unwrap();
+    let cost = (nodes * vertices) as u64 * (cost::VERTEX_BYTES + cost::CORNER_BYTES);
+    assert!(cost > budget(json.len()) && cost <= budget(json.len() + bin.len()));
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(tmp.path().join("mesh.bin"), &bin).unwrap();
+    let path = tmp.path().join("big.gltf");
+    let scene = gltf::read_to_pack(&json, &path, "ro-rsm", &mut |_| {}).unwrap();
+    assert_eq!(scene.meshes[0].primitives[0].positions[1], [3.0, 4.0, 5.0]);
+    assert_eq!(cost::instancing(&scene).bytes, cost);
+}
