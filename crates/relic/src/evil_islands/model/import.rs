@@ -20,7 +20,8 @@
 //!   FIG components: positions shared by every vertex with the same position in every extreme and
 //!   morphing frame, normals and UVs by value; each list padded to blocks of 4 (positions with zeros,
 //!   normals with `(0, 0, 0, 1)`, as real files are). Indices are u16: more than 65,536 positions, normals,
-//!   UVs or vertex components is refused naming the node, the mesh and the limit. Vertex colours are
+//!   UVs or vertex components is refused naming the node, the mesh and the limit. A corner that the baked transform
+//!   makes infinite is refused naming the node and mesh. Vertex colours are
 //!   dropped (noted). A primitive without normals gets area-weighted ones, without UVs zeros (noted).
 //! - **Morph extremes** (spec "Bon": the trilinear blend of 8 extremes): the 8 targets named `extreme0` …
 //!   `extreme7` (relic's names) add to the base; a mesh of exactly 8 targets none of which relic named

@@ -67,7 +67,8 @@
 //!
 //! **Limits.** RSM faces index vertices and texture vertices with u16 (65,536 per mesh), texture slots
 //! with a u16; 1.4 names are 40-byte CP949 fields (39 bytes and a NUL). Longer or non-CP949 node names are
-//! shortened or have the characters replaced (note); a mesh over a limit is refused, naming the node and mesh.
+//! shortened or have the characters replaced (note); a mesh over a limit is refused, naming the node and mesh; a
+//! number that node transforms multiplied into a 2.x matrix make infinite is refused, naming the node.
 
 use std::collections::{HashMap, HashSet};
 
