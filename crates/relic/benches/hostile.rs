@@ -15,6 +15,10 @@
 //!   past 60 s.
 //! - `query_parse`: a viewer query of n parameters through `view::request::Query::parse` (80,000 took
 //!   17 s); refused past 32 parameters before any is decoded, so the time does not grow at all.
+//! - `gltf_instanced`, `gltf_skinned` (issue #40): a glb placing one 60,000-vertex mesh (a sparse accessor)
+//!   under n nodes, and n nodes skinned by one n-joint skin, through the reader `relic pack ei-res` calls
+//!   (`import::gltf::read_to_pack`). The issue's 5,000 nodes ran past 60 s and 3,000 joints × 3,000 nodes
+//!   peaked at 2.7 GiB; both are refused by what their copies would make, before any is made.
 //!
 //! Before measuring, each finding is run at every size (the median of 200 ms of runs), and the benchmark
 //! fails (after measuring) when the largest takes longer than the finding's budget or its time grows more
@@ -207,6 +211,76 @@ fn query_parse(_: &Path, n: usize) -> Box<dyn Fn()> {
     })
 }
 
+/// A `.glb` of `doc` (its JSON chunk padded with spaces) and `bin` (padded with zeros), glTF 2.0 §4.4.
+fn glb(doc: &serde_json::Value, bin: &[u8]) -> Vec<u8> {
+    let mut json = serde_json::to_vec(doc).unwrap_or_default();
+    json.resize(json.len().div_ceil(4) * 4, b' ');
+    let mut bin = bin.to_vec();
+    bin.resize(bin.len().div_ceil(4) * 4, 0);
+    let mut out = b"glTF".to_vec();
+    out.extend(2u32.to_le_bytes());
+    out.extend(((28 + json.len() + bin.len()) as u32).to_le_bytes());
+    out.extend((json.len() as u32).to_le_bytes());
+    out.extend(0x4E4F_534Au32.to_le_bytes());
+    out.extend(json);
+    out.extend((bin.len() as u32).to_le_bytes());
+    out.extend(0x004E_4942u32.to_le_bytes());
+    out.extend(bin);
+    out
+}
+
+/// Times `read_to_pack` of `file` for ei-res, which must refuse it by its cost.
+fn refused_by_cost(file: Vec<u8>) -> Box<dyn Fn()> {
+    Box::new(move || {
+        let err = relic::import::gltf::read_to_pack(&file, Path::new("x.glb"), "ei-res", &mut |_| {});
+        assert!(err.is_err_and(|e| e.to_string().contains("--max-expansion")));
+    })
+}
+
+fn gltf_instanced(_: &Path, n: usize) -> Box<dyn Fn()> {
+    let bin: Vec<u8> = [0u32, 1, 2]
+        .iter()
+        .flat_map(|i| i.to_le_bytes())
+        .chain([0.0f32, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0].iter().flat_map(|v| v.to_le_bytes()))
+        .collect();
+    let mut nodes = vec![serde_json::json!({"children": (1..=n).collect::<Vec<_>>()})];
+    nodes.extend((1..=n).map(|_| serde_json::json!({"mesh": 0})));
+    let doc = serde_json::json!({
+        "asset": {"version": "2.0"}, "nodes": nodes,
+        "meshes": [{"primitives": [{"attributes": {"POSITION": 0}}]}],
+        "buffers": [{"byteLength": bin.len()}],
+        "bufferViews": [{"buffer": 0, "byteLength": 12}, {"buffer": 0, "byteOffset": 12, "byteLength": 36}],
+        "accessors": [{"componentType": 5126, "count": 60_000, "type": "VEC3",
+            "sparse": {"count": 3, "indices": {"bufferView": 0, "componentType": 5125}, "values": {"bufferView": 1}}}]
+    });
+    refused_by_cost(glb(&doc, &bin))
+}
+
+fn gltf_skinned(_: &Path, n: usize) -> Box<dyn Fn()> {
+    let bin: Vec<u8> = [0.0f32, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .chain([0u8; 12])
+        .chain([1.0f32, 0.0, 0.0, 0.0].repeat(3).iter().flat_map(|v| v.to_le_bytes()))
+        .collect();
+    let mut nodes = vec![serde_json::json!({"children": (1..=n).collect::<Vec<_>>()})];
+    nodes.extend((1..=n).map(|_| serde_json::json!({"mesh": 0, "skin": 0})));
+    let doc = serde_json::json!({
+        "asset": {"version": "2.0"}, "nodes": nodes,
+        "meshes": [{"primitives": [{"attributes": {"POSITION": 0, "JOINTS_0": 1, "WEIGHTS_0": 2}}]}],
+        "skins": [{"joints": (1..=n).collect::<Vec<_>>()}],
+        "buffers": [{"byteLength": bin.len()}],
+        "bufferViews": [{"buffer": 0, "byteLength": 36}, {"buffer": 0, "byteOffset": 36, "byteLength": 12},
+            {"buffer": 0, "byteOffset": 48, "byteLength": 48}],
+        "accessors": [
+            {"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3"},
+            {"bufferView": 1, "componentType": 5121, "count": 3, "type": "VEC4"},
+            {"bufferView": 2, "componentType": 5126, "count": 3, "type": "VEC4"}
+        ]
+    });
+    refused_by_cost(glb(&doc, &bin))
+}
+
 const FINDINGS: &[Finding] = &[
     Finding { name: "lnk_info", budget: Duration::from_millis(500), sizes: [1000, 2000, 4000, 8000], build: lnk_info },
     Finding {
@@ -239,6 +313,18 @@ const FINDINGS: &[Finding] = &[
         budget: Duration::from_millis(10),
         sizes: [10_000, 20_000, 40_000, 80_000],
         build: query_parse,
+    },
+    Finding {
+        name: "gltf_instanced",
+        budget: Duration::from_millis(500),
+        sizes: [625, 1250, 2500, 5000],
+        build: gltf_instanced,
+    },
+    Finding {
+        name: "gltf_skinned",
+        budget: Duration::from_millis(500),
+        sizes: [375, 750, 1500, 3000],
+        build: gltf_skinned,
     },
 ];
 

@@ -52,6 +52,20 @@ pub fn read(content: &[u8], path: &Path) -> Result<Scene> {
 /// [`read`], telling `note` once per kind what was dropped or changed (an attribute the scene model has no
 /// place for, cubic-spline tangents, a JPEG texture).
 pub fn read_noted(content: &[u8], path: &Path, note: &mut dyn FnMut(String)) -> Result<Scene> {
+    read_budgeted(content, path, note).map(|(scene, _)| scene)
+}
+
+/// [`read_noted`] for `relic pack FORMAT model.glb`: also refuses, before the importer builds anything, a
+/// scene whose meshes copied to every node that places them would make more than `--max-expansion` × the
+/// glTF's bytes (and those of the buffers and images read beside it); see [`super::cost`].
+pub fn read_to_pack(content: &[u8], path: &Path, format: &'static str, note: &mut dyn FnMut(String)) -> Result<Scene> {
+    let (scene, budget) = read_budgeted(content, path, note)?;
+    super::cost::check_instancing(format, &scene, budget)?;
+    Ok(scene)
+}
+
+/// The scene and the expansion budget of everything read for it (the glTF and the files beside it).
+fn read_budgeted(content: &[u8], path: &Path, note: &mut dyn FnMut(String)) -> Result<(Scene, u64)> {
     let (json_bytes, bin) = split_container(content)?;
     let root = parse_json(json_bytes)?;
     let mut reader = GltfReader {
@@ -62,12 +76,13 @@ pub fn read_noted(content: &[u8], path: &Path, note: &mut dyn FnMut(String)) -> 
         spent: 0,
         notes: BTreeMap::new(),
     };
+    super::finite::check_document(&root)?;
     reader.load_buffers(bin)?;
     let scene = reader.scene()?;
     for (_, text) in std::mem::take(&mut reader.notes) {
         note(text);
     }
-    Ok(scene)
+    Ok((scene, reader.budget))
 }
 
 /// The JSON chunk and the BIN chunk of a `.glb` (glTF 2.0 §4.4), or the whole file as JSON.
@@ -379,7 +394,24 @@ impl GltfReader<'_> {
         if let Some(sparse) = &accessor.sparse {
             self.apply_sparse(&field, sparse, component, accessor.normalized, &mut items)?;
         }
+        self.refuse_non_finite(index, &items)?;
         Ok(items)
+    }
+
+    /// Refuses an accessor holding NaN or an infinity (see [`super::finite`]), at the byte of the item.
+    fn refuse_non_finite<const N: usize>(&self, index: usize, items: &Items<N>) -> Result<()> {
+        let Some((item, value)) = super::finite::first_non_finite(items) else { return Ok(()) };
+        let accessor = self.root.accessors.get(index);
+        let view = accessor.and_then(|a| a.buffer_view).and_then(|v| self.root.buffer_views.get(v));
+        let offset = match (accessor, view) {
+            (Some(a), Some(v)) => {
+                let element = component_size(a.component_type).unwrap_or(4) as u64 * N as u64;
+                let stride = v.byte_stride.unwrap_or(element).max(element);
+                v.byte_offset.saturating_add(a.byte_offset).saturating_add((item as u64).saturating_mul(stride))
+            }
+            _ => 0,
+        };
+        Err(super::finite::non_finite_item(self.root, index, item, value, offset))
     }
 
     fn apply_sparse<const N: usize>(

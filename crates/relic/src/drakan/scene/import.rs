@@ -109,7 +109,7 @@ pub fn pack_gltf(input_name: &str, content: &[u8], request: &PackRequest) -> Res
 /// it dropped: `TANGENT`, `TEXCOORD_1`, …) first.
 pub fn from_gltf(content: &[u8], path: &std::path::Path, stem: &str) -> Result<Packed> {
     let mut notes = Vec::new();
-    let scene = crate::import::gltf::read_noted(content, path, &mut |n| notes.push(n))?;
+    let scene = crate::import::gltf::read_to_pack(content, path, FORMAT_ID, &mut |n| notes.push(n))?;
     let mut packed = from_scene(&scene, stem)?;
     notes.append(&mut packed.notes);
     packed.notes = notes;

@@ -22,7 +22,8 @@
 //!   FIG components: positions shared by every vertex with the same position in every extreme and
 //!   morphing frame, normals and UVs by value; each list padded to blocks of 4 (positions with zeros,
 //!   normals with `(0, 0, 0, 1)`, as real files are). Indices are u16: more than 65,536 positions, normals,
-//!   UVs or vertex components is refused naming the node, the mesh and the limit. Vertex colours are
+//!   UVs or vertex components is refused naming the node, the mesh and the limit. A corner that the baked transform
+//!   makes infinite is refused naming the node and mesh. Vertex colours are
 //!   dropped (noted). A primitive without normals gets area-weighted ones, without UVs zeros (noted).
 //! - **Morph extremes** (spec "Bon": the trilinear blend of 8 extremes): the 8 targets named `extreme0` …
 //!   `extreme7` (relic's names) add to the base; a mesh of exactly 8 targets none of which relic named
@@ -93,7 +94,8 @@ pub fn pack_gltf(input_name: &str, content: &[u8], request: &PackRequest) -> Res
     let model = request.output_stem();
     check_model_name(&model)?;
     let mut note = |n: String| request.note(n);
-    let scene = crate::import::gltf::read_noted(content, std::path::Path::new(input_name), &mut note)?;
+    let scene =
+        crate::import::gltf::read_to_pack(content, std::path::Path::new(input_name), res::FORMAT_ID, &mut note)?;
     let figure = from_scene(&scene, &model, &mut note)?;
     let files = write_figure(&figure, request.pixel_format.as_deref(), request.mips, &mut note)?;
     request.companion(format!("{model}.bon"), files.bones);
@@ -868,6 +870,22 @@ fn face_normals(positions: &[[f32; 3]], indices: &[u32]) -> Vec<[f32; 3]> {
     out
 }
 
+/// Refuses a corner whose position, morphing shift, normal or UV is not finite once its node's transform is
+/// baked in (the glTF reader refuses non-finite input, but finite values can overflow f32 when multiplied): the
+/// FIG would hold infinities.
+fn refuse_non_finite(name: &str, node: usize, mesh: &str, index: usize, c: &Corner) -> Result<()> {
+    let mut values =
+        c.extremes.iter().flatten().chain(c.shifts.iter().flatten().flatten()).chain(&c.normal).chain(&c.uv);
+    if values.all(|v| v.is_finite()) {
+        return Ok(());
+    }
+    Err(Error::Refused(format!(
+        "{}: node {node} {name:?}, mesh {mesh:?}: triangle corner {index} is not a finite number once the node \
+         transforms are baked in (the FIG would hold infinities): scale the model down",
+        res::FORMAT_ID
+    )))
+}
+
 /// Folds corners into FIG lists (shared positions, normals, UVs, components) and computes the header.
 fn fold(
     name: &str,
@@ -893,7 +911,8 @@ fn fold(
     let limit = |field: &str, what: &str| {
         err(name, node, mesh, field, format!("more than {U16_ENTRIES} {what}: FIG indices are 16-bit"))
     };
-    for c in corners {
+    for (index, c) in corners.iter().enumerate() {
+        refuse_non_finite(name, node, mesh, index, c)?;
         let mut key: Vec<u32> = c.extremes.iter().flatten().map(|f| f.to_bits()).collect();
         key.extend(c.shifts.iter().flatten().flatten().map(|f| f.to_bits()));
         let p = match pos_index.get(&key) {

@@ -68,7 +68,8 @@
 //!
 //! **Limits.** RSM faces index vertices and texture vertices with u16 (65,536 per mesh), texture slots
 //! with a u16; 1.4 names are 40-byte CP949 fields (39 bytes and a NUL). Longer or non-CP949 node names are
-//! shortened or have the characters replaced (note); a mesh over a limit is refused, naming the node and mesh.
+//! shortened or have the characters replaced (note); a mesh over a limit is refused, naming the node and mesh; a
+//! number that node transforms multiplied into a 2.x matrix make infinite is refused, naming the node.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -723,11 +724,58 @@ fn extra_f64(scene: &Scene, key: &str) -> Option<f64> {
 /// dropped: `TANGENT`, `TEXCOORD_1`, …) first.
 pub fn from_gltf(content: &[u8], path: &std::path::Path, version: Version) -> Result<Packed> {
     let mut notes = Vec::new();
-    let scene = crate::import::gltf::read_noted(content, path, &mut |n| notes.push(n))?;
+    let scene = crate::import::gltf::read_to_pack(content, path, FORMAT_ID, &mut |n| notes.push(n))?;
     let mut packed = from_scene(&scene, version)?;
+    refuse_non_finite(&packed.rsm)?;
     notes.append(&mut packed.notes);
     packed.notes = notes;
     Ok(packed)
+}
+
+/// Refuses an RSM holding a number that is not finite: the glTF reader refuses non-finite input, but finite
+/// node transforms can overflow f32 when multiplied into a 2.x world matrix. Names the node (RSM mesh).
+fn refuse_non_finite(rsm: &super::Rsm) -> Result<()> {
+    for mesh in &rsm.meshes {
+        let legacy = mesh.legacy.as_ref();
+        let fields: [(&str, Vec<f32>); 7] = [
+            ("matrix", mesh.matrix.to_vec()),
+            ("position", mesh.position.to_vec()),
+            (
+                "offset, rotation and scale",
+                legacy.map_or_else(Vec::new, |l| {
+                    [&l.offset[..], &[l.rotation_angle], &l.rotation_axis[..], &l.scale[..]].concat()
+                }),
+            ),
+            ("vertices", mesh.vertices.iter().flatten().copied().collect()),
+            ("texture coordinates", mesh.tex_vertices.iter().flat_map(|t| t.uv).collect()),
+            (
+                "keys",
+                mesh.rotation_keys
+                    .iter()
+                    .flat_map(|k| k.quaternion)
+                    .chain(mesh.position_keys.iter().flat_map(|k| k.position))
+                    .chain(mesh.scale_keys.iter().flat_map(|k| k.scale))
+                    .collect(),
+            ),
+            (
+                "texture keys",
+                mesh.texture_animations
+                    .iter()
+                    .flat_map(|a| &a.channels)
+                    .flat_map(|c| &c.keys)
+                    .map(|k| k.value)
+                    .collect(),
+            ),
+        ];
+        if let Some((field, _)) = fields.iter().find(|(_, values)| values.iter().any(|v| !v.is_finite())) {
+            return Err(Error::Refused(format!(
+                "{FORMAT_ID}: node `{}`: its {field} would not be finite once the glTF's node transforms are \
+                 multiplied (an RSM holding infinities): scale the model down",
+                mesh.name.text
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// The RSM of `version` (1.4 or 2.3; others are written by the same rules) whose relic conversion gives
