@@ -503,6 +503,10 @@ Examples:\n  relic pack ei-res -o new.res extracted_folder\n  relic pack ei-db -
         /// Say what would change; write nothing
         #[arg(long)]
         dry_run: bool,
+        /// Wait up to SECONDS for another edit (or a reader) of the archive to finish, then refuse (0: refuse
+        /// at once)
+        #[arg(long, value_name = "SECONDS", default_value_t = 60)]
+        wait: u64,
         /// Print only warnings and errors
         #[arg(long, short)]
         quiet: bool,
@@ -1178,7 +1182,7 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Edit { archive, add, add_folder, delete, merge, repack, dry_run, quiet, json, .. } => {
+        Command::Edit { archive, add, add_folder, delete, merge, repack, dry_run, wait, quiet, json, .. } => {
             if add.is_empty() && add_folder.is_empty() && delete.is_empty() && merge.is_empty() && !repack {
                 return Err(Failure::Usage(
                     "nothing to do: give --add, --add-folder, --delete, --merge or --repack".into(),
@@ -1186,7 +1190,8 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
             }
             let files = add.iter().map(|a| ops::AddSpec::parse(a, false));
             let folders = add_folder.iter().map(|a| ops::AddSpec::parse(a, true));
-            let request = ops::EditRequest { add: files.chain(folders).collect(), delete, merge, repack, dry_run };
+            let wait = Some(std::time::Duration::from_secs(wait));
+            let request = ops::EditRequest { add: files.chain(folders).collect(), delete, merge, repack, dry_run, wait };
             let report = ops::edit(&archive, &request)?;
             let problems: Vec<String> = report
                 .unmatched

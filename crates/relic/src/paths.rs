@@ -333,6 +333,14 @@ mod write;
 #[cfg(feature = "fs")]
 #[cfg_attr(docsrs, doc(cfg(feature = "fs")))]
 pub use write::{exit_removing_temporaries, write_atomic, write_bytes, write_named, write_named_durably, WriteOptions};
+#[cfg(feature = "fs")]
+pub use write::{remove_stale_temporaries, replace_durably};
+
+#[cfg(feature = "fs")]
+mod lock;
+#[cfg(feature = "fs")]
+#[cfg_attr(docsrs, doc(cfg(feature = "fs")))]
+pub use lock::{lock_for_edit, lock_for_reading, ArchiveLock, DEFAULT_WAIT as DEFAULT_LOCK_WAIT};
 
 /// Modification time of a file in Unix seconds.
 pub fn modified_secs(meta: &std::fs::Metadata) -> Option<u64> {
