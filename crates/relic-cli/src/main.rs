@@ -1191,7 +1191,8 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
             let files = add.iter().map(|a| ops::AddSpec::parse(a, false));
             let folders = add_folder.iter().map(|a| ops::AddSpec::parse(a, true));
             let wait = Some(std::time::Duration::from_secs(wait));
-            let request = ops::EditRequest { add: files.chain(folders).collect(), delete, merge, repack, dry_run, wait };
+            let request =
+                ops::EditRequest { add: files.chain(folders).collect(), delete, merge, repack, dry_run, wait };
             let report = ops::edit(&archive, &request)?;
             let problems: Vec<String> = report
                 .unmatched

@@ -10,11 +10,11 @@
 //! longer names. After taking the lock the name is looked at again; when it names another file now, the
 //! lock is dropped and taken on that one.
 //!
-//! Unix: `flock` (std's `File::lock`), advisory: an edit holds an exclusive lock, a reader a shared one.
-//! Tools that do not lock are not kept out. Windows: share modes, which std's byte-range `LockFileEx` would
-//! not suit (it is mandatory: relic's own read-back through another handle would be refused). An edit
-//! opens the archive for writing and shares only reading and deleting (the rename), so a second edit,
-//! which asks to write, and a reader, which refuses to share writing, cannot open it until it is closed.
+//! Unix: `flock`, advisory: an edit holds an exclusive lock, a reader a shared one.
+//! Tools that do not lock are not kept out. Windows: share modes; a byte-range `LockFileEx` would not suit
+//! (it is mandatory: relic's own read-back through another handle would be refused). An edit opens the
+//! archive for writing and shares only reading and deleting (the rename), so a second edit, which asks to
+//! write, and a reader, which refuses to share writing, cannot open it until it is closed.
 //!
 //! Where the system has no locks (some network file systems), the edit goes on unlocked, as before.
 
@@ -214,14 +214,16 @@ fn is_busy(e: &std::io::Error) -> bool {
 
 #[cfg(not(windows))]
 fn try_lock(file: &File, kind: Kind) -> std::io::Result<bool> {
-    let tried = match kind {
-        Kind::Exclusive => file.try_lock(),
-        Kind::Shared => file.try_lock_shared(),
+    use rustix::fs::FlockOperation;
+    // rustix's `flock` rather than std's `File::try_lock`, which is newer than the crate's MSRV (1.80).
+    let operation = match kind {
+        Kind::Exclusive => FlockOperation::NonBlockingLockExclusive,
+        Kind::Shared => FlockOperation::NonBlockingLockShared,
     };
-    match tried {
+    match rustix::fs::flock(file, operation) {
         Ok(()) => Ok(true),
-        Err(std::fs::TryLockError::WouldBlock) => Ok(false),
-        Err(std::fs::TryLockError::Error(e)) => Err(e),
+        Err(rustix::io::Errno::WOULDBLOCK) => Ok(false),
+        Err(e) => Err(e.into()),
     }
 }
 

@@ -368,7 +368,12 @@ fn link_unique(file: &std::fs::File, dir: &Path) -> Result<PathBuf> {
 
 /// Gives the new file the old one's permissions, and its owner and group where this user may (root; or a
 /// group of its own): a private archive stays private.
-fn keep_owner_and_mode(file: &std::fs::File, like: &std::fs::Metadata, path: &Path, notes: &mut Vec<String>) -> Result<()> {
+fn keep_owner_and_mode(
+    file: &std::fs::File,
+    like: &std::fs::Metadata,
+    path: &Path,
+    notes: &mut Vec<String>,
+) -> Result<()> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::{MetadataExt, PermissionsExt};
