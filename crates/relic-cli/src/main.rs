@@ -582,7 +582,10 @@ data and a new table appended, then its header rewritten (one small write), so u
 read nor written and one file of a multi-GiB archive is replaced in well under a second; the space replaced \
 entries and old tables took stays until --repack writes the archive afresh (to a temporary file renamed over \
 it). ei-res, dr-ftg and drakan-srsc are written afresh beside the archive (untouched entries copied from it) \
-and renamed over it.
+and renamed over it, keeping its mode and owner.
+
+One edit of an archive at a time: an edit locks the archive, and a second one (or ls, extract, the viewer) \
+waits for it, saying so; after --wait SECONDS (default 60) an edit refuses, nothing written.
 
 Order: deletions apply to the archive as it was, then merged entries (a later --merge wins), then added files \
 (which win; a name added twice is refused). An entry of the same name as an added one (ASCII case ignored, \

@@ -341,6 +341,16 @@ fn a_held_archive_makes_an_edit_refuse_after_its_wait_and_readers_wait() {
             .map(|(n, b)| (n.to_string(), b.to_vec()))
             .collect();
     assert_holds(&archive, &expected, "after the wait");
+    // A reader through a link locks the file the link names (and lists it).
+    let link = dir.path().join("link.res");
+    std::os::unix::fs::symlink(&archive, &link).unwrap();
+    let listed = relic().arg("ls").arg(&link).output().unwrap();
+    assert_eq!(listed.status.code(), Some(0), "{}", stderr_text(&listed));
+    let names: Vec<String> = String::from_utf8_lossy(&listed.stdout)
+        .lines()
+        .filter_map(|l| l.split_whitespace().last().map(str::to_string))
+        .collect();
+    assert_eq!(names.iter().filter(|n| n.ends_with(".txt")).count(), 4, "{names:?}");
 }
 
 /// An archive of each rewritten kind and the edit arguments that rewrite it (RES, FTG, SRSC add an entry;

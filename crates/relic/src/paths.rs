@@ -11,7 +11,10 @@
 //!
 //! Temporary files are registered while they exist, so that a Ctrl-C or SIGTERM handler can remove them
 //! before the process exits ([`exit_removing_temporaries`]); only `kill -9` can leave one behind, and then
-//! under its `.relic-*.tmp` name, never under a final one.
+//! under its `.relic-*.tmp` name, never under a final one. An archive `relic edit` rewrites is an unnamed
+//! file until whole where the system allows, and otherwise named `.relic-<pid>-*.tmp`, which the next edit
+//! in that folder removes once that process is gone ([`replace_durably`], [`remove_stale_temporaries`]).
+//! Archives edited in place are locked ([`lock_for_edit`], [`lock_for_reading`]).
 
 use std::ffi::OsStr;
 use std::fs::File;

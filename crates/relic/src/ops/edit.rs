@@ -11,6 +11,12 @@
 //!   client GRFs, so the archive is written afresh beside itself and renamed over the old one (the folder's
 //!   one atomic step); untouched entries are streamed from the mapped old archive, never copied whole.
 //!
+//! One edit of an archive at a time: the archive is locked before it is read and until the new one is in
+//! place and read back (see [`paths::lock_for_edit`]); a second edit waits (`EditRequest::wait`), then
+//! refuses. A rewritten archive keeps the old one's mode and owner, and is an unnamed file until whole, so
+//! a kill leaves no temporary file; where one is left, the next edit in that folder removes it (see
+//! [`paths::replace_durably`]).
+//!
 //! What happens, in order: deletions apply to the archive's entries as they were; merged archives' entries
 //! come next (a later archive's entry wins over an earlier one of the same name), then added files (which
 //! win over merged entries; a name added twice is refused). An entry whose name an added entry has (names

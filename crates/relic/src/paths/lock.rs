@@ -104,7 +104,7 @@ fn acquire(path: &Path, kind: Kind, wait: Duration) -> Result<Option<ArchiveLock
             Err(e) if no_locks_here(&e) => return Ok(None),
             Err(e) => return Err(Error::io(path, e)),
         }
-        if still_named(path, &file) {
+        if still_named(path, &file, kind) {
             return Ok(Some(ArchiveLock { file }));
         }
         // Replaced while this one waited: the lock is on a file nobody edits any more.
@@ -212,7 +212,7 @@ fn is_busy(e: &std::io::Error) -> bool {
     cfg!(windows) && e.raw_os_error() == Some(32)
 }
 
-#[cfg(not(windows))]
+#[cfg(unix)]
 fn try_lock(file: &File, kind: Kind) -> std::io::Result<bool> {
     use rustix::fs::FlockOperation;
     // rustix's `flock` rather than std's `File::try_lock`, which is newer than the crate's MSRV (1.80).
@@ -227,9 +227,9 @@ fn try_lock(file: &File, kind: Kind) -> std::io::Result<bool> {
     }
 }
 
-#[cfg(windows)]
+/// Windows: the share mode the file was opened with is the lock. Elsewhere (WebAssembly) there are none.
+#[cfg(not(unix))]
 fn try_lock(_: &File, _: Kind) -> std::io::Result<bool> {
-    // The share mode the file was opened with is the lock.
     Ok(true)
 }
 
@@ -241,11 +241,17 @@ fn no_locks_here(e: &std::io::Error) -> bool {
     e.kind() == std::io::ErrorKind::Unsupported
 }
 
-/// Whether `path` still names the file `file` is open on (not a file renamed over it meanwhile).
+/// Whether `path` still names the file `file` is open on (not a file renamed over it meanwhile). An edit
+/// never goes through a link (it refused one before locking), so a link now standing there is another
+/// file; a reader may read through one.
 #[cfg(unix)]
-fn still_named(path: &Path, file: &File) -> bool {
+fn still_named(path: &Path, file: &File, kind: Kind) -> bool {
     use std::os::unix::fs::MetadataExt;
-    match (std::fs::symlink_metadata(path), file.metadata()) {
+    let now = match kind {
+        Kind::Exclusive => std::fs::symlink_metadata(path),
+        Kind::Shared => std::fs::metadata(path),
+    };
+    match (now, file.metadata()) {
         (Ok(now), Ok(locked)) => now.dev() == locked.dev() && now.ino() == locked.ino(),
         _ => false,
     }
@@ -253,6 +259,6 @@ fn still_named(path: &Path, file: &File) -> bool {
 
 /// Windows: a waiting edit holds no handle (its open failed), so the file it opens is the one named.
 #[cfg(not(unix))]
-fn still_named(_: &Path, _: &File) -> bool {
+fn still_named(_: &Path, _: &File, _: Kind) -> bool {
     true
 }
