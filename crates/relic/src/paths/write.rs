@@ -508,3 +508,50 @@ fn write_named_as(
     let file = path.file_name().map(|n| root.join(n)).unwrap_or_else(|| path.to_path_buf());
     write_atomic_as(root, &file, opts, durability, fill)
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_temporary_name_says_its_process_and_older_names_say_none() {
+        assert_eq!(super::stale_owner(".relic-4711-a1b2c3.tmp"), Some(4711));
+        assert_eq!(super::stale_owner(".relic-4711-0badf00d.tmp"), Some(4711));
+        // Older relics' names (tempfile's six letters and digits) and look-alikes.
+        assert_eq!(super::stale_owner(".relic-Ab12Cd.tmp"), None);
+        assert_eq!(super::stale_owner(".relic-4711-.tmp"), None);
+        assert_eq!(super::stale_owner(".relic-47x1-abc.tmp"), None);
+        assert_eq!(super::stale_owner(".relic--abc.tmp"), None);
+        assert_eq!(super::stale_owner("relic-4711-abc.tmp"), None);
+        assert_eq!(super::stale_owner(".relic-4711-abc.tmp~"), None);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_replaced_file_keeps_its_mode_and_only_stale_temporaries_of_gone_processes_are_removed() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("archive.res");
+        std::fs::write(&path, b"old").unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+        let like = std::fs::metadata(&path).unwrap();
+        let notes = super::replace_durably(&path, &like, |w| {
+            std::io::Write::write_all(w, b"new").unwrap();
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(notes, Vec::<String>::new());
+        assert_eq!(std::fs::read(&path).unwrap(), b"new");
+        assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o7777, 0o600);
+        // A process that has ended (its id is not reused this soon), this one, and an older relic's name.
+        let mut ended = std::process::Command::new("true").spawn().unwrap();
+        let gone = ended.id();
+        ended.wait().unwrap();
+        let stale = format!(".relic-{gone}-abcdef.tmp");
+        let live = format!(".relic-{}-abcdef.tmp", std::process::id());
+        for name in [&stale, &live, &".relic-Ab12Cd.tmp".to_string()] {
+            std::fs::write(dir.path().join(name), b"x").unwrap();
+        }
+        assert_eq!(super::remove_stale_temporaries(dir.path()), vec![stale.clone()]);
+        assert!(!dir.path().join(&stale).exists());
+        assert!(dir.path().join(&live).exists() && dir.path().join(".relic-Ab12Cd.tmp").exists());
+    }
+}
