@@ -310,6 +310,7 @@ pub fn replace_durably(
     let mut notes = Vec::new();
     #[cfg(target_os = "linux")]
     if let Some(mut file) = unnamed::create(dir).map_err(|e| Error::io(dir, e))? {
+        hold_as_in_use(&file);
         fill_file(&mut file, path, fill)?;
         keep_owner_and_mode(&file, like, path, &mut notes)?;
         file.sync_all().map_err(|e| Error::io(path, e))?;
@@ -341,6 +342,7 @@ pub fn replace_durably(
         registered.0 = Some(tmp.path().to_path_buf());
         tmp
     };
+    hold_as_in_use(tmp.as_file());
     fill_file(tmp.as_file_mut(), path, fill)?;
     keep_owner_and_mode(tmp.as_file(), like, path, &mut notes)?;
     tmp.as_file().sync_all().map_err(|e| Error::io(path, e))?;
@@ -348,6 +350,30 @@ pub fn replace_durably(
     drop(registered);
     sync_folder(dir)?;
     Ok(notes)
+}
+
+/// Marks a temporary file as being written (an exclusive `flock` held while its handle is open), so that
+/// [`remove_stale_temporaries`] never removes it even when its process id does not say (another pid
+/// namespace: a container sharing the folder). Best effort: without locks the process id alone decides.
+fn hold_as_in_use(file: &std::fs::File) {
+    #[cfg(unix)]
+    let _ = rustix::fs::flock(file, rustix::fs::FlockOperation::NonBlockingLockExclusive);
+    #[cfg(not(unix))]
+    let _ = file;
+}
+
+/// Whether a temporary file is being written by a process that holds it (see [`hold_as_in_use`]).
+fn in_use(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        let Ok(file) = std::fs::File::open(path) else { return true };
+        rustix::fs::flock(&file, rustix::fs::FlockOperation::NonBlockingLockExclusive).is_err()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        true
+    }
 }
 
 /// Links the unnamed `file` into `dir` under a temporary name of this process's own.
@@ -410,8 +436,9 @@ fn keep_owner_and_mode(
 }
 
 /// Removes the temporary files of relic's own in `dir` (`.relic-<pid>-*.tmp`, see [`replace_durably`]) whose
-/// process is gone (killed while it wrote; only `kill -9` or a crash leaves one) and that belong to this
-/// user; returns their names. Those of a process still running, or of another user, are left alone.
+/// process is gone (killed while it wrote; only `kill -9` or a crash leaves one), that no process holds
+/// locked as it writes them and that belong to this user; returns their names. Those of a process still
+/// running, or of another user, are left alone.
 pub fn remove_stale_temporaries(dir: &Path) -> Vec<String> {
     let Ok(read) = std::fs::read_dir(dir) else { return Vec::new() };
     let mut removed = Vec::new();
@@ -424,7 +451,7 @@ pub fn remove_stale_temporaries(dir: &Path) -> Vec<String> {
         }
         let path = entry.path();
         let Ok(meta) = std::fs::symlink_metadata(&path) else { continue };
-        if !meta.is_file() || !owned_by_this_user(&meta) {
+        if !meta.is_file() || !owned_by_this_user(&meta) || in_use(&path) {
             continue;
         }
         if std::fs::remove_file(&path).is_ok() {
@@ -550,7 +577,15 @@ mod tests {
         for name in [&stale, &live, &".relic-Ab12Cd.tmp".to_string()] {
             std::fs::write(dir.path().join(name), b"x").unwrap();
         }
+        // One a process holds as it writes it is kept even when its id says a process that has ended.
+        let held = format!(".relic-{gone}-held.tmp");
+        std::fs::write(dir.path().join(&held), b"x").unwrap();
+        let holding = std::fs::File::open(dir.path().join(&held)).unwrap();
+        super::hold_as_in_use(&holding);
         assert_eq!(super::remove_stale_temporaries(dir.path()), vec![stale.clone()]);
+        assert!(dir.path().join(&held).exists());
+        drop(holding);
+        assert_eq!(super::remove_stale_temporaries(dir.path()), vec![held]);
         assert!(!dir.path().join(&stale).exists());
         assert!(dir.path().join(&live).exists() && dir.path().join(".relic-Ab12Cd.tmp").exists());
     }
