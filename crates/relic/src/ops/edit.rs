@@ -756,7 +756,8 @@ fn write_grf(
     let old_len = g.bytes().len() as u64;
     let done = grf::edit::append_in_place(&mut file, archive, g, &deleted, &changes, &load, &crash_point)?;
     // Should the new table not read back (a bug, never seen), the old header goes back and the appended
-    // bytes are cut off: the archive is exactly as it was.
+    // bytes are cut off: the archive is exactly as it was. (The lock held means no other edit appended
+    // meanwhile, whose bytes this would cut off.)
     let expected = report.entries;
     let readable = source::open(archive).ok().and_then(|check| {
         let parsed = grf::parse(&check).ok()?;
