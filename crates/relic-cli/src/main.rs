@@ -505,6 +505,10 @@ Examples:\n  relic pack ei-res -o new.res extracted_folder\n  relic pack ei-db -
         /// Say what would change; write nothing
         #[arg(long)]
         dry_run: bool,
+        /// Wait up to SECONDS for another edit (or a reader) of the archive to finish, then refuse (0: refuse
+        /// at once)
+        #[arg(long, value_name = "SECONDS", default_value_t = 60)]
+        wait: u64,
         /// Print only warnings and errors
         #[arg(long, short)]
         quiet: bool,
@@ -580,7 +584,10 @@ data and a new table appended, then its header rewritten (one small write), so u
 read nor written and one file of a multi-GiB archive is replaced in well under a second; the space replaced \
 entries and old tables took stays until --repack writes the archive afresh (to a temporary file renamed over \
 it). ei-res, dr-ftg and drakan-srsc are written afresh beside the archive (untouched entries copied from it) \
-and renamed over it.
+and renamed over it, keeping its mode and owner.
+
+One edit of an archive at a time: an edit locks the archive, and a second one (or ls, extract, the viewer) \
+waits for it, saying so; after --wait SECONDS (default 60) an edit refuses, nothing written.
 
 Order: deletions apply to the archive as it was, then merged entries (a later --merge wins), then added files \
 (which win; a name added twice is refused). An entry of the same name as an added one (ASCII case ignored, \
@@ -1180,7 +1187,7 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Edit { archive, add, add_folder, delete, merge, repack, dry_run, quiet, json, .. } => {
+        Command::Edit { archive, add, add_folder, delete, merge, repack, dry_run, wait, quiet, json, .. } => {
             if add.is_empty() && add_folder.is_empty() && delete.is_empty() && merge.is_empty() && !repack {
                 return Err(Failure::Usage(
                     "nothing to do: give --add, --add-folder, --delete, --merge or --repack".into(),
@@ -1188,7 +1195,9 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
             }
             let files = add.iter().map(|a| ops::AddSpec::parse(a, false));
             let folders = add_folder.iter().map(|a| ops::AddSpec::parse(a, true));
-            let request = ops::EditRequest { add: files.chain(folders).collect(), delete, merge, repack, dry_run };
+            let wait = Some(std::time::Duration::from_secs(wait));
+            let request =
+                ops::EditRequest { add: files.chain(folders).collect(), delete, merge, repack, dry_run, wait };
             let report = ops::edit(&archive, &request)?;
             let problems: Vec<String> = report
                 .unmatched

@@ -11,7 +11,10 @@
 //!
 //! Temporary files are registered while they exist, so that a Ctrl-C or SIGTERM handler can remove them
 //! before the process exits ([`exit_removing_temporaries`]); only `kill -9` can leave one behind, and then
-//! under its `.relic-*.tmp` name, never under a final one.
+//! under its `.relic-*.tmp` name, never under a final one. An archive `relic edit` rewrites is an unnamed
+//! file until whole where the system allows, and otherwise named `.relic-<pid>-*.tmp`, which the next edit
+//! in that folder removes once that process is gone ([`replace_durably`], [`remove_stale_temporaries`]).
+//! Archives edited in place are locked ([`lock_for_edit`], [`lock_for_reading`]).
 
 use std::ffi::OsStr;
 use std::fs::File;
@@ -337,6 +340,14 @@ mod write;
 #[cfg(feature = "fs")]
 #[cfg_attr(docsrs, doc(cfg(feature = "fs")))]
 pub use write::{exit_removing_temporaries, write_atomic, write_bytes, write_named, write_named_durably, WriteOptions};
+#[cfg(feature = "fs")]
+pub use write::{remove_stale_temporaries, replace_durably};
+
+#[cfg(feature = "fs")]
+mod lock;
+#[cfg(feature = "fs")]
+#[cfg_attr(docsrs, doc(cfg(feature = "fs")))]
+pub use lock::{lock_for_edit, lock_for_reading, ArchiveLock, DEFAULT_WAIT as DEFAULT_LOCK_WAIT};
 
 /// Modification time of a file in Unix seconds.
 pub fn modified_secs(meta: &std::fs::Metadata) -> Option<u64> {

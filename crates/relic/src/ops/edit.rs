@@ -11,6 +11,12 @@
 //!   client GRFs, so the archive is written afresh beside itself and renamed over the old one (the folder's
 //!   one atomic step); untouched entries are streamed from the mapped old archive, never copied whole.
 //!
+//! One edit of an archive at a time: the archive is locked before it is read and until the new one is in
+//! place and read back (see [`paths::lock_for_edit`]); a second edit waits (`EditRequest::wait`), then
+//! refuses. A rewritten archive keeps the old one's mode and owner, and is an unnamed file until whole, so
+//! a kill leaves no temporary file; where one is left, the next edit in that folder removes it (see
+//! [`paths::replace_durably`]).
+//!
 //! What happens, in order: deletions apply to the archive's entries as they were; merged archives' entries
 //! come next (a later archive's entry wins over an earlier one of the same name), then added files (which
 //! win over merged entries; a name added twice is refused). An entry whose name an added entry has (names
@@ -31,7 +37,7 @@ use crate::dark_reign::ftg;
 use crate::drakan::srsc;
 use crate::error::{Error, Result};
 use crate::evil_islands::res;
-use crate::paths::{self, WriteOptions};
+use crate::paths;
 use crate::ragnarok::grf;
 use crate::registry::{self, PackRequest};
 use crate::source::{self, Source};
@@ -89,6 +95,9 @@ pub struct EditRequest {
     pub repack: bool,
     /// Say what would change, write nothing.
     pub dry_run: bool,
+    /// How long to wait for another edit (or a reader) of the archive to finish before refusing; `None`:
+    /// [`paths::DEFAULT_LOCK_WAIT`]. See [`paths::lock_for_edit`].
+    pub wait: Option<std::time::Duration>,
 }
 
 /// How the archive was written.
@@ -357,11 +366,21 @@ impl<'a> Editor<'a> {
 }
 
 /// The crash points of the kill tests: `RELIC_EDIT_ABORT_AT=after-data|after-table|after-header` stops the
-/// process there (abort: no cleanup, as a crash or `kill -9`). Read only in debug builds.
+/// process there (abort: no cleanup, as a crash or `kill -9`); `RELIC_EDIT_PAUSE_AT=POINT[:MILLIS]` says
+/// `relic: paused at POINT` on stderr and sleeps there (30 s unless told), for a test to kill it or to race
+/// it (also `locked`: the archive just locked). Read only in debug builds.
 fn crash_point(point: &str) {
     #[cfg(debug_assertions)]
     if std::env::var("RELIC_EDIT_ABORT_AT").is_ok_and(|v| v == point) {
         std::process::abort();
+    }
+    #[cfg(debug_assertions)]
+    if let Ok(pause) = std::env::var("RELIC_EDIT_PAUSE_AT") {
+        let (at, millis) = pause.split_once(':').unwrap_or((&pause, "30000"));
+        if at == point {
+            eprintln!("relic: paused at {point}");
+            std::thread::sleep(std::time::Duration::from_millis(millis.parse().unwrap_or(30_000)));
+        }
     }
     #[cfg(not(debug_assertions))]
     let _ = point;
@@ -450,6 +469,16 @@ fn edit_inner(archive: &Path, request: &EditRequest) -> Result<EditReport> {
     if !meta.is_file() {
         return Err(Error::Refused("not a file".into()));
     }
+    // One edit at a time, and no reader while it writes (a dry run is a reader): taken before the archive
+    // is read, so the table an edit starts from is the last edit's.
+    let wait = request.wait.unwrap_or(paths::DEFAULT_LOCK_WAIT);
+    let lock = if request.dry_run { paths::lock_for_reading(archive)? } else { paths::lock_for_edit(archive, wait)? };
+    crash_point("locked");
+    // The file locked (the name may have been renamed over while this edit waited): what a rewrite keeps.
+    let meta = match &lock {
+        Some(l) => l.metadata().map_err(|e| Error::io(archive, e))?,
+        None => meta,
+    };
     let data = Arc::new(source::open(archive)?);
     let (format, _) = registry::sniff(&data, &archive.to_string_lossy())
         .ok_or_else(|| Error::Unsupported("not a format relic knows".into()))?;
@@ -476,6 +505,19 @@ fn edit_inner(archive: &Path, request: &EditRequest) -> Result<EditReport> {
         })
         .collect::<Result<Vec<_>>>()?;
     let mut notes = Vec::new();
+    if !request.dry_run {
+        let folder = archive.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let removed = paths::remove_stale_temporaries(folder);
+        if !removed.is_empty() {
+            notes.push(format!(
+                "removed {} temporary file{} an earlier relic edit left in {} when it was killed: {}",
+                removed.len(),
+                if removed.len() == 1 { "" } else { "s" },
+                folder.display(),
+                removed.join(", ")
+            ));
+        }
+    }
     let (from_merges, files) = gather(request, archive, format.id, &merged, &lists, &mut notes)?;
 
     // Deletions, on the archive as it was; then the new entries by identity.
@@ -546,11 +588,12 @@ fn edit_inner(archive: &Path, request: &EditRequest) -> Result<EditReport> {
     if request.dry_run {
         return Ok(report);
     }
+    let target = Target { path: archive, like: &meta, lock: lock.as_ref() };
     match &editor.parsed {
-        Parsed::Grf(g) => write_grf(archive, g, &fates, &added, request.repack, &mut report)?,
-        Parsed::Res(r) => write_res(archive, &data, r, &fates, &added, &mut report)?,
-        Parsed::Ftg(f) => write_ftg(archive, f, &fates, &added, &mut report)?,
-        Parsed::Srsc(s) => write_srsc(archive, s, &fates, &added, &mut report)?,
+        Parsed::Grf(g) => write_grf(&target, g, &fates, &added, request.repack, &mut report)?,
+        Parsed::Res(r) => write_res(&target, &data, r, &fates, &added, &mut report)?,
+        Parsed::Ftg(f) => write_ftg(&target, f, &fates, &added, &mut report)?,
+        Parsed::Srsc(s) => write_srsc(&target, s, &fates, &added, &mut report)?,
     }
     // The edited archive must read back with the entries planned; writers never make one that does not.
     let check = source::open(archive)?;
@@ -623,25 +666,39 @@ fn by_identity<'m>(editor: &Editor<'_>, from_merges: Named<'m>, files: Named<'m>
     Ok(order)
 }
 
-/// Writes a rewritten archive over `archive` atomically: `fill` writes it to a temporary file beside it,
-/// which is renamed over the archive (crash points `after-data`: the temporary file partly written,
-/// `after-table`: whole but not renamed, `after-header`: renamed).
-fn rewrite(archive: &Path, fill: impl FnOnce(&mut dyn std::io::Write) -> Result<u64>) -> Result<u64> {
+/// The archive being written: its path, the metadata a rewrite keeps (mode, owner), the lock held.
+struct Target<'t> {
+    path: &'t Path,
+    like: &'t std::fs::Metadata,
+    lock: Option<&'t paths::ArchiveLock>,
+}
+
+/// Writes a rewritten archive over the target atomically: `fill` writes it to a new file beside it (unnamed
+/// where the system allows, so a kill leaves nothing), which takes the archive's mode and owner and is
+/// renamed over it (crash points `after-data`: the new file partly written, `after-table`: whole but not
+/// renamed, `after-header`: renamed).
+fn rewrite(
+    target: &Target<'_>,
+    notes: &mut Vec<String>,
+    fill: impl FnOnce(&mut dyn std::io::Write) -> Result<u64>,
+) -> Result<u64> {
+    let archive = target.path;
     let mut written = 0;
     // The user's only copy: on disk before it takes the archive's name (a power loss leaves one or the other).
-    paths::write_named_durably(archive, WriteOptions { force: true, modified: None }, |w| {
+    let said = paths::replace_durably(archive, target.like, |w| {
         written = fill(w)?;
         crash_point("after-data");
         w.flush().map_err(|e| Error::io(archive, e))?;
         crash_point("after-table");
         Ok(())
     })?;
+    notes.extend(said);
     crash_point("after-header");
     Ok(written)
 }
 
 fn write_grf(
-    archive: &Path,
+    target: &Target<'_>,
     g: &grf::Grf<'_>,
     fates: &[Fate<'_>],
     added: &[Added<'_>],
@@ -683,18 +740,24 @@ fn write_grf(
         }
         body.bytes().map(grf::edit::Content::Plain)
     };
+    let archive = target.path;
     if repack {
-        report.bytes_written = rewrite(archive, |w| grf::edit::write_compacted(g, &deleted, &changes, &load, w))?;
+        report.bytes_written =
+            rewrite(target, &mut report.notes, |w| grf::edit::write_compacted(g, &deleted, &changes, &load, w))?;
         return Ok(());
     }
-    let mut file =
-        std::fs::OpenOptions::new().read(true).write(true).open(archive).map_err(|e| Error::io(archive, e))?;
+    let opened = match target.lock {
+        Some(lock) => lock.open_for_writing(archive),
+        None => std::fs::OpenOptions::new().read(true).write(true).open(archive),
+    };
+    let mut file = opened.map_err(|e| Error::io(archive, e))?;
     // The old header, copied before the map it lies in shows the new one.
     let old_header = g.bytes().get(..grf::types::HEADER_SIZE).map(<[u8]>::to_vec).unwrap_or_default();
     let old_len = g.bytes().len() as u64;
     let done = grf::edit::append_in_place(&mut file, archive, g, &deleted, &changes, &load, &crash_point)?;
     // Should the new table not read back (a bug, never seen), the old header goes back and the appended
-    // bytes are cut off: the archive is exactly as it was.
+    // bytes are cut off: the archive is exactly as it was. (The lock held means no other edit appended
+    // meanwhile, whose bytes this would cut off.)
     let expected = report.entries;
     let readable = source::open(archive).ok().and_then(|check| {
         let parsed = grf::parse(&check).ok()?;
@@ -722,7 +785,7 @@ fn write_grf(
 }
 
 fn write_res(
-    archive: &Path,
+    target: &Target<'_>,
     data: &Arc<Source>,
     r: &res::Res<'_>,
     fates: &[Fate<'_>],
@@ -769,7 +832,8 @@ fn write_res(
             inputs.push(res::PackInput { name: name.clone(), modified: time(a.body.modified()), source });
         }
     }
-    report.bytes_written = rewrite(archive, |w| res::write_archive(inputs, res::PackOptions::default(), w))?;
+    report.bytes_written =
+        rewrite(target, &mut report.notes, |w| res::write_archive(inputs, res::PackOptions::default(), w))?;
     Ok(())
 }
 
@@ -816,7 +880,7 @@ where
 }
 
 fn write_ftg(
-    archive: &Path,
+    target: &Target<'_>,
     f: &ftg::Ftg<'_>,
     fates: &[Fate<'_>],
     added: &[Added<'_>],
@@ -839,12 +903,12 @@ fn write_ftg(
         }
     }
     let order: Vec<usize> = (0..entries.len()).collect();
-    report.bytes_written = rewrite(archive, |w| ftg::write::write_in_order_to(&entries, &order, w))?;
+    report.bytes_written = rewrite(target, &mut report.notes, |w| ftg::write::write_in_order_to(&entries, &order, w))?;
     Ok(())
 }
 
 fn write_srsc(
-    archive: &Path,
+    target: &Target<'_>,
     s: &srsc::Srsc<'_>,
     fates: &[Fate<'_>],
     added: &[Added<'_>],
@@ -870,6 +934,7 @@ fn write_srsc(
     }
     let order: Vec<usize> = (0..records.len()).collect();
     let version = s.header.version;
-    report.bytes_written = rewrite(archive, |w| srsc::write::write_packed_to(version, &records, &order, w))?;
+    report.bytes_written =
+        rewrite(target, &mut report.notes, |w| srsc::write::write_packed_to(version, &records, &order, w))?;
     Ok(())
 }

@@ -85,6 +85,8 @@ pub(super) fn glob_set(globs: &[String]) -> Result<Option<globset::GlobSet>> {
 /// a nested archive is written as a folder of the same name holding its entries. An archive whose entries
 /// would expand past `--max-expansion` times its size is refused before anything is written.
 pub fn extract(path: &Path, out_dir: &Path, opts: &ExtractOptions, progress: &dyn Progress) -> Result<ExtractReport> {
+    // Not while an edit writes the archive (a GRF edited in place): held until every entry is out.
+    let _reading = paths::lock_for_reading(path).map_err(|e| e.in_file(path))?;
     let (data, format) = open_as(path, opts.format).map_err(|e| e.in_file(path))?;
     let mut flat = Vec::new();
     let mut gather = |batch: &mut Vec<_>| {

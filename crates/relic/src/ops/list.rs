@@ -216,6 +216,8 @@ pub fn list_each_as(
     format: Option<&'static Format>,
     each: &mut dyn FnMut(ListedEntry<'_>) -> Result<()>,
 ) -> Result<()> {
+    // Not while an edit writes the table (a GRF edited in place).
+    let _reading = crate::paths::lock_for_reading(path).map_err(|e| e.in_file(path))?;
     let (data, format) = open_as(path, format).map_err(|e| e.in_file(path))?;
     let mut sink = |batch: &mut Vec<FlatEntry<'_>>| batch.iter().try_for_each(|e| each(e.listed()));
     flatten(format, &data, &path.to_string_lossy(), ("", ""), (recursive, true), 0, &mut sink)
@@ -247,6 +249,7 @@ pub fn list_json_as(
     format: Option<&'static Format>,
     out: &mut dyn std::io::Write,
 ) -> Result<()> {
+    let _reading = crate::paths::lock_for_reading(path).map_err(|e| e.in_file(path))?;
     let (data, format) = open_as(path, format).map_err(|e| e.in_file(path))?;
     let mut started = false;
     let mut failed: Option<std::io::Error> = None;

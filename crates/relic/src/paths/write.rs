@@ -251,6 +251,11 @@ pub(in crate::paths) mod unnamed {
     /// one), or `None` where the file system or the kernel has no unnamed files, or `/proc` (through which
     /// it is linked) is missing.
     pub(in crate::paths) fn create(dir: &Path) -> std::io::Result<Option<std::fs::File>> {
+        // The tests of the named fallback (what a kill leaves there) turn unnamed files off; debug builds only.
+        #[cfg(debug_assertions)]
+        if std::env::var_os("RELIC_TEST_NO_UNNAMED_FILES").is_some() {
+            return Ok(None);
+        }
         static PROC: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
         if !*PROC.get_or_init(|| Path::new("/proc/self/fd").is_dir()) {
             return Ok(None);
@@ -274,6 +279,226 @@ pub(in crate::paths) mod unnamed {
         let proc = format!("/proc/self/fd/{}", file.as_raw_fd());
         rustix::fs::linkat(CWD, proc.as_str(), CWD, path, AtFlags::SYMLINK_FOLLOW).map_err(Into::into)
     }
+}
+
+/// The temporary name of a file replacing another (`relic edit`): `.relic-<pid>-<unique>.tmp`, so that a
+/// later run can tell one a killed process left (see [`remove_stale_temporaries`]).
+fn own_temporary_prefix() -> String {
+    format!(".relic-{}-", std::process::id())
+}
+
+/// Replaces the file `path` (an archive `relic edit` rewrites: the user's only copy) with what `fill`
+/// writes, keeping the mode and, where the system lets this user, the owner of `like` (the old file's
+/// metadata). The new file survives a power loss (synced before it takes the name, the folder after).
+///
+/// A kill at any moment leaves nothing behind where it can: on Linux the new file is unnamed
+/// (`O_TMPFILE`) until whole, then linked under a temporary name and at once renamed over the old one (a
+/// link cannot replace a name); elsewhere it is a named temporary file from the start. Either name says
+/// the process (see [`remove_stale_temporaries`]). Returns notes for the user (an owner not kept).
+pub fn replace_durably(
+    path: &Path,
+    like: &std::fs::Metadata,
+    fill: impl FnOnce(&mut dyn Write) -> Result<()>,
+) -> Result<Vec<String>> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    if let Some(refused) = refusal(path, true) {
+        return Err(refused);
+    }
+    let mut notes = Vec::new();
+    #[cfg(target_os = "linux")]
+    if let Some(mut file) = unnamed::create(dir).map_err(|e| Error::io(dir, e))? {
+        hold_as_in_use(&file);
+        fill_file(&mut file, path, fill)?;
+        keep_owner_and_mode(&file, like, path, &mut notes)?;
+        file.sync_all().map_err(|e| Error::io(path, e))?;
+        // Named only for the moment between the link and the rename (registered: a Ctrl-C removes it).
+        let mut registered = Registered(None);
+        let named = {
+            let mut live = temporaries();
+            let named = link_unique(&file, dir)?;
+            live.get_or_insert_with(HashSet::new).insert(named.clone());
+            registered.0 = Some(named.clone());
+            named
+        };
+        if let Err(e) = std::fs::rename(&named, path) {
+            let _ = std::fs::remove_file(&named);
+            return Err(Error::io(path, e));
+        }
+        drop(registered);
+        sync_folder(dir)?;
+        return Ok(notes);
+    }
+    let mut builder = tempfile::Builder::new();
+    let prefix = own_temporary_prefix();
+    builder.prefix(&prefix).suffix(".tmp");
+    let mut registered = Registered(None);
+    let mut tmp = {
+        let mut live = temporaries();
+        let tmp = builder.tempfile_in(dir).map_err(|e| Error::io(dir, e))?;
+        live.get_or_insert_with(HashSet::new).insert(tmp.path().to_path_buf());
+        registered.0 = Some(tmp.path().to_path_buf());
+        tmp
+    };
+    hold_as_in_use(tmp.as_file());
+    fill_file(tmp.as_file_mut(), path, fill)?;
+    keep_owner_and_mode(tmp.as_file(), like, path, &mut notes)?;
+    tmp.as_file().sync_all().map_err(|e| Error::io(path, e))?;
+    tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
+    drop(registered);
+    sync_folder(dir)?;
+    Ok(notes)
+}
+
+/// Marks a temporary file as being written (an exclusive `flock` held while its handle is open), so that
+/// [`remove_stale_temporaries`] never removes it even when its process id does not say (another pid
+/// namespace: a container sharing the folder). Best effort: without locks the process id alone decides.
+fn hold_as_in_use(file: &std::fs::File) {
+    #[cfg(unix)]
+    let _ = rustix::fs::flock(file, rustix::fs::FlockOperation::NonBlockingLockExclusive);
+    #[cfg(not(unix))]
+    let _ = file;
+}
+
+/// Whether a temporary file is being written by a process that holds it (see [`hold_as_in_use`]).
+fn in_use(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        let Ok(file) = std::fs::File::open(path) else { return true };
+        rustix::fs::flock(&file, rustix::fs::FlockOperation::NonBlockingLockExclusive).is_err()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        true
+    }
+}
+
+/// Links the unnamed `file` into `dir` under a temporary name of this process's own.
+#[cfg(target_os = "linux")]
+fn link_unique(file: &std::fs::File, dir: &Path) -> Result<PathBuf> {
+    let nanos = SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
+    let prefix = own_temporary_prefix();
+    for attempt in 0..100u32 {
+        let named = dir.join(format!("{prefix}{:08x}.tmp", nanos.wrapping_add(attempt.wrapping_mul(0x9e37_79b9))));
+        match unnamed::link(file, &named) {
+            Ok(()) => return Ok(named),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(Error::io(&named, e)),
+        }
+    }
+    Err(Error::Refused(format!("{}: no free temporary name", dir.display())))
+}
+
+/// Gives the new file the old one's permissions, and its owner and group where this user may (root; or a
+/// group of its own): a private archive stays private.
+fn keep_owner_and_mode(
+    file: &std::fs::File,
+    like: &std::fs::Metadata,
+    path: &Path,
+    notes: &mut Vec<String>,
+) -> Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{MetadataExt, PermissionsExt};
+        // The owner first: changing it clears set-id bits, which the mode then gives back.
+        let owner = file.metadata().map_err(|e| Error::io(path, e))?;
+        if (owner.uid(), owner.gid()) != (like.uid(), like.gid()) {
+            if std::os::unix::fs::fchown(file, Some(like.uid()), Some(like.gid())).is_err() {
+                // Not root: the group at least, when this user is in it.
+                let _ = std::os::unix::fs::fchown(file, None, Some(like.gid()));
+            }
+            let now = file.metadata().map_err(|e| Error::io(path, e))?;
+            if (now.uid(), now.gid()) != (like.uid(), like.gid()) {
+                notes.push(format!(
+                    "{}: belonged to user {} group {}; the rewritten archive is user {} group {} (only the \
+                     system's administrator can give a file away)",
+                    path.display(),
+                    like.uid(),
+                    like.gid(),
+                    now.uid(),
+                    now.gid()
+                ));
+            }
+        }
+        let mode = like.permissions().mode() & 0o7777;
+        file.set_permissions(std::fs::Permissions::from_mode(mode)).map_err(|e| Error::io(path, e))?;
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (notes, path);
+        // Windows: the one permission a file carries is read-only, which the edit itself had to overcome.
+        let _ = (file, like);
+    }
+    Ok(())
+}
+
+/// Removes the temporary files of relic's own in `dir` (`.relic-<pid>-*.tmp`, see [`replace_durably`]) whose
+/// process is gone (killed while it wrote; only `kill -9` or a crash leaves one), that no process holds
+/// locked as it writes them and that belong to this user; returns their names. Those of a process still
+/// running, or of another user, are left alone.
+pub fn remove_stale_temporaries(dir: &Path) -> Vec<String> {
+    let Ok(read) = std::fs::read_dir(dir) else { return Vec::new() };
+    let mut removed = Vec::new();
+    for entry in read.flatten() {
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        let Some(pid) = stale_owner(name) else { continue };
+        if pid == std::process::id() || process_alive(pid) {
+            continue;
+        }
+        let path = entry.path();
+        let Ok(meta) = std::fs::symlink_metadata(&path) else { continue };
+        if !meta.is_file() || !owned_by_this_user(&meta) || in_use(&path) {
+            continue;
+        }
+        if std::fs::remove_file(&path).is_ok() {
+            removed.push(name.to_string());
+        }
+    }
+    removed.sort();
+    removed
+}
+
+/// The process a `.relic-<pid>-<unique>.tmp` name says.
+fn stale_owner(name: &str) -> Option<u32> {
+    let middle = name.strip_prefix(".relic-")?.strip_suffix(".tmp")?;
+    let (pid, unique) = middle.split_once('-')?;
+    if unique.is_empty() || !pid.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    pid.parse().ok()
+}
+
+#[cfg(unix)]
+#[allow(unsafe_code)]
+fn process_alive(pid: u32) -> bool {
+    let Ok(pid) = libc::pid_t::try_from(pid) else { return true };
+    // SAFETY: signal 0 sends nothing; it only asks whether the process exists (EPERM: it does, another
+    // user's).
+    let found = unsafe { libc::kill(pid, 0) } == 0;
+    found || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
+}
+
+/// Elsewhere no process is known to be gone: nothing is removed.
+#[cfg(not(unix))]
+fn process_alive(_: u32) -> bool {
+    true
+}
+
+#[cfg(unix)]
+#[allow(unsafe_code)]
+fn owned_by_this_user(meta: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    meta.uid() == unsafe { libc::geteuid() }
+}
+
+#[cfg(not(unix))]
+fn owned_by_this_user(_: &std::fs::Metadata) -> bool {
+    true
 }
 
 /// Writes bytes atomically (see [`write_atomic`]).
@@ -309,4 +534,59 @@ fn write_named_as(
     };
     let file = path.file_name().map(|n| root.join(n)).unwrap_or_else(|| path.to_path_buf());
     write_atomic_as(root, &file, opts, durability, fill)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_temporary_name_says_its_process_and_older_names_say_none() {
+        assert_eq!(super::stale_owner(".relic-4711-a1b2c3.tmp"), Some(4711));
+        assert_eq!(super::stale_owner(".relic-4711-0badf00d.tmp"), Some(4711));
+        // Older relics' names (tempfile's six letters and digits) and look-alikes.
+        assert_eq!(super::stale_owner(".relic-Ab12Cd.tmp"), None);
+        assert_eq!(super::stale_owner(".relic-4711-.tmp"), None);
+        assert_eq!(super::stale_owner(".relic-47x1-abc.tmp"), None);
+        assert_eq!(super::stale_owner(".relic--abc.tmp"), None);
+        assert_eq!(super::stale_owner("relic-4711-abc.tmp"), None);
+        assert_eq!(super::stale_owner(".relic-4711-abc.tmp~"), None);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_replaced_file_keeps_its_mode_and_only_stale_temporaries_of_gone_processes_are_removed() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("archive.res");
+        std::fs::write(&path, b"old").unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+        let like = std::fs::metadata(&path).unwrap();
+        let notes = super::replace_durably(&path, &like, |w| {
+            std::io::Write::write_all(w, b"new").unwrap();
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(notes, Vec::<String>::new());
+        assert_eq!(std::fs::read(&path).unwrap(), b"new");
+        assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o7777, 0o600);
+        // A process that has ended (its id is not reused this soon), this one, and an older relic's name.
+        let mut ended = std::process::Command::new("true").spawn().unwrap();
+        let gone = ended.id();
+        ended.wait().unwrap();
+        let stale = format!(".relic-{gone}-abcdef.tmp");
+        let live = format!(".relic-{}-abcdef.tmp", std::process::id());
+        for name in [&stale, &live, &".relic-Ab12Cd.tmp".to_string()] {
+            std::fs::write(dir.path().join(name), b"x").unwrap();
+        }
+        // One a process holds as it writes it is kept even when its id says a process that has ended.
+        let held = format!(".relic-{gone}-held.tmp");
+        std::fs::write(dir.path().join(&held), b"x").unwrap();
+        let holding = std::fs::File::open(dir.path().join(&held)).unwrap();
+        super::hold_as_in_use(&holding);
+        assert_eq!(super::remove_stale_temporaries(dir.path()), vec![stale.clone()]);
+        assert!(dir.path().join(&held).exists());
+        drop(holding);
+        assert_eq!(super::remove_stale_temporaries(dir.path()), vec![held]);
+        assert!(!dir.path().join(&stale).exists());
+        assert!(dir.path().join(&live).exists() && dir.path().join(".relic-Ab12Cd.tmp").exists());
+    }
 }

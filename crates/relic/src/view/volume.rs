@@ -177,6 +177,9 @@ impl Volume for DiskVolume {
 
     fn open(&self, path: &str) -> Result<Opened, Rejection> {
         let real = self.real(path)?.ok_or_else(|| Rejection::new(404, format!("nothing at `{}`", shown(path))))?;
+        // Opened once no edit writes it (a later GRF append leaves the old table as it was; a header it rewrites
+        // points past the map, refused as any bounds error).
+        let _reading = crate::paths::lock_for_reading(&real).map_err(|e| Rejection::new(409, self.message(&e)))?;
         source::open(&real).map(Opened::Bytes).map_err(|e| Rejection::new(422, self.message(&e)))
     }
 
