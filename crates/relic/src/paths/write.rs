@@ -165,8 +165,40 @@ fn write_atomic_as(
     if let Some(refused) = refusal(path, opts.force) {
         return Err(refused);
     }
+    // A file --force replaces keeps its permissions (a private file stays private).
+    let replaced = std::fs::symlink_metadata(path).ok().filter(std::fs::Metadata::is_file);
+    // With --force, on Linux: the same unnamed file, linked under a temporary name of this process's own and
+    // at once renamed over the old one (a link cannot replace a name), so a kill leaves nothing behind.
+    #[cfg(target_os = "linux")]
+    if let Some(mut file) = if opts.force { unnamed::create(&dir).map_err(|e| Error::io(&dir, e))? } else { None } {
+        fill_file(&mut file, path, fill)?;
+        if let Some(secs) = opts.modified {
+            let time = SystemTime::UNIX_EPOCH + Duration::from_secs(secs);
+            file.set_modified(time).map_err(|e| Error::io(path, e))?;
+        }
+        keep_mode(&file, replaced.as_ref(), path)?;
+        if durable {
+            file.sync_all().map_err(|e| Error::io(path, e))?;
+        }
+        let mut registered = Registered(None);
+        let named = {
+            let mut live = temporaries();
+            let named = link_unique(&file, &dir)?;
+            live.get_or_insert_with(HashSet::new).insert(named.clone());
+            registered.0 = Some(named.clone());
+            named
+        };
+        if let Err(e) = std::fs::rename(&named, path) {
+            let _ = std::fs::remove_file(&named);
+            return Err(Error::io(path, e));
+        }
+        drop(registered);
+        return if durable { sync_folder(&dir) } else { Ok(()) };
+    }
     let mut builder = tempfile::Builder::new();
-    builder.prefix(".relic-").suffix(".tmp");
+    // The name says the process, so that a later run can tell one a killed process left.
+    let prefix = own_temporary_prefix();
+    builder.prefix(&prefix).suffix(".tmp");
     // Temporary files are private (0600); the finished file gets ordinary permissions.
     #[cfg(unix)]
     builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644));
@@ -183,6 +215,9 @@ fn write_atomic_as(
     if let Some(secs) = opts.modified {
         let time = SystemTime::UNIX_EPOCH + Duration::from_secs(secs);
         tmp.as_file().set_modified(time).map_err(|e| Error::io(path, e))?;
+    }
+    if opts.force {
+        keep_mode(tmp.as_file(), replaced.as_ref(), path)?;
     }
     if durable {
         tmp.as_file().sync_all().map_err(|e| Error::io(path, e))?;
@@ -350,6 +385,20 @@ pub fn replace_durably(
     drop(registered);
     sync_folder(dir)?;
     Ok(notes)
+}
+
+/// Gives a file that replaces another (`--force`) the old one's permissions; a new file keeps the ordinary
+/// ones it was made with.
+fn keep_mode(file: &std::fs::File, replaced: Option<&std::fs::Metadata>, path: &Path) -> Result<()> {
+    #[cfg(unix)]
+    if let Some(old) = replaced {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = old.permissions().mode() & 0o7777;
+        file.set_permissions(std::fs::Permissions::from_mode(mode)).map_err(|e| Error::io(path, e))?;
+    }
+    #[cfg(not(unix))]
+    let _ = (file, replaced, path);
+    Ok(())
 }
 
 /// Marks a temporary file as being written (an exclusive `flock` held while its handle is open), so that
@@ -588,5 +637,47 @@ mod tests {
         assert_eq!(super::remove_stale_temporaries(dir.path()), vec![held]);
         assert!(!dir.path().join(&stale).exists());
         assert!(dir.path().join(&live).exists() && dir.path().join(".relic-Ab12Cd.tmp").exists());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_file_force_replaces_keeps_its_mode_and_no_temporary_is_left() {
+        use std::os::unix::fs::PermissionsExt;
+        let fill = |w: &mut dyn std::io::Write| w.write_all(b"new").map_err(|e| crate::error::Error::io("x", e));
+        for unnamed in [true, false] {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("out.png");
+            std::fs::write(&path, b"old").unwrap();
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+            let opts = super::WriteOptions { force: true, ..Default::default() };
+            if unnamed {
+                super::write_named(&path, opts, fill).unwrap();
+            } else {
+                // The named fallback: a temporary name of this process's own, renamed over the old file.
+                let mut builder = tempfile::Builder::new();
+                let prefix = super::own_temporary_prefix();
+                builder.prefix(&prefix).suffix(".tmp");
+                let mut tmp = builder.tempfile_in(dir.path()).unwrap();
+                fill(tmp.as_file_mut()).unwrap();
+                super::keep_mode(tmp.as_file(), std::fs::metadata(&path).ok().as_ref(), &path).unwrap();
+                tmp.persist(&path).unwrap();
+            }
+            assert_eq!(std::fs::read(&path).unwrap(), b"new");
+            assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o7777, 0o600, "unnamed: {unnamed}");
+            let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+            assert_eq!(names, vec![std::ffi::OsString::from("out.png")]);
+            // A new file gets the ordinary mode, not the temporary's private one.
+            let fresh = dir.path().join("fresh.png");
+            super::write_named(&fresh, super::WriteOptions { force: true, ..Default::default() }, fill).unwrap();
+            assert_eq!(std::fs::metadata(&fresh).unwrap().permissions().mode() & 0o777, 0o644 & !umask());
+        }
+    }
+
+    /// This process's umask, as Linux reports it (no call that sets it, which would race other tests).
+    #[cfg(unix)]
+    fn umask() -> u32 {
+        let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+        let line = status.lines().find_map(|l| l.strip_prefix("Umask:")).unwrap_or("0022");
+        u32::from_str_radix(line.trim(), 8).unwrap()
     }
 }
