@@ -310,13 +310,13 @@ impl ConvertOptions {
         let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
         let exact = dir.join(name);
         if exact.is_file() {
-            return std::fs::read(exact).ok();
+            return crate::source::read(&exact).ok();
         }
         let found = std::fs::read_dir(dir)
             .ok()?
             .flatten()
             .find(|e| e.file_name().to_str().is_some_and(|n| n.eq_ignore_ascii_case(name)) && e.path().is_file())?;
-        std::fs::read(found.path()).ok()
+        crate::source::read(&found.path()).ok()
     }
 
     /// The bytes of a file named `name` in the folder of `path` on disk, matched ignoring ASCII case (a
@@ -953,8 +953,14 @@ pub fn le_u32_at(head: &[u8], at: usize) -> Option<u32> {
 pub fn identify_path(path: &Path) -> Result<Option<(&'static Format, Confidence)>> {
     use std::io::Read;
     let mut head = Vec::with_capacity(crate::asset::SNIFF_BYTES);
-    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
-    let len = file.metadata().map_err(|e| Error::io(path, e))?.len();
+    let (file, len) = match crate::source::open_input(path)? {
+        (file, crate::source::Input::Regular(len)) => (file, len),
+        // A FIFO or pipe has no size, and what is read of it is gone: it is read (bounded) and sniffed whole.
+        (file, crate::source::Input::Stream) => {
+            let bytes = crate::source::read_file(file, path)?;
+            return Ok(sniff_sized(&bytes, &path.to_string_lossy(), bytes.len() as u64));
+        }
+    };
     file.take(crate::asset::SNIFF_BYTES as u64).read_to_end(&mut head).map_err(|e| Error::io(path, e))?;
     Ok(sniff_sized(&head, &path.to_string_lossy(), len))
 }

@@ -70,7 +70,7 @@ pub fn read_files_from(list: &Path) -> Result<Vec<PathBuf>> {
         std::io::Read::read_to_string(&mut std::io::stdin(), &mut s).map_err(|e| Error::io(list, e))?;
         s
     } else {
-        std::fs::read_to_string(list).map_err(|e| Error::io(list, e))?
+        crate::source::read_to_string(list)?
     };
     Ok(text
         .lines()
@@ -141,7 +141,7 @@ impl Report {
     }
 
     pub fn read(path: &Path) -> Result<Report> {
-        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+        let bytes = crate::source::read(path)?;
         let report: Report = serde_json::from_slice(&bytes)
             .map_err(|e| Error::Refused(format!("{}: not a relic report: {e}", path.display())))?;
         if report.format != REPORT_FORMAT {

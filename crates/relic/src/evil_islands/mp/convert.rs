@@ -57,7 +57,7 @@ pub fn sectors_in_folder(dir: &Path, map: &str) -> Vec<SectorFile> {
         let name = entry.file_name().to_string_lossy().into_owned();
         let Some((prefix, x, y)) = sec::sector_name(&name) else { continue };
         if prefix.eq_ignore_ascii_case(map) && entry.path().is_file() {
-            if let Ok(bytes) = std::fs::read(entry.path()) {
+            if let Ok(bytes) = crate::source::read(&entry.path()) {
                 out.push((x, y, name, bytes));
             }
         }

@@ -90,5 +90,5 @@ fn find_header(dir: &Path, map: &str) -> Option<mp::Mp> {
         .ok()?
         .filter_map(std::result::Result::ok)
         .find(|e| e.file_name().to_string_lossy().eq_ignore_ascii_case(&wanted))?;
-    mp::parse(&std::fs::read(entry.path()).ok()?).ok()
+    mp::parse(&crate::source::read(&entry.path()).ok()?).ok()
 }

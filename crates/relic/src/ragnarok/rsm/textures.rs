@@ -232,9 +232,9 @@ impl Place {
         match self {
             Place::Archive(a) => a.read(&under[0]),
             Place::OtherArchive(a) | Place::Beside(a) => under.iter().find_map(|n| a.read(n)),
-            Place::ClientFolder(dir) => find_ci(dir, &k).filter(|p| p.is_file()).and_then(|p| std::fs::read(p).ok()),
+            Place::ClientFolder(dir) => find_ci(dir, &k).filter(|p| p.is_file()).and_then(|p| source::read(&p).ok()),
             Place::Folder(dir) => {
-                under.iter().find_map(|n| find_ci(dir, n).filter(|p| p.is_file())).and_then(|p| std::fs::read(p).ok())
+                under.iter().find_map(|n| find_ci(dir, n).filter(|p| p.is_file())).and_then(|p| source::read(&p).ok())
             }
         }
     }

@@ -216,7 +216,7 @@ impl Place {
 
 fn read_file(dir: &Path, relative: &str) -> Option<Vec<u8>> {
     let p = crate::ragnarok::rsm::textures::find_ci(dir, relative)?;
-    p.is_file().then(|| std::fs::read(p).ok()).flatten()
+    p.is_file().then(|| crate::source::read(&p).ok()).flatten()
 }
 
 /// The client's `data` folder of a file on disk: the nearest ancestor named `data`.
