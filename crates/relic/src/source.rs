@@ -21,8 +21,9 @@
 //!   (`/proc/self/status`) is read up to that limit as well;
 //! - a FIFO, a pipe or a socket (`/dev/stdin` under `|`, `<(…)`) is read as a stream, at most
 //!   `--max-entry-size` bytes: one byte more is refused, naming the path and the flag. It is opened without
-//!   waiting for a writer: a FIFO nobody has open for writing is refused at once ("nothing was written to
-//!   it"), and one whose writer sends nothing for [`STREAM_IDLE`] is refused rather than waited on forever;
+//!   blocking, then waited on for at most [`STREAM_IDLE`] (30 s) at a time: a FIFO that no writer opens, or
+//!   whose writer sends nothing, for that long is refused rather than waited on forever, and one whose
+//!   writer closes it having written nothing is refused as empty ("nothing was written to it");
 //! - a device (`/dev/zero`, `/dev/urandom`, a terminal, a disk) is refused outright: no game file is one,
 //!   and a device may never end;
 //! - a folder is refused (commands that take folders list them themselves).
@@ -228,8 +229,15 @@ fn read_input(mut file: std::fs::File, kind: Input, path: &Path) -> Result<Vec<u
 fn read_stream(file: &mut std::fs::File, path: &Path, max: u64, bytes: &mut Vec<u8>) -> Result<()> {
     use std::io::Read;
     let mut chunk = vec![0u8; 64 * 1024];
+    // A FIFO nobody has opened for writing yet reads as ended: its writer may be on its way (`cat x > f &
+    // relic info f` opens it second), so the end of nothing is waited past once, for the idle time.
+    let mut waited_for_writer = false;
     loop {
         match file.read(&mut chunk) {
+            Ok(0) if bytes.is_empty() && !waited_for_writer => {
+                waited_for_writer = true;
+                wait_readable(file, path)?;
+            }
             Ok(0) => break,
             Ok(n) => {
                 bytes.extend_from_slice(chunk.get(..n).unwrap_or(&[]));
@@ -244,7 +252,7 @@ fn read_stream(file: &mut std::fs::File, path: &Path, max: u64, bytes: &mut Vec<
     }
     if bytes.is_empty() {
         return Err(Error::Refused(format!(
-            "{}: nothing was written to it (a FIFO or pipe, read without waiting for a writer)",
+            "{}: nothing was written to it (a FIFO or pipe whose writer closed it empty)",
             path.display()
         )));
     }

@@ -246,9 +246,10 @@ pub fn convert(
     out
 }
 
-/// What a scene is charged to the file's budget per node, besides its name and children: a node's fields
-/// and its `extras` (the nodes of a 20,000-joint skeleton went uncharged, issue 40).
-pub const NODE_BYTES: u64 = 128;
+/// What a scene is charged to the file's budget per node, besides its name and children: about what a
+/// joint node holds in memory, its fields and its `extras` map (heaptrack: 650 MB for 40 scenes of 20,000
+/// joints). The nodes of a 20,000-joint skeleton went uncharged before (issue 40).
+pub const NODE_BYTES: u64 = 512;
 
 /// What a model's scene is charged: its buffers ([`Scene::approximate_bytes`]) and its nodes
 /// ([`NODE_BYTES`] each, plus the bytes of its name and 8 per child).
