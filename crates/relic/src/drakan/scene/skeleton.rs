@@ -501,6 +501,39 @@ mod tests {
     }
 
     #[test]
+    fn a_cycle_of_first_children_is_broken_at_its_lowest_joint_and_a_long_chain_walked_once() {
+        let joint = |child: i32| JointInfo { first_child_index: child, ..Default::default() };
+        // 1 → 2 → 3 → 1 (first children), 4 → 5; joint 0 names none (index 0 is no link).
+        let c = Character {
+            joints: vec![joint(0), joint(2), joint(3), joint(1), joint(5), joint(0)],
+            ..Default::default()
+        };
+        assert_eq!(parents(&c), vec![None, None, Some(1), Some(2), None, Some(4)]);
+        // A chain of 20,000 (issue 40: walked from every joint to its root, 2·10⁸ steps): each its parent.
+        let n = 20_000;
+        let c = Character {
+            joints: (0..n).map(|j| joint(if j + 1 < n { j + 1 } else { 0 })).collect(),
+            ..Default::default()
+        };
+        let p = parents(&c);
+        assert_eq!((p[0], p[1], p[19_999]), (None, Some(0), Some(19_998)));
+    }
+
+    #[test]
+    fn a_joint_naming_a_vertex_twice_gives_one_summed_weight() {
+        let w = |vertex_index: u32, weight: f32| VertexWeight { vertex_index, weight: F32::new(weight) };
+        let joints = vec![
+            JointInfo { weights_per_lod: vec![vec![w(0, 1.0), w(1, 1.0), w(0, 2.0)]], ..Default::default() },
+            JointInfo { weights_per_lod: vec![vec![w(0, 1.0)]], ..Default::default() },
+        ];
+        let c = Character { joints, ..Default::default() };
+        let out = vertex_weights(&c, 0, 0, 2);
+        assert_eq!(out.over_four, 0);
+        assert_eq!((out.joints[0], out.weights[0]), ([0, 1, 0, 0], [0.75, 0.25, 0.0, 0.0]));
+        assert_eq!((out.joints[1], out.weights[1]), ([0, 0, 0, 0], [1.0, 0.0, 0.0, 0.0]));
+    }
+
+    #[test]
     fn stored_rows_are_the_column_major_matrix() {
         // p' = p·L + t with L = rotation of 90° about Z (row vectors): x goes to y.
         let m = Mat3x4 {
