@@ -66,8 +66,17 @@ impl Shard {
 /// lines starting with `#` are skipped; a trailing `\r` is dropped.
 pub fn read_files_from(list: &Path) -> Result<Vec<PathBuf>> {
     let text = if list == Path::new("-") {
+        // Waited on as long as it takes (a `find` piping names in), but bounded as every input is.
+        let max = crate::limits::current().max_entry_size;
         let mut s = String::new();
-        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s).map_err(|e| Error::io(list, e))?;
+        std::io::Read::read_to_string(&mut std::io::Read::take(std::io::stdin(), max.saturating_add(1)), &mut s)
+            .map_err(|e| Error::io(list, e))?;
+        if s.len() as u64 > max {
+            return Err(Error::Refused(format!(
+                "standard input (--files-from -): more than relic's limit of {max} bytes for one input \
+                 (--max-entry-size raises it)"
+            )));
+        }
         s
     } else {
         crate::source::read_to_string(list)?
