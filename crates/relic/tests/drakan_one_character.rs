@@ -166,3 +166,43 @@ fn models_over_one_character_are_charged_their_nodes_and_stop_at_the_budget() {
         )
     );
 }
+
+/// The journey: a record listed `same_body_as` another, given a `decoded` of its own (the first's, with
+/// its bounding sphere's radius edited), packs that edit into itself alone; converted again, it lists its
+/// own fields and the first keeps its.
+#[test]
+fn a_shared_character_given_its_own_decoded_fields_packs_them_alone() {
+    let _s = serial();
+    let dir = tempfile::tempdir().unwrap();
+    let bytes = crowd(2, 50);
+    let (report, _) = convert(dir.path(), "Pair.mod", &bytes);
+    assert!(report.failures.is_empty(), "{:?}", report.failures);
+    let folder = dir.path().join("out/Pair.mod");
+    let mut items = records(&folder);
+    let at: Vec<usize> = (0..items.len()).filter(|&i| items[i]["type"] == "0x0208").collect();
+    assert_eq!(items[at[1]]["same_body_as"], at[0]);
+    let mut own = items[at[0]]["decoded"].clone();
+    assert_eq!(own["character"]["bounding_info"]["sphere"]["radius"], 1.0);
+    own["character"]["bounding_info"]["sphere"]["radius"] = 2.5.into();
+    items[at[1]]["decoded"] = own;
+    std::fs::write(folder.join("records.json"), serde_json::to_vec_pretty(&items).unwrap()).unwrap();
+
+    let back = dir.path().join("Pair.mod");
+    std::fs::remove_file(&back).unwrap();
+    let packed = ops::pack("drakan-srsc", &folder.join("Pair.mod.json"), &back, &Default::default()).unwrap();
+    assert!(
+        packed.notes.iter().any(|n| n.ends_with("records.json: 1 record(s) packed back: 0x0208 id 2")),
+        "{:?}",
+        packed.notes
+    );
+    assert!(packed.notes.iter().all(|n| !n.contains("warning")), "{:?}", packed.notes);
+
+    let again = tempfile::tempdir().unwrap();
+    let (report, _) = convert(again.path(), "Pair.mod", &std::fs::read(&back).unwrap());
+    assert!(report.failures.is_empty(), "{:?}", report.failures);
+    let items = records(&again.path().join("out/Pair.mod"));
+    let characters: Vec<&serde_json::Value> = items.iter().filter(|v| v["type"] == "0x0208").collect();
+    assert_eq!(characters[0]["decoded"]["character"]["bounding_info"]["sphere"]["radius"], 1.0);
+    assert_eq!(characters[1]["decoded"]["character"]["bounding_info"]["sphere"]["radius"], 2.5);
+    assert_eq!(characters[1].get("same_body_as"), None);
+}
