@@ -198,10 +198,9 @@ pub fn read_listed(root: &Path, path: &Path) -> Result<Option<Vec<u8>>> {
 }
 
 fn read_opened(opened: Option<(File, PathBuf)>) -> Result<Option<Vec<u8>>> {
-    let Some((mut file, path)) = opened else { return Ok(None) };
-    let mut bytes = Vec::new();
-    std::io::Read::read_to_end(&mut file, &mut bytes).map_err(|e| Error::io(&path, e))?;
-    Ok(Some(bytes))
+    let Some((file, path)) = opened else { return Ok(None) };
+    // Bounded by --max-entry-size, as every input is (`source::read_file`).
+    crate::source::read_file(file, &path).map(Some)
 }
 
 #[cfg(all(target_os = "linux", feature = "fs"))]

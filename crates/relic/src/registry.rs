@@ -975,8 +975,14 @@ pub fn le_u32_at(head: &[u8], at: usize) -> Option<u32> {
 pub fn identify_path(path: &Path) -> Result<Option<(&'static Format, Confidence)>> {
     use std::io::Read;
     let mut head = Vec::with_capacity(crate::asset::SNIFF_BYTES);
-    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
-    let len = file.metadata().map_err(|e| Error::io(path, e))?.len();
+    let (file, len) = match crate::source::open_input(path)? {
+        (file, crate::source::Input::Regular(len)) => (file, len),
+        // A FIFO or pipe has no size, and what is read of it is gone: it is read (bounded) and sniffed whole.
+        (file, crate::source::Input::Stream) => {
+            let bytes = crate::source::read_file(file, path)?;
+            return Ok(sniff_sized(&bytes, &path.to_string_lossy(), bytes.len() as u64));
+        }
+    };
     file.take(crate::asset::SNIFF_BYTES as u64).read_to_end(&mut head).map_err(|e| Error::io(path, e))?;
     Ok(sniff_sized(&head, &path.to_string_lossy(), len))
 }

@@ -8,6 +8,25 @@
 //!
 //! Where a file is not mapped but read in ranges on demand (a large archive in a browser), it is a
 //! [`RandomRead`].
+//!
+//! # Inputs that are not regular files
+//!
+//! Every path a user names is opened here ([`open`] for what is parsed in place, [`read`] for what is read
+//! whole: `--with`, `--palette`, `--base`, lookups beside an input, `pack` inputs), and what it is is
+//! judged by the opened handle's metadata, not by a second look at the name (which could be swapped in
+//! between):
+//!
+//! - a regular file is mapped ([`open`]) or read whole, at most `--max-entry-size` bytes ([`read`]; a file
+//!   that says it is larger is refused before anything is read). A file that says it is empty but is not
+//!   (`/proc/self/status`) is read up to that limit as well;
+//! - a FIFO, a pipe or a socket (`/dev/stdin` under `|`, `<(…)`) is read as a stream, at most
+//!   `--max-entry-size` bytes: one byte more is refused, naming the path and the flag. It is opened without
+//!   blocking, then waited on for at most [`STREAM_IDLE`] (30 s) at a time: a FIFO that no writer opens, or
+//!   whose writer sends nothing, for that long is refused rather than waited on forever, and one whose
+//!   writer closes it having written nothing is refused as empty ("nothing was written to it");
+//! - a device (`/dev/zero`, `/dev/urandom`, a terminal, a disk) is refused outright: no game file is one,
+//!   and a device may never end;
+//! - a folder is refused (commands that take folders list them themselves).
 
 use std::ops::Deref;
 use std::path::Path;
@@ -59,14 +78,11 @@ impl Source {
     }
 }
 
-/// Opens a file for reading: a memory map for regular files, a plain read otherwise (pipes, empty files).
+/// Opens a file for reading: a memory map for regular files, a bounded read otherwise (pipes, FIFOs,
+/// files that say they are empty); devices and folders are refused (see the module notes).
 pub fn open(path: &Path) -> Result<Source> {
-    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
-    let meta = file.metadata().map_err(|e| Error::io(path, e))?;
-    if meta.is_dir() {
-        return Err(Error::Refused(format!("{} is a folder", path.display())));
-    }
-    if meta.is_file() && meta.len() > 0 {
+    let (file, kind) = open_input(path)?;
+    if let Input::Regular(len @ 1..) = kind {
         // SAFETY: the map is read-only. If another process truncates or rewrites the file while relic runs,
         // reads may see changed bytes or fault (unless guarded, see the module); every parser bounds-checks
         // what it reads, and this is the usual trade-off of tools that map their inputs (ripgrep, 7-Zip).
@@ -79,13 +95,204 @@ pub fn open(path: &Path) -> Result<Source> {
                 Ok(g) => Ok(Source::Guarded(g)),
                 Err(map) => {
                     drop(map);
-                    std::fs::read(path).map(Source::Owned).map_err(|e| Error::io(path, e))
+                    read_input(file, Input::Regular(len), path).map(Source::Owned)
                 }
             };
         }
         return Ok(Source::Mapped(map));
     }
-    std::fs::read(path).map(Source::Owned).map_err(|e| Error::io(path, e))
+    read_input(file, kind, path).map(Source::Owned)
+}
+
+/// How long a FIFO or pipe may send nothing before relic stops waiting for it.
+pub const STREAM_IDLE: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// The idle time in force (tests shorten it), in milliseconds.
+static STREAM_IDLE_MS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(STREAM_IDLE.as_secs() * 1000);
+
+/// Sets how long a FIFO may send nothing before it is refused (for tests; [`STREAM_IDLE`] otherwise).
+#[doc(hidden)]
+pub fn set_stream_idle(idle: std::time::Duration) {
+    let ms = u64::try_from(idle.as_millis()).unwrap_or(u64::MAX);
+    STREAM_IDLE_MS.store(ms, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// What an opened input is, by its handle's metadata.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Input {
+    /// A regular file of the size its metadata gives (0 for `/proc` files, whatever they hold).
+    Regular(u64),
+    /// A FIFO, pipe or socket: read as a stream, bounded.
+    Stream,
+}
+
+/// Opens a path the user named for reading, without waiting on a FIFO that has no writer, and says what it
+/// is; a folder or a device is refused (see the module notes), naming the path.
+pub fn open_input(path: &Path) -> Result<(std::fs::File, Input)> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    // Without O_NONBLOCK, opening a FIFO waits until something opens it for writing, maybe forever.
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+    let file = options.open(path).map_err(|e| Error::io(path, e))?;
+    let kind = input_kind(&file, path)?;
+    Ok((file, kind))
+}
+
+/// [`open_input`] for what is read in ranges or streamed by size (an archive, a file packed into one): a
+/// FIFO or pipe is refused too. Returns the file and its size.
+pub fn open_regular(path: &Path) -> Result<(std::fs::File, u64)> {
+    match open_input(path)? {
+        (file, Input::Regular(len)) => Ok((file, len)),
+        (_, Input::Stream) => Err(Error::Refused(format!(
+            "{} is a FIFO or pipe: relic reads this input by its size, so it must be a regular file",
+            path.display()
+        ))),
+    }
+}
+
+/// What `file` (opened from `path`) is, by its own metadata; a folder or a device is refused.
+pub fn input_kind(file: &std::fs::File, path: &Path) -> Result<Input> {
+    let meta = file.metadata().map_err(|e| Error::io(path, e))?;
+    let kind = meta.file_type();
+    if kind.is_file() {
+        return Ok(Input::Regular(meta.len()));
+    }
+    if kind.is_dir() {
+        return Err(Error::Refused(format!("{} is a folder", path.display())));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_char_device() || kind.is_block_device() {
+            return Err(Error::Refused(format!(
+                "{} is a device, not a file: relic reads files, and pipes or FIFOs up to --max-entry-size",
+                path.display()
+            )));
+        }
+    }
+    Ok(Input::Stream)
+}
+
+/// The whole content of a path the user named (see the module notes): at most `--max-entry-size` bytes,
+/// refused past that, naming the path and the flag; a folder or a device is refused.
+pub fn read(path: &Path) -> Result<Vec<u8>> {
+    let (file, kind) = open_input(path)?;
+    read_input(file, kind, path)
+}
+
+/// [`read`] of a file already opened (by [`crate::paths::open_unlinked`], say), judged by its metadata.
+pub fn read_file(file: std::fs::File, path: &Path) -> Result<Vec<u8>> {
+    let kind = input_kind(&file, path)?;
+    read_input(file, kind, path)
+}
+
+/// [`read`] as text (UTF-8), for lists and documents the user names.
+pub fn read_to_string(path: &Path) -> Result<String> {
+    String::from_utf8(read(path)?).map_err(|e| {
+        Error::io(path, std::io::Error::new(std::io::ErrorKind::InvalidData, format!("not UTF-8 text: {e}")))
+    })
+}
+
+fn too_large(path: &Path, what: &str, max: u64) -> Error {
+    Error::Refused(format!(
+        "{}: {what} more than relic's limit of {max} bytes for one input (--max-entry-size raises it)",
+        path.display()
+    ))
+}
+
+/// Reads what `file` holds, at most the limit plus one byte (to tell a stream that goes on).
+fn read_input(mut file: std::fs::File, kind: Input, path: &Path) -> Result<Vec<u8>> {
+    use std::io::Read;
+    let max = crate::limits::current().max_entry_size;
+    let mut bytes = Vec::new();
+    match kind {
+        Input::Regular(len) => {
+            if len > max {
+                return Err(too_large(path, &format!("{len} bytes,"), max));
+            }
+            // `take`: a file that grew since, or one that says it is empty (`/proc`), is still bounded.
+            // A regular file never blocks, O_NONBLOCK or not.
+            bytes.reserve(usize::try_from(len).unwrap_or(0));
+            (&mut file).take(max.saturating_add(1)).read_to_end(&mut bytes).map_err(|e| Error::io(path, e))?;
+            if bytes.len() as u64 > max {
+                return Err(too_large(path, "it holds", max));
+            }
+        }
+        Input::Stream => read_stream(&mut file, path, max, &mut bytes)?,
+    }
+    Ok(bytes)
+}
+
+/// A FIFO, pipe or socket read to its end, at most `max` bytes; one that sends nothing for the idle time
+/// is refused, and so is a FIFO with nothing written to it.
+fn read_stream(file: &mut std::fs::File, path: &Path, max: u64, bytes: &mut Vec<u8>) -> Result<()> {
+    use std::io::Read;
+    let mut chunk = vec![0u8; 64 * 1024];
+    // A FIFO nobody has opened for writing yet reads as ended: its writer may be on its way (`cat x > f &
+    // relic info f` opens it second), so the end of nothing is waited past once, for the idle time.
+    let mut waited_for_writer = false;
+    loop {
+        match file.read(&mut chunk) {
+            Ok(0) if bytes.is_empty() && !waited_for_writer => {
+                waited_for_writer = true;
+                wait_readable(file, path)?;
+            }
+            Ok(0) => break,
+            Ok(n) => {
+                bytes.extend_from_slice(chunk.get(..n).unwrap_or(&[]));
+                if bytes.len() as u64 > max {
+                    return Err(too_large(path, "a stream (not a regular file) that sends", max));
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => wait_readable(file, path)?,
+            Err(e) => return Err(Error::io(path, e)),
+        }
+    }
+    if bytes.is_empty() {
+        return Err(Error::Refused(format!(
+            "{}: nothing was written to it (a FIFO or pipe whose writer closed it empty)",
+            path.display()
+        )));
+    }
+    Ok(())
+}
+
+/// Waits until a stream opened without blocking has something to read, or refuses after the idle time.
+#[cfg(unix)]
+fn wait_readable(file: &std::fs::File, path: &Path) -> Result<()> {
+    use std::os::unix::io::AsRawFd;
+    let idle = STREAM_IDLE_MS.load(std::sync::atomic::Ordering::Relaxed);
+    let mut poll = libc::pollfd { fd: file.as_raw_fd(), events: libc::POLLIN, revents: 0 };
+    loop {
+        // SAFETY: one valid pollfd, for a descriptor `file` keeps open.
+        #[allow(unsafe_code)]
+        let ready = unsafe { libc::poll(&mut poll, 1, i32::try_from(idle).unwrap_or(i32::MAX)) };
+        match ready {
+            0 => {
+                return Err(Error::Refused(format!(
+                    "{}: a FIFO or pipe that sent nothing for {:.1} s; relic stopped waiting for it",
+                    path.display(),
+                    idle as f64 / 1000.0
+                )))
+            }
+            1.. => return Ok(()),
+            _ => {
+                let e = std::io::Error::last_os_error();
+                if e.kind() != std::io::ErrorKind::Interrupted {
+                    return Err(Error::io(path, e));
+                }
+            }
+        }
+    }
+}
+
+/// Elsewhere streams are opened blocking and never say `WouldBlock`: a short pause, then read again.
+#[cfg(not(unix))]
+fn wait_readable(_file: &std::fs::File, _path: &Path) -> Result<()> {
+    std::thread::sleep(std::time::Duration::from_millis(10));
+    Ok(())
 }
 
 /// Makes the maps [`open`] makes from now on (in this process) survive their file being truncated: a read
@@ -307,12 +514,8 @@ pub struct FileSlices {
 impl FileSlices {
     /// Opens `path` for ranged reads.
     pub fn open(path: &Path) -> Result<FileSlices> {
-        let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
-        let meta = file.metadata().map_err(|e| Error::io(path, e))?;
-        if meta.is_dir() {
-            return Err(Error::Refused(format!("{} is a folder", path.display())));
-        }
-        Ok(FileSlices::new(file, meta.len()))
+        let (file, len) = open_regular(path)?;
+        Ok(FileSlices::new(file, len))
     }
 
     /// Reads `file` in ranges, taking it to be `len` bytes long.

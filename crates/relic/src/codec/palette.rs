@@ -89,7 +89,7 @@ impl Palette {
     /// Reads the palette file at `path` (`--palette`); an error names that file, never the image being
     /// drawn with it (`bad.pal: not a palette …`).
     pub fn read_file(path: &std::path::Path, scaling: SixBitScaling) -> Result<Palette> {
-        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+        let bytes = crate::source::read(path)?;
         // A plain message rather than `in_file`: the image's own file is put in front of it, and `in_file`
         // would then name the image alone.
         Palette::read(&bytes, scaling).map_err(|e| Error::Refused(format!("{}: {e}", path.display())))

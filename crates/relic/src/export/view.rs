@@ -30,7 +30,7 @@ pub fn frame_rgba(image: &Image, frame: &Frame) -> Option<Vec<u8>> {
 /// may delete views). Pixels are compared, not bytes, so another PNG compression is no difference; two
 /// fully transparent pixels are equal whatever their colour.
 pub fn view_note(path: &Path, expected: &Image, sources: &str) -> Option<String> {
-    view_note_of(path, &std::fs::read(path).ok()?, expected, sources)
+    view_note_of(path, &crate::source::read(path).ok()?, expected, sources)
 }
 
 /// [`view_note`] for a view already read (`bytes`, from `path`), so that a caller that opened it without

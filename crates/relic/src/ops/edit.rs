@@ -170,12 +170,7 @@ impl<'m> Body<'m> {
                 // The path the user named, read by that name (as `pack` reads its input); bounded, so a
                 // file swapped for a larger one since it was looked at is refused, not read whole.
                 check(path, *size)?;
-                let max = crate::limits::current().max_entry_size;
-                let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
-                let mut bytes = Vec::new();
-                std::io::Read::read_to_end(&mut std::io::Read::take(file, max.saturating_add(1)), &mut bytes)
-                    .map_err(|e| Error::io(path, e))?;
-                check(path, bytes.len() as u64)?;
+                let bytes = crate::source::read(path)?;
                 Ok(Cow::Owned(bytes))
             }
             Body::Listed(f) => {

@@ -268,7 +268,7 @@ pub fn pack(format_id: &str, input: &Path, output: &Path, opts: &PackOptions) ->
             Ok(())
         })?;
     } else {
-        let mut content = std::fs::read(input).map_err(|e| Error::io(input, e))?;
+        let mut content = source::read(input)?;
         // A PNG whose provenance chunks an editor dropped gets them back from the conversion's record.
         let records = crate::record::Records::default();
         if let Some((restored, note)) = crate::record::restore_png_text(input, &content, &records) {
@@ -324,7 +324,7 @@ fn companion_paths(
             // The same bytes already there (a texture two models share, packed one after the other) are
             // no overwrite: kept as they are. A link is never read through.
             let is_file = path.symlink_metadata().is_ok_and(|m| m.file_type().is_file());
-            if is_file && std::fs::read(&path).is_ok_and(|old| old == bytes) {
+            if is_file && source::read(&path).is_ok_and(|old| old == bytes) {
                 notes.push(format!("{} beside it already holds what would be written: left as it is", path.display()));
                 continue;
             }

@@ -66,11 +66,20 @@ impl Shard {
 /// lines starting with `#` are skipped; a trailing `\r` is dropped.
 pub fn read_files_from(list: &Path) -> Result<Vec<PathBuf>> {
     let text = if list == Path::new("-") {
+        // Waited on as long as it takes (a `find` piping names in), but bounded as every input is.
+        let max = crate::limits::current().max_entry_size;
         let mut s = String::new();
-        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s).map_err(|e| Error::io(list, e))?;
+        std::io::Read::read_to_string(&mut std::io::Read::take(std::io::stdin(), max.saturating_add(1)), &mut s)
+            .map_err(|e| Error::io(list, e))?;
+        if s.len() as u64 > max {
+            return Err(Error::Refused(format!(
+                "standard input (--files-from -): more than relic's limit of {max} bytes for one input \
+                 (--max-entry-size raises it)"
+            )));
+        }
         s
     } else {
-        std::fs::read_to_string(list).map_err(|e| Error::io(list, e))?
+        crate::source::read_to_string(list)?
     };
     Ok(text
         .lines()
@@ -141,7 +150,7 @@ impl Report {
     }
 
     pub fn read(path: &Path) -> Result<Report> {
-        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+        let bytes = crate::source::read(path)?;
         let report: Report = serde_json::from_slice(&bytes)
             .map_err(|e| Error::Refused(format!("{}: not a relic report: {e}", path.display())))?;
         if report.format != REPORT_FORMAT {

@@ -31,7 +31,7 @@ pub fn read_found(confine: Option<&Path>, path: &Path) -> Result<Option<Vec<u8>>
         if !path.is_file() {
             return Ok(None);
         }
-        return std::fs::read(path).map(Some).map_err(|e| Error::io(path, e));
+        return crate::source::read(path).map(Some);
     };
     let rel = below(root, path).ok_or_else(|| {
         Error::Refused(format!("refusing to read {}: it lies outside {}", path.display(), root.display()))

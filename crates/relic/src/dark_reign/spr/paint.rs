@@ -146,7 +146,7 @@ impl Paint {
 
 /// Reads a frame PNG of `width × height` pixels as RGBA8.
 pub fn read_png(path: &std::path::Path, width: usize, height: usize) -> Result<Vec<u8>> {
-    decode_png(path, &std::fs::read(path).map_err(|e| Error::io(path, e))?, width, height)
+    decode_png(path, &crate::source::read(path)?, width, height)
 }
 
 /// [`read_png`] of a PNG already read (`bytes`, from `path`): pack opens frames without following links.

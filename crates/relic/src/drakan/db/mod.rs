@@ -147,7 +147,7 @@ pub struct Database {
 impl Database {
     /// Loads `x.db`.
     pub fn load(path: &Path) -> Result<Database> {
-        let data = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+        let data = crate::source::read(path)?;
         let file = parse(&data).map_err(|e| e.in_file(path))?;
         let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
         let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();

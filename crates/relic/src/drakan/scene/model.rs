@@ -19,6 +19,8 @@
 //! - Characters (0x0208) are skinned: see [`super::skeleton`].
 
 use std::collections::{BTreeMap, HashMap};
+use std::rc::Rc;
+use std::sync::Arc;
 
 use serde_json::{json, Value};
 
@@ -49,7 +51,8 @@ pub struct ModelRecords {
     pub bsp: Option<model::Bsp>,
     pub textures: Option<model::TextureList>,
     pub bounds: Option<model::Bounds>,
-    pub character: Option<Character>,
+    /// Decoded once for every model over one character record (issue 40).
+    pub character: Option<Arc<Character>>,
     pub reo_lod: Option<model::ReoLod>,
 }
 
@@ -65,16 +68,37 @@ fn decode(srsc: &Srsc<'_>, i: usize, problems: &mut Vec<String>) -> Option<Decod
     }
 }
 
-/// Records `indices` (0x0203–0x0209, directory order) decoded into `m`; of two of one type, the later.
-fn decode_into(m: &mut ModelRecords, srsc: &Srsc<'_>, indices: &[usize], problems: &mut Vec<String>) {
+/// Characters decoded, by their record's body (offset and size): one body, one decode.
+type Characters = HashMap<(u32, u32), Arc<Character>>;
+
+/// Records `indices` (0x0203–0x0209, directory order) decoded into `m`; of two of one type, the later. A
+/// character whose body an earlier model's character record has is that one's, not decoded again.
+fn decode_into(
+    m: &mut ModelRecords,
+    srsc: &Srsc<'_>,
+    indices: &[usize],
+    characters: &mut Characters,
+    problems: &mut Vec<String>,
+) {
     for &i in indices {
+        let body = srsc.entries.get(i).filter(|e| e.record_type == 0x0208).map(|e| (e.offset, e.size));
+        if let Some(c) = body.and_then(|b| characters.get(&b)) {
+            m.character = Some(Arc::clone(c));
+            continue;
+        }
         match decode(srsc, i, problems) {
             Some(Decoded::ModelVertices(v)) => m.vertices = Some(v),
             Some(Decoded::ModelPolygons(v)) => m.polygons = Some(v),
             Some(Decoded::ModelBsp(v)) => m.bsp = Some(v),
             Some(Decoded::ModelTextures(v)) => m.textures = Some(v),
             Some(Decoded::ModelBounds(v)) => m.bounds = Some(v),
-            Some(Decoded::Character(v)) => m.character = Some(v),
+            Some(Decoded::Character(v)) => {
+                let c = Arc::new(v);
+                if let Some(b) = body {
+                    characters.insert(b, Arc::clone(&c));
+                }
+                m.character = Some(c);
+            }
             Some(Decoded::ReoLod(v)) => m.reo_lod = Some(v),
             _ => {}
         }
@@ -101,6 +125,7 @@ pub fn collect(srsc: &Srsc<'_>, problems: &mut Vec<String>) -> Vec<ModelRecords>
         }
     }
     let mut out: Vec<ModelRecords> = Vec::new();
+    let mut characters = Characters::new();
     let mut first_with: HashMap<Vec<(u16, u32, u32)>, usize> = HashMap::new();
     for id in order {
         let Some(name) = names.remove(&id) else { continue };
@@ -112,14 +137,14 @@ pub fn collect(srsc: &Srsc<'_>, problems: &mut Vec<String>) -> Vec<ModelRecords>
             Some(&first) if !key.is_empty() => m.same_records_as = Some(first),
             _ => {
                 first_with.insert(key, out.len());
-                decode_into(&mut m, srsc, &indices, problems);
+                decode_into(&mut m, srsc, &indices, &mut characters, problems);
             }
         }
         out.push(m);
     }
     // The records of ids with no model name make no scene; what does not decode among them is reported.
     for indices in records_of.values() {
-        decode_into(&mut ModelRecords::default(), srsc, indices, problems);
+        decode_into(&mut ModelRecords::default(), srsc, indices, &mut characters, problems);
     }
     out
 }
@@ -160,6 +185,9 @@ pub fn convert(
     // may share one body (40 models over one 20,000-joint character took 3.5 GB), and what they make is
     // what costs.
     let mut budget = crate::limits::expansion_budget(srsc.bytes.len() as u64);
+    // A character's skeleton is built once for every model over its record (each model's scene gets a
+    // copy of its nodes, charged as part of that scene).
+    let mut skeletons = Skeletons::new();
     for (k, m) in models.iter().enumerate() {
         let text = model_name(m);
         let safe = m.name.as_ref().map(|n| file_component(&n.name.text)).unwrap_or_default();
@@ -198,7 +226,7 @@ pub fn convert(
             None => {
                 let geometry = m.same_records_as.and_then(|f| models.get(f)).unwrap_or(m);
                 let before = problems.len();
-                model_scene(m, geometry, ctx, textures, anims, problems).map(|(scene, named)| {
+                model_scene(m, geometry, ctx, textures, anims, &mut skeletons, problems).map(|(scene, named)| {
                     if shared.contains(&k) {
                         let problems = problems.len() - before;
                         built.insert(k, BuiltScene { at: out.len(), label: label.clone(), shading, named, problems });
@@ -209,7 +237,7 @@ pub fn convert(
         };
         match scene {
             Ok(scene) => {
-                budget = budget.saturating_sub(scene.approximate_bytes());
+                budget = budget.saturating_sub(charge(&scene));
                 out.push(NamedAsset { name: Some(outputs::model_view(&file)), asset: Asset::Scene(scene) })
             }
             Err(err) => problems.push(format!("{label}: {err}")),
@@ -217,6 +245,21 @@ pub fn convert(
     }
     out
 }
+
+/// What a scene is charged to the file's budget per node, besides its name and children: about what a
+/// joint node holds in memory, its fields and its `extras` map (heaptrack: 650 MB for 40 scenes of 20,000
+/// joints). The nodes of a 20,000-joint skeleton went uncharged before (issue 40).
+pub const NODE_BYTES: u64 = 512;
+
+/// What a model's scene is charged: its buffers ([`Scene::approximate_bytes`]) and its nodes
+/// ([`NODE_BYTES`] each, plus the bytes of its name and 8 per child).
+pub fn charge(scene: &Scene) -> u64 {
+    let nodes: u64 = scene.nodes.iter().map(|n| NODE_BYTES + n.name.len() as u64 + 8 * n.children.len() as u64).sum();
+    scene.approximate_bytes().saturating_add(nodes)
+}
+
+/// Skeletons built, by the character they were built from (its address: one per decoded character record).
+type Skeletons = HashMap<usize, Rc<skeleton::Skeleton>>;
 
 /// Where a model's scene carries its name and id (its first mesh and that mesh's node, and the scene's
 /// `extras`), so that a copy for another model of the same records can be renamed.
@@ -257,6 +300,7 @@ fn model_scene(
     ctx: &Context<'_>,
     textures: &mut TextureSource,
     anims: &mut skeleton::AnimationSource,
+    skeletons: &mut Skeletons,
     problems: &mut Vec<String>,
 ) -> Result<(Scene, NameSlots)> {
     let name = model_name(m);
@@ -299,7 +343,11 @@ fn model_scene(
             scene.roots.push(0);
         }
         Some(character) => {
-            let skin = skeleton::add_skeleton(&mut scene, character);
+            let built = skeletons
+                .entry(Arc::as_ptr(character) as usize)
+                .or_insert_with(|| Rc::new(skeleton::Skeleton::build(character)))
+                .clone();
+            let skin = built.add_to(&mut scene);
             let lods = lod_ranges(character, vertices.len(), polygons.len());
             let mut lod_nodes = Vec::new();
             for (lod, range) in lods.iter().enumerate() {
@@ -352,7 +400,7 @@ fn model_scene(
                     node.extras["other_lods"] = Value::Array(others);
                 }
             }
-            scene_extras["character"] = skeleton::character_extras(character);
+            scene_extras["character"] = built.extras.clone();
             let clips = skeleton::add_animations(&mut scene, &skin, character, ctx, anims, &label, problems);
             scene_extras["animations"] = json!(clips);
         }

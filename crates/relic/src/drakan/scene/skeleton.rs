@@ -20,7 +20,7 @@
 //!   (non-looping 0x01) and thresholds are kept in the clip's `extras`.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use glam::{DMat4, DQuat, DVec3};
@@ -86,19 +86,42 @@ fn parents(c: &Character) -> Vec<Option<usize>> {
             steps += 1;
         }
     }
-    // A link that closes a cycle would leave no root: break it at the lowest joint of the cycle.
-    for j in 0..n {
-        let mut at = j;
-        for _ in 0..=n {
-            match parent.get(at).copied().flatten() {
-                Some(p) if p == j => {
-                    if let Some(slot) = parent.get_mut(j) {
-                        *slot = None;
+    // A link that closes a cycle would leave no root: break it at the lowest joint of the cycle. Each joint
+    // is walked once (a walk stops at a joint already walked): a chain of 20,000 joints walked from every
+    // joint to its root took 2·10⁸ steps per model (issue 40).
+    const NEW: u8 = 0;
+    const ON_WALK: u8 = 1;
+    const DONE: u8 = 2;
+    let mut state = vec![NEW; n];
+    let mut walk = Vec::new();
+    for start in 0..n {
+        walk.clear();
+        let mut at = Some(start);
+        while let Some(j) = at {
+            match state.get(j).copied() {
+                Some(NEW) => {
+                    if let Some(s) = state.get_mut(j) {
+                        *s = ON_WALK;
+                    }
+                    walk.push(j);
+                    at = parent.get(j).copied().flatten();
+                }
+                Some(ON_WALK) => {
+                    // The walk came back to `j`: the cycle is the walk from `j` on.
+                    let from = walk.iter().position(|&k| k == j).unwrap_or(0);
+                    if let Some(&lowest) = walk.get(from..).and_then(|c| c.iter().min()) {
+                        if let Some(slot) = parent.get_mut(lowest) {
+                            *slot = None;
+                        }
                     }
                     break;
                 }
-                Some(p) => at = p,
-                None => break,
+                _ => break,
+            }
+        }
+        for &j in &walk {
+            if let Some(s) = state.get_mut(j) {
+                *s = DONE;
             }
         }
     }
@@ -174,6 +197,42 @@ pub fn add_skeleton(scene: &mut Scene, c: &Character) -> SkinInfo {
     SkinInfo { skin: scene.skins.len() - 1, joint_nodes }
 }
 
+/// A character's joint nodes, the roots among them and its skin, with its `extras`
+/// ([`character_extras`]): built once for every model over one character record (issue 40: 40 models over a
+/// 20,000-joint character built it 40 times), then added to each model's scene ([`Skeleton::add_to`]).
+pub struct Skeleton {
+    scene: Scene,
+    pub extras: Value,
+}
+
+impl Skeleton {
+    pub fn build(c: &Character) -> Skeleton {
+        let mut scene = Scene::default();
+        add_skeleton(&mut scene, c);
+        Skeleton { scene, extras: character_extras(c) }
+    }
+
+    /// Its nodes, roots and skin added to `scene` (node indices moved past what `scene` holds): what
+    /// [`add_skeleton`] adds.
+    pub fn add_to(&self, scene: &mut Scene) -> SkinInfo {
+        let base = scene.nodes.len();
+        scene.nodes.extend(self.scene.nodes.iter().map(|node| {
+            let mut node = node.clone();
+            for child in &mut node.children {
+                *child += base;
+            }
+            node
+        }));
+        scene.roots.extend(self.scene.roots.iter().map(|r| r + base));
+        let joint_nodes: Vec<usize> =
+            self.scene.skins.first().map(|s| s.joints.iter().map(|j| j + base).collect()).unwrap_or_default();
+        let inverse_bind_matrices =
+            self.scene.skins.first().map(|s| s.inverse_bind_matrices.clone()).unwrap_or_default();
+        scene.skins.push(Skin { joints: joint_nodes.clone(), inverse_bind_matrices });
+        SkinInfo { skin: scene.skins.len() - 1, joint_nodes }
+    }
+}
+
 /// JOINTS_0 / WEIGHTS_0 of LOD `lod`'s vertices `first..end` (see the module notes).
 pub fn vertex_weights(c: &Character, lod: usize, first: usize, end: usize) -> LodWeights {
     let n = end.saturating_sub(first);
@@ -186,12 +245,22 @@ pub fn vertex_weights(c: &Character, lod: usize, first: usize, end: usize) -> Lo
             if !weight.is_finite() || weight <= 0.0 {
                 continue;
             }
-            // The same joint twice for a vertex: one weight (glTF forbids a joint twice).
-            match list.iter_mut().find(|(jj, _)| *jj == j16) {
-                Some(entry) => entry.1 += weight,
-                None => list.push((j16, weight)),
-            }
+            list.push((j16, weight));
         }
+    }
+    // The same joint twice for a vertex: one weight (glTF forbids a joint twice). Joints are pushed in
+    // order, so a repeat is the last entry of a list, unless the joint's own list names the vertex twice
+    // apart: sorted by joint (stable) and merged, linear in the weights (a vertex under 6,667 joints was
+    // searched once per weight, issue 40).
+    for list in &mut per_vertex {
+        list.sort_by_key(|&(j, _)| j);
+        list.dedup_by(|later, kept| {
+            let same = later.0 == kept.0;
+            if same {
+                kept.1 += later.1;
+            }
+            same
+        });
     }
     let fallback = c
         .lod_meshes
@@ -258,8 +327,8 @@ impl AnimationSource {
         self.files.insert(path, Some(Arc::new(bytes)));
     }
 
-    fn file(&mut self, path: &PathBuf) -> Option<Arc<Vec<u8>>> {
-        self.files.entry(path.clone()).or_insert_with(|| std::fs::read(path).ok().map(Arc::new)).clone()
+    fn file(&mut self, path: &Path) -> Option<Arc<Vec<u8>>> {
+        self.files.entry(path.to_path_buf()).or_insert_with(|| crate::source::read(path).ok().map(Arc::new)).clone()
     }
 }
 
@@ -429,6 +498,39 @@ mod tests {
         let sum = 6.0 + 5.0 + 4.0 + 3.0;
         assert_eq!(w.weights[0], [6.0 / sum, 5.0 / sum, 4.0 / sum, 3.0 / sum]);
         assert_eq!((w.joints[1], w.weights[1]), ([0; 4], [1.0, 0.0, 0.0, 0.0]));
+    }
+
+    #[test]
+    fn a_cycle_of_first_children_is_broken_at_its_lowest_joint_and_a_long_chain_walked_once() {
+        let joint = |child: i32| JointInfo { first_child_index: child, ..Default::default() };
+        // 1 → 2 → 3 → 1 (first children), 4 → 5; joint 0 names none (index 0 is no link).
+        let c = Character {
+            joints: vec![joint(0), joint(2), joint(3), joint(1), joint(5), joint(0)],
+            ..Default::default()
+        };
+        assert_eq!(parents(&c), vec![None, None, Some(1), Some(2), None, Some(4)]);
+        // A chain of 20,000 (issue 40: walked from every joint to its root, 2·10⁸ steps): each its parent.
+        let n = 20_000;
+        let c = Character {
+            joints: (0..n).map(|j| joint(if j + 1 < n { j + 1 } else { 0 })).collect(),
+            ..Default::default()
+        };
+        let p = parents(&c);
+        assert_eq!((p[0], p[1], p[19_999]), (None, Some(0), Some(19_998)));
+    }
+
+    #[test]
+    fn a_joint_naming_a_vertex_twice_gives_one_summed_weight() {
+        let w = |vertex_index: u32, weight: f32| VertexWeight { vertex_index, weight: F32::new(weight) };
+        let joints = vec![
+            JointInfo { weights_per_lod: vec![vec![w(0, 1.0), w(1, 1.0), w(0, 2.0)]], ..Default::default() },
+            JointInfo { weights_per_lod: vec![vec![w(0, 1.0)]], ..Default::default() },
+        ];
+        let c = Character { joints, ..Default::default() };
+        let out = vertex_weights(&c, 0, 0, 2);
+        assert_eq!(out.over_four, 0);
+        assert_eq!((out.joints[0], out.weights[0]), ([0, 1, 0, 0], [0.75, 0.25, 0.0, 0.0]));
+        assert_eq!((out.joints[1], out.weights[1]), ([0, 0, 0, 0], [1.0, 0.0, 0.0, 0.0]));
     }
 
     #[test]

@@ -40,7 +40,7 @@ impl TextureSource {
         }
         self.files
             .entry(path.to_path_buf())
-            .or_insert_with(|| std::fs::read(path).ok().map(std::sync::Arc::new))
+            .or_insert_with(|| crate::source::read(path).ok().map(std::sync::Arc::new))
             .clone()
     }
 

@@ -273,6 +273,9 @@ fn version_hint(srsc: &Srsc<'_>) -> String {
     )
 }
 
+/// The fields a `records.json` item with `same_body_as` leaves to the item it names (its record's very body).
+pub const SHARED_FIELDS: [&str; 2] = ["decoded", "body"];
+
 /// What a file's records made so far (see [`convert_in`]).
 struct Made {
     out: Vec<NamedAsset>,
@@ -300,7 +303,19 @@ impl Made {
     ) -> Value {
         let Some(e) = srsc.entries.get(i) else { return Value::Null };
         let label = record_label(e, srsc.body(i));
-        let mut item = self.listing.get(j).cloned().unwrap_or(Value::Null);
+        // The item of `j` without its `decoded` fields or `body`: they are `j`'s, listed there once (40
+        // models over one 20,000-joint character listed it 40 times, 650 MB; issue 40). An item given a
+        // `decoded` of its own packs it into this record alone (see `sources.rs`).
+        let mut item = match self.listing.get(j) {
+            Some(Value::Object(first)) => Value::Object(
+                first
+                    .iter()
+                    .filter(|(k, _)| !SHARED_FIELDS.contains(&k.as_str()))
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect(),
+            ),
+            _ => Value::Null,
+        };
         item["id"] = json!(e.id);
         item["group"] = json!(groups.get(&e.group).cloned().unwrap_or_default());
         item["same_body_as"] = json!(j);
@@ -583,7 +598,7 @@ fn referenced_assets(
         if !done.insert((path.clone(), r.id)) {
             continue;
         }
-        let bytes = files.entry(path.clone()).or_insert_with(|| std::fs::read(&path).ok());
+        let bytes = files.entry(path.clone()).or_insert_with(|| crate::source::read(&path).ok());
         let converted = bytes
             .as_deref()
             .ok_or_else(|| Error::Refused(format!("{}: not found", path.display())))

@@ -109,7 +109,7 @@ impl Codec for SrscCodec {
         } else {
             // A strings map: the document is the one Drakan document in its folder, whatever its name.
             let doc_path = sources::find_document(dir, json_path)?;
-            let text = std::fs::read(&doc_path).map_err(|e| Error::io(&doc_path, e))?;
+            let text = crate::source::read(&doc_path)?;
             let value: serde_json::Value = serde_json::from_slice(&text)
                 .map_err(|e| Error::Refused(format!("{}: not JSON ({e})", doc_path.display())))?;
             let doc: SrscDocument = crate::registry::document_from_json(FORMAT_ID, value)
@@ -222,7 +222,7 @@ pub use assets::{convert_in, Context};
 pub const STRINGS_FILE: &str = "strings.json";
 
 fn read_strings(path: &Path) -> Result<BTreeMap<String, String>> {
-    let text = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    let text = crate::source::read(path)?;
     serde_json::from_slice(&text)
         .map_err(|e| Error::Refused(format!("{}: not a strings file ({{\"id\": \"text\", …}}): {e}", path.display())))
 }

@@ -191,7 +191,7 @@ impl Codec for DbCodec {
             None => csv_base(path).map(|(base, table)| (base, table.map(|t| (t, None))))?,
         };
         request.note(format!("note: the rest of the database comes from {}", base.display()));
-        let bytes = std::fs::read(&base).map_err(|e| Error::io(&base, e))?;
+        let bytes = crate::source::read(&base)?;
         let base_name = base.to_string_lossy();
         let mut doc = if base_name.to_ascii_lowercase().ends_with(".json") {
             let value: serde_json::Value = serde_json::from_slice(&bytes)

@@ -91,10 +91,10 @@ pub fn take_script_files(doc: &mut MobDocument, json_path: &std::path::Path, not
     scripts_mut(&mut doc.nodes, 0, &mut found);
     for (i, script) in found.into_iter().enumerate() {
         let path = script_file(json_path, i);
-        let bytes = match std::fs::read(&path) {
+        let bytes = match crate::source::read(&path) {
             Ok(b) => b,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
-            Err(e) => return Err(Error::io(&path, e)),
+            Err(Error::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => return Err(e),
         };
         let text = String::from_utf8(bytes)
             .map_err(|e| Error::Refused(format!("{}: the script is not UTF-8 text ({e})", path.display())))?;

@@ -159,7 +159,7 @@ pub fn convert_mod(bytes: &[u8], path: Option<&Path>, opts: &ConvertOptions) -> 
     dress(&mut figure, path, opts)?;
     let model = figure.name.clone();
     let anims = match &opts.anims {
-        Some(p) => Some(std::fs::read(p).map_err(|e| Error::io(p, e))?),
+        Some(p) => Some(crate::source::read(p)?),
         None => opts.beside(path, &format!("{model}.anm")),
     };
     if let Some(a) = anims {
@@ -176,7 +176,7 @@ pub fn convert_mod(bytes: &[u8], path: Option<&Path>, opts: &ConvertOptions) -> 
 pub fn dress(figure: &mut Figure, path: Option<&Path>, opts: &ConvertOptions) -> Result<()> {
     let model = figure.name.clone();
     let bones = match &opts.bones {
-        Some(p) => Some(std::fs::read(p).map_err(|e| Error::io(p, e))?),
+        Some(p) => Some(crate::source::read(p)?),
         None => opts.beside(path, &format!("{model}.bon")),
     };
     match bones {

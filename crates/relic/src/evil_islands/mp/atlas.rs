@@ -44,7 +44,7 @@ impl AtlasSource {
     pub fn bytes(&self, name: &str) -> Option<Vec<u8>> {
         let key = base_name(name);
         match self {
-            AtlasSource::Files(files) => std::fs::read(files.get(&key)?).ok(),
+            AtlasSource::Files(files) => crate::source::read(files.get(&key)?).ok(),
             AtlasSource::Res(source) => {
                 let archive = res::parse(source).ok()?;
                 let i = (0..archive.len()).find(|&i| {

@@ -62,7 +62,7 @@ impl PackSource {
     fn open(&self) -> Result<Box<dyn Read + '_>> {
         match self {
             PackSource::Bytes(b) => Ok(Box::new(b.as_slice())),
-            PackSource::File { path, .. } => Ok(Box::new(std::fs::File::open(path).map_err(|e| Error::io(path, e))?)),
+            PackSource::File { path, .. } => Ok(Box::new(crate::source::open_regular(path)?.0)),
             PackSource::Listed(file) => Ok(Box::new(file.open()?)),
             PackSource::Mapped { source, range } => Ok(Box::new(source.get(range.clone()).unwrap_or(&[]))),
         }

@@ -390,7 +390,7 @@ pub fn convert(data: &[u8], path: Option<&Path>, opts: &ConvertOptions) -> Resul
             Some((head_act, loaded))
         }
         (Some(with), _) => {
-            let act_bytes = std::fs::read(with).map_err(|e| Error::io(with, e))?;
+            let act_bytes = crate::source::read(with)?;
             let head_act = super::parse(&act_bytes).map_err(|e| e.in_file(with))?;
             let with_name = with.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
             head_name = Some(with_name.clone());

@@ -260,7 +260,7 @@ impl Place {
                 }
             }
             Place::Folder(dir) => {
-                under.iter().find_map(|n| find_ci(dir, n).filter(|p| p.is_file())).and_then(|p| std::fs::read(p).ok())
+                under.iter().find_map(|n| find_ci(dir, n).filter(|p| p.is_file())).and_then(|p| source::read(&p).ok())
             }
         }
     }

@@ -219,7 +219,7 @@ impl Place {
 
 fn read_file(dir: &Path, relative: &str) -> Option<Vec<u8>> {
     let p = crate::ragnarok::rsm::textures::find_ci(dir, relative)?;
-    p.is_file().then(|| std::fs::read(p).ok()).flatten()
+    p.is_file().then(|| crate::source::read(&p).ok()).flatten()
 }
 
 /// A file of the map's own places, read as `opts` allows (a link under `relic view`'s root refused, in a note).

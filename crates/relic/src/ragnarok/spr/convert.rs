@@ -7,7 +7,7 @@ use super::document::SprDocument;
 use super::types::*;
 use super::FORMAT_ID;
 use crate::asset::{Asset, Document, Frame, FrameRole, Image, NamedAsset, Pixels};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::registry::ConvertOptions;
 
 /// The sheet: a view (`sheet.view.png`), which `pack` never reads.
@@ -83,7 +83,7 @@ pub fn drawing_palette_from(
 ) -> Result<[[u8; 4]; 256]> {
     match given {
         Some(GivenPalette::File(path)) => {
-            let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+            let bytes = crate::source::read(path)?;
             return palette_file(&bytes).map_err(|e| e.in_file(path));
         }
         Some(GivenPalette::Bytes { name, bytes }) => {
