@@ -700,8 +700,9 @@ pub(super) fn file(tree: &Tree, files: &Cache<Arc<Vec<u8>>>, item: &Item, query:
             Some(disk) => {
                 let unreadable =
                     |e: std::io::Error| Rejection::new(404, format!("cannot read `{}`: {e}", shown(&path)));
-                let mut file = std::fs::File::open(disk).map_err(unreadable)?;
-                let len = file.metadata().map_err(unreadable)?.len();
+                // A regular file only (a FIFO opened by name would wait for a writer, maybe forever).
+                let (mut file, len) = crate::source::open_regular(disk)
+                    .map_err(|e| Rejection::new(404, format!("cannot read `{}`: {e}", shown(&path))))?;
                 // The head is read from the file too (the reader seeks back to where it starts).
                 let mut head = Vec::with_capacity(64);
                 std::io::Read::read_to_end(&mut std::io::Read::take(&mut file, 64), &mut head).map_err(unreadable)?;

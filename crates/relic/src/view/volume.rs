@@ -171,7 +171,9 @@ impl Volume for DiskVolume {
         use std::io::Read;
         let real = self.real(path).ok()??;
         let mut head = Vec::with_capacity(n);
-        std::fs::File::open(real).ok()?.take(n as u64).read_to_end(&mut head).ok()?;
+        // A regular file only: opening a FIFO by name would wait for a writer, maybe forever.
+        let (file, _) = source::open_regular(&real).ok()?;
+        file.take(n as u64).read_to_end(&mut head).ok()?;
         Some(head)
     }
 
