@@ -22,6 +22,7 @@ fuzz_target!(|data: &[u8]| {
         db: None,
         dir: Some(dir.clone()),
         whole_database: false,
+        confine: None,
     };
     let mut textures = TextureSource::new(ChannelOrder::Rgba);
     textures.give(dir.join("fuzz.txd"), data.to_vec());
