@@ -539,3 +539,32 @@ fn a_skinned_blender_model_reads_with_its_joints_and_weights() {
     }
     assert_eq!(p.indices.len(), 72);
 }
+
+/// Fuzz finding of issue 40 (`gltf_import`): an image relic cannot read (a JPEG) is left out with a note,
+/// and its texture has no pixels; exporting that scene failed ("a texture has no frame"). Now the texture is
+/// left out of the written glTF and the material that named it is untextured; the file reads back.
+#[test]
+fn a_texture_relic_could_not_read_is_left_out_of_the_glb_it_writes() {
+    let scene = read_edited(|doc| {
+        doc["images"][0] = serde_json::json!({"name": "skin", "uri": "data:image/jpeg;base64,/9j/4AAQSkZJRgABAQ=="});
+    })
+    .unwrap();
+    assert_eq!(scene.textures.len(), 1);
+    assert!(scene.textures[0].image.frames.is_empty());
+    assert_eq!(scene.materials[0].texture, None);
+    let glb = relic::export::gltf::to_glb(&scene).unwrap();
+    let (doc, _) = split_glb(&glb);
+    assert_eq!(doc.get("images"), None);
+    assert_eq!(doc.get("textures"), None);
+    assert_eq!(doc.get("samplers"), None);
+    assert_eq!(doc["materials"][0]["name"], "skin");
+    assert_eq!(doc["materials"][0]["pbrMetallicRoughness"].get("baseColorTexture"), None);
+    let again = gltf::read(&glb, Path::new("again.glb")).unwrap();
+    assert_eq!(again.textures.len(), 0);
+    assert_eq!(again.meshes.len(), scene.meshes.len());
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("untextured.glb"), &glb).unwrap();
+    if let Some(reports) = relic::testing::validate_gltf(&[&dir.path().join("untextured.glb")]) {
+        assert_eq!(reports[0].errors, 0, "{:?}", reports[0].messages);
+    }
+}

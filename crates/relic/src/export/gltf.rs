@@ -256,9 +256,24 @@ fn buffer_size(scene: &Scene, pngs: &[Vec<u8>]) -> usize {
 /// Builds the glTF JSON document and binary buffer.
 fn build(scene: &Scene) -> Result<(Value, Vec<u8>)> {
     // Textures are encoded first (in parallel), so the buffer's size is known and it is allocated once.
+    // A texture without pixels (a glTF image relic could not read, left out with a note) has no image to
+    // write: it is left out and materials that name it are untextured. `kept[i]` is texture i's glTF index.
+    let mut kept: Vec<Option<usize>> = Vec::with_capacity(scene.textures.len());
+    let mut written = 0usize;
+    for t in &scene.textures {
+        kept.push((!t.image.frames.is_empty()).then(|| {
+            written += 1;
+            written - 1
+        }));
+    }
     let pngs: Vec<Vec<u8>> = {
         use crate::parallel::prelude::*;
-        scene.textures.par_iter().map(|t| png_of(&t.image)).collect::<Result<_>>()?
+        scene
+            .textures
+            .par_iter()
+            .filter(|t| !t.image.frames.is_empty())
+            .map(|t| png_of(&t.image))
+            .collect::<Result<_>>()?
     };
     let mut b = Builder { bin: Vec::with_capacity(buffer_size(scene, &pngs)), ..Default::default() };
     let mut used: Vec<&'static str> = Vec::new();
@@ -399,12 +414,16 @@ fn build(scene: &Scene) -> Result<(Value, Vec<u8>)> {
 
     // Images go into the binary buffer as PNG.
     let mut images = Vec::new();
-    for (t, png) in scene.textures.iter().zip(&pngs) {
+    for (t, png) in scene.textures.iter().filter(|t| !t.image.frames.is_empty()).zip(&pngs) {
         let view = b.view(png, None);
         images.push(json!({"name": t.name, "bufferView": view, "mimeType": "image/png"}));
     }
-    let textures: Vec<Value> = (0..scene.textures.len()).map(|i| json!({"source": i, "sampler": 0})).collect();
-    let materials: Vec<Value> = scene.materials.iter().map(|m| material_json(m, m.texture, &mut used)).collect();
+    let textures: Vec<Value> = (0..pngs.len()).map(|i| json!({"source": i, "sampler": 0})).collect();
+    let materials: Vec<Value> = scene
+        .materials
+        .iter()
+        .map(|m| material_json(m, m.texture.and_then(|t| kept.get(t).copied().flatten()), &mut used))
+        .collect();
 
     let mut animations = Vec::new();
     for anim in &scene.animations {
@@ -495,7 +514,7 @@ fn build(scene: &Scene) -> Result<(Value, Vec<u8>)> {
             doc[key] = Value::Array(list);
         }
     }
-    if !scene.textures.is_empty() {
+    if !pngs.is_empty() {
         doc["samplers"] = json!([{"wrapS": 10497, "wrapT": 10497}]);
     }
     if !used.is_empty() {
