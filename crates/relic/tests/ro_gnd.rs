@@ -680,3 +680,26 @@ fn textures_from_the_client_folder() {
     assert_eq!(notes.len(), 1, "{notes:?}");
     assert!(notes[0].contains("data\\texture\\backside.bmp"), "{notes:?}");
 }
+
+/// Fuzz finding of issue 40 (`ro_gnd`): a 1.9 water grid of −1 × −1 zones read one zone (two negatives
+/// made a grid of one) that the writer, counting a negative side as none, then refused. Both now hold no
+/// zones there: the zone's bytes stay as trailing bytes and the file writes back byte for byte, also
+/// through its JSON.
+#[test]
+fn a_water_grid_with_negative_sides_holds_no_zones_and_round_trips() {
+    let mut spec = sample_spec(9);
+    if let Some(w) = spec.water.as_mut() {
+        w.across = -1;
+        w.down = -1;
+    }
+    let bytes = spec_bytes(&spec);
+    let gnd = Gnd::read(&bytes).unwrap();
+    let water = gnd.water.as_ref().unwrap();
+    assert_eq!((water.zones_across, water.zones_down), (-1, -1));
+    assert!(water.zones.is_empty());
+    // The one zone the spec writer wrote (level and settings, 24 bytes) is now trailing data.
+    assert_eq!(gnd.trailing.0.len(), 24);
+    assert_eq!(gnd.to_bytes().unwrap(), bytes);
+    let codec = registry::by_id("ro-gnd").unwrap().codec;
+    assert_eq!(codec.write_json(codec.to_json(&bytes).unwrap()).unwrap(), bytes);
+}

@@ -125,3 +125,26 @@ fn tables_are_identified_by_their_names_when_the_bytes_agree() {
     let info = table::FORMAT.codec.info(&bytes).unwrap();
     assert_eq!((info["lines"].as_u64(), info["rows"].as_u64()), (Some(3), Some(2)));
 }
+
+/// Fuzz finding of issue 40 (`ro_table`): 64 bytes of one unfinished line and then a NUL. `ls` judges an
+/// entry by its first 64 bytes (no NUL, no complete line: plausibly a table) while the whole file has a NUL
+/// (not a table): the two disagreed. Only the first 64 bytes count now, so they agree; a real table still
+/// is one, whole or by its head.
+#[test]
+fn a_tables_head_and_its_whole_file_are_judged_alike() {
+    let name = "idnum2itemdisplaynametable.txt";
+    let mut bytes = vec![0xBB];
+    bytes.extend([0xB0; 63]);
+    bytes.extend(b"8\0\0\0");
+    let whole = relic::registry::sniff(&bytes, name).map(|(f, _)| f.id);
+    let head = relic::registry::sniff_sized(&bytes[..64], name, bytes.len() as u64).map(|(f, _)| f.id);
+    assert_eq!(whole, head);
+    assert_eq!(whole, Some("ro-table"));
+    let table = names_table();
+    assert_eq!(relic::registry::sniff(&table, name).map(|(f, _)| f.id), Some("ro-table"));
+    let mut long = table.clone();
+    long.extend(std::iter::repeat_n(b"503#x#\r\n".as_slice(), 20).flatten());
+    long.push(0);
+    let head = relic::registry::sniff_sized(&long[..64], name, long.len() as u64).map(|(f, _)| f.id);
+    assert_eq!(relic::registry::sniff(&long, name).map(|(f, _)| f.id), head);
+}

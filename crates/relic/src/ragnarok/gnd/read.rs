@@ -135,7 +135,8 @@ pub fn parse(bytes: &[u8]) -> Result<Gnd> {
         let zones_across = r.i32("water.zones_across")?;
         let zones_down = r.i32("water.zones_down")?;
         let zone_len = if version.has_full_zones() { 24 } else { 4 };
-        let n = u64::try_from(i64::from(zones_across) * i64::from(zones_down)).unwrap_or(0);
+        // A negative side holds no zones (two negatives do not make a grid), as the writer counts them.
+        let n = u64::try_from(i64::from(zones_across).max(0) * i64::from(zones_down).max(0)).unwrap_or(0);
         // A 1.8 file may end before its zone levels (roBrowser reads none): they are then absent.
         let stored = version.has_full_zones() || n.checked_mul(zone_len).is_some_and(|b| b <= r.remaining() as u64);
         let mut zones = Vec::new();

@@ -263,8 +263,10 @@ pub struct Document {
 }
 
 /// Whether the first bytes of a file look like a table: no NUL byte, and every complete line that is no
-/// comment and not blank holds a `#`.
+/// comment and not blank holds a `#`. Only the first [`crate::asset::SNIFF_BYTES`] count, whatever the caller
+/// gives, so that a file's head and the whole file say the same (`ls` sees only the head of an entry).
 pub fn is_table(head: &[u8]) -> bool {
+    let head = head.get(..crate::asset::SNIFF_BYTES).unwrap_or(head);
     if head.contains(&0) {
         return false;
     }
