@@ -83,6 +83,9 @@ impl Source {
 pub fn open(path: &Path) -> Result<Source> {
     let (file, kind) = open_input(path)?;
     if let Input::Regular(len @ 1..) = kind {
+        // The size is needed only to fall back to reading a guarded map (Unix).
+        #[cfg(not(unix))]
+        let _ = len;
         // SAFETY: the map is read-only. If another process truncates or rewrites the file while relic runs,
         // reads may see changed bytes or fault (unless guarded, see the module); every parser bounds-checks
         // what it reads, and this is the usual trade-off of tools that map their inputs (ripgrep, 7-Zip).
