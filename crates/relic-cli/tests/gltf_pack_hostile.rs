@@ -23,26 +23,7 @@ fn sample(name: &str) -> PathBuf {
 
 /// A `.glb` of `doc` and `bin` (glTF 2.0 §4.4: chunks padded to 4 bytes).
 fn glb(doc: &Value, bin: &[u8]) -> Vec<u8> {
-    let mut json = serde_json::to_vec(doc).unwrap();
-    while json.len() % 4 != 0 {
-        json.push(b' ');
-    }
-    let mut bin = bin.to_vec();
-    while bin.len() % 4 != 0 {
-        bin.push(0);
-    }
-    let total = 12 + 8 + json.len() + 8 + bin.len();
-    let mut out = Vec::new();
-    out.extend(b"glTF");
-    out.extend(2u32.to_le_bytes());
-    out.extend((total as u32).to_le_bytes());
-    out.extend((json.len() as u32).to_le_bytes());
-    out.extend(0x4E4F_534Au32.to_le_bytes());
-    out.extend(json);
-    out.extend((bin.len() as u32).to_le_bytes());
-    out.extend(0x004E_4942u32.to_le_bytes());
-    out.extend(bin);
-    out
+    relic::testing::hand_gltf::glb(&serde_json::to_vec(doc).unwrap(), bin)
 }
 
 fn f32s(values: &[f32]) -> Vec<u8> {
@@ -77,31 +58,9 @@ fn files_in(dir: &Path) -> Vec<String> {
 
 #[test]
 fn a_skin_of_3000_joints_over_3000_nodes_is_refused_in_one_line() {
-    let n = 3000;
-    let mut bin = f32s(&[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0]);
-    bin.extend([0u8; 12]);
-    bin.extend(f32s(&[1.0, 0.0, 0.0, 0.0].repeat(3)));
-    let mut nodes = vec![json!({"name": "root", "children": (1..=n).collect::<Vec<_>>()})];
-    nodes.extend((1..=n).map(|i| json!({"name": format!("n{i}"), "mesh": 0, "skin": 0})));
-    let doc = json!({
-        "asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0]}], "nodes": nodes,
-        "meshes": [{"name": "tri", "primitives": [{"attributes": {"POSITION": 0, "JOINTS_0": 1, "WEIGHTS_0": 2}}]}],
-        "skins": [{"joints": (1..=n).collect::<Vec<_>>()}],
-        "buffers": [{"byteLength": bin.len()}],
-        "bufferViews": [
-            {"buffer": 0, "byteOffset": 0, "byteLength": 36},
-            {"buffer": 0, "byteOffset": 36, "byteLength": 12},
-            {"buffer": 0, "byteOffset": 48, "byteLength": 48}
-        ],
-        "accessors": [
-            {"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 0, 0], "max": [1, 1, 0]},
-            {"bufferView": 1, "componentType": 5121, "count": 3, "type": "VEC4"},
-            {"bufferView": 2, "componentType": 5126, "count": 3, "type": "VEC4"}
-        ]
-    });
     let tmp = tempfile::tempdir().unwrap();
     let evil = tmp.path().join("evil.glb");
-    std::fs::write(&evil, glb(&doc, &bin)).unwrap();
+    std::fs::write(&evil, relic::testing::hand_gltf::one_skin_over_nodes_glb(3000)).unwrap();
     let out = tmp.path().join("out");
     std::fs::create_dir(&out).unwrap();
     let stderr = refused(relic().current_dir(tmp.path()).args(["pack", "ei-res", "evil.glb", "-o", "out/evil.mod"]));

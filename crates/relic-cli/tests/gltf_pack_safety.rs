@@ -192,22 +192,7 @@ fn two_triangles_glb(second_joint: u8) -> Vec<u8> {
             {"bufferView": 2, "componentType": 5126, "count": 6, "type": "VEC4"},
         ],
     });
-    let mut json_bytes = doc.to_string().into_bytes();
-    while json_bytes.len() % 4 != 0 {
-        json_bytes.push(b' ');
-    }
-    let total = 12 + 8 + json_bytes.len() + 8 + bin.len();
-    let mut out = Vec::with_capacity(total);
-    out.extend_from_slice(b"glTF");
-    out.extend_from_slice(&2u32.to_le_bytes());
-    out.extend_from_slice(&(total as u32).to_le_bytes());
-    out.extend_from_slice(&(json_bytes.len() as u32).to_le_bytes());
-    out.extend_from_slice(b"JSON");
-    out.extend_from_slice(&json_bytes);
-    out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
-    out.extend_from_slice(b"BIN\0");
-    out.extend_from_slice(&bin);
-    out
+    relic::testing::hand_gltf::glb(doc.to_string().as_bytes(), &bin)
 }
 
 /// Triangles of every mesh of a glTF relic wrote.

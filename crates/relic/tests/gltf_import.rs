@@ -304,22 +304,7 @@ fn read_edited(edit: impl FnOnce(&mut Value)) -> relic::Result<Scene> {
     let glb = hand_gltf::box_two_bones_glb();
     let (mut doc, bin) = split_glb(&glb);
     edit(&mut doc);
-    let json = serde_json::to_vec(&doc).unwrap();
-    let mut json = json;
-    while json.len() % 4 != 0 {
-        json.push(b' ');
-    }
-    let total = 12 + 8 + json.len() + 8 + bin.len();
-    let mut out = Vec::new();
-    out.extend_from_slice(b"glTF");
-    out.extend_from_slice(&2u32.to_le_bytes());
-    out.extend_from_slice(&(total as u32).to_le_bytes());
-    out.extend_from_slice(&(json.len() as u32).to_le_bytes());
-    out.extend_from_slice(b"JSON");
-    out.extend_from_slice(&json);
-    out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
-    out.extend_from_slice(b"BIN\0");
-    out.extend_from_slice(&bin);
+    let out = hand_gltf::glb(&serde_json::to_vec(&doc).unwrap(), &bin);
     gltf::read(&out, Path::new("edited.glb"))
 }
 

@@ -87,26 +87,58 @@ pub fn box_indices() -> Vec<u16> {
 /// The hand-written file as `.glb`.
 pub fn box_two_bones_glb() -> Vec<u8> {
     let (json_text, bin) = document(None);
-    let mut json_bytes = json_text.into_bytes();
-    while json_bytes.len() % 4 != 0 {
-        json_bytes.push(b' ');
-    }
-    let mut bin = bin;
-    while bin.len() % 4 != 0 {
-        bin.push(0);
-    }
-    let total = 12 + 8 + json_bytes.len() + 8 + bin.len();
+    glb(json_text.as_bytes(), &bin)
+}
+
+/// A `.glb` of a JSON document and its binary buffer, by glTF 2.0 §4.4: the JSON chunk padded with spaces,
+/// the BIN chunk padded with zeros and left out when there is no buffer.
+pub fn glb(json: &[u8], bin: &[u8]) -> Vec<u8> {
+    let json_len = json.len().next_multiple_of(4);
+    let bin_len = bin.len().next_multiple_of(4);
+    let total = 12 + 8 + json_len + if bin.is_empty() { 0 } else { 8 + bin_len };
     let mut out = Vec::with_capacity(total);
     out.extend_from_slice(b"glTF");
     out.extend_from_slice(&2u32.to_le_bytes());
     out.extend_from_slice(&(total as u32).to_le_bytes());
-    out.extend_from_slice(&(json_bytes.len() as u32).to_le_bytes());
+    out.extend_from_slice(&(json_len as u32).to_le_bytes());
     out.extend_from_slice(b"JSON");
-    out.extend_from_slice(&json_bytes);
-    out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
-    out.extend_from_slice(b"BIN\0");
-    out.extend_from_slice(&bin);
+    out.extend_from_slice(json);
+    out.resize(20 + json_len, b' ');
+    if !bin.is_empty() {
+        out.extend_from_slice(&(bin_len as u32).to_le_bytes());
+        out.extend_from_slice(b"BIN\0");
+        out.extend_from_slice(bin);
+        out.resize(total, 0);
+    }
     out
+}
+
+/// A hostile file of issue 40: `n` nodes under a root, each placing one triangle skinned by one skin whose
+/// joints are those `n` nodes (small on disk, `n²` joint matrices once instanced).
+pub fn one_skin_over_nodes_glb(n: usize) -> Vec<u8> {
+    let f32s = |values: &[f32]| values.iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>();
+    let mut bin = f32s(&[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0]); // POSITION, 36 bytes
+    bin.extend([0u8; 12]); // JOINTS_0 as u8 VEC4, 12 bytes
+    bin.extend(f32s(&[1.0, 0.0, 0.0, 0.0].repeat(3))); // WEIGHTS_0, 48 bytes
+    let mut nodes = vec![json!({"name": "root", "children": (1..=n).collect::<Vec<_>>()})];
+    nodes.extend((1..=n).map(|i| json!({"name": format!("n{i}"), "mesh": 0, "skin": 0})));
+    let doc = json!({
+        "asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0]}], "nodes": nodes,
+        "meshes": [{"name": "tri", "primitives": [{"attributes": {"POSITION": 0, "JOINTS_0": 1, "WEIGHTS_0": 2}}]}],
+        "skins": [{"joints": (1..=n).collect::<Vec<_>>()}],
+        "buffers": [{"byteLength": bin.len()}],
+        "bufferViews": [
+            {"buffer": 0, "byteOffset": 0, "byteLength": 36},
+            {"buffer": 0, "byteOffset": 36, "byteLength": 12},
+            {"buffer": 0, "byteOffset": 48, "byteLength": 48}
+        ],
+        "accessors": [
+            {"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 0, 0], "max": [1, 1, 0]},
+            {"bufferView": 1, "componentType": 5121, "count": 3, "type": "VEC4"},
+            {"bufferView": 2, "componentType": 5126, "count": 3, "type": "VEC4"}
+        ]
+    });
+    glb(doc.to_string().as_bytes(), &bin)
 }
 
 /// The hand-written file as `.gltf` JSON whose buffer is the file `bin_name` beside it: (JSON, buffer).
