@@ -1,20 +1,15 @@
 //! The CLI contract: output shapes, exit codes, safety of extraction, and the pack/convert round trips,
 //! run against the real `relic` binary.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
+use crate::common::handmade_res;
+use crate::common::relic;
 use assert_cmd::Command;
-use common::handmade_res;
 use serde_json::Value;
 
-fn relic() -> Command {
-    Command::cargo_bin("relic").unwrap()
-}
-
 fn sample() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples/evil_islands/example.res")
+    crate::common::samples().join("evil_islands/example.res")
 }
 
 fn json_of(cmd: &mut Command) -> Value {
@@ -401,7 +396,7 @@ fn failures_exit_1_and_usage_exits_2() {
 
 #[test]
 fn mob_info_convert_and_pack_back() {
-    let level = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples/evil_islands/level.mob");
+    let level = crate::common::samples().join("evil_islands/level.mob");
     let info = json_of(relic().args(["info", "--json"]).arg(&level));
     assert_eq!((info["units"].as_u64(), info["scripts"].as_u64()), (Some(1), Some(1)), "{info}");
     let dir = tempfile::tempdir().unwrap();
@@ -471,11 +466,7 @@ fn models_convert_to_glb_or_gltf_with_textures_from_a_grf() {
         serde_json::from_slice(&std::fs::read(dir.path().join("text/pyramid.rsm.gltf")).unwrap()).unwrap();
     assert_eq!(gltf["buffers"][0]["uri"], "pyramid.rsm.bin");
     assert!(dir.path().join("text/pyramid.rsm.bin").is_file());
-    let corpus = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/ragnarok");
-    if !corpus.is_dir() {
-        eprintln!("skipped the corpus part: ../shared/corpus/ragnarok not found");
-        return;
-    }
+    let Some(corpus) = crate::common::corpus("ragnarok") else { return };
     relic()
         .args(["convert", "-q", "--textures"])
         .arg(corpus.join("goldberg_textures.grf"))
@@ -554,7 +545,7 @@ fn check_names_each_texture_a_model_s_client_folder_lacks() {
 /// `--compression` changes the PNG's size and speed, never its pixels; an unknown level is a usage error.
 #[test]
 fn png_compression_levels_give_the_same_pixels() {
-    let texture = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples/evil_islands/example_dxt1.mmp");
+    let texture = crate::common::samples().join("evil_islands/example_dxt1.mmp");
     let dir = tempfile::tempdir().unwrap();
     let mut decoded = Vec::new();
     for level in ["fast", "default", "best"] {

@@ -4,22 +4,10 @@
 //! `FTG\0` archive is identified; `ls`, `extract` and `check` take `--format`. Run against the real binary,
 //! with exact lines and exit codes.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use assert_cmd::Command;
+use crate::common::{relic, samples, stderr_of};
 use serde_json::Value;
-
-fn relic() -> Command {
-    Command::cargo_bin("relic").unwrap()
-}
-
-fn samples() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples")
-}
-
-fn stderr_of(assert: &assert_cmd::assert::Assert) -> String {
-    String::from_utf8_lossy(&assert.get_output().stderr).into_owned()
-}
 
 fn json_of(assert: &assert_cmd::assert::Assert) -> Value {
     let out = &assert.get_output().stdout;

@@ -6,16 +6,8 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
+use crate::common::{relic, stderr_of};
 use serde_json::Value;
-
-fn relic() -> Command {
-    Command::cargo_bin("relic").unwrap()
-}
-
-fn stderr_of(out: &assert_cmd::assert::Assert) -> String {
-    String::from_utf8_lossy(&out.get_output().stderr).into_owned()
-}
 
 fn stdout_of(out: &assert_cmd::assert::Assert) -> String {
     String::from_utf8_lossy(&out.get_output().stdout).into_owned()

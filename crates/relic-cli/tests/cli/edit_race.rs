@@ -5,23 +5,13 @@
 
 #![cfg(unix)]
 
-mod common;
-
 use std::collections::BTreeMap;
 use std::io::BufRead;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
 
-use assert_cmd::Command;
-
-fn relic() -> Command {
-    Command::cargo_bin("relic").unwrap()
-}
-
-fn relic_process() -> std::process::Command {
-    std::process::Command::new(assert_cmd::cargo::cargo_bin("relic"))
-}
+use crate::common::{relic, relic_process};
 
 /// The archive's entries as `name → bytes` (SRSC: by path), read by relic's library, or `None`.
 fn read_entries(path: &Path) -> Option<BTreeMap<String, Vec<u8>>> {
@@ -137,7 +127,7 @@ fn two_edits_at_once_both_land() {
         expected.insert(first.0.clone(), first.1.clone());
         match format {
             "grf" => std::fs::write(&archive, grf_of(&[(&first.0, first.1.clone())])).unwrap(),
-            _ => std::fs::write(&archive, common::handmade_res(&[(first.0.as_bytes(), &first.1)])).unwrap(),
+            _ => std::fs::write(&archive, crate::common::handmade_res(&[(first.0.as_bytes(), &first.1)])).unwrap(),
         }
         let mut waited = 0;
         for round in 0..20u32 {
@@ -270,7 +260,7 @@ fn a_second_edit_waits_for_the_first_and_an_add_folder_race_loses_nothing() {
 fn a_held_archive_makes_an_edit_refuse_after_its_wait_and_readers_wait() {
     let dir = tempfile::tempdir().unwrap();
     let archive = dir.path().join("held.res");
-    let original = common::handmade_res(&[(b"a.txt", b"alpha"), (b"b.txt", b"beta")]);
+    let original = crate::common::handmade_res(&[(b"a.txt", b"alpha"), (b"b.txt", b"beta")]);
     std::fs::write(&archive, &original).unwrap();
     let c = dir.path().join("c.txt");
     std::fs::write(&c, b"gamma").unwrap();
@@ -361,7 +351,7 @@ fn rewritten_cases(dir: &Path) -> Vec<(&'static str, PathBuf, Vec<String>)> {
     std::fs::write(&add, noise(1 << 20, 8)).unwrap();
     let mut cases = Vec::new();
     let res = dir.join("a.res");
-    std::fs::write(&res, common::handmade_res(&[(b"big.bin", &big()), (b"small.txt", b"small")])).unwrap();
+    std::fs::write(&res, crate::common::handmade_res(&[(b"big.bin", &big()), (b"small.txt", b"small")])).unwrap();
     cases.push(("res", res, format!("{}=new.bin", add.display())));
     let ftg = dir.join("a.ftg");
     std::fs::write(&ftg, ftg_of(&[("BIG.SPR", big()), ("SMALL.PAL", b"small".to_vec())])).unwrap();

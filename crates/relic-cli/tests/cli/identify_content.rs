@@ -2,17 +2,10 @@
 //! whose bytes say another (a Ragnarok `.spr` and `.pal`, a Windows `Thumbs.db`) is checked and converted
 //! without failing; Ragnarok palettes convert and pack back; `--palette` errors name the palette.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
+use crate::common::{relic, samples};
 use assert_cmd::Command;
-
-fn relic() -> Command {
-    Command::cargo_bin("relic").unwrap()
-}
-
-fn samples() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples")
-}
 
 /// Entry i: R = i, G = i / 2, B = 255 - i, fourth byte 0.
 fn rgbx_palette() -> Vec<u8> {

@@ -8,14 +8,10 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
-use assert_cmd::Command;
-
-fn relic() -> Command {
-    Command::cargo_bin("relic").unwrap()
-}
+use crate::common::relic;
 
 fn sample(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/ragnarok").join(name)
+    crate::common::samples().join("ragnarok").join(name)
 }
 
 fn fifo(dir: &Path, name: &str) -> PathBuf {

@@ -9,30 +9,10 @@
 //! - An edited frame of a Dark Reign or Ragnarok sprite gives no warning about the (untouched) view; an
 //!   edited view does.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
+use crate::common::{corpus, relic, samples};
 use relic::evil_islands::res::Res;
-
-fn relic() -> Command {
-    Command::cargo_bin("relic").unwrap()
-}
-
-fn samples() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples")
-}
-
-fn corpus(rel: &str) -> Option<PathBuf> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus").join(rel);
-    if path.is_file() {
-        Some(path)
-    } else {
-        eprintln!("skipped: ../shared/corpus/{rel} not found");
-        None
-    }
-}
 
 fn stderr(assert: &assert_cmd::assert::Assert) -> String {
     String::from_utf8_lossy(&assert.get_output().stderr).into_owned()
@@ -58,7 +38,7 @@ const GREETING_CP1251: &[u8] = b"\xCF\xF0\xE8\xE2\xE5\xF2\r\n\xEC\xE8\xF0";
 /// A hand-built RES: two text entries (one cp1251 Cyrillic, one ASCII) and a real `map.txt` entry (kept raw
 /// by convert).
 fn text_archive() -> Vec<u8> {
-    common::handmade_res(&[
+    crate::common::handmade_res(&[
         (b"string greeting", GREETING_CP1251),
         (b"tip 21201", b"Keys\r\nPress F1"),
         (b"map.txt", b"raw map notes"),

@@ -3,25 +3,11 @@
 //! batches go on past bad entries and list exactly what they wrote, usage errors exit 2, and bombs fail
 //! cleanly inside a small address space.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
-use common::handmade_res;
+use crate::common::handmade_res;
+use crate::common::{relic, samples, stderr_of};
 use serde_json::Value;
-
-fn relic() -> Command {
-    Command::cargo_bin("relic").unwrap()
-}
-
-fn samples() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples")
-}
-
-fn stderr_of(out: &assert_cmd::assert::Assert) -> String {
-    String::from_utf8_lossy(&out.get_output().stderr).into_owned()
-}
 
 fn files_under(dir: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = walkdir::WalkDir::new(dir)

@@ -4,20 +4,13 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::common::{relic, stderr_of};
 use assert_cmd::Command;
 use serde_json::Value;
-
-fn relic() -> Command {
-    Command::cargo_bin("relic").unwrap()
-}
 
 fn json_of(cmd: &mut Command) -> Value {
     let out = cmd.assert().success().get_output().stdout.clone();
     serde_json::from_slice(&out).unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&out)))
-}
-
-fn stderr_of(assert: &assert_cmd::assert::Assert) -> String {
-    String::from_utf8_lossy(&assert.get_output().stderr).into_owned()
 }
 
 /// The entry names of an archive (`relic ls --json`), sorted.

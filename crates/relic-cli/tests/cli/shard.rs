@@ -6,12 +6,9 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use crate::common::repo;
 use assert_cmd::Command;
 use serde_json::Value;
-
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
 
 /// `relic` run from the repository root, so the lists' relative paths (`samples/…`) resolve.
 fn relic() -> Command {

@@ -5,15 +5,11 @@
 
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
+use crate::common::relic;
 use serde_json::Value;
 
-fn relic() -> Command {
-    Command::cargo_bin("relic").unwrap()
-}
-
 fn samples() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples/dark_reign")
+    crate::common::samples().join("dark_reign")
 }
 
 /// What `relic convert --json` wrote for `input` into `out`: (the JSON document, the atlas view, the frame

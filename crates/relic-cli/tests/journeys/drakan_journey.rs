@@ -5,16 +5,12 @@
 //! (built by `cargo run -p relic --example make_samples`).
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
+use crate::common::relic_process as relic;
 use serde_json::Value;
 
-fn relic() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_relic"))
-}
-
 fn sample(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples/drakan").join(name)
+    crate::common::samples().join("drakan").join(name)
 }
 
 /// What `relic convert --json` did: exit code, stderr, written outputs and failures.

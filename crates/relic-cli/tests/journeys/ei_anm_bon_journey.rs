@@ -8,15 +8,11 @@
 
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
+use crate::common::relic;
 use serde_json::{json, Value};
 
-fn relic() -> Command {
-    Command::cargo_bin("relic").unwrap()
-}
-
 fn sample(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples/evil_islands").join(name)
+    crate::common::samples().join("evil_islands").join(name)
 }
 
 fn f32s(out: &mut Vec<u8>, values: &[f32]) {

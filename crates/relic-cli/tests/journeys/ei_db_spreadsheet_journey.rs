@@ -6,14 +6,10 @@
 
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
-
-fn relic() -> Command {
-    Command::cargo_bin("relic").unwrap()
-}
+use crate::common::relic;
 
 fn sample() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples/evil_islands/items.idb")
+    crate::common::samples().join("evil_islands/items.idb")
 }
 
 /// `relic convert --to csv -o out input`: the folder's CSV of `table`, read as relic wrote it (`,`).

@@ -5,17 +5,9 @@
 
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
+use crate::common::{relic, samples};
 use relic::evil_islands::mmp::{self, provenance, PixelFormat};
 use serde_json::Value;
-
-fn relic() -> Command {
-    Command::cargo_bin("relic").unwrap()
-}
-
-fn samples() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples")
-}
 
 /// `relic convert --json -o out input [args]`: the manifest's outputs as (path, kind).
 fn convert(input: &Path, out: &Path, args: &[&str]) -> Vec<(PathBuf, String)> {

@@ -11,17 +11,9 @@
 
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
+use crate::common::{relic, samples};
 use relic::freerct::rcd::convert::gradient;
 use serde_json::Value;
-
-fn relic() -> Command {
-    Command::cargo_bin("relic").unwrap()
-}
-
-fn samples() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples")
-}
 
 /// `relic convert --json -o out input`: the manifest's output paths.
 fn convert(input: &Path, out: &Path) -> Vec<PathBuf> {
@@ -305,11 +297,7 @@ fn a_recolour_layer_edit_alone_stays_a_recolour_edit_and_both_at_one_pixel_are_r
 
 #[test]
 fn fgtr_paint_over_recolour_pixels_reaches_the_file() {
-    let corpus = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/freerct/v2/fgtr.rcd");
-    if !corpus.exists() {
-        println!("skipped: the corpus file {} is absent", corpus.display());
-        return;
-    }
+    let Some(corpus) = crate::common::corpus("freerct/v2/fgtr.rcd") else { return };
     let original = std::fs::read(&corpus).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let outputs = convert(&corpus, &dir.path().join("a"));

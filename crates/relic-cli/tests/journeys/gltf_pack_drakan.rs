@@ -5,15 +5,11 @@
 
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
+use crate::common::relic;
 use serde_json::Value;
 
-fn relic() -> Command {
-    Command::cargo_bin("relic").unwrap()
-}
-
 fn sample() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples/drakan/Sample.mod")
+    crate::common::samples().join("drakan/Sample.mod")
 }
 
 fn validate(paths: &[&Path]) {

@@ -6,15 +6,11 @@
 
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
+use crate::common::relic;
 use serde_json::Value;
 
-fn relic() -> Command {
-    Command::cargo_bin("relic").unwrap()
-}
-
 fn sample(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples/evil_islands").join(name)
+    crate::common::samples().join("evil_islands").join(name)
 }
 
 /// The JSON chunk and the binary chunk of a GLB.

@@ -10,15 +10,12 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::common::{relic, stderr_of};
 use assert_cmd::Command;
 use serde_json::{json, Value};
 
-fn relic() -> Command {
-    Command::cargo_bin("relic").unwrap()
-}
-
 fn sample(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples/evil_islands").join(name)
+    crate::common::samples().join("evil_islands").join(name)
 }
 
 /// A `.glb` of `doc` and `bin` (glTF 2.0 §4.4: chunks padded to 4 bytes).
@@ -35,10 +32,6 @@ fn split(glb: &[u8]) -> (Value, Vec<u8>) {
     let len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
     let json = serde_json::from_slice(&glb[20..20 + len]).unwrap();
     (json, glb[20 + len + 8..].to_vec())
-}
-
-fn stderr_of(assert: &assert_cmd::assert::Assert) -> String {
-    String::from_utf8_lossy(&assert.get_output().stderr).into_owned()
 }
 
 /// Exit code 1, and stderr one line.

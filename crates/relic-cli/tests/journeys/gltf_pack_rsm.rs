@@ -5,19 +5,11 @@
 
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
+use crate::common::{relic, stderr_of};
 use relic::asset::{Scene, Transform};
 
-fn relic() -> Command {
-    Command::cargo_bin("relic").unwrap()
-}
-
 fn sample(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/ragnarok").join(name)
-}
-
-fn stderr_of(assert: &assert_cmd::assert::Assert) -> String {
-    String::from_utf8_lossy(&assert.get_output().stderr).into_owned()
+    crate::common::samples().join("ragnarok").join(name)
 }
 
 /// Column-major 4×4 matrices, as glTF stores them.

@@ -6,16 +6,8 @@
 
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
+use crate::common::{relic, stderr_of};
 use serde_json::{json, Value};
-
-fn relic() -> Command {
-    Command::cargo_bin("relic").unwrap()
-}
-
-fn stderr_of(assert: &assert_cmd::assert::Assert) -> String {
-    String::from_utf8_lossy(&assert.get_output().stderr).into_owned()
-}
 
 /// Validates with the Khronos validator: every file clean, but for the error codes `allowed` (a fixture
 /// that is hostile on purpose names the one rule it breaks). Skips when the validator is absent (never
@@ -32,7 +24,9 @@ fn validate(paths: &[&Path], allowed: &[&str]) {
                 }
             }
         }
-        None => assert!(std::env::var("CI").is_err(), "the glTF validator must run under CI"),
+        None => {
+            crate::common::skip("the glTF validation", "the Khronos validator did not run (the line above says why)")
+        }
     }
 }
 

@@ -5,12 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
+use crate::common::relic;
 use serde_json::Value;
-
-fn relic() -> Command {
-    Command::cargo_bin("relic").unwrap()
-}
 
 /// A version 2.0 sprite: one 2×2 palette frame (indices 1, 2 / 3, 0) and one 1×1 RGBA frame (white), then
 /// the 1,024-byte palette (1 red, 2 green, 3 blue).

@@ -9,16 +9,12 @@
 
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
+use crate::common::relic;
 use relic::ragnarok::rsw::scene::{POINT_CANDELA_PER_RANGE_SQUARED, SUN_LUX};
 use serde_json::Value;
 
-fn relic() -> Command {
-    Command::cargo_bin("relic").unwrap()
-}
-
 fn samples() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/ragnarok")
+    crate::common::samples().join("ragnarok")
 }
 
 /// The sample map (`map.rsw` with its `map.gnd`, `map.gat` and `pyramid.rsm`) copied into a folder.
@@ -74,7 +70,7 @@ fn every_name(doc: &Value) -> Vec<String> {
 fn assert_valid(paths: &[PathBuf]) {
     let paths: Vec<&Path> = paths.iter().map(PathBuf::as_path).collect();
     let Some(reports) = relic::testing::validate_gltf(&paths) else {
-        assert!(std::env::var_os("CI").is_none(), "the glTF validator must run under CI");
+        crate::common::skip("the glTF validation", "the Khronos validator did not run (the line above says why)");
         return;
     };
     assert_eq!(reports.len(), paths.len());
@@ -307,7 +303,7 @@ fn every_real_map_and_model_conversion_passes_the_validator() {
     }
 
     // The corpus: every RSM and RSM2 with its textures from the GRF.
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/ragnarok");
+    let corpus = crate::common::corpus_root().join("ragnarok");
     if corpus.is_dir() {
         let grf = corpus.join("goldberg_textures.grf");
         let mut models = 0;

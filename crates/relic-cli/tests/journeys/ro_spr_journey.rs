@@ -4,12 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
+use crate::common::relic;
 use serde_json::Value;
-
-fn relic() -> Command {
-    Command::cargo_bin("relic").unwrap()
-}
 
 /// Entry i is (i, 2i, 255 − i); entry 0 is magenta (transparent whatever its colour).
 fn palette() -> Vec<[u8; 4]> {

@@ -7,11 +7,7 @@
 
 use std::path::Path;
 
-use assert_cmd::Command;
-
-fn relic() -> Command {
-    Command::cargo_bin("relic").unwrap()
-}
+use crate::common::relic;
 
 /// `// 아이템 이름\r\n501#빨간포션#\r\n502#하얀포션#\r\n` in CP949, byte by byte (아이템 = BE C6 C0 CC C5 DB,
 /// 이름 = C0 CC B8 A7, 빨간포션 = BB A1 B0 A3 C6 F7 BC C7, 하얀포션 = C7 CF BE E1 C6 F7 BC C7).

@@ -10,14 +10,10 @@
 
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
-
-fn relic() -> Command {
-    Command::cargo_bin("relic").unwrap()
-}
+use crate::common::relic;
 
 fn sample() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples/evil_islands/items.idb")
+    crate::common::samples().join("evil_islands/items.idb")
 }
 
 /// (exit code, stdout, stderr) of `relic args…`.

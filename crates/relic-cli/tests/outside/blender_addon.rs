@@ -10,22 +10,15 @@
 //! so. Where Blender or numpy is missing the test says so and skips; under CI (`CI` set) each of these is a
 //! failure.
 
+use crate::common::repo;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
 /// Written to the process's stderr, which the test harness does not capture, so `cargo test` shows it.
 fn say(what: &str) {
     let _ = writeln!(std::io::stderr(), "{what}");
-}
-
-fn under_ci() -> bool {
-    std::env::var_os("CI").is_some_and(|v| !v.is_empty() && v != "false" && v != "0")
 }
 
 /// Runs Blender in background mode with `args` after the usual flags; (success, stdout + stderr), or None
@@ -94,11 +87,10 @@ fn venv_site() -> Option<PathBuf> {
 #[test]
 fn blender_addon_imports_and_exports_every_sample_model() {
     if let Some(why) = missing() {
-        assert!(!under_ci(), "CI must run the Blender add-on test, but {why}");
-        say(&format!("skipped the Blender add-on test: {why}"));
+        crate::common::skip("the Blender add-on test", &why);
         return;
     }
-    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("blender-addon");
+    let out = crate::common::scratch("blender-addon");
     let _ = std::fs::remove_dir_all(&out);
     let scripts = out.join("user-scripts");
     std::fs::create_dir_all(&scripts).unwrap();
@@ -116,7 +108,10 @@ fn blender_addon_imports_and_exports_every_sample_model() {
             args.extend(["--pythonpath".into(), site.into()]);
         }
         None => {
-            assert!(!under_ci(), "CI must run the Blender add-on test over the relic package: set RELIC_PY_SITE");
+            assert!(
+                !crate::common::under_ci(),
+                "CI must run the Blender add-on test over the relic package: set RELIC_PY_SITE"
+            );
             say("the Blender add-on test runs over the CLI stand-in (blender/tests/support): RELIC_PY_SITE names no installed relic package");
             args.extend(["--shim".into(), env!("CARGO_BIN_EXE_relic").into()]);
         }

@@ -11,13 +11,10 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 
+use crate::common::repo;
 use assert_cmd::Command as AssertCommand;
 
-mod browser;
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use crate::browser;
 
 /// A `relic view` that is stopped when the test ends, however it ends.
 struct Viewer {
@@ -186,11 +183,10 @@ fn skip(why: &str) {
 /// the npm package or chromium missing it says why and skips (under CI it fails instead).
 fn run_browser(script: &str, name: &str, viewer: &Viewer, args: &[PathBuf]) -> Option<PathBuf> {
     if let Some(why) = browser::tools_missing(&repo()) {
-        assert!(std::env::var_os("CI").is_none(), "CI must run the browser test {script} of relic view, but {why}");
-        skip(&format!("skipped the browser test {script} of relic view: {why}"));
+        crate::common::skip(&format!("the browser test {script} of relic view"), &why);
         return None;
     }
-    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let out = crate::common::scratch(name);
     let args: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_os_str()).collect();
     browser::run_script(&repo().join("tools/view-e2e").join(script), &viewer.url, &out, &args);
     Some(out)

@@ -17,13 +17,10 @@ use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 
+use crate::common::repo;
 use assert_cmd::Command as AssertCommand;
 
-mod browser;
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use crate::browser;
 
 /// A `relic view` (of files, or `--static` of a site) stopped when the test ends, however it ends.
 struct Served {
@@ -112,13 +109,11 @@ fn sparse_grf(path: &Path) -> u64 {
 fn run_web(name: &str, least: usize, args: &[&std::ffi::OsStr]) {
     let site = site();
     if let Some(why) = missing(&site) {
-        assert!(std::env::var_os("CI").is_none(), "CI must run the browser test of the static site, but {why}");
-        // Written to the process's stderr, which the harness does not capture, so `cargo test` shows it.
-        let _ = writeln!(std::io::stderr(), "skipped the browser test {name} of the static site: {why}");
+        crate::common::skip(&format!("the browser test {name} of the static site"), &why);
         return;
     }
     let served = Served::start(&["--static".as_ref(), site.as_os_str()]);
-    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let out = crate::common::scratch(name);
     let stdout = browser::run_script(&repo().join("tools/view-e2e/web.mjs"), &served.url, &out, args);
     let checks = stdout.lines().filter(|l| l.starts_with("ok: ")).count();
     assert!(checks >= least, "{checks} checks passed, {least} expected:\n{stdout}");
