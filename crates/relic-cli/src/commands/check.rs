@@ -10,7 +10,7 @@ use crate::batch::Batch;
 use crate::commands::format_by_id;
 use crate::failure::{finish, Failure};
 use crate::limits::LimitArgs;
-use crate::output::{print_json, shown, Context, OutputArgs};
+use crate::output::{json_before_quiet, json_help, print_json, quiet_help, shown, Context, OutputArgs};
 use crate::progress::Bar;
 
 /// Read every file, write it back, and report what does not come back byte for byte
@@ -19,14 +19,14 @@ use crate::progress::Bar;
     after_help = "The last line (on standard error) counts the outcomes: `check: 12 identical, 1 differs, 2 failed` \
 (then `N read`, not written yet, and `N unknown` when there are any).\n\nExamples:\n  relic check game/\n  relic check --json game/Res/*.res > report.json"
 )]
-#[command(mut_args(crate::output::quiet_help(
+#[command(mut_args(quiet_help(
     "Print nothing but errors (and the --json output): the exit code says whether all came back"
 )))]
-#[command(mut_args(crate::output::json_help(
+#[command(mut_args(json_help(
     "Print a JSON object: the counts (identical, differs, failed, read, unknown) and `files`, one item each"
 )))]
 // --json before -q, as this subcommand has always listed them.
-#[command(mut_args(crate::output::json_before_quiet))]
+#[command(mut_args(json_before_quiet))]
 pub struct Args {
     #[command(flatten)]
     pub print: OutputArgs,

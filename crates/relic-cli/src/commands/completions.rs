@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 
 use crate::failure::Failure;
-use crate::output::{print_json, Context, OutputArgs};
+use crate::output::{json_help, print_json, quiet_help, Context, OutputArgs};
 
 /// Print a shell's completion script (from the same definitions as the parser)
 #[derive(clap::Args)]
@@ -13,10 +13,8 @@ Examples:
   relic completions zsh > ~/.zfunc/_relic        # with fpath+=(~/.zfunc) before compinit
   relic completions fish > ~/.config/fish/completions/relic.fish
   relic completions powershell >> $PROFILE")]
-#[command(mut_args(crate::output::quiet_help("Print nothing but the script (nothing else is printed anyway)")))]
-#[command(mut_args(crate::output::json_help(
-    "Print `{\"shell\": SHELL, \"script\": TEXT}` instead of the bare script"
-)))]
+#[command(mut_args(quiet_help("Print nothing but the script (nothing else is printed anyway)")))]
+#[command(mut_args(json_help("Print `{\"shell\": SHELL, \"script\": TEXT}` instead of the bare script")))]
 pub struct Args {
     /// The shell to complete in
     pub shell: clap_complete::Shell,

@@ -9,7 +9,7 @@ use crate::batch::Batch;
 use crate::commands::{format_by_id, output_folder, LookupArgs};
 use crate::failure::{exit_code, Failure};
 use crate::limits::LimitArgs;
-use crate::output::{count, print_json, Context, OutputArgs};
+use crate::output::{count, json_help, print_json, quiet_help, Context, OutputArgs};
 use crate::progress::Bar;
 
 /// Convert files, folders and archives to open formats (PNG, WAV, glTF, JSON)
@@ -31,8 +31,8 @@ Examples:
   relic convert --morph 1,0,0.5 --textures Res/textures.res -o out unhufe.mod
   relic convert --with head.act --palette body_red.pal --head-palette hair_blue.pal -o out body.act
   find game -name '*.cam' > list.txt && relic convert --files-from list.txt --base game -o out")]
-#[command(mut_args(crate::output::quiet_help("Print nothing but errors and warnings (and the --json output)")))]
-#[command(mut_args(crate::output::json_help("Print the manifest of written files as JSON")))]
+#[command(mut_args(quiet_help("Print nothing but errors and warnings (and the --json output)")))]
+#[command(mut_args(json_help("Print the manifest of written files as JSON")))]
 pub struct Args {
     /// Output folder
     #[arg(short, long, value_name = "DIR", default_value = ".")]

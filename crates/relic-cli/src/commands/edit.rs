@@ -8,14 +8,14 @@ use relic::ops;
 
 use crate::failure::{exit_code, Failure};
 use crate::limits::LimitArgs;
-use crate::output::{count, print_json, shown, Context, OutputArgs};
+use crate::output::{count, json_help, print_json, quiet_help, shown, Context, OutputArgs};
 
 /// Add, replace and delete entries of an archive in place, or merge other archives into it (ro-grf,
 /// ei-res, dr-ftg, drakan-srsc)
 #[derive(clap::Args)]
 #[command(after_help = EDIT_HELP)]
-#[command(mut_args(crate::output::quiet_help("Print only warnings and errors")))]
-#[command(mut_args(crate::output::json_help("Print what was done as JSON")))]
+#[command(mut_args(quiet_help("Print only warnings and errors")))]
+#[command(mut_args(json_help("Print what was done as JSON")))]
 pub struct Args {
     /// The archive to edit
     pub archive: PathBuf,

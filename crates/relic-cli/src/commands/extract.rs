@@ -9,7 +9,7 @@ use crate::batch::Batch;
 use crate::commands::{format_by_id, output_folder};
 use crate::failure::{exit_code, Failure};
 use crate::limits::LimitArgs;
-use crate::output::{count, print_json, shown, Context, OutputArgs};
+use crate::output::{count, json_help, print_json, quiet_help, shown, Context, OutputArgs};
 use crate::progress::Bar;
 
 /// Extract an archive's entries, keeping folders and modification times
@@ -19,8 +19,8 @@ use crate::progress::Bar;
 folders (a backslash is never an escape: `[*]` matches a literal `*`). A pattern that matches no entry is a \
 warning, and relic exits 1.\n\nExamples:\n  relic extract -o texts texts.res\n  relic extract -o models --recursive models.res '*.bon'\n  relic extract data.grf 'data\\texture\\*.bmp'"
 )]
-#[command(mut_args(crate::output::quiet_help("Print nothing but errors and warnings (and the --json output)")))]
-#[command(mut_args(crate::output::json_help("Print the manifest of written files as JSON")))]
+#[command(mut_args(quiet_help("Print nothing but errors and warnings (and the --json output)")))]
+#[command(mut_args(json_help("Print the manifest of written files as JSON")))]
 pub struct Args {
     /// Output folder (default: the archive's name without its extension, `textures.res` → `textures`; an
     /// archive without one, `data`, → `data.extracted`)

@@ -4,12 +4,12 @@ use std::io::Write as _;
 use std::process::ExitCode;
 
 use crate::failure::Failure;
-use crate::output::{print_json, Context, OutputArgs};
+use crate::output::{json_help, print_json, Context, OutputArgs};
 
 /// List every format relic knows, with what it can do
 #[derive(clap::Args)]
 #[command(after_help = "Example:\n  relic formats --json")]
-#[command(mut_args(crate::output::json_help(
+#[command(mut_args(json_help(
     "Print the formats as a JSON array (id, name, game, extensions, capabilities, targets, options)"
 )))]
 pub struct Args {

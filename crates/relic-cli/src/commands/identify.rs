@@ -7,12 +7,12 @@ use std::process::ExitCode;
 use relic::ops;
 
 use crate::failure::{finish, Failure};
-use crate::output::{print_json, shown, Context, OutputArgs};
+use crate::output::{json_help, print_json, shown, Context, OutputArgs};
 
 /// Say which format each file is (magic first, extension second)
 #[derive(clap::Args)]
 #[command(after_help = "Example:\n  relic identify --json data/*.res")]
-#[command(mut_args(crate::output::json_help(
+#[command(mut_args(json_help(
     "Print a JSON array: path, format (null when unknown) and confidence (magic or extension)"
 )))]
 pub struct Args {

@@ -9,15 +9,15 @@ use relic::ops;
 use crate::commands::format_by_id;
 use crate::failure::Failure;
 use crate::limits::LimitArgs;
-use crate::output::{print_json, shown, Context, OutputArgs};
+use crate::output::{json_help, print_json, quiet_help, shown, Context, OutputArgs};
 
 /// Show a file's header summary (times as the raw value and in UTC)
 #[derive(clap::Args)]
 #[command(after_help = "Example:\n  relic info --json texts.res")]
-#[command(mut_args(crate::output::quiet_help(
+#[command(mut_args(quiet_help(
     "Print nothing but errors (and the --json output): the exit code says whether the file reads"
 )))]
-#[command(mut_args(crate::output::json_help(
+#[command(mut_args(json_help(
     "Print the summary as a JSON object (a time as the raw value, and as ISO 8601 in `<name>_utc`)"
 )))]
 pub struct Args {

@@ -9,17 +9,15 @@ use relic::ops;
 use crate::commands::format_by_id;
 use crate::failure::Failure;
 use crate::limits::LimitArgs;
-use crate::output::{shown, Context, OutputArgs};
+use crate::output::{json_help, quiet_help, shown, Context, OutputArgs};
 
 /// List the entries of an archive
 #[derive(clap::Args)]
 #[command(after_help = "Examples:\n  relic ls texts.res\n  relic ls --recursive --json models.res")]
-#[command(mut_args(crate::output::quiet_help(
+#[command(mut_args(quiet_help(
     "Print nothing but errors (and the --json output): the exit code says whether the archive lists"
 )))]
-#[command(mut_args(crate::output::json_help(
-    "A JSON array, one entry per line, written as the entries are identified"
-)))]
+#[command(mut_args(json_help("A JSON array, one entry per line, written as the entries are identified")))]
 pub struct Args {
     #[command(flatten)]
     pub print: OutputArgs,

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use crate::commands::output_folder;
 use crate::failure::Failure;
-use crate::output::{count, print_json, Context, OutputArgs};
+use crate::output::{count, json_help, print_json, Context, OutputArgs};
 
 /// Print relic's man page (roff), or write one page per subcommand into a folder
 #[derive(clap::Args)]
@@ -14,7 +14,7 @@ Examples:
   relic man | man -l -
   relic man pack | man -l -
   relic man -o /usr/local/share/man/man1   # relic.1, relic-pack.1, …")]
-#[command(mut_args(crate::output::json_help(
+#[command(mut_args(json_help(
     "Print JSON: with -o, `{\"written\": [FILE, ...]}`; else `{\"name\": \"relic.1\", \"roff\": TEXT}`"
 )))]
 pub struct Args {

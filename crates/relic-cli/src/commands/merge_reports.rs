@@ -6,15 +6,13 @@ use std::process::ExitCode;
 use relic::ops;
 
 use crate::failure::Failure;
-use crate::output::{print_json, Context, OutputArgs};
+use crate::output::{json_help, print_json, quiet_help, Context, OutputArgs};
 
 /// Combine the `--report` files of a sharded run into one (refuses overlaps; names missing shards)
 #[derive(clap::Args)]
 #[command(after_help = "Example:\n  relic merge-reports -o all.json reports/*.json")]
-#[command(mut_args(crate::output::quiet_help("Print nothing but errors and warnings (and the --json output)")))]
-#[command(mut_args(crate::output::json_help(
-    "Print the merged report as JSON on standard output, also when -o writes it"
-)))]
+#[command(mut_args(quiet_help("Print nothing but errors and warnings (and the --json output)")))]
+#[command(mut_args(json_help("Print the merged report as JSON on standard output, also when -o writes it")))]
 pub struct Args {
     /// Write the merged report here instead of standard output
     #[arg(short, long, value_name = "FILE.json")]

@@ -8,7 +8,7 @@ use relic::ops;
 use crate::commands::format_by_id;
 use crate::failure::Failure;
 use crate::limits::LimitArgs;
-use crate::output::{print_json, Context, OutputArgs};
+use crate::output::{json_help, print_json, quiet_help, Context, OutputArgs};
 
 /// Write a file of FORMAT from a folder (archives), the JSON of `convert --to json`, or the file
 /// `convert` wrote (a PNG for an image, an INI for REG, …)
@@ -27,10 +27,12 @@ or tabs, a decimal comma when `,` does not separate cells, hex bytes without the
 `000000`). A cell of the wrong type (text in a number column, 2.5 in an integer one) is an error naming the \
 table, row, column and CSV line.\n\n\
 Examples:\n  relic pack ei-res -o new.res extracted_folder\n  relic pack ei-db -o items.idb out/items.idb.Weapons.csv\n  relic pack ei-db --base game/items.idb -o items.idb Weapons.csv\n  relic pack ei-res -o same.res texts.json\n  relic pack ei-reg -o config.reg config.ini\n  relic pack ei-mmp --pixel-format dxt1 --mips -o wall.mmp wall.png\n  relic pack ei-res -o unit.mod unit.mod.glb\n  relic pack ro-grf --version 0x300 -o big.grf mygrf/data")]
-#[command(mut_args(crate::output::quiet_help(
-    "Print only warnings and errors (not notes, nor the line naming what was written)"
+#[command(mut_args(quiet_help("Print only warnings and errors (not notes, nor the line naming what was written)")))]
+#[command(mut_args(json_help(
+    "Print what was written as JSON: `{\"output\": FILE, \"bytes\": N, \"companions\": [{\"output\": \
+     FILE, \"bytes\": N}], \"notes\": [...]}` (each size a file's own; companions are the files written \
+     beside it)"
 )))]
-#[command(mut_args(crate::output::json_help("Print what was written as JSON: `{\"output\": FILE, \"bytes\": N, \"companions\": [{\"output\": FILE, \"bytes\": N}], \"notes\": [...]}` (each size a file's own; companions are the files written beside it)")))]
 pub struct Args {
     /// Format id of the file to write (see `relic formats`)
     pub format: String,

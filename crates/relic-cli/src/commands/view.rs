@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use crate::commands::LookupArgs;
 use crate::failure::Failure;
 use crate::limits::LimitArgs;
-use crate::output::{Context, OutputArgs};
+use crate::output::{json_help, quiet_help, Context, OutputArgs};
 
 /// Browse and preview everything relic opens under PATH in a local web page (prints its URL first)
 #[derive(clap::Args)]
@@ -23,10 +23,8 @@ Only PATH and what lies under it is served, read-only, on 127.0.0.1 (or ::1 with
 --textures, --models and --palette are read where they are, and only what conversions make of them is served;
 what conversions find by themselves (a model's data/texture, the files beside an item) is looked for under PATH
 only (PATH's folder for a file), never through a link.")]
-#[command(mut_args(crate::output::quiet_help("Print only the URL (it is how the page is reached) and errors")))]
-#[command(mut_args(crate::output::json_help(
-    "Print the URL as JSON, `{\"url\": \"http://127.0.0.1:PORT/\"}`, on the first line"
-)))]
+#[command(mut_args(quiet_help("Print only the URL (it is how the page is reached) and errors")))]
+#[command(mut_args(json_help("Print the URL as JSON, `{\"url\": \"http://127.0.0.1:PORT/\"}`, on the first line")))]
 pub struct Args {
     /// A file, an archive or a folder
     #[arg(required_unless_present = "static_site", conflicts_with = "static_site")]

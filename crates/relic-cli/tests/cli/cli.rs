@@ -3,10 +3,11 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::common::handmade_res;
-use crate::common::relic;
 use assert_cmd::Command;
 use serde_json::Value;
+
+use crate::common::handmade_res;
+use crate::common::relic;
 
 fn sample() -> PathBuf {
     crate::common::samples().join("evil_islands/example.res")

@@ -6,8 +6,9 @@
 use std::io::BufRead as _;
 use std::path::Path;
 
-use crate::common::{relic, samples};
 use serde_json::{json, Value};
+
+use crate::common::{relic, samples};
 
 /// Every subcommand, in the order `relic --help` lists them.
 const SUBCOMMANDS: [&str; 13] = [

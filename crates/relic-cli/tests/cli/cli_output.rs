@@ -6,8 +6,9 @@
 
 use std::path::Path;
 
-use crate::common::{relic, samples, stderr_of};
 use serde_json::Value;
+
+use crate::common::{relic, samples, stderr_of};
 
 fn json_of(assert: &assert_cmd::assert::Assert) -> Value {
     let out = &assert.get_output().stdout;

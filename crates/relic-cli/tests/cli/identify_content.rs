@@ -4,8 +4,9 @@
 
 use std::path::Path;
 
-use crate::common::{relic, samples};
 use assert_cmd::Command;
+
+use crate::common::{relic, samples};
 
 /// Entry i: R = i, G = i / 2, B = 255 - i, fourth byte 0.
 fn rgbx_palette() -> Vec<u8> {

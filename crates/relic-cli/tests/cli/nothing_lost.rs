@@ -11,8 +11,9 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::common::{corpus, relic, samples};
 use relic::evil_islands::res::Res;
+
+use crate::common::{corpus, relic, samples};
 
 fn stderr(assert: &assert_cmd::assert::Assert) -> String {
     String::from_utf8_lossy(&assert.get_output().stderr).into_owned()

@@ -5,9 +5,10 @@
 
 use std::path::{Path, PathBuf};
 
+use serde_json::Value;
+
 use crate::common::handmade_res;
 use crate::common::{relic, samples, stderr_of};
-use serde_json::Value;
 
 fn files_under(dir: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = walkdir::WalkDir::new(dir)

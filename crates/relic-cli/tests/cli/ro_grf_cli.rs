@@ -4,9 +4,10 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::common::{relic, stderr_of};
 use assert_cmd::Command;
 use serde_json::Value;
+
+use crate::common::{relic, stderr_of};
 
 fn json_of(cmd: &mut Command) -> Value {
     let out = cmd.assert().success().get_output().stdout.clone();

@@ -6,13 +6,14 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use crate::common::repo;
 use assert_cmd::Command;
 use serde_json::Value;
 
+use crate::common::repo;
+
 /// `relic` run from the repository root, so the lists' relative paths (`samples/…`) resolve.
 fn relic() -> Command {
-    let mut c = Command::cargo_bin("relic").unwrap();
+    let mut c = crate::common::relic();
     c.current_dir(repo());
     c
 }

@@ -6,8 +6,9 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::common::relic_process as relic;
 use serde_json::Value;
+
+use crate::common::relic_process as relic;
 
 fn sample(name: &str) -> PathBuf {
     crate::common::samples().join("drakan").join(name)

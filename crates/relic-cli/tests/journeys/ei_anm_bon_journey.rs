@@ -8,8 +8,9 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::common::relic;
 use serde_json::{json, Value};
+
+use crate::common::relic;
 
 fn sample(name: &str) -> PathBuf {
     crate::common::samples().join("evil_islands").join(name)

@@ -5,9 +5,10 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::common::{relic, samples};
 use relic::evil_islands::mmp::{self, provenance, PixelFormat};
 use serde_json::Value;
+
+use crate::common::{relic, samples};
 
 /// `relic convert --json -o out input [args]`: the manifest's outputs as (path, kind).
 fn convert(input: &Path, out: &Path, args: &[&str]) -> Vec<(PathBuf, String)> {

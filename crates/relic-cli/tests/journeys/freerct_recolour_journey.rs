@@ -11,9 +11,10 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::common::{relic, samples};
 use relic::freerct::rcd::convert::gradient;
 use serde_json::Value;
+
+use crate::common::{relic, samples};
 
 /// `relic convert --json -o out input`: the manifest's output paths.
 fn convert(input: &Path, out: &Path) -> Vec<PathBuf> {

@@ -5,8 +5,9 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::common::relic;
 use serde_json::Value;
+
+use crate::common::relic;
 
 fn sample() -> PathBuf {
     crate::common::samples().join("drakan/Sample.mod")

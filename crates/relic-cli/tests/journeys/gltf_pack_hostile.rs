@@ -10,9 +10,10 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::common::{relic, stderr_of};
 use assert_cmd::Command;
 use serde_json::{json, Value};
+
+use crate::common::{relic, stderr_of};
 
 fn sample(name: &str) -> PathBuf {
     crate::common::samples().join("evil_islands").join(name)

@@ -5,8 +5,9 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::common::{relic, stderr_of};
 use relic::asset::{Scene, Transform};
+
+use crate::common::{relic, stderr_of};
 
 fn sample(name: &str) -> PathBuf {
     crate::common::samples().join("ragnarok").join(name)

@@ -6,8 +6,9 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::common::{relic, stderr_of};
 use serde_json::{json, Value};
+
+use crate::common::{relic, stderr_of};
 
 /// Validates with the Khronos validator: every file clean, but for the error codes `allowed` (a fixture
 /// that is hostile on purpose names the one rule it breaks). Skips when the validator is absent (never

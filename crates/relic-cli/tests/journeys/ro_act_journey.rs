@@ -5,8 +5,9 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::common::relic;
 use serde_json::Value;
+
+use crate::common::relic;
 
 /// A version 2.0 sprite: one 2×2 palette frame (indices 1, 2 / 3, 0) and one 1×1 RGBA frame (white), then
 /// the 1,024-byte palette (1 red, 2 green, 3 blue).

@@ -9,9 +9,10 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::common::relic;
 use relic::ragnarok::rsw::scene::{POINT_CANDELA_PER_RANGE_SQUARED, SUN_LUX};
 use serde_json::Value;
+
+use crate::common::relic;
 
 fn samples() -> PathBuf {
     crate::common::samples().join("ragnarok")

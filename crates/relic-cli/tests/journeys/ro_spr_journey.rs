@@ -4,8 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::common::relic;
 use serde_json::Value;
+
+use crate::common::relic;
 
 /// Entry i is (i, 2i, 255 − i); entry 0 is magenta (transparent whatever its colour).
 fn palette() -> Vec<[u8; 4]> {

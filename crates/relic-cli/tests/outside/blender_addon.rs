@@ -10,11 +10,12 @@
 //! so. Where Blender or numpy is missing the test says so and skips; under CI (`CI` set) each of these is a
 //! failure.
 
-use crate::common::repo;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+
+use crate::common::repo;
 
 /// Written to the process's stderr, which the test harness does not capture, so `cargo test` shows it.
 fn say(what: &str) {

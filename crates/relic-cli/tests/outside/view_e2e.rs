@@ -11,10 +11,10 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 
-use crate::common::repo;
 use assert_cmd::Command as AssertCommand;
 
 use crate::browser;
+use crate::common::repo;
 
 /// A `relic view` that is stopped when the test ends, however it ends.
 struct Viewer {

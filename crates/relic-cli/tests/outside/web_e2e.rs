@@ -17,10 +17,10 @@ use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 
-use crate::common::repo;
 use assert_cmd::Command as AssertCommand;
 
 use crate::browser;
+use crate::common::repo;
 
 /// A `relic view` (of files, or `--static` of a site) stopped when the test ends, however it ends.
 struct Served {
