@@ -1,6 +1,8 @@
 //! What a subcommand prints: standard output gathered in one buffer (written once by `main`), the `-q` and
 //! `--json` every subcommand takes, and text made safe for a terminal.
 
+use crate::failure::Failure;
+
 /// `println!` into the output buffer.
 macro_rules! outln {
     ($out:expr, $($arg:tt)*) => {{
@@ -14,8 +16,6 @@ macro_rules! say {
         eprintln!("{}", relic::paths::terminal_safe(&format!($($arg)*), false));
     }};
 }
-
-use crate::failure::Failure;
 
 // `-q` and `--json`, flattened into every subcommand; one whose words differ says so with
 // `#[command(mut_args(quiet_help("…")))]` and `json_help`. (Plain comments: a doc comment here would become
@@ -41,7 +41,8 @@ pub fn json_help(text: &'static str) -> impl FnMut(clap::Arg) -> clap::Arg {
     move |arg| if arg.get_id() == "json" { arg.help(text) } else { arg }
 }
 
-/// `--json` listed before `-q` in the help, as `check` has always listed them.
+/// `--json` listed before `-q` in the help, as `check` has always listed them: the two are flattened side by
+/// side, so each takes the other's place.
 pub fn json_before_quiet(arg: clap::Arg) -> clap::Arg {
     let (quiet, json) = (arg.get_id() == "quiet", arg.get_id() == "json");
     match (quiet, json, arg.get_display_order()) {
