@@ -45,11 +45,6 @@ pub fn corpus(rel: &str) -> Option<PathBuf> {
     }
 }
 
-/// A fresh temporary folder, removed when dropped.
-pub fn tempdir() -> tempfile::TempDir {
-    tempfile::tempdir().unwrap()
-}
-
 /// `target/tmp/NAME`: a folder that outlives the test, so that what a browser or Blender made there (its
 /// screenshots, its results) can be looked at afterwards.
 pub fn scratch(name: &str) -> PathBuf {
