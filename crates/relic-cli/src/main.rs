@@ -965,14 +965,11 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
                 models,
                 palette,
                 settings,
-                bones,
-                anims,
-                with,
-                head_palette,
-                morph,
                 compression,
                 ..Default::default()
-            };
+            }
+            .with_settings(relic::evil_islands::FigureSettings { bones, anims, morph })
+            .with_settings(relic::ragnarok::act::HeadSettings { with, head_palette, ..Default::default() });
             let req =
                 ops::ConvertRequest { to, force, skip_existing, options, format, shard: batch.shard, listed, base };
             ops::check_convert_request(&inputs, &req).map_err(Failure::Usage)?;

@@ -189,7 +189,7 @@ impl PackRequest {
     }
 }
 
-pub use crate::convert_options::{ConvertOptions, FileLookup, MissingFile, PickedPalettes, WithFiles};
+pub use crate::convert_options::{ConvertOptions, FileLookup, MissingFile, Nearby, TypedSettings, Wanted};
 
 /// A choice a format offers for a field its spec leaves unsettled (`--option KEY=VALUE`).
 #[derive(Debug, Clone, Copy, Serialize)]
@@ -345,7 +345,7 @@ pub trait Codec: Sync {
 
     /// [`Codec::entry_options`] when the archive's bytes can be kept for as long as its entries convert
     /// (`relic convert` of an archive file; the viewer holds its archives the same way): options may then
-    /// read other entries lazily ([`ConvertOptions::archive_files`]). By default `entry_options`.
+    /// read other entries lazily ([`crate::registry::Nearby::archive`]). By default `entry_options`.
     fn entry_options_shared(
         &self,
         data: &std::sync::Arc<crate::source::Source>,
