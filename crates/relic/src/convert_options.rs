@@ -356,6 +356,10 @@ mod tests {
         assert_eq!(opts.beside(Some(&input), "a.bon"), None, "no stored name: the archive is not asked");
         let wanted = Wanted::from("a.bon").or_stored_as("data\\a.bon");
         assert_eq!(opts.beside(Some(&input), wanted), Some(b"archive".to_vec()));
+        // An entry's own options over its archive's: the archive's places kept, the folder and root its own.
+        let entry = Nearby::confined(dir).with_entry_name("x.act").or_from(opts.nearby.clone().with_entry_name("a"));
+        assert_eq!((entry.entry_name(), entry.confine()), (Some("x.act"), Some(dir)));
+        assert_eq!((entry.archive().is_some(), entry.folder().is_some()), (true, false));
         let confined = ConvertOptions { nearby: Nearby::confined(dir.join("elsewhere")), ..Default::default() };
         assert_eq!(confined.beside(Some(&input), "on-disk.bon"), None, "outside the root: not looked in");
     }
