@@ -124,14 +124,11 @@ pub fn run(args: Args, ctx: &mut Context) -> Result<ExitCode, Failure> {
         models,
         palette,
         settings,
-        bones,
-        anims,
-        with,
-        head_palette,
-        morph,
         compression,
         ..Default::default()
-    };
+    }
+    .with_settings(relic::evil_islands::FigureSettings { bones, anims, morph })
+    .with_settings(relic::ragnarok::act::HeadSettings { with, head_palette, ..Default::default() });
     let req = ops::ConvertRequest { to, force, skip_existing, options, format, shard: batch.shard, listed, base };
     ops::check_convert_request(&inputs, &req).map_err(Failure::Usage)?;
     let bar = Bar::new(quiet, false);
