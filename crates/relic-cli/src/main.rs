@@ -142,7 +142,7 @@ impl Batch {
 /// packer still refuses one it cannot write).
 fn pixel_format_parser() -> clap::builder::PossibleValuesParser {
     let mut names: Vec<&'static str> = Vec::new();
-    for name in relic::FORMATS.iter().flat_map(|f| f.codec.pixel_formats()) {
+    for &name in relic::FORMATS.iter().flat_map(|f| f.pixel_formats) {
         if !names.contains(&name) {
             names.push(name);
         }
@@ -733,28 +733,12 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
     match command {
         Command::Formats { quiet, json } => {
             if json {
-                let list: Vec<_> = relic::FORMATS
-                    .iter()
-                    .map(|f| {
-                        serde_json::json!({
-                            "id": f.id,
-                            "name": f.name,
-                            "game": f.game,
-                            "extensions": f.extensions,
-                            "kind": f.kind,
-                            "capabilities": f.capabilities,
-                            "notes": f.notes,
-                            "targets": f.targets(),
-                            "options": f.codec.options(),
-                        })
-                    })
-                    .collect();
-                print_json(out, &list)?;
+                print_json(out, &relic::registry::formats_document())?;
             } else if !quiet {
                 outln!(out, "{:<14} {:<5} {:<7} {:<5}  {:<32} EXTENSIONS", "ID", "READ", "CONVERT", "WRITE", "NAME");
                 let mark = |b: bool| if b { "yes" } else { "-" };
                 for f in relic::FORMATS {
-                    let c = f.capabilities;
+                    let c = f.capabilities();
                     outln!(
                         out,
                         "{:<14} {:<5} {:<7} {:<5}  {:<32} {}",
@@ -769,7 +753,7 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
                         outln!(out, "{:<14} note: {}", "", f.notes);
                     }
                     outln!(out, "{:<14} --to: {}", "", f.targets().join(", "));
-                    for o in f.codec.options() {
+                    for o in f.options {
                         outln!(
                             out,
                             "{:<14} --option {}={} (default {})",
@@ -1127,15 +1111,15 @@ fn run(command: Command, out: &mut Vec<u8>) -> Result<ExitCode, Failure> {
             ..
         } => {
             let f = format_by_id(&format)?;
-            if !f.capabilities.write {
+            if !f.capabilities().write {
                 return Err(Failure::Run(relic::Error::Unsupported(format!("{} files cannot be written yet", f.id))));
             }
             let input =
                 input.ok_or_else(|| Failure::Usage(format!("pack {} needs an input: {}", f.id, f.packed_from())))?;
             if let Some(chosen) = &pixel_format {
-                if !f.codec.pixel_formats().iter().any(|p| p.eq_ignore_ascii_case(chosen)) {
+                if !f.pixel_formats.iter().any(|p| p.eq_ignore_ascii_case(chosen)) {
                     let with: Vec<&str> =
-                        relic::FORMATS.iter().filter(|f| !f.codec.pixel_formats().is_empty()).map(|f| f.id).collect();
+                        relic::FORMATS.iter().filter(|f| !f.pixel_formats.is_empty()).map(|f| f.id).collect();
                     return Err(Failure::Usage(format!(
                         "{} has no pixel format to choose (--pixel-format is for {})",
                         f.id,
