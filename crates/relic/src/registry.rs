@@ -1,6 +1,11 @@
-//! The format registry: every format relic knows, with its id, names, extensions, content sniffer and
-//! capabilities, and its faces ([`Document`], [`Convert`], [`Archive`], [`Pack`]), each a small trait, beside its probe data. `identify`, `info`, `ls`,
-//! `extract`, `convert`, `pack` and `formats` work from this list alone (compare symphonia's probe).
+//! The format registry: every format relic knows, and for each its id, names and extensions, its probe data
+//! ([`Probe`]: magic as data, the names it claims, a plausibility test for formats without magic) and its
+//! faces, each a small trait taking one context: [`Document`] (info and JSON both ways), [`Convert`] (to the
+//! asset model), [`Archive`] (entries, extraction, in-place edits) and [`Pack`] (inputs other than JSON).
+//! A format has only the faces it needs, and its [`Capabilities`] follow from them (compare symphonia's
+//! probe descriptors and image-rs's separate decoders and encoders). Most formats read and write one typed
+//! file whole: they implement [`FileFormat`] and take [`Typed`] as their document face. `identify`, `info`,
+//! `ls`, `extract`, `convert`, `pack`, `edit`, `check` and `formats` work from [`FORMATS`] alone.
 
 use std::path::{Path, PathBuf};
 
@@ -480,7 +485,7 @@ impl Probe {
         if self.magic.is_empty() {
             return self.check.is_some_and(|check| check(head));
         }
-        self.magic.iter().any(|m| m.matches(head)) && self.check.is_none_or(|check| check(head))
+        self.magic.iter().any(|m| m.matches(head)) && self.check.map_or(true, |check| check(head))
     }
 }
 
@@ -550,6 +555,8 @@ pub trait Document: Sync {
     fn to_json(&self, data: &[u8]) -> Result<serde_json::Value>;
 
     /// Writes the file that `to_json` describes (`pack FORMAT x.json`).
+    // (`self` is the format's face, not a value converted from: the name pairs with `to_json`.)
+    #[allow(clippy::wrong_self_convention)]
     fn from_json(&self, value: serde_json::Value, context: &JsonContext<'_>) -> Result<Vec<u8>>;
 }
 
@@ -1287,6 +1294,85 @@ mod tests {
                 assert_eq!(*n, n.to_ascii_lowercase(), "{}: claims are lower case", f.id);
             }
         }
+    }
+
+    #[test]
+    fn capabilities_follow_from_the_faces() {
+        let none = Format::new("ei-none", "nothing", Game::EvilIslands, Kind::Document);
+        assert_eq!(none.capabilities(), Capabilities { read: false, convert: false, write: false });
+        assert!(matches!(none.to_json(b""), Err(Error::Unsupported(m)) if m == "ei-none has no JSON document"));
+        let documented = Format { document: by_id("ei-cam").and_then(|f| f.document), ..none };
+        assert_eq!(documented.capabilities(), Capabilities { read: true, convert: false, write: true });
+        for f in FORMATS {
+            let c = f.capabilities();
+            assert_eq!(c.convert, f.convert.is_some() || f.archive.is_some(), "{}", f.id);
+            assert_eq!(c.write, f.document.is_some() || f.pack.is_some(), "{}", f.id);
+            // What a format is packed from, as data, needs the pack face that takes it.
+            let packs = !f.pack_sources.is_empty() || !f.pack_versions.is_empty() || !f.pixel_formats.is_empty();
+            assert!(!packs || f.pack.is_some(), "{}: pack data without a pack face", f.id);
+        }
+        let edited: Vec<&str> =
+            FORMATS.iter().filter(|f| f.archive.is_some_and(|a| a.edits_in_place())).map(|f| f.id).collect();
+        assert_eq!(edited, ["ei-res", "ro-grf", "drakan-srsc", "dr-ftg"]);
+    }
+
+    #[test]
+    fn the_name_picks_a_variant_of_the_same_format() {
+        let res = by_id("ei-res").unwrap();
+        let model = res.for_name("unit.MOD");
+        assert_eq!((model.id, model.converts_whole(), res.converts_whole()), ("ei-res", true, false));
+        assert_eq!(model.targets(), ["json", "glb", "gltf"]);
+        assert_eq!(res.for_name("x/unit.bon").targets_for("unit.bon"), ["json"]);
+        assert!(std::ptr::eq(res.for_name("texts.res"), res));
+        let db = by_id("ei-db").unwrap();
+        assert_eq!(db.for_name("acks.db").id, "ei-db");
+        assert!(!std::ptr::eq(db.for_name("acks.db"), db.for_name("items.idb")));
+    }
+
+    #[test]
+    fn magic_is_data_and_a_check_refines_it() {
+        let at = Magic { offset: 2, bytes: b"CD" };
+        assert!(at.matches(b"ABCD") && !at.matches(b"ABC") && !at.matches(b"CD"));
+        let act = by_id("ro-act").unwrap();
+        assert_eq!(act.probe.magic, [Magic::prefix(b"AC")]);
+        assert!(act.sniff(&[b'A', b'C', 5, 2]) && !act.sniff(&[b'A', b'C', 6, 2]) && !act.sniff(b"AC"));
+        assert!(Probe::NONE.magic.is_empty() && !Probe::NONE.sniff(b""));
+    }
+
+    #[test]
+    fn formats_document_is_one_shape_for_every_format() {
+        let doc = formats_document();
+        let list = doc.as_array().unwrap();
+        assert_eq!(list.len(), FORMATS.len());
+        let keys = [
+            "capabilities",
+            "extensions",
+            "game",
+            "id",
+            "kind",
+            "name",
+            "notes",
+            "options",
+            "packed_from",
+            "pixel_formats",
+            "targets",
+            "versions",
+        ];
+        for f in list {
+            let mut found: Vec<&str> = f.as_object().unwrap().keys().map(String::as_str).collect();
+            found.sort_unstable();
+            assert_eq!(found, keys);
+        }
+        let grf = list.iter().find(|f| f["id"] == "ro-grf").unwrap();
+        assert_eq!(grf["versions"], serde_json::json!([0x200, 0x300, 0x102, 0x103]));
+        assert_eq!(grf["capabilities"], serde_json::json!({"read": true, "convert": true, "write": true}));
+        assert_eq!(grf["kind"], "archive");
+        let mmp = list.iter().find(|f| f["id"] == "ei-mmp").unwrap();
+        assert_eq!(mmp["pixel_formats"].as_array().map(Vec::len), Some(7));
+        assert_eq!(mmp["packed_from"], "a PNG or the JSON of `relic convert --to json`");
+        let cam = list.iter().find(|f| f["id"] == "ei-cam").unwrap();
+        assert_eq!(cam["options"], serde_json::json!([{"key": "ei-cam.time", "values": ["u32", "f32"]}]));
+        assert_eq!(cam["targets"], serde_json::json!(["json", "csv"]));
     }
 
     #[test]

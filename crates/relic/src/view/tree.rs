@@ -7,7 +7,7 @@
 //! rest of the path names an entry of the archive (entries whose own paths hold `/` make folders), and past
 //! a nested archive's entry, one of its entries, as `ls --recursive` and `convert` descend: the outer
 //! entry's bytes are read and the registry asked again, no deeper than [`crate::reader::MAX_DEPTH`]. An
-//! archive's entries are converted with the options the archive gives them (`entry_options_shared`: an
+//! archive's entries are converted with the options the archive gives them (`Archive::entry_options` with the bytes shared: an
 //! FTG's palette, a RES's siblings, a GRF's own `data\texture\` for its models), as `relic convert` does;
 //! a file on disk is converted knowing its path (a model finds the `data\texture\` of its client folder).
 //!

@@ -325,7 +325,7 @@ impl DbDocument {
     }
 
     /// Reads a database named `name` (a path or a file name): its extension (`.idb`, `.udb`, …) or the
-    /// names `acks.db` and `prints.db` choose the table layouts, as [`crate::registry::Format::codec_for`]
+    /// names `acks.db` and `prints.db` choose the table layouts, as [`crate::registry::Format::for_name`]
     /// does.
     ///
     ///

@@ -120,15 +120,6 @@ impl Pack for MmpFaces {
     }
 }
 
-#[cfg(test)]
-mod registry_tests {
-    #[test]
-    fn pixel_formats_are_every_pixel_format_by_name() {
-        let names: Vec<&str> = super::PixelFormat::ALL.iter().map(|f| f.name()).collect();
-        assert_eq!(super::FORMAT.pixel_formats, names.as_slice());
-    }
-}
-
 /// Typed access: the parse of the `ei-mmp` codec, zero-copy.
 impl<'a> Mmp<'a> {
     /// Reads an MMP texture, borrowing `bytes`: each level's data is a slice of them.
@@ -208,5 +199,14 @@ impl MmpDocument {
     /// The file's bytes (the writer of `relic pack ei-mmp x.json`).
     pub fn to_bytes(&self) -> Result<Vec<u8>> {
         write_document(self)
+    }
+}
+
+#[cfg(test)]
+mod registry_tests {
+    #[test]
+    fn pixel_formats_are_every_pixel_format_by_name() {
+        let names: Vec<&str> = super::PixelFormat::ALL.iter().map(|f| f.name()).collect();
+        assert_eq!(super::FORMAT.pixel_formats, names.as_slice());
     }
 }
