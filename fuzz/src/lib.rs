@@ -1,4 +1,4 @@
-//! What every fuzz target checks, through the registry's codec of one format (the same faces the CLI uses):
+//! What every fuzz target checks, through the registry's faces of one format (the same faces the CLI uses):
 //!
 //! - **read**: `info` and `to_json` never panic, agree on whether the input parses, and an error about the
 //!   file's bytes names this format and an offset inside the input;
@@ -40,10 +40,14 @@ pub fn check(format: &'static Format, name: &str, data: &[u8]) -> bool {
     }
     if format.capabilities().write {
         let text = serde_json::to_string(&json).expect("a document serializes to JSON text");
-        let back = codec.from_json(json, &Default::default()).unwrap_or_else(|e| panic!("write_json of its own JSON fails: {e}"));
+        let back = codec
+            .from_json(json, &Default::default())
+            .unwrap_or_else(|e| panic!("write_json of its own JSON fails: {e}"));
         assert!(back == data, "read → JSON → write changed the bytes");
         let value: serde_json::Value = serde_json::from_str(&text).expect("JSON text reads back");
-        let back = codec.from_json(value, &Default::default()).unwrap_or_else(|e| panic!("write_json of its JSON text fails: {e}"));
+        let back = codec
+            .from_json(value, &Default::default())
+            .unwrap_or_else(|e| panic!("write_json of its JSON text fails: {e}"));
         assert!(back == data, "read → JSON text → write changed the bytes");
     }
     convert_and_export(format, name, data);
