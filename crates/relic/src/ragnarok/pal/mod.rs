@@ -35,7 +35,7 @@ use crate::asset::{Asset, NamedAsset, Pixels};
 use crate::codec::palette::Palette;
 use crate::error::{Error, Result};
 use crate::reader::Reader;
-use crate::registry::{Convert, ConvertInput, Format, Game, JsonContext, Kind, Pack, PackRequest, Probe};
+use crate::registry::{Convert, ConvertInput, FileFormat, Format, Game, Kind, Pack, PackRequest, Probe, Typed};
 
 pub const FORMAT_ID: &str = "ro-pal";
 /// The size of every Ragnarok palette: 256 × 4 bytes.
@@ -218,7 +218,7 @@ pub static FORMAT: Format = Format {
             pack takes it back (colours exact; fourth bytes 0 when the PNG records none) or the JSON.",
     probe: Probe::plausible(is_ro_palette),
     pack_sources: &["png"],
-    document: Some(&RoPalFaces),
+    document: Some(&Typed::<RoPalette>::FACE),
     convert: Some(&RoPalFaces),
     pack: Some(&RoPalFaces),
     ..Format::new(FORMAT_ID, "Ragnarok Online palette", Game::Ragnarok, Kind::Image)
@@ -226,28 +226,36 @@ pub static FORMAT: Format = Format {
 
 struct RoPalFaces;
 
-impl crate::registry::Document for RoPalFaces {
-    fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
-        let pal = RoPalette::read(data)?;
-        let fourth = match pal.fourth() {
+impl FileFormat for RoPalette {
+    const ID: &'static str = FORMAT_ID;
+
+    fn parse(bytes: &[u8]) -> Result<Self> {
+        RoPalette::read(bytes)
+    }
+
+    fn write(&self) -> Result<Vec<u8>> {
+        self.to_bytes()
+    }
+
+    fn info(&self, _bytes: &[u8]) -> Result<serde_json::Value> {
+        let fourth = match self.fourth() {
             Fourth::Same(v) => serde_json::json!(v),
             Fourth::Each(_) => serde_json::json!("varies"),
         };
         Ok(serde_json::json!({
             "format": FORMAT_ID,
             "colors": 256,
-            "first": document(&pal).colors.first(),
+            "first": document(self).colors.first(),
             "fourth_byte": fourth,
         }))
     }
 
-    fn to_json(&self, data: &[u8]) -> Result<serde_json::Value> {
-        RoPalette::read(data)?.to_json()
+    fn to_document(&self) -> Result<serde_json::Value> {
+        self.to_json()
     }
 
-    fn from_json(&self, value: serde_json::Value, _context: &JsonContext<'_>) -> Result<Vec<u8>> {
-        let doc: Document = crate::registry::tagged_document_from_json(FORMAT_ID, value)?;
-        from_document(&doc)?.to_bytes()
+    fn from_document(value: serde_json::Value) -> Result<Self> {
+        from_document(&crate::registry::tagged_document_from_json::<Document>(FORMAT_ID, value)?)
     }
 }
 

@@ -36,7 +36,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::asset::{Asset, NamedAsset, Text as TextAsset};
 use crate::error::{Error, Result};
-use crate::registry::{Claim, Convert, ConvertInput, Format, Game, JsonContext, Kind, Pack, PackRequest, Probe};
+use crate::registry::{Claim, Convert, ConvertInput, FileFormat, Format, Game, Kind, Pack, PackRequest, Probe, Typed};
 
 pub const FORMAT_ID: &str = "ro-table";
 
@@ -286,7 +286,7 @@ pub static FORMAT: Format = Format {
     probe: Probe { claims: &CLAIMS, ..Probe::plausible(|head, _len| is_table(head)) },
     extra_targets: &["txt"],
     pack_sources: &["txt"],
-    document: Some(&TableFaces),
+    document: Some(&Typed::<Table>::FACE),
     convert: Some(&TableFaces),
     pack: Some(&TableFaces),
     ..Format::new(FORMAT_ID, "Ragnarok Online client text table", Game::Ragnarok, Kind::Document)
@@ -304,9 +304,19 @@ const CLAIMS: [Claim; TABLE_NAMES.len()] = {
 
 struct TableFaces;
 
-impl crate::registry::Document for TableFaces {
-    fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
-        let doc = Table::read(data)?.document();
+impl FileFormat for Table {
+    const ID: &'static str = FORMAT_ID;
+
+    fn parse(bytes: &[u8]) -> Result<Self> {
+        Table::read(bytes)
+    }
+
+    fn write(&self) -> Result<Vec<u8>> {
+        self.to_bytes()
+    }
+
+    fn info(&self, _bytes: &[u8]) -> Result<serde_json::Value> {
+        let doc = self.document();
         let rows = doc.lines.iter().filter(|l| matches!(l, Line::Fields(_))).count();
         Ok(serde_json::json!({
             "format": FORMAT_ID,
@@ -316,13 +326,12 @@ impl crate::registry::Document for TableFaces {
         }))
     }
 
-    fn to_json(&self, data: &[u8]) -> Result<serde_json::Value> {
-        Table::read(data)?.to_json()
+    fn to_document(&self) -> Result<serde_json::Value> {
+        self.to_json()
     }
 
-    fn from_json(&self, value: serde_json::Value, _context: &JsonContext<'_>) -> Result<Vec<u8>> {
-        let doc: Document = crate::registry::tagged_document_from_json(FORMAT_ID, value)?;
-        Table::from_document(&doc)?.to_bytes()
+    fn from_document(value: serde_json::Value) -> Result<Self> {
+        Table::from_document(&crate::registry::tagged_document_from_json::<Document>(FORMAT_ID, value)?)
     }
 }
 
