@@ -70,9 +70,7 @@ pub use write::write;
 
 use crate::asset::NamedAsset;
 use crate::error::{Error, Result};
-use crate::registry::{
-    Convert, ConvertInput, Document, Format, Game, JsonContext, Kind, Magic, Pack, PackRequest, Probe,
-};
+use crate::registry::{Convert, ConvertInput, FileFormat, Format, Game, Kind, Magic, Pack, PackRequest, Probe, Typed};
 
 pub const FORMAT_ID: &str = "ro-gat";
 
@@ -103,7 +101,7 @@ pub static FORMAT: Format = Format {
             (types from the colours, heights from the file it records).",
     probe: Probe::magic(&[Magic::prefix(&MAGIC)]),
     pack_sources: &["png"],
-    document: Some(&GatFaces),
+    document: Some(&Typed::<Gat>::FACE),
     convert: Some(&GatFaces),
     pack: Some(&GatFaces),
     ..Format::new(FORMAT_ID, "Ragnarok Online GAT altitude map", Game::Ragnarok, Kind::Image)
@@ -111,17 +109,27 @@ pub static FORMAT: Format = Format {
 
 struct GatFaces;
 
-impl Document for GatFaces {
-    fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
-        Ok(convert::info(&parse(data)?))
+impl FileFormat for Gat {
+    const ID: &'static str = FORMAT_ID;
+
+    fn parse(bytes: &[u8]) -> Result<Self> {
+        parse(bytes)
     }
 
-    fn to_json(&self, data: &[u8]) -> Result<serde_json::Value> {
-        convert::document(&parse(data)?)
+    fn write(&self) -> Result<Vec<u8>> {
+        write(self)
     }
 
-    fn from_json(&self, value: serde_json::Value, _context: &JsonContext<'_>) -> Result<Vec<u8>> {
-        write(&convert::from_document(value)?)
+    fn info(&self, _bytes: &[u8]) -> Result<serde_json::Value> {
+        Ok(convert::info(self))
+    }
+
+    fn to_document(&self) -> Result<serde_json::Value> {
+        convert::document(self)
+    }
+
+    fn from_document(value: serde_json::Value) -> Result<Self> {
+        convert::from_document(value)
     }
 }
 
