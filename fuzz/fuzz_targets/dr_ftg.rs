@@ -16,7 +16,7 @@ fuzz_target!(|data: &[u8]| {
     let paths = ftg::convert::paths(&archive);
     let unique: std::collections::HashSet<String> = paths.iter().map(|p| p.to_ascii_lowercase()).collect();
     assert!(unique.len() == paths.len() || paths.iter().any(|p| p.contains('~')), "paths meet");
-    let _ = ftg::FORMAT.codec.entry_options(data, &Default::default());
+    let _ = ftg::FORMAT.entry_options(&relic::registry::ConvertInput::new(data, &Default::default()));
 });
 
 // Structure moves on the dr_ftg input (see `relic_fuzz::mutate::ftg`), else libFuzzer's byte mutation.

@@ -18,10 +18,10 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(doc) = spr::parse(data) {
         let again = spr::write_document(&doc).expect("a parsed sprite's document must be writable");
         assert_eq!(again, data, "SPR document rebuild differs from the input");
-        let value = spr::FORMAT.codec.to_json(data).expect("a parsed sprite has a JSON document");
+        let value = spr::FORMAT.to_json(data).expect("a parsed sprite has a JSON document");
         let text = serde_json::to_vec(&value).expect("JSON text");
         let value: serde_json::Value = serde_json::from_slice(&text).expect("JSON back");
-        let again = spr::FORMAT.codec.write_json(value).expect("the JSON document must be writable");
+        let again = spr::FORMAT.from_json(value, &Default::default()).expect("the JSON document must be writable");
         assert_eq!(again, data, "SPR JSON rebuild differs from the input");
         let _ = spr::to_assets(data, &palette, &opts);
     }

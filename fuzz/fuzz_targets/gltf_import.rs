@@ -17,12 +17,12 @@ fuzz_target!(|data: &[u8]| {
     relic::import::gltf::read(&again, Path::new("again.glb")).expect("relic reads the glTF it wrote");
     for (id, output) in MODEL_FORMATS {
         let Some(format) = registry::by_id(id) else { continue };
-        if !format.codec.pack_sources().contains(&"glb") {
+        if !format.pack_sources.contains(&"glb") {
             continue;
         }
         let request = PackRequest { output: output.into(), ..Default::default() };
-        if let Ok(bytes) = format.codec.pack_input("fuzz.glb", data, &request) {
-            if let Err(e) = format.codec_for(output).info(&bytes) {
+        if let Ok(bytes) = format.pack_input("fuzz.glb", data, &request) {
+            if let Err(e) = format.for_name(output).info(&bytes) {
                 panic!("{id} wrote from a glTF a file it cannot read: {e}");
             }
         }

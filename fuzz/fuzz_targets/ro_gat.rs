@@ -17,6 +17,6 @@ fuzz_target!(|data: &[u8]| {
     }
     let png = relic::export::png::encode_image(&gat::convert::walkability(&parsed, data)).expect("encodes");
     let png = &png.first().expect("one PNG").bytes;
-    let back = gat::FORMAT.codec.pack_input("w.png", png, &PackRequest::default()).expect("its PNG packs");
+    let back = gat::FORMAT.pack_input("w.png", png, &PackRequest::default()).expect("its PNG packs");
     assert_eq!(back, data, "walkability PNG → GAT");
 });

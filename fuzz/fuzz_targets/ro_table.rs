@@ -12,7 +12,7 @@ fuzz_target!(|data: &[u8]| {
     if relic_fuzz::check(&table::FORMAT, name, data) {
         let parsed = Table::read(data).expect("parsed once");
         assert_eq!(parsed.to_bytes().ok().as_deref(), Some(data), "read → write");
-        let back = table::FORMAT.codec.pack_input("t.txt", parsed.text.as_bytes(), &PackRequest::default());
+        let back = table::FORMAT.pack_input("t.txt", parsed.text.as_bytes(), &PackRequest::default());
         assert_eq!(back.ok().as_deref(), Some(data), "UTF-8 text → the same bytes");
     }
     let head = data.get(..64).unwrap_or(data);
@@ -20,5 +20,5 @@ fuzz_target!(|data: &[u8]| {
     let sized = relic::registry::sniff_sized(head, name, data.len() as u64).map(|(f, _)| f.id);
     assert_eq!(whole, sized, "the first bytes say what the whole file says");
     // Any bytes as edited text: refused or encoded, never a panic.
-    let _ = table::FORMAT.codec.pack_input("t.txt", data, &PackRequest::default());
+    let _ = table::FORMAT.pack_input("t.txt", data, &PackRequest::default());
 });

@@ -1,4 +1,4 @@
-//! What every fuzz target checks, through the registry's codec of one format (the same faces the CLI uses):
+//! What every fuzz target checks, through the registry's faces of one format (the same faces the CLI uses):
 //!
 //! - **read**: `info` and `to_json` never panic, agree on whether the input parses, and an error about the
 //!   file's bytes names this format and an offset inside the input;
@@ -25,7 +25,7 @@ pub fn check_error(format: &Format, data: &[u8], err: &Error) {
 /// Runs every check on `data` as a file called `name` (the name picks the codec of formats without magic,
 /// and the inherited extension of archive entries). Returns whether the input parsed.
 pub fn check(format: &'static Format, name: &str, data: &[u8]) -> bool {
-    let codec = format.codec_for(name);
+    let codec = format.for_name(name);
     let info = codec.info(data);
     let json = match codec.to_json(data) {
         Ok(json) => json,
@@ -38,12 +38,16 @@ pub fn check(format: &'static Format, name: &str, data: &[u8]) -> bool {
     if let Err(err) = &info {
         panic!("to_json accepts what info rejects: {err}");
     }
-    if format.capabilities.write {
+    if format.capabilities().write {
         let text = serde_json::to_string(&json).expect("a document serializes to JSON text");
-        let back = codec.write_json(json).unwrap_or_else(|e| panic!("write_json of its own JSON fails: {e}"));
+        let back = codec
+            .from_json(json, &Default::default())
+            .unwrap_or_else(|e| panic!("write_json of its own JSON fails: {e}"));
         assert!(back == data, "read → JSON → write changed the bytes");
         let value: serde_json::Value = serde_json::from_str(&text).expect("JSON text reads back");
-        let back = codec.write_json(value).unwrap_or_else(|e| panic!("write_json of its JSON text fails: {e}"));
+        let back = codec
+            .from_json(value, &Default::default())
+            .unwrap_or_else(|e| panic!("write_json of its JSON text fails: {e}"));
         assert!(back == data, "read → JSON text → write changed the bytes");
     }
     convert_and_export(format, name, data);
@@ -60,7 +64,7 @@ pub fn convert_and_export(format: &'static Format, name: &str, data: &[u8]) {
 
 /// [`convert_and_export`] with given options.
 pub fn convert_and_export_with(format: &'static Format, name: &str, data: &[u8], opts: &ConvertOptions) {
-    let codec = format.codec_for(name);
+    let codec = format.for_name(name);
     if let Some(entries) = codec.entries(data, name) {
         if let Ok(entries) = entries {
             for entry in entries {
@@ -74,7 +78,7 @@ pub fn convert_and_export_with(format: &'static Format, name: &str, data: &[u8],
         }
         return;
     }
-    let Ok(assets) = codec.convert(data, opts) else { return };
+    let Ok(assets) = codec.convert(&relic::registry::ConvertInput::new(data, opts)) else { return };
     for asset in &assets {
         for ext in relic::export::extensions_for(&asset.asset) {
             let _ = relic::export::export(&asset.asset, Some(ext), "fuzz");

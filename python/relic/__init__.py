@@ -82,9 +82,10 @@ class ConvertFailed(Error):
 
 
 def formats() -> List[Dict[str, Any]]:
-    """Every format relic knows, as dicts: ``id``, ``name``, ``game``, ``extensions``, ``kind``, ``read``,
-    ``convert``, ``write`` (booleans), ``targets`` (what ``convert(to=…)`` makes), ``packed_from`` (what
-    :func:`pack` takes) and ``notes``."""
+    """Every format relic knows, as dicts in the shape of ``relic formats --json``: ``id``, ``name``, ``game``,
+    ``extensions``, ``kind``, ``capabilities`` (``read``, ``convert``, ``write`` booleans), ``notes``, ``targets``
+    (what ``convert(to=…)`` makes), ``packed_from`` (what :func:`pack` takes), ``options``, ``versions`` and
+    ``pixel_formats`` (what ``pack`` chooses from)."""
     return _relic.formats()
 
 

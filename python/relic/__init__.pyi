@@ -126,8 +126,9 @@ class File:
         """Writes :meth:`export`'s files into ``output_dir``; returns their paths."""
 
 def formats() -> List[Dict[str, Any]]:
-    """Every format relic knows: ``id``, ``name``, ``game``, ``extensions``, ``kind``, ``read``, ``convert``,
-    ``write``, ``targets``, ``packed_from``, ``notes``."""
+    """Every format relic knows, in the shape of ``relic formats --json``: ``id``, ``name``, ``game``,
+    ``extensions``, ``kind``, ``capabilities``, ``notes``, ``targets``, ``packed_from``, ``options``, ``versions``,
+    ``pixel_formats``."""
 
 def identify(path_or_bytes: Union[PathLike, bytes, bytearray, memoryview], name: Optional[str] = None) -> Optional[str]:
     """The format id of a file or of bytes named ``name``, or None."""

@@ -47,7 +47,8 @@ def test_formats_lists_the_registry():
     assert rsm["game"] == "ragnarok"
     assert rsm["extensions"] == ["rsm", "rsm2"]
     assert rsm["kind"] == "model"
-    assert (rsm["read"], rsm["convert"], rsm["write"]) == (True, True, True)
+    assert rsm["capabilities"] == {"read": True, "convert": True, "write": True}
+    assert rsm["versions"] == [0x104, 0x203] and rsm["pixel_formats"] == []
     assert rsm["targets"] == ["json", "glb", "gltf"]
     assert isinstance(rsm["packed_from"], str) and rsm["packed_from"]
     assert formats["ro-grf"]["kind"] == "archive"

@@ -374,28 +374,10 @@ fn identify_path(py: Python<'_>, path: PathBuf) -> PyResult<Option<&'static str>
     Ok(found.map(|(f, _)| f.id))
 }
 
-/// Every format relic knows, as dicts.
+/// Every format relic knows, as dicts: the JSON shape of `relic formats --json`.
 #[pyfunction]
 fn formats(py: Python<'_>) -> PyResult<PyObject> {
-    let list: Vec<serde_json::Value> = relic::FORMATS
-        .iter()
-        .map(|f| {
-            serde_json::json!({
-                "id": f.id,
-                "name": f.name,
-                "game": f.game,
-                "extensions": f.extensions,
-                "kind": f.kind,
-                "read": f.capabilities.read,
-                "convert": f.capabilities.convert,
-                "write": f.capabilities.write,
-                "targets": f.targets(),
-                "packed_from": f.packed_from(),
-                "notes": f.notes,
-            })
-        })
-        .collect();
-    json_to_py(py, &serde_json::Value::Array(list))
+    json_to_py(py, &relic::registry::formats_document())
 }
 
 /// Writes a file of `format` from its document (a dict as `File.to_json()` gives it) and returns its bytes.

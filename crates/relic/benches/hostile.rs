@@ -154,7 +154,7 @@ fn res_info(dir: &Path, n: usize) -> Box<dyn Fn()> {
 fn res_to_json(_: &Path, n: usize) -> Box<dyn Fn()> {
     let bytes = res_loop(n);
     Box::new(move || {
-        black_box(relic::evil_islands::res::FORMAT.codec.to_json(&bytes).ok());
+        black_box(relic::evil_islands::res::FORMAT.to_json(&bytes).ok());
     })
 }
 

@@ -171,10 +171,11 @@ fn through_registry(name: &str, inputs: &[Vec<u8>]) -> (f64, f64, f64, f64) {
     let format = relic::registry::sniff(inputs.first().map_or(&[][..], |b| &b[..64.min(b.len())]), name)
         .unwrap_or_else(|| panic!("{name}: no format"))
         .0;
-    let codec = format.codec_for(name);
+    let codec = format.for_name(name);
     let opts = relic::registry::ConvertOptions::default();
     let decode = |bytes: &Vec<u8>| -> Vec<relic::asset::Image> {
-        let assets = codec.convert(bytes, &opts).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let assets =
+            codec.convert(&relic::registry::ConvertInput::new(bytes, &opts)).unwrap_or_else(|e| panic!("{name}: {e}"));
         assets.into_iter().filter_map(|a| if let Asset::Image(i) = a.asset { Some(i) } else { None }).collect()
     };
     let encode = |image: &relic::asset::Image| {

@@ -53,7 +53,7 @@ fn main() {
             continue;
         };
         summary.identified += 1;
-        let codec = format.codec_for(&name);
+        let codec = format.for_name(&name);
         let mut line = format!("{shown}: {}", format.id);
         if let Some(entries) = codec.entries(&data, &name) {
             match entries {
@@ -68,7 +68,7 @@ fn main() {
         match codec.to_json(&data) {
             Ok(document) => {
                 summary.documents += 1;
-                match codec.write_json(document) {
+                match codec.from_json(document, &Default::default()) {
                     Ok(bytes) if bytes == data => {
                         summary.written_back += 1;
                         summary.identical += 1;
@@ -86,7 +86,9 @@ fn main() {
             Err(e) => line += &format!(", no document: {e}"),
         }
         if !format.is_archive() {
-            if let Ok(assets) = codec.convert(&data, &registry::ConvertOptions::default()) {
+            if let Ok(assets) =
+                codec.convert(&relic::registry::ConvertInput::new(&data, &registry::ConvertOptions::default()))
+            {
                 summary.converted += 1;
                 summary.assets += assets.len();
                 for named in &assets {

@@ -97,7 +97,7 @@ impl Nearby {
 
     /// With the archive the entry being converted came from, read lazily by stored name (a Ragnarok
     /// model's textures in the same GRF), set through the archive's
-    /// [`crate::registry::Codec::entry_options_shared`].
+    /// [`crate::registry::Archive::entry_options`] (given [`crate::registry::ConvertInput::shared`]).
     pub fn with_archive(self, archive: Arc<dyn FileLookup>) -> Nearby {
         Nearby { archive: Some(archive), ..self }
     }

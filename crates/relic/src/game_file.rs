@@ -4,7 +4,7 @@
 //! PNG / WAV / glTF / JSON bytes or files, and write a document back ([`write_json`]).
 //!
 //! It is built on the [`registry`] and keeps no state of its own: everything it does can be
-//! done through [`Format`]'s codec, the [`export`](crate::export) functions and [`ops`](crate::ops) when a
+//! done through [`Format`]'s faces, the [`export`](crate::export) functions and [`ops`](crate::ops) when a
 //! program needs more control (a batch, a progress bar, `--force`).
 //!
 //! ```
@@ -102,7 +102,7 @@ pub fn pack_bytes(
     content: &[u8],
     request: &registry::PackRequest,
 ) -> Result<PackedBytes> {
-    if !format.capabilities.write {
+    if !format.capabilities().write {
         return Err(Error::Unsupported(format!("{} files cannot be written yet", format.id)));
     }
     let mut notes = Vec::new();
@@ -113,19 +113,20 @@ pub fn pack_bytes(
                 "{input_name}: not JSON ({e}); give a folder or the JSON of `relic convert --to json`"
             ))
         })?;
-        format.codec.write_json_request(value, Path::new(input_name), request, &mut notes)?
+        let context = registry::JsonContext { path: Some(Path::new(input_name)), request: Some(request) };
+        format.from_json(value, &context)?
     } else {
         // Another kind of input the format is made from (a PNG for a texture, …); any other is named with
         // what the format is made from.
         let extension = registry::extension_of(input_name).unwrap_or("");
-        if !format.codec.pack_sources().iter().any(|s| s.eq_ignore_ascii_case(extension)) {
+        if !format.pack_sources.iter().any(|s| s.eq_ignore_ascii_case(extension)) {
             return Err(Error::Refused(format!("{input_name}: {} is made from {}", format.id, format.packed_from())));
         }
-        format.codec.pack_input(input_name, content, request)?
+        format.pack_input(input_name, content, request)?
     };
     let companions = std::mem::take(&mut *request.companions.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
     notes.extend(std::mem::take(&mut *request.notes.lock().unwrap_or_else(std::sync::PoisonError::into_inner)));
-    if let Err(e) = format.codec_for(&request.output.to_string_lossy()).info(&bytes) {
+    if let Err(e) = format.for_name(&request.output.to_string_lossy()).info(&bytes) {
         return Err(Error::Unsupported(format!("relic wrote a file it cannot read back ({e}); please report this")));
     }
     Ok(PackedBytes { bytes, companions, notes })
@@ -144,10 +145,10 @@ pub fn pack_bytes(
 /// ```
 pub fn write_json(format_id: &str, value: serde_json::Value) -> Result<Vec<u8>> {
     let format = format_by_id(format_id)?;
-    if !format.capabilities.write {
+    if !format.capabilities().write {
         return Err(Error::Unsupported(format!("{}: relic does not write this format yet", format.id)));
     }
-    format.codec.write_json(value)
+    format.from_json(value, &Default::default())
 }
 
 /// An archive entry as [`GameFile::entries`] lists it.
@@ -312,7 +313,7 @@ impl GameFile {
     /// # Ok(()) }
     /// ```
     pub fn info(&self) -> Result<serde_json::Value> {
-        self.in_file(self.codec().info(&self.bytes))
+        self.in_file(self.variant().info(&self.bytes))
     }
 
     /// The file's own data, losslessly, as JSON (`relic convert --to json`): edit it and give it to
@@ -325,7 +326,7 @@ impl GameFile {
     /// # Ok(()) }
     /// ```
     pub fn to_json(&self) -> Result<serde_json::Value> {
-        self.in_file(self.codec().to_json(&self.bytes))
+        self.in_file(self.variant().to_json(&self.bytes))
     }
 
     /// The file made again from its own document ([`GameFile::to_json`] then [`write_json`]): the bytes
@@ -339,7 +340,7 @@ impl GameFile {
     /// ```
     pub fn write_back(&self) -> Result<Vec<u8>> {
         let document = self.to_json()?;
-        self.in_file(self.codec().write_json(document))
+        self.in_file(self.variant().from_json(document, &Default::default()))
     }
 
     /// An archive's entries, in stored order. Not an archive: [`Error::Unsupported`].
@@ -397,7 +398,10 @@ impl GameFile {
     pub fn open_entry(&self, name: &str) -> Result<GameFile> {
         let bytes = self.read_entry(name)?;
         let (format, confidence) = registry::sniff(&bytes, name).ok_or_else(|| unknown(name))?;
-        let options = self.format.codec.entry_options_shared(&self.bytes, &self.options).unwrap_or_default();
+        let options = self
+            .format
+            .entry_options(&crate::registry::ConvertInput::shared(&self.bytes, &self.options))
+            .unwrap_or_default();
         Ok(GameFile {
             name: name.to_string(),
             path: None,
@@ -426,18 +430,18 @@ impl GameFile {
     /// [`GameFile::convert`] with options (`--textures`, `--morph`, `--palette`, format settings…). An
     /// archive converts as a whole only when its format does (Drakan SRSC); otherwise convert its entries.
     pub fn convert_with(&self, options: &ConvertOptions) -> Result<Vec<NamedAsset>> {
-        if self.is_archive() && !self.codec().converts_whole() {
+        if self.is_archive() && !self.variant().converts_whole() {
             return Err(Error::Unsupported(format!(
                 "{}: an archive converts entry by entry (open_entry, or relic::ops::convert for all of them)",
                 self.format.id
             )));
         }
         let converted = match &self.path {
-            Some(path) => self.codec().convert_at(&self.bytes, path, options),
+            Some(path) => self.variant().convert(&crate::registry::ConvertInput::at(&self.bytes, path, options)),
             None => {
                 let named =
                     ConvertOptions { nearby: options.nearby.clone().with_entry_name(&self.name), ..options.clone() };
-                self.codec().convert(&self.bytes, &named)
+                self.variant().convert(&crate::registry::ConvertInput::new(&self.bytes, &named))
             }
         };
         self.in_file(converted)
@@ -541,12 +545,13 @@ impl GameFile {
         Ok(written)
     }
 
-    fn codec(&self) -> &'static dyn registry::Codec {
-        self.format.codec_for(&self.name)
+    /// The format as this file's name picks it (see [`Format::for_name`]).
+    fn variant(&self) -> &'static registry::Format {
+        self.format.for_name(&self.name)
     }
 
     fn entry_table(&self) -> Result<Box<dyn registry::EntryTable<'_> + '_>> {
-        let table = self.codec().entry_table(&self.bytes, &self.name);
+        let table = self.variant().archive.map(|a| a.entry_table(&self.bytes, &self.name));
         let table = table.unwrap_or_else(|| Err(Error::Unsupported(format!("{}: not an archive", self.format.id))));
         self.in_file(table)
     }

@@ -5,8 +5,8 @@
 //! before they are decoded.
 //!
 //! The limits are process-wide (the CLI sets them once from `--max-entry-size`, `--max-expansion` and
-//! `--max-pixels`), because they are read deep inside format code that the registry's [`crate::registry::Codec`]
-//! calls without a context; they are plain atomics, so reading them costs nothing.
+//! `--max-pixels`), because they are read deep inside format code that the registry's faces
+//! ([`crate::registry::Convert`], …) call without a context; they are plain atomics, so reading them costs nothing.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 

@@ -13,7 +13,7 @@ use relic::ragnarok::grf;
 fn entries(path: &Path) -> BTreeMap<String, Vec<u8>> {
     let data = std::fs::read(path).unwrap();
     let (format, _) = relic::registry::sniff(&data, &path.to_string_lossy()).unwrap();
-    let list = format.codec.entries(&data, &path.to_string_lossy()).unwrap().unwrap();
+    let list = format.entries(&data, &path.to_string_lossy()).unwrap().unwrap();
     list.iter()
         .map(|e| {
             let name = if e.record.is_some() { e.path.to_string() } else { e.name.to_string() };

@@ -5,7 +5,7 @@
 use relic::registry::{self, ConvertOptions};
 
 fn pipeline(format: &'static relic::Format, name: &str, bytes: &[u8]) -> Result<(), relic::Error> {
-    let codec = format.codec_for(name);
+    let codec = format.for_name(name);
     let _ = codec.to_json(bytes);
     if let Some(entries) = codec.entries(bytes, name) {
         for e in entries? {
@@ -13,7 +13,8 @@ fn pipeline(format: &'static relic::Format, name: &str, bytes: &[u8]) -> Result<
         }
         return Ok(());
     }
-    let assets = codec.convert(bytes, &ConvertOptions { mips: true, ..Default::default() })?;
+    let assets = codec
+        .convert(&relic::registry::ConvertInput::new(bytes, &ConvertOptions { mips: true, ..Default::default() }))?;
     for a in &assets {
         for ext in relic::export::extensions_for(&a.asset) {
             relic::export::export(&a.asset, Some(ext), "x")?;

@@ -52,7 +52,7 @@ fn reads_names_and_data_out_of_directory_order() {
     assert_eq!(f.find("boom.wav"), Some(1));
     let paths: Vec<String> = convert::entries(&f).into_iter().map(|e| e.path.into_owned()).collect();
     assert_eq!(paths, ["TANK.SPR", "BOOM.WAV", "tank~2.spr", "BARREN.PAL"]);
-    let info = ftg::FORMAT.codec.info(&bytes).unwrap();
+    let info = ftg::FORMAT.info(&bytes).unwrap();
     assert_eq!((info["files"].as_u64(), info["duplicate_names"].as_u64()), (Some(4), Some(1)));
     assert_eq!(info["data_in_directory_order"], false);
     // The community magic reads too.
@@ -63,12 +63,12 @@ fn reads_names_and_data_out_of_directory_order() {
 #[test]
 fn the_json_writes_back_byte_for_byte() {
     for bytes in [fixture(), handmade(b"FTG\0", &ENTRIES, &[2, 0, 3, 1])] {
-        let codec = ftg::FORMAT.codec;
+        let codec = &ftg::FORMAT;
         let value = codec.to_json(&bytes).unwrap();
         assert!(!value["gaps"].as_array().unwrap().is_empty(), "the 0xEE padding is kept");
-        assert_eq!(codec.write_json(value.clone()).unwrap(), bytes);
+        assert_eq!(codec.from_json(value.clone(), &Default::default()).unwrap(), bytes);
         let text = serde_json::to_string(&value).unwrap();
-        assert_eq!(codec.write_json(serde_json::from_str(&text).unwrap()).unwrap(), bytes);
+        assert_eq!(codec.from_json(serde_json::from_str(&text).unwrap(), &Default::default()).unwrap(), bytes);
     }
 }
 
@@ -117,7 +117,8 @@ fn an_archive_lends_its_palette_to_its_entries() {
     pals.extend([0u8; 768]);
     let bytes = handmade(b"BOTG", &[("X.SPR", b"x"), ("BARREN.PAL", &pals)], &[0, 1]);
     let opts = relic::registry::ConvertOptions::default();
-    let with = ftg::FORMAT.codec.entry_options(&bytes, &opts).expect("the .PAL is found");
+    let with =
+        ftg::FORMAT.entry_options(&relic::registry::ConvertInput::new(&bytes, &opts)).expect("the .PAL is found");
     let palette = relic::dark_reign::palette_for(&with, None).unwrap();
     assert_eq!(palette.colors[5], [40, 81, 121, 255]);
     assert_eq!(palette.colors[0][3], 0, "index 0 is transparent");
@@ -132,9 +133,9 @@ fn an_archive_lends_its_palette_to_its_entries() {
 fn truncations_and_flips_never_panic_and_damage_is_located() {
     let bytes = fixture();
     relic::testing::check_robustness(&bytes, true, |b| ftg::parse(b).map(|_| ()));
-    let codec = ftg::FORMAT.codec;
+    let codec = &ftg::FORMAT;
     relic::testing::check_robustness(&bytes, false, |b| {
-        let written = codec.write_json(codec.to_json(b)?)?;
+        let written = codec.from_json(codec.to_json(b)?, &Default::default())?;
         assert_eq!(written, b);
         Ok::<(), relic::Error>(())
     });

@@ -222,7 +222,7 @@ fn ftg_sizes_the_document_does_not_hold_are_refused() {
     let entries =
         [NewEntry { name: "A.WAV".into(), data: vec![1; 300] }, NewEntry { name: "B.SPR".into(), data: vec![2; 200] }];
     let archive = ftg::write_new(&entries).unwrap();
-    let mut value = ftg::FORMAT.codec.to_json(&archive).unwrap();
+    let mut value = ftg::FORMAT.to_json(&archive).unwrap();
     value["file_size"] = serde_json::json!(4294967295u64);
     let json = dir.path().join("big.json");
     std::fs::write(&json, serde_json::to_vec(&value).unwrap()).unwrap();
@@ -241,7 +241,7 @@ fn ftg_sizes_the_document_does_not_hold_are_refused() {
     for e in &entries {
         std::fs::write(folder.join(&e.name), &e.data).unwrap();
     }
-    let (index, bytes) = ftg::FORMAT.codec.extraction_index(&archive, "x.ftg").unwrap().unwrap();
+    let (index, bytes) = ftg::FORMAT.archive.and_then(|a| a.extraction_index(&archive, "x.ftg")).unwrap().unwrap();
     let mut index_value: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
     index_value["layout"]["file_size"] = serde_json::json!(4294967295u64);
     std::fs::write(folder.join(&index), serde_json::to_vec(&index_value).unwrap()).unwrap();
@@ -267,9 +267,9 @@ fn spr_pixel_data_the_document_does_not_hold_is_refused() {
     let file =
         Spr { magic: b"RSPR", nanims: 1, nrots: 1, szx: 2, szy: 1, picnr: vec![0], offsets: vec![1], bits: &bits };
     let bytes = file.bytes();
-    let mut value = spr::FORMAT.codec.to_json(&bytes).unwrap();
+    let mut value = spr::FORMAT.to_json(&bytes).unwrap();
     assert_eq!(value["layout"]["end"], 5);
-    assert_eq!(spr::FORMAT.codec.write_json(value.clone()).unwrap(), bytes);
+    assert_eq!(spr::FORMAT.from_json(value.clone(), &Default::default()).unwrap(), bytes);
     value["layout"]["end"] = serde_json::json!(1073741823);
     let json = dir.path().join("big.json");
     std::fs::write(&json, serde_json::to_vec(&value).unwrap()).unwrap();
@@ -335,7 +335,7 @@ fn shared_and_overlapping_ftg_data_is_counted_and_noted() {
     assert_eq!(meet.shared.len(), 199);
     assert_eq!(meet.shared[0], (1, 0));
     assert_eq!(meet.overlapping, vec![(200, 0)]);
-    let info = ftg::FORMAT.codec.info(&archive).unwrap();
+    let info = ftg::FORMAT.info(&archive).unwrap();
     assert_eq!((info["shared_data"].clone(), info["overlapping_data"].clone()), (199.into(), 1.into()));
 
     let dir = tempfile::tempdir().unwrap();

@@ -289,10 +289,10 @@ fn every_fixture_writes_back_byte_for_byte() {
     for bytes in [rspr(), sspr(), lspr()] {
         let doc = spr::parse(&bytes).unwrap();
         assert_eq!(spr::write_document(&doc).unwrap(), bytes);
-        let codec = spr::FORMAT.codec;
+        let codec = &spr::FORMAT;
         let text = relic::export::json::to_pretty(&codec.to_json(&bytes).unwrap()).unwrap();
         let value: serde_json::Value = serde_json::from_slice(&text).unwrap();
-        assert_eq!(codec.write_json(value).unwrap(), bytes);
+        assert_eq!(codec.from_json(value, &Default::default()).unwrap(), bytes);
     }
 }
 
@@ -594,8 +594,8 @@ fn a_sprite_without_a_hotspot_table_reads_as_the_spec_lays_it_out_and_writes_bac
     assert_eq!(spr::write_document(&doc).unwrap(), bytes);
     let json = serde_json::to_value(&doc).unwrap();
     assert_eq!(json["layout"], serde_json::json!({"hotspot_table": false}));
-    assert_eq!(spr::FORMAT.codec.write_json(json).unwrap(), bytes);
-    let info = spr::FORMAT.codec.info(&bytes).unwrap();
+    assert_eq!(spr::FORMAT.from_json(json, &Default::default()).unwrap(), bytes);
+    let info = spr::FORMAT.info(&bytes).unwrap();
     assert_eq!((info["hotspot_table"].as_bool(), info["hotspot_records"].as_u64()), (Some(false), Some(0)));
     // Sections that claim hotspots, with no table: still a sprite without hotspots.
     let claimed = rspr_file(|f| f.bytes_without_hotspot_table());
@@ -869,7 +869,7 @@ fn ftg_sprites_read_write_and_convert_as_the_spec_says() {
     assert_eq!(d.value["frames"][1]["atlas"], serde_json::json!({"x": 3, "y": 0, "width": 2, "height": 3}));
     // Never sniffed, no extension: chosen with --format only.
     let f = relic::registry::by_id("dr-ftg-spr").unwrap();
-    assert!(f.extensions.is_empty() && !f.codec.sniff(&bytes) && !f.codec.sniff(&rspr()));
+    assert!(f.extensions.is_empty() && !f.sniff(&bytes) && !f.sniff(&rspr()));
     assert!(f.notes.contains("RSPR/SSPR"));
 }
 

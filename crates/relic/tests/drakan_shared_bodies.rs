@@ -156,7 +156,7 @@ fn shared_and_overlapping_bodies_are_counted_and_said_in_one_line() {
             (0x0401, 4, 0, 12, 0),
         ],
     );
-    let info = FORMAT.codec.info(&bytes).unwrap();
+    let info = FORMAT.info(&bytes).unwrap();
     assert_eq!((info["shared_bodies"].clone(), info["overlapping_bodies"].clone()), (2.into(), 1.into()), "{info}");
 
     let dir = tempfile::tempdir().unwrap();
@@ -189,10 +189,10 @@ fn many_overlapping_bodies_make_one_line() {
     let data = vec![0u8; usize::from(n) + 1];
     let entries: Vec<_> = (0..n).map(|k| (0x7777, k, 0, 12 + u32::from(k), 2)).collect();
     let bytes = over(&data, &entries);
-    let info = FORMAT.codec.info(&bytes).unwrap();
+    let info = FORMAT.info(&bytes).unwrap();
     assert_eq!((info["shared_bodies"].clone(), info["overlapping_bodies"].clone()), (0.into(), (n - 1).into()));
     let opts = relic::registry::ConvertOptions::default();
-    FORMAT.codec.convert(&bytes, &opts).unwrap();
+    FORMAT.convert(&relic::registry::ConvertInput::new(&bytes, &opts)).unwrap();
     let notes = opts.notes.lock().unwrap().clone();
     assert_eq!(notes.len(), 1, "{notes:?}");
     assert!(

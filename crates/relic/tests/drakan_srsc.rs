@@ -73,7 +73,7 @@ fn reads_the_directory_and_resolves_group_paths() {
     let class = entries[2].record.as_ref().unwrap();
     assert_eq!((class.record_type.as_str(), class.type_name, class.id), ("0x0102", Some("class"), 3));
     assert_eq!(class.group, "Monsters/Flying");
-    let info = srsc::FORMAT.codec.info(&bytes).unwrap();
+    let info = srsc::FORMAT.info(&bytes).unwrap();
     assert_eq!(info["records"], 7);
     assert_eq!(info["groups"], 2);
     assert_eq!(info["record_types"]["0x0401 string"], 2);
@@ -82,7 +82,7 @@ fn reads_the_directory_and_resolves_group_paths() {
 #[test]
 fn the_document_shows_strings_as_text_and_writes_back_byte_for_byte() {
     let bytes = fixture();
-    let codec = srsc::FORMAT.codec;
+    let codec = &srsc::FORMAT;
     let value = codec.to_json(&bytes).unwrap();
     let records = value["records"].as_array().unwrap();
     assert_eq!(records[3]["type"], "0x0400");
@@ -90,10 +90,10 @@ fn the_document_shows_strings_as_text_and_writes_back_byte_for_byte() {
     assert!(records[3].get("data").is_none(), "text alone gives the bytes back");
     assert_eq!(records[4]["text"], "Credits");
     assert!(records[5].get("text").is_none(), "a RIFF blob is no text");
-    assert_eq!(codec.write_json(value.clone()).unwrap(), bytes);
+    assert_eq!(codec.from_json(value.clone(), &Default::default()).unwrap(), bytes);
     // Through the JSON text too, as `convert --to json` and `pack` do it.
     let text = serde_json::to_string_pretty(&value).unwrap();
-    assert_eq!(codec.write_json(serde_json::from_str(&text).unwrap()).unwrap(), bytes);
+    assert_eq!(codec.from_json(serde_json::from_str(&text).unwrap(), &Default::default()).unwrap(), bytes);
 }
 
 #[test]
@@ -161,8 +161,8 @@ fn later_riot_layouts_list_and_write_back_exactly() {
     assert_eq!(file.body(1), b"sound body");
     let entries = convert::entries(&file);
     assert_eq!(entries[1].path, "group_7/0302_5.bin", "a group without definition");
-    let codec = srsc::FORMAT.codec;
-    assert_eq!(codec.write_json(codec.to_json(&bytes).unwrap()).unwrap(), bytes);
+    let codec = &srsc::FORMAT;
+    assert_eq!(codec.from_json(codec.to_json(&bytes).unwrap(), &Default::default()).unwrap(), bytes);
 }
 
 #[test]
@@ -246,12 +246,12 @@ fn truncations_and_flips_never_panic() {
     for bytes in [fixture(), aligned_fixture()] {
         let report = relic::testing::check_robustness(&bytes, true, |b| srsc::parse(b).map(|_| ()));
         assert_eq!(report.truncations, bytes.len());
-        let codec = srsc::FORMAT.codec;
+        let codec = &srsc::FORMAT;
         relic::testing::check_robustness(&bytes, false, |b| {
             let value = codec.to_json(b)?;
-            let written = codec.write_json(value)?;
+            let written = codec.from_json(value, &Default::default())?;
             assert_eq!(written, b, "a file that reads writes back exactly");
-            codec.convert(b, &Default::default()).map(|_| ())
+            codec.convert(&relic::registry::ConvertInput::new(b, &Default::default())).map(|_| ())
         });
     }
 }

@@ -112,7 +112,7 @@ fn fixture_parses_to_exact_values() {
 #[test]
 fn json_names_the_fields_and_packs_back() {
     let bytes = fixture();
-    let value = adb::FORMAT.codec.to_json(&bytes).unwrap();
+    let value = adb::FORMAT.to_json(&bytes).unwrap();
     assert_eq!(value["format"], "ei-adb");
     assert_eq!(value["unit_name"], "unhufe");
     assert_eq!(value["max_height"], 1.8);
@@ -123,15 +123,15 @@ fn json_names_the_fields_and_packs_back() {
     assert_eq!(value["animations"][1]["name"], "Атака");
     assert_eq!(value["trailing"], "3q0A");
     let text = serde_json::to_string_pretty(&value).unwrap();
-    assert_eq!(adb::FORMAT.codec.write_json(serde_json::from_str(&text).unwrap()).unwrap(), bytes);
+    assert_eq!(adb::FORMAT.from_json(serde_json::from_str(&text).unwrap(), &Default::default()).unwrap(), bytes);
 }
 
 #[test]
 fn edits_are_written_and_checked() {
-    let mut value = adb::FORMAT.codec.to_json(&fixture()).unwrap();
+    let mut value = adb::FORMAT.to_json(&fixture()).unwrap();
     value["animations"][0]["additionals"]["action_type"] = 15.into();
     value["animations"][0]["name"] = "run".into();
-    let bytes = adb::FORMAT.codec.write_json(value.clone()).unwrap();
+    let bytes = adb::FORMAT.from_json(value.clone(), &Default::default()).unwrap();
     let adb = parse(&bytes).unwrap();
     assert_eq!(adb.animations[0].additionals.action_type, 15);
     assert_eq!(adb.animations[0].name, "run");
@@ -141,22 +141,23 @@ fn edits_are_written_and_checked() {
     ] {
         let mut v = value.clone();
         v["animations"][0][path.0][path.1] = bad;
-        let err = adb::FORMAT.codec.write_json(v).unwrap_err();
+        let err = adb::FORMAT.from_json(v, &Default::default()).unwrap_err();
         assert!(err.to_string().contains(needle), "{err}");
     }
     let mut v = value.clone();
     v["animations"][0]["name"] = "a name too long!!".into();
-    assert!(adb::FORMAT.codec.write_json(v).unwrap_err().to_string().contains("holds 16"));
+    assert!(adb::FORMAT.from_json(v, &Default::default()).unwrap_err().to_string().contains("holds 16"));
     let mut v = value;
     v["animations"][1]["name"] = "Атака2".into(); // the kept tail no longer fits after a longer name
-    assert!(adb::FORMAT.codec.write_json(v).unwrap_err().to_string().contains("name_tail"));
+    assert!(adb::FORMAT.from_json(v, &Default::default()).unwrap_err().to_string().contains("name_tail"));
 }
 
 #[test]
 fn convert_gives_a_document_with_a_table() {
-    let assets = adb::FORMAT.codec.convert(&fixture(), &ConvertOptions::default()).unwrap();
+    let assets =
+        adb::FORMAT.convert(&relic::registry::ConvertInput::new(&fixture(), &ConvertOptions::default())).unwrap();
     let [NamedAsset { name: None, asset: Asset::Document(doc) }] = &assets[..] else { panic!("{assets:?}") };
-    assert_eq!(doc.value, adb::FORMAT.codec.to_json(&fixture()).unwrap());
+    assert_eq!(doc.value, adb::FORMAT.to_json(&fixture()).unwrap());
     let t = &doc.tables[0];
     assert_eq!(
         t.columns[..8],
@@ -177,7 +178,7 @@ fn convert_gives_a_document_with_a_table() {
 
 #[test]
 fn info_and_sniffing() {
-    let info = adb::FORMAT.codec.info(&fixture()).unwrap();
+    let info = adb::FORMAT.info(&fixture()).unwrap();
     assert_eq!(info["animations"], 2);
     assert_eq!(info["unit_name"], "unhufe");
     assert_eq!(info["trailing_bytes"], 3);
@@ -229,7 +230,7 @@ proptest! {
         bytes.extend(&body);
         let adb = parse(&bytes).unwrap();
         prop_assert_eq!(adb.animations.len(), count as usize);
-        let text = serde_json::to_string(&adb::FORMAT.codec.to_json(&bytes).unwrap()).unwrap();
-        prop_assert_eq!(adb::FORMAT.codec.write_json(serde_json::from_str(&text).unwrap()).unwrap(), bytes);
+        let text = serde_json::to_string(&adb::FORMAT.to_json(&bytes).unwrap()).unwrap();
+        prop_assert_eq!(adb::FORMAT.from_json(serde_json::from_str(&text).unwrap(), &Default::default()).unwrap(), bytes);
     }
 }

@@ -83,7 +83,7 @@ fn the_morphing_vertex_count_may_be_left_out() {
     assert_eq!((editor.morph_vertex_count, editor.morph_frames.len()), (None, 0));
     assert_eq!(editor.rotations.len(), 3);
     assert_eq!(write(&editor).unwrap(), editor_fixture());
-    let value = anm::FORMAT.codec.to_json(&editor_fixture()).unwrap();
+    let value = anm::FORMAT.to_json(&editor_fixture()).unwrap();
     assert_eq!(value["morph_vertex_count"], serde_json::Value::Null);
     assert_eq!(corpus::through_json_text(&anm::FORMAT, &editor_fixture()), editor_fixture());
     // Game style without frames keeps it.
@@ -113,7 +113,7 @@ fn the_morphing_vertex_count_may_be_left_out() {
 fn writes_back_byte_for_byte_and_through_json() {
     let bytes = fixture();
     assert_eq!(write(&parse(&bytes).unwrap()).unwrap(), bytes);
-    let value = anm::FORMAT.codec.to_json(&bytes).unwrap();
+    let value = anm::FORMAT.to_json(&bytes).unwrap();
     assert_eq!(value["format"], "ei-anm");
     assert_eq!(value["rotations"][1], serde_json::json!({"w": 0.70710677, "x": 0.0, "y": 0.0, "z": 0.70710677}));
     assert_eq!(value["translations"][2], serde_json::json!([1.0, 0.0, 1.25]));
@@ -154,7 +154,7 @@ fn hostile_counts_are_refused_before_allocating() {
 
 #[test]
 fn info_counts_frames() {
-    let info = anm::FORMAT.codec.info(&fixture()).unwrap();
+    let info = anm::FORMAT.info(&fixture()).unwrap();
     assert_eq!(info["rotation_frames"], 3);
     assert_eq!(info["translation_frames"], 3);
     assert_eq!(info["morphing_frames"], 2);

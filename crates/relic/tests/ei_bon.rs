@@ -38,7 +38,7 @@ fn fixture_parses_to_exact_offsets() {
 fn writes_back_byte_for_byte_and_through_json() {
     let bytes = fixture();
     assert_eq!(write(&parse(&bytes).unwrap()).unwrap(), bytes);
-    let value = bon::FORMAT.codec.to_json(&bytes).unwrap();
+    let value = bon::FORMAT.to_json(&bytes).unwrap();
     assert_eq!(value["format"], "ei-bon");
     assert_eq!(value["offsets"][7], serde_json::json!([7.0, -3.5, 2.75]));
     assert_eq!(corpus::through_json_text(&bon::FORMAT, &bytes), bytes);
@@ -63,7 +63,7 @@ fn partial_files_are_refused_where_they_go_wrong_and_empty_ones_are_parts_withou
 
 #[test]
 fn info_counts_offsets() {
-    let info = bon::FORMAT.codec.info(&fixture()).unwrap();
+    let info = bon::FORMAT.info(&fixture()).unwrap();
     assert_eq!(info["offsets"], 8);
     assert_eq!(info["morph_0"], serde_json::json!([0.0, 0.0, 1.0]));
 }
@@ -93,7 +93,7 @@ fn identified_by_content_then_extension() {
     let (f, c) = sniff(&set, "unit.bon").unwrap();
     assert_eq!((f.id, c), ("ei-res", Confidence::Magic));
     // A .bon that is neither is still read as BON, and refused cleanly.
-    assert!(bon::FORMAT.codec.info(b"not a bone file").is_err());
+    assert!(bon::FORMAT.info(b"not a bone file").is_err());
 }
 
 #[test]

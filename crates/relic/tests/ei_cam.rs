@@ -58,7 +58,7 @@ fn fixture_parses_to_exact_records() {
 #[test]
 fn json_holds_the_u32_reading_and_packs_back() {
     let bytes = fixture();
-    let value = cam::FORMAT.codec.to_json(&bytes).unwrap();
+    let value = cam::FORMAT.to_json(&bytes).unwrap();
     assert_eq!(value["format"], "ei-cam");
     assert_eq!(value["time_reading"], "u32");
     assert_eq!(value["records"][1]["time"], 1500);
@@ -66,11 +66,11 @@ fn json_holds_the_u32_reading_and_packs_back() {
     assert_eq!(value["records"][1]["position"], serde_json::json!({"x": 12.5, "y": -20.0, "z": 6.0}));
     assert_eq!(value["records"][0]["rotation"], serde_json::json!({"w": 1.0, "x": 0.0, "y": 0.0, "z": 0.0}));
     let text = serde_json::to_string_pretty(&value).unwrap();
-    assert_eq!(cam::FORMAT.codec.write_json(serde_json::from_str(&text).unwrap()).unwrap(), bytes);
+    assert_eq!(cam::FORMAT.from_json(serde_json::from_str(&text).unwrap(), &Default::default()).unwrap(), bytes);
 }
 
 fn converted(bytes: &[u8], opts: &ConvertOptions) -> relic::asset::Document {
-    match cam::FORMAT.codec.convert(bytes, opts).unwrap().pop() {
+    match cam::FORMAT.convert(&relic::registry::ConvertInput::new(bytes, opts)).unwrap().pop() {
         Some(NamedAsset { name: None, asset: Asset::Document(d) }) => d,
         other => panic!("expected a document, got {other:?}"),
     }
@@ -90,18 +90,18 @@ fn the_time_option_reads_the_same_bits_as_f32() {
     assert_eq!(doc.tables[0].rows[0][0], "1.5");
     assert_eq!(doc.tables[0].columns[..3], ["time", "unk_0x04", "x"]);
     // Either document packs back to the same bytes.
-    assert_eq!(cam::FORMAT.codec.write_json(doc.value).unwrap(), bytes);
-    assert_eq!(cam::FORMAT.codec.write_json(default.value).unwrap(), bytes);
+    assert_eq!(cam::FORMAT.from_json(doc.value, &Default::default()).unwrap(), bytes);
+    assert_eq!(cam::FORMAT.from_json(default.value, &Default::default()).unwrap(), bytes);
     // NaN bits survive the f32 reading.
     let nan = record_bytes(0x7FC0_0001, 0, [0.0; 7]);
-    assert_eq!(cam::FORMAT.codec.write_json(converted(&nan, &opts).value).unwrap(), nan);
+    assert_eq!(cam::FORMAT.from_json(converted(&nan, &opts).value, &Default::default()).unwrap(), nan);
     let bad = ConvertOptions { settings: vec![("ei-cam.time".into(), "f64".into())], ..Default::default() };
-    assert!(matches!(cam::FORMAT.codec.convert(&bytes, &bad), Err(Error::Refused(_))));
+    assert!(matches!(cam::FORMAT.convert(&relic::registry::ConvertInput::new(&bytes, &bad)), Err(Error::Refused(_))));
 }
 
 #[test]
 fn info_counts_records() {
-    let info = cam::FORMAT.codec.info(&fixture()).unwrap();
+    let info = cam::FORMAT.info(&fixture()).unwrap();
     assert_eq!(info["records"], 2);
     assert_eq!(info["first_time_u32"], 0);
     assert_eq!(info["last_time_u32"], 1500);
@@ -149,7 +149,7 @@ proptest! {
         for reading in ["u32", "f32"] {
             let opts = ConvertOptions { settings: vec![("ei-cam.time".into(), reading.into())], ..Default::default() };
             let text = serde_json::to_string(&converted(&bytes, &opts).value).unwrap();
-            prop_assert_eq!(cam::FORMAT.codec.write_json(serde_json::from_str(&text).unwrap()).unwrap(), bytes.clone());
+            prop_assert_eq!(cam::FORMAT.from_json(serde_json::from_str(&text).unwrap(), &Default::default()).unwrap(), bytes.clone());
         }
     }
 }

@@ -568,17 +568,17 @@ fn writer_rejects_what_it_cannot_write() {
 
 #[test]
 fn write_json_rejects_other_documents() {
-    let codec = relic::registry::by_id("ei-db").unwrap().codec;
+    let codec = relic::registry::by_id("ei-db").unwrap();
     let mut value = codec.to_json(&main_fixture()).unwrap();
     value["format"] = "ei-res".into();
-    let err = codec.write_json(value.clone()).unwrap_err().to_string();
+    let err = codec.from_json(value.clone(), &Default::default()).unwrap_err().to_string();
     assert!(err.contains("`ei-res` is not `ei-db`"), "{err}");
-    let err = codec.write_json(serde_json::json!({"nope": 1})).unwrap_err().to_string();
+    let err = codec.from_json(serde_json::json!({"nope": 1}), &Default::default()).unwrap_err().to_string();
     assert!(err.starts_with("ei-db document: "), "{err}");
     // A value of the wrong type is named by its JSON path.
     value["format"] = "ei-db".into();
     value["database"]["tables"][0]["type"] = "fast".into();
-    let err = codec.write_json(value).unwrap_err().to_string();
+    let err = codec.from_json(value, &Default::default()).unwrap_err().to_string();
     assert!(err.starts_with("ei-db document: `database.tables[0].type`: invalid type: string \"fast\""), "{err}");
 }
 
@@ -591,12 +591,12 @@ fn assert_robust(bytes: &[u8], strict: bool) {
     assert_eq!(report.truncations, bytes.len());
     assert!(report.flips > 0);
     let report = relic::testing::check_robustness(bytes, strict, |b| {
-        let codec = relic::registry::by_id("ei-db").unwrap().codec_for("x.udb");
+        let codec = relic::registry::by_id("ei-db").unwrap().for_name("x.udb");
         let json = codec.to_json(b)?;
         // Every file that parses has an info and tables, and writes back as it was.
         codec.info(b).unwrap();
-        codec.convert(b, &Default::default()).unwrap();
-        assert_eq!(codec.write_json(json).unwrap(), b);
+        codec.convert(&relic::registry::ConvertInput::new(b, &Default::default())).unwrap();
+        assert_eq!(codec.from_json(json, &Default::default()).unwrap(), b);
         Ok::<(), Error>(())
     });
     assert_eq!(report.truncations, bytes.len());
@@ -644,10 +644,10 @@ const SAMPLE_JSON: &str = r#"{
 #[test]
 fn document_json_round_trips_byte_for_byte() {
     for bytes in [main_fixture(), long_fixture(LengthEncoding::U32Le), long_fixture(LengthEncoding::BytesBe)] {
-        let codec = relic::registry::by_id("ei-db").unwrap().codec_for("items.idb");
+        let codec = relic::registry::by_id("ei-db").unwrap().for_name("items.idb");
         let text = relic::export::json::to_pretty(&codec.to_json(&bytes).unwrap()).unwrap();
         let value: serde_json::Value = serde_json::from_slice(&text).unwrap();
-        assert_eq!(codec.write_json(value).unwrap(), bytes);
+        assert_eq!(codec.from_json(value, &Default::default()).unwrap(), bytes);
     }
 }
 
@@ -844,12 +844,12 @@ proptest! {
         let bytes = encode(enc, 1, &root, form);
         let doc = parse_with(&bytes, ft, enc).unwrap();
         prop_assert_eq!(write_document(&doc).unwrap(), bytes.clone());
-        let codec = relic::registry::by_id("ei-db").unwrap().codec;
-        prop_assert_eq!(codec.write_json(codec.to_json(&bytes).unwrap()).unwrap(), bytes.clone());
+        let codec = relic::registry::by_id("ei-db").unwrap();
+        prop_assert_eq!(codec.from_json(codec.to_json(&bytes).unwrap(), &Default::default()).unwrap(), bytes.clone());
         // The friendly forms too: the tables' JSON, and each table's CSV over the file.
         let friendly = relic::evil_islands::db::friendly::from_lossless(&doc).unwrap();
         let (value, tables) = relic::evil_islands::db::friendly::to_json_and_csv(&friendly, u64::MAX).unwrap();
-        prop_assert_eq!(codec.write_json(value).unwrap(), bytes.clone());
+        prop_assert_eq!(codec.from_json(value, &Default::default()).unwrap(), bytes.clone());
         for t in &tables {
             let mut text = csv_line(&t.columns);
             for row in &t.rows {
@@ -933,8 +933,8 @@ fn tables_document_and_csv() {
     let text = String::from_utf8(exported[0].bytes.clone()).unwrap();
     assert!(text.starts_with("Name,Type,TypeID,M.Type,"), "{text}");
     // Both forms pack back byte for byte.
-    let codec = relic::registry::by_id("ei-db").unwrap().codec_for("items.idb");
-    assert_eq!(codec.write_json(d.value.clone()).unwrap(), main_fixture());
+    let codec = relic::registry::by_id("ei-db").unwrap().for_name("items.idb");
+    assert_eq!(codec.from_json(d.value.clone(), &Default::default()).unwrap(), main_fixture());
 }
 
 #[test]
@@ -951,14 +951,14 @@ fn composite_values_in_tables() {
     // Field 3 repeats sub-field 1 (and holds text): kept raw in its first column.
     assert_eq!(r["Weather Precipitation Opacity"], json!({"raw": "0104610001046200"}));
     assert_eq!(d.tables[0].rows[0], ["", "0.5", "3", "", "raw:0104610001046200", "", ""]);
-    let codec = relic::registry::by_id("ei-db").unwrap().codec_for("prints.db");
-    assert_eq!(codec.write_json(d.value.clone()).unwrap(), bytes);
+    let codec = relic::registry::by_id("ei-db").unwrap().for_name("prints.db");
+    assert_eq!(codec.from_json(d.value.clone(), &Default::default()).unwrap(), bytes);
 }
 
 #[test]
 fn info_lists_tables_and_record_counts() {
     let bytes = main_fixture();
-    let codec = relic::registry::by_id("ei-db").unwrap().codec_for("game/items.idb");
+    let codec = relic::registry::by_id("ei-db").unwrap().for_name("game/items.idb");
     let info = codec.info(&bytes).unwrap();
     assert_eq!(info["file_type"], "idb");
     assert_eq!(info["length_encoding"], "u32-le");
@@ -971,7 +971,7 @@ fn info_lists_tables_and_record_counts() {
     assert_eq!(info["tables"][1]["records"], 0);
     assert_eq!(info["tables"][2]["name"], "table_9");
     // Without a name the layout is unknown; the tree still reads.
-    let plain = relic::registry::by_id("ei-db").unwrap().codec.info(&bytes).unwrap();
+    let plain = relic::registry::by_id("ei-db").unwrap().info(&bytes).unwrap();
     assert_eq!(plain["file_type"], "unknown");
     assert_eq!(plain["records"], 3);
 }
@@ -988,7 +988,7 @@ fn registry_identifies_by_extension_and_names() {
         assert!(!matches!(sniff(&bytes, name), Some((f, _)) if f.id == "ei-db"), "{name}");
     }
     let format = relic::registry::by_id("ei-db").unwrap();
-    assert!(format.capabilities.write && format.capabilities.convert);
+    assert!(format.capabilities().write && format.capabilities().convert);
     assert!(format.notes.contains("u32-le") && format.notes.contains("bytes-be"));
 }
 

@@ -114,8 +114,10 @@ fn json_journey_edits_one_price() {
 #[test]
 fn sample_columns_are_the_descriptors() {
     let bytes = std::fs::read(SAMPLE).unwrap();
-    let codec = relic::registry::by_id("ei-db").unwrap().codec_for("items.idb");
-    let relic::asset::Asset::Document(d) = codec.convert(&bytes, &Default::default()).unwrap().remove(0).asset else {
+    let codec = relic::registry::by_id("ei-db").unwrap().for_name("items.idb");
+    let relic::asset::Asset::Document(d) =
+        codec.convert(&relic::registry::ConvertInput::new(&bytes, &Default::default())).unwrap().remove(0).asset
+    else {
         panic!("a document")
     };
     // dbheaders.txt [Items] blocks 1 and 2, in dbtypes.txt's field order; the bits of a BitList(5) byte
@@ -352,8 +354,9 @@ fn every_described_table_is_named_and_packs_back() {
         }
         let bytes = node(1, &cat(&table_nodes));
         let name = if ft.ends_with(".db") { ft.clone() } else { format!("x.{ft}") };
-        let codec = relic::registry::by_id("ei-db").unwrap().codec_for(&name);
-        let relic::asset::Asset::Document(d) = codec.convert(&bytes, &Default::default()).unwrap().remove(0).asset
+        let codec = relic::registry::by_id("ei-db").unwrap().for_name(&name);
+        let relic::asset::Asset::Document(d) =
+            codec.convert(&relic::registry::ConvertInput::new(&bytes, &Default::default())).unwrap().remove(0).asset
         else {
             panic!("a document")
         };
@@ -366,7 +369,7 @@ fn every_described_table_is_named_and_packs_back() {
             tables_checked += 1;
         }
         assert!(d.value["tables"].as_array().unwrap().iter().all(|t| t["records"][0].get("~record").is_none()), "{ft}");
-        assert_eq!(codec.write_json(d.value.clone()).unwrap(), bytes, "{ft} JSON");
+        assert_eq!(codec.from_json(d.value.clone(), &Default::default()).unwrap(), bytes, "{ft} JSON");
         // Each table's CSV against the file beside it.
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join(&name), &bytes).unwrap();

@@ -193,7 +193,7 @@ fn writes_back_byte_for_byte_and_through_json() {
         assert_eq!(corpus::through_json_text(&fig::FORMAT, &bytes), bytes);
     }
     let bytes = build(&FIG8);
-    let value = fig::FORMAT.codec.to_json(&bytes).unwrap();
+    let value = fig::FORMAT.to_json(&bytes).unwrap();
     assert_eq!(value["format"], "ei-fig");
     assert_eq!(value["positions"][7][5], serde_json::json!([5.875, -6.75, 157.0]));
     assert_eq!(value["bounds"][0]["radius"], 8.0);
@@ -202,7 +202,7 @@ fn writes_back_byte_for_byte_and_through_json() {
     // An edited position lands in its block, axis, morph and lane.
     let mut edited = value.clone();
     edited["positions"][3][5][1] = serde_json::json!(-0.5);
-    let written = fig::FORMAT.codec.write_json(edited).unwrap();
+    let written = fig::FORMAT.from_json(edited, &Default::default()).unwrap();
     let at = 40 + 8 * 40 + (12 * 8 + 4 * 8 + 3 * 4 + 1) * 4; // block 1, axis y, morph 3, lane 1
     assert_eq!(written[at..at + 4], (-0.5f32).to_le_bytes());
     let changed: Vec<usize> = (0..bytes.len()).filter(|&i| written[i] != bytes[i]).collect();
@@ -262,7 +262,7 @@ fn magic_and_counts_are_checked() {
 
 #[test]
 fn info_summarises() {
-    let info = fig::FORMAT.codec.info(&build(&FIG8)).unwrap();
+    let info = fig::FORMAT.info(&build(&FIG8)).unwrap();
     assert_eq!(info["morphs"], 8);
     assert_eq!(info["vertex_blocks"], 2);
     assert_eq!(info["positions_used"], 6);

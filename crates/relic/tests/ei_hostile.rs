@@ -244,8 +244,11 @@ fn pnt3_of_zero_runs_is_refused_before_unpacking() {
     let ((_, info), peak) = peak_during(|| ops::info(&path).unwrap());
     assert_eq!(info["width"], 8192);
     assert!(peak < BOUND, "info took {peak} bytes");
-    let (err, peak) =
-        peak_during(|| relic::evil_islands::mmp::FORMAT.codec.convert(&bytes, &Default::default()).unwrap_err());
+    let (err, peak) = peak_during(|| {
+        relic::evil_islands::mmp::FORMAT
+            .convert(&relic::registry::ConvertInput::new(&bytes, &Default::default()))
+            .unwrap_err()
+    });
     assert!(peak < BOUND, "convert took {peak} bytes");
     assert!(matches!(err, relic::Error::Limit { .. }), "{err}");
     let at = err.location().unwrap();
@@ -286,7 +289,8 @@ fn mp_of_1000x1000_sectors_with_one_present_gives_a_height_map_of_that_sector() 
     let _serial = serial();
     let (_dir, path, bytes) = huge_map(&[(250, 250)]);
     let opts = ConvertOptions::default();
-    let (assets, peak) = peak_during(|| mp::FORMAT.codec.convert_at(&bytes, &path, &opts).unwrap());
+    let (assets, peak) =
+        peak_during(|| mp::FORMAT.convert(&relic::registry::ConvertInput::at(&bytes, &path, &opts)).unwrap());
     assert!(peak < BOUND, "convert took {peak} bytes");
     assert_eq!(height_map(&assets), Some((33, 33)), "cropped to the one sector present, not 8033 × 8033");
     let notes = opts.notes.lock().unwrap();
@@ -305,7 +309,8 @@ fn mp_sectors_spanning_more_than_max_pixels_give_no_height_map_with_a_note() {
     // Two sectors at opposite corners: their span is 32,001 × 32,001 pixels, over --max-pixels.
     let (_dir, path, bytes) = huge_map(&[(0, 0), (999, 999)]);
     let opts = ConvertOptions::default();
-    let (assets, peak) = peak_during(|| mp::FORMAT.codec.convert_at(&bytes, &path, &opts).unwrap());
+    let (assets, peak) =
+        peak_during(|| mp::FORMAT.convert(&relic::registry::ConvertInput::at(&bytes, &path, &opts)).unwrap());
     assert!(peak < BOUND, "convert took {peak} bytes");
     assert_eq!(height_map(&assets), None);
     let notes = opts.notes.lock().unwrap();

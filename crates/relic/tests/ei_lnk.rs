@@ -58,7 +58,7 @@ fn fixture_parses_to_exact_links() {
 fn writes_back_byte_for_byte_and_through_json() {
     let bytes = fixture();
     assert_eq!(write(&parse(&bytes).unwrap()).unwrap(), bytes);
-    let value = lnk::FORMAT.codec.to_json(&bytes).unwrap();
+    let value = lnk::FORMAT.to_json(&bytes).unwrap();
     assert_eq!(value["format"], "ei-lnk");
     assert_eq!(value["links"][0], serde_json::json!({"name": "body", "parent": null}));
     assert_eq!(value["links"][2], serde_json::json!({"name": "рука", "parent": "body"}));
@@ -66,13 +66,13 @@ fn writes_back_byte_for_byte_and_through_json() {
     // An edit in the JSON is written (the lengths follow the names).
     let mut edited = value.clone();
     edited["links"][1]["name"] = "helmet".into();
-    let written = lnk::FORMAT.codec.write_json(edited).unwrap();
+    let written = lnk::FORMAT.from_json(edited, &Default::default()).unwrap();
     assert_eq!(parse(&written).unwrap().links[1].name, "helmet");
     assert_eq!(written.len(), bytes.len() + 2);
     // The JSON must be an ei-lnk document.
     let mut other = value;
     other["format"] = "ei-bon".into();
-    assert!(lnk::FORMAT.codec.write_json(other).is_err());
+    assert!(lnk::FORMAT.from_json(other, &Default::default()).is_err());
 }
 
 #[test]
@@ -92,7 +92,7 @@ fn names_without_their_nul_are_kept_as_stored() {
     trailing.extend([1, 2, 3]);
     assert_eq!(parse(&trailing).unwrap().trailing.0, [1, 2, 3]);
     assert_eq!(corpus::through_json_text(&lnk::FORMAT, &trailing), trailing);
-    assert_eq!(lnk::FORMAT.codec.info(&trailing).unwrap()["trailing_bytes"], 3);
+    assert_eq!(lnk::FORMAT.info(&trailing).unwrap()["trailing_bytes"], 3);
 }
 
 #[test]
@@ -116,7 +116,7 @@ fn errors_name_the_field_and_offset() {
 
 #[test]
 fn info_names_root_and_depth() {
-    let info = lnk::FORMAT.codec.info(&fixture()).unwrap();
+    let info = lnk::FORMAT.info(&fixture()).unwrap();
     assert_eq!(info["links"], 3);
     assert_eq!(info["roots"], serde_json::json!(["body"]));
     assert_eq!(info["depth"], 1);
@@ -127,7 +127,7 @@ fn info_names_root_and_depth() {
         name(&mut bytes, n);
         name(&mut bytes, p);
     }
-    let info = lnk::FORMAT.codec.info(&bytes).unwrap();
+    let info = lnk::FORMAT.info(&bytes).unwrap();
     assert_eq!(info["roots"], serde_json::json!([]));
     assert_eq!(info["links_in_cycles_or_under_missing_parents"], 2);
 }

@@ -186,7 +186,7 @@ fn pnt3_runs_and_literals() {
         top(&file),
         vec![[0x11, 0x22, 0x33, 0xFF], [0xAA, 0xBB, 0xCC, 0x80], z, z, z, z, z, [0x0F, 0x42, 0x41, 0x00]]
     );
-    let info = mmp::FORMAT.codec.info(&file).unwrap();
+    let info = mmp::FORMAT.info(&file).unwrap();
     assert_eq!(info["packed_size"], 20);
     assert_eq!(info["pnt3_stored_raw"], false);
     // The run limit itself is a run; one above is a literal.
@@ -202,7 +202,7 @@ fn pnt3_not_smaller_than_the_texels_is_raw_argb8() {
     // Larger than the texels: the first 4·w·h bytes.
     let file = mmp_file(1, 1, 8, PNT3, 32, CH_ARGB8, &[1, 2, 3, 4, 5, 6, 7, 8]);
     assert_eq!(top(&file), vec![[3, 2, 1, 4]]);
-    assert_eq!(mmp::FORMAT.codec.info(&file).unwrap()["pnt3_stored_raw"], true);
+    assert_eq!(mmp::FORMAT.info(&file).unwrap()["pnt3_stored_raw"], true);
 }
 
 #[test]
@@ -249,14 +249,14 @@ fn mip_levels_halve_with_the_block_minimum() {
 #[test]
 fn info_reports_the_header() {
     let file = mmp_file(8, 4, 1, DXT1, 4, CH_A1R5G5B5, &dxt1_blocks());
-    let info = mmp::FORMAT.codec.info(&file).unwrap();
+    let info = mmp::FORMAT.info(&file).unwrap();
     assert_eq!(info["width"], 8);
     assert_eq!(info["height"], 4);
     assert_eq!(info["pixel_format"], "dxt1");
     assert_eq!(info["mip_levels"], 1);
     assert_eq!(info["bits_per_pixel"], 4);
     assert_eq!(info["channels"], "A1R5G5B5");
-    let info = mmp::FORMAT.codec.info(&mmp_file(1, 1, 1, 0x5650, 16, CH_R5G6B5, &[0, 0])).unwrap();
+    let info = mmp::FORMAT.info(&mmp_file(1, 1, 1, 0x5650, 16, CH_R5G6B5, &[0, 0])).unwrap();
     assert_eq!((info["pixel_format"].as_str(), info["channels"].as_str()), (Some("r5g6b5"), Some("R5G6B5")));
 }
 
@@ -288,7 +288,7 @@ fn errors_are_located() {
     located(&mmp_file(4, 4, 100, PNT3, 32, CH_ARGB8, &[0; 8]), "mip_levels_count", 12, false);
     // No level at all: the file parses (it is what it is) but cannot be converted.
     let empty = mmp_file(4, 4, 0, DXT1, 4, CH_A1R5G5B5, &[]);
-    let err = mmp::FORMAT.codec.convert(&empty, &ConvertOptions::default()).unwrap_err();
+    let err = mmp::FORMAT.convert(&relic::registry::ConvertInput::new(&empty, &ConvertOptions::default())).unwrap_err();
     assert_eq!(err.location().unwrap().field, "mip_levels_count");
 }
 
@@ -339,8 +339,8 @@ fn assert_lossless(bytes: &[u8]) -> MmpDocument {
     let doc = convert::to_document(&m);
     assert_eq!(doc.format, "ei-mmp");
     assert_eq!(write_document(&doc).unwrap(), bytes, "document rebuild");
-    let value = mmp::FORMAT.codec.to_json(bytes).unwrap();
-    let back = mmp::FORMAT.codec.write_json(value).unwrap();
+    let value = mmp::FORMAT.to_json(bytes).unwrap();
+    let back = mmp::FORMAT.from_json(value, &Default::default()).unwrap();
     assert_eq!(back, bytes, "rebuild through JSON");
     doc
 }
@@ -376,7 +376,7 @@ fn documents_that_disagree_with_their_header_are_refused() {
     assert!(write_document(&fewer).is_err());
     let mut value = serde_json::to_value(&doc).unwrap();
     value["header"]["fourcc"] = "dxt9".into();
-    assert!(mmp::FORMAT.codec.write_json(value).is_err());
+    assert!(mmp::FORMAT.from_json(value, &Default::default()).is_err());
 }
 
 // =========================================================================================================
@@ -642,7 +642,7 @@ fn pack_from_png_and_json() {
     let pnt3_mips = ops::PackOptions { pixel_format: Some("pnt3".into()), mips: true, ..Default::default() };
     assert!(ops::pack("ei-mmp", &png, &dir.path().join("y.mmp"), &pnt3_mips).is_err());
     let req = PackRequest::default();
-    assert!(matches!(mmp::FORMAT.codec.pack_input("x.bmp", b"BM", &req), Err(Error::Unsupported(_))));
+    assert!(matches!(mmp::FORMAT.pack_input("x.bmp", b"BM", &req), Err(Error::Unsupported(_))));
 }
 
 /// A PNG of `rgba` (as an editor saves it), with `record` in a `relic` tEXt chunk when given: what relic
@@ -873,7 +873,7 @@ fn format_is_registered() {
     let (format, confidence) = relic::registry::sniff(&bytes, "anything.bin").unwrap();
     assert_eq!((format.id, confidence), ("ei-mmp", relic::registry::Confidence::Magic));
     assert!(relic::registry::sniff(b"nope", "x.MMP").is_none(), "no MMP magic, no MMP");
-    assert!(format.capabilities.write && format.capabilities.convert);
+    assert!(format.capabilities().write && format.capabilities().convert);
     assert!(format.notes.contains("argb8"));
     let _ = pixel::ARGB8;
 }
@@ -889,7 +889,7 @@ fn packing_a_pnt3_that_conversion_would_refuse_says_so() {
         ["zero.png: the PNT3 texture packs 262144 bytes of texels into 80 bytes: converting it needs \
           --max-expansion 3277 or more"]
     );
-    let err = mmp::FORMAT.codec.convert(&bytes, &ConvertOptions::default()).unwrap_err();
+    let err = mmp::FORMAT.convert(&relic::registry::ConvertInput::new(&bytes, &ConvertOptions::default())).unwrap_err();
     assert!(matches!(err, Error::Limit { .. }), "{err}");
     assert_eq!(err.location().unwrap().field, "mip_levels_count");
 }

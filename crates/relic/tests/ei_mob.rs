@@ -289,7 +289,7 @@ fn string_array_with_count(count: u32, items: &[&[u8]]) -> Vec<u8> {
 
 #[test]
 fn script_key_and_text_in_json() {
-    let json = mob::FORMAT.codec.to_json(&fixture()).unwrap();
+    let json = mob::FORMAT.to_json(&fixture()).unwrap();
     let script = &json["nodes"][0]["children"][1];
     assert_eq!(script["type"], "0xACCEECCB");
     assert_eq!(script["name"], "SS_TEXT");
@@ -408,8 +408,8 @@ fn assert_robust(bytes: &[u8], via_json: bool) {
     // The fuzz target's property: whatever parses (flipped bytes included) comes back byte for byte.
     let report = relic::testing::check_robustness(bytes, false, |b| {
         let back = if via_json {
-            let json = mob::FORMAT.codec.to_json(b)?;
-            mob::FORMAT.codec.write_json(json).expect("a parsed file writes back")
+            let json = mob::FORMAT.to_json(b)?;
+            mob::FORMAT.from_json(json, &Default::default()).expect("a parsed file writes back")
         } else {
             write(&parse(b)?).expect("a parsed file writes back")
         };
@@ -433,10 +433,10 @@ fn robustness_writer_made() {
 // Writer and document
 
 fn json_round_trip(bytes: &[u8]) -> Vec<u8> {
-    let json = mob::FORMAT.codec.to_json(bytes).unwrap();
+    let json = mob::FORMAT.to_json(bytes).unwrap();
     let text = serde_json::to_string_pretty(&json).unwrap();
     let back: serde_json::Value = serde_json::from_str(&text).unwrap();
-    mob::FORMAT.codec.write_json(back).unwrap()
+    mob::FORMAT.from_json(back, &Default::default()).unwrap()
 }
 
 #[test]
@@ -479,10 +479,10 @@ fn writer_made_file_holds_what_was_written() {
 #[test]
 fn edited_script_round_trips_with_sizes_updated() {
     let bytes = fixture();
-    let mut json = mob::FORMAT.codec.to_json(&bytes).unwrap();
+    let mut json = mob::FORMAT.to_json(&bytes).unwrap();
     let new_text = "GlobalVars ( Гипат : object )\nDeclareScript Start ( )\n";
     json["nodes"][0]["children"][1]["script"]["text"] = serde_json::json!(new_text);
-    let packed = mob::FORMAT.codec.write_json(json).unwrap();
+    let packed = mob::FORMAT.from_json(json, &Default::default()).unwrap();
     let grown = new_text.chars().count() - SCRIPT_TEXT.len();
     assert_eq!(packed.len(), bytes.len() + grown);
     assert_eq!(u32::from_le_bytes(packed[4..8].try_into().unwrap()) as usize, bytes.len() - 12 + grown);
@@ -501,7 +501,7 @@ fn edited_script_round_trips_with_sizes_updated() {
 
 #[test]
 fn document_rejects_bad_input() {
-    let codec = mob::FORMAT.codec;
+    let codec = &mob::FORMAT;
     let bad = [
         serde_json::json!({"format": "ei-res", "nodes": []}),
         serde_json::json!({"format": "ei-mob", "nodes": [{"type": "0xA000", "byte": 1, "dword": 2}]}),
@@ -514,7 +514,7 @@ fn document_rejects_bad_input() {
     ];
     for value in bad {
         // Named by the format, and by the JSON path where the document has one (not a byte offset).
-        let err = codec.write_json(value.clone()).unwrap_err();
+        let err = codec.from_json(value.clone(), &Default::default()).unwrap_err();
         let named = err.location().is_some_and(|l| l.format == "ei-mob")
             || err.to_string().starts_with("ei-mob document: `nodes[0]")
             || err.to_string().starts_with("ei-mob document: `format`");
@@ -522,11 +522,11 @@ fn document_rejects_bad_input() {
     }
     // The spec's name is informational: a wrong one is ignored.
     let ok = serde_json::json!({"format": "ei-mob", "nodes": [{"type": "0xB002", "name": "whatever", "dword": 3}]});
-    assert_eq!(codec.write_json(ok).unwrap(), node(0xB002, &le32(&[3])));
+    assert_eq!(codec.from_json(ok, &Default::default()).unwrap(), node(0xB002, &le32(&[3])));
     // Raw bytes win over the text.
     let raw =
         serde_json::json!({"format": "ei-mob", "nodes": [{"type": "0xB004", "string": {"text": "?", "raw": "ff00"}}]});
-    assert_eq!(codec.write_json(raw).unwrap(), node(0xB004, &[0xFF, 0]));
+    assert_eq!(codec.from_json(raw, &Default::default()).unwrap(), node(0xB004, &[0xFF, 0]));
 }
 
 #[test]
@@ -609,9 +609,9 @@ proptest! {
         let bytes = write(&mob).unwrap();
         let back = parse(&bytes).unwrap();
         prop_assert_eq!(&back, &mob);
-        let json = mob::FORMAT.codec.to_json(&bytes).unwrap();
+        let json = mob::FORMAT.to_json(&bytes).unwrap();
         let text = serde_json::to_string(&json).unwrap();
-        let again = mob::FORMAT.codec.write_json(serde_json::from_str(&text).unwrap()).unwrap();
+        let again = mob::FORMAT.from_json(serde_json::from_str(&text).unwrap(), &Default::default()).unwrap();
         prop_assert_eq!(again, bytes);
     }
 }
@@ -621,16 +621,20 @@ proptest! {
 
 #[test]
 fn convert_yields_the_document_and_the_script() {
-    let assets = mob::FORMAT.codec.convert(&fixture(), &ConvertOptions::default()).unwrap();
+    let assets =
+        mob::FORMAT.convert(&relic::registry::ConvertInput::new(&fixture(), &ConvertOptions::default())).unwrap();
     assert_eq!(assets.len(), 2);
     let relic::asset::Asset::Document(doc) = &assets[0].asset else { panic!() };
-    assert_eq!(doc.value, mob::FORMAT.codec.to_json(&fixture()).unwrap());
+    assert_eq!(doc.value, mob::FORMAT.to_json(&fixture()).unwrap());
     assert!(assets[0].name.is_none());
     let relic::asset::Asset::Text(t) = &assets[1].asset else { panic!() };
     assert_eq!((t.extension, t.text.as_str()), ("txt", "GlobalVars ( )"));
     // No script: the document alone.
     let plain = node(0xA000, &node(0xB002, &le32(&[1])));
-    assert_eq!(mob::FORMAT.codec.convert(&plain, &ConvertOptions::default()).unwrap().len(), 1);
+    assert_eq!(
+        mob::FORMAT.convert(&relic::registry::ConvertInput::new(&plain, &ConvertOptions::default())).unwrap().len(),
+        1
+    );
 }
 
 #[test]
@@ -654,7 +658,7 @@ fn convert_writes_json_and_txt_files() {
 
 #[test]
 fn info_counts_units_and_script() {
-    let info = mob::FORMAT.codec.info(&fixture()).unwrap();
+    let info = mob::FORMAT.info(&fixture()).unwrap();
     assert_eq!(info["units"], 1);
     assert_eq!(info["scripts"], 1);
     assert_eq!(info["script_key"], 1);
@@ -709,18 +713,18 @@ fn corpus_base_village() {
     assert_eq!(scripts[0].text.text.chars().count(), 40271);
     // MOB → JSON text → MOB is byte-identical.
     assert_eq!(json_round_trip(&bytes), bytes);
-    let info = mob::FORMAT.codec.info(&bytes).unwrap();
+    let info = mob::FORMAT.info(&bytes).unwrap();
     assert_eq!((info["units"].as_u64(), info["script_bytes"].as_u64()), (Some(47), Some(40271)));
 }
 
 #[test]
 fn corpus_edited_script() {
     let Some(bytes) = corpus("base_village-lmp_.mob") else { return };
-    let mut json = mob::FORMAT.codec.to_json(&bytes).unwrap();
+    let mut json = mob::FORMAT.to_json(&bytes).unwrap();
     let script = &mut json["nodes"][0]["children"][1]["script"]["text"];
     let edited = format!("// правка\n{}", script.as_str().unwrap());
     *script = serde_json::json!(edited);
-    let packed = mob::FORMAT.codec.write_json(json).unwrap();
+    let packed = mob::FORMAT.from_json(json, &Default::default()).unwrap();
     assert_eq!(packed.len(), bytes.len() + 10);
     let level = parse(&packed).unwrap();
     assert_eq!(convert::scripts(&level)[0].text.text, edited);

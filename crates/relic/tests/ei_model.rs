@@ -384,14 +384,14 @@ fn an_empty_bone_entry_is_a_part_at_its_parents_origin() {
     assert_eq!(arm, &bon::Bon { offsets: vec![] });
     // The empty part on its own: info, JSON and back, empty.
     assert_eq!(bon::write(arm).unwrap(), Vec::<u8>::new());
-    let info = bon::FORMAT.codec.info(&[]).unwrap();
+    let info = bon::FORMAT.info(&[]).unwrap();
     assert_eq!((info["offsets"].as_u64(), info["file_size"].as_u64()), (Some(0), Some(0)));
-    let json = bon::FORMAT.codec.to_json(&[]).unwrap();
+    let json = bon::FORMAT.to_json(&[]).unwrap();
     assert_eq!(json, serde_json::json!({"format": "ei-bon", "offsets": []}));
-    assert_eq!(bon::FORMAT.codec.write_json(json).unwrap(), Vec::<u8>::new());
+    assert_eq!(bon::FORMAT.from_json(json, &Default::default()).unwrap(), Vec::<u8>::new());
     // The RES through its lossless document: the same bytes.
-    let doc = res::FORMAT.codec.to_json(&bones).unwrap();
-    assert_eq!(res::FORMAT.codec.write_json(doc).unwrap(), bones);
+    let doc = res::FORMAT.to_json(&bones).unwrap();
+    assert_eq!(res::FORMAT.from_json(doc, &Default::default()).unwrap(), bones);
 
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("model.mod"), res(&[("model", lnk()), ("body", fig8(0)), ("arm", fig8(1))]))

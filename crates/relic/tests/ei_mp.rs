@@ -48,26 +48,26 @@ fn header_parses_to_exact_fields() {
 fn json_text_and_bytes_round_trip() {
     let bytes = mp();
     assert_eq!(write(&parse(&bytes).unwrap()).unwrap(), bytes);
-    let value = mp::FORMAT.codec.to_json(&bytes).unwrap();
+    let value = mp::FORMAT.to_json(&bytes).unwrap();
     assert_eq!(value["format"], "ei-mp");
     assert_eq!(value["materials"][1]["type"], 3);
     assert_eq!(value["materials"][1]["color"], serde_json::json!({"r": 0.125, "g": 0.25, "b": 0.75, "a": 0.625}));
     assert_eq!(value["materials"][0]["unk_0x20"], "0102030405060708090a0b0c");
     assert_eq!(value["animated_tiles"][1], serde_json::json!({"start": 20, "length": 2}));
     let text = serde_json::to_string_pretty(&value).unwrap();
-    let back = mp::FORMAT.codec.write_json(serde_json::from_str(&text).unwrap()).unwrap();
+    let back = mp::FORMAT.from_json(serde_json::from_str(&text).unwrap(), &Default::default()).unwrap();
     assert_eq!(back, bytes);
     // The JSON text of what was written back is the same text.
-    let again = serde_json::to_string_pretty(&mp::FORMAT.codec.to_json(&back).unwrap()).unwrap();
+    let again = serde_json::to_string_pretty(&mp::FORMAT.to_json(&back).unwrap()).unwrap();
     assert_eq!(again, text);
     // Trailing bytes are kept.
     let mut longer = bytes.clone();
     longer.extend(b"tail");
-    assert_eq!(mp::FORMAT.codec.write_json(mp::FORMAT.codec.to_json(&longer).unwrap()).unwrap(), longer);
+    assert_eq!(mp::FORMAT.from_json(mp::FORMAT.to_json(&longer).unwrap(), &Default::default()).unwrap(), longer);
     // A material's unknown field must stay 12 bytes.
     let mut bad = value.clone();
     bad["materials"][0]["unk_0x20"] = serde_json::json!("0102");
-    assert!(mp::FORMAT.codec.write_json(bad).is_err());
+    assert!(mp::FORMAT.from_json(bad, &Default::default()).is_err());
 }
 
 #[test]
@@ -110,7 +110,7 @@ fn convert_folder(names: [&str; 3], opts: &ConvertOptions) -> Vec<NamedAsset> {
     let dir = map_folder(names);
     let path = dir.path().join(names[0]);
     let bytes = std::fs::read(&path).unwrap();
-    mp::FORMAT.codec.convert_at(&bytes, &path, opts).unwrap()
+    mp::FORMAT.convert(&relic::registry::ConvertInput::at(&bytes, &path, opts)).unwrap()
 }
 
 fn parts(assets: &[NamedAsset]) -> (&Scene, &relic::asset::Image, &serde_json::Value) {
@@ -239,7 +239,7 @@ fn document_holds_materials_animated_tiles_and_packs_back() {
     assert_eq!(doc["terrain"]["sectors_missing"], 0);
     assert_eq!(doc["terrain"]["atlases"][0], serde_json::json!({"file": "zone000.mmp", "found": false}));
     // The conversion document is the MP's own document plus the summary: it packs back to the file.
-    assert_eq!(mp::FORMAT.codec.write_json(doc.clone()).unwrap(), mp());
+    assert_eq!(mp::FORMAT.from_json(doc.clone(), &Default::default()).unwrap(), mp());
 }
 
 #[test]
@@ -255,7 +255,7 @@ fn sector_names_match_in_any_case_and_missing_sectors_are_noted() {
     std::fs::write(&path, mp()).unwrap();
     std::fs::write(dir.path().join("zone001000.sec"), wet_sec()).unwrap();
     let opts = ConvertOptions::default();
-    let assets = mp::FORMAT.codec.convert_at(&mp(), &path, &opts).unwrap();
+    let assets = mp::FORMAT.convert(&relic::registry::ConvertInput::at(&mp(), &path, &opts)).unwrap();
     let (scene, hm, doc) = parts(&assets);
     assert_eq!(mesh(scene, "land").primitives[0].positions.len(), 256 * 9);
     assert_eq!(doc["terrain"]["missing"], serde_json::json!(["zone000000.sec"]));
@@ -275,7 +275,7 @@ fn sector_names_match_in_any_case_and_missing_sectors_are_noted() {
 
     // Without a path (no sectors), only the document.
     let opts = ConvertOptions::default();
-    let only = mp::FORMAT.codec.convert(&mp(), &opts).unwrap();
+    let only = mp::FORMAT.convert(&relic::registry::ConvertInput::new(&mp(), &opts)).unwrap();
     assert!(matches!(only.as_slice(), [NamedAsset { name: None, asset: Asset::Document(_) }]));
     assert!(!opts.notes.lock().unwrap().is_empty());
 }
@@ -302,7 +302,8 @@ fn atlases_are_embedded_from_beside_a_folder_or_a_res() {
     let dir = map_folder(["zone.mp", "zone000000.sec", "zone001000.sec"]);
     std::fs::write(dir.path().join("ZONE000.MMP"), atlas_mmp()).unwrap();
     let path = dir.path().join("zone.mp");
-    let assets = mp::FORMAT.codec.convert_at(&mp(), &path, &ConvertOptions::default()).unwrap();
+    let assets =
+        mp::FORMAT.convert(&relic::registry::ConvertInput::at(&mp(), &path, &ConvertOptions::default())).unwrap();
     check_textured(parts(&assets).0);
     assert_eq!(parts(&assets).2["terrain"]["atlases"][0]["found"], true);
 
@@ -312,7 +313,8 @@ fn atlases_are_embedded_from_beside_a_folder_or_a_res() {
     std::fs::create_dir(textures.path().join("terrain")).unwrap();
     std::fs::write(textures.path().join("terrain/zone000.mmp"), atlas_mmp()).unwrap();
     let opts = ConvertOptions { textures: Some(textures.path().to_path_buf()), ..Default::default() };
-    let assets = mp::FORMAT.codec.convert_at(&mp(), &dir.path().join("zone.mp"), &opts).unwrap();
+    let assets =
+        mp::FORMAT.convert(&relic::registry::ConvertInput::at(&mp(), &dir.path().join("zone.mp"), &opts)).unwrap();
     check_textured(parts(&assets).0);
 
     // In a --textures RES archive (as the game's textures.res).
@@ -331,7 +333,8 @@ fn atlases_are_embedded_from_beside_a_folder_or_a_res() {
     let res_path = textures.path().join("textures.res");
     std::fs::write(&res_path, res).unwrap();
     let opts = ConvertOptions { textures: Some(res_path), ..Default::default() };
-    let assets = mp::FORMAT.codec.convert_at(&mp(), &dir.path().join("zone.mp"), &opts).unwrap();
+    let assets =
+        mp::FORMAT.convert(&relic::registry::ConvertInput::at(&mp(), &dir.path().join("zone.mp"), &opts)).unwrap();
     let scene = parts(&assets).0;
     check_textured(scene);
     let glb = relic::export::gltf::to_glb(scene).unwrap();
@@ -362,15 +365,15 @@ fn an_mpr_converts_as_a_whole_map_and_lists_as_a_res() {
     let bytes = mpr();
     let (format, _) = sniff(&bytes, "zone.mpr").unwrap();
     assert_eq!(format.id, "ei-res");
-    let codec = format.codec_for("maps/zone.mpr");
+    let codec = format.for_name("maps/zone.mpr");
     assert!(codec.converts_whole());
-    assert!(!format.codec_for("other.res").converts_whole(), "other RES files convert entry by entry");
+    assert!(!format.for_name("other.res").converts_whole(), "other RES files convert entry by entry");
     // Its other faces are the RES format's.
     assert_eq!(codec.entries(&bytes, "zone.mpr").unwrap().unwrap().len(), 3);
     assert_eq!(codec.info(&bytes).unwrap()["entries"], 3);
-    assert_eq!(codec.write_json(codec.to_json(&bytes).unwrap()).unwrap(), bytes);
+    assert_eq!(codec.from_json(codec.to_json(&bytes).unwrap(), &Default::default()).unwrap(), bytes);
 
-    let from_mpr = codec.convert(&bytes, &ConvertOptions::default()).unwrap();
+    let from_mpr = codec.convert(&relic::registry::ConvertInput::new(&bytes, &ConvertOptions::default())).unwrap();
     let from_folder = convert_folder(["zone.mp", "zone000000.sec", "zone001000.sec"], &ConvertOptions::default());
     let (a, ha, _) = parts(&from_mpr);
     let (b, hb, _) = parts(&from_folder);

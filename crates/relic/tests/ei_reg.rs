@@ -154,7 +154,7 @@ fn t(s: &str) -> Text {
 }
 
 fn ini_of(bytes: &[u8]) -> String {
-    let assets = reg::FORMAT.codec.convert(bytes, &ConvertOptions::default()).unwrap();
+    let assets = reg::FORMAT.convert(&relic::registry::ConvertInput::new(bytes, &ConvertOptions::default())).unwrap();
     match &assets[..] {
         [relic::asset::NamedAsset { name: None, asset: relic::asset::Asset::Text(text) }] => {
             assert_eq!(text.extension, "ini");
@@ -165,13 +165,13 @@ fn ini_of(bytes: &[u8]) -> String {
 }
 
 fn pack_ini(text: &str) -> relic::Result<Vec<u8>> {
-    reg::FORMAT.codec.pack_input("x.ini", text.as_bytes(), &PackRequest::default())
+    reg::FORMAT.pack_input("x.ini", text.as_bytes(), &PackRequest::default())
 }
 
 fn json_round_trip(bytes: &[u8]) -> Vec<u8> {
-    let value = reg::FORMAT.codec.to_json(bytes).unwrap();
+    let value = reg::FORMAT.to_json(bytes).unwrap();
     let text = serde_json::to_string_pretty(&value).unwrap();
-    reg::FORMAT.codec.write_json(serde_json::from_str(&text).unwrap()).unwrap()
+    reg::FORMAT.from_json(serde_json::from_str(&text).unwrap(), &Default::default()).unwrap()
 }
 
 // =========================================================================================================
@@ -224,7 +224,7 @@ fn main_fixture_ini_packs_back_byte_identically() {
 fn main_fixture_json_packs_back_byte_identically() {
     let fixture = main_fixture();
     assert_eq!(json_round_trip(&fixture), fixture);
-    let value = reg::FORMAT.codec.to_json(&fixture).unwrap();
+    let value = reg::FORMAT.to_json(&fixture).unwrap();
     assert_eq!(value["format"], "ei-reg");
     assert_eq!(value["sections"][1]["keys"][4]["type"], "float");
     assert_eq!(value["sections"][1]["keys"][4]["value"], 1.5);
@@ -234,7 +234,7 @@ fn main_fixture_json_packs_back_byte_identically() {
 
 #[test]
 fn info_counts_sections_and_keys() {
-    let info = reg::FORMAT.codec.info(&main_fixture()).unwrap();
+    let info = reg::FORMAT.info(&main_fixture()).unwrap();
     assert_eq!(info["sections"], 3);
     assert_eq!(info["keys"], 7);
     assert_eq!(info["array_keys"], 3);
@@ -247,7 +247,7 @@ fn sniffing_uses_the_magic() {
     let (f, c) = relic::registry::sniff(&main_fixture(), "settings.bin").unwrap();
     assert_eq!((f.id, c), ("ei-reg", relic::registry::Confidence::Magic));
     // Windows registry exports share the extension but not the magic.
-    assert!(!reg::FORMAT.codec.sniff(b"Windows Registry Editor Version 5.00"));
+    assert!(!reg::FORMAT.sniff(b"Windows Registry Editor Version 5.00"));
 }
 
 #[test]
@@ -302,7 +302,7 @@ fn other_table_placements_are_kept_in_the_ini() {
     let text = ini_of(&bytes);
     assert!(text.contains("[S]\n;@table 1:-1 0:-1 2:-1\na = 1\nСила = 2\nb = 3\n"), "{text}");
     assert_eq!(pack_ini(&text).unwrap(), bytes, "REG → INI → REG keeps the slots");
-    assert_eq!(reg::FORMAT.codec.info(&bytes).unwrap()["layout"], "relic, with the file's own hash-table slots");
+    assert_eq!(reg::FORMAT.info(&bytes).unwrap()["layout"], "relic, with the file's own hash-table slots");
     // Without the line, relic places the keys by its own hash.
     let rebuilt = parse(&pack_ini(&text.replace(";@table 1:-1 0:-1 2:-1\n", "")).unwrap()).unwrap();
     let slots: Vec<(String, i32)> =
@@ -324,7 +324,7 @@ fn other_layouts_keep_content_in_ini_and_bytes_in_json() {
     let text = ini_of(&bytes);
     assert!(text.contains("not laid out the way relic writes"), "{text}");
     assert_eq!(pack_ini(&text).unwrap(), main_fixture(), "the INI keeps every section, key and value");
-    assert!(reg::FORMAT.codec.info(&bytes).unwrap()["layout"].as_str().unwrap().starts_with("other"));
+    assert!(reg::FORMAT.info(&bytes).unwrap()["layout"].as_str().unwrap().starts_with("other"));
 }
 
 #[test]
@@ -465,9 +465,9 @@ fn ini_mistakes_are_refused_with_the_line() {
     assert_eq!(located(&err, "ini line 2"), 4);
     let err = pack_ini("[s]\n;@table 0:-1 0:-1\na = 1\nb = 2\n").unwrap_err();
     assert!(err.to_string().contains("given twice"), "{err}");
-    let err = reg::FORMAT.codec.pack_input("x.txt", b"[s]\n", &PackRequest::default()).unwrap_err();
+    let err = reg::FORMAT.pack_input("x.txt", b"[s]\n", &PackRequest::default()).unwrap_err();
     assert!(matches!(err, Error::Unsupported(_)), "{err}");
-    let err = reg::FORMAT.codec.pack_input("x.ini", b"[s]\nk = \"\xFF\"\n", &PackRequest::default()).unwrap_err();
+    let err = reg::FORMAT.pack_input("x.ini", b"[s]\nk = \"\xFF\"\n", &PackRequest::default()).unwrap_err();
     assert!(err.to_string().contains("UTF-8"), "{err}");
 }
 
@@ -673,16 +673,16 @@ fn layout_refuses_what_a_reg_cannot_hold() {
 #[test]
 fn json_document_edits_are_checked() {
     let fixture = main_fixture();
-    let mut value = reg::FORMAT.codec.to_json(&fixture).unwrap();
+    let mut value = reg::FORMAT.to_json(&fixture).unwrap();
     // A longer name moves the records after it: the stored offsets no longer fit, and the writer says so.
     value["sections"][1]["keys"][1]["name"] = "hit points".into();
-    assert!(reg::FORMAT.codec.write_json(value).is_err());
-    let mut value = reg::FORMAT.codec.to_json(&fixture).unwrap();
+    assert!(reg::FORMAT.from_json(value, &Default::default()).is_err());
+    let mut value = reg::FORMAT.to_json(&fixture).unwrap();
     value["sections"][1]["keys"][1]["value"] = 43.into(); // same size: fine
-    let bytes = reg::FORMAT.codec.write_json(value).unwrap();
+    let bytes = reg::FORMAT.from_json(value, &Default::default()).unwrap();
     assert_eq!(parse(&bytes).unwrap().sections[1].keys[1].value, Value::Int(43));
     let value = serde_json::json!({"format": "ei-reg", "file_size": 6, "sections": [{"next": -1}]});
-    assert!(reg::FORMAT.codec.write_json(value).is_err());
+    assert!(reg::FORMAT.from_json(value, &Default::default()).is_err());
 }
 
 #[test]
@@ -726,7 +726,7 @@ fn long_hash_chains_stay_fast() {
     let links: Vec<Link> = reg.sections[0].keys.iter().map(|k| k.next).collect();
     assert_eq!(links.iter().filter(|l| l.slot().is_none()).count(), 1, "one chain");
     assert!(links.iter().any(|l| l.slot().is_some_and(|s| s > 32_767)), "links to the upper half of the table");
-    let info = reg::FORMAT.codec.info(&bytes).unwrap();
+    let info = reg::FORMAT.info(&bytes).unwrap();
     assert_eq!(info["keys"], 65_535);
     assert_eq!(info["layout"], "relic");
     assert!(info["keys_unreachable_by_hash"].is_null(), "too long to check: {info}");

@@ -1133,7 +1133,7 @@ fn format_is_registered() {
     assert_eq!(res::FORMAT_ID, "ei-res");
     let (format, _) = relic::registry::sniff(&main_fixture(), "anything.bin").unwrap();
     assert_eq!(format.id, "ei-res");
-    let info = format.codec.info(&main_fixture()).unwrap();
+    let info = format.info(&main_fixture()).unwrap();
     assert_eq!(info["entries"], 5);
     assert_eq!(info["distinct_data_ranges"], 4);
     assert_eq!(info["unreachable_by_hash"], 0);

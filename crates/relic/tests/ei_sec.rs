@@ -40,15 +40,15 @@ fn wet_sector_parses_its_water_layer() {
 fn json_text_and_bytes_round_trip() {
     for bytes in [dry_sec(), wet_sec()] {
         assert_eq!(write(&parse(&bytes).unwrap()).unwrap(), bytes);
-        let value = sec::FORMAT.codec.to_json(&bytes).unwrap();
+        let value = sec::FORMAT.to_json(&bytes).unwrap();
         assert_eq!(value["format"], "ei-sec");
         let text = serde_json::to_string_pretty(&value).unwrap();
-        let back = sec::FORMAT.codec.write_json(serde_json::from_str(&text).unwrap()).unwrap();
+        let back = sec::FORMAT.from_json(serde_json::from_str(&text).unwrap(), &Default::default()).unwrap();
         assert_eq!(back, bytes);
-        let again = serde_json::to_string_pretty(&sec::FORMAT.codec.to_json(&back).unwrap()).unwrap();
+        let again = serde_json::to_string_pretty(&sec::FORMAT.to_json(&back).unwrap()).unwrap();
         assert_eq!(again, text);
     }
-    let value = sec::FORMAT.codec.to_json(&wet_sec()).unwrap();
+    let value = sec::FORMAT.to_json(&wet_sec()).unwrap();
     // Laid out as the sector: 33 rows (y) of 33 values (x) per vertex field, 16 rows of 16 tiles.
     assert_eq!(value["land"]["z"][1][7], wet_z(7));
     assert_eq!(value["land"]["z"][32].as_array().unwrap().len(), 33);
@@ -59,24 +59,24 @@ fn json_text_and_bytes_round_trip() {
     assert_eq!(value["water"]["tiles"][15][15], serde_json::json!({"index": 63, "texture": 255, "rotation": 3}));
     assert_eq!(value["water"]["materials"][7][15], 1);
     assert_eq!(value["water"]["materials"][15][15], 65535);
-    let dry = sec::FORMAT.codec.to_json(&dry_sec()).unwrap();
+    let dry = sec::FORMAT.to_json(&dry_sec()).unwrap();
     assert_eq!((dry["land"]["dx"][7][5].clone(), dry["land"]["dy"][7][5].clone()), (127.into(), (-127).into()));
     assert_eq!(dry["land"]["z"][7][5], dry_z(5, 7));
     assert!(dry.get("water").is_none());
     // What the packed u16 cannot hold is refused, as is a water layer the liquids byte does not announce.
     let mut bad = value.clone();
     bad["land"]["tiles"][0][0]["rotation"] = serde_json::json!(4);
-    assert!(sec::FORMAT.codec.write_json(bad).is_err());
+    assert!(sec::FORMAT.from_json(bad, &Default::default()).is_err());
     let mut bad = value.clone();
     bad["liquids"] = serde_json::json!(0);
-    assert!(sec::FORMAT.codec.write_json(bad).is_err());
+    assert!(sec::FORMAT.from_json(bad, &Default::default()).is_err());
     let mut bad = value;
     bad["land"]["z"][3].as_array_mut().unwrap().pop();
-    assert!(sec::FORMAT.codec.write_json(bad).is_err());
+    assert!(sec::FORMAT.from_json(bad, &Default::default()).is_err());
     // Trailing bytes are kept.
     let mut longer = dry_sec();
     longer.extend(b"tail");
-    assert_eq!(sec::FORMAT.codec.write_json(sec::FORMAT.codec.to_json(&longer).unwrap()).unwrap(), longer);
+    assert_eq!(sec::FORMAT.from_json(sec::FORMAT.to_json(&longer).unwrap(), &Default::default()).unwrap(), longer);
 }
 
 #[test]
@@ -142,7 +142,7 @@ fn a_sector_alone_is_placed_by_its_name_and_scaled_by_the_map_beside_it() {
     let dir = map_folder(["zone.mp", "zone000000.sec", "zone001000.sec"]);
     let path = dir.path().join("zone001000.sec");
     let opts = ConvertOptions::default();
-    let scene = scene_of(sec::FORMAT.codec.convert_at(&wet_sec(), &path, &opts).unwrap());
+    let scene = scene_of(sec::FORMAT.convert(&relic::registry::ConvertInput::at(&wet_sec(), &path, &opts)).unwrap());
     assert!(opts.notes.lock().unwrap().is_empty(), "{:?}", opts.notes);
     let land = scene.meshes.iter().find(|m| m.name == "land").unwrap();
     let h = |z: u16| (f64::from(z) * 100.0 / 65535.0) as f32;
@@ -158,7 +158,7 @@ fn a_sector_alone_is_placed_by_its_name_and_scaled_by_the_map_beside_it() {
     let path = lone.path().join("island002003.sec");
     std::fs::write(&path, dry_sec()).unwrap();
     let opts = ConvertOptions::default();
-    let scene = scene_of(sec::FORMAT.codec.convert_at(&dry_sec(), &path, &opts).unwrap());
+    let scene = scene_of(sec::FORMAT.convert(&relic::registry::ConvertInput::at(&dry_sec(), &path, &opts)).unwrap());
     assert!(opts.notes.lock().unwrap().iter().any(|n| n.contains("64")), "{:?}", opts.notes);
     let h64 = |z: u16| (f64::from(z) * 64.0 / 65535.0) as f32;
     let land = &scene.meshes[0].primitives[0].positions;
@@ -166,7 +166,9 @@ fn a_sector_alone_is_placed_by_its_name_and_scaled_by_the_map_beside_it() {
     assert_eq!(scene.meshes.len(), 1, "a dry sector has no water mesh");
 
     // Without a name (bytes only): at the origin.
-    let scene = scene_of(sec::FORMAT.codec.convert(&wet_sec(), &ConvertOptions::default()).unwrap());
+    let scene = scene_of(
+        sec::FORMAT.convert(&relic::registry::ConvertInput::new(&wet_sec(), &ConvertOptions::default())).unwrap(),
+    );
     let water = scene.meshes.iter().find(|m| m.name == "water").unwrap();
     assert!(holds(&water.primitives[0].positions, [2.0 - 3.0 / 254.0, h64(WATER_Z), -(3.0 + 5.0 / 254.0)]));
     let m = &scene.materials[water.primitives[0].material.unwrap()];

@@ -67,7 +67,7 @@ fn json_round_trip_changes_the_one_value() {
     let changed: Vec<usize> = (0..before.len()).filter(|&i| before[i] != after[i]).collect();
     assert_eq!(changed, [69]);
     assert_eq!((before[69], after[69]), (2, 3));
-    let doc = relic::registry::by_id("ei-reg").unwrap().codec.to_json(&after).unwrap();
+    let doc = relic::registry::by_id("ei-reg").unwrap().to_json(&after).unwrap();
     let keys = doc["sections"][0]["keys"].as_array().unwrap();
     let difficulty = keys.iter().find(|k| k["name"] == "Difficulty").unwrap();
     assert_eq!(difficulty["value"], 3);

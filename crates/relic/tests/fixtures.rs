@@ -24,8 +24,7 @@ fn bad_files_are_rejected_with_a_located_error() {
     for (id, path) in files {
         let format = relic::registry::by_id(&id).unwrap_or_else(|| panic!("tests/bad/{id}: no such format"));
         let data = std::fs::read(&path).unwrap();
-        for (face, result) in
-            [("info", format.codec.info(&data).map(|_| ())), ("to_json", format.codec.to_json(&data).map(|_| ()))]
+        for (face, result) in [("info", format.info(&data).map(|_| ())), ("to_json", format.to_json(&data).map(|_| ()))]
         {
             let err = result.err().unwrap_or_else(|| panic!("{}: {face} accepted a bad file", path.display()));
             let at = err.location().unwrap_or_else(|| panic!("{}: error without location: {err}", path.display()));
@@ -50,11 +49,13 @@ fn names_for(id: &str, path: &Path) -> Vec<String> {
 /// Every face of a format, as the fuzz targets run them: info, the lossless JSON and writing it back
 /// (byte-identical when the file parses), archive entries, conversion and every exporter.
 fn every_face(format: &'static relic::Format, name: &str, data: &[u8]) {
-    let codec = format.codec_for(name);
+    let codec = format.for_name(name);
     let _ = codec.info(data);
     if let Ok(json) = codec.to_json(data) {
-        if format.capabilities.write {
-            let back = codec.write_json(json).unwrap_or_else(|e| panic!("write_json of its own JSON: {e}"));
+        if format.capabilities().write {
+            let back = codec
+                .from_json(json, &Default::default())
+                .unwrap_or_else(|e| panic!("write_json of its own JSON: {e}"));
             assert!(back == data, "read → JSON → write changed the bytes");
         }
     }
@@ -67,7 +68,7 @@ fn every_face(format: &'static relic::Format, name: &str, data: &[u8]) {
     }
     for mips in [false, true] {
         let opts = relic::registry::ConvertOptions { mips, ..Default::default() };
-        for asset in codec.convert(data, &opts).into_iter().flatten() {
+        for asset in codec.convert(&relic::registry::ConvertInput::new(data, &opts)).into_iter().flatten() {
             for ext in relic::export::extensions_for(&asset.asset) {
                 let _ = relic::export::export(&asset.asset, Some(ext), "x");
             }

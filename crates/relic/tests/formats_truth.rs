@@ -104,7 +104,7 @@ fn anm_and_bon_targets_are_the_ones_that_work() {
     let find = |id: &str| relic::registry::FORMATS.iter().find(|f| f.id == id).unwrap();
     assert_eq!(find("ei-bon").targets(), ["json"]);
     assert_eq!(find("ei-anm").targets(), ["json", "glb", "gltf"]);
-    assert!(find("ei-bon").capabilities.convert && find("ei-anm").capabilities.convert);
+    assert!(find("ei-bon").capabilities().convert && find("ei-anm").capabilities().convert);
     let res = find("ei-res");
     assert_eq!(res.targets_for("unit.anm"), ["json", "glb", "gltf"]);
     assert_eq!(res.targets_for("unit.mod"), ["json", "glb", "gltf"]);

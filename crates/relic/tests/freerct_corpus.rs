@@ -463,6 +463,8 @@ fn a_tiny_file_cannot_declare_huge_sprites() {
     file.extend(2u32.to_le_bytes());
     file.extend((pxl.len() as u32).to_le_bytes());
     file.extend(&pxl);
-    let err = rcd::FORMAT.codec.convert(&file, &relic::registry::ConvertOptions::default()).unwrap_err();
+    let err = rcd::FORMAT
+        .convert(&relic::registry::ConvertInput::new(&file, &relic::registry::ConvertOptions::default()))
+        .unwrap_err();
     assert!(err.to_string().contains("--max-expansion"), "{err}");
 }

@@ -352,7 +352,11 @@ fn assert_lossless(bytes: &[u8]) {
     let text = serde_json::to_string_pretty(&value).unwrap();
     let again: Value = serde_json::from_str(&text).unwrap();
     assert_eq!(write(&from_json(&again).unwrap()).unwrap(), bytes, "through the JSON text");
-    assert_eq!(FORMAT.codec.write_json(FORMAT.codec.to_json(bytes).unwrap()).unwrap(), bytes, "through the codec");
+    assert_eq!(
+        FORMAT.from_json(FORMAT.to_json(bytes).unwrap(), &Default::default()).unwrap(),
+        bytes,
+        "through the codec"
+    );
 }
 
 /// Every truncation and byte flip: no panic; every truncation not at a block boundary is refused; whatever
@@ -362,7 +366,7 @@ fn assert_robust(bytes: &[u8], blocks: usize) {
         let rcd = parse(b)?;
         assert_eq!(write(&rcd)?, b, "a parsed file writes back to its bytes");
         assert_eq!(write(&from_json(&to_json(&rcd))?)?, b, "and through its JSON");
-        FORMAT.codec.convert(b, &ConvertOptions::default())?;
+        FORMAT.convert(&relic::registry::ConvertInput::new(b, &ConvertOptions::default()))?;
         Ok(())
     });
     // A prefix ending at a block boundary (the header alone, or after each block but the last) is a
@@ -495,7 +499,7 @@ fn v1_file_reads_every_block_as_the_spec_lays_it_out() {
 
 #[test]
 fn v1_sprites_are_drawn_with_their_own_sprt_palette() {
-    let assets = FORMAT.codec.convert(&v1_file(), &ConvertOptions::default()).unwrap();
+    let assets = FORMAT.convert(&relic::registry::ConvertInput::new(&v1_file(), &ConvertOptions::default())).unwrap();
     assert_eq!(
         names(&assets),
         [
@@ -652,7 +656,7 @@ fn v2_file_reads_info_pixels_text_and_game_blocks() {
 
 #[test]
 fn v2_recolour_pixels_are_drawn_grey_without_a_source_and_kept_as_layers() {
-    let assets = FORMAT.codec.convert(&v2_file(), &ConvertOptions::default()).unwrap();
+    let assets = FORMAT.convert(&relic::registry::ConvertInput::new(&v2_file(), &ConvertOptions::default())).unwrap();
     assert_eq!(
         names(&assets),
         [
@@ -728,7 +732,7 @@ fn v2_recolour_pixels_take_the_shops_source_ranges() {
     );
     assert_lossless(&bytes);
 
-    let assets = FORMAT.codec.convert(&bytes, &ConvertOptions::default()).unwrap();
+    let assets = FORMAT.convert(&relic::registry::ConvertInput::new(&bytes, &ConvertOptions::default())).unwrap();
     let name = "0002_shop5_stall_frame_set_views_ne_x0_y0_z0";
     assert_eq!(names(&assets), [".", name, &format!("{name}.recolour"), "0004_fset_sheet.view"]);
     let f = &asset(&assets, name).frames[0];
@@ -767,7 +771,7 @@ fn unknown_blocks_are_kept_raw_and_listed() {
                    "unparsed": "relic has no layout for this block"})
         );
         assert_eq!(write(&parsed).unwrap(), bytes);
-        let info = FORMAT.codec.info(&bytes).unwrap();
+        let info = FORMAT.info(&bytes).unwrap();
         assert!(
             info["kept_raw"].as_array().unwrap().contains(&json!(format!("ZZZZ v{version}"))),
             "{}",
@@ -796,7 +800,7 @@ fn a_known_block_of_the_wrong_length_is_kept_raw_with_the_reason() {
         json!({"block": 12, "magic": "GSLI", "version": 1, "raw": b64(&long),
                "unparsed": "1 bytes follow the layout's last field"})
     );
-    let info = FORMAT.codec.info(&bytes).unwrap();
+    let info = FORMAT.info(&bytes).unwrap();
     assert_eq!(
         info["unparsed"],
         json!([{"block": 12, "magic": "GSLI", "reason": "1 bytes follow the layout's last field"}])
@@ -1018,7 +1022,9 @@ fn a_sprt_palette_is_raw_rgb_whatever_its_first_bytes_spell() {
     for start in [&b"PALS"[..], b"JASC-PAL", b"RIFF\x00\x03\x00\x00PAL "] {
         let mut pal = palette_a();
         pal[..start.len()].copy_from_slice(start);
-        let assets = FORMAT.codec.convert(&v1_file_with(&pal), &ConvertOptions::default()).unwrap();
+        let assets = FORMAT
+            .convert(&relic::registry::ConvertInput::new(&v1_file_with(&pal), &ConvertOptions::default()))
+            .unwrap();
         let got = asset(&assets, "0001_shop5_views_ne").palette.clone().unwrap();
         let want: Vec<[u8; 4]> =
             pal.chunks_exact(3).enumerate().map(|(i, c)| [c[0], c[1], c[2], if i == 0 { 0 } else { 255 }]).collect();

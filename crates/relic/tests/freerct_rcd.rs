@@ -13,7 +13,7 @@ fn a_sheet_of_sprites_placed_far_apart_is_not_drawn() {
         .join("tests/regression/freerct-rcd/18ca89d998b3e19fc62e3aee2c92d21b43657bc3b64032a9894f6cdcbca2f0ff");
     let bytes = std::fs::read(path).unwrap();
     let opts = ConvertOptions::default();
-    let assets = relic::freerct::rcd::FORMAT.codec.convert(&bytes, &opts).unwrap();
+    let assets = relic::freerct::rcd::FORMAT.convert(&relic::registry::ConvertInput::new(&bytes, &opts)).unwrap();
     let images: Vec<(&str, u32, u32)> = assets
         .iter()
         .filter_map(|a| match &a.asset {

@@ -206,7 +206,7 @@ fn check_round_trip(original: &Model, scene: &Scene) -> Packed {
     let packed = from_scene(scene, "ignored").unwrap();
     // The writer's file reads back through the codec (what `pack` checks) and the record decoders.
     let format = relic::registry::by_id("drakan-srsc").unwrap();
-    format.codec.info(&packed.model).unwrap();
+    format.info(&packed.model).unwrap();
     let written = models(&packed.model);
     assert_eq!(written.len(), 1);
     let w = &written[0];
@@ -256,7 +256,7 @@ fn sample_models_round_trip_through_their_scenes() {
     let input = samples().join("Sample.mod");
     let bytes = std::fs::read(&input).unwrap();
     let format = relic::registry::by_id("drakan-srsc").unwrap();
-    let assets = format.codec.convert_at(&bytes, &input, &Default::default()).unwrap();
+    let assets = format.convert(&relic::registry::ConvertInput::at(&bytes, &input, &Default::default())).unwrap();
     let originals = models(&bytes);
     let mut checked = 0;
     for a in assets {
@@ -283,7 +283,7 @@ fn corpus_models_round_trip() {
         let dir = tempfile::tempdir().unwrap();
         let bytes = std::fs::read(&input).unwrap();
         let format = relic::registry::by_id("drakan-srsc").unwrap();
-        let assets = format.codec.convert_at(&bytes, &input, &Default::default()).unwrap();
+        let assets = format.convert(&relic::registry::ConvertInput::at(&bytes, &input, &Default::default())).unwrap();
         let originals = models(&bytes);
         for a in assets {
             let Asset::Scene(scene) = a.asset else { continue };
@@ -661,7 +661,7 @@ fn damaged_gltfs_never_panic_the_writer() {
         let mut b = glb.clone();
         b[at] ^= 0x01;
         if let Ok(p) = from_gltf(&b, &path, "x") {
-            format.codec.info(&p.model).unwrap();
+            format.info(&p.model).unwrap();
         }
     }
 }

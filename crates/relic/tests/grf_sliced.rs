@@ -377,7 +377,7 @@ fn a_model_in_a_sliced_grf_finds_its_texture_there() {
     let grf = Arc::new(SlicedGrf::open(Arc::new(MemorySlices::from(bytes))).unwrap());
     let rsm = relic::registry::by_id("ro-rsm").unwrap();
     let textures = |opts: &relic::registry::ConvertOptions| -> Vec<(u32, u32, Vec<u8>)> {
-        let assets = rsm.codec.convert(&model, opts).unwrap();
+        let assets = rsm.convert(&relic::registry::ConvertInput::new(&model, opts)).unwrap();
         let scene = assets
             .iter()
             .find_map(|a| match &a.asset {

@@ -68,7 +68,7 @@ fn id(bytes: &[u8], name: &str) -> Option<&'static str> {
 /// The names a file can go by for each format: `x.<ext>` for its extensions, and its claimed names.
 fn names_of(f: &relic::registry::Format) -> Vec<String> {
     let mut names: Vec<String> = f.extensions.iter().map(|e| format!("x.{e}")).collect();
-    for claim in f.codec.claims() {
+    for claim in f.probe.claims {
         match claim {
             Claim::Name(n) => names.push((*n).to_string()),
             Claim::Extension(e) => names.push(format!("x.{e}")),
@@ -173,7 +173,7 @@ fn each_sample_under_every_other_name_is_itself_or_a_format_its_bytes_may_be() {
                     // Only a format that names the file so, and never one with magic.
                     let named: Vec<&str> = registry::named_as(&name).iter().map(|f| f.id).collect();
                     assert!(named.contains(&other), "{rel} named {name}: {other}");
-                    assert!(!registry::by_id(other).unwrap().codec.sniff(&bytes), "{rel} named {name}: {other}");
+                    assert!(!registry::by_id(other).unwrap().sniff(&bytes), "{rel} named {name}: {other}");
                     if !agreed.iter().any(|(r, n, _)| r == rel && *n == name) {
                         agreed.push((rel, name, other));
                     }

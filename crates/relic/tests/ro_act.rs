@@ -181,18 +181,21 @@ fn every_version_reads_its_fields_and_writes_back_byte_for_byte() {
         assert_eq!(delays, if minor >= 2 { vec![Some(4.0), Some(2.5)] } else { vec![None, None] });
         assert_eq!(act.to_bytes().unwrap(), bytes, "2.{minor}: write");
         // Through the JSON document, as a value and as text.
-        let value = registry::by_id("ro-act").unwrap().codec.to_json(&bytes).unwrap();
+        let value = registry::by_id("ro-act").unwrap().to_json(&bytes).unwrap();
         assert_eq!(value["format"], "ro-act");
         assert_eq!(value["version"], format!("2.{minor}"));
         let text = serde_json::to_string_pretty(&value).unwrap();
-        let back = registry::by_id("ro-act").unwrap().codec.write_json(serde_json::from_str(&text).unwrap()).unwrap();
+        let back = registry::by_id("ro-act")
+            .unwrap()
+            .from_json(serde_json::from_str(&text).unwrap(), &Default::default())
+            .unwrap();
         assert_eq!(back, bytes, "2.{minor}: JSON");
     }
 }
 
 #[test]
 fn info_counts_what_the_file_holds() {
-    let info = registry::by_id("ro-act").unwrap().codec.info(&sample(5)).unwrap();
+    let info = registry::by_id("ro-act").unwrap().info(&sample(5)).unwrap();
     assert_eq!(info["version"], "2.5");
     assert_eq!(
         (info["actions"].as_u64(), info["motions"].as_u64(), info["layers"].as_u64()),
@@ -463,7 +466,8 @@ fn convert_without_a_sprite_writes_the_document_and_says_what_it_looked_for() {
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("Poring.act");
     std::fs::write(&path, &bytes).unwrap();
-    let assets = registry::by_id("ro-act").unwrap().codec.convert_at(&bytes, &path, &opts).unwrap();
+    let assets =
+        registry::by_id("ro-act").unwrap().convert(&relic::registry::ConvertInput::at(&bytes, &path, &opts)).unwrap();
     assert_eq!(assets.len(), 1);
     assert!(matches!(&assets[0].asset, relic::asset::Asset::Document(_)));
     let notes = opts.notes.lock().unwrap().clone();
@@ -602,7 +606,7 @@ fn the_head_direction_option_reaches_the_conversion_and_unknown_values_are_refus
     std::fs::write(dir.join("body.spr"), rgba_spr(&levels(10))).unwrap();
     std::fs::write(dir.join("head.act"), &head).unwrap();
     std::fs::write(dir.join("head.spr"), rgba_spr(&levels(100))).unwrap();
-    let codec = registry::by_id("ro-act").unwrap().codec;
+    let codec = registry::by_id("ro-act").unwrap();
     let run = |value: Option<&str>| {
         let opts = ConvertOptions {
             settings: value
@@ -611,7 +615,7 @@ fn the_head_direction_option_reaches_the_conversion_and_unknown_values_are_refus
             ..Default::default()
         }
         .with_settings(relic::ragnarok::act::HeadSettings { with: Some(dir.join("head.act")), ..Default::default() });
-        codec.convert_at(&body, &dir.join("body.act"), &opts)
+        codec.convert(&relic::registry::ConvertInput::at(&body, &dir.join("body.act"), &opts))
     };
     let frames = |assets: Vec<relic::asset::NamedAsset>| -> Vec<(u8, u8)> {
         let relic::asset::Asset::Image(image) = &assets[1].asset else { panic!("an image") };

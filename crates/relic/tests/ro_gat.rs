@@ -98,7 +98,7 @@ fn trailing_bytes_and_other_versions_are_kept() {
     let other = gat_file(2, 0, 1, 1, &[([1.0; 4], 1)], &[]);
     let g = Gat::read(&other).unwrap();
     assert!(!g.version.is_known());
-    assert_eq!(gat::FORMAT.codec.info(&other).unwrap()["known_version"], false);
+    assert_eq!(gat::FORMAT.info(&other).unwrap()["known_version"], false);
     assert_eq!(g.to_bytes().unwrap(), other);
 }
 
@@ -150,7 +150,7 @@ fn hostile_sizes_fail_before_allocating_naming_the_field_and_offset() {
     // its document only.
     let empty = gat_file(1, 2, u32::MAX, 0, &[], &[]);
     assert_eq!(Gat::read(&empty).unwrap().to_bytes().unwrap(), empty);
-    let assets = gat::FORMAT.codec.convert(&empty, &ConvertOptions::default()).unwrap();
+    let assets = gat::FORMAT.convert(&relic::registry::ConvertInput::new(&empty, &ConvertOptions::default())).unwrap();
     assert!(matches!(assets.as_slice(), [a] if matches!(a.asset, Asset::Document(_))));
 }
 
@@ -161,9 +161,9 @@ fn truncations_are_refused_and_flips_never_panic() {
         let g = Gat::read(b)?;
         assert_eq!(g.to_bytes()?, b, "a file that parses writes back");
         // Flipped heights (NaN, infinities) and types still convert.
-        gat::FORMAT.codec.convert(b, &ConvertOptions::default())?;
-        let json = gat::FORMAT.codec.to_json(b)?;
-        assert_eq!(gat::FORMAT.codec.write_json(json)?, b);
+        gat::FORMAT.convert(&relic::registry::ConvertInput::new(b, &ConvertOptions::default()))?;
+        let json = gat::FORMAT.to_json(b)?;
+        assert_eq!(gat::FORMAT.from_json(json, &Default::default())?, b);
         Ok::<_, relic::Error>(())
     });
     assert_eq!(report.truncations, bytes.len());
@@ -181,7 +181,7 @@ fn identified_by_magic() {
 
 #[test]
 fn the_json_has_a_legend_and_packs_back_byte_for_byte() {
-    let codec = gat::FORMAT.codec;
+    let codec = &gat::FORMAT;
     let bytes = sample();
     let doc = codec.to_json(&bytes).unwrap();
     assert_eq!(doc["format"], "ro-gat");
@@ -202,25 +202,25 @@ fn the_json_has_a_legend_and_packs_back_byte_for_byte() {
     assert_eq!(doc["heights"]["min"], -42.5, "corner (5, 4): -2.5·5 - 5·4 - 10");
     assert_eq!(doc["heights"]["max"], 0.0);
     // Value and text both pack back.
-    assert_eq!(codec.write_json(doc.clone()).unwrap(), bytes);
+    assert_eq!(codec.from_json(doc.clone(), &Default::default()).unwrap(), bytes);
     let text = serde_json::to_string(&doc).unwrap();
-    assert_eq!(codec.write_json(serde_json::from_str(&text).unwrap()).unwrap(), bytes);
+    assert_eq!(codec.from_json(serde_json::from_str(&text).unwrap(), &Default::default()).unwrap(), bytes);
     // An edited type is written; the legend is derived and ignored.
     let mut edited = doc.clone();
     edited["cells"][0]["type"] = 1.into();
     edited["legend"] = serde_json::json!("stale");
     let mut expected = sample_cells();
     expected[0].1 = 1;
-    assert_eq!(codec.write_json(edited).unwrap(), gat_file(1, 3, 5, 4, &expected, &[]));
+    assert_eq!(codec.from_json(edited, &Default::default()).unwrap(), gat_file(1, 3, 5, 4, &expected, &[]));
     // A cell list that does not fill the map is refused.
     let mut short = doc;
     short["cells"].as_array_mut().unwrap().pop();
-    let err = codec.write_json(short).unwrap_err().to_string();
+    let err = codec.from_json(short, &Default::default()).unwrap_err().to_string();
     assert!(err.contains("cells") && err.contains("20"), "{err}");
 }
 
 fn images(bytes: &[u8]) -> (Image, Image, serde_json::Value) {
-    let assets = gat::FORMAT.codec.convert(bytes, &ConvertOptions::default()).unwrap();
+    let assets = gat::FORMAT.convert(&relic::registry::ConvertInput::new(bytes, &ConvertOptions::default())).unwrap();
     let mut walk = None;
     let mut heights = None;
     let mut doc = None;
@@ -238,7 +238,7 @@ fn images(bytes: &[u8]) -> (Image, Image, serde_json::Value) {
 #[test]
 fn the_walkability_png_is_one_pixel_per_cell_north_up() {
     let (walk, _, doc) = images(&sample());
-    assert_eq!(doc, gat::FORMAT.codec.to_json(&sample()).unwrap(), "the document beside is the JSON");
+    assert_eq!(doc, gat::FORMAT.to_json(&sample()).unwrap(), "the document beside is the JSON");
     let f = &walk.frames[0];
     assert_eq!((f.width, f.height), (5, 4));
     let Pixels::Rgba8(px) = &f.pixels else { panic!("RGBA") };
@@ -295,7 +295,7 @@ fn png_of(image: &Image) -> Vec<u8> {
 
 #[test]
 fn an_edited_walkability_png_packs_back_to_the_map_with_the_new_types() {
-    let codec = gat::FORMAT.codec;
+    let codec = &gat::FORMAT;
     let bytes = sample();
     let (walk, heights, _) = images(&bytes);
     let png = png_of(&walk);
@@ -331,7 +331,7 @@ fn an_edited_walkability_png_packs_back_to_the_map_with_the_new_types() {
 
 #[test]
 fn info_lists_the_types() {
-    let info = gat::FORMAT.codec.info(&sample()).unwrap();
+    let info = gat::FORMAT.info(&sample()).unwrap();
     assert_eq!(info["version"], "1.3");
     assert_eq!(info["known_version"], true);
     assert_eq!((info["width"].as_u64(), info["height"].as_u64(), info["cells"].as_u64()), (Some(5), Some(4), Some(20)));
@@ -349,5 +349,5 @@ fn a_field_sized_map_converts_in_one_pass() {
     let (walk, heights, doc) = images(&bytes);
     assert_eq!((walk.frames[0].width, heights.frames[0].width), (256, 257));
     assert_eq!(doc["legend"]["types"].as_array().unwrap().len(), 7);
-    assert_eq!(gat::FORMAT.codec.pack_input("w.png", &png_of(&walk), &PackRequest::default()).unwrap(), bytes);
+    assert_eq!(gat::FORMAT.pack_input("w.png", &png_of(&walk), &PackRequest::default()).unwrap(), bytes);
 }

@@ -244,7 +244,7 @@ fn reads_the_fields_as_written() {
 /// byte, through the typed API and through the JSON document.
 #[test]
 fn every_version_round_trips() {
-    let codec = registry::by_id("ro-gnd").unwrap().codec;
+    let codec = registry::by_id("ro-gnd").unwrap();
     for (minor, short_ids, layout) in [
         (5, 3, SurfaceIds::I16x3),
         (5, 4, SurfaceIds::I16x4),
@@ -264,7 +264,7 @@ fn every_version_round_trips() {
         assert!(gnd.trailing.0.is_empty(), "1.{minor}");
         assert_eq!(gnd.to_bytes().unwrap(), bytes, "1.{minor} typed");
         let text = serde_json::to_string(&codec.to_json(&bytes).unwrap()).unwrap();
-        let back = codec.write_json(serde_json::from_str(&text).unwrap()).unwrap();
+        let back = codec.from_json(serde_json::from_str(&text).unwrap(), &Default::default()).unwrap();
         assert_eq!(back, bytes, "1.{minor} JSON");
     }
 }
@@ -293,10 +293,10 @@ fn junk_and_nan_survive_json() {
     spec.textures[0][20] = 0xAB;
     spec.cubes[0].h[1] = f32::from_bits(0x7FC0_1234);
     let bytes = spec_bytes(&spec);
-    let codec = registry::by_id("ro-gnd").unwrap().codec;
+    let codec = registry::by_id("ro-gnd").unwrap();
     let value = codec.to_json(&bytes).unwrap();
     assert_eq!(value["textures"][0]["text"], "backside.bmp");
-    assert_eq!(codec.write_json(value).unwrap(), bytes);
+    assert_eq!(codec.from_json(value, &Default::default()).unwrap(), bytes);
 }
 
 #[test]
@@ -642,8 +642,8 @@ fn khronos_validator_accepts_the_ground() {
 #[test]
 fn convert_gives_scene_heightmap_and_document() {
     let bytes = std::fs::read(SAMPLE).unwrap();
-    let codec = registry::by_id("ro-gnd").unwrap().codec;
-    let out = codec.convert(&bytes, &Default::default()).unwrap();
+    let codec = registry::by_id("ro-gnd").unwrap();
+    let out = codec.convert(&relic::registry::ConvertInput::new(&bytes, &Default::default())).unwrap();
     let names: Vec<_> = out.iter().map(|a| a.name.clone().unwrap_or_default()).collect();
     assert_eq!(names, ["ground.view", "heightmap.view", "."]);
     let relic::asset::Asset::Image(img) = &out[1].asset else { panic!() };
@@ -655,7 +655,7 @@ fn convert_gives_scene_heightmap_and_document() {
     assert_eq!(levels[0], 32768);
     let relic::asset::Asset::Document(doc) = &out[2].asset else { panic!() };
     assert_eq!(doc.value["ground"]["heightmap"]["min"], -10.0);
-    assert_eq!(codec.write_json(doc.value.clone()).unwrap(), bytes);
+    assert_eq!(codec.from_json(doc.value.clone(), &Default::default()).unwrap(), bytes);
 }
 
 /// Textures are found as RSM textures are: `data\texture\<stored>` of the client folder the map sits
@@ -670,7 +670,10 @@ fn textures_from_the_client_folder() {
     let map = data.join("map.gnd");
     std::fs::copy(SAMPLE, &map).unwrap();
     let opts = relic::registry::ConvertOptions::default();
-    let out = registry::by_id("ro-gnd").unwrap().codec.convert_at(&std::fs::read(&map).unwrap(), &map, &opts).unwrap();
+    let out = registry::by_id("ro-gnd")
+        .unwrap()
+        .convert(&relic::registry::ConvertInput::at(&std::fs::read(&map).unwrap(), &map, &opts))
+        .unwrap();
     let relic::asset::Asset::Scene(scene) = &out[0].asset else { panic!() };
     assert_eq!(scene.textures.len(), 1);
     assert_eq!(scene.textures[0].name, "prontera\\p_ground01.bmp");
@@ -700,6 +703,6 @@ fn a_water_grid_with_negative_sides_holds_no_zones_and_round_trips() {
     // The one zone the spec writer wrote (level and settings, 24 bytes) is now trailing data.
     assert_eq!(gnd.trailing.0.len(), 24);
     assert_eq!(gnd.to_bytes().unwrap(), bytes);
-    let codec = registry::by_id("ro-gnd").unwrap().codec;
-    assert_eq!(codec.write_json(codec.to_json(&bytes).unwrap()).unwrap(), bytes);
+    let codec = registry::by_id("ro-gnd").unwrap();
+    assert_eq!(codec.from_json(codec.to_json(&bytes).unwrap(), &Default::default()).unwrap(), bytes);
 }

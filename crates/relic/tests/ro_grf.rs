@@ -228,7 +228,7 @@ fn find_ci_ignores_ascii_case_and_slash_direction() {
 #[test]
 fn info_summarises_the_archive() {
     let bytes = main_fixture();
-    let info = grf::FORMAT.codec.info(&bytes).unwrap();
+    let info = grf::FORMAT.info(&bytes).unwrap();
     assert_eq!(info["format"], "ro-grf");
     assert_eq!(info["version"], "0x200");
     assert_eq!(info["entries"], 5);
@@ -245,8 +245,8 @@ fn info_summarises_the_archive() {
 
 #[test]
 fn sniffing_needs_the_signature() {
-    assert!(grf::FORMAT.codec.sniff(b"Master of Magic\0\x01\x02"));
-    assert!(!grf::FORMAT.codec.sniff(b"Master of Magi"));
+    assert!(grf::FORMAT.sniff(b"Master of Magic\0\x01\x02"));
+    assert!(!grf::FORMAT.sniff(b"Master of Magi"));
     let (f, c) = relic::registry::sniff(&main_fixture(), "x.bin").unwrap();
     assert_eq!((f.id, c), ("ro-grf", relic::registry::Confidence::Magic));
     let (f, _) = relic::registry::sniff(&main_fixture(), "patch.GPF").unwrap();
@@ -259,10 +259,10 @@ fn sniffing_needs_the_signature() {
 // Lossless documents
 
 fn json_round_trip(bytes: &[u8]) -> (serde_json::Value, Vec<u8>) {
-    let value = grf::FORMAT.codec.to_json(bytes).unwrap();
+    let value = grf::FORMAT.to_json(bytes).unwrap();
     // Through text, as `convert --to json` + `pack` do.
     let text = serde_json::to_string_pretty(&value).unwrap();
-    let back = grf::FORMAT.codec.write_json(serde_json::from_str(&text).unwrap()).unwrap();
+    let back = grf::FORMAT.from_json(serde_json::from_str(&text).unwrap(), &Default::default()).unwrap();
     (value, back)
 }
 
@@ -301,7 +301,7 @@ fn a_table_compressed_by_another_zlib_is_kept_as_stored() {
 #[test]
 fn edited_documents_get_a_new_table() {
     let bytes = main_fixture();
-    let mut doc: GrfDocument = serde_json::from_value(grf::FORMAT.codec.to_json(&bytes).unwrap()).unwrap();
+    let mut doc: GrfDocument = serde_json::from_value(grf::FORMAT.to_json(&bytes).unwrap()).unwrap();
     doc.entries[0].name = "data\\a much longer name than before.txt".into();
     let out = write_document(&doc).unwrap();
     let grf = parse(&out).unwrap();
@@ -310,7 +310,7 @@ fn edited_documents_get_a_new_table() {
     assert_eq!(grf.read_entry(1).unwrap().as_ref(), ANNYEONG);
 
     // Without the stored table bytes the table is compressed again (the file size follows the table).
-    let mut doc: GrfDocument = serde_json::from_value(grf::FORMAT.codec.to_json(&bytes).unwrap()).unwrap();
+    let mut doc: GrfDocument = serde_json::from_value(grf::FORMAT.to_json(&bytes).unwrap()).unwrap();
     doc.table.packed = None;
     let out = write_document(&doc).unwrap();
     assert_eq!(convert::to_document(&parse(&out).unwrap()).entries, doc.entries);
@@ -319,7 +319,7 @@ fn edited_documents_get_a_new_table() {
 #[test]
 fn inconsistent_documents_are_refused() {
     let bytes = main_fixture();
-    let doc: GrfDocument = serde_json::from_value(grf::FORMAT.codec.to_json(&bytes).unwrap()).unwrap();
+    let doc: GrfDocument = serde_json::from_value(grf::FORMAT.to_json(&bytes).unwrap()).unwrap();
     let mut d = doc.clone();
     d.header.raw_count += 1;
     assert!(write_document(&d).unwrap_err().to_string().contains("raw_count"));
@@ -336,7 +336,7 @@ fn inconsistent_documents_are_refused() {
     d.entries[3].same_as = Some(3);
     d.entries[3].data = None;
     assert!(write_document(&d).unwrap_err().to_string().contains("same_as"));
-    assert!(grf::FORMAT.codec.write_json(serde_json::json!({"format": "ro-grf"})).is_err());
+    assert!(grf::FORMAT.from_json(serde_json::json!({"format": "ro-grf"}), &Default::default()).is_err());
 }
 
 // =========================================================================================================
@@ -359,7 +359,7 @@ fn other_versions_are_refused() {
     let err = parse(&with_version(0x999)).unwrap_err();
     let at = err.location().unwrap();
     assert_eq!((at.field.as_str(), at.offset), ("version", 42));
-    assert!(matches!(grf::FORMAT.codec.info(&with_version(0x201)), Err(Error::InvalidData { .. })));
+    assert!(matches!(grf::FORMAT.info(&with_version(0x201)), Err(Error::InvalidData { .. })));
 }
 
 #[test]
@@ -370,7 +370,7 @@ fn entries_flagged_enciphered_but_stored_plain_fail_alone() {
     entries[1].flags = 0x05; // file + header DES
     let bytes = assemble(&entries, &Layout::default());
     let grf = parse(&bytes).unwrap();
-    assert_eq!(grf::FORMAT.codec.info(&bytes).unwrap()["encrypted_entries"], 2);
+    assert_eq!(grf::FORMAT.info(&bytes).unwrap()["encrypted_entries"], 2);
     let list = convert::entries(&grf);
     assert_eq!(list.len(), 4);
     for e in &list[..2] {

@@ -113,9 +113,9 @@ fn event_horizon() -> Vec<u8> {
 
 /// The bytes `relic pack ro-grf x.json` writes from the JSON `relic convert --to json` made.
 fn json_round_trip(bytes: &[u8]) -> (serde_json::Value, Vec<u8>) {
-    let value = grf::FORMAT.codec.to_json(bytes).unwrap();
+    let value = grf::FORMAT.to_json(bytes).unwrap();
     let text = serde_json::to_string(&value).unwrap();
-    let back = grf::FORMAT.codec.write_json(serde_json::from_str(&text).unwrap()).unwrap();
+    let back = grf::FORMAT.from_json(serde_json::from_str(&text).unwrap(), &Default::default()).unwrap();
     (value, back)
 }
 
@@ -128,7 +128,7 @@ fn write(dir: &Path, name: &str, bytes: &[u8]) -> std::path::PathBuf {
 #[test]
 fn a_hand_built_event_horizon_archive_reads() {
     let bytes = event_horizon();
-    assert!(grf::FORMAT.codec.sniff(&bytes));
+    assert!(grf::FORMAT.sniff(&bytes));
     let archive = parse(&bytes).unwrap();
     assert_eq!(archive.signature, Signature::EventHorizon);
     assert_eq!((archive.header.version, archive.header.seed, archive.header.raw_count), (0x300, 0, 5));
@@ -149,7 +149,7 @@ fn a_hand_built_event_horizon_archive_reads() {
     assert_eq!(archive.entries[1].name, "data\\texture\\유저인터페이스\\basic_interface\\bg.bmp");
     assert_eq!(archive.find_ci("DATA/TEXTURE/WALL.BMP"), Some(0));
 
-    let info = grf::FORMAT.codec.info(&bytes).unwrap();
+    let info = grf::FORMAT.info(&bytes).unwrap();
     assert_eq!(info["signature"], "Event Horizon");
     assert_eq!(info["version"], "0x300");
     assert_eq!(info["files"], 5);
@@ -191,18 +191,18 @@ fn an_event_horizon_archive_converts_and_writes_back_byte_for_byte() {
     // The signature is the JSON's: `Master of Magic` changes the signature field only.
     let mut edited = value.clone();
     edited["header"]["signature"] = "Master of Magic".into();
-    let mom = grf::FORMAT.codec.write_json(edited).unwrap();
+    let mom = grf::FORMAT.from_json(edited, &Default::default()).unwrap();
     assert_eq!(&mom[..16], b"Master of Magic\0");
     assert_eq!(&mom[16..], &bytes[16..]);
     assert_eq!(parse(&mom).unwrap().signature, Signature::MasterOfMagic);
     // Documents of older relic have no signature: `Master of Magic`.
     let mut old = value.clone();
     old["header"].as_object_mut().unwrap().remove("signature");
-    assert_eq!(grf::FORMAT.codec.write_json(old).unwrap(), mom);
+    assert_eq!(grf::FORMAT.from_json(old, &Default::default()).unwrap(), mom);
     // Anything else is refused, naming the field.
     let mut bad = value;
     bad["header"]["signature"] = "Master of Disaster".into();
-    let err = grf::FORMAT.codec.write_json(bad).unwrap_err().to_string();
+    let err = grf::FORMAT.from_json(bad, &Default::default()).unwrap_err().to_string();
     assert!(err.contains("header.signature") && err.contains("Event Horizon"), "{err}");
 
     // `relic convert --to json` of the archive file writes that JSON.
@@ -213,7 +213,7 @@ fn an_event_horizon_archive_converts_and_writes_back_byte_for_byte() {
     assert!(report.failures.is_empty(), "{:?}", report.failures);
     let doc = dir.path().join("conv/data.grf.json");
     let text = std::fs::read(&doc).unwrap_or_else(|e| panic!("{e}: {:?}", report.outputs));
-    let back = grf::FORMAT.codec.write_json(serde_json::from_slice(&text).unwrap()).unwrap();
+    let back = grf::FORMAT.from_json(serde_json::from_slice(&text).unwrap(), &Default::default()).unwrap();
     assert!(back == bytes);
 }
 
@@ -250,7 +250,7 @@ fn the_older_0x300_header_and_either_signature_on_any_version_read_and_write_bac
     let err = parse(&bytes).unwrap_err();
     assert_eq!(err.location().map(|a| (a.field.as_str(), a.offset)), Some(("signature", 0)), "{err}");
     assert!(err.to_string().contains("Event Horizon") && err.to_string().contains("Master of Magic"), "{err}");
-    assert!(!grf::FORMAT.codec.sniff(&bytes));
+    assert!(!grf::FORMAT.sniff(&bytes));
 }
 
 #[test]
@@ -373,7 +373,7 @@ fn a_sparse_event_horizon_archive_past_4_gib_reads_in_bounded_memory() {
     }
     // Its JSON would hold the whole archive in memory: refused, pointing to extract and pack.
     let map = relic::source::open(&path).unwrap();
-    let err = grf::FORMAT.codec.to_json(&map).unwrap_err();
+    let err = grf::FORMAT.to_json(&map).unwrap_err();
     assert!(matches!(err, Error::Limit { .. }), "{err}");
     assert!(err.to_string().contains("extract"), "{err}");
     // `check` still verifies it: the header and table written back are compared, entries never read.
@@ -509,7 +509,7 @@ fn parse_all(b: &[u8]) -> relic::Result<usize> {
     for i in 0..archive.len() {
         n += archive.read_entry(i).map(|d| d.len()).unwrap_or(0);
     }
-    grf::FORMAT.codec.to_json(b)?;
+    grf::FORMAT.to_json(b)?;
     Ok(n)
 }
 

@@ -499,7 +499,7 @@ fn v1_names_sizes_and_ciphers() {
             assert_eq!(head.as_ref(), &w.content[..w.content.len().min(16)]);
         }
         assert!(grf.table_trailing.is_empty());
-        let info = grf::FORMAT.codec.info(&bytes).unwrap();
+        let info = grf::FORMAT.info(&bytes).unwrap();
         assert_eq!(info["version"], format!("0x{version:X}"));
         assert_eq!((info["files"].as_u64(), info["encrypted_entries"].as_u64()), (Some(10), Some(10)));
         assert!(info["layout"].as_str().unwrap().starts_with("1.x"));
@@ -524,7 +524,7 @@ fn enciphered_0x200_and_0x300_entries_read() {
                 assert_eq!(grf.read_entry(i).unwrap().as_ref(), &w.content[..], "{label}: {}", e.name);
             }
         }
-        let info = grf::FORMAT.codec.info(&bytes).unwrap();
+        let info = grf::FORMAT.info(&bytes).unwrap();
         // Files 1, 2, 4, 5, 7 and 10 are flagged 0x03 or 0x05 (8 is the folder record).
         assert_eq!(info["encrypted_entries"], 6, "{label}");
     }
@@ -543,7 +543,7 @@ fn headers_of_0x300() {
     let v2_bytes = zlib_archive(Header::V2, &mixed_flags(), 0);
     let v2 = parse(&v2_bytes).unwrap();
     assert_eq!(grf.table_real_size, v2.table_real_size + 4 * 11);
-    let info = grf::FORMAT.codec.info(&wide).unwrap();
+    let info = grf::FORMAT.info(&wide).unwrap();
     assert_eq!(
         (info["version"].as_str(), info["table_offset"].as_u64()),
         (Some("0x300"), Some(46 + grf.header.table_offset))
@@ -607,9 +607,9 @@ fn entries_convert_and_lend_textures_from_every_version() {
 // Writing back
 
 fn json_round_trip(bytes: &[u8]) -> (serde_json::Value, Vec<u8>) {
-    let value = grf::FORMAT.codec.to_json(bytes).unwrap();
+    let value = grf::FORMAT.to_json(bytes).unwrap();
     let text = serde_json::to_string_pretty(&value).unwrap();
-    let back = grf::FORMAT.codec.write_json(serde_json::from_str(&text).unwrap()).unwrap();
+    let back = grf::FORMAT.from_json(serde_json::from_str(&text).unwrap(), &Default::default()).unwrap();
     (value, back)
 }
 
@@ -700,7 +700,7 @@ fn odd_v1_name_fields_and_sizes_are_kept() {
 #[test]
 fn edited_documents_are_enciphered_again() {
     let bytes = v1_archive(0x102, &entries(), 0);
-    let mut doc: GrfDocument = serde_json::from_value(grf::FORMAT.codec.to_json(&bytes).unwrap()).unwrap();
+    let mut doc: GrfDocument = serde_json::from_value(grf::FORMAT.to_json(&bytes).unwrap()).unwrap();
     // Renamed: `.txt` (mixed) to `.str` (header-only), `.gnd` (header-only) to `.txt` (mixed), and a longer
     // name: the names are enciphered anew, the data deciphered and enciphered again.
     doc.entries[0].name = "data\\readme.str".into();
@@ -718,7 +718,7 @@ fn edited_documents_are_enciphered_again() {
 
     // A 0x200 document: flags changed (mixed to plain, plain to header-only).
     let bytes = zlib_archive(Header::V2, &mixed_flags(), 0);
-    let mut doc: GrfDocument = serde_json::from_value(grf::FORMAT.codec.to_json(&bytes).unwrap()).unwrap();
+    let mut doc: GrfDocument = serde_json::from_value(grf::FORMAT.to_json(&bytes).unwrap()).unwrap();
     doc.entries[1].record.flags = 0x01;
     doc.entries[0].record.flags = 0x05;
     let out = write_document(&doc).unwrap();
@@ -728,7 +728,7 @@ fn edited_documents_are_enciphered_again() {
     assert_eq!(grf.read_entry(1).unwrap().as_ref(), &want[1].content[..]);
 
     // The version changed: a 0x200 document written as 0x300 (wide header, u64 offsets).
-    let mut doc: GrfDocument = serde_json::from_value(grf::FORMAT.codec.to_json(&bytes).unwrap()).unwrap();
+    let mut doc: GrfDocument = serde_json::from_value(grf::FORMAT.to_json(&bytes).unwrap()).unwrap();
     doc.header.version = 0x300;
     doc.header.seed = 0;
     doc.header.raw_count = doc.entries.len() as u32;
@@ -742,33 +742,33 @@ fn edited_documents_are_enciphered_again() {
 #[test]
 fn unrepresentable_documents_are_refused() {
     let bytes = zlib_archive(Header::Wide, &mixed_flags(), 0);
-    let doc: GrfDocument = serde_json::from_value(grf::FORMAT.codec.to_json(&bytes).unwrap()).unwrap();
+    let doc: GrfDocument = serde_json::from_value(grf::FORMAT.to_json(&bytes).unwrap()).unwrap();
     // A 0x300 header with a seed under 256 has no form.
     let mut d = doc.clone();
     d.header.seed = 5;
     assert!(write_document(&d).unwrap_err().to_string().contains("header.seed"));
     // A 0x200 table offset past 4 GiB.
     let bytes = zlib_archive(Header::V2, &mixed_flags(), 0);
-    let mut d: GrfDocument = serde_json::from_value(grf::FORMAT.codec.to_json(&bytes).unwrap()).unwrap();
+    let mut d: GrfDocument = serde_json::from_value(grf::FORMAT.to_json(&bytes).unwrap()).unwrap();
     d.header.table_offset = 1 << 33;
     let err = write_document(&d).unwrap_err().to_string();
     assert!(err.contains("header.table_offset") && err.contains("0x300"), "{err}");
     // A 0x200 entry offset past 4 GiB.
-    let mut d: GrfDocument = serde_json::from_value(grf::FORMAT.codec.to_json(&bytes).unwrap()).unwrap();
+    let mut d: GrfDocument = serde_json::from_value(grf::FORMAT.to_json(&bytes).unwrap()).unwrap();
     d.entries[0].record.offset = 1 << 32;
     let err = write_document(&d).unwrap_err().to_string();
     assert!(err.contains("entries[0].offset") && err.contains("0x300"), "{err}");
     // Enciphered data of the wrong length.
-    let mut d: GrfDocument = serde_json::from_value(grf::FORMAT.codec.to_json(&bytes).unwrap()).unwrap();
+    let mut d: GrfDocument = serde_json::from_value(grf::FORMAT.to_json(&bytes).unwrap()).unwrap();
     d.entries[1].data.as_mut().unwrap().0.pop();
     assert!(write_document(&d).unwrap_err().to_string().contains("entries[1].compressed_size"));
     // A plain entry flagged mixed whose aligned size runs past the file: refused before any buffer grows.
-    let mut d: GrfDocument = serde_json::from_value(grf::FORMAT.codec.to_json(&bytes).unwrap()).unwrap();
+    let mut d: GrfDocument = serde_json::from_value(grf::FORMAT.to_json(&bytes).unwrap()).unwrap();
     d.entries[0].record.flags = 0x03;
     d.entries[0].record.aligned_size = 1 << 31;
     assert!(write_document(&d).unwrap_err().to_string().contains("entries[0].aligned_size"));
     // An unknown version.
-    let mut d: GrfDocument = serde_json::from_value(grf::FORMAT.codec.to_json(&bytes).unwrap()).unwrap();
+    let mut d: GrfDocument = serde_json::from_value(grf::FORMAT.to_json(&bytes).unwrap()).unwrap();
     d.header.version = 0x250;
     assert!(write_document(&d).unwrap_err().to_string().contains("header.version"));
 }

@@ -54,29 +54,29 @@ fn identified_by_size_and_name_only_when_no_other_palette() {
 
 #[test]
 fn the_json_packs_back_byte_for_byte() {
-    let codec = pal::FORMAT.codec;
+    let codec = &pal::FORMAT;
     for bytes in [handmade(|_| 0), handmade(|i| i)] {
         let doc = codec.to_json(&bytes).unwrap();
         assert_eq!(doc["format"], "ro-pal");
         assert_eq!(doc["colors"][1], "#01FE00");
-        assert_eq!(codec.write_json(doc).unwrap(), bytes);
+        assert_eq!(codec.from_json(doc, &Default::default()).unwrap(), bytes);
     }
     assert_eq!(codec.to_json(&handmade(|_| 0)).unwrap()["fourth"], 0);
     assert_eq!(codec.to_json(&handmade(|i| i)).unwrap()["fourth"][7], 7);
     // An edited colour is written; a bad one is named by its JSON path.
     let mut doc = codec.to_json(&handmade(|_| 0)).unwrap();
     doc["colors"][3] = "#102030".into();
-    assert_eq!(&codec.write_json(doc.clone()).unwrap()[12..16], [0x10, 0x20, 0x30, 0]);
+    assert_eq!(&codec.from_json(doc.clone(), &Default::default()).unwrap()[12..16], [0x10, 0x20, 0x30, 0]);
     doc["colors"][3] = "#10203".into();
-    let err = codec.write_json(doc).unwrap_err().to_string();
+    let err = codec.from_json(doc, &Default::default()).unwrap_err().to_string();
     assert!(err.contains("colors[3]"), "{err}");
 }
 
 #[test]
 fn the_swatch_shows_entry_i_at_its_cell_and_packs_back() {
     let bytes = handmade(|i| if i == 9 { 1 } else { 0 });
-    let codec = pal::FORMAT.codec;
-    let assets = codec.convert(&bytes, &ConvertOptions::default()).unwrap();
+    let codec = &pal::FORMAT;
+    let assets = codec.convert(&relic::registry::ConvertInput::new(&bytes, &ConvertOptions::default())).unwrap();
     let [named] = assets.as_slice() else { panic!("one swatch") };
     let Asset::Image(img) = &named.asset else { panic!("an image") };
     let frame = &img.frames[0];
@@ -103,7 +103,7 @@ fn a_png_painted_elsewhere_packs_with_fourth_bytes_0_and_says_so() {
         w.write_image_data(&rgb).unwrap();
     }
     let request = PackRequest::default();
-    let out = pal::FORMAT.codec.pack_input("mine.png", &png, &request).unwrap();
+    let out = pal::FORMAT.pack_input("mine.png", &png, &request).unwrap();
     let expected: Vec<u8> = (0..=255u8).flat_map(|i| [i, i, i, 0]).collect();
     assert_eq!(out, expected);
     assert_eq!(request.notes.lock().unwrap().len(), 1);
@@ -114,7 +114,7 @@ fn a_png_painted_elsewhere_packs_with_fourth_bytes_0_and_says_so() {
         enc.set_color(png::ColorType::Rgb);
         enc.write_header().unwrap().write_image_data(&[0; 192]).unwrap();
     }
-    let err = pal::FORMAT.codec.pack_input("small.png", &small, &request).unwrap_err().to_string();
+    let err = pal::FORMAT.pack_input("small.png", &small, &request).unwrap_err().to_string();
     assert!(err.contains("8 × 8") && err.contains("16 × 16"), "{err}");
 }
 
@@ -131,6 +131,6 @@ fn never_panics_on_damaged_files() {
     relic::testing::check_robustness(&bytes, true, |b| {
         let p = RoPalette::read(b)?;
         assert_eq!(p.to_bytes().unwrap(), b);
-        pal::FORMAT.codec.convert(b, &ConvertOptions::default()).map(|_| ())
+        pal::FORMAT.convert(&relic::registry::ConvertInput::new(b, &ConvertOptions::default())).map(|_| ())
     });
 }

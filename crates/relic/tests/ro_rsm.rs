@@ -789,10 +789,10 @@ fn non_finite_floats_round_trip_through_the_document() {
     rsm.meshes[0].matrix[4] = f32::from_bits(0x7FA0_0001); // a signalling NaN payload
     let bytes = write(&rsm).unwrap();
     let format = relic::registry::by_id("ro-rsm").unwrap();
-    let value = format.codec.to_json(&bytes).unwrap();
+    let value = format.to_json(&bytes).unwrap();
     let text = serde_json::to_string_pretty(&value).unwrap();
     assert!(text.contains("\"0x7FC00000\"") && text.contains("\"0x7F800000\"") && text.contains("\"0x7FA00001\""));
-    let again = format.codec.write_json(serde_json::from_str(&text).unwrap()).unwrap();
+    let again = format.from_json(serde_json::from_str(&text).unwrap(), &Default::default()).unwrap();
     assert_eq!(again, bytes);
 }
 
@@ -834,10 +834,14 @@ fn every_corpus_model_round_trips_through_json_text() {
         let back: Rsm = serde_json::from_str(&text).unwrap();
         assert_eq!(write(&back).unwrap(), bytes, "{name}: through JSON text");
         // The registry's faces, as `convert --to json` and `pack` use them.
-        let value = format.codec.to_json(&bytes).unwrap();
+        let value = format.to_json(&bytes).unwrap();
         let pretty = serde_json::to_string_pretty(&value).unwrap();
-        assert_eq!(format.codec.write_json(serde_json::from_str(&pretty).unwrap()).unwrap(), bytes, "{name}: codec");
-        format.codec.info(&bytes).unwrap();
+        assert_eq!(
+            format.from_json(serde_json::from_str(&pretty).unwrap(), &Default::default()).unwrap(),
+            bytes,
+            "{name}: codec"
+        );
+        format.info(&bytes).unwrap();
         let (found, _) = relic::registry::sniff(&bytes, &path.to_string_lossy()).unwrap();
         assert_eq!(found.id, "ro-rsm");
     }

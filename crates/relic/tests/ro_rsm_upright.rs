@@ -148,7 +148,7 @@ fn box_v14(shift: Vec3, shade: i32) -> Vec<u8> {
 fn to_glb(bytes: &[u8], opts: &ConvertOptions) -> Vec<u8> {
     let (format, _) = registry::sniff(bytes, "x.rsm").unwrap();
     assert_eq!(format.id, "ro-rsm");
-    let assets = format.codec.convert(bytes, opts).unwrap();
+    let assets = format.convert(&relic::registry::ConvertInput::new(bytes, opts)).unwrap();
     let Asset::Scene(scene) = &assets[0].asset else { panic!("not a scene") };
     relic::export::gltf::to_glb(scene).unwrap()
 }
@@ -232,7 +232,7 @@ fn v14_box_is_mirrored_centred_and_faces_out() {
 #[test]
 fn texture_vertex_colours_stay_in_the_json() {
     let bytes = box_v23(Vec3::ZERO, Mat3::IDENTITY, 0);
-    let json = registry::by_id("ro-rsm").unwrap().codec.to_json(&bytes).unwrap();
+    let json = registry::by_id("ro-rsm").unwrap().to_json(&bytes).unwrap();
     let tv = &json["meshes"][0]["tex_vertices"][0];
     assert_eq!(tv["color"], 0, "{tv}");
 }

@@ -129,8 +129,8 @@ fn two_pyramids() -> Vec<M<'static>> {
     ]
 }
 
-fn codec() -> &'static dyn registry::Codec {
-    registry::by_id("ro-rsw").unwrap().codec
+fn codec() -> &'static registry::Format {
+    registry::by_id("ro-rsw").unwrap()
 }
 
 /// The typed round trip and the JSON round trip (value and text).
@@ -140,8 +140,12 @@ fn round_trips(bytes: &[u8]) {
     let value = codec().to_json(bytes).unwrap();
     assert_eq!(value["format"], "ro-rsw");
     let text = serde_json::to_string(&value).unwrap();
-    assert_eq!(codec().write_json(value).unwrap(), bytes, "JSON value");
-    assert_eq!(codec().write_json(serde_json::from_str(&text).unwrap()).unwrap(), bytes, "JSON text");
+    assert_eq!(codec().from_json(value, &Default::default()).unwrap(), bytes, "JSON value");
+    assert_eq!(
+        codec().from_json(serde_json::from_str(&text).unwrap(), &Default::default()).unwrap(),
+        bytes,
+        "JSON text"
+    );
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -359,7 +363,7 @@ fn convert_map(bytes: &[u8]) -> (Scene, Vec<String>, tempfile::TempDir) {
     let path = dir.path().join("map.rsw");
     std::fs::write(&path, bytes).unwrap();
     let opts = ConvertOptions::default();
-    let assets = codec().convert_at(bytes, &path, &opts).unwrap();
+    let assets = codec().convert(&relic::registry::ConvertInput::at(bytes, &path, &opts)).unwrap();
     assert_eq!(assets.len(), 2);
     assert!(matches!(&assets[0].asset, Asset::Document(_)));
     let Asset::Scene(scene) = assets.into_iter().nth(1).unwrap().asset else { panic!("a scene") };
@@ -527,7 +531,7 @@ fn the_sample_map_converts_with_its_ground_water_models_and_overlay() {
     let path = samples.join("map.rsw");
     let bytes = std::fs::read(&path).unwrap();
     let opts = ConvertOptions::default();
-    let assets = codec().convert_at(&bytes, &path, &opts).unwrap();
+    let assets = codec().convert(&relic::registry::ConvertInput::at(&bytes, &path, &opts)).unwrap();
     let Asset::Scene(scene) = &assets[1].asset else { panic!("a scene") };
     for name in ["ground", "water"] {
         assert_eq!(root(scene, name).children.len(), 1, "{name}");
@@ -569,7 +573,7 @@ fn the_walkability_overlay_goes_where_the_option_says() {
     let with = |value: &str| {
         let opts =
             ConvertOptions { settings: vec![("ro-rsw.walkability".into(), value.into())], ..ConvertOptions::default() };
-        codec().convert_at(&bytes, &path, &opts)
+        codec().convert(&relic::registry::ConvertInput::at(&bytes, &path, &opts))
     };
     let overlay_of = |scene: &Scene| {
         let holder = &scene.nodes[root(scene, "walkability").children[0]];

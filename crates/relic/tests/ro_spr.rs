@@ -380,7 +380,7 @@ fn sniff_takes_sp_with_a_known_version_and_leaves_the_rest() {
 
 #[test]
 fn info_gives_version_counts_and_sizes() {
-    let info = relic::registry::by_id("ro-spr").unwrap().codec.info(&sprite_2_1()).unwrap();
+    let info = relic::registry::by_id("ro-spr").unwrap().info(&sprite_2_1()).unwrap();
     assert_eq!(info["version"], "2.1");
     assert_eq!(info["palette_frames"], 2);
     assert_eq!(info["rgba_frames"], 1);
@@ -390,7 +390,7 @@ fn info_gives_version_counts_and_sizes() {
 
 #[test]
 fn json_round_trips_byte_for_byte_for_every_version() {
-    let codec = relic::registry::by_id("ro-spr").unwrap().codec;
+    let codec = relic::registry::by_id("ro-spr").unwrap();
     for bytes in [
         hand_spr(0, 1, &[Pal::Plain(4, 3, PAL_4X3.to_vec())], &[], None),
         hand_spr(1, 1, &[Pal::Plain(4, 3, PAL_4X3.to_vec())], &[], Some(&palette())),
@@ -401,7 +401,7 @@ fn json_round_trips_byte_for_byte_for_every_version() {
     ] {
         let value = codec.to_json(&bytes).unwrap();
         let text = serde_json::to_string(&value).unwrap();
-        let back = codec.write_json(serde_json::from_str(&text).unwrap()).unwrap();
+        let back = codec.from_json(serde_json::from_str(&text).unwrap(), &Default::default()).unwrap();
         assert_eq!(back, bytes);
     }
     let value = codec.to_json(&sprite_2_1()).unwrap();
@@ -533,7 +533,7 @@ fn a_sprite_inside_a_grf_is_listed_and_converted_as_ro_spr() {
     ops::pack("ro-grf", &folder, &grf, &PackOptions { force: true, ..Default::default() }).unwrap();
     let bytes = std::fs::read(&grf).unwrap();
     let (format, _) = relic::registry::sniff(&bytes, "t.grf").unwrap();
-    let entries = format.codec.entries(&bytes, "t.grf").unwrap().unwrap();
+    let entries = format.entries(&bytes, "t.grf").unwrap().unwrap();
     let entry = entries.iter().find(|e| e.name.ends_with("body.spr")).unwrap();
     let data = entry.data.bytes().unwrap();
     assert_eq!(relic::registry::sniff(&data, &entry.name).map(|(f, _)| f.id), Some("ro-spr"));

@@ -30,7 +30,7 @@ fn desc_table() -> Vec<u8> {
 }
 
 fn text_of(bytes: &[u8]) -> String {
-    let assets = table::FORMAT.codec.convert(bytes, &ConvertOptions::default()).unwrap();
+    let assets = table::FORMAT.convert(&relic::registry::ConvertInput::new(bytes, &ConvertOptions::default())).unwrap();
     match &assets[0].asset {
         relic::asset::Asset::Text(t) => {
             assert_eq!(t.extension, "txt");
@@ -41,7 +41,7 @@ fn text_of(bytes: &[u8]) -> String {
 }
 
 fn pack_text(text: &[u8]) -> relic::Result<Vec<u8>> {
-    table::FORMAT.codec.pack_input("table.txt.txt", text, &PackRequest::default())
+    table::FORMAT.pack_input("table.txt.txt", text, &PackRequest::default())
 }
 
 #[test]
@@ -53,21 +53,21 @@ fn cp949_tables_convert_to_utf8_and_pack_back_byte_for_byte() {
     let with_bom = [b"\xEF\xBB\xBF".as_slice(), text.as_bytes()].concat();
     assert_eq!(pack_text(&with_bom).unwrap(), bytes, "a byte order mark is dropped");
 
-    let json = table::FORMAT.codec.to_json(&bytes).unwrap();
+    let json = table::FORMAT.to_json(&bytes).unwrap();
     assert_eq!(json["format"], "ro-table");
     assert_eq!(json["line_ending"], "\r\n");
     assert_eq!(json["final_line_ending"], true);
     assert_eq!(json["lines"], serde_json::json!(["// 아이템", ["501", "빨간포션"], ["502", "하얀포션"]]));
-    assert_eq!(table::FORMAT.codec.write_json(json).unwrap(), bytes, "unedited JSON → the same bytes");
+    assert_eq!(table::FORMAT.from_json(json, &Default::default()).unwrap(), bytes, "unedited JSON → the same bytes");
 
     let desc = desc_table();
     assert_eq!(text_of(&desc), "501#\n체력 회복^000000\nWeight: 7\n#");
     assert_eq!(pack_text(text_of(&desc).as_bytes()).unwrap(), desc);
-    let json = table::FORMAT.codec.to_json(&desc).unwrap();
+    let json = table::FORMAT.to_json(&desc).unwrap();
     assert_eq!(json["line_ending"], "\n");
     assert_eq!(json["final_line_ending"], false);
     assert_eq!(json["lines"], serde_json::json!([["501"], "체력 회복^000000", "Weight: 7", [""]]));
-    assert_eq!(table::FORMAT.codec.write_json(json).unwrap(), desc);
+    assert_eq!(table::FORMAT.from_json(json, &Default::default()).unwrap(), desc);
 
     // Mixed line endings and a trailing byte after the last line ending are kept.
     let mixed = b"1#a#\r\n2#b#\n3#c#\r\n\x1a".to_vec();
@@ -89,9 +89,9 @@ fn a_translated_line_packs_and_reads_back() {
     assert_eq!(text_of(&packed), "// 아이템\r\n501#Red Potion#\r\n502#하얀포션#\r\n");
 
     // The same edit in the JSON's rows.
-    let mut json = table::FORMAT.codec.to_json(&names_table()).unwrap();
+    let mut json = table::FORMAT.to_json(&names_table()).unwrap();
     json["lines"][2][1] = "White Potion".into();
-    let packed = table::FORMAT.codec.write_json(json).unwrap();
+    let packed = table::FORMAT.from_json(json, &Default::default()).unwrap();
     assert_eq!(text_of(&packed), "// 아이템\r\n501#빨간포션#\r\n502#White Potion#\r\n");
 }
 
@@ -104,11 +104,11 @@ fn what_cp949_cannot_hold_and_bad_text_are_refused_with_line_and_column() {
     // Bytes that are no CP949: refused on reading, naming the line and byte offset.
     let err = Table::read(b"1#a#\r\n2#\x80#\r\n").unwrap_err().to_string();
     assert!(err.contains("ro-table") && err.contains("line 2") && err.contains("0x6"), "{err}");
-    let err = table::FORMAT.codec.pack_input("table.png", b"x", &PackRequest::default()).unwrap_err().to_string();
+    let err = table::FORMAT.pack_input("table.png", b"x", &PackRequest::default()).unwrap_err().to_string();
     assert!(err.contains("UTF-8 text or the JSON"), "{err}");
-    let mut json = table::FORMAT.codec.to_json(&names_table()).unwrap();
+    let mut json = table::FORMAT.to_json(&names_table()).unwrap();
     json["lines"][1][0] = "50#1".into();
-    let err = table::FORMAT.codec.write_json(json).unwrap_err().to_string();
+    let err = table::FORMAT.from_json(json, &Default::default()).unwrap_err().to_string();
     assert!(err.contains("lines[1]") && err.contains('#'), "{err}");
 }
 
@@ -122,7 +122,7 @@ fn tables_are_identified_by_their_names_when_the_bytes_agree() {
     assert_eq!(id(&bytes, "notes.txt"), None, "other names need --format ro-table");
     assert_eq!(id(b"just some prose\nwithout fields\n", "idnum2itemdisplaynametable.txt"), None);
     assert_eq!(id(b"1#a#\0\0", "idnum2itemdisplaynametable.txt"), None);
-    let info = table::FORMAT.codec.info(&bytes).unwrap();
+    let info = table::FORMAT.info(&bytes).unwrap();
     assert_eq!((info["lines"].as_u64(), info["rows"].as_u64()), (Some(3), Some(2)));
 }
 

@@ -279,38 +279,39 @@ fn identified_by_content() {
     // A .tga whose header is no TGA's is refused naming the field and its offset.
     let mut bad = tga();
     bad[2] = 7;
-    let codec = registry::by_id("ro-texture").unwrap().codec;
-    let e = codec.convert(&bad, &ConvertOptions::default()).unwrap_err().to_string();
+    let codec = registry::by_id("ro-texture").unwrap();
+    let e =
+        codec.convert(&relic::registry::ConvertInput::new(&bad, &ConvertOptions::default())).unwrap_err().to_string();
     assert!(e.contains("image_type") && e.contains("ro-texture"), "{e}");
     // A header declaring more pixels than the limit is refused before decoding.
     let mut huge = tga();
     huge[12..16].copy_from_slice(&[0xFF, 0xFF, 0xFF, 0xFF]);
-    assert!(codec.convert(&huge, &ConvertOptions::default()).is_err());
+    assert!(codec.convert(&relic::registry::ConvertInput::new(&huge, &ConvertOptions::default())).is_err());
     // Every truncation fails cleanly.
     for bytes in [bmp(), tga()] {
         for n in 0..bytes.len() {
-            let _ = codec.convert(&bytes[..n], &ConvertOptions::default());
+            let _ = codec.convert(&relic::registry::ConvertInput::new(&bytes[..n], &ConvertOptions::default()));
         }
     }
 }
 
 #[test]
 fn json_writes_the_same_bytes_back() {
-    let codec = registry::by_id("ro-texture").unwrap().codec;
+    let codec = registry::by_id("ro-texture").unwrap();
     for bytes in [bmp(), tga()] {
         let json = codec.to_json(&bytes).unwrap();
         assert_eq!(json["format"], "ro-texture");
         assert_eq!(json["width"], 2);
-        assert_eq!(codec.write_json(json.clone()).unwrap(), bytes);
+        assert_eq!(codec.from_json(json.clone(), &Default::default()).unwrap(), bytes);
         let mut edited = json;
         edited["width"] = 3.into();
-        assert!(codec.write_json(edited).is_err());
+        assert!(codec.from_json(edited, &Default::default()).is_err());
     }
 }
 
 #[test]
 fn packs_from_png_by_the_output_extension() {
-    let codec = registry::by_id("ro-texture").unwrap().codec;
+    let codec = registry::by_id("ro-texture").unwrap();
     let image = relic::ragnarok::texture::decode(&tga()).unwrap();
     let png = relic::export::png::encode_image(&image).unwrap().remove(0).bytes;
     // TGA keeps alpha exactly.

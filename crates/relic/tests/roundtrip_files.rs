@@ -28,7 +28,7 @@ struct Tally {
 }
 
 fn writable(name: &str, bytes: &[u8]) -> Option<&'static Format> {
-    sniff(bytes, name).map(|(f, _)| f).filter(|f| f.capabilities.write)
+    sniff(bytes, name).map(|(f, _)| f).filter(|f| f.capabilities().write)
 }
 
 /// The first offset where `a` and `b` differ (the shorter length when one is a prefix of the other).
@@ -38,12 +38,14 @@ fn first_difference(a: &[u8], b: &[u8]) -> usize {
 
 /// Writes `bytes` back through its JSON document; `None` when identical, else what went wrong.
 fn through_json(format: &'static Format, name: &str, bytes: &[u8]) -> Result<(), String> {
-    let codec = format.codec_for(name);
+    let codec = format.for_name(name);
     let value = codec.to_json(bytes).map_err(|e| format!("reading: {e}"))?;
     let text = relic::export::json::to_pretty(&value).map_err(|e| format!("JSON text: {e}"))?;
     let from_text: serde_json::Value = serde_json::from_slice(&text).map_err(|e| format!("JSON text: {e}"))?;
     for (how, value) in [("value", value), ("text", from_text)] {
-        let written = codec.write_json(value).map_err(|e| format!("writing back from the JSON {how}: {e}"))?;
+        let written = codec
+            .from_json(value, &Default::default())
+            .map_err(|e| format!("writing back from the JSON {how}: {e}"))?;
         if written != bytes {
             return Err(format!(
                 "differs through the JSON {how}: first difference at offset 0x{:X} ({} bytes written, {} read)",
@@ -61,7 +63,7 @@ fn through_json(format: &'static Format, name: &str, bytes: &[u8]) -> Result<(),
 fn check(label: &str, name: &str, bytes: &[u8], depth: usize, tally: &mut Tally) {
     let Some(format) = writable(name, bytes) else { return };
     let tag = format!("{label} ({})", format.id);
-    if depth > 0 && format.codec_for(name).info(bytes).is_err() {
+    if depth > 0 && format.for_name(name).info(bytes).is_err() {
         tally.unread_entries.push(tag);
         return;
     }
@@ -76,7 +78,7 @@ fn check(label: &str, name: &str, bytes: &[u8], depth: usize, tally: &mut Tally)
     if depth >= MAX_NESTING {
         return;
     }
-    let Some(entries) = format.codec.entries(bytes, name) else { return };
+    let Some(entries) = format.entries(bytes, name) else { return };
     let entries = match entries {
         Ok(e) => e,
         Err(e) => return tally.failures.push(format!("{label}: listing entries: {e}")),
@@ -168,7 +170,7 @@ fn every_sample_writes_back_byte_for_byte_through_json() {
     // round trip is tested in `dr_spr.rs`.
     let writable: std::collections::BTreeSet<&str> = relic::FORMATS
         .iter()
-        .filter(|f| f.capabilities.write && !["dr-ftg-spr", "ro-table"].contains(&f.id))
+        .filter(|f| f.capabilities().write && !["dr-ftg-spr", "ro-table"].contains(&f.id))
         .map(|f| f.id)
         .collect();
     assert_eq!(formats, writable, "every writable format is checked on a sample");

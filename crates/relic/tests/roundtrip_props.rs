@@ -70,18 +70,18 @@ fn same_bytes(got: &[u8], want: &[u8], what: &str) -> Result<(), TestCaseError> 
 fn json_round_trip(id: &str, name: &str, bytes: &[u8]) -> Result<(), TestCaseError> {
     let (format, _) = sniff(bytes, name).ok_or_else(|| fail(format!("{name} is not identified")))?;
     prop_assert_eq!(format.id, id, "{} identified as {}", name, format.id);
-    prop_assert!(format.capabilities.write);
-    codec_round_trip(format.codec_for(name), bytes)
+    prop_assert!(format.capabilities().write);
+    codec_round_trip(format.for_name(name), bytes)
 }
 
 /// [`json_round_trip`] with a given codec.
-fn codec_round_trip(codec: &dyn relic::registry::Codec, bytes: &[u8]) -> Result<(), TestCaseError> {
+fn codec_round_trip(codec: &relic::registry::Format, bytes: &[u8]) -> Result<(), TestCaseError> {
     let value = codec.to_json(bytes).map_err(fail)?;
-    let written = codec.write_json(value.clone()).map_err(fail)?;
+    let written = codec.from_json(value.clone(), &Default::default()).map_err(fail)?;
     same_bytes(&written, bytes, "written from the JSON value")?;
     let text = relic::export::json::to_pretty(&value).map_err(fail)?;
     let from_text: serde_json::Value = serde_json::from_slice(&text).map_err(fail)?;
-    same_bytes(&codec.write_json(from_text).map_err(fail)?, bytes, "written from the JSON text")?;
+    same_bytes(&codec.from_json(from_text, &Default::default()).map_err(fail)?, bytes, "written from the JSON text")?;
     prop_assert_eq!(codec.to_json(&written).map_err(fail)?, value);
     Ok(())
 }
@@ -430,8 +430,8 @@ mod cam_props {
                 let doc = CamDocument::new(&cam, reading);
                 prop_assert_eq!(&doc.to_cam(), &cam);
                 let text = serde_json::to_string(&doc).map_err(fail)?;
-                let codec = relic::evil_islands::cam::FORMAT.codec;
-                let written = codec.write_json(serde_json::from_str(&text).map_err(fail)?).map_err(fail)?;
+                let codec = &relic::evil_islands::cam::FORMAT;
+                let written = codec.from_json(serde_json::from_str(&text).map_err(fail)?, &Default::default()).map_err(fail)?;
                 same_bytes(&written, &bytes, "written from the JSON")?;
             }
             json_round_trip("ei-cam", "intro.cam", &bytes)?;
@@ -745,8 +745,8 @@ mod mmp_props {
             let again = encode(&decode_level(&mmp, 0).map_err(fail)?, w, h, format, mips).map_err(fail)?;
             same_bytes(&again, &bytes, "packed again from the decoded pixels")?;
             // The same through the PNG of `relic convert` and `relic pack ei-mmp --pixel-format … [--mips] x.png`.
-            let codec = relic::evil_islands::mmp::FORMAT.codec;
-            let assets = codec.convert(&bytes, &relic::registry::ConvertOptions::default()).map_err(fail)?;
+            let codec = &relic::evil_islands::mmp::FORMAT;
+            let assets = codec.convert(&relic::registry::ConvertInput::new(&bytes, &relic::registry::ConvertOptions::default())).map_err(fail)?;
             let Some(relic::asset::Asset::Image(image)) = assets.first().map(|a| &a.asset) else {
                 return Err(fail("convert gave no image"));
             };
@@ -1040,7 +1040,7 @@ mod db_props {
             match file_name(doc.file_type) {
                 Some(name) => json_round_trip("ei-db", name, &bytes)?,
                 // A DB whose name says no file type is read with the format's own codec (fields raw).
-                None => codec_round_trip(relic::evil_islands::db::FORMAT.codec, &bytes)?,
+                None => codec_round_trip(&relic::evil_islands::db::FORMAT, &bytes)?,
             }
         }
     }

@@ -43,13 +43,13 @@ fn every_registered_format_has_a_sample_identified_as_it() {
         if NO_MAGIC.contains(&format.id) {
             // Formats without magic are known by name only, and their codecs must not claim any magic.
             assert_eq!(confidence, relic::registry::Confidence::Extension, "{}", entry.path().display());
-            assert!(!format.codec.sniff(&data), "{}: {} sniffs magic", entry.path().display(), format.id);
+            assert!(!format.sniff(&data), "{}: {} sniffs magic", entry.path().display(), format.id);
         } else {
             assert_eq!(confidence, relic::registry::Confidence::Magic, "{}", entry.path().display());
         }
         // The sample must also parse, with the codec its name selects.
         let name = entry.path().to_string_lossy();
-        format.codec_for(&name).info(&data).unwrap_or_else(|e| panic!("{}: {e}", entry.path().display()));
+        format.for_name(&name).info(&data).unwrap_or_else(|e| panic!("{}: {e}", entry.path().display()));
         found.insert(format.id);
     }
     for f in relic::FORMATS.iter().filter(|f| !SELECTED_ONLY.contains(&f.id)) {
@@ -59,13 +59,13 @@ fn every_registered_format_has_a_sample_identified_as_it() {
         let f = relic::registry::by_id(id).unwrap();
         assert!(f.extensions.is_empty(), "{id} claims extensions");
         for (path, bytes) in make_samples::build() {
-            assert!(!f.codec.sniff(&bytes), "{id} claims a magic match on samples/{path}");
+            assert!(!f.sniff(&bytes), "{id} claims a magic match on samples/{path}");
         }
     }
     for id in NO_MAGIC {
         let f = relic::registry::by_id(id).unwrap();
         for (path, bytes) in make_samples::build() {
-            assert!(!f.codec.sniff(&bytes), "{id} claims a magic match on samples/{path}");
+            assert!(!f.sniff(&bytes), "{id} claims a magic match on samples/{path}");
         }
     }
 }
@@ -116,7 +116,7 @@ fn sample_items_db_holds_what_the_generator_put_in() {
 #[test]
 fn sample_level_holds_what_the_generator_put_in() {
     let data = std::fs::read(samples_dir().join("evil_islands/level.mob")).unwrap();
-    let info = relic::evil_islands::mob::FORMAT.codec.info(&data).unwrap();
+    let info = relic::evil_islands::mob::FORMAT.info(&data).unwrap();
     assert_eq!(info["units"], 1);
     assert_eq!(info["script_key"], 0x1F2E_3D4C);
     let level = relic::evil_islands::mob::parse(&data).unwrap();

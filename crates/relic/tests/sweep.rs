@@ -63,7 +63,7 @@ use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use relic::asset::{Entry, EntryData, SNIFF_BYTES};
-use relic::registry::{self, Codec, ConvertOptions, Format};
+use relic::registry::{self, ConvertOptions, Format};
 
 // ---------------------------------------------------------------------------------------------------------
 // Counting allocator: current and peak heap bytes of the calling thread.
@@ -399,7 +399,7 @@ impl BaselineEntry {
     }
 }
 
-fn baseline(codec: &dyn Codec, name: &str, bytes: &[u8]) -> Vec<BaselineEntry> {
+fn baseline(codec: &Format, name: &str, bytes: &[u8]) -> Vec<BaselineEntry> {
     match codec.entries(bytes, name) {
         Some(Ok(entries)) => entries.iter().map(BaselineEntry::of).collect(),
         _ => Vec::new(),
@@ -426,7 +426,7 @@ fn pipeline(
     t: &Tracker<'_>,
 ) -> Outcome {
     let mut out = Outcome::default();
-    let codec = format.codec_for(name);
+    let codec = format.for_name(name);
 
     // relic info
     t.stage("info");
@@ -462,13 +462,13 @@ fn pipeline(
                 }
                 let Ok(data) = e.data.bytes() else { continue };
                 let Some((inner, _)) = registry::sniff(&data, &e.name) else { continue };
-                let inner_codec = inner.codec_for(&e.name);
+                let inner_codec = inner.for_name(&e.name);
                 if let Some(Ok(nested)) = inner_codec.entries(&data, &e.name) {
                     for n in nested {
                         let _ = n.data.head(SNIFF_BYTES);
                         let _ = n.data.bytes();
                     }
-                } else if inner.capabilities.convert {
+                } else if inner.capabilities().convert {
                     convert_and_export(inner_codec, &data);
                 }
             }
@@ -482,7 +482,7 @@ fn pipeline(
     // relic convert --to json
     t.stage("convert --to json");
     let Ok(doc) = codec.to_json(bytes) else { return out };
-    if !format.capabilities.write {
+    if !format.capabilities().write {
         return out;
     }
 
@@ -512,7 +512,7 @@ fn pipeline(
         doc
     };
     t.stage("pack (write_json)");
-    let written = match codec.write_json(doc) {
+    let written = match codec.from_json(doc, &Default::default()) {
         Ok(w) => w,
         Err(e) => {
             if unmutated && !matches!(e, relic::Error::Unsupported(_)) {
@@ -543,8 +543,12 @@ fn pipeline(
     out
 }
 
-fn convert_and_export(codec: &dyn Codec, bytes: &[u8]) {
-    let Ok(assets) = codec.convert(bytes, &ConvertOptions { mips: true, ..Default::default() }) else { return };
+fn convert_and_export(codec: &Format, bytes: &[u8]) {
+    let Ok(assets) =
+        codec.convert(&relic::registry::ConvertInput::new(bytes, &ConvertOptions { mips: true, ..Default::default() }))
+    else {
+        return;
+    };
     for a in &assets {
         for ext in relic::export::extensions_for(&a.asset) {
             let _ = relic::export::export(&a.asset, Some(ext), a.name.as_deref().unwrap_or("x"));
@@ -595,7 +599,7 @@ fn sweep_file(job: &Job, mode: Mode, progress: &Mutex<Progress>) -> FileReport {
     }
     let plan = plan(name, bytes.len(), mode, label.starts_with("samples/"));
     let bound = memory_bound(bytes.len());
-    let base_entries = baseline(format.codec_for(name), name, bytes);
+    let base_entries = baseline(format.for_name(name), name, bytes);
     let started = Instant::now();
     let mut failures = Vec::new();
     let (mut truncations, mut flips) = (Tally::default(), Tally::default());

@@ -193,10 +193,8 @@ fn samples_dir() -> PathBuf {
 /// Reads `bytes` (named `name`) of `format` through the typed API and the registry, and checks they agree.
 fn check(format: &relic::Format, name: &str, bytes: &[u8]) {
     let typed = typed(format.id)(name, bytes).unwrap_or_else(|e| panic!("{}: {name}: typed read: {e}", format.id));
-    let registry = format
-        .codec_for(name)
-        .to_json(bytes)
-        .unwrap_or_else(|e| panic!("{}: {name}: registry to_json: {e}", format.id));
+    let registry =
+        format.for_name(name).to_json(bytes).unwrap_or_else(|e| panic!("{}: {name}: registry to_json: {e}", format.id));
     assert!(typed.json == registry, "{}: {name}: the typed JSON differs from the registry's", format.id);
     assert!(!typed.written.is_empty());
     for (i, written) in typed.written.iter().enumerate() {

@@ -137,7 +137,7 @@ impl Seeds {
         if depth >= MAX_NESTING {
             return;
         }
-        let Some(Ok(entries)) = format.codec.entries(bytes, name) else { return };
+        let Some(Ok(entries)) = format.entries(bytes, name) else { return };
         if bytes.len() > 64 << 10 {
             self.add_small_archive(format, &entries);
         }

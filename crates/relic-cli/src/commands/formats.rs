@@ -21,12 +21,12 @@ pub fn run(args: Args, ctx: &mut Context) -> Result<ExitCode, Failure> {
     let Args { print: OutputArgs { quiet, json } } = args;
     let out = &mut ctx.out;
     if json {
-        print_json(out, &formats_json())?;
+        print_json(out, &relic::registry::formats_document())?;
     } else if !quiet {
         outln!(out, "{:<14} {:<5} {:<7} {:<5}  {:<32} EXTENSIONS", "ID", "READ", "CONVERT", "WRITE", "NAME");
         let mark = |b: bool| if b { "yes" } else { "-" };
         for f in relic::FORMATS {
-            let c = f.capabilities;
+            let c = f.capabilities();
             outln!(
                 out,
                 "{:<14} {:<5} {:<7} {:<5}  {:<32} {}",
@@ -41,7 +41,7 @@ pub fn run(args: Args, ctx: &mut Context) -> Result<ExitCode, Failure> {
                 outln!(out, "{:<14} note: {}", "", f.notes);
             }
             outln!(out, "{:<14} --to: {}", "", f.targets().join(", "));
-            for o in f.codec.options() {
+            for o in f.options {
                 outln!(
                     out,
                     "{:<14} --option {}={} (default {})",
@@ -54,25 +54,4 @@ pub fn run(args: Args, ctx: &mut Context) -> Result<ExitCode, Failure> {
         }
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// The formats as `--json` prints them. When the library gives the formats their one JSON shape (the one the
-/// Python package prints too), the call above names it instead and this goes.
-fn formats_json() -> Vec<serde_json::Value> {
-    relic::FORMATS
-        .iter()
-        .map(|f| {
-            serde_json::json!({
-                "id": f.id,
-                "name": f.name,
-                "game": f.game,
-                "extensions": f.extensions,
-                "kind": f.kind,
-                "capabilities": f.capabilities,
-                "notes": f.notes,
-                "targets": f.targets(),
-                "options": f.codec.options(),
-            })
-        })
-        .collect()
 }

@@ -91,14 +91,13 @@ pub fn run(args: Args, ctx: &mut Context) -> Result<ExitCode, Failure> {
     } = args;
     let out = &mut ctx.out;
     let f = format_by_id(&format)?;
-    if !f.capabilities.write {
+    if !f.capabilities().write {
         return Err(Failure::Run(relic::Error::Unsupported(format!("{} files cannot be written yet", f.id))));
     }
     let input = input.ok_or_else(|| Failure::Usage(format!("pack {} needs an input: {}", f.id, f.packed_from())))?;
     if let Some(chosen) = &pixel_format {
-        if !f.codec.pixel_formats().iter().any(|p| p.eq_ignore_ascii_case(chosen)) {
-            let with: Vec<&str> =
-                relic::FORMATS.iter().filter(|f| !f.codec.pixel_formats().is_empty()).map(|f| f.id).collect();
+        if !f.pixel_formats.iter().any(|p| p.eq_ignore_ascii_case(chosen)) {
+            let with: Vec<&str> = relic::FORMATS.iter().filter(|f| !f.pixel_formats.is_empty()).map(|f| f.id).collect();
             return Err(Failure::Usage(format!(
                 "{} has no pixel format to choose (--pixel-format is for {})",
                 f.id,
@@ -154,7 +153,7 @@ pub fn run(args: Args, ctx: &mut Context) -> Result<ExitCode, Failure> {
 /// packer still refuses one it cannot write).
 fn pixel_format_parser() -> clap::builder::PossibleValuesParser {
     let mut names: Vec<&'static str> = Vec::new();
-    for name in relic::FORMATS.iter().flat_map(|f| f.codec.pixel_formats()) {
+    for name in relic::FORMATS.iter().flat_map(|f| f.pixel_formats) {
         if !names.contains(&name) {
             names.push(name);
         }

@@ -18,7 +18,7 @@ fn stdout_of(out: &assert_cmd::assert::Assert) -> String {
 fn read_entries(path: &Path) -> Option<BTreeMap<String, Vec<u8>>> {
     let data = std::fs::read(path).ok()?;
     let (format, _) = relic::registry::sniff(&data, &path.to_string_lossy())?;
-    let list = format.codec.entries(&data, &path.to_string_lossy())?.ok()?;
+    let list = format.entries(&data, &path.to_string_lossy())?.ok()?;
     list.iter()
         .map(|e| {
             let name = if e.record.is_some() { e.path.to_string() } else { e.name.to_string() };

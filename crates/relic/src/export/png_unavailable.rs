@@ -1,6 +1,6 @@
 //! `export::png` without the `export` feature: the same functions, which formats call to write images from
 //! PNG (and SRSC to embed PNG), each refusing with [`crate::Error::Unsupported`] that names the feature. Keeping
-//! them lets every format compile unchanged and answer through the same [`crate::registry::Codec`] methods.
+//! them lets every format compile unchanged and answer through the same [`crate::registry`] faces.
 
 pub use super::compression::PngCompression;
 use super::Exported;

@@ -101,12 +101,12 @@ fn check_file(path: &Path, forced: Option<&'static crate::registry::Format>) -> 
     let Some(format) = forced.or_else(|| registry::sniff(&data, &name).map(|(f, _)| f)) else {
         return item(None, "unknown", None);
     };
-    let codec = format.codec_for(&name);
+    let codec = format.for_name(&name);
     let value = match codec.to_json(&data) {
         Ok(v) => v,
         // Too large for its document (a client's multi-GiB GRF): checked without it, where the format can.
         Err(e @ crate::Error::Limit { .. }) => {
-            return match codec.check_without_document(&data) {
+            return match codec.archive.and_then(|a| a.check_without_document(&data)) {
                 Some(Ok(None)) => item(Some(format.id), "identical", None),
                 Some(Ok(Some(at))) => item(
                     Some(format.id),
@@ -120,15 +120,12 @@ fn check_file(path: &Path, forced: Option<&'static crate::registry::Format>) -> 
         Err(e) => return item(Some(format.id), "failed", Some(e.to_string())),
     };
     // A model whose textures its client folder lacks still reads; say which (issue 24).
-    let warnings = match format.id {
-        crate::ragnarok::rsm::FORMAT_ID => crate::ragnarok::rsm::check_textures(&data, path).unwrap_or_default(),
-        _ => Vec::new(),
-    };
+    let warnings = codec.convert.map(|c| c.check_warnings(&data, path)).unwrap_or_default();
     let item = |format, outcome, detail| CheckItem { warnings: warnings.clone(), ..item(format, outcome, detail) };
-    if !format.capabilities.write {
+    if !format.capabilities().write {
         return item(Some(format.id), "read", None);
     }
-    match codec.write_json(value) {
+    match codec.from_json(value, &Default::default()) {
         Ok(bytes) if bytes[..] == data[..] => item(Some(format.id), "identical", None),
         Ok(bytes) => {
             let at = bytes.iter().zip(data.iter()).position(|(a, b)| a != b).unwrap_or(bytes.len().min(data.len()));

@@ -361,7 +361,7 @@ fn existing_output(e: &Error) -> Option<&str> {
 }
 
 /// The jobs no other job's conversion takes up, and those it does with the input that does (see
-/// [`registry::Codec::converts_beside`]); with `--format`, every input is read as that format and claims nothing.
+/// [`registry::Convert::converts_beside`]); with `--format`, every input is read as that format and claims nothing.
 /// Only files whose extension names a format are asked (a `.db`), so the others cost nothing.
 fn leave_claimed(jobs: Vec<Job>, req: &ConvertRequest) -> (Vec<Job>, Vec<(PathBuf, PathBuf)>) {
     // (`--to json` gives each file's own data: a `.db`'s JSON holds no SRSC file.)
@@ -375,7 +375,7 @@ fn leave_claimed(jobs: Vec<Job>, req: &ConvertRequest) -> (Vec<Job>, Vec<(PathBu
         let by_name =
             registry::FORMATS.iter().filter(|f| f.extensions.iter().any(|e| e.eq_ignore_ascii_case(extension)));
         for format in by_name {
-            for file in format.codec.converts_beside(&job.path) {
+            for file in format.convert.map(|c| c.converts_beside(&job.path)).unwrap_or_default() {
                 claims.entry(paths::lexical_absolute(&file)).or_insert_with(|| job.path.clone());
             }
         }
@@ -503,7 +503,7 @@ struct Target<'r> {
     /// sharing one body are converted once (see [`SharedBodies`]); `None` outside an archive.
     shared: Option<&'r SharedBodies>,
     /// The input's bytes, kept: an archive that is the whole input gives its entries options that read
-    /// other entries lazily (see [`registry::Codec::entry_options_shared`]).
+    /// other entries lazily (see [`registry::Archive::entry_options`]).
     whole: Option<&'r std::sync::Arc<source::Source>>,
     /// What was written, for the record of this input ([`crate::record`]).
     recorder: Option<&'r crate::record::Recorder>,
@@ -522,7 +522,7 @@ struct SharedBodies {
 }
 
 /// A stored body: its address and length in the archive, the format it is read as, and the entry name's
-/// extension (the codec a format picks can depend on it).
+/// extension (the variant of a format it picks can depend on it).
 type BodyKey = (usize, usize, &'static str, String);
 
 /// One conversion's files (named after `stem`) and the parts of it that failed.
@@ -652,7 +652,7 @@ fn convert_file(job: &Job, root: &Path, req: &ConvertRequest, claimed: &Claimed)
     let sniffed = registry::sniff(&data, &name).map(|(f, _)| f);
     let Some(format) = req.format.or(sniffed) else { return Converted::Unknown };
     let to_json = req.to.as_deref().is_some_and(|t| t.eq_ignore_ascii_case("json"));
-    if !job.explicit && !to_json && !format.capabilities.convert {
+    if !job.explicit && !to_json && !format.capabilities().convert {
         return Converted::NotYet(format.id);
     }
     if let Some(to) = req.to.as_deref().filter(|to| !job.explicit && !can_make(format, &name, to)) {
@@ -777,13 +777,13 @@ fn convert_bytes(
         Err(e) => batch.failures.push((input.to_string(), e)),
     };
     if target.req.to.as_deref().is_some_and(|t| t.eq_ignore_ascii_case("json")) {
-        match format.codec_for(name).to_json(data).and_then(|v| export::json::to_pretty(&v)) {
+        match format.for_name(name).to_json(data).and_then(|v| export::json::to_pretty(&v)) {
             Ok(bytes) => write(&format!("{stem}.json"), &bytes, "document"),
             Err(e) => return Batch::failed(input, e),
         }
         return batch;
     }
-    if format.is_archive() && !format.codec_for(name).converts_whole() {
+    if format.is_archive() && !format.for_name(name).converts_whole() {
         return match safe_component(stem) {
             Ok(sub) => convert_archive(format, data, name, input, &dir.join(sub), target, depth),
             Err(e) => Batch::failed(input, e),
@@ -911,13 +911,13 @@ fn export_assets(
     req: &ConvertRequest,
     options: &registry::ConvertOptions,
 ) -> Result<Option<Vec<OutputFile>>> {
-    let codec = format.codec_for(name);
+    let codec = format.for_name(name);
     let assets = match path {
-        Some(p) => codec.convert_at(data, p, options)?,
+        Some(p) => codec.convert(&crate::registry::ConvertInput::at(data, p, options))?,
         None => {
             let nearby = options.nearby.clone().with_entry_name(name);
             let named = registry::ConvertOptions { nearby, ..options.clone() };
-            codec.convert(data, &named)?
+            codec.convert(&crate::registry::ConvertInput::new(data, &named))?
         }
     };
     export::name_files(&assets, stem, req.to.as_deref(), req.options.compression)
@@ -959,8 +959,8 @@ fn convert_archive(
     let archive_notes = std::sync::Arc::default();
     let scoped = registry::ConvertOptions { notes: std::sync::Arc::clone(&archive_notes), ..run_options.clone() };
     let options = match target.whole.filter(|w| std::ptr::eq(w.as_ptr(), data.as_ptr()) && w.len() == data.len()) {
-        Some(whole) => format.codec.entry_options_shared(whole, &scoped),
-        None => format.codec.entry_options(data, &scoped),
+        Some(whole) => format.entry_options(&crate::registry::ConvertInput::shared(whole, &scoped)),
+        None => format.entry_options(&crate::registry::ConvertInput::new(data, &scoped)),
     };
     drop(scoped);
     let notes = named_notes(&take_shared(&archive_notes), format, input, run_options);
@@ -1007,8 +1007,9 @@ fn convert_entry(
     let mut batch = Batch::default();
     let sniffed = registry::sniff(&bytes, &entry.name);
     // A text entry the archive knows (no format claims it): UTF-8 `.txt`, marked by its byte order mark
-    // for `pack` (see [`crate::registry::Codec::entry_text`]).
-    if let (None, Some(text)) = (&sniffed, archive.codec.entry_text(&entry.name, &bytes)) {
+    // for `pack` (see [`crate::registry::Archive::entry_text`]).
+    let entry_text = archive.archive.and_then(|a| a.entry_text(&entry.name, &bytes));
+    if let (None, Some(text)) = (&sniffed, entry_text) {
         let mut utf8 = Vec::with_capacity(3 + text.len());
         utf8.extend_from_slice(crate::codec::text::UTF8_BOM);
         utf8.extend_from_slice(text.as_bytes());
@@ -1017,7 +1018,7 @@ fn convert_entry(
         let txt = PathBuf::from(name);
         let mut batch = Batch::default();
         // The record says it is a text, in the archive's code page, for a `.txt` whose mark an editor drops.
-        let text_role = (crate::record::Role::Text, archive.codec.text_encoding());
+        let text_role = (crate::record::Role::Text, archive.archive.map_or("", |a| a.text_encoding()));
         match target.write_as(&txt, &utf8, entry.modified, &entry_input, Some(text_role)) {
             Ok(()) => batch.items.push(ManifestItem {
                 input: entry_input,
@@ -1029,7 +1030,7 @@ fn convert_entry(
         return batch;
     }
     if let Some((inner, _)) = sniffed {
-        let converted = if inner.is_archive() && !inner.codec_for(&entry.name).converts_whole() {
+        let converted = if inner.is_archive() && !inner.for_name(&entry.name).converts_whole() {
             convert_archive(inner, &bytes, &entry.name, &entry_input, &entry_dir.join(base), target, depth + 1)
         } else {
             // Stored entries are slices of the archive, alive while it is converted: they may share a body.

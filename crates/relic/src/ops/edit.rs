@@ -234,6 +234,18 @@ struct Editor<'a> {
     groups: HashMap<String, u16>,
 }
 
+/// The refusal of a format `relic edit` does not write, naming those it does (the archives whose
+/// [`registry::Archive::edits_in_place`] says so).
+fn not_edited(format_id: &str) -> Error {
+    let edited: Vec<&str> =
+        registry::FORMATS.iter().filter(|f| f.archive.is_some_and(|a| a.edits_in_place())).map(|f| f.id).collect();
+    let list = match edited.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => edited.join(""),
+    };
+    Error::Refused(format!("`relic edit` writes {list} archives, not {format_id}"))
+}
+
 /// The game's notion of a name: ASCII case ignored, `\` and `/` alike.
 fn fold(name: &str) -> String {
     name.replace('\\', "/").to_ascii_lowercase()
@@ -304,11 +316,7 @@ impl<'a> Editor<'a> {
                     .collect();
                 (Parsed::Srsc(s), existing)
             }
-            other => {
-                return Err(Error::Refused(format!(
-                    "`relic edit` writes ro-grf, ei-res, dr-ftg and drakan-srsc archives, not {other}"
-                )))
-            }
+            other => return Err(not_edited(other)),
         };
         Ok(Editor { parsed, existing, groups })
     }
@@ -477,6 +485,9 @@ fn edit_inner(archive: &Path, request: &EditRequest) -> Result<EditReport> {
     let data = Arc::new(source::open(archive)?);
     let (format, _) = registry::sniff(&data, &archive.to_string_lossy())
         .ok_or_else(|| Error::Unsupported("not a format relic knows".into()))?;
+    if !format.archive.is_some_and(|a| a.edits_in_place()) {
+        return Err(not_edited(format.id));
+    }
     let editor = Editor::new(format.id, &data)?;
 
     let merged = request
@@ -493,7 +504,7 @@ fn edit_inner(archive: &Path, request: &EditRequest) -> Result<EditReport> {
     let lists = merged
         .iter()
         .map(|(p, src, f)| {
-            f.codec_for(&p.to_string_lossy())
+            f.for_name(&p.to_string_lossy())
                 .entries(src, &p.to_string_lossy())
                 .unwrap_or_else(|| Ok(Vec::new()))
                 .map_err(|e| e.in_file(p))

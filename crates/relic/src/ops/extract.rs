@@ -151,8 +151,11 @@ pub fn extract(path: &Path, out_dir: &Path, opts: &ExtractOptions, progress: &dy
             }
         }
     }
-    let mut index =
-        if opts.globs.is_empty() { format.codec.extraction_index(&data, &path.to_string_lossy()) } else { None };
+    let mut index = if opts.globs.is_empty() {
+        format.archive.and_then(|a| a.extraction_index(&data, &path.to_string_lossy()))
+    } else {
+        None
+    };
     // A folder an earlier extraction filled: refused once, up front (not one failure per entry), or its
     // files kept. Only a folder that holds something is looked at, so a fresh extraction costs nothing.
     let holds_files = std::fs::read_dir(out_dir).is_ok_and(|mut d| d.next().is_some());

@@ -137,8 +137,8 @@ pub(super) fn flatten<'a>(
 /// An archive's entries by index (an error for a format that is not an archive).
 fn entry_table<'a>(format: &Format, data: &'a [u8], name: &str) -> Result<Box<dyn EntryTable<'a> + 'a>> {
     format
-        .codec
-        .entry_table(data, name)
+        .archive
+        .map(|a| a.entry_table(data, name))
         .unwrap_or_else(|| Err(Error::Unsupported(format!("{} is not an archive", format.id))))
 }
 

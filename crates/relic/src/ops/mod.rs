@@ -93,7 +93,7 @@ pub fn info(path: &Path) -> Result<(&'static Format, serde_json::Value)> {
 pub fn info_as(path: &Path, format: Option<&'static Format>) -> Result<(&'static Format, serde_json::Value)> {
     let run = || {
         let (data, format) = open_as(path, format)?;
-        Ok((format, format.codec_for(&path.to_string_lossy()).info(&data)?))
+        Ok((format, format.for_name(&path.to_string_lossy()).info(&data)?))
     };
     run().map_err(|e: Error| e.in_file(path))
 }

@@ -16,7 +16,7 @@ pub struct PackOptions {
     pub pixel_format: Option<String>,
     /// Write a full mip chain (images).
     pub mips: bool,
-    /// The version to write when packing a folder (`--version`); see [`crate::registry::Codec::pack_versions`].
+    /// The version to write when packing a folder (`--version`); see [`crate::registry::Format::pack_versions`].
     pub version: Option<u32>,
     /// Map colours a palette cannot show to the nearest entry (`--quantize`; see [`PackRequest::quantize`]).
     pub quantize: bool,
@@ -196,7 +196,7 @@ fn pack_nested(
     let nested_request = PackRequest { output: target.clone(), version: None, ..request.clone() };
     let mut file = std::fs::File::create(&target).map_err(|e| Error::io(&target, e))?;
     let mut writer = std::io::BufWriter::new(&mut file);
-    let size = format.codec.pack_folder(inner.files, &nested_request, &mut writer).map_err(|e| e.in_file(dir))?;
+    let size = format.pack_folder(inner.files, &nested_request, &mut writer).map_err(|e| e.in_file(dir))?;
     writer.flush().map_err(|e| Error::io(&target, e))?;
     drop(writer);
     // Its own nested archives' scratch files must outlive this pack too.
@@ -227,7 +227,7 @@ pub struct PackReport {
 pub fn pack(format_id: &str, input: &Path, output: &Path, opts: &PackOptions) -> Result<PackReport> {
     let format = registry::by_id(format_id)
         .ok_or_else(|| Error::Refused(format!("unknown format `{format_id}` (see `relic formats`)")))?;
-    if !format.capabilities.write {
+    if !format.capabilities().write {
         return Err(Error::Unsupported(format!("{} files cannot be written yet", format.id)));
     }
     if !opts.force && output.exists() {
@@ -263,7 +263,7 @@ pub fn pack(format_id: &str, input: &Path, output: &Path, opts: &PackOptions) ->
         let files = collected.files.clone();
         paths::write_named(output, wopts, |w| {
             let mut counted = CountingWriter { inner: w, count: 0 };
-            format.codec.pack_folder(files, &request, &mut counted)?;
+            format.pack_folder(files, &request, &mut counted)?;
             report.bytes = counted.count;
             Ok(())
         })?;
@@ -292,7 +292,7 @@ pub fn pack(format_id: &str, input: &Path, output: &Path, opts: &PackOptions) ->
     report.notes.extend(std::mem::take(&mut *request.notes.lock().unwrap_or_else(std::sync::PoisonError::into_inner)));
     // Writers never produce a file their own reader rejects; should one, the file is not left behind.
     let check = source::open(output)?;
-    if let Err(e) = format.codec_for(&output.to_string_lossy()).info(&check) {
+    if let Err(e) = format.for_name(&output.to_string_lossy()).info(&check) {
         drop(check);
         let _ = std::fs::remove_file(output);
         return Err(Error::Unsupported(format!("relic wrote a file it cannot read back ({e}); please report this")));
@@ -342,7 +342,7 @@ fn check_written(path: &Path) -> Result<()> {
     let Some((format, _)) = registry::sniff(&data, &name) else {
         return Ok(());
     };
-    if let Err(e) = format.codec_for(&name).info(&data) {
+    if let Err(e) = format.for_name(&name).info(&data) {
         drop(data);
         let _ = std::fs::remove_file(path);
         return Err(Error::Unsupported(format!("relic wrote a file it cannot read back ({e}); please report this")));
@@ -353,7 +353,7 @@ fn check_written(path: &Path) -> Result<()> {
 /// `--version` must be one the format writes, and only a folder or a file the format is made from (a glTF)
 /// is packed to a chosen version (a JSON document keeps its own).
 pub fn check_pack_version(format: &registry::Format, version: u32, folder: bool) -> Result<()> {
-    let versions = format.codec.pack_versions();
+    let versions = format.pack_versions;
     if versions.is_empty() {
         return Err(Error::Refused(format!("{} has one form: `--version` does not apply", format.id)));
     }

@@ -6,7 +6,7 @@
 //! its converted files.
 //!
 //! Why a server and not a static export: conversion happens on demand, through the same library calls as
-//! `relic convert` (`Codec::convert`/`convert_at`, the archive's `entry_options_shared`, [`crate::export`]),
+//! `relic convert` (the `Convert` face, the archive's `entry_options`, [`crate::export`]),
 //! so a 17,000-entry archive or a whole game folder opens at once and only what is looked at is converted,
 //! and a Ragnarok model finds its textures as `convert` does (in its GRF, its client folder's
 //! `data\texture\`, a GRF beside it, or `--textures`: `relic view` takes convert's `--textures`, `--models`

@@ -151,7 +151,8 @@ struct Subject<'i> {
 
 /// Whether an item converts (else its preview is its JSON, or its bytes for a file of no known format).
 fn converts(data: &Data) -> bool {
-    data.format.is_some_and(|f| f.capabilities.convert && (!f.is_archive() || f.codec_for(&data.name).converts_whole()))
+    data.format
+        .is_some_and(|f| f.capabilities().convert && (!f.is_archive() || f.for_name(&data.name).converts_whole()))
 }
 
 fn subject<'i>(tree: &Tree, item: &'i Item) -> Option<Subject<'i>> {
@@ -729,7 +730,7 @@ pub(super) fn file(tree: &Tree, files: &Cache<Arc<Vec<u8>>>, item: &Item, query:
         let bytes = files.get(&key, || {
             let bytes = tree.bytes(d).map_err(|r| r.message)?;
             format
-                .codec_for(&d.name)
+                .for_name(&d.name)
                 .to_json(&bytes)
                 .and_then(|v| export::json::to_pretty(&v))
                 .map(Arc::new)

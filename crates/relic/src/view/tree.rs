@@ -7,7 +7,7 @@
 //! rest of the path names an entry of the archive (entries whose own paths hold `/` make folders), and past
 //! a nested archive's entry, one of its entries, as `ls --recursive` and `convert` descend: the outer
 //! entry's bytes are read and the registry asked again, no deeper than [`crate::reader::MAX_DEPTH`]. An
-//! archive's entries are converted with the options the archive gives them (`entry_options_shared`: an
+//! archive's entries are converted with the options the archive gives them (`Archive::entry_options` with the bytes shared: an
 //! FTG's palette, a RES's siblings, a GRF's own `data\texture\` for its models), as `relic convert` does;
 //! a file on disk is converted knowing its path (a model finds the `data\texture\` of its client folder).
 //!
@@ -252,7 +252,7 @@ pub(super) struct Child {
 /// The kind a format's items are shown as: what its conversion makes, or `document` (its data as JSON) for a
 /// format relic reads but does not convert.
 pub(super) fn kind_of(format: &Format) -> &'static str {
-    if !format.capabilities.convert && format.kind != Kind::Archive {
+    if !format.capabilities().convert && format.kind != Kind::Archive {
         return "document";
     }
     match format.kind {
@@ -394,7 +394,7 @@ impl Tree {
                 return archive.info().map(Arc::new).map_err(|e| self.message(&e));
             }
             let bytes = self.bytes(data).map_err(|r| r.message)?;
-            let info = format.codec_for(&data.name).info(&bytes).map_err(|e| self.message(&e))?;
+            let info = format.for_name(&data.name).info(&bytes).map_err(|e| self.message(&e))?;
             whole(data, &bytes)?;
             Ok(Arc::new(info))
         }))
@@ -533,7 +533,8 @@ impl Tree {
                 nearby: container.options.nearby.clone().with_archive(files),
                 ..container.options.clone()
             }),
-            _ => format.codec.entry_options_shared(&self.bytes(container)?, &container.options),
+            _ => format
+                .entry_options(&crate::registry::ConvertInput::shared(&self.bytes(container)?, &container.options)),
         };
         let mut data = Data {
             path,
@@ -639,7 +640,7 @@ impl Tree {
     /// Whether a container lists its converted files (a record container whose conversion makes several).
     fn lists_assets(&self, data: &Data) -> Option<Arc<Converted>> {
         let format = data.format?;
-        if !format.is_archive() || !format.codec_for(&data.name).converts_whole() {
+        if !format.is_archive() || !format.for_name(&data.name).converts_whole() {
             return None;
         }
         self.converted(data).ok().filter(|c| c.assets.len() > 1)
@@ -738,12 +739,12 @@ fn whole(data: &Data, bytes: &Source) -> Outcome<()> {
 /// beside it), an entry through `convert` with its archive's options.
 fn convert(data: &Data, bytes: &[u8]) -> crate::Result<Converted> {
     let format = data.format.ok_or_else(|| Error::Unsupported("not a format relic knows".into()))?;
-    let codec = format.codec_for(&data.name);
+    let codec = format.for_name(&data.name);
     let notes = Arc::new(Mutex::new(Vec::new()));
     let options = ConvertOptions { notes: Arc::clone(&notes), ..data.options.clone() };
     let assets = match &data.disk {
-        Some(path) => codec.convert_at(bytes, path, &options)?,
-        None => codec.convert(bytes, &options)?,
+        Some(path) => codec.convert(&crate::registry::ConvertInput::at(bytes, path, &options))?,
+        None => codec.convert(&crate::registry::ConvertInput::new(bytes, &options))?,
     };
     let mut notes = notes.lock().map(|n| n.clone()).unwrap_or_default();
     notes.sort();

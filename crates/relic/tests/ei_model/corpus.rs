@@ -94,7 +94,9 @@ pub fn of_kind(kind: Kind) -> Option<Vec<Found>> {
 
 /// `write_json(to_json(bytes))` through JSON text, as `convert --to json` and `pack` do.
 pub fn through_json_text(format: &relic::Format, bytes: &[u8]) -> Vec<u8> {
-    let value = format.codec.to_json(bytes).unwrap_or_else(|e| panic!("to_json: {e}"));
+    let value = format.to_json(bytes).unwrap_or_else(|e| panic!("to_json: {e}"));
     let text = relic::export::json::to_pretty(&value).unwrap();
-    format.codec.write_json(serde_json::from_slice(&text).unwrap()).unwrap_or_else(|e| panic!("write_json: {e}"))
+    format
+        .from_json(serde_json::from_slice(&text).unwrap(), &Default::default())
+        .unwrap_or_else(|e| panic!("write_json: {e}"))
 }

@@ -27,45 +27,50 @@ pub use write::{write_document, write_new, NewEntry};
 
 use crate::asset::Entry;
 use crate::error::{Error, Result};
-use crate::registry::{Capabilities, Codec, ConvertOptions, FolderFile, Format, Game, Kind, PackFolder, PackRequest};
+use crate::registry::{
+    Archive, ConvertInput, ConvertOptions, Document, FolderFile, Format, Game, JsonContext, Kind, Magic, Pack,
+    PackFolder, PackRequest, Probe,
+};
 
 pub const FORMAT_ID: &str = "dr-ftg";
 
 pub static FORMAT: Format = Format {
-    id: FORMAT_ID,
-    name: "Dark Reign FTG archive",
-    game: Game::DarkReign,
     extensions: &["ftg"],
-    kind: Kind::Archive,
-    capabilities: Capabilities { read: true, convert: true, write: true },
     notes: "Magic BOTG (FTG\\0 from community tools is identified and read, BOTG written). Duplicate names: the \
             first wins for lookups; later ones extract as <stem>~<n>.<ext>. extract writes sources only: the files and \
             directory.json (names, the order, where each file's data lay, the directory's place and the bytes \
             between), from which pack writes the archive back byte for byte, the data in its stored order even \
             when that is not the directory's; edited files that no longer fit are laid out afresh in that order. \
             The archive's .PAL draws its sprites when converted.",
-    codec: &FtgCodec,
+    probe: Probe {
+        check: Some(sniff),
+        ..Probe::magic(&[Magic::prefix(types::MAGIC), Magic::prefix(types::MAGIC_COMMUNITY)])
+    },
+    document: Some(&FtgFaces),
+    archive: Some(&FtgFaces),
+    pack: Some(&FtgFaces),
+    ..Format::new(FORMAT_ID, "Dark Reign FTG archive", Game::DarkReign, Kind::Archive)
 };
 
-struct FtgCodec;
+struct FtgFaces;
 
-impl Codec for FtgCodec {
-    /// `BOTG`, or the community tools' `FTG\0` (CORRECTIONS.md: identification accepts both). The older
-    /// magic ends in a NUL, weaker than four letters, so its header must also place a directory of whole
-    /// entries after itself (`parse` then checks it lies inside the file).
-    fn sniff(&self, head: &[u8]) -> bool {
-        if head.starts_with(types::MAGIC) {
-            return true;
-        }
-        let field = |at: usize| head.get(at..at + 4).and_then(|b| b.try_into().ok()).map(u32::from_le_bytes);
-        match (head.starts_with(types::MAGIC_COMMUNITY), field(4), field(8)) {
-            (true, Some(offset), Some(count)) => {
-                offset >= 12 && u64::from(offset) + u64::from(count) * types::ENTRY_SIZE as u64 <= u64::from(u32::MAX)
-            }
-            _ => false,
-        }
+/// `BOTG`, or the community tools' `FTG\0` (CORRECTIONS.md: identification accepts both). The older
+/// magic ends in a NUL, weaker than four letters, so its header must also place a directory of whole
+/// entries after itself (`parse` then checks it lies inside the file).
+fn sniff(head: &[u8]) -> bool {
+    if head.starts_with(types::MAGIC) {
+        return true;
     }
+    let field = |at: usize| head.get(at..at + 4).and_then(|b| b.try_into().ok()).map(u32::from_le_bytes);
+    match (head.starts_with(types::MAGIC_COMMUNITY), field(4), field(8)) {
+        (true, Some(offset), Some(count)) => {
+            offset >= 12 && u64::from(offset) + u64::from(count) * types::ENTRY_SIZE as u64 <= u64::from(u32::MAX)
+        }
+        _ => false,
+    }
+}
 
+impl Document for FtgFaces {
     fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
         Ok(convert::info(&parse(data)?))
     }
@@ -74,23 +79,15 @@ impl Codec for FtgCodec {
         crate::registry::document_json(FORMAT_ID, &convert::to_document(&parse(data)?))
     }
 
-    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
+    fn from_json(&self, value: serde_json::Value, _context: &JsonContext<'_>) -> Result<Vec<u8>> {
         let doc: FtgDocument = crate::registry::document_from_json(FORMAT_ID, value)?;
         write_document(&doc)
     }
+}
 
-    fn entries<'a>(&self, data: &'a [u8], _archive_name: &str) -> Option<Result<Vec<Entry<'a>>>> {
-        Some(parse(data).map(|f| convert::entries(&f)))
-    }
-
-    /// The archive's first `.PAL` (by directory order) draws its sprites. Entries sharing or overlapping
-    /// data are noted ([`convert::sharing_notes`]).
-    fn entry_options(&self, data: &[u8], opts: &ConvertOptions) -> Option<ConvertOptions> {
-        let ftg = parse(data).ok()?;
-        convert::sharing_notes(&ftg).into_iter().for_each(|n| opts.note(n));
-        let i = ftg.entries.iter().position(|e| e.name.to_ascii_lowercase().ends_with(".pal"))?;
-        let palette = crate::codec::palette::Palette::read(ftg.data(i), crate::dark_reign::scaling(opts)).ok()?;
-        Some(ConvertOptions { archive_palette: Some(std::sync::Arc::new(palette)), ..opts.clone() })
+impl Archive for FtgFaces {
+    fn entries<'a>(&self, data: &'a [u8], _archive_name: &str) -> Result<Vec<Entry<'a>>> {
+        parse(data).map(|f| convert::entries(&f))
     }
 
     fn extraction_index(&self, data: &[u8], _archive_name: &str) -> Option<Result<(String, Vec<u8>)>> {
@@ -101,6 +98,23 @@ impl Codec for FtgCodec {
         }))
     }
 
+    /// The archive's first `.PAL` (by directory order) draws its sprites. Entries sharing or overlapping
+    /// data are noted ([`convert::sharing_notes`]).
+    fn entry_options(&self, input: &ConvertInput<'_>) -> Option<ConvertOptions> {
+        let (data, opts) = (input.data, input.options);
+        let ftg = parse(data).ok()?;
+        convert::sharing_notes(&ftg).into_iter().for_each(|n| opts.note(n));
+        let i = ftg.entries.iter().position(|e| e.name.to_ascii_lowercase().ends_with(".pal"))?;
+        let palette = crate::codec::palette::Palette::read(ftg.data(i), crate::dark_reign::scaling(opts)).ok()?;
+        Some(ConvertOptions { archive_palette: Some(std::sync::Arc::new(palette)), ..opts.clone() })
+    }
+
+    fn edits_in_place(&self) -> bool {
+        true
+    }
+}
+
+impl Pack for FtgFaces {
     fn pack_folder(&self, files: Vec<FolderFile>, request: &PackRequest, out: &mut dyn std::io::Write) -> Result<u64> {
         let folder = PackFolder::new(&files);
         let index = folder.index::<convert::ExtractedDirectory>(convert::DIRECTORY_FILE, convert::DIRECTORY_FORMAT)?;

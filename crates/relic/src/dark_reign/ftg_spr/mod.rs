@@ -20,8 +20,6 @@ pub mod read;
 pub mod types;
 pub mod write;
 
-use std::path::Path;
-
 pub use convert::to_assets;
 pub use read::parse;
 pub use types::{FtgFrame, FtgSprDocument};
@@ -29,34 +27,26 @@ pub use write::write_document;
 
 use crate::asset::NamedAsset;
 use crate::error::Result;
-use crate::registry::{Capabilities, Codec, ConvertOptions, Format, Game, Kind};
+use crate::registry::{Convert, ConvertInput, Document, Format, Game, JsonContext, Kind};
 
 pub const FORMAT_ID: &str = "dr-ftg-spr";
 
 pub static FORMAT: Format = Format {
-    id: FORMAT_ID,
-    name: "Dark Reign headerless FTG sprite (spec layout)",
-    game: Game::DarkReign,
     extensions: &[],
-    kind: Kind::Image,
-    capabilities: Capabilities { read: true, convert: true, write: true },
     notes: "The spec's headerless \"FTG-bundled SPR\" layout (u16 frame count and sizes, raw 8-bit pixels). \
             Real archives hold RSPR/SSPR sprites (dr-spr), so this is never identified: select it with \
             --format dr-ftg-spr (info, convert). convert: sources, which pack reads: <name>/frame_<i>.png per \
             frame and <name>/<name>.json (each frame's hotspot as its descriptor's offset_x, offset_y); view, \
             never read: <name>/atlas.view.png (one row, frames not padded), and pack warns when it differs from \
             the frames. pack from that JSON with the frame PNGs beside it, or from --to json, byte for byte.",
-    codec: &FtgSprCodec,
+    document: Some(&FtgSprFaces),
+    convert: Some(&FtgSprFaces),
+    ..Format::new(FORMAT_ID, "Dark Reign headerless FTG sprite (spec layout)", Game::DarkReign, Kind::Image)
 };
 
-struct FtgSprCodec;
+struct FtgSprFaces;
 
-impl Codec for FtgSprCodec {
-    /// Never: the layout has no magic, and real archives hold RSPR/SSPR (CORRECTIONS.md).
-    fn sniff(&self, _head: &[u8]) -> bool {
-        false
-    }
-
+impl Document for FtgSprFaces {
     fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
         Ok(convert::info(&parse(data)?))
     }
@@ -65,23 +55,32 @@ impl Codec for FtgSprCodec {
         crate::registry::document_json(FORMAT_ID, &parse(data)?)
     }
 
-    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
-        let doc: FtgSprDocument = crate::registry::document_from_json(FORMAT_ID, value)?;
-        write_document(&doc)
+    /// From JSON read from a file, the frame PNGs beside it; else the document alone.
+    fn from_json(&self, value: serde_json::Value, context: &JsonContext<'_>) -> Result<Vec<u8>> {
+        let Some(json_path) = context.path else {
+            let doc: FtgSprDocument = crate::registry::document_from_json(FORMAT_ID, value)?;
+            return write_document(&doc);
+        };
+        let mut notes = Vec::new();
+        let bytes = convert::from_json_at(value, json_path, &mut notes)?;
+        notes.into_iter().for_each(|n| context.note(n));
+        Ok(bytes)
     }
+}
 
-    fn write_json_at(&self, value: serde_json::Value, json_path: &Path, notes: &mut Vec<String>) -> Result<Vec<u8>> {
-        convert::from_json_at(value, json_path, notes)
-    }
-
-    fn convert(&self, data: &[u8], opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
-        parse(data)?;
-        to_assets(data, &crate::dark_reign::palette_for(opts, None)?, opts)
-    }
-
-    fn convert_at(&self, data: &[u8], path: &Path, opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
-        parse(data)?;
-        to_assets(data, &crate::dark_reign::palette_for(opts, Some(path))?, opts)
+impl Convert for FtgSprFaces {
+    fn convert(&self, input: &ConvertInput<'_>) -> Result<Vec<NamedAsset>> {
+        let (data, opts) = (input.data, input.options);
+        match input.path {
+            Some(path) => {
+                parse(data)?;
+                to_assets(data, &crate::dark_reign::palette_for(opts, Some(path))?, opts)
+            }
+            None => {
+                parse(data)?;
+                to_assets(data, &crate::dark_reign::palette_for(opts, None)?, opts)
+            }
+        }
     }
 }
 

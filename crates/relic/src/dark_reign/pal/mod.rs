@@ -18,7 +18,7 @@ use crate::bytes::Base64;
 use crate::codec::palette::{Palette, SixBitScaling};
 use crate::error::{Error, Result};
 use crate::reader::Reader;
-use crate::registry::{Capabilities, Codec, ConvertOptions, Format, Game, Kind};
+use crate::registry::{Convert, ConvertInput, Format, Game, JsonContext, Kind, Magic, Probe};
 
 pub const FORMAT_ID: &str = "dr-pal";
 pub const MAGIC: &[u8; 4] = b"PALS";
@@ -103,31 +103,22 @@ impl Pals {
 }
 
 pub static FORMAT: Format = Format {
-    id: FORMAT_ID,
-    name: "Dark Reign palette (PALS)",
-    game: Game::DarkReign,
     extensions: &["pal"],
-    kind: Kind::Image,
-    capabilities: Capabilities { read: true, convert: true, write: true },
     notes: "Six 6-bit planes (R, G, B, three unknown) and the game's tables, kept. 6-bit to 8-bit scaling: \
             --option dr-pal.scaling=replicate ((v<<2)|(v>>4), default) or x4. convert writes the JSON and a 16x16 \
             swatch view (swatch.view.png); pack reads the JSON's planes and tables, with colours edited in \
             `colors` written into the planes (6 bits each), and warns when the swatch view was edited. \
             --palette also takes JASC-PAL, RIFF PAL, raw 768-byte RGB and 1024-byte RGBX (Ragnarok .pal).",
-    codec: &PalCodec,
+    probe: Probe::magic(&[Magic::prefix(MAGIC)]),
+    options: &[super::SCALING_OPTION],
+    document: Some(&PalFaces),
+    convert: Some(&PalFaces),
+    ..Format::new(FORMAT_ID, "Dark Reign palette (PALS)", Game::DarkReign, Kind::Image)
 };
 
-struct PalCodec;
+struct PalFaces;
 
-impl Codec for PalCodec {
-    fn sniff(&self, head: &[u8]) -> bool {
-        head.starts_with(MAGIC)
-    }
-
-    fn options(&self) -> &'static [crate::registry::FormatOption] {
-        &[super::SCALING_OPTION]
-    }
-
+impl crate::registry::Document for PalFaces {
     fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
         let p = parse(data)?;
         Ok(serde_json::json!({
@@ -146,23 +137,20 @@ impl Codec for PalCodec {
         Ok(value)
     }
 
-    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
-        write_document(value, None, &mut Vec::new())
+    fn from_json(&self, value: serde_json::Value, context: &JsonContext<'_>) -> Result<Vec<u8>> {
+        let mut notes = Vec::new();
+        let bytes = write_document(value, context.path, &mut notes)?;
+        notes.into_iter().for_each(|n| context.note(n));
+        Ok(bytes)
     }
+}
 
-    fn write_json_at(
-        &self,
-        value: serde_json::Value,
-        json_path: &std::path::Path,
-        notes: &mut Vec<String>,
-    ) -> Result<Vec<u8>> {
-        write_document(value, Some(json_path), notes)
-    }
-
-    fn convert(&self, data: &[u8], opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
+impl Convert for PalFaces {
+    fn convert(&self, input: &ConvertInput<'_>) -> Result<Vec<NamedAsset>> {
+        let (data, opts) = (input.data, input.options);
         let p = parse(data)?;
         let palette = p.palette(super::scaling(opts));
-        let mut doc = self.to_json(data)?;
+        let mut doc = crate::registry::Document::to_json(&PalFaces, data)?;
         let colors: Vec<String> =
             palette.colors.iter().map(|c| format!("#{:02X}{:02X}{:02X}", c[0], c[1], c[2])).collect();
         if let Some(map) = doc.as_object_mut() {
@@ -302,6 +290,7 @@ impl Pals {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::registry::ConvertOptions;
 
     /// A PALS file by hand: entry i has R = i & 63, G = 63, B = 0; the unknown planes and tables are junk.
     fn handmade() -> Vec<u8> {
@@ -323,13 +312,13 @@ mod tests {
         assert_eq!(pal.colors[47], [(47 << 2) | (47 >> 4), 255, 0, 255]);
         assert_eq!(p.palette(SixBitScaling::Times4).colors[63], [252, 252, 0, 255]);
         assert_eq!(write(&p).unwrap(), bytes);
-        let codec = FORMAT.codec;
-        assert_eq!(codec.write_json(codec.to_json(&bytes).unwrap()).unwrap(), bytes);
-        let assets = codec.convert(&bytes, &ConvertOptions::default()).unwrap();
+        let codec = &FORMAT;
+        assert_eq!(codec.from_json(codec.to_json(&bytes).unwrap(), &Default::default()).unwrap(), bytes);
+        let assets = codec.convert(&crate::registry::ConvertInput::new(&bytes, &ConvertOptions::default())).unwrap();
         let Asset::Document(d) = &assets[1].asset else { panic!() };
         assert_eq!(d.value["colors"][1], "#04FF00");
         // The JSON `convert` writes packs back too (its colours are informational).
-        assert_eq!(codec.write_json(d.value.clone()).unwrap(), bytes);
+        assert_eq!(codec.from_json(d.value.clone(), &Default::default()).unwrap(), bytes);
         crate::testing::check_robustness(&bytes, false, |b| parse(b).and_then(|p| write(&p)));
         assert!(parse(&bytes[..PLANES_END - 1]).is_err());
     }

@@ -52,17 +52,14 @@ pub use write::{encode_picture, write_document};
 
 use crate::asset::NamedAsset;
 use crate::error::Result;
-use crate::registry::{Capabilities, Codec, ConvertOptions, Format, Game, Kind};
+use crate::registry::{
+    Convert, ConvertInput, ConvertOptions, Document, Format, Game, JsonContext, Kind, Magic as ProbeMagic, Probe,
+};
 
 pub const FORMAT_ID: &str = "dr-spr";
 
 pub static FORMAT: Format = Format {
-    id: FORMAT_ID,
-    name: "Dark Reign SPR sprite (RSPR/SSPR)",
-    game: Game::DarkReign,
     extensions: &["spr"],
-    kind: Kind::Image,
-    capabilities: Capabilities { read: true, convert: true, write: true },
     notes: "convert: sources, which pack reads: <name>/<section>_<rotation>_<frame>.png per frame and \
             <name>/<name>.json (sizes, sections with rates in 16.16 frames per game cycle, rotation directions \
             counter-clockwise from east, each frame's hotspots, listed once, the palette). View, never read: \
@@ -74,16 +71,15 @@ pub static FORMAT: Format = Format {
             encode (each line takes at least 2·⌈width/255⌉ − 1 bytes) is refused before decoding. pack: from that \
             JSON with the frame PNGs beside it (colours mapped back through its palette), or from --to json, byte \
             for byte.",
-    codec: &SprCodec,
+    probe: Probe::magic(&[ProbeMagic::prefix(b"RSPR"), ProbeMagic::prefix(b"SSPR"), ProbeMagic::prefix(b"LSPR")]),
+    document: Some(&SprFaces),
+    convert: Some(&SprFaces),
+    ..Format::new(FORMAT_ID, "Dark Reign SPR sprite (RSPR/SSPR)", Game::DarkReign, Kind::Image)
 };
 
-struct SprCodec;
+struct SprFaces;
 
-impl Codec for SprCodec {
-    fn sniff(&self, head: &[u8]) -> bool {
-        head.get(..4).and_then(|m| <[u8; 4]>::try_from(m).ok()).and_then(Magic::from_bytes).is_some()
-    }
-
+impl Document for SprFaces {
     fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
         Ok(convert::info(&parse(data)?))
     }
@@ -92,21 +88,26 @@ impl Codec for SprCodec {
         crate::registry::document_json(FORMAT_ID, &parse(data)?)
     }
 
-    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
-        let doc: SprDocument = crate::registry::document_from_json(FORMAT_ID, value)?;
-        write_document(&doc)
+    /// From JSON read from a file, the frame PNGs beside it (see [`pack`]); else the document alone.
+    fn from_json(&self, value: serde_json::Value, context: &JsonContext<'_>) -> Result<Vec<u8>> {
+        let Some(json_path) = context.path else {
+            let doc: SprDocument = crate::registry::document_from_json(FORMAT_ID, value)?;
+            return write_document(&doc);
+        };
+        let mut notes = Vec::new();
+        let bytes = pack::from_json_at(value, json_path, &mut notes)?;
+        notes.into_iter().for_each(|n| context.note(n));
+        Ok(bytes)
     }
+}
 
-    fn write_json_at(&self, value: serde_json::Value, json_path: &Path, notes: &mut Vec<String>) -> Result<Vec<u8>> {
-        pack::from_json_at(value, json_path, notes)
-    }
-
-    fn convert(&self, data: &[u8], opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
-        convert_with(data, opts, None)
-    }
-
-    fn convert_at(&self, data: &[u8], path: &Path, opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
-        convert_with(data, opts, Some(path))
+impl Convert for SprFaces {
+    fn convert(&self, input: &ConvertInput<'_>) -> Result<Vec<NamedAsset>> {
+        let (data, opts) = (input.data, input.options);
+        match input.path {
+            Some(path) => convert_with(data, opts, Some(path)),
+            None => convert_with(data, opts, None),
+        }
     }
 }
 

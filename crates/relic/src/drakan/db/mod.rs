@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::asset::NamedAsset;
 use crate::error::{Error, Result};
-use crate::registry::{Capabilities, Codec, ConvertOptions, Format, Game, Kind};
+use crate::registry::{Convert, ConvertInput, Document, Format, Game, JsonContext, Kind, Probe};
 
 pub const FORMAT_ID: &str = "drakan-db";
 
@@ -177,30 +177,24 @@ impl Database {
 }
 
 pub static FORMAT: Format = Format {
-    id: FORMAT_ID,
-    name: "Drakan database definition",
-    game: Game::Drakan,
     extensions: &["db"],
-    kind: Kind::Document,
-    capabilities: Capabilities { read: true, convert: true, write: true },
     notes: "Text: version, dependency table (1-based indices; bare paths accepted). convert x.db converts every \
             SRSC file of the database (x.txd, x.sdb, x.mod, x.adb, x.odb, x.ssd) into <stem>/<ext>/, references \
             resolved across databases (database/file:id). The JSON keeps the text, so it writes back exactly.",
-    codec: &DbCodec,
+    probe: Probe::plausible(plausible),
+    document: Some(&DbFaces),
+    convert: Some(&DbFaces),
+    ..Format::new(FORMAT_ID, "Drakan database definition", Game::Drakan, Kind::Document)
 };
 
-struct DbCodec;
+struct DbFaces;
 
-impl Codec for DbCodec {
-    fn sniff(&self, _head: &[u8]) -> bool {
-        false
-    }
+/// No magic: a few lines of text (a Windows `Thumbs.db`, an OLE2 compound file, is not).
+fn plausible(head: &[u8], len: u64) -> bool {
+    len <= MAX_SIZE as u64 && head.iter().all(|&b| matches!(b, b'\t' | b'\n' | b'\r') || (b >= 0x20 && b != 0x7F))
+}
 
-    /// No magic: a few lines of text (a Windows `Thumbs.db`, an OLE2 compound file, is not).
-    fn plausible(&self, head: &[u8], len: u64) -> bool {
-        len <= MAX_SIZE as u64 && head.iter().all(|&b| matches!(b, b'\t' | b'\n' | b'\r') || (b >= 0x20 && b != 0x7F))
-    }
-
+impl Document for DbFaces {
     fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
         let db = parse(data)?;
         Ok(serde_json::json!({
@@ -215,34 +209,24 @@ impl Codec for DbCodec {
         crate::registry::document_json(FORMAT_ID, &DbDocument::read(data)?)
     }
 
-    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
+    fn from_json(&self, value: serde_json::Value, _context: &JsonContext<'_>) -> Result<Vec<u8>> {
         let doc: DbDocument = crate::registry::document_from_json(FORMAT_ID, value)?;
         Ok(doc.text.into_bytes())
     }
+}
 
-    fn convert(&self, data: &[u8], _opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
+impl Convert for DbFaces {
+    /// A file on disk converts with the database's SRSC files beside it.
+    fn convert(&self, input: &ConvertInput<'_>) -> Result<Vec<NamedAsset>> {
+        let (data, opts) = (input.data, input.options);
         let parsed = parse(data)?;
         let value = serde_json::to_value(&parsed).map_err(|e| Error::Unsupported(format!("JSON: {e}")))?;
-        Ok(vec![NamedAsset {
+        let mut out = vec![NamedAsset {
             name: None,
             asset: crate::asset::Asset::Document(crate::asset::Document { value, tables: vec![] }),
-        }])
-    }
-
-    /// The database's SRSC files that are there, as `convert_at` reads them: when the `.db` is one.
-    fn converts_beside(&self, path: &Path) -> Vec<PathBuf> {
-        // A `.db` is a few lines: a larger file is no database, and is not read whole to find out.
-        if std::fs::metadata(path).map_or(true, |m| m.len() > MAX_SIZE as u64) {
-            return Vec::new();
-        }
-        let Ok(db) = Database::load(path) else { return Vec::new() };
-        ASSET_EXTENSIONS.iter().map(|ext| db.dir.join(format!("{}.{ext}", db.name))).filter(|f| f.is_file()).collect()
-    }
-
-    fn convert_at(&self, data: &[u8], path: &Path, opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
-        parse(data)?;
+        }];
+        let Some(path) = input.path else { return Ok(out) };
         let db = Database::load(path)?;
-        let mut out = self.convert(data, opts)?;
         for ext in ASSET_EXTENSIONS {
             let file = db.dir.join(format!("{}.{ext}", db.name));
             let Some(bytes) = opts.read_found(&file) else { continue };
@@ -262,6 +246,16 @@ impl Codec for DbCodec {
             }
         }
         Ok(out)
+    }
+
+    /// The database's SRSC files that are there, as `convert_at` reads them: when the `.db` is one.
+    fn converts_beside(&self, path: &Path) -> Vec<PathBuf> {
+        // A `.db` is a few lines: a larger file is no database, and is not read whole to find out.
+        if std::fs::metadata(path).map_or(true, |m| m.len() > MAX_SIZE as u64) {
+            return Vec::new();
+        }
+        let Ok(db) = Database::load(path) else { return Vec::new() };
+        ASSET_EXTENSIONS.iter().map(|ext| db.dir.join(format!("{}.{ext}", db.name))).filter(|f| f.is_file()).collect()
     }
 }
 
@@ -357,9 +351,9 @@ mod tests {
     #[test]
     fn the_document_writes_the_text_back() {
         let text = b"version 1.0\r\ndependencies 1\r\n1 Common\r\n";
-        let value = FORMAT.codec.to_json(text).unwrap();
+        let value = FORMAT.to_json(text).unwrap();
         assert_eq!(value["dependencies"][0]["path"], "Common");
-        assert_eq!(FORMAT.codec.write_json(value).unwrap(), text);
+        assert_eq!(FORMAT.from_json(value, &Default::default()).unwrap(), text);
     }
 
     #[test]

@@ -40,17 +40,15 @@ pub use write::{write_document, write_packed, NewRecord};
 
 use crate::asset::{Entry, NamedAsset};
 use crate::error::{Error, Result};
-use crate::registry::{Capabilities, Codec, ConvertOptions, FolderFile, Format, Game, Kind, PackRequest};
+use crate::registry::{
+    Archive, Convert, ConvertInput, Document, FolderFile, Format, Game, JsonContext, Kind, Magic, Pack, PackRequest,
+    Probe,
+};
 
 pub const FORMAT_ID: &str = "drakan-srsc";
 
 pub static FORMAT: Format = Format {
-    id: FORMAT_ID,
-    name: "Drakan / Riot Engine SRSC resource file",
-    game: Game::Drakan,
     extensions: &["txd", "sdb", "mod", "adb", "odb", "ssd", "rrc", "lvl", "rsg"],
-    kind: Kind::Archive,
-    capabilities: Capabilities { read: true, convert: true, write: true },
     notes: "Records listed with type, id and group path; extracted as <group path>/<type>_<id>_<name>.bin \
             plus directory.json, from which pack rebuilds the file (type, id, group, order). String records \
             (0x0400 deciphered, 0x0401) are Windows-1252 text up to the first NUL (another single-byte code page with \
@@ -75,16 +73,57 @@ pub static FORMAT: Format = Format {
             keep the references relic's export stored, others go to a new <stem>.txd beside it). \
             Option drakan-texture.order=rgba|bgra: 32-bpp byte order \
             (CORRECTIONS.md: unsettled; RGBA by default; the document remembers it for pack).",
-    codec: &SrscCodec,
+    probe: Probe::magic(&[Magic::prefix(types::MAGIC)]),
+    options: &[assets::ORDER_OPTION, assets::CODE_PAGE_OPTION],
+    extra_targets: &["png", "wav", "sgt", "dls"],
+    // A resource file converts whole, to what its records are (textures, sounds, models and levels, music):
+    // never INI, CSV or text, which an archive converted entry by entry could make.
+    only_targets: Some(&["json", "png", "wav", "glb", "gltf", "sgt", "dls"]),
+    pack_sources: &["glb", "gltf"],
+    document: Some(&SrscFaces),
+    convert: Some(&SrscFaces),
+    archive: Some(&SrscFaces),
+    pack: Some(&SrscFaces),
+    ..Format::new(FORMAT_ID, "Drakan / Riot Engine SRSC resource file", Game::Drakan, Kind::Archive)
 };
 
-struct SrscCodec;
+struct SrscFaces;
 
-impl Codec for SrscCodec {
-    fn sniff(&self, head: &[u8]) -> bool {
-        head.starts_with(types::MAGIC)
+/// The file a JSON read from `json_path` describes (see [`SrscFaces`]'s `from_json`).
+fn write_json_at(value: serde_json::Value, json_path: &Path, notes: &mut Vec<String>) -> Result<Vec<u8>> {
+    let dir = json_path.parent().unwrap_or(Path::new(""));
+    let is_document = value.get("format").is_some();
+    let (mut doc, strings_path) = if is_document {
+        let doc: SrscDocument = crate::registry::document_from_json(FORMAT_ID, value)?;
+        (doc, dir.join(STRINGS_FILE))
+    } else {
+        // A strings map: the document is the one Drakan document in its folder, whatever its name.
+        let doc_path = sources::find_document(dir, json_path)?;
+        let text = crate::source::read(&doc_path)?;
+        let value: serde_json::Value = serde_json::from_slice(&text)
+            .map_err(|e| Error::Refused(format!("{}: not JSON ({e})", doc_path.display())))?;
+        let doc: SrscDocument = crate::registry::document_from_json(FORMAT_ID, value)
+            .map_err(|e| Error::Refused(format!("{}: {e}", doc_path.display())))?;
+        notes.push(format!("document taken from {}", doc_path.display()));
+        (doc, json_path.to_path_buf())
+    };
+    let original = doc.clone();
+    if strings_path.exists() && strings_path != json_path {
+        let edited = read_strings(&strings_path)?;
+        let changed = convert::apply_strings(&mut doc, &edited)?;
+        notes.push(format!("strings taken from {} ({changed} changed)", strings_path.display()));
+    } else if !is_document {
+        let edited: BTreeMap<String, String> = read_strings(json_path)?;
+        let changed = convert::apply_strings(&mut doc, &edited)?;
+        notes.push(format!("strings taken from {} ({changed} changed)", json_path.display()));
     }
+    if sources::apply(&mut doc, &original, dir, notes)? {
+        return write::write_document_repacked(&doc);
+    }
+    write_document(&doc)
+}
 
+impl Document for SrscFaces {
     fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
         Ok(convert::info(&parse(data)?))
     }
@@ -93,82 +132,36 @@ impl Codec for SrscCodec {
         crate::registry::document_json(FORMAT_ID, &convert::to_document(&parse(data)?))
     }
 
-    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
-        let doc: SrscDocument = crate::registry::document_from_json(FORMAT_ID, value)?;
-        write_document(&doc)
-    }
-
-    /// The document, or the strings map `convert` writes (`strings.json`, which finds the document beside
-    /// it); with the sources `convert` wrote beside the document (see [`outputs`] and [`sources`]).
-    fn write_json_at(&self, value: serde_json::Value, json_path: &Path, notes: &mut Vec<String>) -> Result<Vec<u8>> {
-        let dir = json_path.parent().unwrap_or(Path::new(""));
-        let is_document = value.get("format").is_some();
-        let (mut doc, strings_path) = if is_document {
+    /// From JSON read from a file: the document, or the strings map `convert` writes (`strings.json`, which
+    /// finds the document beside it); with the sources `convert` wrote beside the document (see [`outputs`]
+    /// and [`sources`]).
+    fn from_json(&self, value: serde_json::Value, context: &JsonContext<'_>) -> Result<Vec<u8>> {
+        let Some(json_path) = context.path else {
             let doc: SrscDocument = crate::registry::document_from_json(FORMAT_ID, value)?;
-            (doc, dir.join(STRINGS_FILE))
-        } else {
-            // A strings map: the document is the one Drakan document in its folder, whatever its name.
-            let doc_path = sources::find_document(dir, json_path)?;
-            let text = crate::source::read(&doc_path)?;
-            let value: serde_json::Value = serde_json::from_slice(&text)
-                .map_err(|e| Error::Refused(format!("{}: not JSON ({e})", doc_path.display())))?;
-            let doc: SrscDocument = crate::registry::document_from_json(FORMAT_ID, value)
-                .map_err(|e| Error::Refused(format!("{}: {e}", doc_path.display())))?;
-            notes.push(format!("document taken from {}", doc_path.display()));
-            (doc, json_path.to_path_buf())
+            return write_document(&doc);
         };
-        let original = doc.clone();
-        if strings_path.exists() && strings_path != json_path {
-            let edited = read_strings(&strings_path)?;
-            let changed = convert::apply_strings(&mut doc, &edited)?;
-            notes.push(format!("strings taken from {} ({changed} changed)", strings_path.display()));
-        } else if !is_document {
-            let edited: BTreeMap<String, String> = read_strings(json_path)?;
-            let changed = convert::apply_strings(&mut doc, &edited)?;
-            notes.push(format!("strings taken from {} ({changed} changed)", json_path.display()));
-        }
-        if sources::apply(&mut doc, &original, dir, notes)? {
-            return write::write_document_repacked(&doc);
-        }
-        write_document(&doc)
+        let mut notes = Vec::new();
+        let written = write_json_at(value, json_path, &mut notes);
+        notes.into_iter().for_each(|n| context.note(n));
+        written
     }
+}
 
-    fn entries<'a>(&self, data: &'a [u8], _archive_name: &str) -> Option<Result<Vec<Entry<'a>>>> {
-        Some(parse(data).map(|s| convert::entries(&s)))
-    }
-
-    fn converts_whole(&self) -> bool {
-        true
-    }
-
-    fn options(&self) -> &'static [crate::registry::FormatOption] {
-        &[assets::ORDER_OPTION, assets::CODE_PAGE_OPTION]
-    }
-
-    fn extra_targets(&self) -> &'static [&'static str] {
-        &["png", "wav", "sgt", "dls"]
-    }
-
-    /// A resource file converts whole, to what its records are (textures, sounds, models and levels, music):
-    /// never INI, CSV or text, which an archive converted entry by entry could make.
-    fn targets(&self) -> Option<&'static [&'static str]> {
-        Some(&["json", "png", "wav", "glb", "gltf", "sgt", "dls"])
-    }
-
-    fn convert(&self, data: &[u8], opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
-        let ctx = Context {
-            stem: String::new(),
-            extension: String::new(),
-            db: None,
-            dir: None,
-            whole_database: false,
-            confine: opts.nearby.confine().map(Path::to_path_buf),
-        };
-        convert_in(data, &ctx, opts)
-    }
-
+impl Convert for SrscFaces {
     /// With the file's `.db` beside it (`x.db` for `x.txd`), references are resolved across databases.
-    fn convert_at(&self, data: &[u8], path: &Path, opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
+    fn convert(&self, input: &ConvertInput<'_>) -> Result<Vec<NamedAsset>> {
+        let opts = input.options;
+        let Some(path) = input.path else {
+            let ctx = Context {
+                stem: String::new(),
+                extension: String::new(),
+                db: None,
+                dir: None,
+                whole_database: false,
+                confine: opts.nearby.confine().map(Path::to_path_buf),
+            };
+            return convert_in(input.data, &ctx, opts);
+        };
         let db_path = path.with_extension("db");
         let db = if db_path.is_file() { Some(crate::drakan::db::Database::load(&db_path)?) } else { None };
         let name =
@@ -181,7 +174,13 @@ impl Codec for SrscCodec {
             whole_database: false,
             confine: opts.nearby.confine().map(Path::to_path_buf),
         };
-        convert_in(data, &ctx, opts)
+        convert_in(input.data, &ctx, opts)
+    }
+}
+
+impl Archive for SrscFaces {
+    fn entries<'a>(&self, data: &'a [u8], _archive_name: &str) -> Result<Vec<Entry<'a>>> {
+        parse(data).map(|s| convert::entries(&s))
     }
 
     fn extraction_index(&self, data: &[u8], _archive_name: &str) -> Option<Result<(String, Vec<u8>)>> {
@@ -194,13 +193,19 @@ impl Codec for SrscCodec {
         }))
     }
 
+    fn converts_whole(&self) -> bool {
+        true
+    }
+
+    fn edits_in_place(&self) -> bool {
+        true
+    }
+}
+
+impl Pack for SrscFaces {
     /// A glTF (`.glb`, `.gltf`): a `.mod` holding one static model (see [`crate::drakan::scene::import`]).
     fn pack_input(&self, input_name: &str, content: &[u8], request: &PackRequest) -> Result<Vec<u8>> {
         crate::drakan::scene::import::pack_gltf(input_name, content, request)
-    }
-
-    fn pack_sources(&self) -> &'static [&'static str] {
-        &["glb", "gltf"]
     }
 
     fn pack_folder(&self, files: Vec<FolderFile>, _request: &PackRequest, out: &mut dyn std::io::Write) -> Result<u64> {

@@ -23,48 +23,50 @@ pub use write::write;
 
 use crate::asset::{Asset, NamedAsset};
 use crate::error::Result;
-use crate::registry::{Capabilities, Codec, ConvertOptions, Format, Game, Kind};
+use crate::registry::{Convert, ConvertInput, FileFormat, Format, Game, Kind, Magic, Probe, Typed};
 
 pub const FORMAT_ID: &str = "ei-adb";
 
 pub static FORMAT: Format = Format {
-    id: FORMAT_ID,
-    name: "Evil Islands ADB (animation database)",
-    game: Game::EvilIslands,
     extensions: &["adb"],
-    kind: Kind::Document,
-    capabilities: Capabilities { read: true, convert: true, write: true },
     notes: "the packed u64 is split into the spec's named bit fields; the other bits are kept in other_bits. \
             Bytes after the last record (the spec's \"partially trimmed\" variant) are kept as they are.",
-    codec: &AdbCodec,
+    probe: Probe::magic(&[Magic::prefix(&types::MAGIC)]),
+    extra_targets: &["csv"],
+    document: Some(&Typed::<Adb>::FACE),
+    convert: Some(&AdbConvert),
+    ..Format::new(FORMAT_ID, "Evil Islands ADB (animation database)", Game::EvilIslands, Kind::Document)
 };
 
-struct AdbCodec;
+impl FileFormat for Adb {
+    const ID: &'static str = FORMAT_ID;
 
-impl Codec for AdbCodec {
-    fn extra_targets(&self) -> &'static [&'static str] {
-        &["csv"]
+    fn parse(bytes: &[u8]) -> Result<Self> {
+        parse(bytes)
     }
 
-    fn sniff(&self, head: &[u8]) -> bool {
-        head.starts_with(&types::MAGIC)
+    fn write(&self) -> Result<Vec<u8>> {
+        write(self)
     }
 
-    fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
-        Ok(convert::info(&parse(data)?, data.len()))
+    fn info(&self, bytes: &[u8]) -> Result<serde_json::Value> {
+        Ok(convert::info(self, bytes.len()))
     }
 
-    fn to_json(&self, data: &[u8]) -> Result<serde_json::Value> {
-        crate::registry::document_json(FORMAT_ID, &convert::to_document(&parse(data)?))
+    fn to_document(&self) -> Result<serde_json::Value> {
+        crate::registry::document_json(FORMAT_ID, &convert::to_document(self))
     }
 
-    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
-        let doc: AdbDocument = crate::registry::document_from_json(FORMAT_ID, value)?;
-        write(&doc.adb)
+    fn from_document(value: serde_json::Value) -> Result<Self> {
+        Ok(crate::registry::document_from_json::<AdbDocument>(FORMAT_ID, value)?.adb)
     }
+}
 
-    fn convert(&self, data: &[u8], _opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
-        Ok(vec![NamedAsset { name: None, asset: Asset::Document(convert::to_asset(&parse(data)?)?) }])
+struct AdbConvert;
+
+impl Convert for AdbConvert {
+    fn convert(&self, input: &ConvertInput<'_>) -> Result<Vec<NamedAsset>> {
+        Ok(vec![NamedAsset { name: None, asset: Asset::Document(convert::to_asset(&parse(input.data)?)?) }])
     }
 }
 

@@ -31,7 +31,7 @@ pub use write::write;
 use serde_json::json;
 
 use crate::error::Result;
-use crate::registry::{Capabilities, Codec, Format, Game, Kind};
+use crate::registry::{Claim, Convert, ConvertInput, FileFormat, Format, Game, Kind, Probe, Typed};
 
 pub const FORMAT_ID: &str = "ei-anm";
 
@@ -39,82 +39,74 @@ pub const FORMAT_ID: &str = "ei-anm";
 pub const ASSUMED_FRAMES_PER_SECOND: u32 = 15;
 
 pub static FORMAT: Format = Format {
-    id: FORMAT_ID,
-    name: "Evil Islands ANM (one part's animation)",
-    game: Game::EvilIslands,
     extensions: &["anm"],
-    kind: Kind::Model,
-    capabilities: Capabilities { read: true, convert: true, write: true },
     notes: "no magic: a .anm that is not a RES archive (an animation set is one: `ei-res`) is one part's \
             animation. JSON holds rotations (w, x, y, z as stored), translations and morphing frames; the \
             morphing vertex count is null when the file leaves it out. `pack` writes it back byte for byte. `convert` \
             without --to gives a friendly JSON (part, frames, rotations as x, y, z, w quaternions, translations, \
             morphing frames) and, when the part's figure `<part>.fig` lies beside it, a glTF of that part playing \
             it (--to glb|gltf; without the figure that is an error, and in a folder a skip).",
-    codec: &AnmCodec,
+    probe: Probe { claims: &[Claim::Extension("anm")], ..Probe::plausible(plausible) },
+    document: Some(&Typed::<Anm>::FACE),
+    convert: Some(&AnmConvert),
+    ..Format::new(FORMAT_ID, "Evil Islands ANM (one part's animation)", Game::EvilIslands, Kind::Model)
 };
 
-struct AnmCodec;
+/// No magic: the counts read so far (rotations, translations, morphing frames and vertices) fit the
+/// file, and when all of them are in `head`, they make up exactly its length. A `.anm` claims the name only
+/// when its bytes did not match the RES magic (magic is checked before names).
+fn plausible(head: &[u8], len: u64) -> bool {
+    let at = |offset: u64| usize::try_from(offset).ok().and_then(|o| crate::registry::le_u32_at(head, o));
+    let Some(rotations) = at(0) else { return false };
+    let translations_at = 4 + 16 * u64::from(rotations);
+    let Some(translations) = at(translations_at) else { return translations_at + 8 <= len };
+    let frames_at = translations_at + 4 + 12 * u64::from(translations);
+    let Some(frames) = at(frames_at) else { return frames_at + 4 <= len };
+    let Some(vertices) = at(frames_at + 4) else { return frames_at + 4 == len || frames_at + 8 <= len };
+    // Editor-written files end after a zero frame count (CORRECTIONS.md); game files keep the vertex count.
+    len == frames_at + 8 + 12 * u64::from(frames) * u64::from(vertices) || (frames == 0 && len == frames_at + 4)
+}
 
-impl Codec for AnmCodec {
-    fn sniff(&self, _head: &[u8]) -> bool {
-        false
+impl FileFormat for Anm {
+    const ID: &'static str = FORMAT_ID;
+
+    fn parse(bytes: &[u8]) -> Result<Self> {
+        parse(bytes)
     }
 
-    /// No magic: the counts read so far (rotations, translations, morphing frames and vertices) fit the
-    /// file, and when all of them are in `head`, they make up exactly its length.
-    fn plausible(&self, head: &[u8], len: u64) -> bool {
-        let at = |offset: u64| usize::try_from(offset).ok().and_then(|o| crate::registry::le_u32_at(head, o));
-        let Some(rotations) = at(0) else { return false };
-        let translations_at = 4 + 16 * u64::from(rotations);
-        let Some(translations) = at(translations_at) else { return translations_at + 8 <= len };
-        let frames_at = translations_at + 4 + 12 * u64::from(translations);
-        let Some(frames) = at(frames_at) else { return frames_at + 4 <= len };
-        let Some(vertices) = at(frames_at + 4) else { return frames_at + 4 == len || frames_at + 8 <= len };
-        // Editor-written files end after a zero frame count (CORRECTIONS.md); game files keep the vertex count.
-        len == frames_at + 8 + 12 * u64::from(frames) * u64::from(vertices) || (frames == 0 && len == frames_at + 4)
+    fn write(&self) -> Result<Vec<u8>> {
+        write(self)
     }
 
-    /// A `.anm` whose bytes did not match the RES magic (magic is checked before names).
-    fn claims(&self) -> &'static [crate::registry::Claim] {
-        &[crate::registry::Claim::Extension("anm")]
-    }
-
-    fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
-        let anm = parse(data)?;
+    fn info(&self, bytes: &[u8]) -> Result<serde_json::Value> {
         Ok(json!({
             "format": FORMAT_ID,
-            "rotation_frames": anm.rotations.len(),
-            "translation_frames": anm.translations.len(),
-            "morphing_frames": anm.morph_frames.len(),
-            "morphing_vertex_count": anm.morph_vertex_count,
-            "seconds_at_15_fps": anm.rotations.len().max(anm.translations.len()) as f64
+            "rotation_frames": self.rotations.len(),
+            "translation_frames": self.translations.len(),
+            "morphing_frames": self.morph_frames.len(),
+            "morphing_vertex_count": self.morph_vertex_count,
+            "seconds_at_15_fps": self.rotations.len().max(self.translations.len()) as f64
                 / f64::from(ASSUMED_FRAMES_PER_SECOND),
-            "trailing_bytes": anm.trailing.0.len(),
-            "file_size": data.len(),
+            "trailing_bytes": self.trailing.0.len(),
+            "file_size": bytes.len(),
         }))
     }
 
-    fn to_json(&self, data: &[u8]) -> Result<serde_json::Value> {
-        crate::registry::tagged_document_json(FORMAT_ID, &parse(data)?)
+    fn to_document(&self) -> Result<serde_json::Value> {
+        crate::registry::tagged_document_json(FORMAT_ID, self)
     }
 
-    /// The friendly JSON, and a glTF clip on the model beside it (see [`convert`]).
-    fn convert(&self, data: &[u8], opts: &crate::registry::ConvertOptions) -> Result<Vec<crate::asset::NamedAsset>> {
-        convert::convert_part(data, None, opts)
+    fn from_document(value: serde_json::Value) -> Result<Self> {
+        crate::registry::tagged_document_from_json(FORMAT_ID, value)
     }
+}
 
-    fn convert_at(
-        &self,
-        data: &[u8],
-        path: &std::path::Path,
-        opts: &crate::registry::ConvertOptions,
-    ) -> Result<Vec<crate::asset::NamedAsset>> {
-        convert::convert_part(data, Some(path), opts)
-    }
+/// The friendly JSON, and a glTF clip on the model beside it (see [`convert`]).
+struct AnmConvert;
 
-    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
-        write(&crate::registry::tagged_document_from_json::<Anm>(FORMAT_ID, value)?)
+impl Convert for AnmConvert {
+    fn convert(&self, input: &ConvertInput<'_>) -> Result<Vec<crate::asset::NamedAsset>> {
+        convert::convert_part(input.data, input.path, input.options)
     }
 }
 

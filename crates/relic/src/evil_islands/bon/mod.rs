@@ -28,77 +28,66 @@ use serde_json::json;
 
 use crate::codec::text::{decode, CP1251};
 use crate::error::Result;
-use crate::registry::{Capabilities, Codec, Format, Game, Kind};
+use crate::registry::{Claim, Convert, ConvertInput, FileFormat, Format, Game, Kind, Probe, Typed};
 
 pub const FORMAT_ID: &str = "ei-bon";
 
 pub static FORMAT: Format = Format {
-    id: FORMAT_ID,
-    name: "Evil Islands BON (bone offsets of one part)",
-    game: Game::EvilIslands,
     extensions: &["bon"],
-    kind: Kind::Model,
-    capabilities: Capabilities { read: true, convert: true, write: true },
     notes: "no magic: a .bon that is not a RES archive (a model's .bon is one: `ei-res`) holds one part's \
             offsets, 8 × vec3 (one per morph extreme); an empty file is a part with no offsets (real figure RES \
             archives hold such entries). JSON lists them; `pack` writes them back byte for byte. `convert` without \
             --to gives a friendly JSON (part, offset per morph extreme); offsets alone make no glTF (convert the \
             `.mod` beside them).",
-    codec: &BonCodec,
+    probe: Probe { claims: &[Claim::Extension("bon")], ..Probe::plausible(plausible) },
+    // Offsets make JSON only: a glTF needs the figure they place (convert its `.mod`).
+    only_targets: Some(&["json"]),
+    document: Some(&Typed::<Bon>::FACE),
+    convert: Some(&BonConvert),
+    ..Format::new(FORMAT_ID, "Evil Islands BON (bone offsets of one part)", Game::EvilIslands, Kind::Model)
 };
 
-struct BonCodec;
+/// No magic: whole 12-byte offsets (an empty part too, as real figure archives hold). A `.bon` claims the
+/// name only when its bytes did not match the RES magic (magic is checked before names).
+fn plausible(_head: &[u8], len: u64) -> bool {
+    len % types::OFFSET_SIZE as u64 == 0
+}
 
-impl Codec for BonCodec {
-    fn sniff(&self, _head: &[u8]) -> bool {
-        false
+impl FileFormat for Bon {
+    const ID: &'static str = FORMAT_ID;
+
+    fn parse(bytes: &[u8]) -> Result<Self> {
+        parse(bytes)
     }
 
-    /// No magic: whole 12-byte offsets (an empty part too, as real figure archives hold).
-    fn plausible(&self, _head: &[u8], len: u64) -> bool {
-        len % types::OFFSET_SIZE as u64 == 0
+    fn write(&self) -> Result<Vec<u8>> {
+        write(self)
     }
 
-    /// A `.bon` whose bytes did not match the RES magic (magic is checked before names).
-    fn claims(&self) -> &'static [crate::registry::Claim] {
-        &[crate::registry::Claim::Extension("bon")]
-    }
-
-    fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
-        let bon = parse(data)?;
+    fn info(&self, bytes: &[u8]) -> Result<serde_json::Value> {
         Ok(json!({
             "format": FORMAT_ID,
-            "offsets": bon.offsets.len(),
-            "morph_0": bon.offsets.first(),
-            "file_size": data.len(),
+            "offsets": self.offsets.len(),
+            "morph_0": self.offsets.first(),
+            "file_size": bytes.len(),
         }))
     }
 
-    fn to_json(&self, data: &[u8]) -> Result<serde_json::Value> {
-        crate::registry::tagged_document_json(FORMAT_ID, &parse(data)?)
+    fn to_document(&self) -> Result<serde_json::Value> {
+        crate::registry::tagged_document_json(FORMAT_ID, self)
     }
 
-    /// Offsets make JSON only: a glTF needs the figure they place (convert its `.mod`).
-    fn targets(&self) -> Option<&'static [&'static str]> {
-        Some(&["json"])
+    fn from_document(value: serde_json::Value) -> Result<Self> {
+        crate::registry::tagged_document_from_json(FORMAT_ID, value)
     }
+}
 
-    /// The friendly JSON (see [`convert`]).
-    fn convert(&self, data: &[u8], opts: &crate::registry::ConvertOptions) -> Result<Vec<crate::asset::NamedAsset>> {
-        convert::convert_part(data, None, opts)
-    }
+/// The friendly JSON (see [`convert`]).
+struct BonConvert;
 
-    fn convert_at(
-        &self,
-        data: &[u8],
-        path: &std::path::Path,
-        opts: &crate::registry::ConvertOptions,
-    ) -> Result<Vec<crate::asset::NamedAsset>> {
-        convert::convert_part(data, Some(path), opts)
-    }
-
-    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
-        write(&crate::registry::tagged_document_from_json::<Bon>(FORMAT_ID, value)?)
+impl Convert for BonConvert {
+    fn convert(&self, input: &ConvertInput<'_>) -> Result<Vec<crate::asset::NamedAsset>> {
+        convert::convert_part(input.data, input.path, input.options)
     }
 }
 

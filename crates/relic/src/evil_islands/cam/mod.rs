@@ -21,59 +21,59 @@ pub use write::write;
 
 use crate::asset::{Asset, NamedAsset};
 use crate::error::Result;
-use crate::registry::{Capabilities, Codec, ConvertOptions, Format, Game, Kind};
+use crate::registry::{Convert, ConvertInput, FileFormat, Format, FormatOption, Game, Kind, Probe, Typed};
 
 pub const FORMAT_ID: &str = "ei-cam";
 
 pub static FORMAT: Format = Format {
-    id: FORMAT_ID,
-    name: "Evil Islands CAM (camera path)",
-    game: Game::EvilIslands,
     extensions: &["cam"],
-    kind: Kind::Document,
-    capabilities: Capabilities { read: true, convert: true, write: true },
     notes: "no magic: recognised by the .cam extension. The first u32 of each 36-byte record is read as a \
             u32 time by default; `--option ei-cam.time=f32` reads the same bits as an f32 (u32 or f32 is \
             unsettled). Either JSON packs back byte-identically.",
-    codec: &CamCodec,
+    probe: Probe::plausible(plausible),
+    options: &[FormatOption { key: convert::TIME_OPTION, values: &["u32", "f32"] }],
+    extra_targets: &["csv"],
+    document: Some(&Typed::<Cam>::FACE),
+    convert: Some(&CamConvert),
+    ..Format::new(FORMAT_ID, "Evil Islands CAM (camera path)", Game::EvilIslands, Kind::Document)
 };
 
-struct CamCodec;
+/// No magic: a CAM is whole 36-byte records (none too: relic writes an empty path as an empty file).
+fn plausible(_head: &[u8], len: u64) -> bool {
+    len % types::RECORD_SIZE as u64 == 0
+}
 
-impl Codec for CamCodec {
-    fn options(&self) -> &'static [crate::registry::FormatOption] {
-        &[crate::registry::FormatOption { key: convert::TIME_OPTION, values: &["u32", "f32"] }]
+impl FileFormat for Cam {
+    const ID: &'static str = FORMAT_ID;
+
+    fn parse(bytes: &[u8]) -> Result<Self> {
+        parse(bytes)
     }
 
-    fn extra_targets(&self) -> &'static [&'static str] {
-        &["csv"]
+    fn write(&self) -> Result<Vec<u8>> {
+        write(self)
     }
 
-    fn sniff(&self, _head: &[u8]) -> bool {
-        false
+    fn info(&self, bytes: &[u8]) -> Result<serde_json::Value> {
+        Ok(convert::info(self, bytes.len()))
     }
 
-    /// No magic: a CAM is whole 36-byte records (none too: relic writes an empty path as an empty file).
-    fn plausible(&self, _head: &[u8], len: u64) -> bool {
-        len % types::RECORD_SIZE as u64 == 0
+    /// The `u32` time reading, as `relic convert --to json` gives it.
+    fn to_document(&self) -> Result<serde_json::Value> {
+        crate::registry::document_json(FORMAT_ID, &CamDocument::new(self, TimeReading::U32))
     }
 
-    fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
-        Ok(convert::info(&parse(data)?, data.len()))
+    fn from_document(value: serde_json::Value) -> Result<Self> {
+        Ok(crate::registry::document_from_json::<CamDocument>(FORMAT_ID, value)?.to_cam())
     }
+}
 
-    fn to_json(&self, data: &[u8]) -> Result<serde_json::Value> {
-        crate::registry::document_json(FORMAT_ID, &CamDocument::new(&parse(data)?, TimeReading::U32))
-    }
+struct CamConvert;
 
-    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
-        let doc: CamDocument = crate::registry::document_from_json(FORMAT_ID, value)?;
-        write(&doc.to_cam())
-    }
-
-    fn convert(&self, data: &[u8], opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
-        let reading = convert::time_reading(opts)?;
-        let doc = convert::to_document(&parse(data)?, reading)?;
+impl Convert for CamConvert {
+    fn convert(&self, input: &ConvertInput<'_>) -> Result<Vec<NamedAsset>> {
+        let reading = convert::time_reading(input.options)?;
+        let doc = convert::to_document(&parse(input.data)?, reading)?;
         Ok(vec![NamedAsset { name: None, asset: Asset::Document(doc) }])
     }
 }

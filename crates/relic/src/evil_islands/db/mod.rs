@@ -49,7 +49,9 @@ pub use write::write_document;
 
 use crate::asset::{Asset, NamedAsset};
 use crate::error::{Error, Result};
-use crate::registry::{Capabilities, Codec, ConvertOptions, Format, Game, Kind, PackRequest};
+use crate::registry::{
+    Claim, Convert, ConvertInput, Document, Format, Game, JsonContext, Kind, Pack, PackRequest, Probe,
+};
 
 pub const FORMAT_ID: &str = "ei-db";
 
@@ -69,12 +71,7 @@ fn node_extent(head: &[u8], at: u64) -> Option<(u64, [u64; 2])> {
 }
 
 pub static FORMAT: Format = Format {
-    id: FORMAT_ID,
-    name: "Evil Islands database (items, spells, units, quests, …)",
-    game: Game::EvilIslands,
     extensions: &["idb", "ldb", "pdb", "sdb", "udb", "qdb"],
-    kind: Kind::Document,
-    capabilities: Capabilities { read: true, convert: true, write: true },
     notes: "No magic: identified by extension (.idb .ldb .pdb .sdb .udb .qdb) or the names acks.db / prints.db, \
             which also choose the table layouts. Unsettled node length (4-byte form): default u32-le \
             ((u32 LE) >> 1, as the public DB editor writes), bytes-be (the spec's byte loop) used when a file \
@@ -85,73 +82,90 @@ pub static FORMAT: Format = Format {
             `pack ei-db items.idb.json`, or one table's CSV `pack ei-db items.idb.Weapons.csv` with items.idb.json \
             or items.idb beside it (or one folder up). Descriptor types win over the spec's letters there \
             (Weapons field 22 FloatList, Byte fields as numbers).",
-    codec: &CODECS[8],
+    probe: Probe {
+        plausible: Some(plausible),
+        // The two tables whose layout only their name tells (`FileType::from_name`).
+        claims: &[Claim::Name("acks.db"), Claim::Name("prints.db")],
+        for_name: Some(for_name),
+        ..Probe::NONE
+    },
+    extra_targets: &["csv"],
+    pack_sources: &["csv"],
+    document: Some(&FACES[8]),
+    convert: Some(&FACES[8]),
+    pack: Some(&FACES[8]),
+    ..Format::new(
+        FORMAT_ID,
+        "Evil Islands database (items, spells, units, quests, …)",
+        Game::EvilIslands,
+        Kind::Document,
+    )
 };
 
-/// A codec that reads with the layouts of one file type.
-struct DbCodec(FileType);
+/// The faces that read with the layouts of one file type.
+struct DbFaces(FileType);
 
-static CODECS: [DbCodec; 9] = [
-    DbCodec(FileType::Items),
-    DbCodec(FileType::Levers),
-    DbCodec(FileType::Perks),
-    DbCodec(FileType::Prints),
-    DbCodec(FileType::Spells),
-    DbCodec(FileType::Units),
-    DbCodec(FileType::Acks),
-    DbCodec(FileType::Quests),
-    DbCodec(FileType::Unknown),
+static FACES: [DbFaces; 9] = [
+    DbFaces(FileType::Items),
+    DbFaces(FileType::Levers),
+    DbFaces(FileType::Perks),
+    DbFaces(FileType::Prints),
+    DbFaces(FileType::Spells),
+    DbFaces(FileType::Units),
+    DbFaces(FileType::Acks),
+    DbFaces(FileType::Quests),
+    DbFaces(FileType::Unknown),
 ];
+
+/// The format as read with the layouts of each file type, in the order of [`FACES`].
+static BY_FILE_TYPE: [Format; 9] = [
+    Format { document: Some(&FACES[0]), convert: Some(&FACES[0]), pack: Some(&FACES[0]), ..FORMAT },
+    Format { document: Some(&FACES[1]), convert: Some(&FACES[1]), pack: Some(&FACES[1]), ..FORMAT },
+    Format { document: Some(&FACES[2]), convert: Some(&FACES[2]), pack: Some(&FACES[2]), ..FORMAT },
+    Format { document: Some(&FACES[3]), convert: Some(&FACES[3]), pack: Some(&FACES[3]), ..FORMAT },
+    Format { document: Some(&FACES[4]), convert: Some(&FACES[4]), pack: Some(&FACES[4]), ..FORMAT },
+    Format { document: Some(&FACES[5]), convert: Some(&FACES[5]), pack: Some(&FACES[5]), ..FORMAT },
+    Format { document: Some(&FACES[6]), convert: Some(&FACES[6]), pack: Some(&FACES[6]), ..FORMAT },
+    Format { document: Some(&FACES[7]), convert: Some(&FACES[7]), pack: Some(&FACES[7]), ..FORMAT },
+    Format { document: Some(&FACES[8]), convert: Some(&FACES[8]), pack: Some(&FACES[8]), ..FORMAT },
+];
+
+fn for_name(name: &str) -> Option<&'static Format> {
+    let ft = FileType::from_name(name);
+    FACES.iter().zip(&BY_FILE_TYPE).find(|(faces, _)| faces.0 == ft).map(|(_, format)| format)
+}
 
 fn json_error(e: serde_json::Error) -> Error {
     Error::Unsupported(format!("{FORMAT_ID}: JSON: {e}"))
 }
 
-impl Codec for DbCodec {
-    fn extra_targets(&self) -> &'static [&'static str] {
-        &["csv"]
-    }
-
-    fn sniff(&self, _head: &[u8]) -> bool {
-        false
-    }
-
-    /// No magic: under one length reading, the top-level nodes (a type byte, then the length in the short
-    /// or a long form: the database, then any trailer) tile the file as far as `head` shows them, and the
-    /// database's first table node fits in it. (Anything relic writes passes: an empty database too.)
-    fn plausible(&self, head: &[u8], len: u64) -> bool {
-        (0..2).any(|reading| {
-            let Some((header, lengths)) = node_extent(head, 0) else { return false };
-            let end = header + lengths[reading];
-            if end > len {
-                return false;
-            }
-            if end > header {
-                if let Some((h, l)) = node_extent(head, header) {
-                    if header + h + l[reading] > end {
-                        return false;
-                    }
+/// No magic: under one length reading, the top-level nodes (a type byte, then the length in the short
+/// or a long form: the database, then any trailer) tile the file as far as `head` shows them, and the
+/// database's first table node fits in it. (Anything relic writes passes: an empty database too.)
+fn plausible(head: &[u8], len: u64) -> bool {
+    (0..2).any(|reading| {
+        let Some((header, lengths)) = node_extent(head, 0) else { return false };
+        let end = header + lengths[reading];
+        if end > len {
+            return false;
+        }
+        if end > header {
+            if let Some((h, l)) = node_extent(head, header) {
+                if header + h + l[reading] > end {
+                    return false;
                 }
             }
-            let mut at = end;
-            while at < len {
-                let Some((h, l)) = node_extent(head, at) else { return true };
-                at += h + l[reading];
-            }
-            at == len
-        })
-    }
+        }
+        let mut at = end;
+        while at < len {
+            let Some((h, l)) = node_extent(head, at) else { return true };
+            at += h + l[reading];
+        }
+        at == len
+    })
+}
 
-    /// The two tables whose layout only their name tells (`FileType::from_name`).
-    fn claims(&self) -> &'static [crate::registry::Claim] {
-        &[crate::registry::Claim::Name("acks.db"), crate::registry::Claim::Name("prints.db")]
-    }
-
-    fn for_name(&self, name: &str) -> Option<&'static dyn Codec> {
-        let ft = FileType::from_name(name);
-        CODECS.iter().find(|c| c.0 == ft).map(|c| c as &'static dyn Codec)
-    }
-
+impl Document for DbFaces {
     fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
         Ok(convert::info(&parse(data, self.0)?, data.len()))
     }
@@ -160,7 +174,7 @@ impl Codec for DbCodec {
         serde_json::to_value(parse(data, self.0)?).map_err(json_error)
     }
 
-    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
+    fn from_json(&self, value: serde_json::Value, _context: &JsonContext<'_>) -> Result<Vec<u8>> {
         if friendly::is_friendly(&value) {
             return write_document(&friendly::to_lossless(&friendly::from_json(&value)?)?);
         }
@@ -170,16 +184,16 @@ impl Codec for DbCodec {
         }
         write_document(&doc)
     }
+}
 
-    fn convert(&self, data: &[u8], _opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
-        let doc = parse(data, self.0)?;
-        Ok(vec![NamedAsset { name: None, asset: Asset::Document(convert::to_document(&doc, data.len())?) }])
+impl Convert for DbFaces {
+    fn convert(&self, input: &ConvertInput<'_>) -> Result<Vec<NamedAsset>> {
+        let doc = parse(input.data, self.0)?;
+        Ok(vec![NamedAsset { name: None, asset: Asset::Document(convert::to_document(&doc, input.data.len())?) }])
     }
+}
 
-    fn pack_sources(&self) -> &'static [&'static str] {
-        &["csv"]
-    }
-
+impl Pack for DbFaces {
     /// One table's CSV (`items.idb.Weapons.csv`, as `convert --to csv` names it); the rest of the database
     /// comes from the file beside it (see [`csv_base`]).
     fn pack_input(&self, input_name: &str, content: &[u8], request: &PackRequest) -> Result<Vec<u8>> {
@@ -311,7 +325,7 @@ impl DbDocument {
     }
 
     /// Reads a database named `name` (a path or a file name): its extension (`.idb`, `.udb`, …) or the
-    /// names `acks.db` and `prints.db` choose the table layouts, as [`crate::registry::Format::codec_for`]
+    /// names `acks.db` and `prints.db` choose the table layouts, as [`crate::registry::Format::for_name`]
     /// does.
     ///
     ///

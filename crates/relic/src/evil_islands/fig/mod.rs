@@ -48,44 +48,50 @@ use serde_json::json;
 
 use crate::asset::NamedAsset;
 use crate::error::Result;
-use crate::registry::{Capabilities, Codec, ConvertOptions, Format, Game, Kind};
+use crate::registry::{Convert, ConvertInput, FileFormat, Format, Game, Kind, Probe, Typed};
 
 pub const FORMAT_ID: &str = "ei-fig";
 
 pub static FORMAT: Format = Format {
-    id: FORMAT_ID,
-    name: "Evil Islands FIG (model part mesh with morph extremes)",
-    game: Game::EvilIslands,
     extensions: &["fig"],
-    kind: Kind::Model,
-    capabilities: Capabilities { read: true, convert: true, write: true },
     notes: "magic FIG8 (8 morph extremes) or FIG1. JSON holds the vertex blocks decoded per CORRECTIONS.md into \
             one position list per morph, normals as stored (x, y, z, w), texture coordinates, triangle \
             indices and vertex components; `pack` writes them back byte for byte.",
-    codec: &FigCodec,
+    probe: Probe::check(|head| read::morph_count(head).is_some()),
+    document: Some(&Typed::<Fig>::FACE),
+    convert: Some(&FigConvert),
+    ..Format::new(FORMAT_ID, "Evil Islands FIG (model part mesh with morph extremes)", Game::EvilIslands, Kind::Model)
 };
 
-struct FigCodec;
+impl FileFormat for Fig {
+    const ID: &'static str = FORMAT_ID;
 
-impl Codec for FigCodec {
-    fn sniff(&self, head: &[u8]) -> bool {
-        read::morph_count(head).is_some()
+    fn parse(bytes: &[u8]) -> Result<Self> {
+        parse(bytes)
     }
 
-    fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
-        Ok(info(&parse(data)?, data.len()))
+    fn write(&self) -> Result<Vec<u8>> {
+        write(self)
     }
 
-    fn to_json(&self, data: &[u8]) -> Result<serde_json::Value> {
-        crate::registry::tagged_document_json(FORMAT_ID, &parse(data)?)
+    fn info(&self, bytes: &[u8]) -> Result<serde_json::Value> {
+        Ok(info(self, bytes.len()))
     }
 
-    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
-        write(&crate::registry::tagged_document_from_json::<Fig>(FORMAT_ID, value)?)
+    fn to_document(&self) -> Result<serde_json::Value> {
+        crate::registry::tagged_document_json(FORMAT_ID, self)
     }
 
-    fn convert(&self, data: &[u8], opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
-        crate::evil_islands::model::convert_part(&parse(data)?, opts)
+    fn from_document(value: serde_json::Value) -> Result<Self> {
+        crate::registry::tagged_document_from_json(FORMAT_ID, value)
+    }
+}
+
+struct FigConvert;
+
+impl Convert for FigConvert {
+    fn convert(&self, input: &ConvertInput<'_>) -> Result<Vec<NamedAsset>> {
+        crate::evil_islands::model::convert_part(&parse(input.data)?, input.options)
     }
 }
 

@@ -23,54 +23,60 @@ use serde_json::json;
 
 use crate::asset::NamedAsset;
 use crate::error::Result;
-use crate::registry::{Capabilities, Codec, ConvertOptions, Format, Game, Kind};
+use crate::registry::{Convert, ConvertInput, FileFormat, Format, Game, Kind, Probe, Typed};
 
 pub const FORMAT_ID: &str = "ei-lnk";
 
 pub static FORMAT: Format = Format {
-    id: FORMAT_ID,
-    name: "Evil Islands LNK (model bone hierarchy)",
-    game: Game::EvilIslands,
     extensions: &["lnk"],
-    kind: Kind::Model,
-    capabilities: Capabilities { read: true, convert: true, write: true },
     notes: "no magic: recognised by the .lnk extension (inside a .mod archive it is the entry named after the \
             model). JSON lists the links (part, parent) in file order; `pack` writes them back byte for byte.",
-    codec: &LnkCodec,
+    probe: Probe::plausible(plausible),
+    document: Some(&Typed::<Lnk>::FACE),
+    convert: Some(&LnkConvert),
+    ..Format::new(FORMAT_ID, "Evil Islands LNK (model bone hierarchy)", Game::EvilIslands, Kind::Model)
 };
 
-struct LnkCodec;
+/// No magic: every link takes at least its two lengths, the first name (its NUL included) is not empty
+/// and fits; a file of no links is its count alone.
+fn plausible(head: &[u8], len: u64) -> bool {
+    let Some(count) = crate::registry::le_u32_at(head, 0) else { return false };
+    if count == 0 {
+        return len == 4;
+    }
+    4 + 8 * u64::from(count) <= len
+        && crate::registry::le_u32_at(head, 4).is_some_and(|name| name > 0 && 12 + u64::from(name) <= len)
+}
 
-impl Codec for LnkCodec {
-    fn sniff(&self, _head: &[u8]) -> bool {
-        false
+impl FileFormat for Lnk {
+    const ID: &'static str = FORMAT_ID;
+
+    fn parse(bytes: &[u8]) -> Result<Self> {
+        parse(bytes)
     }
 
-    /// No magic: every link takes at least its two lengths, the first name (its NUL included) is not empty
-    /// and fits; a file of no links is its count alone.
-    fn plausible(&self, head: &[u8], len: u64) -> bool {
-        let Some(count) = crate::registry::le_u32_at(head, 0) else { return false };
-        if count == 0 {
-            return len == 4;
-        }
-        4 + 8 * u64::from(count) <= len
-            && crate::registry::le_u32_at(head, 4).is_some_and(|name| name > 0 && 12 + u64::from(name) <= len)
+    fn write(&self) -> Result<Vec<u8>> {
+        write(self)
     }
 
-    fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
-        Ok(info(&parse(data)?))
+    fn info(&self, _bytes: &[u8]) -> Result<serde_json::Value> {
+        Ok(info(self))
     }
 
-    fn to_json(&self, data: &[u8]) -> Result<serde_json::Value> {
-        crate::registry::tagged_document_json(FORMAT_ID, &parse(data)?)
+    fn to_document(&self) -> Result<serde_json::Value> {
+        crate::registry::tagged_document_json(FORMAT_ID, self)
     }
 
-    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
-        write(&crate::registry::tagged_document_from_json::<Lnk>(FORMAT_ID, value)?)
+    fn from_document(value: serde_json::Value) -> Result<Self> {
+        crate::registry::tagged_document_from_json(FORMAT_ID, value)
     }
+}
 
-    fn convert(&self, data: &[u8], opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
-        crate::evil_islands::model::convert_skeleton(parse(data)?, opts)
+struct LnkConvert;
+
+impl Convert for LnkConvert {
+    fn convert(&self, input: &ConvertInput<'_>) -> Result<Vec<NamedAsset>> {
+        crate::evil_islands::model::convert_skeleton(parse(input.data)?, input.options)
     }
 }
 

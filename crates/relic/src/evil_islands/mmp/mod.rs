@@ -50,7 +50,9 @@ pub use write::{encode, encode_levels, write_document};
 
 use crate::asset::{Asset, NamedAsset};
 use crate::error::{Error, Result};
-use crate::registry::{Capabilities, Codec, ConvertOptions, Format, Game, Kind, PackRequest};
+use crate::registry::{
+    Convert, ConvertInput, Document, Format, Game, JsonContext, Kind, Magic, Pack, PackRequest, Probe,
+};
 
 pub const FORMAT_ID: &str = "ei-mmp";
 
@@ -58,12 +60,7 @@ pub const FORMAT_ID: &str = "ei-mmp";
 pub const DEFAULT_PIXEL_FORMAT: PixelFormat = PixelFormat::Argb8;
 
 pub static FORMAT: Format = Format {
-    id: FORMAT_ID,
-    name: "Evil Islands MMP texture",
-    game: Game::EvilIslands,
     extensions: &["mmp"],
-    kind: Kind::Image,
-    capabilities: Capabilities { read: true, convert: true, write: true },
     notes: "Converts the top level to PNG, every mip level with --mips (<stem>.mip0.png, …); rows as stored, \
             first row on top (no flip). pack from PNG: --pixel-format dxt1|dxt3|argb4|r5g6b5|a1r5g5b5|argb8|pnt3, \
             --mips for a full chain (2×2 box filter); without them the pixel format and mip level count a \
@@ -72,16 +69,19 @@ pub static FORMAT: Format = Format {
             multiples of 4; PNT3 has no mips and is stored raw when packing does not help. Unsettled: the PNT3 \
             header's bpp and masks (relic writes 32, ARGB8); DXT mip levels narrower than a block keep only the \
             blocks the size rule allows.",
-    codec: &MmpCodec,
+    probe: Probe::magic(&[Magic::prefix(&types::MAGIC)]),
+    pack_sources: &["png"],
+    // The names of `PixelFormat::ALL`, in its order (a test holds them together).
+    pixel_formats: &["argb4", "r5g6b5", "a1r5g5b5", "argb8", "dxt1", "dxt3", "pnt3"],
+    document: Some(&MmpFaces),
+    convert: Some(&MmpFaces),
+    pack: Some(&MmpFaces),
+    ..Format::new(FORMAT_ID, "Evil Islands MMP texture", Game::EvilIslands, Kind::Image)
 };
 
-struct MmpCodec;
+struct MmpFaces;
 
-impl Codec for MmpCodec {
-    fn sniff(&self, head: &[u8]) -> bool {
-        head.starts_with(&types::MAGIC)
-    }
-
+impl Document for MmpFaces {
     fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
         Ok(convert::info(&parse(data)?))
     }
@@ -91,24 +91,20 @@ impl Codec for MmpCodec {
         crate::registry::document_json(FORMAT_ID, &doc)
     }
 
-    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
+    fn from_json(&self, value: serde_json::Value, _context: &JsonContext<'_>) -> Result<Vec<u8>> {
         let doc: MmpDocument = crate::registry::document_from_json(FORMAT_ID, value)?;
         write_document(&doc)
     }
+}
 
-    fn convert(&self, data: &[u8], opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
-        let image = to_image(&parse(data)?, opts.mips)?;
+impl Convert for MmpFaces {
+    fn convert(&self, input: &ConvertInput<'_>) -> Result<Vec<NamedAsset>> {
+        let image = to_image(&parse(input.data)?, input.options.mips)?;
         Ok(vec![NamedAsset { name: None, asset: Asset::Image(image) }])
     }
+}
 
-    fn pack_sources(&self) -> &'static [&'static str] {
-        &["png"]
-    }
-
-    fn pixel_formats(&self) -> Vec<&'static str> {
-        PixelFormat::ALL.iter().map(|f| f.name()).collect()
-    }
-
+impl Pack for MmpFaces {
     fn pack_input(&self, input_name: &str, content: &[u8], request: &PackRequest) -> Result<Vec<u8>> {
         let is_png = crate::registry::extension_of(input_name).is_some_and(|e| e.eq_ignore_ascii_case("png"));
         if !is_png {
@@ -203,5 +199,14 @@ impl MmpDocument {
     /// The file's bytes (the writer of `relic pack ei-mmp x.json`).
     pub fn to_bytes(&self) -> Result<Vec<u8>> {
         write_document(self)
+    }
+}
+
+#[cfg(test)]
+mod registry_tests {
+    #[test]
+    fn pixel_formats_are_every_pixel_format_by_name() {
+        let names: Vec<&str> = super::PixelFormat::ALL.iter().map(|f| f.name()).collect();
+        assert_eq!(super::FORMAT.pixel_formats, names.as_slice());
     }
 }

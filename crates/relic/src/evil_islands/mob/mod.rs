@@ -37,45 +37,34 @@ pub use read::parse;
 pub use types::{Mob, MobDocument, Node, Value};
 pub use write::{write, write_document};
 
-use std::path::Path;
-
 use crate::asset::NamedAsset;
 use crate::error::Result;
-use crate::registry::{Capabilities, Codec, ConvertOptions, Format, Game, Kind};
+use crate::registry::{Convert, ConvertInput, Document, Format, Game, Kind, Probe};
 
 pub const FORMAT_ID: &str = "ei-mob";
 
 pub static FORMAT: Format = Format {
-    id: FORMAT_ID,
-    name: "Evil Islands MOB level (map entities and script)",
-    game: Game::EvilIslands,
     extensions: &["mob"],
-    kind: Kind::Document,
-    capabilities: Capabilities { read: true, convert: true, write: true },
     notes: "No magic: recognised by the .mob extension. UnitStats read as the 172-byte struct of \
             CORRECTIONS.md (fields without a known name are unk_0x.. by offset); Diplomacy as 32x32 u32. \
             Payloads that do not fit their type, AIGRAPH and unlisted type ids are kept as hex. The script \
             is shown deciphered (cp1251 -> UTF-8) and enciphered again with its key when packing; node \
             sizes are recomputed.",
-    codec: &MobCodec,
+    probe: Probe::plausible(plausible),
+    extra_targets: &["txt"],
+    document: Some(&MobFaces),
+    convert: Some(&MobFaces),
+    ..Format::new(FORMAT_ID, "Evil Islands MOB level (map entities and script)", Game::EvilIslands, Kind::Document)
 };
 
-struct MobCodec;
+/// No magic: the first node's size covers its 8-byte header and fits in the file.
+fn plausible(head: &[u8], len: u64) -> bool {
+    crate::registry::le_u32_at(head, 4).is_some_and(|size| size >= 8 && u64::from(size) <= len)
+}
 
-impl Codec for MobCodec {
-    fn extra_targets(&self) -> &'static [&'static str] {
-        &["txt"]
-    }
+struct MobFaces;
 
-    fn sniff(&self, _head: &[u8]) -> bool {
-        false
-    }
-
-    /// No magic: the first node's size covers its 8-byte header and fits in the file.
-    fn plausible(&self, head: &[u8], len: u64) -> bool {
-        crate::registry::le_u32_at(head, 4).is_some_and(|size| size >= 8 && u64::from(size) <= len)
-    }
-
+impl Document for MobFaces {
     fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
         Ok(convert::info(&parse(data)?, data.len()))
     }
@@ -84,19 +73,21 @@ impl Codec for MobCodec {
         convert::to_json(parse(data)?)
     }
 
-    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
-        let doc: MobDocument = crate::registry::document_from_json(FORMAT_ID, value)?;
-        write_document(&doc)
-    }
-
-    fn write_json_at(&self, value: serde_json::Value, json_path: &Path, notes: &mut Vec<String>) -> Result<Vec<u8>> {
+    /// The script `.txt` files `convert` wrote beside the JSON, when there, are what is packed.
+    fn from_json(&self, value: serde_json::Value, context: &crate::registry::JsonContext<'_>) -> Result<Vec<u8>> {
         let mut doc: MobDocument = crate::registry::document_from_json(FORMAT_ID, value)?;
-        convert::take_script_files(&mut doc, json_path, notes)?;
+        if let Some(json_path) = context.path {
+            let mut notes = Vec::new();
+            convert::take_script_files(&mut doc, json_path, &mut notes)?;
+            notes.into_iter().for_each(|n| context.note(n));
+        }
         write_document(&doc)
     }
+}
 
-    fn convert(&self, data: &[u8], _opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
-        convert::convert(parse(data)?)
+impl Convert for MobFaces {
+    fn convert(&self, input: &ConvertInput<'_>) -> Result<Vec<NamedAsset>> {
+        convert::convert(parse(input.data)?)
     }
 }
 

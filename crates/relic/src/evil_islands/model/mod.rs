@@ -263,7 +263,7 @@ pub fn figure_beside(path: Option<&Path>, model: &str, opts: &ConvertOptions) ->
 }
 
 /// The `.mod` archives of a RES and the files beside them that their conversion needs, by lower-case name:
-/// for an archive's [`crate::registry::Codec::entry_options`].
+/// for an archive's [`crate::registry::Archive::entry_options`].
 pub fn siblings(archive: &res::Res<'_>) -> Option<std::collections::HashMap<String, Vec<u8>>> {
     let names: Vec<String> = (0..archive.len()).map(|i| decode(CP1251, archive.name(i)).to_lowercase()).collect();
     // A set, so that an archive of thousands of models and siblings is matched in O(n).

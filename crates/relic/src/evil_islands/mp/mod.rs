@@ -39,59 +39,69 @@ use std::path::Path;
 
 use crate::asset::NamedAsset;
 use crate::error::Result;
-use crate::registry::{Capabilities, Codec, ConvertOptions, Format, Game, Kind};
+use crate::registry::{Convert, ConvertInput, FileFormat, Format, Game, Kind, Magic, Probe, Typed};
 
 pub const FORMAT_ID: &str = "ei-mp";
 
 pub static FORMAT: Format = Format {
-    id: FORMAT_ID,
-    name: "Evil Islands MP (map header)",
-    game: Game::EvilIslands,
     extensions: &["mp"],
-    kind: Kind::Model,
-    capabilities: Capabilities { read: true, convert: true, write: true },
     notes: "magic 72F64ACE. convert x.mp reads the sectors x000000.sec … beside it (or convert the .mpr RES \
             that holds them) and writes x.mp.json (the map's data and a terrain summary; the source pack reads), x.mp/terrain.view.glb (land, \
             and water as a second alpha-blended mesh; atlases xNNN.mmp embedded when found in --textures (a \
             folder or RES) or beside the file) and x.mp/heightmap.view.png (16-bit); the glTF and the height map are views, not packed back. glTF is y-up: (x, height, -y). \
             Unsettled: the material type enum; tile rotation turns clockwise seen from above and atlas rows \
             count from the bottom of the stored image (as public engine re-implementations do).",
-    codec: &MpCodec,
+    probe: Probe::magic(&[Magic::prefix(&types::MAGIC)]),
+    // The height map (`--to png`).
+    extra_targets: &["png"],
+    document: Some(&Typed::<Mp>::FACE),
+    convert: Some(&MpConvert),
+    ..Format::new(FORMAT_ID, "Evil Islands MP (map header)", Game::EvilIslands, Kind::Model)
 };
 
-struct MpCodec;
+impl FileFormat for Mp {
+    const ID: &'static str = FORMAT_ID;
 
-impl Codec for MpCodec {
-    /// The height map (`--to png`).
-    fn extra_targets(&self) -> &'static [&'static str] {
-        &["png"]
+    fn parse(bytes: &[u8]) -> Result<Self> {
+        parse(bytes)
     }
 
-    fn sniff(&self, head: &[u8]) -> bool {
-        head.starts_with(&types::MAGIC)
+    fn write(&self) -> Result<Vec<u8>> {
+        write(self)
     }
 
-    fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
-        Ok(convert::info(&parse(data)?, data.len()))
+    fn info(&self, bytes: &[u8]) -> Result<serde_json::Value> {
+        Ok(convert::info(self, bytes.len()))
     }
 
-    fn to_json(&self, data: &[u8]) -> Result<serde_json::Value> {
-        crate::registry::tagged_document_json(FORMAT_ID, &parse(data)?)
+    fn to_document(&self) -> Result<serde_json::Value> {
+        crate::registry::tagged_document_json(FORMAT_ID, self)
     }
 
-    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
+    fn from_document(value: serde_json::Value) -> Result<Self> {
         let mut value = value;
         // The document `convert` writes has a `terrain` summary beside the map's data: not part of the file.
         if let Some(fields) = value.as_object_mut() {
             fields.remove("terrain");
         }
-        write(&crate::registry::tagged_document_from_json::<Mp>(FORMAT_ID, value)?)
+        crate::registry::tagged_document_from_json(FORMAT_ID, value)
     }
+}
 
-    fn convert(&self, data: &[u8], opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
-        let mp = parse(data)?;
+struct MpConvert;
+
+impl Convert for MpConvert {
+    fn convert(&self, input: &ConvertInput<'_>) -> Result<Vec<NamedAsset>> {
+        let (mp, opts) = (parse(input.data)?, input.options);
+        if let Some(path) = input.path {
+            let map = map_name(path);
+            let dir = path.parent().map(|d| if d.as_os_str().is_empty() { Path::new(".") } else { d });
+            let sectors = dir.map(|d| convert::sectors_in_folder(d, &map, opts)).unwrap_or_default();
+            let atlases = atlas::AtlasSource::open(opts.textures.as_deref(), dir)?;
+            return convert::convert_map(&map, &mp, sectors, &atlases, opts);
+        }
         // A map that is not on disk finds its sectors and atlases among the files of its folder, when the
-        // caller gives them (the browser's files), as `convert_at` does in its folder.
+        // caller gives them (the browser's files), as a map on disk does in its folder.
         if let (Some(files), Some(name)) = (opts.nearby.folder(), opts.nearby.entry_name()) {
             let map = map_name(Path::new(name));
             let sectors = convert::sectors_in(files.as_ref(), &map);
@@ -102,15 +112,6 @@ impl Codec for MpCodec {
             return convert::convert_map(&map, &mp, sectors, &atlases, opts);
         }
         convert::convert_map("map", &mp, vec![], &atlas::AtlasSource::None, opts)
-    }
-
-    fn convert_at(&self, data: &[u8], path: &Path, opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
-        let mp = parse(data)?;
-        let map = map_name(path);
-        let dir = path.parent().map(|d| if d.as_os_str().is_empty() { Path::new(".") } else { d });
-        let sectors = dir.map(|d| convert::sectors_in_folder(d, &map, opts)).unwrap_or_default();
-        let atlases = atlas::AtlasSource::open(opts.textures.as_deref(), dir)?;
-        convert::convert_map(&map, &mp, sectors, &atlases, opts)
     }
 }
 

@@ -1,62 +1,29 @@
 //! `.mpr` archives: a RES holding a map's MP and its SEC sectors (`ZONE.MP`, `ZONE000001.SEC`, …; names
-//! compared case-insensitively, CORRECTIONS.md). The RES format's codec hands files of this extension to
-//! [`MPR_CODEC`], which is the RES codec in every face but conversion: `relic convert zone.mpr` converts
+//! compared case-insensitively, CORRECTIONS.md). The RES format's name probe hands files of this extension to
+//! [`MPR_FORMAT`], which is the RES format in every face but conversion: `relic convert zone.mpr` converts
 //! the map as a whole, as `relic convert zone.mp` does with the sectors beside it.
 
 use std::path::Path;
 
-use crate::asset::{Entry, NamedAsset};
+use crate::asset::NamedAsset;
 use crate::codec::text::{decode, CP1251};
 use crate::error::{Error, Result};
 use crate::evil_islands::{res, sec};
-use crate::registry::{Codec, ConvertOptions, FolderFile, PackRequest};
+use crate::registry::{Convert, ConvertInput, ConvertOptions, Format, Probe};
 
-/// The codec of `.mpr` files.
-pub static MPR_CODEC: MprCodec = MprCodec;
+/// A RES named `.mpr`: the RES format in every face but conversion (the RES format's name probe picks it).
+pub static MPR_FORMAT: Format = Format {
+    probe: Probe::magic(&res::RES_MAGIC),
+    convert: Some(&MprConvert),
+    archive: Some(&res::ResArchive { whole: true }),
+    ..res::FORMAT
+};
 
-pub struct MprCodec;
+struct MprConvert;
 
-fn inner() -> &'static dyn Codec {
-    res::FORMAT.codec
-}
-
-impl Codec for MprCodec {
-    fn sniff(&self, head: &[u8]) -> bool {
-        inner().sniff(head)
-    }
-    fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
-        inner().info(data)
-    }
-    fn to_json(&self, data: &[u8]) -> Result<serde_json::Value> {
-        inner().to_json(data)
-    }
-    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
-        inner().write_json(value)
-    }
-    fn entries<'a>(&self, data: &'a [u8], archive_name: &str) -> Option<Result<Vec<Entry<'a>>>> {
-        inner().entries(data, archive_name)
-    }
-    fn entry_table<'a>(
-        &self,
-        data: &'a [u8],
-        archive_name: &str,
-    ) -> Option<Result<Box<dyn crate::registry::EntryTable<'a> + 'a>>> {
-        inner().entry_table(data, archive_name)
-    }
-    fn pack_folder(&self, files: Vec<FolderFile>, request: &PackRequest, out: &mut dyn std::io::Write) -> Result<u64> {
-        inner().pack_folder(files, request, out)
-    }
-
-    fn converts_whole(&self) -> bool {
-        true
-    }
-
-    fn convert(&self, data: &[u8], opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
-        convert_mpr(data, None, opts)
-    }
-
-    fn convert_at(&self, data: &[u8], path: &Path, opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
-        convert_mpr(data, Some(path), opts)
+impl Convert for MprConvert {
+    fn convert(&self, input: &ConvertInput<'_>) -> Result<Vec<NamedAsset>> {
+        convert_mpr(input.data, input.path, input.options)
     }
 }
 

@@ -33,56 +33,60 @@ pub use write::{layout, write, write_content};
 
 use crate::asset::{Asset, NamedAsset, Text as TextAsset};
 use crate::error::{Error, Result};
-use crate::registry::{extension_of, Capabilities, Codec, ConvertOptions, Format, Game, Kind, PackRequest};
+use crate::registry::{
+    extension_of, Convert, ConvertInput, FileFormat, Format, Game, Kind, Magic, Pack, PackRequest, Probe, Typed,
+};
 
 pub const FORMAT_ID: &str = "ei-reg";
 
 pub static FORMAT: Format = Format {
-    id: FORMAT_ID,
-    name: "Evil Islands REG (binary INI)",
-    game: Game::EvilIslands,
     extensions: &["reg"],
-    kind: Kind::Document,
-    capabilities: Capabilities { read: true, convert: true, write: true },
     notes: "converts to typed INI (42 int, 42.0 float, \"42\" string, [..] arrays) and packs back from it \
             (`relic pack ei-reg -o x.reg x.ini`). Hash tables: relic assumes the RES name hash (signed-char \
             sum); files placed otherwise keep their slots in `;@table` lines of the INI.",
-    codec: &RegCodec,
+    probe: Probe::magic(&[Magic::prefix(&types::MAGIC)]),
+    extra_targets: &["ini"],
+    pack_sources: &["ini"],
+    document: Some(&Typed::<Reg>::FACE),
+    convert: Some(&RegFaces),
+    pack: Some(&RegFaces),
+    ..Format::new(FORMAT_ID, "Evil Islands REG (binary INI)", Game::EvilIslands, Kind::Document)
 };
 
-struct RegCodec;
+impl FileFormat for Reg {
+    const ID: &'static str = FORMAT_ID;
 
-impl Codec for RegCodec {
-    fn extra_targets(&self) -> &'static [&'static str] {
-        &["ini"]
+    fn parse(bytes: &[u8]) -> Result<Self> {
+        parse(bytes)
     }
 
-    fn sniff(&self, head: &[u8]) -> bool {
-        head.starts_with(&types::MAGIC)
+    fn write(&self) -> Result<Vec<u8>> {
+        write(self)
     }
 
-    fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
-        Ok(convert::info(&parse(data)?))
+    fn info(&self, _bytes: &[u8]) -> Result<serde_json::Value> {
+        Ok(convert::info(self))
     }
 
-    fn to_json(&self, data: &[u8]) -> Result<serde_json::Value> {
-        crate::registry::document_json(FORMAT_ID, &convert::to_document(&parse(data)?))
+    fn to_document(&self) -> Result<serde_json::Value> {
+        crate::registry::document_json(FORMAT_ID, &convert::to_document(self))
     }
 
-    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
-        let doc: RegDocument = crate::registry::document_from_json(FORMAT_ID, value)?;
-        write(&doc.reg)
+    fn from_document(value: serde_json::Value) -> Result<Self> {
+        Ok(crate::registry::document_from_json::<RegDocument>(FORMAT_ID, value)?.reg)
     }
+}
 
-    fn convert(&self, data: &[u8], _opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
-        let text = convert::to_ini(&parse(data)?);
+struct RegFaces;
+
+impl Convert for RegFaces {
+    fn convert(&self, input: &ConvertInput<'_>) -> Result<Vec<NamedAsset>> {
+        let text = convert::to_ini(&parse(input.data)?);
         Ok(vec![NamedAsset { name: None, asset: Asset::Text(TextAsset { extension: "ini", text }) }])
     }
+}
 
-    fn pack_sources(&self) -> &'static [&'static str] {
-        &["ini"]
-    }
-
+impl Pack for RegFaces {
     fn pack_input(&self, input_name: &str, content: &[u8], _request: &PackRequest) -> Result<Vec<u8>> {
         if !extension_of(input_name).is_some_and(|e| e.eq_ignore_ascii_case("ini")) {
             return Err(Error::Unsupported(format!(

@@ -27,17 +27,15 @@ pub use write::{write_archive, write_document, PackInput, PackOptions, PackSourc
 use crate::asset::Entry;
 use crate::asset::NamedAsset;
 use crate::error::Result;
-use crate::registry::{Capabilities, Codec, ConvertOptions, EntryTable, FolderFile, Format, Game, Kind, PackRequest};
+use crate::registry::{
+    Archive, Convert, ConvertInput, ConvertOptions, Document, EntryTable, FolderFile, Format, Game, JsonContext, Kind,
+    Magic, Pack, PackRequest, Probe,
+};
 
 pub const FORMAT_ID: &str = "ei-res";
 
 pub static FORMAT: Format = Format {
-    id: FORMAT_ID,
-    name: "Evil Islands RES archive",
-    game: Game::EvilIslands,
     extensions: &["res", "mod", "bon", "anm", "mpr", "mq"],
-    kind: Kind::Archive,
-    capabilities: Capabilities { read: true, convert: true, write: true },
     notes: "convert extracts and converts the entries, except a .mod figure, which converts whole to one glTF: \
             its LNK as nodes placed by the .bon beside it (--bones), its FIG parts as meshes at --morph \
             STR,DEX,HEIGHT with the 8 extremes as morph targets, the .anm set beside it (--anims) as clips at \
@@ -49,16 +47,64 @@ pub static FORMAT: Format = Format {
             entry's name, mark or not when the record of the conversion (<input>.relic.json) lists it as a text; \
             edit --add of a .txt onto a text entry encodes it the same way. pack ei-res model.glb -o unit.mod writes a figure from a glTF, with unit.bon, \
             unit.anm and unit.mmp beside it.",
-    codec: &ResCodec,
+    probe: Probe { for_name: Some(for_name), ..Probe::magic(&RES_MAGIC) },
+    pack_sources: &["glb", "gltf"],
+    document: Some(&ResFaces),
+    archive: Some(&ResArchive { whole: false }),
+    pack: Some(&ResFaces),
+    ..Format::new(FORMAT_ID, "Evil Islands RES archive", Game::EvilIslands, Kind::Archive)
 };
 
-struct ResCodec;
+/// The magic, as [`Probe`] data (the RES variants the name picks sniff as the RES).
+pub(crate) static RES_MAGIC: [Magic; 1] = [Magic::prefix(&types::MAGIC)];
 
-impl Codec for ResCodec {
-    fn sniff(&self, head: &[u8]) -> bool {
-        head.starts_with(&types::MAGIC)
+/// A `.mod` is a figure, converted whole to one glTF scene (`evil_islands::model`); a `.mpr` (a map:
+/// its MP and SEC files) converts as a whole map (`evil_islands::mp::mpr`).
+fn for_name(name: &str) -> Option<&'static Format> {
+    let ext = crate::registry::extension_of(name)?;
+    if ext.eq_ignore_ascii_case("mod") {
+        Some(&MODEL_FORMAT)
+    } else if ext.eq_ignore_ascii_case("anm") {
+        Some(&ANIMATIONS_FORMAT)
+    } else if ext.eq_ignore_ascii_case("bon") {
+        Some(&BONES_FORMAT)
+    } else if ext.eq_ignore_ascii_case("mpr") {
+        Some(&crate::evil_islands::mp::mpr::MPR_FORMAT)
+    } else {
+        None
     }
+}
 
+/// A `.mod` figure RES (see [`Whole::Model`]).
+static MODEL_FORMAT: Format = Format {
+    probe: Probe::magic(&RES_MAGIC),
+    only_targets: Some(&["json", "glb", "gltf"]),
+    convert: Some(&WholeConvert(Whole::Model)),
+    archive: Some(&ResArchive { whole: true }),
+    ..FORMAT
+};
+
+/// A `.anm` animation set RES (see [`Whole::Animations`]).
+static ANIMATIONS_FORMAT: Format = Format {
+    probe: Probe::magic(&RES_MAGIC),
+    only_targets: Some(&["json", "glb", "gltf"]),
+    convert: Some(&WholeConvert(Whole::Animations)),
+    archive: Some(&ResArchive { whole: true }),
+    ..FORMAT
+};
+
+/// A `.bon` bone set RES (see [`Whole::Bones`]).
+static BONES_FORMAT: Format = Format {
+    probe: Probe::magic(&RES_MAGIC),
+    only_targets: Some(&["json"]),
+    convert: Some(&WholeConvert(Whole::Bones)),
+    archive: Some(&ResArchive { whole: true }),
+    ..FORMAT
+};
+
+struct ResFaces;
+
+impl Document for ResFaces {
     fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
         Ok(convert::info(&parse(data)?))
     }
@@ -68,61 +114,67 @@ impl Codec for ResCodec {
         crate::registry::document_json(FORMAT_ID, &doc)
     }
 
-    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
+    fn from_json(&self, value: serde_json::Value, _context: &JsonContext<'_>) -> Result<Vec<u8>> {
         let doc: ResDocument = crate::registry::document_from_json(FORMAT_ID, value)?;
         write_document(&doc)
     }
+}
 
-    fn entries<'a>(&self, data: &'a [u8], archive_name: &str) -> Option<Result<Vec<Entry<'a>>>> {
-        Some(parse(data).map(|res| convert::entries(&res, archive_name)))
+/// A RES's entries; `whole` for the variants that convert as one file (`.mod`, `.anm`, `.bon`, `.mpr`).
+pub(crate) struct ResArchive {
+    pub(crate) whole: bool,
+}
+
+impl Archive for ResArchive {
+    fn entries<'a>(&self, data: &'a [u8], archive_name: &str) -> Result<Vec<Entry<'a>>> {
+        parse(data).map(|res| convert::entries(&res, archive_name))
     }
 
-    fn entry_table<'a>(&self, data: &'a [u8], archive_name: &str) -> Option<Result<Box<dyn EntryTable<'a> + 'a>>> {
-        Some(parse(data).map(|res| Box::new(convert::EntryTable::new(res, archive_name)) as Box<dyn EntryTable<'a>>))
-    }
-
-    /// A `.mod` is a figure, converted whole to one glTF scene (`evil_islands::model`); a `.mpr` (a map:
-    /// its MP and SEC files) converts as a whole map (`evil_islands::mp::mpr`).
-    fn for_name(&self, name: &str) -> Option<&'static dyn Codec> {
-        let ext = crate::registry::extension_of(name)?;
-        if ext.eq_ignore_ascii_case("mod") {
-            Some(&WholeCodec(Whole::Model))
-        } else if ext.eq_ignore_ascii_case("anm") {
-            Some(&WholeCodec(Whole::Animations))
-        } else if ext.eq_ignore_ascii_case("bon") {
-            Some(&WholeCodec(Whole::Bones))
-        } else if ext.eq_ignore_ascii_case("mpr") {
-            Some(&crate::evil_islands::mp::mpr::MPR_CODEC)
-        } else {
-            None
-        }
+    fn entry_table<'a>(&self, data: &'a [u8], archive_name: &str) -> Result<Box<dyn EntryTable<'a> + 'a>> {
+        parse(data).map(|res| Box::new(convert::EntryTable::new(res, archive_name)) as Box<dyn EntryTable<'a>>)
     }
 
     fn entry_text(&self, name: &str, bytes: &[u8]) -> Option<String> {
+        if self.whole {
+            return None;
+        }
         text::entry_text(name, bytes)
     }
 
     fn text_encoding(&self) -> &'static str {
-        "cp1251"
+        if self.whole {
+            ""
+        } else {
+            "cp1251"
+        }
     }
 
     /// Models inside the archive find their bones, animations and textures among its entries.
-    fn entry_options(&self, data: &[u8], opts: &ConvertOptions) -> Option<ConvertOptions> {
-        let siblings = crate::evil_islands::model::siblings(&parse(data).ok()?)?;
+    fn entry_options(&self, input: &ConvertInput<'_>) -> Option<ConvertOptions> {
+        if self.whole {
+            return None;
+        }
+        let siblings = crate::evil_islands::model::siblings(&parse(input.data).ok()?)?;
         Some(ConvertOptions {
-            nearby: opts.nearby.clone().with_siblings(std::sync::Arc::new(siblings)),
-            ..opts.clone()
+            nearby: input.options.nearby.clone().with_siblings(std::sync::Arc::new(siblings)),
+            ..input.options.clone()
         })
     }
 
+    fn converts_whole(&self) -> bool {
+        self.whole
+    }
+
+    fn edits_in_place(&self) -> bool {
+        true
+    }
+}
+
+impl Pack for ResFaces {
     /// A glTF packs to a figure (`-o unit.mod`, with `unit.bon`, `unit.anm`, `unit.mmp` beside it):
     /// `evil_islands::model::import`.
     fn pack_input(&self, input_name: &str, content: &[u8], request: &PackRequest) -> Result<Vec<u8>> {
         crate::evil_islands::model::import::pack_gltf(input_name, content, request)
-    }
-
-    fn pack_sources(&self) -> &'static [&'static str] {
-        &["glb", "gltf"]
     }
 
     fn pack_folder(&self, files: Vec<FolderFile>, request: &PackRequest, out: &mut dyn std::io::Write) -> Result<u64> {
@@ -174,77 +226,16 @@ enum Whole {
 
 /// A `.mod`, `.anm` or `.bon` RES: everything a RES does, and `convert` makes what the whole archive is
 /// rather than extracting its entries (whose parts only make sense together).
-struct WholeCodec(Whole);
+struct WholeConvert(Whole);
 
-impl WholeCodec {
-    fn convert_whole(
-        &self,
-        data: &[u8],
-        path: Option<&std::path::Path>,
-        opts: &ConvertOptions,
-    ) -> Result<Vec<NamedAsset>> {
+impl Convert for WholeConvert {
+    fn convert(&self, input: &ConvertInput<'_>) -> Result<Vec<NamedAsset>> {
+        let (data, path, opts) = (input.data, input.path, input.options);
         match self.0 {
             Whole::Model => crate::evil_islands::model::convert_mod(data, path, opts),
             Whole::Animations => crate::evil_islands::anm::convert::convert_set(data, path, opts),
             Whole::Bones => crate::evil_islands::bon::convert::convert_set(data),
         }
-    }
-}
-
-impl Codec for WholeCodec {
-    fn targets(&self) -> Option<&'static [&'static str]> {
-        Some(match self.0 {
-            Whole::Model | Whole::Animations => &["json", "glb", "gltf"],
-            Whole::Bones => &["json"],
-        })
-    }
-
-    fn sniff(&self, head: &[u8]) -> bool {
-        ResCodec.sniff(head)
-    }
-
-    fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
-        ResCodec.info(data)
-    }
-
-    fn to_json(&self, data: &[u8]) -> Result<serde_json::Value> {
-        ResCodec.to_json(data)
-    }
-
-    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
-        ResCodec.write_json(value)
-    }
-
-    fn entries<'a>(&self, data: &'a [u8], archive_name: &str) -> Option<Result<Vec<Entry<'a>>>> {
-        ResCodec.entries(data, archive_name)
-    }
-
-    fn entry_table<'a>(&self, data: &'a [u8], archive_name: &str) -> Option<Result<Box<dyn EntryTable<'a> + 'a>>> {
-        ResCodec.entry_table(data, archive_name)
-    }
-
-    fn pack_folder(&self, files: Vec<FolderFile>, request: &PackRequest, out: &mut dyn std::io::Write) -> Result<u64> {
-        ResCodec.pack_folder(files, request, out)
-    }
-
-    fn pack_input(&self, input_name: &str, content: &[u8], request: &PackRequest) -> Result<Vec<u8>> {
-        ResCodec.pack_input(input_name, content, request)
-    }
-
-    fn pack_sources(&self) -> &'static [&'static str] {
-        ResCodec.pack_sources()
-    }
-
-    fn converts_whole(&self) -> bool {
-        true
-    }
-
-    fn convert(&self, data: &[u8], opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
-        self.convert_whole(data, None, opts)
-    }
-
-    fn convert_at(&self, data: &[u8], path: &std::path::Path, opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
-        self.convert_whole(data, Some(path), opts)
     }
 }
 

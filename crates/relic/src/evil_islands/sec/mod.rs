@@ -23,53 +23,53 @@ pub use read::parse;
 pub use types::{Sec, Tile, Vertex, Water};
 pub use write::write;
 
-use std::path::Path;
-
 use crate::asset::NamedAsset;
 use crate::error::Result;
-use crate::registry::{Capabilities, Codec, ConvertOptions, Format, Game, Kind};
+use crate::registry::{Convert, ConvertInput, FileFormat, Format, Game, Kind, Probe, Typed};
 
 pub const FORMAT_ID: &str = "ei-sec";
 
 pub static FORMAT: Format = Format {
-    id: FORMAT_ID,
-    name: "Evil Islands SEC (map sector)",
-    game: Game::EvilIslands,
     extensions: &["sec"],
-    kind: Kind::Model,
-    capabilities: Capabilities { read: true, convert: true, write: true },
     notes: "magic 74F74BCF. convert x000001.sec gives a one-sector .glb at the sector's place (x 0, y 1 from \
             the name), heights scaled by the max altitude of x.mp beside it (64 when there is none); convert \
             the .mp or .mpr for the whole map. JSON lays each layer out as the sector: 33 rows of 33 dx, dy, \
             z and packed normals, 16 rows of 16 tiles (index, texture, rotation) and water materials.",
-    codec: &SecCodec,
+    probe: Probe::check(read::is_sec),
+    document: Some(&Typed::<Sec>::FACE),
+    convert: Some(&SecConvert),
+    ..Format::new(FORMAT_ID, "Evil Islands SEC (map sector)", Game::EvilIslands, Kind::Model)
 };
 
-struct SecCodec;
+impl FileFormat for Sec {
+    const ID: &'static str = FORMAT_ID;
 
-impl Codec for SecCodec {
-    fn sniff(&self, head: &[u8]) -> bool {
-        read::is_sec(head)
+    fn parse(bytes: &[u8]) -> Result<Self> {
+        parse(bytes)
     }
 
-    fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
-        Ok(convert::info(&parse(data)?, data.len()))
+    fn write(&self) -> Result<Vec<u8>> {
+        write(self)
     }
 
-    fn to_json(&self, data: &[u8]) -> Result<serde_json::Value> {
-        crate::registry::tagged_document_json(FORMAT_ID, &parse(data)?)
+    fn info(&self, bytes: &[u8]) -> Result<serde_json::Value> {
+        Ok(convert::info(self, bytes.len()))
     }
 
-    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
-        write(&crate::registry::tagged_document_from_json::<Sec>(FORMAT_ID, value)?)
+    fn to_document(&self) -> Result<serde_json::Value> {
+        crate::registry::tagged_document_json(FORMAT_ID, self)
     }
 
-    fn convert(&self, data: &[u8], opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
-        convert::convert_sector(&parse(data)?, None, opts)
+    fn from_document(value: serde_json::Value) -> Result<Self> {
+        crate::registry::tagged_document_from_json(FORMAT_ID, value)
     }
+}
 
-    fn convert_at(&self, data: &[u8], path: &Path, opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
-        convert::convert_sector(&parse(data)?, Some(path), opts)
+struct SecConvert;
+
+impl Convert for SecConvert {
+    fn convert(&self, input: &ConvertInput<'_>) -> Result<Vec<NamedAsset>> {
+        convert::convert_sector(&parse(input.data)?, input.path, input.options)
     }
 }
 

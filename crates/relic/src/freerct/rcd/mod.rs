@@ -44,25 +44,18 @@ pub mod text;
 pub mod types;
 pub mod write;
 
-use std::path::Path;
-
 pub use read::parse;
 pub use types::{Block, Body, Rcd};
 pub use write::write;
 
 use crate::asset::NamedAsset;
 use crate::error::Result;
-use crate::registry::{Capabilities, Codec, ConvertOptions, Format, Game, Kind};
+use crate::registry::{Convert, ConvertInput, Document, Format, Game, JsonContext, Kind, Magic, Probe};
 
 pub const FORMAT_ID: &str = "freerct-rcd";
 
 pub static FORMAT: Format = Format {
-    id: FORMAT_ID,
-    name: "FreeRCT RCD data file",
-    game: Game::FreeRct,
     extensions: &["rcd"],
-    kind: Kind::Image,
-    capabilities: Capabilities { read: true, convert: true, write: true },
     notes: "convert: <stem>.json (every block in file order with its fields by name, enumerations named, sprite \
             references as {block, png}) and <stem>/ with one PNG per pixel block (8PXL palette-indexed with \
             FreeRCT's fixed palette, index 0 transparent; 32PX RGBA with recolour pixels drawn in their colour \
@@ -73,16 +66,15 @@ pub static FORMAT: Format = Format {
             one was edited (its pixels are not those convert drew, whose digest the JSON keeps) and differs \
             from what the sprite PNGs give (edit the sprite PNGs instead). Blocks relic does not read field by \
             field are kept raw.",
-    codec: &RcdCodec,
+    probe: Probe::magic(&[Magic::prefix(types::MAGIC)]),
+    document: Some(&RcdFaces),
+    convert: Some(&RcdFaces),
+    ..Format::new(FORMAT_ID, "FreeRCT RCD data file", Game::FreeRct, Kind::Image)
 };
 
-struct RcdCodec;
+struct RcdFaces;
 
-impl Codec for RcdCodec {
-    fn sniff(&self, head: &[u8]) -> bool {
-        head.starts_with(types::MAGIC)
-    }
-
+impl Document for RcdFaces {
     fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
         Ok(convert::info(&parse(data)?))
     }
@@ -91,15 +83,21 @@ impl Codec for RcdCodec {
         Ok(json::to_json(&parse(data)?))
     }
 
-    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
-        write(&json::from_json(&value)?)
+    /// From JSON read from a file, the sprite PNGs beside it; else the document alone.
+    fn from_json(&self, value: serde_json::Value, context: &JsonContext<'_>) -> Result<Vec<u8>> {
+        let Some(json_path) = context.path else {
+            return write(&json::from_json(&value)?);
+        };
+        let mut notes = Vec::new();
+        let bytes = pack::from_json_at(&value, json_path, &mut notes)?;
+        notes.into_iter().for_each(|n| context.note(n));
+        Ok(bytes)
     }
+}
 
-    fn write_json_at(&self, value: serde_json::Value, json_path: &Path, notes: &mut Vec<String>) -> Result<Vec<u8>> {
-        pack::from_json_at(&value, json_path, notes)
-    }
-
-    fn convert(&self, data: &[u8], opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
+impl Convert for RcdFaces {
+    fn convert(&self, input: &ConvertInput<'_>) -> Result<Vec<NamedAsset>> {
+        let (data, opts) = (input.data, input.options);
         convert::assets(&parse(data)?, data.len() as u64, opts)
     }
 }

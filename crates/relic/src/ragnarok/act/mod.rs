@@ -69,7 +69,7 @@ pub use write::write;
 
 use crate::asset::NamedAsset;
 use crate::error::Result;
-use crate::registry::{Capabilities, Codec, ConvertOptions, Format, Game, Kind};
+use crate::registry::{Convert, ConvertInput, FileFormat, Format, FormatOption, Game, Kind, Magic, Probe, Typed};
 
 pub const FORMAT_ID: &str = "ro-act";
 
@@ -86,12 +86,7 @@ impl Act {
 }
 
 pub static FORMAT: Format = Format {
-    id: FORMAT_ID,
-    name: "Ragnarok Online ACT actions",
-    game: Game::Ragnarok,
     extensions: &["act"],
-    kind: Kind::Image,
-    capabilities: Capabilities { read: true, convert: true, write: true },
     notes: "Versions 2.0 to 2.5 (layout from roBrowser and zrenderer; 1.x refused). JSON keeps every field \
             and packs back byte for byte. With the .spr of the same name beside it (or in the same GRF), \
             each action is drawn as an animated PNG <group>_<direction>.png (action = group·8 + direction) \
@@ -104,39 +99,45 @@ pub static FORMAT: Format = Format {
             one direction is drawn, straight ahead unless --option ro-act.head-direction=1|2 turns it, or \
             all three in turn (=all); other actions take the head frame of the body's index. Without a \
             .spr: JSON only.",
-    codec: &ActCodec,
+    probe: Probe {
+        // "AC" alone is too common: the version must be one of 2.0..2.5 as well.
+        check: Some(|head| matches!(head, [_, _, minor, 2, ..] if *minor <= 5)),
+        ..Probe::magic(&[Magic::prefix(b"AC")])
+    },
+    options: &[FormatOption { key: convert::HEAD_DIRECTION_OPTION, values: &["0", "1", "2", "all"] }],
+    document: Some(&Typed::<Act>::FACE),
+    convert: Some(&ActConvert),
+    ..Format::new(FORMAT_ID, "Ragnarok Online ACT actions", Game::Ragnarok, Kind::Image)
 };
 
-struct ActCodec;
+impl FileFormat for Act {
+    const ID: &'static str = FORMAT_ID;
 
-impl Codec for ActCodec {
-    fn options(&self) -> &'static [crate::registry::FormatOption] {
-        &[crate::registry::FormatOption { key: convert::HEAD_DIRECTION_OPTION, values: &["0", "1", "2", "all"] }]
+    fn parse(bytes: &[u8]) -> Result<Self> {
+        parse(bytes)
     }
 
-    fn sniff(&self, head: &[u8]) -> bool {
-        // "AC" alone is too common: the version must be one of 2.0..2.5 as well.
-        matches!(head, [b'A', b'C', minor, 2, ..] if *minor <= 5)
+    fn write(&self) -> Result<Vec<u8>> {
+        write(self)
     }
 
-    fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
-        Ok(convert::info(&parse(data)?))
+    fn info(&self, _bytes: &[u8]) -> Result<serde_json::Value> {
+        Ok(convert::info(self))
     }
 
-    fn to_json(&self, data: &[u8]) -> Result<serde_json::Value> {
-        crate::registry::tagged_document_json(FORMAT_ID, &parse(data)?)
+    fn to_document(&self) -> Result<serde_json::Value> {
+        crate::registry::tagged_document_json(FORMAT_ID, self)
     }
 
-    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
-        let act: Act = crate::registry::tagged_document_from_json(FORMAT_ID, value)?;
-        write(&act)
+    fn from_document(value: serde_json::Value) -> Result<Self> {
+        crate::registry::tagged_document_from_json(FORMAT_ID, value)
     }
+}
 
-    fn convert(&self, data: &[u8], opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
-        convert::convert(data, None, opts)
-    }
+struct ActConvert;
 
-    fn convert_at(&self, data: &[u8], path: &std::path::Path, opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
-        convert::convert(data, Some(path), opts)
+impl Convert for ActConvert {
+    fn convert(&self, input: &ConvertInput<'_>) -> Result<Vec<NamedAsset>> {
+        convert::convert(input.data, input.path, input.options)
     }
 }

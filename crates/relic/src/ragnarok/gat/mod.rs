@@ -70,7 +70,7 @@ pub use write::write;
 
 use crate::asset::NamedAsset;
 use crate::error::{Error, Result};
-use crate::registry::{Capabilities, Codec, ConvertOptions, Format, Game, Kind, PackRequest};
+use crate::registry::{Convert, ConvertInput, FileFormat, Format, Game, Kind, Magic, Pack, PackRequest, Probe, Typed};
 
 pub const FORMAT_ID: &str = "ro-gat";
 
@@ -92,48 +92,55 @@ impl Gat {
 }
 
 pub static FORMAT: Format = Format {
-    id: FORMAT_ID,
-    name: "Ragnarok Online GAT altitude map",
-    game: Game::Ragnarok,
     extensions: &["gat"],
-    kind: Kind::Image,
-    capabilities: Capabilities { read: true, convert: true, write: true },
     notes: "GRAT 1.2/1.3: per cell four corner heights (f32, Y-down) and a u32 type (0 walkable, 1 blocked, \
             5 blocked but snipable; 2, 3, 4, 6 read differently by eAthena/roBrowser and korangar; bit 31 = \
             1.3 water tile). convert: walkability.png (a pixel per cell, north up, a colour per type, listed \
             in the JSON legend), heights.png (16-bit, cell corners, higher = brighter, min/max in its text \
             and the JSON) and the JSON. pack takes the JSON (byte for byte) or a walkability PNG of convert \
             (types from the colours, heights from the file it records).",
-    codec: &GatCodec,
+    probe: Probe::magic(&[Magic::prefix(&MAGIC)]),
+    pack_sources: &["png"],
+    document: Some(&Typed::<Gat>::FACE),
+    convert: Some(&GatFaces),
+    pack: Some(&GatFaces),
+    ..Format::new(FORMAT_ID, "Ragnarok Online GAT altitude map", Game::Ragnarok, Kind::Image)
 };
 
-struct GatCodec;
+struct GatFaces;
 
-impl Codec for GatCodec {
-    fn sniff(&self, head: &[u8]) -> bool {
-        head.starts_with(&MAGIC)
+impl FileFormat for Gat {
+    const ID: &'static str = FORMAT_ID;
+
+    fn parse(bytes: &[u8]) -> Result<Self> {
+        parse(bytes)
     }
 
-    fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
-        Ok(convert::info(&parse(data)?))
+    fn write(&self) -> Result<Vec<u8>> {
+        write(self)
     }
 
-    fn to_json(&self, data: &[u8]) -> Result<serde_json::Value> {
-        convert::document(&parse(data)?)
+    fn info(&self, _bytes: &[u8]) -> Result<serde_json::Value> {
+        Ok(convert::info(self))
     }
 
-    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
-        write(&convert::from_document(value)?)
+    fn to_document(&self) -> Result<serde_json::Value> {
+        convert::document(self)
     }
 
-    fn convert(&self, data: &[u8], opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
+    fn from_document(value: serde_json::Value) -> Result<Self> {
+        convert::from_document(value)
+    }
+}
+
+impl Convert for GatFaces {
+    fn convert(&self, input: &ConvertInput<'_>) -> Result<Vec<NamedAsset>> {
+        let (data, opts) = (input.data, input.options);
         convert::convert(data, opts)
     }
+}
 
-    fn pack_sources(&self) -> &'static [&'static str] {
-        &["png"]
-    }
-
+impl Pack for GatFaces {
     fn pack_input(&self, input_name: &str, content: &[u8], request: &PackRequest) -> Result<Vec<u8>> {
         if !crate::registry::extension_of(input_name).is_some_and(|e| e.eq_ignore_ascii_case("png")) {
             return Err(Error::Unsupported(format!(

@@ -58,7 +58,7 @@ pub use write::write;
 
 use crate::asset::NamedAsset;
 use crate::error::Result;
-use crate::registry::{Capabilities, Codec, ConvertOptions, Format, Game, Kind};
+use crate::registry::{Convert, ConvertInput, FileFormat, Format, Game, Kind, Magic, Probe, Typed};
 
 pub const FORMAT_ID: &str = "ro-gnd";
 
@@ -97,12 +97,7 @@ impl Gnd {
 }
 
 pub static FORMAT: Format = Format {
-    id: FORMAT_ID,
-    name: "Ragnarok Online GND ground",
-    game: Game::Ragnarok,
     extensions: &["gnd"],
-    kind: Kind::Model,
-    capabilities: Capabilities { read: true, convert: true, write: true },
     notes: "Versions 1.5 to 1.9 (water from 1.8, per-zone water 1.9). Surfaces are 40 bytes (GND.MD's 56 is \
             wrong); lightmaps count × w × h × cells × 4 bytes; surface ids before 1.7 as the file size says \
             (i32, 4 × i16 or 3 × i16). JSON: cubes and surfaces as compact arrays, lightmaps base64; packs \
@@ -111,34 +106,43 @@ pub static FORMAT: Format = Format {
             baked into COLOR_0; smooth normals; water 1.8+ as an alpha-blended mesh), heightmap.view.png (16-bit, \
             one pixel per cell, higher is brighter), and the JSON document. Textures from the same GRF, the \
             client folder's data/texture, then --textures.",
-    codec: &GndCodec,
+    probe: Probe {
+        check: Some(|head| matches!(head, [_, _, _, _, 1, minor, ..] if (5..=9).contains(minor))),
+        ..Probe::magic(&[Magic::prefix(b"GRGN")])
+    },
+    document: Some(&Typed::<Gnd>::FACE),
+    convert: Some(&GndConvert),
+    ..Format::new(FORMAT_ID, "Ragnarok Online GND ground", Game::Ragnarok, Kind::Model)
 };
 
-struct GndCodec;
+impl FileFormat for Gnd {
+    const ID: &'static str = FORMAT_ID;
 
-impl Codec for GndCodec {
-    fn sniff(&self, head: &[u8]) -> bool {
-        matches!(head, [b'G', b'R', b'G', b'N', 1, minor, ..] if (5..=9).contains(minor))
+    fn parse(bytes: &[u8]) -> Result<Self> {
+        parse(bytes)
     }
 
-    fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
-        Ok(convert::info(&parse(data)?))
+    fn write(&self) -> Result<Vec<u8>> {
+        write(self)
     }
 
-    fn to_json(&self, data: &[u8]) -> Result<serde_json::Value> {
-        crate::registry::tagged_document_json(FORMAT_ID, &parse(data)?)
+    fn info(&self, _bytes: &[u8]) -> Result<serde_json::Value> {
+        Ok(convert::info(self))
     }
 
-    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
-        let gnd: Gnd = crate::registry::tagged_document_from_json(FORMAT_ID, value)?;
-        write(&gnd)
+    fn to_document(&self) -> Result<serde_json::Value> {
+        crate::registry::tagged_document_json(FORMAT_ID, self)
     }
 
-    fn convert(&self, data: &[u8], opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
-        convert::convert(data, None, opts)
+    fn from_document(value: serde_json::Value) -> Result<Self> {
+        crate::registry::tagged_document_from_json(FORMAT_ID, value)
     }
+}
 
-    fn convert_at(&self, data: &[u8], path: &std::path::Path, opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
-        convert::convert(data, Some(path), opts)
+struct GndConvert;
+
+impl Convert for GndConvert {
+    fn convert(&self, input: &ConvertInput<'_>) -> Result<Vec<NamedAsset>> {
+        convert::convert(input.data, input.path, input.options)
     }
 }

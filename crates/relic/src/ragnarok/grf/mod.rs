@@ -84,17 +84,15 @@ pub use write::{
 
 use crate::asset::Entry;
 use crate::error::Result;
-use crate::registry::{Capabilities, Codec, FolderFile, Format, Game, Kind, PackRequest};
+use crate::registry::{
+    Archive, ConvertInput, ConvertOptions, Document, FolderFile, Format, Game, JsonContext, Kind, Pack, PackRequest,
+    Probe,
+};
 
 pub const FORMAT_ID: &str = "ro-grf";
 
 pub static FORMAT: Format = Format {
-    id: FORMAT_ID,
-    name: "Ragnarok Online GRF archive",
-    game: Game::Ragnarok,
     extensions: &["grf", "gpf"],
-    kind: Kind::Archive,
-    capabilities: Capabilities { read: true, convert: true, write: true },
     notes: "Versions 0x102/0x103 (DES-enciphered names and entries, plain table), 0x200 (also its DES \
             entries) and 0x300 (64-bit offsets, also today's iRO data.grf signed `Event Horizon`, and the older \
             0x300 header); either signature on any version; 1.x, DES and 0x300 follow the public loaders, \
@@ -103,20 +101,21 @@ pub static FORMAT: Format = Format {
             keeps its name in entry names; zlib level 9 for every entry and the table, names in \
             CP949 with `\\`, data 8-byte aligned in name order, no folder records, no times (GRF keeps none); \
             0x200 and 1.x stop at 4 GiB.",
-    codec: &GrfCodec,
+    probe: Probe::check(types::Signature::sniff),
+    pack_versions: &PACK_VERSIONS,
+    document: Some(&GrfFaces),
+    archive: Some(&GrfFaces),
+    pack: Some(&GrfFaces),
+    ..Format::new(FORMAT_ID, "Ragnarok Online GRF archive", Game::Ragnarok, Kind::Archive)
 };
 
-struct GrfCodec;
+struct GrfFaces;
 
 /// `relic pack ro-grf --version`: 0x200 (the default), 0x300, 0x102, 0x103.
 static PACK_VERSIONS: [u32; 4] =
     [types::VERSION_0X200, types::VERSION_0X300, types::VERSION_0X102, types::VERSION_0X103];
 
-impl Codec for GrfCodec {
-    fn sniff(&self, head: &[u8]) -> bool {
-        types::Signature::sniff(head)
-    }
-
+impl Document for GrfFaces {
     fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
         Ok(convert::info(&parse(data)?))
     }
@@ -125,34 +124,38 @@ impl Codec for GrfCodec {
         convert::to_json(&parse(data)?)
     }
 
-    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
+    fn from_json(&self, value: serde_json::Value, _context: &JsonContext<'_>) -> Result<Vec<u8>> {
         let (doc, signature) = convert::from_json(value)?;
         write::write_document_as(&doc, signature)
+    }
+}
+
+impl Archive for GrfFaces {
+    fn entries<'a>(&self, data: &'a [u8], _archive_name: &str) -> Result<Vec<Entry<'a>>> {
+        parse(data).map(|grf| convert::entries(&grf))
+    }
+
+    /// Its models find their textures in the same archive, as the client does (issue 24), when the
+    /// archive's bytes are kept while they convert.
+    fn entry_options(&self, input: &ConvertInput<'_>) -> Option<ConvertOptions> {
+        let data = input.shared?;
+        let files = crate::ragnarok::rsm::textures::ArchiveFiles::new(std::sync::Arc::clone(data), &FORMAT, "the GRF");
+        Some(ConvertOptions {
+            nearby: input.options.nearby.clone().with_archive(std::sync::Arc::new(files)),
+            ..input.options.clone()
+        })
     }
 
     fn check_without_document(&self, data: &[u8]) -> Option<Result<Option<u64>>> {
         Some(parse(data).and_then(|grf| check::first_difference(&grf)))
     }
 
-    fn entries<'a>(&self, data: &'a [u8], _archive_name: &str) -> Option<Result<Vec<Entry<'a>>>> {
-        Some(parse(data).map(|grf| convert::entries(&grf)))
+    fn edits_in_place(&self) -> bool {
+        true
     }
+}
 
-    fn entry_options_shared(
-        &self,
-        data: &std::sync::Arc<crate::source::Source>,
-        opts: &crate::registry::ConvertOptions,
-    ) -> Option<crate::registry::ConvertOptions> {
-        // Its models find their textures in the same archive, as the client does (issue 24).
-        let files = crate::ragnarok::rsm::textures::ArchiveFiles::new(std::sync::Arc::clone(data), &FORMAT, "the GRF");
-        let nearby = opts.nearby.clone().with_archive(std::sync::Arc::new(files));
-        Some(crate::registry::ConvertOptions { nearby, ..opts.clone() })
-    }
-
-    fn pack_versions(&self) -> &'static [u32] {
-        &PACK_VERSIONS
-    }
-
+impl Pack for GrfFaces {
     fn pack_folder(&self, files: Vec<FolderFile>, request: &PackRequest, out: &mut dyn std::io::Write) -> Result<u64> {
         let kept = write::kept_folder_name(&files);
         if let Some(name) = &kept {

@@ -35,7 +35,7 @@ use crate::asset::{Asset, NamedAsset, Pixels};
 use crate::codec::palette::Palette;
 use crate::error::{Error, Result};
 use crate::reader::Reader;
-use crate::registry::{Capabilities, Codec, ConvertOptions, Format, Game, Kind, PackRequest};
+use crate::registry::{Convert, ConvertInput, FileFormat, Format, Game, Kind, Pack, PackRequest, Probe, Typed};
 
 pub const FORMAT_ID: &str = "ro-pal";
 /// The size of every Ragnarok palette: 256 × 4 bytes.
@@ -212,60 +212,61 @@ pub fn is_ro_palette(head: &[u8], len: u64) -> bool {
 }
 
 pub static FORMAT: Format = Format {
-    id: FORMAT_ID,
-    name: "Ragnarok Online palette",
-    game: Game::Ragnarok,
     extensions: &["pal"],
-    kind: Kind::Image,
-    capabilities: Capabilities { read: true, convert: true, write: true },
     notes: "256 x R, G, B and a fourth byte the client ignores (kept), 1024 bytes, no header: a .pal of that \
             size that is no PALS/RIFF/JASC palette. convert writes a 16x16 swatch PNG recording the fourth bytes; \
             pack takes it back (colours exact; fourth bytes 0 when the PNG records none) or the JSON.",
-    codec: &RoPalCodec,
+    probe: Probe::plausible(is_ro_palette),
+    pack_sources: &["png"],
+    document: Some(&Typed::<RoPalette>::FACE),
+    convert: Some(&RoPalFaces),
+    pack: Some(&RoPalFaces),
+    ..Format::new(FORMAT_ID, "Ragnarok Online palette", Game::Ragnarok, Kind::Image)
 };
 
-struct RoPalCodec;
+struct RoPalFaces;
 
-impl Codec for RoPalCodec {
-    fn sniff(&self, _head: &[u8]) -> bool {
-        false
+impl FileFormat for RoPalette {
+    const ID: &'static str = FORMAT_ID;
+
+    fn parse(bytes: &[u8]) -> Result<Self> {
+        RoPalette::read(bytes)
     }
 
-    fn plausible(&self, head: &[u8], len: u64) -> bool {
-        is_ro_palette(head, len)
+    fn write(&self) -> Result<Vec<u8>> {
+        self.to_bytes()
     }
 
-    fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
-        let pal = RoPalette::read(data)?;
-        let fourth = match pal.fourth() {
+    fn info(&self, _bytes: &[u8]) -> Result<serde_json::Value> {
+        let fourth = match self.fourth() {
             Fourth::Same(v) => serde_json::json!(v),
             Fourth::Each(_) => serde_json::json!("varies"),
         };
         Ok(serde_json::json!({
             "format": FORMAT_ID,
             "colors": 256,
-            "first": document(&pal).colors.first(),
+            "first": document(self).colors.first(),
             "fourth_byte": fourth,
         }))
     }
 
-    fn to_json(&self, data: &[u8]) -> Result<serde_json::Value> {
-        RoPalette::read(data)?.to_json()
+    fn to_document(&self) -> Result<serde_json::Value> {
+        self.to_json()
     }
 
-    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
-        let doc: Document = crate::registry::tagged_document_from_json(FORMAT_ID, value)?;
-        from_document(&doc)?.to_bytes()
+    fn from_document(value: serde_json::Value) -> Result<Self> {
+        from_document(&crate::registry::tagged_document_from_json::<Document>(FORMAT_ID, value)?)
     }
+}
 
-    fn convert(&self, data: &[u8], _opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
+impl Convert for RoPalFaces {
+    fn convert(&self, input: &ConvertInput<'_>) -> Result<Vec<NamedAsset>> {
+        let data = input.data;
         Ok(vec![NamedAsset { name: None, asset: Asset::Image(swatch(&RoPalette::read(data)?)) }])
     }
+}
 
-    fn pack_sources(&self) -> &'static [&'static str] {
-        &["png"]
-    }
-
+impl Pack for RoPalFaces {
     fn pack_input(&self, input_name: &str, content: &[u8], request: &PackRequest) -> Result<Vec<u8>> {
         if !crate::registry::extension_of(input_name).is_some_and(|e| e.eq_ignore_ascii_case("png")) {
             return Err(Error::Unsupported(format!(

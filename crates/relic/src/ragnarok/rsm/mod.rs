@@ -48,17 +48,14 @@ pub use write::write;
 
 use crate::asset::{Asset, NamedAsset};
 use crate::error::Result;
-use crate::registry::{Capabilities, Codec, ConvertOptions, Format, Game, Kind, PackRequest};
+use crate::registry::{
+    Convert, ConvertInput, ConvertOptions, FileFormat, Format, Game, Kind, Magic, Pack, PackRequest, Probe, Typed,
+};
 
 pub const FORMAT_ID: &str = "ro-rsm";
 
 pub static FORMAT: Format = Format {
-    id: FORMAT_ID,
-    name: "Ragnarok Online RSM/RSM2 model",
-    game: Game::Ragnarok,
     extensions: &["rsm", "rsm2"],
-    kind: Kind::Model,
-    capabilities: Capabilities { read: true, convert: true, write: true },
     notes: "Versions 1.1 to 2.3. RSM 1.5: the extra int32 of real files is read after the meshes, before the \
             model-level scale keys (zero in real files). Face records ≥ 2.2 hold (len − 20)/4 smooth groups. \
             The volume-box count is optional at the end of the file. JSON keeps raw name bytes when the \
@@ -72,45 +69,53 @@ pub static FORMAT: Format = Format {
             output) for 2.3 (position/rotation/scale keys, 30 fps or the rate relic's export kept); relic's \
             export helpers fold back, the 1.x mirror and centring are undone; smoothing groups from the normals; \
             embedded textures written beside the output as BMP/TGA.",
-    codec: &RsmCodec,
+    probe: Probe::magic(&[Magic::prefix(&MAGIC)]),
+    pack_sources: &["glb", "gltf"],
+    pack_versions: &import::VERSIONS,
+    document: Some(&Typed::<Rsm>::FACE),
+    convert: Some(&RsmFaces),
+    pack: Some(&RsmFaces),
+    ..Format::new(FORMAT_ID, "Ragnarok Online RSM/RSM2 model", Game::Ragnarok, Kind::Model)
 };
 
-struct RsmCodec;
+impl FileFormat for Rsm {
+    const ID: &'static str = FORMAT_ID;
 
-impl Codec for RsmCodec {
-    fn sniff(&self, head: &[u8]) -> bool {
-        head.starts_with(&MAGIC)
+    fn parse(bytes: &[u8]) -> Result<Self> {
+        parse(bytes)
     }
 
-    fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
-        Ok(convert::info(&parse(data)?))
+    fn write(&self) -> Result<Vec<u8>> {
+        write(self)
     }
 
-    fn to_json(&self, data: &[u8]) -> Result<serde_json::Value> {
-        crate::registry::document_json(FORMAT_ID, &parse(data)?)
+    fn info(&self, _bytes: &[u8]) -> Result<serde_json::Value> {
+        Ok(convert::info(self))
     }
 
-    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
-        let rsm: Rsm = crate::registry::document_from_json(FORMAT_ID, value)?;
-        write(&rsm)
+    fn to_document(&self) -> Result<serde_json::Value> {
+        crate::registry::document_json(FORMAT_ID, self)
     }
 
-    fn convert(&self, data: &[u8], opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
-        convert_model(data, None, opts)
+    fn from_document(value: serde_json::Value) -> Result<Self> {
+        crate::registry::document_from_json(FORMAT_ID, value)
+    }
+}
+
+struct RsmFaces;
+
+impl Convert for RsmFaces {
+    fn convert(&self, input: &ConvertInput<'_>) -> Result<Vec<NamedAsset>> {
+        convert_model(input.data, input.path, input.options)
     }
 
-    fn convert_at(&self, data: &[u8], path: &std::path::Path, opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
-        convert_model(data, Some(path), opts)
+    /// The textures its client folder lacks (issue 24).
+    fn check_warnings(&self, data: &[u8], path: &std::path::Path) -> Vec<String> {
+        check_textures(data, path).unwrap_or_default()
     }
+}
 
-    fn pack_sources(&self) -> &'static [&'static str] {
-        &["glb", "gltf"]
-    }
-
-    fn pack_versions(&self) -> &'static [u32] {
-        &import::VERSIONS
-    }
-
+impl Pack for RsmFaces {
     /// A glTF as RSM 1.4 (default) or 2.3 ([`import`]); embedded textures beside it.
     fn pack_input(&self, input_name: &str, content: &[u8], request: &PackRequest) -> Result<Vec<u8>> {
         pack_gltf(input_name, content, request)

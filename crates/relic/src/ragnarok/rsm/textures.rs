@@ -156,7 +156,7 @@ impl ArchiveFiles {
     fn index(&self) -> &HashMap<String, Located> {
         self.index.get_or_init(|| {
             let mut index = HashMap::new();
-            let Some(Ok(entries)) = self.format.codec.entries(&self.source, &self.label) else { return index };
+            let Some(Ok(entries)) = self.format.entries(&self.source, &self.label) else { return index };
             for e in &entries {
                 let k = key(&e.name);
                 if !self.prefixes.iter().any(|p| k.starts_with(p)) && !is_map_file(&k) {
@@ -436,7 +436,7 @@ fn archives_among(folder: &dyn FileLookup) -> Vec<Arc<dyn FileLookup>> {
         let Some(format) = crate::registry::sniff(&source, &name).map(|(f, _)| f).filter(|f| f.is_archive()) else {
             continue;
         };
-        if !matches!(format.codec.entries(&source, &name), Some(Ok(_))) {
+        if !matches!(format.entries(&source, &name), Some(Ok(_))) {
             continue;
         }
         out.push(Arc::new(ArchiveFiles::whole(Arc::new(source), format, name)));
@@ -477,7 +477,7 @@ pub(crate) fn open_archive(path: &Path, option: &str) -> Result<Arc<dyn FileLook
             crate::Error::Refused(format!("{option} {}: neither a folder nor an archive relic reads", path.display()))
         })?;
     // Fail early on an archive that does not read, rather than report every texture missing.
-    format.codec.entries(&source, &path.to_string_lossy()).transpose()?;
+    format.entries(&source, &path.to_string_lossy()).transpose()?;
     let files = Arc::new(ArchiveFiles::whole(Arc::new(source), format, path.display().to_string()));
     kept.retain(|(p, _, _)| p != path);
     if kept.len() >= KEPT_ARCHIVES {

@@ -75,7 +75,9 @@ use serde_json::json;
 
 use crate::asset::{Asset, Document, NamedAsset};
 use crate::error::Result;
-use crate::registry::{Capabilities, Codec, ConvertOptions, Format, Game, Kind};
+use crate::registry::{
+    Convert, ConvertInput, ConvertOptions, FileFormat, Format, FormatOption, Game, Kind, Magic, Probe, Typed,
+};
 
 pub const FORMAT_ID: &str = "ro-rsw";
 
@@ -92,12 +94,7 @@ impl Rsw {
 }
 
 pub static FORMAT: Format = Format {
-    id: FORMAT_ID,
-    name: "Ragnarok Online RSW map scene",
-    game: Game::Ragnarok,
     extensions: &["rsw"],
-    kind: Kind::Model,
-    capabilities: Capabilities { read: true, convert: true, write: true },
     notes: "Versions 1.0 to 2.7 (layout from roBrowser, korangar, BrowEdit3, GRF Editor). At 1.4 four header \
             names are read (roBrowser, korangar), three when the file reads only so (BrowEdit3). 2.6+ model \
             records carry a byte from build 162 (RagLite; other loaders say 186: the other reading is tried when the objects do not read). \
@@ -109,39 +106,42 @@ pub static FORMAT: Format = Format {
             268.2 cd x range squared), sounds and effects as empty nodes with extras; root nodes ground, water, \
             models, lights, sounds, effects. The walkability overlay only with --option \
             ro-rsw.walkability=scene (a root node walkability) or =file (its own walkability.glb).",
-    codec: &RswCodec,
+    probe: Probe { check: Some(|head| matches!(head, [_, _, _, _, major, minor, ..] if Version::new(*major, *minor).is_supported())), ..Probe::magic(&[Magic::prefix(b"GRSW")]) },
+    options: &[FormatOption { key: scene::WALKABILITY_OPTION, values: &["off", "scene", "file"] }],
+    document: Some(&Typed::<Rsw>::FACE),
+    convert: Some(&RswConvert),
+    ..Format::new(FORMAT_ID, "Ragnarok Online RSW map scene", Game::Ragnarok, Kind::Model)
 };
 
-struct RswCodec;
+impl FileFormat for Rsw {
+    const ID: &'static str = FORMAT_ID;
 
-impl Codec for RswCodec {
-    fn sniff(&self, head: &[u8]) -> bool {
-        matches!(head, [b'G', b'R', b'S', b'W', major, minor, ..] if Version::new(*major, *minor).is_supported())
+    fn parse(bytes: &[u8]) -> Result<Self> {
+        parse(bytes)
     }
 
-    fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
-        Ok(info(&parse(data)?))
+    fn write(&self) -> Result<Vec<u8>> {
+        write(self)
     }
 
-    fn to_json(&self, data: &[u8]) -> Result<serde_json::Value> {
-        crate::registry::tagged_document_json(FORMAT_ID, &parse(data)?)
+    fn info(&self, _bytes: &[u8]) -> Result<serde_json::Value> {
+        Ok(info(self))
     }
 
-    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
-        let rsw: Rsw = crate::registry::tagged_document_from_json(FORMAT_ID, value)?;
-        write(&rsw)
+    fn to_document(&self) -> Result<serde_json::Value> {
+        crate::registry::tagged_document_json(FORMAT_ID, self)
     }
 
-    fn options(&self) -> &'static [crate::registry::FormatOption] {
-        &[crate::registry::FormatOption { key: scene::WALKABILITY_OPTION, values: &["off", "scene", "file"] }]
+    fn from_document(value: serde_json::Value) -> Result<Self> {
+        crate::registry::tagged_document_from_json(FORMAT_ID, value)
     }
+}
 
-    fn convert(&self, data: &[u8], opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
-        convert(data, None, opts)
-    }
+struct RswConvert;
 
-    fn convert_at(&self, data: &[u8], path: &std::path::Path, opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
-        convert(data, Some(path), opts)
+impl Convert for RswConvert {
+    fn convert(&self, input: &ConvertInput<'_>) -> Result<Vec<NamedAsset>> {
+        convert(input.data, input.path, input.options)
     }
 }
 

@@ -56,24 +56,17 @@ pub mod rle;
 pub mod types;
 pub mod write;
 
-use std::path::Path;
-
 pub use document::{FrameDocument, SprDocument};
 pub use types::{AbgrFrame, PaletteFrame, RgbaFrame, Spr, Version, PALETTE_SIZE};
 
 use crate::asset::NamedAsset;
 use crate::error::Result;
-use crate::registry::{Capabilities, Codec, ConvertOptions, Format, Game, Kind, PackRequest};
+use crate::registry::{Convert, ConvertInput, Document, Format, Game, JsonContext, Kind, Magic, PackRequest, Probe};
 
 pub const FORMAT_ID: &str = "ro-spr";
 
 pub static FORMAT: Format = Format {
-    id: FORMAT_ID,
-    name: "Ragnarok Online SPR sprite",
-    game: Game::Ragnarok,
     extensions: &["spr"],
-    kind: Kind::Image,
-    capabilities: Capabilities { read: true, convert: true, write: true },
     notes: "versions 1.0, 1.1, 2.0, 2.1 (SP + minor, major). convert: sources, which pack reads: \
             <name>/pal_NNN.png per palette frame (an indexed PNG: the stored indices, the drawing palette as \
             PLTE, index 0 transparent) and <name>/rgba_NNN.png per RGBA frame \
@@ -85,16 +78,18 @@ pub static FORMAT: Format = Format {
             convert wrote gives its indices as they are; any other edited palette frame is mapped by colour \
             through that palette (a colour not in it is an error naming frame and pixel, unless \
             --quantize takes the nearest), an edited RGBA frame is stored as it is; sizes may change.",
-    codec: &SprCodec,
+    probe: Probe {
+        check: Some(|head| matches!(head, [_, _, minor, major, ..] if Version::from_bytes(*minor, *major).is_some())),
+        ..Probe::magic(&[Magic::prefix(b"SP")])
+    },
+    document: Some(&SprFaces),
+    convert: Some(&SprFaces),
+    ..Format::new(FORMAT_ID, "Ragnarok Online SPR sprite", Game::Ragnarok, Kind::Image)
 };
 
-struct SprCodec;
+struct SprFaces;
 
-impl Codec for SprCodec {
-    fn sniff(&self, head: &[u8]) -> bool {
-        matches!(head, [b'S', b'P', minor, major, ..] if Version::from_bytes(*minor, *major).is_some())
-    }
-
+impl Document for SprFaces {
     fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
         Ok(convert::info(&Spr::read(data)?))
     }
@@ -103,26 +98,23 @@ impl Codec for SprCodec {
         crate::registry::document_json(FORMAT_ID, &SprDocument::of(&Spr::read(data)?))
     }
 
-    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
-        let doc: SprDocument = crate::registry::document_from_json(FORMAT_ID, value)?;
-        doc.to_spr()?.to_bytes()
+    /// From JSON read from a file, the frame PNGs beside it (see [`pack`]); else the document alone.
+    fn from_json(&self, value: serde_json::Value, context: &JsonContext<'_>) -> Result<Vec<u8>> {
+        let Some(json_path) = context.path else {
+            let doc: SprDocument = crate::registry::document_from_json(FORMAT_ID, value)?;
+            return doc.to_spr()?.to_bytes();
+        };
+        let mut notes = Vec::new();
+        let default = PackRequest::default();
+        let bytes = pack::from_json_at(value, json_path, context.request.unwrap_or(&default), &mut notes)?;
+        notes.into_iter().for_each(|n| context.note(n));
+        Ok(bytes)
     }
+}
 
-    fn write_json_at(&self, value: serde_json::Value, json_path: &Path, notes: &mut Vec<String>) -> Result<Vec<u8>> {
-        pack::from_json_at(value, json_path, &PackRequest::default(), notes)
-    }
-
-    fn write_json_request(
-        &self,
-        value: serde_json::Value,
-        json_path: &Path,
-        request: &PackRequest,
-        notes: &mut Vec<String>,
-    ) -> Result<Vec<u8>> {
-        pack::from_json_at(value, json_path, request, notes)
-    }
-
-    fn convert(&self, data: &[u8], opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
+impl Convert for SprFaces {
+    fn convert(&self, input: &ConvertInput<'_>) -> Result<Vec<NamedAsset>> {
+        let (data, opts) = (input.data, input.options);
         convert::assets(&Spr::read(data)?, opts)
     }
 }

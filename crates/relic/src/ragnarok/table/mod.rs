@@ -36,7 +36,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::asset::{Asset, NamedAsset, Text as TextAsset};
 use crate::error::{Error, Result};
-use crate::registry::{Capabilities, Claim, Codec, ConvertOptions, Format, Game, Kind, PackRequest};
+use crate::registry::{Claim, Convert, ConvertInput, FileFormat, Format, Game, Kind, Pack, PackRequest, Probe, Typed};
 
 pub const FORMAT_ID: &str = "ro-table";
 
@@ -279,16 +279,17 @@ pub fn is_table(head: &[u8]) -> bool {
 }
 
 pub static FORMAT: Format = Format {
-    id: FORMAT_ID,
-    name: "Ragnarok Online client text table",
-    game: Game::Ragnarok,
     extensions: &[],
-    kind: Kind::Document,
-    capabilities: Capabilities { read: true, convert: true, write: true },
     notes: "the client's data\\*.txt tables (idnum2itemdisplaynametable.txt and kin): `#`-separated fields, `//` \
             comments, CP949. convert writes the text as UTF-8 and the JSON as rows of fields; pack takes either \
             back to CP949, byte for byte when unedited. Identified by the table names, else --format ro-table.",
-    codec: &TableCodec,
+    probe: Probe { claims: &CLAIMS, ..Probe::plausible(|head, _len| is_table(head)) },
+    extra_targets: &["txt"],
+    pack_sources: &["txt"],
+    document: Some(&Typed::<Table>::FACE),
+    convert: Some(&TableFaces),
+    pack: Some(&TableFaces),
+    ..Format::new(FORMAT_ID, "Ragnarok Online client text table", Game::Ragnarok, Kind::Document)
 };
 
 const CLAIMS: [Claim; TABLE_NAMES.len()] = {
@@ -301,27 +302,21 @@ const CLAIMS: [Claim; TABLE_NAMES.len()] = {
     out
 };
 
-struct TableCodec;
+struct TableFaces;
 
-impl Codec for TableCodec {
-    fn sniff(&self, _head: &[u8]) -> bool {
-        false
+impl FileFormat for Table {
+    const ID: &'static str = FORMAT_ID;
+
+    fn parse(bytes: &[u8]) -> Result<Self> {
+        Table::read(bytes)
     }
 
-    fn plausible(&self, head: &[u8], _len: u64) -> bool {
-        is_table(head)
+    fn write(&self) -> Result<Vec<u8>> {
+        self.to_bytes()
     }
 
-    fn claims(&self) -> &'static [Claim] {
-        &CLAIMS
-    }
-
-    fn extra_targets(&self) -> &'static [&'static str] {
-        &["txt"]
-    }
-
-    fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
-        let doc = Table::read(data)?.document();
+    fn info(&self, _bytes: &[u8]) -> Result<serde_json::Value> {
+        let doc = self.document();
         let rows = doc.lines.iter().filter(|l| matches!(l, Line::Fields(_))).count();
         Ok(serde_json::json!({
             "format": FORMAT_ID,
@@ -331,24 +326,24 @@ impl Codec for TableCodec {
         }))
     }
 
-    fn to_json(&self, data: &[u8]) -> Result<serde_json::Value> {
-        Table::read(data)?.to_json()
+    fn to_document(&self) -> Result<serde_json::Value> {
+        self.to_json()
     }
 
-    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
-        let doc: Document = crate::registry::tagged_document_from_json(FORMAT_ID, value)?;
-        Table::from_document(&doc)?.to_bytes()
+    fn from_document(value: serde_json::Value) -> Result<Self> {
+        Table::from_document(&crate::registry::tagged_document_from_json::<Document>(FORMAT_ID, value)?)
     }
+}
 
-    fn convert(&self, data: &[u8], _opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
+impl Convert for TableFaces {
+    fn convert(&self, input: &ConvertInput<'_>) -> Result<Vec<NamedAsset>> {
+        let data = input.data;
         let text = Table::read(data)?.text;
         Ok(vec![NamedAsset { name: None, asset: Asset::Text(TextAsset { extension: "txt", text }) }])
     }
+}
 
-    fn pack_sources(&self) -> &'static [&'static str] {
-        &["txt"]
-    }
-
+impl Pack for TableFaces {
     fn pack_input(&self, input_name: &str, content: &[u8], _request: &PackRequest) -> Result<Vec<u8>> {
         if !crate::registry::extension_of(input_name).is_some_and(|e| e.eq_ignore_ascii_case("txt")) {
             return Err(Error::Unsupported(format!(

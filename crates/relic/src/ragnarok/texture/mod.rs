@@ -22,24 +22,29 @@ use serde::{Deserialize, Serialize};
 
 use crate::asset::{Asset, Image, NamedAsset, Pixels};
 use crate::error::{Error, Result};
-use crate::registry::{Capabilities, Codec, ConvertOptions, Format, Game, Kind, PackRequest};
+use crate::registry::{Convert, ConvertInput, Format, Game, JsonContext, Kind, Pack, PackRequest, Probe};
 use header::Container;
 
 pub const FORMAT_ID: &str = "ro-texture";
 
 pub static FORMAT: Format = Format {
-    id: FORMAT_ID,
-    name: "Ragnarok Online texture (BMP/TGA)",
-    game: Game::Ragnarok,
     // A BMP is known by its header alone (a `.bmp` that is not one stays an unknown file); TGA has no magic.
     extensions: &["tga"],
-    kind: Kind::Image,
-    capabilities: Capabilities { read: true, convert: true, write: true },
     notes: "BMP (any depth; known by its header, whatever its name) and TGA (by extension; types 1-3, \
             9-11) to PNG. BMP: magenta (R,B >= 0xFE, G <= 3) becomes transparent, as the client keys it; TGA \
             keeps its own alpha. pack from PNG by the output's extension: .bmp writes 24 bits with transparent \
             pixels as magenta, .tga 32-bit uncompressed. JSON: the header and the file's bytes (base64).",
-    codec: &TextureCodec,
+    probe: Probe {
+        check: Some(header::is_bmp),
+        // TGA has no magic: a `.tga` whose 18-byte header holds TGA's values.
+        plausible: Some(|head, _len| header::is_tga(head)),
+        ..Probe::NONE
+    },
+    pack_sources: &["png"],
+    document: Some(&TextureFaces),
+    convert: Some(&TextureFaces),
+    pack: Some(&TextureFaces),
+    ..Format::new(FORMAT_ID, "Ragnarok Online texture (BMP/TGA)", Game::Ragnarok, Kind::Image)
 };
 
 /// A BMP or TGA texture: its header, checked, and the file's bytes (the file is its pixels: relic keeps it
@@ -266,18 +271,9 @@ pub fn encode_rgba(image: &Image, tga: bool) -> Result<(Vec<u8>, usize)> {
     Ok((out, partial))
 }
 
-struct TextureCodec;
+struct TextureFaces;
 
-impl Codec for TextureCodec {
-    fn sniff(&self, head: &[u8]) -> bool {
-        header::is_bmp(head)
-    }
-
-    /// TGA has no magic: a `.tga` whose 18-byte header holds TGA's values.
-    fn plausible(&self, head: &[u8], _len: u64) -> bool {
-        header::is_tga(head)
-    }
-
+impl crate::registry::Document for TextureFaces {
     fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
         let h = header::read(data)?;
         let mut v = crate::registry::document_json(FORMAT_ID, &h)?;
@@ -291,18 +287,19 @@ impl Codec for TextureCodec {
         Texture::read(data)?.to_json()
     }
 
-    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
+    fn from_json(&self, value: serde_json::Value, _context: &JsonContext<'_>) -> Result<Vec<u8>> {
         Texture::from_json(value)?.to_bytes()
     }
+}
 
-    fn convert(&self, data: &[u8], _opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
+impl Convert for TextureFaces {
+    fn convert(&self, input: &ConvertInput<'_>) -> Result<Vec<NamedAsset>> {
+        let data = input.data;
         Ok(vec![NamedAsset { name: None, asset: Asset::Image(decode(data)?) }])
     }
+}
 
-    fn pack_sources(&self) -> &'static [&'static str] {
-        &["png"]
-    }
-
+impl Pack for TextureFaces {
     fn pack_input(&self, input_name: &str, content: &[u8], request: &PackRequest) -> Result<Vec<u8>> {
         if !crate::registry::extension_of(input_name).is_some_and(|e| e.eq_ignore_ascii_case("png")) {
             return Err(Error::Unsupported(format!(
