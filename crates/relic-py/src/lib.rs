@@ -36,7 +36,7 @@ fn to_py(error: LibError) -> PyErr {
             LibError::InvalidData { .. } => ("invalid", InvalidData::new_err(message)),
             LibError::Limit { .. } => ("limit", LimitError::new_err(message)),
             LibError::Unsupported(_) => ("unsupported", Unsupported::new_err(message)),
-            LibError::Refused(_) => ("refused", Refused::new_err(message)),
+            LibError::Refused(_) | LibError::Refusal { .. } => ("refused", Refused::new_err(message)),
             LibError::TooDeep(_) => ("too_deep", Error::new_err(message)),
             LibError::Io { .. } | LibError::InFile { .. } => ("io", Error::new_err(message)),
         };
