@@ -143,7 +143,7 @@ mod tests {
         w.u32(0);
         w.patch_u32_at("offset", slot, 0xAABB_CCDD).unwrap();
         let bytes = w.into_bytes();
-        assert_eq!(bytes.len(), 17);
+        assert_eq!(bytes.len(), 21);
         let mut r = Reader::new("test", &bytes);
         assert_eq!(r.u8("a").unwrap(), 1);
         assert_eq!(r.u16("b").unwrap(), 0x0302);

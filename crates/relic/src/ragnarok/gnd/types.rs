@@ -38,19 +38,14 @@ pub const SURFACE_LEN: usize = 40;
 pub const TEXTURE_NAME_LEN: u32 = 80;
 
 /// `major.minor`, stored major first. JSON `"1.7"`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Version {
-    pub major: u8,
-    pub minor: u8,
+pub type Version = crate::ragnarok::version::Version<Gnd>;
+
+impl crate::ragnarok::version::Family for Gnd {
+    const AS_TEXT: bool = true;
+    const EXAMPLE: &'static str = "1.7";
 }
 
 impl Version {
-    pub const fn new(major: u8, minor: u8) -> Self {
-        Version { major, minor }
-    }
-    pub fn at_least(self, major: u8, minor: u8) -> bool {
-        (self.major, self.minor) >= (major, minor)
-    }
     /// 1.5 to 1.9.
     pub fn is_supported(self) -> bool {
         self.major == 1 && (5..=9).contains(&self.minor)
@@ -66,26 +61,6 @@ impl Version {
     /// Surface ids are i32 for certain (≥ 1.7).
     pub fn has_i32_surface_ids(self) -> bool {
         self.at_least(1, 7)
-    }
-}
-
-impl fmt::Display for Version {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}.{}", self.major, self.minor)
-    }
-}
-
-impl Serialize for Version {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
-}
-
-impl<'de> Deserialize<'de> for Version {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let text = String::deserialize(d)?;
-        let parsed = text.split_once('.').and_then(|(a, b)| Some(Version::new(a.parse().ok()?, b.parse().ok()?)));
-        parsed.ok_or_else(|| de::Error::custom(format!("`{text}` is not a version like \"1.7\"")))
     }
 }
 

@@ -23,16 +23,14 @@ pub const FIXED_NAME_LEN: usize = 40;
 pub const FACE_BASE_LEN: usize = 20;
 
 /// `major.minor`, stored as two bytes after the magic. Ordered as versions are (`1.4 < 1.5 < 2.2`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-pub struct Version {
-    pub major: u8,
-    pub minor: u8,
+pub type Version = crate::ragnarok::version::Version<Rsm>;
+
+impl crate::ragnarok::version::Family for Rsm {
+    const AS_TEXT: bool = false;
+    const EXAMPLE: &'static str = "2.2";
 }
 
 impl Version {
-    pub const fn new(major: u8, minor: u8) -> Self {
-        Version { major, minor }
-    }
     /// The oldest version relic reads.
     pub const MIN: Version = Version::new(1, 1);
     /// The newest version relic reads.
@@ -40,10 +38,6 @@ impl Version {
 
     pub const fn tuple(self) -> (u8, u8) {
         (self.major, self.minor)
-    }
-    /// `self >= major.minor`.
-    pub fn at_least(self, major: u8, minor: u8) -> bool {
-        self >= Version::new(major, minor)
     }
     /// Whether relic reads and writes this version (1.1 to 2.3).
     pub fn is_supported(self) -> bool {
@@ -82,12 +76,6 @@ impl Version {
     /// Textures per mesh instead of global texture indices, and texture key frames (≥ 2.3).
     pub fn has_mesh_textures(self) -> bool {
         self.at_least(2, 3)
-    }
-}
-
-impl fmt::Display for Version {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}.{}", self.major, self.minor)
     }
 }
 
