@@ -146,6 +146,16 @@ impl Error {
         }
     }
 
+    /// The field the error is about: the location's field for file data, the field a writer refused.
+    pub fn field(&self) -> Option<&str> {
+        match self {
+            Error::InvalidData { at, .. } | Error::Limit { at, .. } => Some(&at.field),
+            Error::Refusal { field, .. } => Some(field),
+            Error::InFile { source, .. } => source.field(),
+            _ => None,
+        }
+    }
+
     /// Names the input file the error is about, unless the message already names it (an I/O error on that
     /// file), so that no path is printed twice.
     pub fn in_file(self, path: &std::path::Path) -> Self {
@@ -202,6 +212,7 @@ mod tests {
         let err = Error::refused("ro-rsm", "name", "`x` does not fit a 40-byte CP949 field").within("meshes[2]");
         assert_eq!(err.to_string(), "ro-rsm: meshes[2].name: `x` does not fit a 40-byte CP949 field");
         assert!(err.is_refusal() && err.location().is_none());
+        assert_eq!(err.field(), Some("meshes[2].name"));
         assert!(Error::Refused("no".into()).in_file(std::path::Path::new("a")).is_refusal());
         assert!(!Error::Unsupported("no".into()).is_refusal());
     }

@@ -7,9 +7,7 @@
 //! Coordinates, matrices and key values are as stored (model space is Y-down); the helpers in
 //! [`super::model`] resolve textures, the mesh tree and the time base.
 
-use std::fmt;
-
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Deserialize, Serialize};
 
 use super::float;
 use crate::bytes::Base64;
@@ -86,63 +84,18 @@ impl Version {
 /// JSON: a plain string when `raw` is absent, else `{"text": …, "raw": base64}`. The writer uses `raw`
 /// while it still decodes to `text`; edit `text` and `raw` is ignored (the text is encoded, zero-padded
 /// in fixed fields).
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Name {
-    pub text: String,
-    pub raw: Option<Vec<u8>>,
-}
+pub type Name = crate::codec::text::RawName<crate::codec::text::Cp949Base64>;
 
 impl Name {
-    /// A name that is only text (written as CP949).
-    pub fn new(text: impl Into<String>) -> Self {
-        Name { text: text.into(), raw: None }
-    }
-    pub fn as_str(&self) -> &str {
-        &self.text
-    }
-    pub fn is_empty(&self) -> bool {
-        self.text.is_empty()
-    }
     /// `raw` when it is present and still decodes to `text`.
     pub fn usable_raw(&self) -> Option<&[u8]> {
         self.raw.as_deref().filter(|raw| decode(CP949, before_nul(raw)) == self.text)
     }
 }
 
-impl fmt::Display for Name {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.text)
-    }
-}
-
 /// The bytes before the first NUL (all of them if there is none).
 pub fn before_nul(bytes: &[u8]) -> &[u8] {
     bytes.split(|&b| b == 0).next().unwrap_or(bytes)
-}
-
-#[derive(Serialize, Deserialize)]
-#[serde(untagged)]
-enum NameForm {
-    Text(String),
-    Full { text: String, raw: Base64 },
-}
-
-impl Serialize for Name {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match &self.raw {
-            None => s.serialize_str(&self.text),
-            Some(raw) => NameForm::Full { text: self.text.clone(), raw: Base64(raw.clone()) }.serialize(s),
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for Name {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        Ok(match NameForm::deserialize(d)? {
-            NameForm::Text(text) => Name { text, raw: None },
-            NameForm::Full { text, raw } => Name { text, raw: Some(raw.0) },
-        })
-    }
 }
 
 /// A whole RSM/RSM2 file, in file order. Read with [`Rsm::read`], written with [`Rsm::to_bytes`]; `relic convert
