@@ -35,10 +35,10 @@ pub fn body_len(block: &Block<'_>) -> Result<usize> {
 
 /// The body bytes of a block (without its 12-byte header).
 pub fn body_bytes(magic: &[u8; 4], version: u32, body: &Body<'_>) -> Result<Vec<u8>> {
-    let mut w = Writer::new(FORMAT_ID);
     let mut out = Vec::new();
     match body {
         Body::Pixels8 { width, height, offset, data } => {
+            let mut w = Writer::with_capacity(FORMAT_ID, 8 + data.len());
             w.u16(*width);
             w.u16(*height);
             if let Some((x, y)) = offset {
@@ -49,6 +49,7 @@ pub fn body_bytes(magic: &[u8; 4], version: u32, body: &Body<'_>) -> Result<Vec<
             return Ok(w.into_bytes());
         }
         Body::Pixels32 { width, height, offset: (x, y), data } => {
+            let mut w = Writer::with_capacity(FORMAT_ID, 8 + data.len());
             w.u16(*width);
             w.u16(*height);
             w.i16(*x);
