@@ -45,8 +45,9 @@ fn to_py(error: LibError) -> PyErr {
         let set = |name: &str, v: PyObject| value.setattr(name, v);
         let attrs = (|| -> PyResult<()> {
             set("kind", kind.into_pyobject(py)?.into_any().unbind())?;
-            set("format", location.map(|l| l.format).into_pyobject(py)?.unbind())?;
-            set("field", location.map(|l| l.field.clone()).into_pyobject(py)?.unbind())?;
+            // A refused value has a format and a field but no offset.
+            set("format", error.format().into_pyobject(py)?.unbind())?;
+            set("field", error.field().into_pyobject(py)?.unbind())?;
             set("offset", location.map(|l| l.offset).into_pyobject(py)?.unbind())?;
             Ok(())
         })();

@@ -146,6 +146,16 @@ impl Error {
         }
     }
 
+    /// The format the error is about: the location's for file data, the writer's for a refused value.
+    pub fn format(&self) -> Option<&'static str> {
+        match self {
+            Error::InvalidData { at, .. } | Error::Limit { at, .. } => Some(at.format),
+            Error::Refusal { format, .. } => Some(format),
+            Error::InFile { source, .. } => source.format(),
+            _ => None,
+        }
+    }
+
     /// The field the error is about: the location's field for file data, the field a writer refused.
     pub fn field(&self) -> Option<&str> {
         match self {
@@ -212,7 +222,7 @@ mod tests {
         let err = Error::refused("ro-rsm", "name", "`x` does not fit a 40-byte CP949 field").within("meshes[2]");
         assert_eq!(err.to_string(), "ro-rsm: meshes[2].name: `x` does not fit a 40-byte CP949 field");
         assert!(err.is_refusal() && err.location().is_none());
-        assert_eq!(err.field(), Some("meshes[2].name"));
+        assert_eq!((err.format(), err.field()), (Some("ro-rsm"), Some("meshes[2].name")));
         assert!(Error::Refused("no".into()).in_file(std::path::Path::new("a")).is_refusal());
         assert!(!Error::Unsupported("no".into()).is_refusal());
     }
