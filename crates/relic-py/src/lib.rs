@@ -38,7 +38,7 @@ fn to_py(error: LibError) -> PyErr {
             LibError::InvalidData { .. } => ("invalid", InvalidData::new_err(message)),
             LibError::Limit { .. } => ("limit", LimitError::new_err(message)),
             LibError::Unsupported(_) => ("unsupported", Unsupported::new_err(message)),
-            LibError::Refused(_) => ("refused", Refused::new_err(message)),
+            LibError::Refused(_) | LibError::Refusal { .. } => ("refused", Refused::new_err(message)),
             LibError::TooDeep(_) => ("too_deep", Error::new_err(message)),
             LibError::Io { .. } | LibError::InFile { .. } => ("io", Error::new_err(message)),
         };
@@ -47,8 +47,9 @@ fn to_py(error: LibError) -> PyErr {
         let set = |name: &str, v: PyObject| value.setattr(name, v);
         let attrs = (|| -> PyResult<()> {
             set("kind", kind.into_pyobject(py)?.into_any().unbind())?;
-            set("format", location.map(|l| l.format).into_pyobject(py)?.unbind())?;
-            set("field", location.map(|l| l.field.clone()).into_pyobject(py)?.unbind())?;
+            // A refused value has a format and a field but no offset.
+            set("format", error.format().into_pyobject(py)?.unbind())?;
+            set("field", error.field().into_pyobject(py)?.unbind())?;
             set("offset", location.map(|l| l.offset).into_pyobject(py)?.unbind())?;
             Ok(())
         })();

@@ -58,6 +58,12 @@ pub enum Error {
     /// A request that cannot be carried out: unsafe path, existing file without --force, bad argument.
     #[error("{0}")]
     Refused(String),
+    /// A value a writer cannot store, naming the format, the field (a path into the document) and why: a
+    /// count over the width it is stored in, a field the version has no room for, text the code page cannot
+    /// hold. Made by [`Error::refused`]; the same kind of error as [`Error::Refused`] (Python: `Refused`),
+    /// with the field kept apart so that [`Error::within`] can prefix it.
+    #[error("{format}: {field}: {why}")]
+    Refusal { format: &'static str, field: String, why: String },
     /// Archives nested deeper than relic descends (a hostile file can nest them without end). Never
     /// swallowed: an entry that is too deep is not quietly kept as a plain file.
     #[error("{0}")]
@@ -100,10 +106,24 @@ impl Error {
         Error::Limit { at: Location { format, field: field.into(), offset }, message: message.into() }
     }
 
+    /// A value a writer (or a request) cannot carry out, naming the format, the field and why:
+    /// `rsm: meshes[2].name: `…` does not fit a 40-byte CP949 field`. One constructor, so every refusal
+    /// reads the same way.
+    pub fn refused(format: &'static str, field: impl fmt::Display, why: impl fmt::Display) -> Self {
+        Error::Refusal { format, field: field.to_string(), why: why.to_string() }
+    }
+
+    /// Whether a request or a value was refused ([`Error::Refused`] or [`Error::Refusal`]).
+    pub fn is_refusal(&self) -> bool {
+        matches!(self.without_file(), Error::Refused(_) | Error::Refusal { .. })
+    }
+
     /// Prefixes the field path (`name` -> `file_table[12].name`), for errors raised inside a record.
     pub fn within(mut self, parent: impl fmt::Display) -> Self {
-        if let Error::InvalidData { at, .. } | Error::Limit { at, .. } = &mut self {
-            at.field = format!("{parent}.{}", at.field);
+        match &mut self {
+            Error::InvalidData { at, .. } | Error::Limit { at, .. } => at.field = format!("{parent}.{}", at.field),
+            Error::Refusal { field, .. } => *field = format!("{parent}.{field}"),
+            _ => {}
         }
         self
     }
@@ -122,6 +142,26 @@ impl Error {
         match self {
             Error::InvalidData { at, .. } | Error::Limit { at, .. } => Some(at),
             Error::InFile { source, .. } => source.location(),
+            _ => None,
+        }
+    }
+
+    /// The format the error is about: the location's for file data, the writer's for a refused value.
+    pub fn format(&self) -> Option<&'static str> {
+        match self {
+            Error::InvalidData { at, .. } | Error::Limit { at, .. } => Some(at.format),
+            Error::Refusal { format, .. } => Some(format),
+            Error::InFile { source, .. } => source.format(),
+            _ => None,
+        }
+    }
+
+    /// The field the error is about: the location's field for file data, the field a writer refused.
+    pub fn field(&self) -> Option<&str> {
+        match self {
+            Error::InvalidData { at, .. } | Error::Limit { at, .. } => Some(&at.field),
+            Error::Refusal { field, .. } => Some(field),
+            Error::InFile { source, .. } => source.field(),
             _ => None,
         }
     }
@@ -175,5 +215,15 @@ mod tests {
         assert_eq!(folder.to_string(), "samples is a folder");
         let other = Error::Refused("samples2 is a folder".into()).in_file(std::path::Path::new("samples"));
         assert_eq!(other.to_string(), "samples: samples2 is a folder");
+    }
+
+    #[test]
+    fn a_refusal_names_format_and_field_and_takes_a_parent() {
+        let err = Error::refused("ro-rsm", "name", "`x` does not fit a 40-byte CP949 field").within("meshes[2]");
+        assert_eq!(err.to_string(), "ro-rsm: meshes[2].name: `x` does not fit a 40-byte CP949 field");
+        assert!(err.is_refusal() && err.location().is_none());
+        assert_eq!((err.format(), err.field()), (Some("ro-rsm"), Some("meshes[2].name")));
+        assert!(Error::Refused("no".into()).in_file(std::path::Path::new("a")).is_refusal());
+        assert!(!Error::Unsupported("no".into()).is_refusal());
     }
 }

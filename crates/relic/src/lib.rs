@@ -90,6 +90,7 @@ pub mod testing;
 #[cfg(feature = "view-core")]
 #[cfg_attr(docsrs, doc(cfg(feature = "view-core")))]
 pub mod view;
+pub mod writer;
 
 pub mod dark_reign;
 pub mod drakan;

@@ -90,7 +90,7 @@ pub fn hash_hex(bytes: &[u8]) -> String {
 
 /// The text chunks of a PNG that are relic's provenance (keyword `relic…`).
 pub fn relic_png_text(png: &[u8]) -> Vec<(String, String)> {
-    crate::evil_islands::mmp::provenance::text_chunks(png).into_iter().filter(|(k, _)| k.starts_with("relic")).collect()
+    crate::export::png::text_chunks(png).into_iter().filter(|(k, _)| k.starts_with("relic")).collect()
 }
 
 /// Whether a file named `name` holding `head` (its first bytes, or all of them) is a record: `pack` leaves
@@ -315,7 +315,7 @@ pub fn restore_png_text(path: &Path, png: &[u8], records: &Records) -> Option<(V
     if found.file.png_text.is_empty() {
         return None;
     }
-    let restored = insert_text_chunks(png, &found.file.png_text)?;
+    let restored = crate::export::png::insert_text_chunks(png, &found.file.png_text)?;
     let keys: Vec<&str> = found.file.png_text.iter().map(|(k, _)| k.as_str()).collect();
     let note = format!(
         "note: {} has lost relic's text chunks (an editor re-saved it): its provenance ({}) is taken from {}",
@@ -324,48 +324,6 @@ pub fn restore_png_text(path: &Path, png: &[u8], records: &Records) -> Option<(V
         found.record.display()
     );
     Some((restored, note))
-}
-
-/// `png` with `tEXt` chunks for `texts` after its `IHDR`; `None` when it does not start with one.
-fn insert_text_chunks(png: &[u8], texts: &[(String, String)]) -> Option<Vec<u8>> {
-    const SIGNATURE: usize = 8;
-    // Signature, then IHDR: length (13), type, 13 bytes, CRC.
-    let ihdr_end = SIGNATURE + 4 + 4 + 13 + 4;
-    if png.get(SIGNATURE + 4..SIGNATURE + 8) != Some(b"IHDR") || png.len() < ihdr_end {
-        return None;
-    }
-    let mut out = Vec::with_capacity(png.len() + texts.iter().map(|(k, t)| k.len() + t.len() + 13).sum::<usize>());
-    out.extend_from_slice(png.get(..ihdr_end)?);
-    for (keyword, text) in texts {
-        // tEXt is Latin-1: a keyword or text outside it is left out rather than written wrong.
-        let latin1 = |s: &str| s.chars().map(|c| u8::try_from(u32::from(c)).ok()).collect::<Option<Vec<u8>>>();
-        let (Some(k), Some(t)) = (latin1(keyword), latin1(text)) else { continue };
-        if k.is_empty() || k.len() > 79 || k.contains(&0) || t.contains(&0) {
-            continue;
-        }
-        let mut body = b"tEXt".to_vec();
-        body.extend(&k);
-        body.push(0);
-        body.extend(&t);
-        let len = u32::try_from(body.len() - 4).ok()?;
-        out.extend(len.to_be_bytes());
-        out.extend(&body);
-        out.extend(crc32(&body).to_be_bytes());
-    }
-    out.extend_from_slice(png.get(ihdr_end..)?);
-    Some(out)
-}
-
-/// CRC-32 (ISO 3309, as PNG chunks use), bit by bit: only the few text chunks put back need one.
-fn crc32(bytes: &[u8]) -> u32 {
-    let mut crc = !0u32;
-    for &b in bytes {
-        crc ^= u32::from(b);
-        for _ in 0..8 {
-            crc = if crc & 1 == 1 { (crc >> 1) ^ 0xEDB8_8320 } else { crc >> 1 };
-        }
-    }
-    !crc
 }
 
 /// Whether the view at `path` (its bytes `bytes`) is as convert wrote it: `Some(true)` when a record lists
@@ -378,12 +336,6 @@ pub fn view_unchanged(path: &Path, bytes: &[u8]) -> Option<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn crc_is_pngs() {
-        // The IEND chunk's CRC, as every PNG ends.
-        assert_eq!(crc32(b"IEND"), 0xAE42_6082);
-    }
 
     #[test]
     fn prefixes_end_at_each_dot() {
@@ -436,25 +388,5 @@ mod tests {
         assert_eq!(files.len(), 3);
         assert_eq!(files["t.res/a.txt"].blake3, hash_hex(b"\xEF\xBB\xBFA"));
         assert_eq!(files["t.res/b.txt"].blake3, hash_hex(b"\xEF\xBB\xBFb"));
-    }
-
-    #[test]
-    fn text_chunks_are_put_back_after_the_header() {
-        let mut png = b"\x89PNG\r\n\x1a\n".to_vec();
-        png.extend(13u32.to_be_bytes());
-        png.extend(b"IHDR");
-        png.extend([0; 13]);
-        png.extend([0; 4]);
-        png.extend(0u32.to_be_bytes());
-        png.extend(b"IEND");
-        png.extend(crc32(b"IEND").to_be_bytes());
-        let texts = vec![("relic".to_string(), "ei-mmp format=dxt1 mips=4".to_string())];
-        let out = insert_text_chunks(&png, &texts).unwrap();
-        assert_eq!(relic_png_text(&out), texts);
-        let chunk_at = 8 + 25;
-        let len = u32::from_be_bytes(out[chunk_at..chunk_at + 4].try_into().unwrap()) as usize;
-        let crc = u32::from_be_bytes(out[chunk_at + 8 + len..chunk_at + 12 + len].try_into().unwrap());
-        assert_eq!(crc, crc32(&out[chunk_at + 4..chunk_at + 8 + len]));
-        assert_eq!(insert_text_chunks(b"not a png", &texts), None);
     }
 }

@@ -131,9 +131,9 @@ fn the_writer_refuses_frames_that_do_not_fit() {
     let mut anm = good.clone();
     anm.morph_frames[1].pop();
     let err = write(&anm).unwrap_err();
-    assert_eq!(err.location().unwrap().field, "morph_frames[1]");
+    assert_eq!(err.field(), Some("morph_frames[1]"));
     let anm = Anm { morph_vertex_count: None, ..good };
-    assert_eq!(write(&anm).unwrap_err().location().unwrap().field, "morph_vertex_count");
+    assert_eq!(write(&anm).unwrap_err().field(), Some("morph_vertex_count"));
 }
 
 #[test]

@@ -556,7 +556,11 @@ fn writer_rejects_what_it_cannot_write() {
         doc
     };
     let err = write_document(&with_first(Value::String("日本".into()))).unwrap_err();
-    located(&err, "database.tables[0].records[0].fields[0]", 0);
+    assert_eq!(
+        err.to_string(),
+        "ei-db: database.tables[0].records[0].fields[0]: `日本` has characters that cp1251 cannot hold"
+    );
+    assert!(matches!(err, Error::Refusal { format: "ei-db", .. }), "{err:?}");
     assert!(write_document(&with_first(Value::Bits("1012".into()))).is_err());
     assert!(write_document(&with_first(Value::Bits("1111".into()))).is_err());
     let bytes = write_document(&with_first(Value::Bits("0000000111111110".into()))).unwrap();

@@ -370,7 +370,7 @@ fn documents_that_disagree_with_their_header_are_refused() {
     let mut short = doc.clone();
     short.levels[1].data.0.push(0);
     let err = write_document(&short).unwrap_err();
-    assert_eq!(err.location().unwrap().field, "levels[1]", "{err}");
+    assert_eq!(err.field(), Some("levels[1]"), "{err}");
     let mut fewer = doc.clone();
     fewer.levels.pop();
     assert!(write_document(&fewer).is_err());

@@ -516,6 +516,7 @@ fn document_rejects_bad_input() {
         // Named by the format, and by the JSON path where the document has one (not a byte offset).
         let err = codec.from_json(value.clone(), &Default::default()).unwrap_err();
         let named = err.location().is_some_and(|l| l.format == "ei-mob")
+            || matches!(err, Error::Refusal { format: "ei-mob", .. })
             || err.to_string().starts_with("ei-mob document: `nodes[0]")
             || err.to_string().starts_with("ei-mob document: `format`");
         assert!(named, "{value}: {err}");

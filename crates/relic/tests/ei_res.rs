@@ -647,8 +647,11 @@ fn writer_refuses_case_insensitive_duplicates() {
         &mut out,
     )
     .unwrap_err();
-    assert!(matches!(err, Error::Refused(_)), "{err:?}");
-    assert!(err.to_string().contains("ei-res"), "{err}");
+    assert!(matches!(err, Error::Refusal { format: "ei-res", .. }), "{err:?}");
+    assert_eq!(
+        err.to_string(),
+        "ei-res: entries: two entries named `dir\\File.txt` (names are case-insensitive in RES)"
+    );
     // Cyrillic letters are not folded (the game lowers A–Z only): `А` and `а` are two names.
     let bytes = write(vec![input(&[0xC0], b"upper", 0), input(&[0xE0], b"lower", 0)], true);
     let res = parse(&bytes).unwrap();
@@ -660,7 +663,8 @@ fn writer_refuses_case_insensitive_duplicates() {
 fn encode_name_uses_backslashes_and_refuses_non_cp1251() {
     assert_eq!(encode_name("папка/файл.txt").unwrap(), PAPKA_FAIL);
     assert_eq!(encode_name("a\\b/c").unwrap(), b"a\\b\\c");
-    assert!(matches!(encode_name("日本.txt"), Err(Error::Refused(_))));
+    let err = encode_name("日本.txt").unwrap_err();
+    assert_eq!(err.to_string(), "ei-res: name: `日本.txt` has characters that cp1251 cannot hold");
 }
 
 #[test]
@@ -812,7 +816,7 @@ fn document_keeps_every_name_byte() {
 #[test]
 fn document_rejects_inconsistent_input() {
     let doc = convert::to_document(&parse(&main_fixture()).unwrap());
-    let field = |d: &ResDocument| write_document(d).unwrap_err().location().map(|l| l.field.clone());
+    let field = |d: &ResDocument| write_document(d).unwrap_err().field().map(str::to_owned);
 
     let mut d = doc.clone();
     d.entries.pop();

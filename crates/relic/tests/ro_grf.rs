@@ -623,7 +623,8 @@ fn writer_lays_out_as_the_format_does() {
 #[test]
 fn writer_refuses_names_the_game_cannot_tell_apart() {
     let err = write_archive_bytes(vec![input("data/a.txt", b"1"), input("DATA\\A.TXT", b"2")], 0x200).unwrap_err();
-    assert!(matches!(err, Error::Refused(_)), "{err}");
+    assert!(matches!(err, Error::Refusal { format: "ro-grf", .. }), "{err}");
+    assert_eq!(err.field(), Some("name"));
     assert!(encode_name("日本\u{1F600}").is_err());
     assert!(encode_name("a\0b").is_err());
     // Different Hangul that share a lead byte are different names.

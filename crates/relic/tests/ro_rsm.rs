@@ -620,7 +620,10 @@ fn hand_made_files_survive_truncation_and_flips() {
 #[test]
 fn writer_refuses_fields_the_version_does_not_carry() {
     let ok = parse(&fixture_v14()).unwrap();
-    let field = |rsm: &Rsm| located(write(rsm).unwrap_err()).0;
+    let field = |rsm: &Rsm| match write(rsm).unwrap_err() {
+        Error::Refusal { format: "ro-rsm", field, .. } => field,
+        other => panic!("not a refusal: {other}"),
+    };
 
     let mut r = ok.clone();
     r.frame_rate = Some(30.0);

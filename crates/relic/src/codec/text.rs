@@ -1,7 +1,14 @@
 //! Code-page text: names in game files are stored in legacy single- or double-byte code pages. Raw bytes
 //! are always kept next to the decoded text; these helpers say whether the text alone round-trips.
 
+use std::fmt;
+use std::marker::PhantomData;
+
 use encoding_rs::Encoding;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::bytes::{Base64, Hex};
 
 pub use encoding_rs::{EUC_KR as CP949, WINDOWS_1251 as CP1251};
 
@@ -54,9 +61,137 @@ pub fn decode_exact(enc: &'static Encoding, bytes: &[u8]) -> (String, bool) {
     (text, exact)
 }
 
+/// A name as a game file stores it: `text`, decoded from the code page (the bytes before the first NUL),
+/// and `raw`, the exact stored bytes, kept only when the text alone would not give them back (junk after
+/// the NUL of a fixed field, a NUL inside a length-prefixed string, bytes the code page does not
+/// round-trip). Writers use `raw` while it still decodes to `text`; edit `text` and `raw` is ignored.
+///
+/// `P` says how JSON writes the bytes ([`Cp949Base64`], [`Windows1252Hex`]): a plain string when `raw` is
+/// absent, else `{"text": …, "raw": …}`. Each format's module names its own (`rsm::Name`,
+/// `gnd::TextureName`, `drakan::records::common::Name`) and adds what its fields need.
+pub struct RawName<P> {
+    pub text: String,
+    pub raw: Option<Vec<u8>>,
+    page: PhantomData<fn() -> P>,
+}
+
+/// How a [`RawName`]'s stored bytes appear in JSON.
+pub trait NamePage {
+    type Json: Serialize + DeserializeOwned;
+    fn to_json(raw: &[u8]) -> Self::Json;
+    fn from_json(json: Self::Json) -> Vec<u8>;
+}
+
+/// Ragnarok's names: CP949, stored bytes in base64.
+pub enum Cp949Base64 {}
+impl NamePage for Cp949Base64 {
+    type Json = Base64;
+    fn to_json(raw: &[u8]) -> Base64 {
+        Base64(raw.to_vec())
+    }
+    fn from_json(json: Base64) -> Vec<u8> {
+        json.0
+    }
+}
+
+/// Drakan's SRSC strings: Windows-1252, stored bytes in hex.
+pub enum Windows1252Hex {}
+impl NamePage for Windows1252Hex {
+    type Json = Hex;
+    fn to_json(raw: &[u8]) -> Hex {
+        Hex(raw.to_vec())
+    }
+    fn from_json(json: Hex) -> Vec<u8> {
+        json.0
+    }
+}
+
+impl<P> RawName<P> {
+    /// A name that is only text (written in the code page).
+    pub fn new(text: impl Into<String>) -> Self {
+        RawName::with_raw(text, None)
+    }
+    /// A name with the bytes it was read from (`None` when the text gives them back).
+    pub fn with_raw(text: impl Into<String>, raw: Option<Vec<u8>>) -> Self {
+        RawName { text: text.into(), raw, page: PhantomData }
+    }
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+    pub fn is_empty(&self) -> bool {
+        self.text.is_empty()
+    }
+}
+
+// By hand rather than derived: a derive would ask the marker `P` for the same traits.
+impl<P> Clone for RawName<P> {
+    fn clone(&self) -> Self {
+        RawName::with_raw(self.text.clone(), self.raw.clone())
+    }
+}
+impl<P> PartialEq for RawName<P> {
+    fn eq(&self, other: &Self) -> bool {
+        (&self.text, &self.raw) == (&other.text, &other.raw)
+    }
+}
+impl<P> Eq for RawName<P> {}
+impl<P> Default for RawName<P> {
+    fn default() -> Self {
+        RawName::new(String::new())
+    }
+}
+impl<P> fmt::Debug for RawName<P> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Name").field("text", &self.text).field("raw", &self.raw).finish()
+    }
+}
+impl<P> fmt::Display for RawName<P> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(untagged)]
+enum NameForm<J> {
+    Text(String),
+    Full { text: String, raw: J },
+}
+
+impl<P: NamePage> Serialize for RawName<P> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match &self.raw {
+            None => s.serialize_str(&self.text),
+            Some(raw) => NameForm::Full { text: self.text.clone(), raw: P::to_json(raw) }.serialize(s),
+        }
+    }
+}
+
+impl<'de, P: NamePage> Deserialize<'de> for RawName<P> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(match NameForm::<P::Json>::deserialize(d)? {
+            NameForm::Text(text) => RawName::new(text),
+            NameForm::Full { text, raw } => RawName::with_raw(text, Some(P::from_json(raw))),
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_raw_name_is_a_string_in_json_until_it_keeps_bytes() {
+        let plain: RawName<Cp949Base64> = RawName::new("a");
+        assert_eq!(serde_json::to_value(&plain).unwrap(), serde_json::json!("a"));
+        let kept: RawName<Windows1252Hex> = RawName::with_raw("a", Some(b"a\0z".to_vec()));
+        let json = serde_json::to_value(&kept).unwrap();
+        assert_eq!(json, serde_json::json!({"text": "a", "raw": "61007a"}));
+        assert_eq!(serde_json::from_value::<RawName<Windows1252Hex>>(json).unwrap(), kept);
+        let b64: RawName<Cp949Base64> =
+            serde_json::from_value(serde_json::json!({"text": "a", "raw": "YQB6"})).unwrap();
+        assert_eq!(b64.raw.as_deref(), Some(&b"a\0z"[..]));
+    }
 
     #[test]
     fn cp1251_round_trips_cyrillic() {

@@ -14,6 +14,7 @@ pub mod png;
 #[cfg(not(feature = "export"))]
 #[path = "png_unavailable.rs"]
 pub mod png;
+mod png_text;
 pub mod view;
 #[cfg(feature = "export")]
 #[cfg_attr(docsrs, doc(cfg(feature = "export")))]

@@ -12,6 +12,8 @@
 
 use crate::parallel::prelude::*;
 
+/// PNG text chunks, read in every build (see [`super::png_text`]).
+pub use super::png_text::{insert_text_chunks, text_chunks};
 use super::Exported;
 use crate::asset::{Frame, FrameRole, Image, Pixels};
 use crate::error::{Error, Result};

@@ -31,4 +31,5 @@ pub mod rsw;
 pub mod spr;
 pub mod table;
 pub mod texture;
+pub mod version;
 pub mod world;

@@ -5,6 +5,7 @@ use super::types::*;
 use super::FORMAT_ID;
 use crate::error::{Error, Result};
 use crate::layout::Canvas;
+use crate::writer::Writer;
 
 /// One file of a new archive.
 #[derive(Debug, Clone)]
@@ -17,14 +18,22 @@ pub struct NewEntry {
 pub fn name_field(name: &str) -> Result<[u8; NAME_SIZE]> {
     let bytes =
         crate::codec::text::encode(encoding_rs::WINDOWS_1252, name).filter(|b| !b.contains(&0)).ok_or_else(|| {
-            Error::Refused(format!("{FORMAT_ID}: the name `{}` cannot be stored", crate::paths::display_name(name)))
+            Error::refused(
+                FORMAT_ID,
+                "name",
+                format!("the name `{}` cannot be stored", crate::paths::display_name(name)),
+            )
         })?;
     if bytes.len() >= NAME_SIZE {
-        return Err(Error::Refused(format!(
-            "{FORMAT_ID}: the name `{}` is {} bytes; FTG names hold at most 27",
-            crate::paths::display_name(name),
-            bytes.len()
-        )));
+        return Err(Error::refused(
+            FORMAT_ID,
+            "name",
+            format!(
+                "the name `{}` is {} bytes; FTG names hold at most 27",
+                crate::paths::display_name(name),
+                bytes.len()
+            ),
+        ));
     }
     let mut field = [0u8; NAME_SIZE];
     if let Some(f) = field.get_mut(..bytes.len()) {
@@ -57,14 +66,15 @@ pub(crate) fn write_in_order_to(
     out: &mut dyn std::io::Write,
 ) -> Result<u64> {
     let data: u64 = entries.iter().map(|e| e.1.len() as u64).sum();
-    let too_big = || Error::Refused(format!("{FORMAT_ID}: {data} bytes do not fit 32-bit offsets"));
-    let directory_offset = u32::try_from(HEADER_SIZE as u64 + data).map_err(|_| too_big())?;
-    let count = u32::try_from(entries.len()).map_err(|_| too_big())?;
+    let directory_offset = u32::try_from(HEADER_SIZE as u64 + data).map_err(|_| {
+        Error::refused(FORMAT_ID, "directory_offset", format!("{data} bytes do not fit 32-bit offsets"))
+    })?;
     let io = |e: std::io::Error| Error::io("<output>", e);
-    let mut head = MAGIC.to_vec();
-    head.extend_from_slice(&directory_offset.to_le_bytes());
-    head.extend_from_slice(&count.to_le_bytes());
-    out.write_all(&head).map_err(io)?;
+    let mut head = Writer::with_capacity(FORMAT_ID, HEADER_SIZE);
+    head.bytes(MAGIC);
+    head.u32(directory_offset);
+    head.count_u32("file_count", entries.len())?;
+    out.write_all(head.data()).map_err(io)?;
     let mut offsets = vec![0u32; entries.len()];
     let mut at = HEADER_SIZE as u32;
     for &i in order {
@@ -74,13 +84,13 @@ pub(crate) fn write_in_order_to(
         // (Fits: the sum of every entry's size was checked against u32 above.)
         at = at.saturating_add(bytes.len() as u32);
     }
-    let mut dir = Vec::with_capacity(entries.len() * ENTRY_SIZE);
+    let mut dir = Writer::with_capacity(FORMAT_ID, entries.len() * ENTRY_SIZE);
     for ((field, bytes), offset) in entries.iter().zip(offsets) {
-        dir.extend_from_slice(field);
-        dir.extend_from_slice(&offset.to_le_bytes());
-        dir.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
+        dir.bytes(field);
+        dir.u32(offset);
+        dir.u32(bytes.len() as u32);
     }
-    out.write_all(&dir).map_err(io)?;
+    out.write_all(dir.data()).map_err(io)?;
     Ok(u64::from(at) + dir.len() as u64)
 }
 
@@ -95,19 +105,19 @@ pub fn write_placed(
     gaps: &[crate::layout::Gap],
 ) -> Result<Vec<u8>> {
     let mut canvas = Canvas::new(FORMAT_ID, file_size, u64::from(u32::MAX))?;
-    let mut head = MAGIC.to_vec();
-    head.extend_from_slice(&directory_offset.to_le_bytes());
-    head.extend_from_slice(&(entries.len() as u32).to_le_bytes());
-    canvas.place(0, &head, || "header".into())?;
-    let mut dir = Vec::with_capacity(entries.len() * ENTRY_SIZE);
+    let mut head = Writer::with_capacity(FORMAT_ID, HEADER_SIZE);
+    head.bytes(MAGIC);
+    head.u32(directory_offset);
+    head.count_u32("file_count", entries.len())?;
+    canvas.place(0, head.data(), || "header".into())?;
+    let mut dir = Writer::with_capacity(FORMAT_ID, entries.len() * ENTRY_SIZE);
     for (i, (field, data, offset)) in entries.iter().enumerate() {
-        let size = u32::try_from(data.len()).map_err(|_| Error::invalid(FORMAT_ID, "size", 0, "over 4 GiB"))?;
-        dir.extend_from_slice(field);
-        dir.extend_from_slice(&offset.to_le_bytes());
-        dir.extend_from_slice(&size.to_le_bytes());
+        dir.bytes(field);
+        dir.u32(*offset);
+        dir.count_u32(&format!("entries[{i}].size"), data.len())?;
         canvas.place(u64::from(*offset), data, || format!("entries[{i}].data"))?;
     }
-    canvas.place(u64::from(directory_offset), &dir, || "directory".into())?;
+    canvas.place(u64::from(directory_offset), dir.data(), || "directory".into())?;
     canvas.place_gaps(gaps)?;
     canvas.into_bytes()
 }
@@ -117,43 +127,42 @@ pub fn write_document(doc: &FtgDocument) -> Result<Vec<u8>> {
     let magic: [u8; 4] = match doc.magic.as_str() {
         "BOTG" => *MAGIC,
         "FTG\\0" | "FTG\0" => *MAGIC_COMMUNITY,
-        other => return Err(Error::invalid(FORMAT_ID, "magic", 0, format!("`{other}` is not BOTG or FTG\\0"))),
+        other => return Err(Error::refused(FORMAT_ID, "magic", format!("`{other}` is not BOTG or FTG\\0"))),
     };
     let mut canvas = Canvas::new(FORMAT_ID, doc.file_size, u64::from(u32::MAX))?;
-    let mut head = magic.to_vec();
-    head.extend_from_slice(&doc.directory_offset.to_le_bytes());
-    head.extend_from_slice(&doc.file_count.to_le_bytes());
-    canvas.place(0, &head, || "header".into())?;
-    let mut dir = Vec::with_capacity(doc.entries.len() * ENTRY_SIZE);
+    let mut head = Writer::with_capacity(FORMAT_ID, HEADER_SIZE);
+    head.bytes(&magic);
+    head.u32(doc.directory_offset);
+    head.u32(doc.file_count);
+    canvas.place(0, head.data(), || "header".into())?;
+    let mut dir = Writer::with_capacity(FORMAT_ID, doc.entries.len() * ENTRY_SIZE);
     let mut datas: Vec<&[u8]> = Vec::with_capacity(doc.entries.len());
     for (i, e) in doc.entries.iter().enumerate() {
         let field = match &e.name_field {
             Some(raw) => <[u8; NAME_SIZE]>::try_from(raw.0.as_slice())
-                .map_err(|_| Error::invalid(FORMAT_ID, format!("entries[{i}].name_field"), 0, "not 28 bytes"))?,
-            None => name_field(&e.name)
-                .map_err(|err| Error::invalid(FORMAT_ID, format!("entries[{i}].name"), 0, err.to_string()))?,
+                .map_err(|_| Error::refused(FORMAT_ID, format!("entries[{i}].name_field"), "not 28 bytes"))?,
+            None => name_field(&e.name).map_err(|err| err.within(format_args!("entries[{i}]")))?,
         };
-        dir.extend_from_slice(&field);
-        dir.extend_from_slice(&e.offset.to_le_bytes());
-        dir.extend_from_slice(&e.size.to_le_bytes());
+        dir.bytes(&field);
+        dir.u32(e.offset);
+        dir.u32(e.size);
         let data: &[u8] = match (&e.data, e.same_as) {
             (Some(d), _) => &d.0,
             (None, Some(j)) if j < i => datas.get(j).copied().unwrap_or(&[]),
             (None, _) if e.size == 0 => &[],
-            _ => return Err(Error::invalid(FORMAT_ID, format!("entries[{i}]"), 0, "no data and no earlier same_as")),
+            _ => return Err(Error::refused(FORMAT_ID, format!("entries[{i}]"), "no data and no earlier same_as")),
         };
         if data.len() as u64 != u64::from(e.size) {
-            return Err(Error::invalid(
+            return Err(Error::refused(
                 FORMAT_ID,
                 format!("entries[{i}].size"),
-                0,
                 format!("{} bytes of data, size {}", data.len(), e.size),
             ));
         }
         canvas.place(u64::from(e.offset), data, || format!("entries[{i}].data"))?;
         datas.push(data);
     }
-    canvas.place(u64::from(doc.directory_offset), &dir, || "directory".into())?;
+    canvas.place(u64::from(doc.directory_offset), dir.data(), || "directory".into())?;
     canvas.place_gaps(&doc.gaps)?;
     canvas.into_bytes()
 }

@@ -6,9 +6,10 @@ use super::types::*;
 use super::FORMAT_ID;
 use crate::error::{Error, Result};
 use crate::layout::Canvas;
+use crate::writer::Writer;
 
-fn bad(field: impl Into<String>, message: impl Into<String>) -> Error {
-    Error::invalid(FORMAT_ID, field, 0, message)
+fn bad(field: impl std::fmt::Display, why: impl std::fmt::Display) -> Error {
+    Error::refused(FORMAT_ID, field, why)
 }
 
 /// A count as the int32 the file stores.
@@ -134,31 +135,26 @@ fn assemble(doc: &SprDocument, offsets: &[u32], bits: &[u8]) -> Result<Vec<u8>> 
     if doc.anim_sections.len() != nanims {
         return Err(bad("anim_sections", format!("{} entries for {nanims} anims", doc.anim_sections.len())));
     }
-    let mut out = Vec::with_capacity(64 + 4 * frames + 16 * doc.sections.len() + bits.len());
-    out.extend_from_slice(&doc.magic.bytes());
-    for v in [
-        doc.version,
-        doc.anims,
-        doc.rotations,
-        int32(w, "width")?,
-        int32(h, "height")?,
-        int32(doc.pictures.len(), "pictures")?,
-        int32(doc.sections.len(), "sections")?,
-    ] {
-        out.extend_from_slice(&v.to_le_bytes());
-    }
-    let mut put = |v: i32| out.extend_from_slice(&v.to_le_bytes());
-    doc.picture_of_frames.iter().for_each(|&v| put(v));
+    let mut out = Writer::with_capacity(FORMAT_ID, 64 + 4 * frames + 16 * doc.sections.len() + bits.len());
+    out.bytes(&doc.magic.bytes());
+    out.i32(doc.version);
+    out.i32(doc.anims);
+    out.i32(doc.rotations);
+    out.count_i32("width", w)?;
+    out.count_i32("height", h)?;
+    out.count_i32("pictures", doc.pictures.len())?;
+    out.count_i32("sections", doc.sections.len())?;
+    doc.picture_of_frames.iter().for_each(|&v| out.i32(v));
     for s in &doc.sections {
-        [s.first_anim, s.last_anim, s.rate, s.hotspots].into_iter().for_each(&mut put);
+        [s.first_anim, s.last_anim, s.rate, s.hotspots].into_iter().for_each(|v| out.i32(v));
     }
-    doc.anim_sections.iter().for_each(|&v| put(v));
+    doc.anim_sections.iter().for_each(|&v| out.i32(v));
     for (i, (p, &offset)) in doc.pictures.iter().zip(offsets).enumerate() {
-        put(int32(offset as usize, &format!("pictures[{i}] offset"))?);
-        put(p.hotspot_index);
+        out.count_i32(&format!("pictures[{i}] offset"), offset as usize)?;
+        out.i32(p.hotspot_index);
     }
-    put(int32(bits.len(), "end marker")?);
-    out.extend_from_slice(bits);
+    out.count_i32("end marker", bits.len())?;
+    out.bytes(bits);
     if !PictureLayout::has_hotspot_table(doc.layout.as_ref()) {
         // The spec's layout: the file ends after the pixel data (CORRECTIONS.md).
         if !doc.hotspots.is_empty() || doc.trailing.is_some() {
@@ -167,14 +163,14 @@ fn assemble(doc: &SprDocument, offsets: &[u32], bits: &[u8]) -> Result<Vec<u8>> 
                 "false (the file ends after the pixel data), yet the document has hotspot records or trailing bytes",
             ));
         }
-        return Ok(out);
+        return Ok(out.into_bytes());
     }
-    out.extend_from_slice(&int32(doc.hotspots.len(), "hotspots")?.to_le_bytes());
+    out.count_i32("hotspots", doc.hotspots.len())?;
     for hs in &doc.hotspots {
-        out.extend_from_slice(&[hs.x, hs.y, hs.flag]);
+        out.bytes(&[hs.x, hs.y, hs.flag]);
     }
     if let Some(t) = &doc.trailing {
-        out.extend_from_slice(&t.0);
+        out.bytes(&t.0);
     }
-    Ok(out)
+    Ok(out.into_bytes())
 }

@@ -42,24 +42,16 @@ pub fn base64_is_empty(b: &Base64) -> bool {
 ///
 /// JSON: a plain string when `raw` is absent, else `{"text": …, "raw": hex}`. The writer uses `raw` while it
 /// still decodes to `text`; edit `text` and `raw` is ignored.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Name {
-    pub text: String,
-    pub raw: Option<Vec<u8>>,
-}
+pub type Name = crate::codec::text::RawName<crate::codec::text::Windows1252Hex>;
 
 impl Name {
-    pub fn new(text: impl Into<String>) -> Self {
-        Name { text: text.into(), raw: None }
-    }
-
     pub fn read(r: &mut Reader<'_>, field: &str) -> Result<Name> {
         let stored = read_string(r, field)?;
         let text = string_text(stored);
         let mut again = Vec::with_capacity(stored.len() + 2);
         write_string(&Self::encode(&text), &mut again);
         let exact = again.get(2..) == Some(stored);
-        Ok(Name { text, raw: (!exact).then(|| stored.to_vec()) })
+        Ok(Name::with_raw(text, (!exact).then(|| stored.to_vec())))
     }
 
     fn encode(text: &str) -> Vec<u8> {
@@ -74,37 +66,6 @@ impl Name {
             }
             None => write_string(&Self::encode(&self.text), out),
         }
-    }
-}
-
-impl fmt::Display for Name {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.text)
-    }
-}
-
-#[derive(Serialize, Deserialize)]
-#[serde(untagged)]
-enum NameForm {
-    Text(String),
-    Full { text: String, raw: Hex },
-}
-
-impl Serialize for Name {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match &self.raw {
-            None => s.serialize_str(&self.text),
-            Some(raw) => NameForm::Full { text: self.text.clone(), raw: Hex(raw.clone()) }.serialize(s),
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for Name {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        Ok(match NameForm::deserialize(d)? {
-            NameForm::Text(text) => Name { text, raw: None },
-            NameForm::Full { text, raw } => Name { text, raw: Some(raw.0) },
-        })
     }
 }
 
@@ -394,7 +355,7 @@ mod tests {
     #[test]
     fn names_keep_their_stored_bytes_only_when_needed() {
         assert_eq!(name_round_trip(b"Wall"), Name::new("Wall"));
-        assert_eq!(name_round_trip(b"Fire\0\0"), Name { text: "Fire".into(), raw: Some(b"Fire\0\0".to_vec()) });
+        assert_eq!(name_round_trip(b"Fire\0\0"), Name::with_raw("Fire", Some(b"Fire\0\0".to_vec())));
         assert_eq!(name_round_trip(b"Odd\0"), Name::new("Odd"));
         assert_eq!(name_round_trip(b"Odd").raw.as_deref(), Some(&b"Odd"[..])); // odd length, no pad
         assert_eq!(name_round_trip(b"Ab\xE9\0").text, "Abé");

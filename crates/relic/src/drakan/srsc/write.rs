@@ -7,6 +7,7 @@ use super::types::*;
 use super::FORMAT_ID;
 use crate::error::{Error, Result};
 use crate::layout::Canvas;
+use crate::writer::Writer;
 
 /// Largest SRSC relic writes: offsets are u32.
 const MAX_SIZE: u64 = u32::MAX as u64;
@@ -57,18 +58,17 @@ pub(crate) fn write_packed_to(
     body_order: &[usize],
     out: &mut dyn std::io::Write,
 ) -> Result<u64> {
-    let count = u16::try_from(records.len())
-        .map_err(|_| Error::Refused(format!("{FORMAT_ID}: {} records, more than 65535", records.len())))?;
     let bodies: u64 = records.iter().map(|r| r.body.len() as u64).sum();
-    let directory_offset = u32::try_from(HEADER_SIZE as u64 + bodies)
-        .map_err(|_| Error::Refused(format!("{FORMAT_ID}: {bodies} bytes of bodies do not fit u32 offsets")))?;
+    let mut head = Writer::with_capacity(FORMAT_ID, HEADER_SIZE);
+    let directory_offset = u32::try_from(HEADER_SIZE as u64 + bodies).map_err(|_| {
+        head.refused("header.directory_offset", format!("{bodies} bytes of bodies do not fit u32 offsets"))
+    })?;
     let io = |e: std::io::Error| Error::io("<output>", e);
-    let mut head = Vec::with_capacity(HEADER_SIZE);
-    head.extend_from_slice(MAGIC);
-    head.extend_from_slice(&version.to_le_bytes());
-    head.extend_from_slice(&directory_offset.to_le_bytes());
-    head.extend_from_slice(&count.to_le_bytes());
-    out.write_all(&head).map_err(io)?;
+    head.bytes(MAGIC);
+    head.u16(version);
+    head.u32(directory_offset);
+    head.count_u16("records", records.len())?;
+    out.write_all(head.data()).map_err(io)?;
     let mut offsets = vec![0u32; records.len()];
     let mut at = HEADER_SIZE as u32;
     for &i in body_order {
@@ -79,15 +79,15 @@ pub(crate) fn write_packed_to(
             at = at.saturating_add(r.body.len() as u32);
         }
     }
-    let mut dir = Vec::with_capacity(records.len() * ENTRY_SIZE);
+    let mut dir = Writer::with_capacity(FORMAT_ID, records.len() * ENTRY_SIZE);
     for (r, offset) in records.iter().zip(offsets) {
-        dir.extend_from_slice(&r.record_type.to_le_bytes());
-        dir.extend_from_slice(&r.id.to_le_bytes());
-        dir.extend_from_slice(&r.group.to_le_bytes());
-        dir.extend_from_slice(&offset.to_le_bytes());
-        dir.extend_from_slice(&(r.body.len() as u32).to_le_bytes());
+        dir.u16(r.record_type);
+        dir.u16(r.id);
+        dir.u16(r.group);
+        dir.u32(offset);
+        dir.u32(r.body.len() as u32);
     }
-    out.write_all(&dir).map_err(io)?;
+    out.write_all(dir.data()).map_err(io)?;
     Ok(u64::from(at) + dir.len() as u64)
 }
 
@@ -115,13 +115,12 @@ fn repack(doc: &SrscDocument, bodies: &[Vec<u8>]) -> Result<Vec<u8>> {
     // Repack: bodies in their stored order (offset, then directory index), directory in directory order.
     let mut order: Vec<usize> = (0..doc.records.len()).collect();
     order.sort_by_key(|&i| (doc.records.get(i).map_or(0, |r| r.entry.offset), i));
-    let mut out = Vec::new();
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&doc.header.version.to_le_bytes());
-    out.extend_from_slice(&[0; 4]);
-    let count = u16::try_from(doc.records.len())
-        .map_err(|_| Error::invalid(FORMAT_ID, "records", 0, "more than 65535 records"))?;
-    out.extend_from_slice(&count.to_le_bytes());
+    let mut out = Writer::new(FORMAT_ID);
+    out.bytes(MAGIC);
+    out.u16(doc.header.version);
+    let directory_at = out.len();
+    out.u32(0);
+    out.count_u16("records", doc.records.len())?;
     let mut offsets = vec![0u32; doc.records.len()];
     let mut placed: HashMap<usize, u32> = HashMap::new();
     for i in order {
@@ -130,9 +129,8 @@ fn repack(doc: &SrscDocument, bodies: &[Vec<u8>]) -> Result<Vec<u8>> {
         let offset = match placed.get(&source) {
             Some(&o) => o,
             None => {
-                let o =
-                    u32::try_from(out.len()).map_err(|_| Error::invalid(FORMAT_ID, "records", 0, "file over 4 GiB"))?;
-                out.extend_from_slice(bodies.get(i).map_or(&[][..], Vec::as_slice));
+                let o = u32::try_from(out.len()).map_err(|_| out.refused("records", "file over 4 GiB"))?;
+                out.bytes(bodies.get(i).map_or(&[][..], Vec::as_slice));
                 placed.insert(source, o);
                 o
             }
@@ -141,39 +139,37 @@ fn repack(doc: &SrscDocument, bodies: &[Vec<u8>]) -> Result<Vec<u8>> {
             *slot = offset;
         }
     }
-    let dir = u32::try_from(out.len()).map_err(|_| Error::invalid(FORMAT_ID, "records", 0, "file over 4 GiB"))?;
-    if let Some(slot) = out.get_mut(6..10) {
-        slot.copy_from_slice(&dir.to_le_bytes());
-    }
+    let dir = u32::try_from(out.len()).map_err(|_| out.refused("records", "file over 4 GiB"))?;
+    out.patch_u32_at("header.directory_offset", directory_at, dir)?;
     for ((r, body), offset) in doc.records.iter().zip(bodies).zip(offsets) {
-        out.extend_from_slice(&r.entry.record_type.to_le_bytes());
-        out.extend_from_slice(&r.entry.id.to_le_bytes());
-        out.extend_from_slice(&r.entry.group.to_le_bytes());
-        out.extend_from_slice(&offset.to_le_bytes());
-        out.extend_from_slice(&(body.len() as u32).to_le_bytes());
+        out.u16(r.entry.record_type);
+        out.u16(r.entry.id);
+        out.u16(r.entry.group);
+        out.u32(offset);
+        out.u32(body.len() as u32);
     }
-    Ok(out)
+    Ok(out.into_bytes())
 }
 
 fn write_in_place(doc: &SrscDocument, bodies: &[Vec<u8>]) -> Result<Vec<u8>> {
     let mut canvas = Canvas::new(FORMAT_ID, doc.file_size, MAX_SIZE)?;
-    let mut head = Vec::with_capacity(HEADER_SIZE);
-    head.extend_from_slice(MAGIC);
-    head.extend_from_slice(&doc.header.version.to_le_bytes());
-    head.extend_from_slice(&doc.header.directory_offset.to_le_bytes());
-    head.extend_from_slice(&doc.header.record_count.to_le_bytes());
-    canvas.place(0, &head, || "header".into())?;
-    let mut dir = Vec::with_capacity(doc.records.len() * ENTRY_SIZE);
+    let mut head = Writer::with_capacity(FORMAT_ID, HEADER_SIZE);
+    head.bytes(MAGIC);
+    head.u16(doc.header.version);
+    head.u32(doc.header.directory_offset);
+    head.u16(doc.header.record_count);
+    canvas.place(0, head.data(), || "header".into())?;
+    let mut dir = Writer::with_capacity(FORMAT_ID, doc.records.len() * ENTRY_SIZE);
     for (i, (r, body)) in doc.records.iter().zip(bodies).enumerate() {
         let e = r.entry;
-        dir.extend_from_slice(&e.record_type.to_le_bytes());
-        dir.extend_from_slice(&e.id.to_le_bytes());
-        dir.extend_from_slice(&e.group.to_le_bytes());
-        dir.extend_from_slice(&e.offset.to_le_bytes());
-        dir.extend_from_slice(&e.size.to_le_bytes());
+        dir.u16(e.record_type);
+        dir.u16(e.id);
+        dir.u16(e.group);
+        dir.u32(e.offset);
+        dir.u32(e.size);
         canvas.place(u64::from(e.offset), body, || format!("records[{i}].data"))?;
     }
-    canvas.place(u64::from(doc.header.directory_offset), &dir, || "directory".into())?;
+    canvas.place(u64::from(doc.header.directory_offset), dir.data(), || "directory".into())?;
     canvas.place_gaps(&doc.gaps)?;
     canvas.into_bytes()
 }
@@ -202,17 +198,14 @@ pub(crate) fn bodies_of(doc: &SrscDocument) -> Result<Vec<Vec<u8>>> {
             (Some(b), _) => b,
             (None, Some(j)) if j < i => out.get(j).cloned().unwrap_or_default(),
             (None, Some(j)) => {
-                return Err(Error::invalid(
+                return Err(Error::refused(
                     FORMAT_ID,
                     format!("records[{i}].same_as"),
-                    0,
                     format!("{j} is not an earlier record"),
                 ))
             }
             (None, None) if r.entry.size == 0 => Vec::new(),
-            (None, None) => {
-                return Err(Error::invalid(FORMAT_ID, format!("records[{i}]"), 0, "no data, text or same_as"))
-            }
+            (None, None) => return Err(Error::refused(FORMAT_ID, format!("records[{i}]"), "no data, text or same_as")),
         };
         out.push(body);
     }

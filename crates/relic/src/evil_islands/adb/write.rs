@@ -6,9 +6,10 @@ use super::FORMAT_ID;
 use crate::bytes::Base64;
 use crate::codec::text::{encode, CP1251};
 use crate::error::{Error, Result};
+use crate::writer::Writer;
 
-fn invalid(field: impl Into<String>, message: impl Into<String>) -> Error {
-    Error::invalid(FORMAT_ID, field, 0, message)
+fn invalid(field: impl std::fmt::Display, why: impl std::fmt::Display) -> Error {
+    Error::refused(FORMAT_ID, field, why)
 }
 
 /// A fixed-size cp1251 field from its text and the bytes kept after the NUL (zeros when none).
@@ -42,32 +43,30 @@ fn fixed_name(text: &str, tail: Option<&Base64>, size: usize, field: &str) -> Re
 
 /// Writes an ADB file.
 pub fn write(adb: &Adb) -> Result<Vec<u8>> {
-    let count = u32::try_from(adb.animations.len())
-        .map_err(|_| invalid("animations", format!("{} animations are too many", adb.animations.len())))?;
     let trailing = adb.trailing.as_ref().map_or(0, |t| t.0.len());
-    let mut out = Vec::with_capacity(HEADER_SIZE + RECORD_SIZE * adb.animations.len() + trailing);
-    out.extend_from_slice(&MAGIC);
-    out.extend_from_slice(&count.to_le_bytes());
-    out.extend_from_slice(&fixed_name(&adb.unit_name, adb.unit_name_tail.as_ref(), UNIT_NAME_SIZE, "unit_name")?);
+    let mut w = Writer::with_capacity(FORMAT_ID, HEADER_SIZE + RECORD_SIZE * adb.animations.len() + trailing);
+    w.bytes(&MAGIC);
+    w.count_u32("animations", adb.animations.len())?;
+    w.bytes(&fixed_name(&adb.unit_name, adb.unit_name_tail.as_ref(), UNIT_NAME_SIZE, "unit_name")?);
     for h in [adb.min_height, adb.mid_height, adb.max_height] {
-        out.extend_from_slice(&h.to_le_bytes());
+        w.f32_exact(h);
     }
     for (i, a) in adb.animations.iter().enumerate() {
         let field = |f: &str| format!("animations[{i}].{f}");
-        out.extend_from_slice(&fixed_name(&a.name, a.name_tail.as_ref(), ANIMATION_NAME_SIZE, &field("name"))?);
-        out.extend_from_slice(&a.number.to_le_bytes());
-        let packed = a.additionals.pack().map_err(|m| invalid(field("additionals"), m))?;
-        out.extend_from_slice(&packed.to_le_bytes());
-        out.extend_from_slice(&a.action_probability.to_le_bytes());
-        out.extend_from_slice(&a.animation_length.to_le_bytes());
-        out.extend_from_slice(&a.movement_speed.to_le_bytes());
+        w.bytes(&fixed_name(&a.name, a.name_tail.as_ref(), ANIMATION_NAME_SIZE, &field("name"))?);
+        w.u32(a.number);
+        w.u64(a.additionals.pack().map_err(|m| invalid(field("additionals"), m))?);
+        w.u32(a.action_probability);
+        w.u32(a.animation_length);
+        w.f32_exact(a.movement_speed);
         for v in a.frames() {
-            out.extend_from_slice(&v.to_le_bytes());
+            w.u32(v);
         }
     }
     if let Some(t) = &adb.trailing {
-        out.extend_from_slice(&t.0);
+        w.bytes(&t.0);
     }
+    let out = w.into_bytes();
     parse(&out).map_err(|e| e.within("rebuilt file"))?;
     Ok(out)
 }

@@ -7,9 +7,10 @@ use super::types::*;
 use super::FORMAT_ID;
 use crate::codec::text::{encode, CP1251};
 use crate::error::{Error, Result};
+use crate::writer::Writer;
 
-fn invalid(path: &str, message: impl Into<String>) -> Error {
-    Error::invalid(FORMAT_ID, path, 0, message)
+fn invalid(path: &str, why: impl std::fmt::Display) -> Error {
+    Error::refused(FORMAT_ID, path, why)
 }
 
 /// Appends a node: type byte, length, payload.
@@ -26,16 +27,16 @@ pub fn put_node(out: &mut Vec<u8>, type_byte: u8, long: bool, payload: &[u8], en
 
 /// The length bytes of a node (1 or 4). `len` must be at most [`MAX_LENGTH`].
 pub fn encode_length(len: u32, long: bool, encoding: LengthEncoding) -> Vec<u8> {
-    if len <= MAX_SHORT && !long {
-        return vec![(len << 1) as u8];
-    }
+    let mut w = Writer::with_capacity(FORMAT_ID, 4);
     match encoding {
-        LengthEncoding::U32Le => (len << 1 | 1).to_le_bytes().to_vec(),
+        _ if len <= MAX_SHORT && !long => w.u8((len << 1) as u8),
+        LengthEncoding::U32Le => w.u32(len << 1 | 1),
         LengthEncoding::BytesBe => {
             let [b0, b1, b2, b3] = len.to_be_bytes();
-            vec![b0 << 1 | 1, b1, b2, b3]
+            w.bytes(&[b0 << 1 | 1, b1, b2, b3]);
         }
     }
+    w.into_bytes()
 }
 
 /// Writes a document, then checks that the bytes parse.
@@ -93,32 +94,36 @@ fn fields_payload(fields: &[Field], enc: LengthEncoding, path: &str) -> Result<V
 
 /// The payload bytes of a field value.
 pub fn encode_value(value: &Value, enc: LengthEncoding, path: &str) -> Result<Vec<u8>> {
-    Ok(match value {
+    let mut w = Writer::new(FORMAT_ID);
+    match value {
         Value::String(s) => {
-            let mut b = encode(CP1251, s)
-                .ok_or_else(|| invalid(path, format!("`{s}` has characters that cp1251 cannot hold")))?;
-            b.push(0);
-            b
+            w.bytes(
+                &encode(CP1251, s)
+                    .ok_or_else(|| invalid(path, format!("`{s}` has characters that cp1251 cannot hold")))?,
+            );
+            w.u8(0);
         }
-        Value::Int(v) | Value::Time(v) => v.to_le_bytes().to_vec(),
-        Value::Uint(v) => v.to_le_bytes().to_vec(),
-        Value::Float(v) => v.to_le_bytes().to_vec(),
-        Value::Bits(s) => bits_to_bytes(s)
-            .ok_or_else(|| invalid(path, format!("bits `{s}` must be 8 `0`/`1` characters per byte, bit 0 first")))?,
-        Value::Floats(v) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
-        Value::Ints(v) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
-        Value::Bool(b) => vec![u8::from(*b)],
-        Value::Bools(v) => v.iter().map(|&b| u8::from(b)).collect(),
-        Value::Hex(h) | Value::Raw(h) => h.0.clone(),
-        Value::Strings(items) | Value::Record(items) => fields_payload(items, enc, path)?,
+        Value::Int(v) | Value::Time(v) => w.i32(*v),
+        Value::Uint(v) => w.u32(*v),
+        Value::Float(v) => w.f32(*v),
+        Value::Bits(s) => {
+            w.bytes(&bits_to_bytes(s).ok_or_else(|| {
+                invalid(path, format!("bits `{s}` must be 8 `0`/`1` characters per byte, bit 0 first"))
+            })?)
+        }
+        Value::Floats(v) => v.iter().for_each(|&x| w.f32(x)),
+        Value::Ints(v) => v.iter().for_each(|&x| w.i32(x)),
+        Value::Bool(b) => w.u8(u8::from(*b)),
+        Value::Bools(v) => v.iter().for_each(|&b| w.u8(u8::from(b))),
+        Value::Hex(h) | Value::Raw(h) => w.bytes(&h.0),
+        Value::Strings(items) | Value::Record(items) => w.bytes(&fields_payload(items, enc, path)?),
         Value::Records(records) => {
-            let mut p = Vec::new();
             for (j, rec) in records.iter().enumerate() {
-                put_record(&mut p, rec, enc, &format!("{path}.records[{j}]"))?;
+                w.bytes(&record_bytes(rec, enc, &format!("{path}.records[{j}]"))?);
             }
-            p
         }
-    })
+    }
+    Ok(w.into_bytes())
 }
 
 fn bits_to_bytes(s: &str) -> Option<Vec<u8>> {

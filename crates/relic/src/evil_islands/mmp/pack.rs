@@ -75,8 +75,9 @@ pub fn from_png(input_name: &str, content: &[u8], request: &PackRequest) -> Resu
         }
     };
     let bytes = encode_levels(rgba, width, height, format, levels).map_err(|e| match e {
-        Error::Refused(m) if request.pixel_format.is_none() && recorded.format.is_some() => {
-            Error::Refused(format!("{m} (the pixel format is the one the PNG records; --pixel-format chooses another)"))
+        Error::Refusal { format, field, why } if request.pixel_format.is_none() && recorded.format.is_some() => {
+            let why = format!("{why} (the pixel format is the one the PNG records; --pixel-format chooses another)");
+            Error::Refusal { format, field, why }
         }
         e => e,
     })?;

@@ -5,19 +5,16 @@
 //! [`super::convert::to_image`] attaches it to the image (`Image::text`), and the PNG exporter writes it.
 //!
 //! The chunk is read from `tEXt`, `zTXt` and `iTXt` chunks anywhere in the file (editors may move text
-//! after the image data); the first whose keyword is `relic` and whose text starts with `ei-mmp` counts.
+//! after the image data, [`crate::export::png::text_chunks`]); the first whose keyword is `relic` and whose
+//! text starts with `ei-mmp` counts.
 //! Unknown `key=value` words are ignored, so later versions may add some.
-
-use std::io::Read;
 
 use super::types::{Mmp, PixelFormat};
 use super::FORMAT_ID;
+use crate::export::png::text_chunks;
 
 /// Keyword of the PNG text chunk (`tEXt`) that records where a texture's PNG comes from.
 pub const PNG_TEXT_KEYWORD: &str = "relic";
-
-/// At most this many bytes of a compressed text chunk are inflated (the record is a few dozen).
-const MAX_TEXT: u64 = 4096;
 
 /// The record of a texture: `ei-mmp format=<pixel format> mips=<levels stored>`. The format is left out
 /// for a fourcc relic cannot write (then pack takes its default).
@@ -60,67 +57,6 @@ impl Recorded {
     pub fn of_png(png: &[u8]) -> Option<Recorded> {
         text_chunks(png).into_iter().filter(|(k, _)| k == PNG_TEXT_KEYWORD).find_map(|(_, t)| Recorded::parse(&t))
     }
-}
-
-/// The (keyword, text) of every `tEXt`, `zTXt` and `iTXt` chunk of a PNG, in file order. Walks the chunk
-/// list without checking CRCs (the image decoder does); stops at `IEND` or where the list breaks off.
-pub fn text_chunks(png: &[u8]) -> Vec<(String, String)> {
-    const SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
-    let mut out = Vec::new();
-    let Some(mut rest) = png.strip_prefix(SIGNATURE) else { return out };
-    while rest.len() >= 12 {
-        let len = u32::from_be_bytes([rest[0], rest[1], rest[2], rest[3]]) as usize;
-        let kind = &rest[4..8];
-        let Some(data) = rest.get(8..8usize.saturating_add(len)) else { break };
-        if let Some(chunk) = match kind {
-            b"tEXt" => text(data),
-            b"zTXt" => ztxt(data),
-            b"iTXt" => itxt(data),
-            b"IEND" => break,
-            _ => None,
-        } {
-            out.push(chunk);
-        }
-        rest = rest.get(len.saturating_add(12)..).unwrap_or_default();
-    }
-    out
-}
-
-fn latin1(bytes: &[u8]) -> String {
-    bytes.iter().map(|&b| char::from(b)).collect()
-}
-
-fn inflate(bytes: &[u8]) -> Option<Vec<u8>> {
-    let mut out = Vec::new();
-    flate2::read::ZlibDecoder::new(bytes).take(MAX_TEXT).read_to_end(&mut out).ok()?;
-    Some(out)
-}
-
-/// `tEXt`: keyword, NUL, Latin-1 text.
-fn text(data: &[u8]) -> Option<(String, String)> {
-    let nul = data.iter().position(|&b| b == 0)?;
-    Some((latin1(&data[..nul]), latin1(&data[nul + 1..])))
-}
-
-/// `zTXt`: keyword, NUL, method 0, zlib of Latin-1 text.
-fn ztxt(data: &[u8]) -> Option<(String, String)> {
-    let nul = data.iter().position(|&b| b == 0)?;
-    let packed = data.get(nul + 2..)?;
-    Some((latin1(&data[..nul]), latin1(&inflate(packed)?)))
-}
-
-/// `iTXt`: keyword, NUL, compression flag, method, language tag, NUL, translated keyword, NUL, UTF-8 text
-/// (zlib when the flag is 1).
-fn itxt(data: &[u8]) -> Option<(String, String)> {
-    let nul = data.iter().position(|&b| b == 0)?;
-    let compressed = *data.get(nul + 1)? == 1;
-    let rest = data.get(nul + 3..)?;
-    let lang_end = rest.iter().position(|&b| b == 0)?;
-    let rest = &rest[lang_end + 1..];
-    let translated_end = rest.iter().position(|&b| b == 0)?;
-    let body = &rest[translated_end + 1..];
-    let body = if compressed { inflate(body)? } else { body.to_vec() };
-    Some((latin1(&data[..nul]), String::from_utf8(body).ok()?))
 }
 
 #[cfg(test)]

@@ -6,26 +6,27 @@ use super::read::{level_dimensions, parse, Storage};
 use super::types::*;
 use super::{pnt3, FORMAT_ID};
 use crate::error::{Error, Result};
+use crate::writer::Writer;
 
 /// Header, levels and trailing bytes, one after the other.
 pub fn assemble(header: &MmpHeader, levels: &[&[u8]], trailing: &[u8]) -> Vec<u8> {
     let size = HEADER_SIZE + levels.iter().map(|l| l.len()).sum::<usize>() + trailing.len();
-    let mut out = Vec::with_capacity(size);
-    out.extend_from_slice(&MAGIC);
+    let mut w = Writer::with_capacity(FORMAT_ID, size);
+    w.bytes(&MAGIC);
     for v in [header.width, header.height, header.mip_levels_count, header.fourcc.0, header.bits_per_pixel] {
-        out.extend_from_slice(&v.to_le_bytes());
+        w.u32(v);
     }
     for c in [header.alpha_format, header.red_format, header.green_format, header.blue_format] {
         for v in [c.mask, c.shift, c.count] {
-            out.extend_from_slice(&v.to_le_bytes());
+            w.u32(v);
         }
     }
-    out.extend_from_slice(&header.unk_0x48.to_le_bytes());
+    w.u32(header.unk_0x48);
     for level in levels {
-        out.extend_from_slice(level);
+        w.bytes(level);
     }
-    out.extend_from_slice(trailing);
-    out
+    w.bytes(trailing);
+    w.into_bytes()
 }
 
 /// Rebuilds the file a document describes. The levels must have the sizes the header's layout gives them.
@@ -34,7 +35,7 @@ pub fn write_document(doc: &MmpDocument) -> Result<Vec<u8>> {
     let trailing = doc.trailing.as_ref().map_or(&[][..], |t| t.0.as_slice());
     let out = assemble(&doc.header, &levels, trailing);
     let back = parse(&out)?;
-    let mismatch = |field: String, message: String| Error::invalid(FORMAT_ID, field, 0, message);
+    let mismatch = |field: String, why: String| Error::refused(FORMAT_ID, field, why);
     if back.levels.len() != doc.levels.len() {
         return Err(mismatch(
             "levels".into(),
@@ -80,32 +81,36 @@ pub fn full_chain(width: u32, height: u32) -> u32 {
 
 /// [`encode`] with `levels` mip levels (1 to the full chain), as a texture relic converted had.
 pub fn encode_levels(rgba: &[u8], width: u32, height: u32, format: PixelFormat, levels: u32) -> Result<Vec<u8>> {
-    let refuse = |m: String| Error::Refused(format!("{FORMAT_ID}: {m}"));
+    let refuse = |field: &str, why: String| Error::refused(FORMAT_ID, field, why);
     if levels == 0 || levels > full_chain(width, height) {
-        return Err(refuse(format!(
-            "a {width}×{height} texture has 1 to {} mip levels, not {levels}",
-            full_chain(width, height)
-        )));
+        return Err(refuse(
+            "mip_levels",
+            format!("a {width}×{height} texture has 1 to {} mip levels, not {levels}", full_chain(width, height)),
+        ));
     }
     if width == 0 || height == 0 {
-        return Err(refuse("an image of 0 pixels cannot be a texture".into()));
+        return Err(refuse("image", "an image of 0 pixels cannot be a texture".into()));
     }
     if (width as usize).checked_mul(height as usize).and_then(|p| p.checked_mul(4)) != Some(rgba.len()) {
-        return Err(refuse(format!("{} bytes are not {width}×{height} RGBA pixels", rgba.len())));
+        return Err(refuse("pixels", format!("{} bytes are not {width}×{height} RGBA pixels", rgba.len())));
     }
     let storage = Storage::of(&format.header(width, height, 0))?;
     if format == PixelFormat::Pnt3 {
         if levels > 1 {
-            return Err(refuse("PNT3 textures have no mip levels (their count field holds the packed size)".into()));
+            return Err(refuse(
+                "mip_levels",
+                "PNT3 textures have no mip levels (their count field holds the packed size)".into(),
+            ));
         }
         let raw = format.layout().encode(rgba);
         let data = pnt3::pack(&raw).filter(|p| p.len() < raw.len()).unwrap_or(raw);
-        let size = u32::try_from(data.len()).map_err(|_| refuse("the texture is too large".into()))?;
+        let size =
+            u32::try_from(data.len()).map_err(|_| refuse("mip_levels_count", "the texture is too large".into()))?;
         return finish(assemble(&format.header(width, height, size), &[&data], &[]));
     }
     if let Storage::Dxt(dxt) = storage {
         if dxt.grid_size(width, height) != storage.level_size(width, height) as u64 {
-            return Err(refuse(format!(
+            return Err(refuse("image", format!(
                 "a {width}×{height} image does not fill whole 4×4 blocks; DXT textures need sides that are multiples of 4"
             )));
         }
@@ -121,7 +126,7 @@ pub fn encode_levels(rgba: &[u8], width: u32, height: u32, format: PixelFormat, 
         }
         let data = match storage {
             Storage::Dxt(dxt) => {
-                let mut blocks = dxt.encode(&current, w, h).map_err(refuse)?;
+                let mut blocks = dxt.encode(&current, w, h).map_err(|why| refuse(&format!("levels[{i}]"), why))?;
                 blocks.truncate(storage.level_size(w, h) as usize);
                 blocks
             }

@@ -395,7 +395,7 @@ impl<'de> Deserialize<'de> for Node {
 pub trait StatField: Sized {
     const SIZE: usize;
     fn read(r: &mut crate::reader::Reader<'_>, field: &str) -> crate::Result<Self>;
-    fn put(&self, out: &mut Vec<u8>);
+    fn put(&self, w: &mut crate::writer::Writer);
 }
 
 macro_rules! stat_field {
@@ -405,8 +405,8 @@ macro_rules! stat_field {
             fn read(r: &mut crate::reader::Reader<'_>, field: &str) -> crate::Result<Self> {
                 r.$read(field)
             }
-            fn put(&self, out: &mut Vec<u8>) {
-                out.extend_from_slice(&self.to_le_bytes());
+            fn put(&self, w: &mut crate::writer::Writer) {
+                w.$read(*self);
             }
         }
     };
@@ -420,8 +420,8 @@ impl StatField for F32 {
     fn read(r: &mut crate::reader::Reader<'_>, field: &str) -> crate::Result<Self> {
         r.f32(field).map(F32)
     }
-    fn put(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(&self.0.to_le_bytes());
+    fn put(&self, w: &mut crate::writer::Writer) {
+        w.f32(self.0);
     }
 }
 
@@ -445,8 +445,8 @@ macro_rules! unit_stats {
                 Ok(UnitStats { $($name: <$ty as StatField>::read(r, stringify!($name))?,)* })
             }
 
-            pub(super) fn put(&self, out: &mut Vec<u8>) {
-                $(self.$name.put(out);)*
+            pub(super) fn put(&self, w: &mut crate::writer::Writer) {
+                $(self.$name.put(w);)*
             }
         }
     };

@@ -13,9 +13,10 @@ use super::FORMAT_ID;
 use crate::error::{Error, Result};
 use crate::evil_islands::res::name_hash;
 use crate::layout::Canvas;
+use crate::writer::Writer;
 
-fn invalid(field: impl Into<String>, message: impl Into<String>) -> Error {
-    Error::invalid(FORMAT_ID, field, 0, message)
+fn invalid(field: impl std::fmt::Display, why: impl std::fmt::Display) -> Error {
+    Error::refused(FORMAT_ID, field, why)
 }
 
 /// Largest REG file: offsets are 32-bit.
@@ -27,60 +28,58 @@ fn u16_len(n: usize, field: impl Fn() -> String, what: &str) -> Result<u16> {
 
 /// Encodes a key record: type byte, name, value.
 fn encode_key(name: &Text, value: &Value, field: &dyn Fn() -> String) -> Result<Vec<u8>> {
-    let mut out = Vec::with_capacity(3 + name.0.len() + value.encoded_len() as usize);
-    out.push(value.type_byte());
-    out.extend_from_slice(&u16_len(name.0.len(), || format!("{}.name", field()), "name bytes")?.to_le_bytes());
-    out.extend_from_slice(&name.0);
-    let string = |out: &mut Vec<u8>, t: &Text| -> Result<()> {
-        out.extend_from_slice(&u16_len(t.0.len(), || format!("{}.value", field()), "string bytes")?.to_le_bytes());
-        out.extend_from_slice(&t.0);
+    let mut w = Writer::with_capacity(FORMAT_ID, 3 + name.0.len() + value.encoded_len() as usize);
+    w.u8(value.type_byte());
+    w.count_u16(&format!("{}.name", field()), name.0.len())?;
+    w.bytes(&name.0);
+    let string = |w: &mut Writer, t: &Text| -> Result<()> {
+        w.count_u16(&format!("{}.value", field()), t.0.len())?;
+        w.bytes(&t.0);
         Ok(())
     };
     if let Some(n) = value.array_len() {
-        out.extend_from_slice(&u16_len(n, || format!("{}.value", field()), "array elements")?.to_le_bytes());
+        w.count_u16(&format!("{}.value", field()), n)?;
     }
     match value {
-        Value::Int(v) => out.extend_from_slice(&v.to_le_bytes()),
-        Value::Float(v) => out.extend_from_slice(&v.to_le_bytes()),
-        Value::String(t) => string(&mut out, t)?,
-        Value::IntArray(v) => v.iter().for_each(|x| out.extend_from_slice(&x.to_le_bytes())),
-        Value::FloatArray(v) => v.iter().for_each(|x| out.extend_from_slice(&x.to_le_bytes())),
+        Value::Int(v) => w.i32(*v),
+        Value::Float(v) => w.f32_exact(*v),
+        Value::String(t) => string(&mut w, t)?,
+        Value::IntArray(v) => v.iter().for_each(|&x| w.i32(x)),
+        Value::FloatArray(v) => v.iter().for_each(|&x| w.f32_exact(x)),
         Value::StringArray(v) => {
             for t in v {
-                string(&mut out, t)?;
+                string(&mut w, t)?;
             }
         }
     }
-    Ok(out)
+    Ok(w.into_bytes())
 }
 
 /// Encodes a section header: key count, name, key table.
 fn encode_section_header(section: &Section, field: &dyn Fn() -> String) -> Result<Vec<u8>> {
-    let keys = u16_len(section.keys.len(), || format!("{}.keys", field()), "keys")?;
-    let name_len = u16_len(section.name.0.len(), || format!("{}.name", field()), "name bytes")?;
-    let mut out = Vec::with_capacity(4 + section.name.0.len() + SLOT_SIZE as usize * section.keys.len());
-    out.extend_from_slice(&keys.to_le_bytes());
-    out.extend_from_slice(&name_len.to_le_bytes());
-    out.extend_from_slice(&section.name.0);
+    let mut w = Writer::with_capacity(FORMAT_ID, 4 + section.name.0.len() + SLOT_SIZE as usize * section.keys.len());
+    w.count_u16(&format!("{}.keys", field()), section.keys.len())?;
+    w.count_u16(&format!("{}.name", field()), section.name.0.len())?;
+    w.bytes(&section.name.0);
     for k in &section.keys {
-        out.extend_from_slice(&k.next.0.to_le_bytes());
-        out.extend_from_slice(&k.offset.to_le_bytes());
+        w.u16(k.next.0);
+        w.u32(k.offset);
     }
-    Ok(out)
+    Ok(w.into_bytes())
 }
 
 /// Rebuilds the exact file a [`Reg`] describes, and checks it with the reader.
 pub fn write(reg: &Reg) -> Result<Vec<u8>> {
     let count = u16_len(reg.sections.len(), || "sections".into(), "sections")?;
     let mut canvas = Canvas::new(FORMAT_ID, reg.file_size, MAX_FILE)?;
-    let mut head = Vec::with_capacity((HEADER_SIZE + SLOT_SIZE * u64::from(count)) as usize);
-    head.extend_from_slice(&MAGIC);
-    head.extend_from_slice(&count.to_le_bytes());
+    let mut head = Writer::with_capacity(FORMAT_ID, (HEADER_SIZE + SLOT_SIZE * u64::from(count)) as usize);
+    head.bytes(&MAGIC);
+    head.u16(count);
     for s in &reg.sections {
-        head.extend_from_slice(&s.next.0.to_le_bytes());
-        head.extend_from_slice(&s.offset.to_le_bytes());
+        head.u16(s.next.0);
+        head.u32(s.offset);
     }
-    canvas.place(0, &head, || "header".into())?;
+    canvas.place(0, head.data(), || "header".into())?;
     for (i, s) in reg.sections.iter().enumerate() {
         let field = || format!("sections[{i}]");
         canvas.place(u64::from(s.offset), &encode_section_header(s, &field)?, field)?;

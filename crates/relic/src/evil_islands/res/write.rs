@@ -19,6 +19,7 @@ use crate::codec::text::{encode, CP1251};
 use crate::error::{Error, Result};
 use crate::layout::Canvas;
 use crate::registry::FolderFile;
+use crate::writer::Writer;
 
 /// One file to store.
 #[derive(Debug, Clone)]
@@ -99,8 +100,9 @@ impl Default for PackOptions {
 /// Encodes a relative path (`/` or `\` separated) as a RES name.
 pub fn encode_name(relative: &str) -> Result<Vec<u8>> {
     let name = relative.replace('/', "\\");
-    encode(CP1251, &name)
-        .ok_or_else(|| Error::Refused(format!("{FORMAT_ID}: name `{relative}` has characters that cp1251 cannot hold")))
+    encode(CP1251, &name).ok_or_else(|| {
+        Error::refused(FORMAT_ID, "name", format!("`{relative}` has characters that cp1251 cannot hold"))
+    })
 }
 
 fn align(v: u64) -> u64 {
@@ -117,21 +119,29 @@ pub fn write_archive(mut inputs: Vec<PackInput>, opts: PackOptions, out: &mut dy
     for pair in inputs.windows(2) {
         if let [a, b] = pair {
             if a.name.eq_ignore_ascii_case(&b.name) {
-                return Err(Error::Refused(format!(
-                    "{FORMAT_ID}: two entries named `{}` (names are case-insensitive in RES)",
-                    crate::codec::text::decode(CP1251, &b.name)
-                )));
+                return Err(Error::refused(
+                    FORMAT_ID,
+                    "entries",
+                    format!(
+                        "two entries named `{}` (names are case-insensitive in RES)",
+                        crate::codec::text::decode(CP1251, &b.name)
+                    ),
+                ));
             }
         }
     }
     if let Some(long) = inputs.iter().find(|i| i.name.len() > usize::from(u16::MAX)) {
-        return Err(Error::Refused(format!(
-            "{FORMAT_ID}: name of {} bytes is over the 65535 a RES holds",
-            long.name.len()
-        )));
+        return Err(Error::refused(
+            FORMAT_ID,
+            "name_len",
+            format!(
+                "the name `{}` is {} bytes, over the 65535 a RES holds",
+                crate::codec::text::decode(CP1251, &long.name),
+                long.name.len()
+            ),
+        ));
     }
     let n = inputs.len();
-    let count = u32::try_from(n).map_err(|_| Error::Refused(format!("{FORMAT_ID}: too many entries ({n})")))?;
 
     // Content hashes for deduplication, in parallel: each input is read once here, once when written.
     let hashes: Vec<Option<blake3::Hash>> = if opts.dedupe {
@@ -163,9 +173,11 @@ pub fn write_archive(mut inputs: Vec<PackInput>, opts: PackOptions, out: &mut dy
     let nametable_size: u64 = inputs.iter().map(|i| i.name.len() as u64).sum();
     let total = filetable_offset + (RECORD_SIZE * n) as u64 + nametable_size;
     if total > u64::from(u32::MAX) {
-        return Err(Error::Refused(format!(
-            "{FORMAT_ID}: the archive would be {total} bytes; RES offsets stop at 4 GiB"
-        )));
+        return Err(Error::refused(
+            FORMAT_ID,
+            "filetable_offset",
+            format!("the archive would be {total} bytes; RES offsets stop at 4 GiB"),
+        ));
     }
 
     // Table slots: hash slot, else the highest free slot linked at the end of the hash slot's chain.
@@ -197,12 +209,12 @@ pub fn write_archive(mut inputs: Vec<PackInput>, opts: PackOptions, out: &mut dy
     // Header, data, table, names — streamed.
     let io = |e: std::io::Error| Error::io("<output>", e);
     let put = |out: &mut dyn Write, b: &[u8]| -> Result<()> { out.write_all(b).map_err(io) };
-    let mut head = Vec::with_capacity(HEADER_SIZE);
-    head.extend_from_slice(&MAGIC);
-    head.extend_from_slice(&count.to_le_bytes());
-    head.extend_from_slice(&(filetable_offset as u32).to_le_bytes());
-    head.extend_from_slice(&(nametable_size as u32).to_le_bytes());
-    put(out, &head)?;
+    let mut head = Writer::with_capacity(FORMAT_ID, HEADER_SIZE);
+    head.bytes(&MAGIC);
+    head.count_u32("files_count", n)?;
+    head.u32(filetable_offset as u32);
+    head.u32(nametable_size as u32);
+    put(out, head.data())?;
     let zeros = [0u8; ALIGN as usize];
     for (input, &is_stored) in inputs.iter().zip(&stored) {
         if !is_stored {
@@ -264,22 +276,15 @@ fn chain_end(next: &[i32], jump: &mut [usize], start: usize) -> usize {
     x
 }
 
-fn encode_record(rec: &ResRecord) -> [u8; RECORD_SIZE] {
-    let mut b = [0u8; RECORD_SIZE];
-    let fields: [&[u8]; 6] = [
-        &rec.next_index.to_le_bytes(),
-        &rec.size.to_le_bytes(),
-        &rec.offset.to_le_bytes(),
-        &rec.modified.to_le_bytes(),
-        &rec.name_len.to_le_bytes(),
-        &rec.name_offset.to_le_bytes(),
-    ];
-    let mut at = 0;
-    for f in fields {
-        b[at..at + f.len()].copy_from_slice(f);
-        at += f.len();
-    }
-    b
+fn encode_record(rec: &ResRecord) -> Vec<u8> {
+    let mut w = Writer::with_capacity(FORMAT_ID, RECORD_SIZE);
+    w.i32(rec.next_index);
+    w.u32(rec.size);
+    w.u32(rec.offset);
+    w.u32(rec.modified);
+    w.u16(rec.name_len);
+    w.u32(rec.name_offset);
+    w.into_bytes()
 }
 
 /// Largest file a JSON document may describe (RES offsets are 32-bit).
@@ -287,7 +292,7 @@ const MAX_DOCUMENT_FILE: u64 = u32::MAX as u64;
 
 /// Rebuilds the exact file a [`ResDocument`] describes, and checks it with the reader.
 pub fn write_document(doc: &ResDocument) -> Result<Vec<u8>> {
-    let err = |field: String, msg: String| Error::invalid(FORMAT_ID, field, 0, msg);
+    let err = |field: String, why: String| Error::refused(FORMAT_ID, field, why);
     if doc.file_size > MAX_DOCUMENT_FILE {
         return Err(err("file_size".into(), format!("{} is over 4 GiB", doc.file_size)));
     }
@@ -298,12 +303,12 @@ pub fn write_document(doc: &ResDocument) -> Result<Vec<u8>> {
         ));
     }
     let mut canvas = Canvas::new(FORMAT_ID, doc.file_size, MAX_DOCUMENT_FILE)?;
-    let mut head = Vec::with_capacity(HEADER_SIZE);
-    head.extend_from_slice(&MAGIC);
-    head.extend_from_slice(&doc.header.files_count.to_le_bytes());
-    head.extend_from_slice(&doc.header.filetable_offset.to_le_bytes());
-    head.extend_from_slice(&doc.header.nametable_size.to_le_bytes());
-    canvas.place(0, &head, || "header".into())?;
+    let mut head = Writer::with_capacity(FORMAT_ID, HEADER_SIZE);
+    head.bytes(&MAGIC);
+    head.u32(doc.header.files_count);
+    head.u32(doc.header.filetable_offset);
+    head.u32(doc.header.nametable_size);
+    canvas.place(0, head.data(), || "header".into())?;
     let names_at = doc.header.nametable_offset();
     for (i, e) in doc.entries.iter().enumerate() {
         let rec = &e.record;

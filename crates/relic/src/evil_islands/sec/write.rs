@@ -5,16 +5,13 @@ use super::read::parse;
 use super::types::*;
 use super::FORMAT_ID;
 use crate::error::{Error, Result};
-
-fn refuse(field: &str, message: String) -> Error {
-    Error::invalid(FORMAT_ID, field, 0, message)
-}
+use crate::writer::Writer;
 
 fn exactly<T>(list: &[T], n: usize, field: &str) -> Result<()> {
     if list.len() == n {
         Ok(())
     } else {
-        Err(refuse(field, format!("{} items where a sector has {n}", list.len())))
+        Err(Error::refused(FORMAT_ID, field, format!("{} items where a sector has {n}", list.len())))
     }
 }
 
@@ -23,44 +20,46 @@ fn exactly<T>(list: &[T], n: usize, field: &str) -> Result<()> {
 pub fn write(sec: &Sec) -> Result<Vec<u8>> {
     exactly(&sec.vertices, VERTICES, "vertices")?;
     exactly(&sec.tiles, TILES, "tiles")?;
+    let mut w = Writer::with_capacity(FORMAT_ID, WET_SIZE + sec.trailing.0.len());
     match (&sec.water, sec.liquids) {
-        (Some(_), 0) => return Err(refuse("liquids", "0 (no water) but the sector has a water layer".into())),
+        (Some(_), 0) => return Err(w.refused("liquids", "0 (no water) but the sector has a water layer")),
         (None, l) if l != 0 => {
-            return Err(refuse("liquids", format!("{l} (water follows) but the sector has no water layer")))
+            return Err(w.refused("liquids", format!("{l} (water follows) but the sector has no water layer")))
         }
         _ => {}
     }
-    if let Some(w) = &sec.water {
-        exactly(&w.vertices, VERTICES, "water.vertices")?;
-        exactly(&w.tiles, TILES, "water.tiles")?;
-        exactly(&w.materials, TILES, "water.materials")?;
+    if let Some(water) = &sec.water {
+        exactly(&water.vertices, VERTICES, "water.vertices")?;
+        exactly(&water.tiles, TILES, "water.tiles")?;
+        exactly(&water.materials, TILES, "water.materials")?;
     }
-    let mut out = Vec::with_capacity(WET_SIZE + sec.trailing.0.len());
-    out.extend(MAGIC);
-    out.push(sec.liquids);
-    let put_vertices = |out: &mut Vec<u8>, vs: &[Vertex]| {
+    w.bytes(&MAGIC);
+    w.u8(sec.liquids);
+    let put_vertices = |w: &mut Writer, vs: &[Vertex]| {
         for v in vs {
-            out.extend([v.dx as u8, v.dy as u8]);
-            out.extend(v.z.to_le_bytes());
-            out.extend(v.normal.to_le_bytes());
+            w.i8(v.dx);
+            w.i8(v.dy);
+            w.u16(v.z);
+            w.u32(v.normal);
         }
     };
-    put_vertices(&mut out, &sec.vertices);
-    if let Some(w) = &sec.water {
-        put_vertices(&mut out, &w.vertices);
+    put_vertices(&mut w, &sec.vertices);
+    if let Some(water) = &sec.water {
+        put_vertices(&mut w, &water.vertices);
     }
     for t in &sec.tiles {
-        out.extend(t.0.to_le_bytes());
+        w.u16(t.0);
     }
-    if let Some(w) = &sec.water {
-        for t in &w.tiles {
-            out.extend(t.0.to_le_bytes());
+    if let Some(water) = &sec.water {
+        for t in &water.tiles {
+            w.u16(t.0);
         }
-        for m in &w.materials {
-            out.extend(m.to_le_bytes());
+        for &m in &water.materials {
+            w.u16(m);
         }
     }
-    out.extend(&sec.trailing.0);
+    w.bytes(&sec.trailing.0);
+    let out = w.into_bytes();
     parse(&out).map_err(|e| e.within("rebuilt file"))?;
     Ok(out)
 }

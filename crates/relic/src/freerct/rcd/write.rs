@@ -3,24 +3,24 @@
 use super::types::*;
 use super::{fields, layouts, text, FORMAT_ID};
 use crate::error::{Error, Result};
+use crate::writer::Writer;
 
 pub fn write(rcd: &Rcd<'_>) -> Result<Vec<u8>> {
-    let mut out = Vec::with_capacity(
+    let mut out = Writer::with_capacity(
+        FORMAT_ID,
         FILE_HEADER + rcd.blocks.iter().map(|b| BLOCK_HEADER + body_len(b).unwrap_or(0)).sum::<usize>(),
     );
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&rcd.version.to_le_bytes());
+    out.bytes(MAGIC);
+    out.u32(rcd.version);
     for (i, block) in rcd.blocks.iter().enumerate() {
         let body = body_bytes(&block.magic, block.version, &block.body)
             .map_err(|e| e.within(format!("block {} ({})", i + 1, block.magic_str())))?;
-        let len = u32::try_from(body.len())
-            .map_err(|_| Error::invalid(FORMAT_ID, format!("block[{}].length", i + 1), 0, "a block body over 4 GiB"))?;
-        out.extend_from_slice(&block.magic);
-        out.extend_from_slice(&block.version.to_le_bytes());
-        out.extend_from_slice(&len.to_le_bytes());
-        out.extend_from_slice(&body);
+        out.bytes(&block.magic);
+        out.u32(block.version);
+        out.count_u32(&format!("block[{}].length", i + 1), body.len())?;
+        out.bytes(&body);
     }
-    Ok(out)
+    Ok(out.into_bytes())
 }
 
 /// The length of a block's body as written, without writing pixel and raw data again.
@@ -38,28 +38,32 @@ pub fn body_bytes(magic: &[u8; 4], version: u32, body: &Body<'_>) -> Result<Vec<
     let mut out = Vec::new();
     match body {
         Body::Pixels8 { width, height, offset, data } => {
-            out.extend_from_slice(&width.to_le_bytes());
-            out.extend_from_slice(&height.to_le_bytes());
+            let mut w = Writer::with_capacity(FORMAT_ID, 8 + data.len());
+            w.u16(*width);
+            w.u16(*height);
             if let Some((x, y)) = offset {
-                out.extend_from_slice(&x.to_le_bytes());
-                out.extend_from_slice(&y.to_le_bytes());
+                w.i16(*x);
+                w.i16(*y);
             }
-            out.extend_from_slice(data);
+            w.bytes(data);
+            return Ok(w.into_bytes());
         }
         Body::Pixels32 { width, height, offset: (x, y), data } => {
-            for v in [*width, *height, *x as u16, *y as u16] {
-                out.extend_from_slice(&v.to_le_bytes());
-            }
-            out.extend_from_slice(data);
+            let mut w = Writer::with_capacity(FORMAT_ID, 8 + data.len());
+            w.u16(*width);
+            w.u16(*height);
+            w.i16(*x);
+            w.i16(*y);
+            w.bytes(data);
+            return Ok(w.into_bytes());
         }
         Body::Info(info) => text::write_info(info, &mut out)?,
         Body::Text(strings) => text::write_text(strings, &mut out)?,
         Body::Fields(map) => {
             let layout = layouts::layout(magic, version).ok_or_else(|| {
-                Error::invalid(
+                Error::refused(
                     FORMAT_ID,
                     magic_text(magic),
-                    0,
                     format!("relic has no layout for {} version {version}: give the block as `raw`", magic_text(magic)),
                 )
             })?;

@@ -2,7 +2,7 @@
 
 use super::types::*;
 use crate::codec::float::F32;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::reader::Reader;
 
 use super::FORMAT_ID;
@@ -97,9 +97,4 @@ fn motion(r: &mut Reader<'_>, version: Version, field: &str) -> Result<Motion> {
         }
     }
     Ok(Motion { ranges, layers, event, anchors })
-}
-
-/// `Error` for a document the writer refuses, naming the field.
-pub(super) fn refuse(field: &str, message: impl std::fmt::Display) -> Error {
-    Error::Refused(format!("{FORMAT_ID}: {field}: {message}"))
 }

@@ -11,9 +11,7 @@
 //! | a separate vertical scale (below it, one scale for both axes) | 2.4 |
 //! | layer width and height | 2.5 |
 
-use std::fmt;
-
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Deserialize, Serialize};
 
 use crate::bytes::Base64;
 use crate::codec::float::F32;
@@ -26,19 +24,14 @@ pub const EVENT_NAME_LEN: usize = 40;
 
 /// A version `major.minor`, stored as the bytes `minor, major` after the magic (`41 43 05 02` is 2.5).
 /// JSON: `"2.5"`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Version {
-    pub major: u8,
-    pub minor: u8,
+pub type Version = crate::ragnarok::version::Version<Act>;
+
+impl crate::ragnarok::version::Family for Act {
+    const AS_TEXT: bool = true;
+    const EXAMPLE: &'static str = "2.5";
 }
 
 impl Version {
-    pub const fn new(major: u8, minor: u8) -> Self {
-        Version { major, minor }
-    }
-    pub fn at_least(self, major: u8, minor: u8) -> bool {
-        (self.major, self.minor) >= (major, minor)
-    }
     /// 2.0 to 2.5: the versions whose layout the sources agree on. 1.x (no colour, scale or rotation in
     /// roBrowser, but read as 2.0 by zrenderer) and anything above 2.5 are refused.
     pub fn is_supported(self) -> bool {
@@ -58,26 +51,6 @@ impl Version {
     }
     pub fn has_size(self) -> bool {
         self.at_least(2, 5)
-    }
-}
-
-impl fmt::Display for Version {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}.{}", self.major, self.minor)
-    }
-}
-
-impl Serialize for Version {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
-}
-
-impl<'de> Deserialize<'de> for Version {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let text = String::deserialize(d)?;
-        let parsed = text.split_once('.').and_then(|(a, b)| Some(Version::new(a.parse().ok()?, b.parse().ok()?)));
-        parsed.ok_or_else(|| serde::de::Error::custom(format!("`{text}` is not a version like \"2.5\"")))
     }
 }
 

@@ -357,7 +357,7 @@ pub fn convert(data: &[u8], opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
 /// written by `relic convert`: the heights are not in the picture), a size other than the map's, a colour no
 /// type has.
 pub fn from_walkability_png(input_name: &str, png: &[u8], request: &PackRequest) -> Result<Gat> {
-    let texts = crate::evil_islands::mmp::provenance::text_chunks(png);
+    let texts = crate::export::png::text_chunks(png);
     let text = |key: &str| texts.iter().find(|(k, _)| k == key).map(|(_, t)| t.as_str());
     let Some(recorded) = text(FILE_KEYWORD) else {
         return Err(Error::Refused(format!(

@@ -45,8 +45,3 @@ pub fn parse(data: &[u8]) -> Result<Gat> {
     let trailing = r.bytes(r.remaining(), "trailing")?.to_vec();
     Ok(Gat { version, width, height, cells: out, trailing: crate::bytes::Base64(trailing) })
 }
-
-/// `Error` for a document the writer refuses, naming the field.
-pub(super) fn refuse(field: &str, message: impl std::fmt::Display) -> Error {
-    Error::Refused(format!("{FORMAT_ID}: {field}: {message}"))
-}

@@ -3,9 +3,7 @@
 //! 20 bytes, row by row from the south-west corner: four corner heights (`f32`) and the cell type (`u32`).
 //! Bytes after the last cell (no real file seen has any) are kept in `trailing`.
 
-use std::fmt;
-
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Deserialize, Serialize};
 
 use crate::bytes::Base64;
 use crate::codec::float::F32;
@@ -24,40 +22,18 @@ pub const WATER_FLAG: u32 = 0x8000_0000;
 
 /// A version `major.minor`, stored as the bytes `major, minor` after the magic (`47 52 41 54 01 02` is 1.2;
 /// CORRECTIONS.md: GAT stores major then minor). JSON: `"1.2"`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Version {
-    pub major: u8,
-    pub minor: u8,
+pub type Version = crate::ragnarok::version::Version<Gat>;
+
+impl crate::ragnarok::version::Family for Gat {
+    const AS_TEXT: bool = true;
+    const EXAMPLE: &'static str = "1.2";
 }
 
 impl Version {
-    pub const fn new(major: u8, minor: u8) -> Self {
-        Version { major, minor }
-    }
     /// 1.2 and 1.3, the versions of real files (GAT.MD, RagLite). Others are read with the same layout
     /// (no source knows another), and `info` says the version is unknown.
     pub fn is_known(self) -> bool {
         self == Version::new(1, 2) || self == Version::new(1, 3)
-    }
-}
-
-impl fmt::Display for Version {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}.{}", self.major, self.minor)
-    }
-}
-
-impl Serialize for Version {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&self.to_string())
-    }
-}
-
-impl<'de> Deserialize<'de> for Version {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let text = String::deserialize(d)?;
-        let parsed = text.split_once('.').and_then(|(a, b)| Some(Version::new(a.parse().ok()?, b.parse().ok()?)));
-        parsed.ok_or_else(|| serde::de::Error::custom(format!("`{text}` is not a version like \"1.2\"")))
     }
 }
 

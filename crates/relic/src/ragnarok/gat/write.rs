@@ -1,30 +1,32 @@
 //! GAT writer: the exact inverse of [`super::read::parse`]. A cell list that does not hold `width × height`
 //! cells is refused.
 
-use super::read::refuse;
 use super::types::*;
+use super::FORMAT_ID;
 use crate::error::Result;
+use crate::writer::Writer;
 
 /// Writes a GAT file.
 pub fn write(gat: &Gat) -> Result<Vec<u8>> {
     let cells = u64::from(gat.width) * u64::from(gat.height);
+    let mut w = Writer::with_capacity(FORMAT_ID, HEADER_LEN + gat.cells.len() * CELL_LEN + gat.trailing.0.len());
     if gat.cells.len() as u64 != cells {
-        return Err(refuse(
+        return Err(w.refused(
             "cells",
             format!("{} cells, but width × height = {} × {} = {cells}", gat.cells.len(), gat.width, gat.height),
         ));
     }
-    let mut out = Vec::with_capacity(HEADER_LEN + gat.cells.len() * CELL_LEN + gat.trailing.0.len());
-    out.extend_from_slice(&MAGIC);
-    out.extend_from_slice(&[gat.version.major, gat.version.minor]);
-    out.extend_from_slice(&gat.width.to_le_bytes());
-    out.extend_from_slice(&gat.height.to_le_bytes());
+    w.bytes(&MAGIC);
+    w.u8(gat.version.major);
+    w.u8(gat.version.minor);
+    w.u32(gat.width);
+    w.u32(gat.height);
     for cell in &gat.cells {
         for h in cell.heights() {
-            out.extend_from_slice(&h.to_le_bytes());
+            w.f32_exact(h);
         }
-        out.extend_from_slice(&cell.kind.to_le_bytes());
+        w.u32(cell.kind);
     }
-    out.extend_from_slice(&gat.trailing.0);
-    Ok(out)
+    w.bytes(&gat.trailing.0);
+    Ok(w.into_bytes())
 }

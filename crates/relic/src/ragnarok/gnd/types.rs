@@ -38,19 +38,14 @@ pub const SURFACE_LEN: usize = 40;
 pub const TEXTURE_NAME_LEN: u32 = 80;
 
 /// `major.minor`, stored major first. JSON `"1.7"`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Version {
-    pub major: u8,
-    pub minor: u8,
+pub type Version = crate::ragnarok::version::Version<Gnd>;
+
+impl crate::ragnarok::version::Family for Gnd {
+    const AS_TEXT: bool = true;
+    const EXAMPLE: &'static str = "1.7";
 }
 
 impl Version {
-    pub const fn new(major: u8, minor: u8) -> Self {
-        Version { major, minor }
-    }
-    pub fn at_least(self, major: u8, minor: u8) -> bool {
-        (self.major, self.minor) >= (major, minor)
-    }
     /// 1.5 to 1.9.
     pub fn is_supported(self) -> bool {
         self.major == 1 && (5..=9).contains(&self.minor)
@@ -66,26 +61,6 @@ impl Version {
     /// Surface ids are i32 for certain (≥ 1.7).
     pub fn has_i32_surface_ids(self) -> bool {
         self.at_least(1, 7)
-    }
-}
-
-impl fmt::Display for Version {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}.{}", self.major, self.minor)
-    }
-}
-
-impl Serialize for Version {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
-}
-
-impl<'de> Deserialize<'de> for Version {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let text = String::deserialize(d)?;
-        let parsed = text.split_once('.').and_then(|(a, b)| Some(Version::new(a.parse().ok()?, b.parse().ok()?)));
-        parsed.ok_or_else(|| de::Error::custom(format!("`{text}` is not a version like \"1.7\"")))
     }
 }
 
@@ -117,23 +92,15 @@ impl SurfaceIds {
 /// A texture path (relative to `data\texture\`) in its fixed field. `text` is CP949 before the first NUL;
 /// `raw` holds the whole field when `text` zero-padded would not give it back (junk after the NUL). JSON:
 /// a string, or `{"text", "raw"}` with `raw` in base64.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct TextureName {
-    pub text: String,
-    pub raw: Option<Vec<u8>>,
-}
+pub type TextureName = crate::codec::text::RawName<crate::codec::text::Cp949Base64>;
 
 impl TextureName {
-    pub fn new(text: impl Into<String>) -> Self {
-        TextureName { text: text.into(), raw: None }
-    }
-
     /// Reads a field of `len` bytes.
     pub fn from_field(raw: &[u8]) -> Self {
         let text = decode(CP949, raw.split(|&b| b == 0).next().unwrap_or(raw));
         let rebuilt = Self::encode_field(&text, raw.len());
         let raw = (rebuilt.as_deref() != Some(raw)).then(|| raw.to_vec());
-        TextureName { text, raw }
+        TextureName::with_raw(text, raw)
     }
 
     /// The text as CP949, zero-padded to `len` (`None` when it has no CP949 form or does not fit).
@@ -155,31 +122,6 @@ impl TextureName {
             }
         }
         Self::encode_field(&self.text, len)
-    }
-}
-
-#[derive(Serialize, Deserialize)]
-#[serde(untagged)]
-enum NameForm {
-    Text(String),
-    Full { text: String, raw: Base64 },
-}
-
-impl Serialize for TextureName {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match &self.raw {
-            None => s.serialize_str(&self.text),
-            Some(raw) => NameForm::Full { text: self.text.clone(), raw: Base64(raw.clone()) }.serialize(s),
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for TextureName {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        Ok(match NameForm::deserialize(d)? {
-            NameForm::Text(text) => TextureName { text, raw: None },
-            NameForm::Full { text, raw } => TextureName { text, raw: Some(raw.0) },
-        })
     }
 }
 

@@ -28,6 +28,7 @@ use crate::codec::zlib;
 use crate::error::{Error, Result};
 use crate::layout::Canvas;
 use crate::registry::FolderFile;
+use crate::writer::Writer;
 
 /// zlib level of new entries and tables.
 pub const LEVEL: u32 = 9;
@@ -73,10 +74,10 @@ impl PackSource {
 pub fn encode_name(relative: &str) -> Result<Vec<u8>> {
     let name = relative.replace('/', "\\");
     if name.contains('\0') {
-        return Err(Error::Refused(format!("{FORMAT_ID}: name `{}` contains a NUL", relative.escape_debug())));
+        return Err(Error::refused(FORMAT_ID, "name", format!("`{}` contains a NUL", relative.escape_debug())));
     }
     encode(CP949, &name)
-        .ok_or_else(|| Error::Refused(format!("{FORMAT_ID}: name `{relative}` has characters that CP949 cannot hold")))
+        .ok_or_else(|| Error::refused(FORMAT_ID, "name", format!("`{relative}` has characters that CP949 cannot hold")))
 }
 
 /// The folder every file of the client's archives lies in (`data\texture\…`, `data\model\…`).
@@ -130,14 +131,12 @@ pub fn table_bytes<'n>(
     rows: impl IntoIterator<Item = (&'n [u8], Option<&'n [u8]>, GrfRecord)>,
     trailing: &[u8],
 ) -> Result<Vec<u8>> {
-    let mut t = Vec::new();
+    let mut t = Writer::new(FORMAT_ID);
     for (i, (name, field, rec)) in rows.into_iter().enumerate() {
-        let narrow = || {
+        let narrow = |t: &Writer| {
             u32::try_from(rec.offset).map_err(|_| {
-                Error::invalid(
-                    FORMAT_ID,
-                    format!("entries[{i}].offset"),
-                    0,
+                t.refused(
+                    &format!("entries[{i}].offset"),
                     format!(
                         "{} is past the 4 GiB {} offsets address; write a 0x300 archive",
                         rec.offset,
@@ -149,31 +148,30 @@ pub fn table_bytes<'n>(
         match layout {
             Layout::V1 => {
                 let field = field.map_or_else(|| Cow::Owned(v1_name_field(name)), Cow::Borrowed);
-                let len = u32::try_from(field.len())
-                    .map_err(|_| Error::invalid(FORMAT_ID, format!("entries[{i}].name"), 0, "name over 4 GiB"))?;
-                t.extend_from_slice(&len.to_le_bytes());
-                t.extend_from_slice(&field);
-                let stored_compressed =
-                    rec.compressed_size.wrapping_add(rec.real_size).wrapping_add(V1_COMPRESSED_BIAS);
-                t.extend_from_slice(&stored_compressed.to_le_bytes());
-                t.extend_from_slice(&rec.aligned_size.wrapping_add(V1_ALIGNED_BIAS).to_le_bytes());
+                t.count_u32(&format!("entries[{i}].name"), field.len())?;
+                t.bytes(&field);
+                t.u32(rec.compressed_size.wrapping_add(rec.real_size).wrapping_add(V1_COMPRESSED_BIAS));
+                t.u32(rec.aligned_size.wrapping_add(V1_ALIGNED_BIAS));
             }
             Layout::V2 | Layout::V3 => {
-                t.extend_from_slice(name);
-                t.push(0);
-                t.extend_from_slice(&rec.compressed_size.to_le_bytes());
-                t.extend_from_slice(&rec.aligned_size.to_le_bytes());
+                t.bytes(name);
+                t.u8(0);
+                t.u32(rec.compressed_size);
+                t.u32(rec.aligned_size);
             }
         }
-        t.extend_from_slice(&rec.real_size.to_le_bytes());
-        t.push(rec.flags);
+        t.u32(rec.real_size);
+        t.u8(rec.flags);
         match layout {
-            Layout::V3 => t.extend_from_slice(&rec.offset.to_le_bytes()),
-            Layout::V1 | Layout::V2 => t.extend_from_slice(&narrow()?.to_le_bytes()),
+            Layout::V3 => t.u64(rec.offset),
+            Layout::V1 | Layout::V2 => {
+                let offset = narrow(&t)?;
+                t.u32(offset);
+            }
         }
     }
-    t.extend_from_slice(trailing);
-    Ok(t)
+    t.bytes(trailing);
+    Ok(t.into_bytes())
 }
 
 fn name_of(layout: Layout) -> &'static str {
@@ -187,9 +185,9 @@ fn name_of(layout: Layout) -> &'static str {
 /// The 46 header bytes: the signature and key, then the 0x300 form (u64 table offset, entry count) for a
 /// wide header, the 1.x/0x200 form (u32 table offset, seed, raw count) otherwise.
 pub fn header_bytes(h: &GrfHeader, signature: Signature) -> Result<Vec<u8>> {
-    let err = |field: &str, msg: String| Error::invalid(FORMAT_ID, format!("header.{field}"), 0, msg);
-    let mut b = Vec::with_capacity(HEADER_SIZE);
-    b.extend_from_slice(&signature.join(&h.key));
+    let err = |field: &str, why: String| Error::refused(FORMAT_ID, format!("header.{field}"), why);
+    let mut b = Writer::with_capacity(FORMAT_ID, HEADER_SIZE);
+    b.bytes(&signature.join(&h.key));
     if h.is_wide() {
         if h.seed != 0 {
             return Err(err(
@@ -203,7 +201,7 @@ pub fn header_bytes(h: &GrfHeader, signature: Signature) -> Result<Vec<u8>> {
                 format!("{} would be read as GRF Editor's older 0x300 header (bytes 35–37 set)", h.table_offset),
             ));
         }
-        b.extend_from_slice(&h.table_offset.to_le_bytes());
+        b.u64(h.table_offset);
     } else {
         let offset = u32::try_from(h.table_offset).map_err(|_| {
             err(
@@ -211,25 +209,27 @@ pub fn header_bytes(h: &GrfHeader, signature: Signature) -> Result<Vec<u8>> {
                 format!("{} is past the 4 GiB a 32-bit table offset reaches; write a 0x300 archive", h.table_offset),
             )
         })?;
-        b.extend_from_slice(&offset.to_le_bytes());
-        b.extend_from_slice(&h.seed.to_le_bytes());
+        b.u32(offset);
+        b.u32(h.seed);
     }
-    b.extend_from_slice(&h.raw_count.to_le_bytes());
-    b.extend_from_slice(&h.version.to_le_bytes());
-    Ok(b)
+    b.u32(h.raw_count);
+    b.u32(h.version);
+    Ok(b.into_bytes())
 }
 
-fn too_big(what: String) -> Error {
-    Error::Refused(format!("{FORMAT_ID}: {what}; GRF entry sizes stop at 4 GiB in every version"))
+fn too_big(field: &str, what: String) -> Error {
+    Error::refused(FORMAT_ID, field, format!("{what}; GRF entry sizes stop at 4 GiB in every version"))
 }
 
 /// The versions [`write_archive`] writes, as their layouts.
 pub fn check_write_version(version: u32) -> Result<Layout> {
     match Layout::of(version) {
         Some(layout) if WRITE_VERSIONS.contains(&version) => Ok(layout),
-        _ => Err(Error::Refused(format!(
-            "{FORMAT_ID}: relic writes GRF versions 0x102, 0x103, 0x200 and 0x300, not 0x{version:X}"
-        ))),
+        _ => Err(Error::refused(
+            FORMAT_ID,
+            "version",
+            format!("relic writes GRF versions 0x102, 0x103, 0x200 and 0x300, not 0x{version:X}"),
+        )),
     }
 }
 
@@ -246,10 +246,14 @@ pub fn plan_offsets(version: u32, compressed: impl IntoIterator<Item = u32>) -> 
         cursor += align(u64::from(size));
     }
     if layout != Layout::V3 && cursor > u64::from(u32::MAX) {
-        return Err(Error::Refused(format!(
-            "{FORMAT_ID}: the entries' data would take {cursor} bytes, past the 4 GiB that GRF 0x{version:X} \
-             offsets address; write a 0x300 archive (`relic pack ro-grf --version 0x300`), whose offsets are 64-bit"
-        )));
+        return Err(Error::refused(
+            FORMAT_ID,
+            "header.table_offset",
+            format!(
+                "the entries' data would take {cursor} bytes, past the 4 GiB that GRF 0x{version:X} offsets \
+                 address; write a 0x300 archive (`relic pack ro-grf --version 0x300`), whose offsets are 64-bit"
+            ),
+        ));
     }
     Ok((offsets, cursor))
 }
@@ -283,20 +287,26 @@ pub fn write_archive_as(
     let mut seen = std::collections::HashMap::new();
     for input in &inputs {
         if input.name.contains(&0) || input.name.is_empty() {
-            return Err(Error::Refused(format!("{FORMAT_ID}: an entry name is empty or contains a NUL")));
+            return Err(Error::refused(FORMAT_ID, "name", "an entry name is empty or contains a NUL"));
         }
         if let Some(first) = seen.insert(lookup_key(&input.name), &input.name) {
-            return Err(Error::Refused(format!(
-                "{FORMAT_ID}: `{}` and `{}` are the same name to the game (case and `\\`/`/` are ignored)",
-                decode(CP949, first),
-                decode(CP949, &input.name)
-            )));
+            return Err(Error::refused(
+                FORMAT_ID,
+                "name",
+                format!(
+                    "`{}` and `{}` are the same name to the game (case and `\\`/`/` are ignored)",
+                    decode(CP949, first),
+                    decode(CP949, &input.name)
+                ),
+            ));
         }
     }
     let n = inputs.len();
     let bias = if layout == Layout::V3 { 0 } else { COUNT_BIAS };
-    let raw_count =
-        u32::try_from(n).ok().and_then(|c| c.checked_add(bias)).ok_or_else(|| too_big(format!("{n} entries")))?;
+    let raw_count = u32::try_from(n)
+        .ok()
+        .and_then(|c| c.checked_add(bias))
+        .ok_or_else(|| too_big("header.raw_count", format!("{n} entries")))?;
 
     // Pass 1: sizes (and, within the budget, the compressed bytes themselves).
     let budget = AtomicU64::new(RETAIN_BYTES);
@@ -304,10 +314,10 @@ pub fn write_archive_as(
         .par_iter()
         .map(|input| {
             let data = input.source.read()?;
-            let real =
-                u32::try_from(data.len()).map_err(|_| too_big(format!("{} is too large", input.source.describe())))?;
+            let real = u32::try_from(data.len())
+                .map_err(|_| too_big("real_size", format!("{} is too large", input.source.describe())))?;
             let packed = zlib::compress(&data, LEVEL);
-            let compressed = u32::try_from(packed.len()).map_err(|_| too_big("an entry".into()))?;
+            let compressed = u32::try_from(packed.len()).map_err(|_| too_big("compressed_size", "an entry".into()))?;
             let len = packed.len() as u64;
             let keep = budget.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |b| b.checked_sub(len)).is_ok();
             Ok((Sized { real, compressed }, keep.then_some(packed)))
@@ -319,7 +329,8 @@ pub fn write_archive_as(
     let (offsets, table_offset) = plan_offsets(version, sizes.iter().map(|s| s.compressed))?;
     let mut records = Vec::with_capacity(n);
     for (s, offset) in sizes.iter().zip(offsets) {
-        let aligned = u32::try_from(align(u64::from(s.compressed))).map_err(|_| too_big("an entry".into()))?;
+        let aligned =
+            u32::try_from(align(u64::from(s.compressed))).map_err(|_| too_big("aligned_size", "an entry".into()))?;
         records.push(GrfRecord {
             compressed_size: s.compressed,
             aligned_size: aligned,
@@ -330,10 +341,11 @@ pub fn write_archive_as(
     }
     let ciphers: Vec<Option<Cipher>> = inputs.iter().zip(&records).map(|(i, r)| r.cipher(layout, &i.name)).collect();
     let rows = inputs.iter().zip(records.iter()).map(|(i, r)| (i.name.as_slice(), None, *r));
-    let table = table_bytes(layout, rows, &[]).map_err(|e| Error::Refused(e.to_string()))?;
-    let table_real = u32::try_from(table.len()).map_err(|_| too_big("the file table".into()))?;
+    let table = table_bytes(layout, rows, &[])?;
+    let table_real = u32::try_from(table.len()).map_err(|_| too_big("table.real_size", "the file table".into()))?;
     let table_packed = if layout == Layout::V1 { Vec::new() } else { zlib::compress(&table, LEVEL) };
-    let table_packed_len = u32::try_from(table_packed.len()).map_err(|_| too_big("the file table".into()))?;
+    let table_packed_len =
+        u32::try_from(table_packed.len()).map_err(|_| too_big("table.packed_size", "the file table".into()))?;
     let header = GrfHeader { key: DEFAULT_KEY, table_offset, seed: 0, raw_count, version };
 
     // Pass 2: header, data in batches, table.
@@ -377,14 +389,15 @@ pub fn write_archive_as(
     match layout {
         Layout::V1 => out.write_all(&table).map_err(io)?,
         Layout::V2 | Layout::V3 => {
+            let mut sizes = Writer::with_capacity(FORMAT_ID, 12);
             if layout == Layout::V3 {
-                out.write_all(&0u32.to_le_bytes()).map_err(io)?;
-                written += 4;
+                sizes.u32(0);
             }
-            out.write_all(&table_packed_len.to_le_bytes()).map_err(io)?;
-            out.write_all(&table_real.to_le_bytes()).map_err(io)?;
+            sizes.u32(table_packed_len);
+            sizes.u32(table_real);
+            out.write_all(sizes.data()).map_err(io)?;
             out.write_all(&table_packed).map_err(io)?;
-            written += 8;
+            written += sizes.len() as u64;
         }
     }
     Ok(written + if layout == Layout::V1 { table.len() as u64 } else { table_packed.len() as u64 })
@@ -412,7 +425,7 @@ pub fn write_document(doc: &GrfDocument) -> Result<Vec<u8>> {
 /// they are when their recorded cipher is the one the version, name and flags ask for; otherwise (an
 /// edited document) they are deciphered and enciphered again.
 pub fn write_document_as(doc: &GrfDocument, signature: Signature) -> Result<Vec<u8>> {
-    let err = |field: String, msg: String| Error::invalid(FORMAT_ID, field, 0, msg);
+    let err = |field: String, why: String| Error::refused(FORMAT_ID, field, why);
     let version = doc.header.version;
     let layout = doc
         .header
@@ -541,7 +554,7 @@ pub fn write_document_as(doc: &GrfDocument, signature: Signature) -> Result<Vec<
 /// when they still inflate to `table`, or a fresh stream — and the file size: the document's, or when a
 /// fresh table changes size and nothing but the table lies from its offset on, the end of the new table.
 fn zlib_table(doc: &GrfDocument, layout: Layout, table: &[u8], table_at: u64) -> Result<(Vec<u8>, u64)> {
-    let err = |field: &str, msg: &str| Error::invalid(FORMAT_ID, field, 0, msg);
+    let err = |field: &str, why: &str| Error::refused(FORMAT_ID, field, why);
     let table_real = u32::try_from(table.len()).map_err(|_| err("entries", "table over 4 GiB"))?;
     let at = zlib::At { format: FORMAT_ID, field: "table.packed", offset: 0 };
     let packed = match &doc.table.packed {
@@ -549,13 +562,14 @@ fn zlib_table(doc: &GrfDocument, layout: Layout, table: &[u8], table_at: u64) ->
         _ => Cow::Owned(zlib::compress(table, LEVEL)),
     };
     let packed_len = u32::try_from(packed.len()).map_err(|_| err("table.packed", "over 4 GiB"))?;
-    let mut t = Vec::with_capacity(12 + packed.len());
+    let mut t = Writer::with_capacity(FORMAT_ID, 12 + packed.len());
     if layout == Layout::V3 {
-        t.extend_from_slice(&doc.table.reserved.unwrap_or(0).to_le_bytes());
+        t.u32(doc.table.reserved.unwrap_or(0));
     }
-    t.extend_from_slice(&packed_len.to_le_bytes());
-    t.extend_from_slice(&table_real.to_le_bytes());
-    t.extend_from_slice(&packed);
+    t.u32(packed_len);
+    t.u32(table_real);
+    t.bytes(&packed);
+    let t = t.into_bytes();
     let mut file_size = doc.file_size;
     if matches!(packed, Cow::Owned(_)) {
         let data_end = doc

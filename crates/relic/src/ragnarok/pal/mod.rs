@@ -187,7 +187,7 @@ fn from_png(input_name: &str, png: &[u8], request: &PackRequest) -> Result<RoPal
     let Pixels::Rgba8(px) = &frame.pixels else {
         return Err(Error::Refused(format!("{input_name}: not an RGBA image")));
     };
-    let recorded = crate::evil_islands::mmp::provenance::text_chunks(png)
+    let recorded = crate::export::png::text_chunks(png)
         .into_iter()
         .filter(|(k, _)| k == PNG_TEXT_KEYWORD)
         .find_map(|(_, t)| Fourth::from_text(&t));

@@ -276,7 +276,7 @@ pub fn name_from_bytes(raw: &[u8], fixed: bool) -> Name {
     let text = decode(CP949, before_nul(raw));
     let rebuilt = encode_text(&text, fixed);
     let raw = (rebuilt.as_deref() != Some(raw)).then(|| raw.to_vec());
-    Name { text, raw }
+    Name::with_raw(text, raw)
 }
 
 /// The bytes a name's text is written as: CP949, zero-padded to 40 bytes in fixed fields. `None` when a

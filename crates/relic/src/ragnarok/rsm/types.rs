@@ -7,9 +7,7 @@
 //! Coordinates, matrices and key values are as stored (model space is Y-down); the helpers in
 //! [`super::model`] resolve textures, the mesh tree and the time base.
 
-use std::fmt;
-
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Deserialize, Serialize};
 
 use super::float;
 use crate::bytes::Base64;
@@ -23,16 +21,14 @@ pub const FIXED_NAME_LEN: usize = 40;
 pub const FACE_BASE_LEN: usize = 20;
 
 /// `major.minor`, stored as two bytes after the magic. Ordered as versions are (`1.4 < 1.5 < 2.2`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-pub struct Version {
-    pub major: u8,
-    pub minor: u8,
+pub type Version = crate::ragnarok::version::Version<Rsm>;
+
+impl crate::ragnarok::version::Family for Rsm {
+    const AS_TEXT: bool = false;
+    const EXAMPLE: &'static str = "2.2";
 }
 
 impl Version {
-    pub const fn new(major: u8, minor: u8) -> Self {
-        Version { major, minor }
-    }
     /// The oldest version relic reads.
     pub const MIN: Version = Version::new(1, 1);
     /// The newest version relic reads.
@@ -40,10 +36,6 @@ impl Version {
 
     pub const fn tuple(self) -> (u8, u8) {
         (self.major, self.minor)
-    }
-    /// `self >= major.minor`.
-    pub fn at_least(self, major: u8, minor: u8) -> bool {
-        self >= Version::new(major, minor)
     }
     /// Whether relic reads and writes this version (1.1 to 2.3).
     pub fn is_supported(self) -> bool {
@@ -85,12 +77,6 @@ impl Version {
     }
 }
 
-impl fmt::Display for Version {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}.{}", self.major, self.minor)
-    }
-}
-
 /// A name or path. `text` is decoded from CP949 (the bytes before the first NUL); `raw` holds the exact
 /// stored bytes when `text` alone would not give them back: junk after the NUL of a fixed 40-byte field,
 /// a NUL inside a length-prefixed string, or bytes that CP949 does not round-trip.
@@ -98,63 +84,18 @@ impl fmt::Display for Version {
 /// JSON: a plain string when `raw` is absent, else `{"text": …, "raw": base64}`. The writer uses `raw`
 /// while it still decodes to `text`; edit `text` and `raw` is ignored (the text is encoded, zero-padded
 /// in fixed fields).
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Name {
-    pub text: String,
-    pub raw: Option<Vec<u8>>,
-}
+pub type Name = crate::codec::text::RawName<crate::codec::text::Cp949Base64>;
 
 impl Name {
-    /// A name that is only text (written as CP949).
-    pub fn new(text: impl Into<String>) -> Self {
-        Name { text: text.into(), raw: None }
-    }
-    pub fn as_str(&self) -> &str {
-        &self.text
-    }
-    pub fn is_empty(&self) -> bool {
-        self.text.is_empty()
-    }
     /// `raw` when it is present and still decodes to `text`.
     pub fn usable_raw(&self) -> Option<&[u8]> {
         self.raw.as_deref().filter(|raw| decode(CP949, before_nul(raw)) == self.text)
     }
 }
 
-impl fmt::Display for Name {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.text)
-    }
-}
-
 /// The bytes before the first NUL (all of them if there is none).
 pub fn before_nul(bytes: &[u8]) -> &[u8] {
     bytes.split(|&b| b == 0).next().unwrap_or(bytes)
-}
-
-#[derive(Serialize, Deserialize)]
-#[serde(untagged)]
-enum NameForm {
-    Text(String),
-    Full { text: String, raw: Base64 },
-}
-
-impl Serialize for Name {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match &self.raw {
-            None => s.serialize_str(&self.text),
-            Some(raw) => NameForm::Full { text: self.text.clone(), raw: Base64(raw.clone()) }.serialize(s),
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for Name {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        Ok(match NameForm::deserialize(d)? {
-            NameForm::Text(text) => Name { text, raw: None },
-            NameForm::Full { text, raw } => Name { text, raw: Some(raw.0) },
-        })
-    }
 }
 
 /// A whole RSM/RSM2 file, in file order. Read with [`Rsm::read`], written with [`Rsm::to_bytes`]; `relic convert

@@ -236,7 +236,7 @@ pub fn name_from_bytes(raw: &[u8]) -> Name {
     let text = decode(CP949, before_nul(raw));
     let rebuilt = encode_fixed(&text, raw.len());
     let raw = (rebuilt.as_deref() != Some(raw)).then(|| raw.to_vec());
-    Name { text, raw }
+    Name::with_raw(text, raw)
 }
 
 /// `text` as CP949 zero-padded to `len` bytes; `None` when a character has no CP949 code or it does not fit.

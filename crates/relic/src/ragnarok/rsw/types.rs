@@ -7,8 +7,6 @@
 //! Positions are as stored: RO world units, Y pointing down (the frame GND heights share), X east and Z
 //! relative to the map centre; [`super::scene`] turns them into glTF's frame.
 
-use std::fmt;
-
 use serde::{Deserialize, Serialize};
 
 use crate::bytes::Base64;
@@ -31,25 +29,19 @@ pub const QUADTREE_NODE_LEN: usize = 48;
 pub const MODEL_BYTE_BUILD: i32 = 162;
 
 /// `major.minor`, stored as two bytes after the magic (major first). Ordered as versions are.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-pub struct Version {
-    pub major: u8,
-    pub minor: u8,
+pub type Version = crate::ragnarok::version::Version<Rsw>;
+
+impl crate::ragnarok::version::Family for Rsw {
+    const AS_TEXT: bool = false;
+    const EXAMPLE: &'static str = "2.1";
 }
 
 impl Version {
-    pub const fn new(major: u8, minor: u8) -> Self {
-        Version { major, minor }
-    }
     /// The oldest version relic reads (no file older than 1.2 is known; 1.0 and 1.1 read by the same rules).
     pub const MIN: Version = Version::new(1, 0);
     /// The newest version relic reads: 2.7 (the layout of anything newer is unknown).
     pub const MAX: Version = Version::new(2, 7);
 
-    /// `self >= major.minor`.
-    pub fn at_least(self, major: u8, minor: u8) -> bool {
-        self >= Version::new(major, minor)
-    }
     pub fn is_supported(self) -> bool {
         (Version::MIN..=Version::MAX).contains(&self)
     }
@@ -109,12 +101,6 @@ impl Version {
     /// The source-file name field at 1.4 and above (roBrowser, korangar); below 1.4 the third name is the GAT.
     pub fn has_src_file(self) -> bool {
         self.at_least(1, 4)
-    }
-}
-
-impl fmt::Display for Version {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}.{}", self.major, self.minor)
     }
 }
 

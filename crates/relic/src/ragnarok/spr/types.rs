@@ -11,17 +11,23 @@ pub const PALETTE_SIZE: usize = 1024;
 
 /// The version, stored as two bytes after `SP`: minor first, then major (roBrowser reads
 /// `minor / 10 + major`; zrenderer a little-endian u16 `0x0201`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Version {
-    pub major: u8,
-    pub minor: u8,
+pub type Version = crate::ragnarok::version::Version<Spr>;
+
+impl crate::ragnarok::version::Family for Spr {
+    const AS_TEXT: bool = true;
+    const EXAMPLE: &'static str = "2.1";
+
+    /// Only the versions relic knows (1.0, 1.1, 2.0, 2.1).
+    fn from_text(text: &str) -> Result<Version, String> {
+        Version::parse(text).ok_or_else(|| format!("`{text}` is not an SPR version (1.0, 1.1, 2.0 or 2.1)"))
+    }
 }
 
 impl Version {
-    pub const V1_0: Version = Version { major: 1, minor: 0 };
-    pub const V1_1: Version = Version { major: 1, minor: 1 };
-    pub const V2_0: Version = Version { major: 2, minor: 0 };
-    pub const V2_1: Version = Version { major: 2, minor: 1 };
+    pub const V1_0: Version = Version::new(1, 0);
+    pub const V1_1: Version = Version::new(1, 1);
+    pub const V2_0: Version = Version::new(2, 0);
+    pub const V2_1: Version = Version::new(2, 1);
     /// Every version relic reads and writes.
     pub const ALL: [Version; 4] = [Version::V1_0, Version::V1_1, Version::V2_0, Version::V2_1];
 
@@ -54,20 +60,6 @@ impl Version {
     pub fn parse(text: &str) -> Option<Version> {
         let (major, minor) = text.split_once('.')?;
         Version::from_bytes(minor.parse().ok()?, major.parse().ok()?)
-    }
-}
-
-impl serde::Serialize for Version {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-        s.serialize_str(&self.text())
-    }
-}
-
-impl<'de> serde::Deserialize<'de> for Version {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        let text = String::deserialize(d)?;
-        Version::parse(&text)
-            .ok_or_else(|| serde::de::Error::custom(format!("`{text}` is not an SPR version (1.0, 1.1, 2.0 or 2.1)")))
     }
 }
 
