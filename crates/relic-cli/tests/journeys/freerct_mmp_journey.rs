@@ -184,8 +184,10 @@ fn edit(png: &Path, text: &[(String, String)]) -> Vec<u8> {
 
 /// The record convert leaves in the texture's PNG, kept as an editor that keeps text chunks would.
 fn record_of(png: &Path, texture: &[u8]) -> Vec<(String, String)> {
-    let kept: Vec<(String, String)> =
-        provenance::text_chunks(&std::fs::read(png).unwrap()).into_iter().filter(|(k, _)| k == "relic").collect();
+    let kept: Vec<(String, String)> = relic::export::png::text_chunks(&std::fs::read(png).unwrap())
+        .into_iter()
+        .filter(|(k, _)| k == "relic")
+        .collect();
     assert_eq!(kept, [(provenance::PNG_TEXT_KEYWORD.into(), provenance::png_text(&mmp::parse(texture).unwrap()))]);
     kept
 }
@@ -268,10 +270,10 @@ fn convert_leaves_the_record_in_the_texture_png() {
     let (sample, _) = dxt1_sample();
     let dir = tempfile::tempdir().unwrap();
     let png = output(&convert(&sample, &dir.path().join("a"), &[]), ".png");
-    let text = provenance::text_chunks(&std::fs::read(&png).unwrap());
+    let text = relic::export::png::text_chunks(&std::fs::read(&png).unwrap());
     assert!(text.contains(&("relic".into(), "ei-mmp format=dxt1 mips=5".into())), "{text:?}");
     for (mip, _) in convert(&sample, &dir.path().join("b"), &["--mips"]) {
-        let text = provenance::text_chunks(&std::fs::read(&mip).unwrap());
+        let text = relic::export::png::text_chunks(&std::fs::read(&mip).unwrap());
         assert!(text.contains(&("relic".into(), "ei-mmp format=dxt1 mips=5".into())), "{}: {text:?}", mip.display());
     }
 }
