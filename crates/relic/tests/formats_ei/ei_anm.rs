@@ -5,8 +5,7 @@
 //! at the end of editor-written files without frames), one vec3 shift per vertex per frame. The fixtures
 //! are assembled byte by byte here.
 
-#[path = "ei_model/corpus.rs"]
-mod corpus;
+use crate::corpus;
 
 use relic::codec::float::F32;
 use relic::evil_islands::anm::{self, parse, write, Anm, Quat};

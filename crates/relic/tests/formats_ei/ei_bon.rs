@@ -4,8 +4,7 @@
 //! to the end of the file, 8 in real files (one per morph extreme, 96 bytes). A model's `.bon` is a RES
 //! archive of such entries, one per part. The fixtures are assembled byte by byte here.
 
-#[path = "ei_model/corpus.rs"]
-mod corpus;
+use crate::corpus;
 
 use relic::codec::float::F32;
 use relic::evil_islands::bon::{self, parse, parse_set, write, Bon};

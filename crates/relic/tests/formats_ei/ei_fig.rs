@@ -7,8 +7,7 @@
 //! x[4] y[4] z[4] w[4]; (u, v) pairs; u16 indices; (position, normal, texcoord) u16 triples; (morph,
 //! vertex) u16 pairs. The fixtures are assembled byte by byte here from that formula, not by relic's writer.
 
-#[path = "ei_model/corpus.rs"]
-mod corpus;
+use crate::corpus;
 
 use relic::codec::float::F32;
 use relic::evil_islands::fig::{self, parse, write, Fig, MorphComponent, VertexComponent};

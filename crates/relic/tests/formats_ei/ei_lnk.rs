@@ -4,8 +4,7 @@
 //! length and the part's cp1251 name, a u32 length and the parent's name. Lengths include the trailing
 //! NUL; the root's parent has length 0. The fixtures are assembled byte by byte here.
 
-#[path = "ei_model/corpus.rs"]
-mod corpus;
+use crate::corpus;
 
 use relic::evil_islands::lnk::{self, parse, write, Link, Lnk};
 use relic::registry::{sniff, Confidence};

@@ -4,8 +4,7 @@
 //! coordinates, the water layer, the 16-bit height map, the `.mpr` archive as a whole, and the Khronos
 //! validator on every GLB.
 
-#[path = "ei_map/fixtures.rs"]
-mod fixtures;
+use crate::ei_map_fixtures as fixtures;
 
 use fixtures::*;
 use relic::asset::{Asset, NamedAsset, Pixels, Scene};

@@ -1,8 +1,7 @@
 //! Evil Islands SEC files (`ei-sec`): reader, JSON, writer, and a sector converted on its own. The fixtures
 //! (`ei_map/fixtures.rs`) are assembled byte by byte from the spec's tables, not by relic's writers.
 
-#[path = "ei_map/fixtures.rs"]
-mod fixtures;
+use crate::ei_map_fixtures as fixtures;
 
 use fixtures::*;
 use relic::asset::{Asset, NamedAsset, Scene};

@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-mod srsc_fixtures;
+use crate::srsc_fixtures;
 
 use relic::ops::{self, ConvertRequest, Quiet};
 use srsc_fixtures::{packed, string, texture};

@@ -22,7 +22,7 @@ use relic::ops::{self, ConvertRequest, Quiet};
 use relic::registry::ConvertOptions;
 use serde_json::{json, Value};
 
-mod srsc_fixtures;
+use crate::srsc_fixtures;
 
 use srsc_fixtures::{packed, texture};
 

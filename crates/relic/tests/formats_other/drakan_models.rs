@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use glam::{Mat4, Quat, Vec3};
 use serde_json::Value;
 
-mod srsc_fixtures;
+use crate::srsc_fixtures;
 
 use relic::ops::{self, ConvertRequest, Quiet};
 use srsc_fixtures::{packed, texture};

@@ -4,7 +4,7 @@
 //! strings, Music.rrc's RIFF blobs, later Riot layouts (aligned bodies, directory out of order), and
 //! robustness.
 
-mod srsc_fixtures;
+use crate::srsc_fixtures;
 
 use relic::drakan::srsc::{self, convert};
 use relic::ops::{self, ConvertRequest, ExtractOptions, PackOptions, Quiet};

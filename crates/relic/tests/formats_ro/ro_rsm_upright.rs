@@ -4,7 +4,7 @@
 //! with a reader of the test's own: world vertex positions, faces facing out (a closed box), normals, no
 //! COLOR_0, and the Khronos validator. With the corpus: `goldberg_s_01.rsm2` with its GRF.
 
-mod glb_read;
+use crate::glb_read;
 
 use std::path::{Path, PathBuf};
 

@@ -4,7 +4,7 @@
 //! PNG with exact pixels (`ro-texture`: BMP magenta keyed transparent, TGA alpha as stored) and pack back
 //! from PNG. Models, BMPs and TGAs are built byte by byte here; GRFs with relic's writer.
 
-mod glb_read;
+use crate::glb_read;
 
 use std::path::{Path, PathBuf};
 

@@ -694,7 +694,7 @@ fn a_mirroring_node_keeps_the_faces_facing_out() {
 // ---------------------------------------------------------------------------------------------------------
 // A model written byte by byte from the spec's tables (not by relic's writers)
 
-mod srsc_fixtures;
+use crate::srsc_fixtures;
 
 /// `Prism.mod`: a triangular prism (two triangle caps, three quad sides, stored clockwise from outside),
 /// flat and environment-mapped shading (0x8021), texture list `1:0`, a null reference, `5:1` (a texture of

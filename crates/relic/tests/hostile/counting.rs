@@ -1,5 +1,5 @@
 //! The counting allocator the resource tests measure the heap with (`limits.rs`, `ei_hostile.rs`,
-//! `dr_hostile.rs`): `mod counting;` makes it the test binary's global allocator.
+//! `dr_hostile.rs`, all in the `hostile` binary, whose global allocator it is).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};

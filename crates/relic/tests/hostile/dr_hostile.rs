@@ -7,8 +7,7 @@ use relic::dark_reign::spr;
 use relic::ops::{self, ConvertRequest, PackOptions};
 use relic::registry::ConvertOptions;
 
-mod counting;
-use counting::{peak_during, serial};
+use crate::counting::{peak_during, serial};
 
 const MIB: usize = 1 << 20;
 

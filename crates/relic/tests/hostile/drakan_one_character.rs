@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-mod srsc_fixtures;
+use crate::srsc_fixtures;
 
 use relic::ops::{self, ConvertRequest, Quiet};
 use srsc_fixtures::Bytes as B;
@@ -54,10 +54,10 @@ fn write_the_hostile_crowd_when_asked() {
     }
 }
 
-/// The limits are process-wide: the conversions here run one at a time.
+/// The limits are process-wide: the conversions here run one at a time (with this binary's heap
+/// measurements, which they would disturb).
 fn serial() -> std::sync::MutexGuard<'static, ()> {
-    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    LOCK.lock().unwrap_or_else(|e| e.into_inner())
+    crate::counting::serial()
 }
 
 fn convert(dir: &Path, name: &str, bytes: &[u8]) -> (ops::ConvertReport, ConvertRequest) {

@@ -6,10 +6,9 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-mod counting;
-mod srsc_fixtures;
+use crate::srsc_fixtures;
 
-use counting::{peak_during, serial};
+use crate::counting::{peak_during, serial};
 use relic::drakan::srsc::FORMAT;
 use relic::ops::{self, ConvertRequest, PackOptions, Quiet};
 use srsc_fixtures::Bytes as B;

@@ -10,11 +10,9 @@ use relic::evil_islands::{lnk, mp};
 use relic::ops::{self, ConvertRequest, Quiet};
 use relic::registry::ConvertOptions;
 
-mod counting;
-use counting::{peak_during, BOUND, SERIAL};
+use crate::counting::{peak_during, BOUND, SERIAL};
 
-#[path = "ei_map/fixtures.rs"]
-mod fixtures;
+use crate::ei_map_fixtures as fixtures;
 
 fn serial() -> std::sync::MutexGuard<'static, ()> {
     SERIAL.lock().unwrap_or_else(|e| e.into_inner())

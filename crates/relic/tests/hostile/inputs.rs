@@ -7,16 +7,16 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::MutexGuard;
 use std::time::{Duration, Instant};
 
 use relic::limits::{self, Limits};
 use relic::source;
 
-/// The limits are process-wide: tests that set them run one at a time, and put the defaults back.
+/// The limits are process-wide: tests that set them run one at a time (with this binary's heap
+/// measurements, which they would disturb), and put the defaults back.
 fn serial() -> MutexGuard<'static, ()> {
-    static LOCK: Mutex<()> = Mutex::new(());
-    LOCK.lock().unwrap_or_else(|e| e.into_inner())
+    crate::counting::serial()
 }
 
 fn with_max_entry_size<T>(max: u64, f: impl FnOnce() -> T) -> T {

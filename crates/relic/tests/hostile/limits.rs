@@ -7,8 +7,7 @@ use std::path::Path;
 use relic::ops::{self, ConvertRequest, ExtractOptions, PackOptions, Quiet};
 use relic::testing::{grf_bytes, png_header_only, zeros_zlib, GrfBombEntry};
 
-mod counting;
-use counting::{peak_during, BOUND, SERIAL};
+use crate::counting::{peak_during, BOUND, SERIAL};
 
 fn write(dir: &Path, name: &str, bytes: &[u8]) -> std::path::PathBuf {
     let path = dir.join(name);

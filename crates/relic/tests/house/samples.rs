@@ -1,7 +1,7 @@
 //! `samples/` stays true: the committed files are what the generator writes, every registered format has a
 //! sample, and identification agrees with each sample's format.
 
-#[path = "../examples/make_samples.rs"]
+#[path = "../../examples/make_samples.rs"]
 mod make_samples;
 
 use std::path::PathBuf;
