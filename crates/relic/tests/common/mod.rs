@@ -90,7 +90,8 @@ impl Le {
 
 /// The little-endian `u32` at `at`.
 pub fn u32_at(bytes: &[u8], at: usize) -> u32 {
-    let field: [u8; 4] = bytes.get(at..at + 4).and_then(|b| b.try_into().ok()).unwrap_or_else(|| panic!("no u32 at {at}"));
+    let field: [u8; 4] =
+        bytes.get(at..at + 4).and_then(|b| b.try_into().ok()).unwrap_or_else(|| panic!("no u32 at {at}"));
     u32::from_le_bytes(field)
 }
 

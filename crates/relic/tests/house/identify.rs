@@ -7,59 +7,13 @@ use std::path::PathBuf;
 use relic::registry::{self, Claim, Confidence, FORMATS};
 
 fn samples() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples")
+    crate::common::samples_dir()
 }
 
-/// Every sample and the format it is.
-const SAMPLES: &[(&str, &str)] = &[
-    ("dark_reign/BARREN.PAL", "dr-pal"),
-    ("dark_reign/SPRITES.FTG", "dr-ftg"),
-    ("dark_reign/unit.spr", "dr-spr"),
-    ("drakan/Common.db", "drakan-db"),
-    ("drakan/Common.txd", "drakan-srsc"),
-    ("drakan/Dragon.rrc", "drakan-srsc"),
-    ("drakan/Sample.adb", "drakan-srsc"),
-    ("drakan/Sample.db", "drakan-db"),
-    ("drakan/Sample.lvl", "drakan-srsc"),
-    ("drakan/Sample.mod", "drakan-srsc"),
-    ("drakan/Sample.sdb", "drakan-srsc"),
-    ("drakan/Sample.txd", "drakan-srsc"),
-    ("evil_islands/body.anm", "ei-anm"),
-    ("evil_islands/body.bon", "ei-bon"),
-    ("evil_islands/body.fig", "ei-fig"),
-    ("evil_islands/example.res", "ei-res"),
-    ("evil_islands/example_argb4.mmp", "ei-mmp"),
-    ("evil_islands/example_dxt1.mmp", "ei-mmp"),
-    ("evil_islands/intro.cam", "ei-cam"),
-    ("evil_islands/isle.mp", "ei-mp"),
-    ("evil_islands/isle000000.sec", "ei-sec"),
-    ("evil_islands/isle001000.sec", "ei-sec"),
-    ("evil_islands/items.idb", "ei-db"),
-    ("evil_islands/level.mob", "ei-mob"),
-    ("evil_islands/settings.reg", "ei-reg"),
-    ("evil_islands/unhuma.adb", "ei-adb"),
-    ("evil_islands/unit.anm", "ei-res"),
-    ("evil_islands/unit.bon", "ei-res"),
-    ("evil_islands/unit.lnk", "ei-lnk"),
-    ("evil_islands/unit.mmp", "ei-mmp"),
-    ("evil_islands/unit.mod", "ei-res"),
-    ("freerct/baseset.rcd", "freerct-rcd"),
-    ("freerct/tiles.rcd", "freerct-rcd"),
-    ("ragnarok/dye.pal", "ro-pal"),
-    ("ragnarok/example.grf", "ro-grf"),
-    ("ragnarok/map.gnd", "ro-gnd"),
-    ("ragnarok/pyramid.rsm", "ro-rsm"),
-    ("ragnarok/pyramid.rsm2", "ro-rsm"),
-    ("ragnarok/wall.bmp", "ro-texture"),
-    ("ragnarok/sample.act", "ro-act"),
-    ("ragnarok/sprite.spr", "ro-spr"),
-    ("ragnarok/map.gat", "ro-gat"),
-    ("ragnarok/map.rsw", "ro-rsw"),
-];
-
-/// Formats with no sample file: never identified (`dr-ftg-spr`: no extension, only `--format`), or known by
-/// the client's table names only (`ro-table`: its tests build CP949 tables by hand, `tests/ro_table.rs`).
-const WITHOUT_SAMPLE: &[&str] = &["dr-ftg-spr", "ro-table"];
+/// Every sample and the format it is: the contract's rows say (`contract::samples`).
+fn samples_listed() -> Vec<(&'static str, &'static str)> {
+    crate::contract::samples()
+}
 
 fn id(bytes: &[u8], name: &str) -> Option<&'static str> {
     registry::sniff(bytes, name).map(|(f, _)| f.id)
@@ -84,7 +38,8 @@ fn every_sample_is_identified_as_itself_by_its_bytes_and_name() {
         for file in std::fs::read_dir(dir.unwrap().path()).unwrap() {
             let path = file.unwrap().path();
             let rel = path.strip_prefix(samples()).unwrap().to_string_lossy().replace('\\', "/");
-            let expected = SAMPLES.iter().find(|(p, _)| *p == rel).unwrap_or_else(|| panic!("{rel} not in SAMPLES"));
+            let expected =
+                samples_listed().into_iter().find(|(p, _)| *p == rel).unwrap_or_else(|| panic!("{rel} not in SAMPLES"));
             listed += 1;
             let bytes = std::fs::read(&path).unwrap();
             let (found, confidence) = registry::identify_path(&path).unwrap().unwrap_or_else(|| panic!("{rel}"));
@@ -99,11 +54,11 @@ fn every_sample_is_identified_as_itself_by_its_bytes_and_name() {
             }
         }
     }
-    assert_eq!(listed, SAMPLES.len());
+    assert_eq!(listed, samples_listed().len());
     for f in FORMATS {
         assert!(
-            WITHOUT_SAMPLE.contains(&f.id) || SAMPLES.iter().any(|(_, id)| *id == f.id),
-            "{} has no sample: add one to SAMPLES or WITHOUT_SAMPLE",
+            crate::contract::without_sample().contains(&f.id) || samples_listed().iter().any(|(_, id)| *id == f.id),
+            "{} has no sample: name one in its row of tests/house/contract.rs",
             f.id
         );
     }
@@ -160,7 +115,7 @@ fn each_sample_under_every_other_name_is_itself_or_a_format_its_bytes_may_be() {
         ("evil_islands/intro.cam", "x.bon", "ei-bon"),
     ];
     let mut agreed: Vec<(&str, String, &str)> = Vec::new();
-    for (rel, own) in SAMPLES {
+    for (rel, own) in &samples_listed() {
         let bytes = std::fs::read(samples().join(rel)).unwrap();
         let magic = registry::sniff(&bytes, "renamed.bin").is_some();
         let own_ext = format!(".{}", rel.rsplit('.').next().unwrap().to_lowercase());

@@ -5,7 +5,12 @@
 
 #[path = "../common/mod.rs"]
 mod common;
+#[path = "../ei_map/fixtures.rs"]
+mod ei_map_fixtures;
+#[path = "../srsc_fixtures/mod.rs"]
+mod srsc_fixtures;
 
+mod contract;
 mod examples_run;
 mod formats_truth;
 mod front_door;

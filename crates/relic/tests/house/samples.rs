@@ -6,16 +6,8 @@ mod make_samples;
 
 use std::path::PathBuf;
 
-/// Registered formats that have no magic (identified by extension only).
-const NO_MAGIC: &[&str] = &["ei-cam", "ei-db", "ei-mob", "ei-lnk", "ei-bon", "ei-anm", "drakan-db", "ro-pal"];
-
-/// Registered formats that are never identified (no magic, no extension): read only when `--format` names
-/// them, so they have no sample here (their tests build their files).
-/// `ro-table` is known by the client's table names only; its tests build CP949 tables by hand.
-const SELECTED_ONLY: &[&str] = &["dr-ftg-spr", "ro-table"];
-
 fn samples_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples")
+    crate::common::samples_dir()
 }
 
 #[test]
@@ -31,6 +23,10 @@ fn samples_match_generator() {
 
 #[test]
 fn every_registered_format_has_a_sample_identified_as_it() {
+    // Formats without magic (identified by name only), and formats without a sample (never identified, or
+    // known by the client's table names only, like `ro-table`): the contract's rows say which.
+    let no_magic = crate::contract::by_name_only();
+    let without_sample = crate::contract::without_sample();
     let mut found = std::collections::HashSet::new();
     for entry in walkdir::WalkDir::new(samples_dir()) {
         let entry = entry.unwrap();
@@ -40,7 +36,7 @@ fn every_registered_format_has_a_sample_identified_as_it() {
         let identified = relic::registry::identify_path(entry.path()).unwrap();
         let (format, confidence) = identified.unwrap_or_else(|| panic!("{} is not identified", entry.path().display()));
         let data = std::fs::read(entry.path()).unwrap();
-        if NO_MAGIC.contains(&format.id) {
+        if no_magic.contains(&format.id) {
             // Formats without magic are known by name only, and their codecs must not claim any magic.
             assert_eq!(confidence, relic::registry::Confidence::Extension, "{}", entry.path().display());
             assert!(!format.codec.sniff(&data), "{}: {} sniffs magic", entry.path().display(), format.id);
@@ -52,17 +48,17 @@ fn every_registered_format_has_a_sample_identified_as_it() {
         format.codec_for(&name).info(&data).unwrap_or_else(|e| panic!("{}: {e}", entry.path().display()));
         found.insert(format.id);
     }
-    for f in relic::FORMATS.iter().filter(|f| !SELECTED_ONLY.contains(&f.id)) {
+    for f in relic::FORMATS.iter().filter(|f| !without_sample.contains(&f.id)) {
         assert!(found.contains(f.id), "registered format {} has no file in samples/", f.id);
     }
-    for id in SELECTED_ONLY {
+    for id in &without_sample {
         let f = relic::registry::by_id(id).unwrap();
         assert!(f.extensions.is_empty(), "{id} claims extensions");
         for (path, bytes) in make_samples::build() {
             assert!(!f.codec.sniff(&bytes), "{id} claims a magic match on samples/{path}");
         }
     }
-    for id in NO_MAGIC {
+    for id in &no_magic {
         let f = relic::registry::by_id(id).unwrap();
         for (path, bytes) in make_samples::build() {
             assert!(!f.codec.sniff(&bytes), "{id} claims a magic match on samples/{path}");

@@ -170,8 +170,6 @@ const MUTANT_TIMEOUT: Duration = Duration::from_secs(20);
 const MUTANT_SLOWDOWN: u32 = 10;
 /// Workers sweeping files side by side.
 const WORKERS: usize = 2;
-/// Samples relic writes (`samples/`); every one is identified and swept.
-const SAMPLE_FILES: usize = 43; // with ragnarok/sprite.spr, sample.act and dye.pal (issue 26), map.gat, map.gnd, map.rsw (#27)
 /// Corpus files relic identified when this test was written (FreeRCT's 17 `.rcd` files included); more may
 /// be identified later, not fewer.
 const CORPUS_KNOWN_AT_LEAST: usize = 28;
@@ -914,7 +912,11 @@ fn every_file_survives_truncations_and_bit_flips_through_every_face() {
     failures.extend(reports.into_iter().flat_map(|r| r.failures));
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
     if only.is_none() {
-        assert_eq!(sample_count, SAMPLE_FILES, "sample files swept");
+        assert_eq!(
+            sample_count,
+            crate::contract::samples().len(),
+            "sample files swept (the contract's rows name them)"
+        );
         assert_eq!(sample_skipped, 0, "every sample is a format relic knows");
         assert!(
             cut_samples.is_empty(),
