@@ -179,7 +179,7 @@ pub fn validate_gltf(paths: &[&std::path::Path]) -> Option<Vec<GltfReport>> {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Hostile inputs built by hand, for the resource-limit tests (tests/limits.rs and the CLI's reliability
+// Hostile inputs built by hand, for the resource-limit tests (tests/hostile/limits.rs and the CLI's reliability
 // tests). They are built from the formats' byte layouts, not through relic's writers, so a writer's bug
 // cannot hide a reader's.
 

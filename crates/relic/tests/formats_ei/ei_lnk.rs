@@ -7,8 +7,6 @@
 use crate::corpus;
 
 use relic::evil_islands::lnk::{self, parse, write, Link, Lnk};
-use relic::registry::{sniff, Confidence};
-use relic::testing::check_robustness;
 use relic::Error;
 
 fn name(out: &mut Vec<u8>, raw: &[u8]) {
@@ -129,26 +127,6 @@ fn info_names_root_and_depth() {
     let info = lnk::FORMAT.codec.info(&bytes).unwrap();
     assert_eq!(info["roots"], serde_json::json!([]));
     assert_eq!(info["links_in_cycles_or_under_missing_parents"], 2);
-}
-
-#[test]
-fn identified_by_extension_only() {
-    let bytes = fixture();
-    let (f, c) = sniff(&bytes, "models/unit.LNK").unwrap();
-    assert_eq!((f.id, c), ("ei-lnk", Confidence::Extension));
-    assert!(sniff(&bytes, "unit").is_none(), "an extensionless LNK entry is not guessed from its bytes");
-}
-
-#[test]
-fn robustness() {
-    let r = check_robustness(&fixture(), true, |b| parse(b).map(|_| ()));
-    assert_eq!(r.truncations_rejected, r.truncations);
-    let bytes = fixture();
-    check_robustness(&bytes, false, |b| {
-        let lnk = parse(b)?;
-        assert_eq!(write(&lnk).unwrap(), b);
-        Ok::<(), Error>(())
-    });
 }
 
 #[test]

@@ -665,13 +665,6 @@ fn info_counts_units_and_script() {
     assert_eq!(info["unknown_or_raw_nodes"], 6);
 }
 
-#[test]
-fn identified_by_extension() {
-    let (f, c) = relic::registry::sniff(&fixture(), "levels/zone1.MOB").unwrap();
-    assert_eq!((f.id, c), ("ei-mob", relic::registry::Confidence::Extension));
-    assert!(relic::registry::sniff(&fixture(), "zone1.bin").is_none());
-}
-
 // =========================================================================================================
 // Corpus
 

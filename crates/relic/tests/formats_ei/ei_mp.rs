@@ -11,7 +11,6 @@ use relic::asset::{Asset, NamedAsset, Pixels, Scene};
 use relic::codec::float::F32;
 use relic::evil_islands::mp::{self, parse, write, AnimatedTile, Mp};
 use relic::registry::{sniff, Confidence, ConvertOptions};
-use relic::testing::check_robustness;
 
 fn f(v: f32) -> F32 {
     F32::new(v)
@@ -91,17 +90,6 @@ fn errors_name_the_field_and_offset() {
     let mut huge = bytes;
     huge[24..28].copy_from_slice(&u32::MAX.to_le_bytes());
     assert!(matches!(parse(&huge), Err(relic::Error::Limit { .. })));
-}
-
-#[test]
-fn robustness() {
-    let r = check_robustness(&mp(), true, |b| parse(b).map(|_| ()));
-    assert_eq!(r.truncations_rejected, r.truncations);
-    check_robustness(&mp(), false, |b| {
-        let m = parse(b)?;
-        assert_eq!(write(&m).unwrap(), b);
-        Ok::<(), relic::Error>(())
-    });
 }
 
 /// Converts the fixture map from a folder, through `convert_at` as `relic convert zone.mp` does.

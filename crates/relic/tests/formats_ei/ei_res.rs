@@ -852,13 +852,7 @@ fn document_rejects_inconsistent_input() {
 // Corpus (`../shared/corpus/evil-islands/`, read in place)
 
 fn corpus(name: &str) -> Option<Vec<u8>> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
-    if !root.is_dir() {
-        eprintln!("skipped: /work/shared/corpus not found");
-        return None;
-    }
-    let path = root.join("evil-islands").join(name);
-    Some(std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
+    crate::common::corpus_file(&format!("evil-islands/{name}"))
 }
 
 /// `(name, time, data)` of every entry.

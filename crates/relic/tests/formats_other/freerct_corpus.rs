@@ -13,13 +13,7 @@ use relic::ops::{self, ConvertRequest, PackOptions, Quiet};
 use serde_json::{json, Value};
 
 fn corpus() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/freerct");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("skipped: ../shared/corpus/freerct is not there");
-        None
-    }
+    crate::common::corpus("freerct")
 }
 
 fn count(rcd: &rcd::Rcd<'_>, magic: &[u8; 4]) -> usize {

@@ -380,13 +380,7 @@ fn a_version_relic_has_no_layout_for_stays_raw() {
 }
 
 fn corpus() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/freerct/v2");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("skipped: ../shared/corpus/freerct/v2 is not there");
-        None
-    }
+    crate::common::corpus("freerct/v2")
 }
 
 /// Every block kind of the eight files has a layout (nothing is kept raw), every file writes back byte for

@@ -13,7 +13,7 @@
 //! relic's writer. The corpus file comes from `../shared/corpus/ragnarok/` when it exists.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use flate2::write::ZlibEncoder;
 use flate2::Compression;
@@ -348,7 +348,7 @@ fn with_version(version: u32) -> Vec<u8> {
 
 #[test]
 fn other_versions_are_refused() {
-    // Versions 0x101–0x103, 0x200 and 0x300 are read (tests/ro_grf_versions.rs); 0x100 (names only
+    // Versions 0x101–0x103, 0x200 and 0x300 are read (ro_grf_versions.rs); 0x100 (names only
     // nibble-swapped, per libgrf) and later 1.x numbers are recognised and refused, others are invalid.
     for v in [0x100u32, 0x104, 0x1FF] {
         match parse(&with_version(v)) {
@@ -757,13 +757,7 @@ fn sample_archive_holds_what_the_generator_put_in() {
 }
 
 fn corpus(name: &str) -> Option<Vec<u8>> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
-    if !root.is_dir() {
-        eprintln!("skipped: /work/shared/corpus not found");
-        return None;
-    }
-    let path: PathBuf = root.join("ragnarok").join(name);
-    Some(std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
+    crate::common::corpus_file(&format!("ragnarok/{name}"))
 }
 
 fn u32_at(b: &[u8], at: usize) -> u32 {

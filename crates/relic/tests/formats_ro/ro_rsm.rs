@@ -800,13 +800,7 @@ fn non_finite_floats_round_trip_through_the_document() {
 // Corpus
 
 fn corpus() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/ragnarok");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("skipped: no corpus at {} (tests on real files did not run)", dir.display());
-        None
-    }
+    crate::common::corpus("ragnarok")
 }
 
 fn corpus_files(dir: &Path) -> Vec<PathBuf> {

@@ -298,13 +298,7 @@ fn textures_are_found_case_insensitively_and_magenta_is_transparent() {
 }
 
 fn corpus() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/ragnarok");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("skipped: ../shared/corpus/ragnarok not found");
-        None
-    }
+    crate::common::corpus("ragnarok")
 }
 
 #[test]

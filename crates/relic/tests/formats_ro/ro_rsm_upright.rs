@@ -6,7 +6,7 @@
 
 use crate::glb_read;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use glam::{Mat3, Vec3};
 use relic::asset::Asset;
@@ -238,13 +238,7 @@ fn texture_vertex_colours_stay_in_the_json() {
 }
 
 fn corpus() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/ragnarok");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("skipped: ../shared/corpus/ragnarok not found");
-        None
-    }
+    crate::common::corpus("ragnarok")
 }
 
 /// Issue 24's proof: goldberg_s_01.rsm2 with its GRF converts upright (the root mesh's world vertices are

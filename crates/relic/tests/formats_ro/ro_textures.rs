@@ -333,13 +333,7 @@ fn packs_from_png_by_the_output_extension() {
 }
 
 fn corpus() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/ragnarok");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("skipped: ../shared/corpus/ragnarok not found");
-        None
-    }
+    crate::common::corpus("ragnarok")
 }
 
 /// Goldberg's model converted with its GRF as `--textures`: every texture found (no warning), embedded.

@@ -13,7 +13,7 @@ use relic::testing::hand_gltf::{self, ARM, ARM_OFFSET, BODY};
 use serde_json::Value;
 
 fn samples() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples")
+    crate::common::samples_dir()
 }
 
 fn assert_hand_scene(scene: &Scene) {

@@ -17,7 +17,7 @@ use relic::drakan::srsc::Srsc;
 use relic::ops::{self, ConvertRequest, Quiet};
 
 fn samples() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/drakan")
+    crate::common::samples_dir().join("drakan")
 }
 
 fn validate(paths: &[&Path]) {

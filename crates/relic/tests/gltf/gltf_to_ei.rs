@@ -15,7 +15,7 @@ use relic::evil_islands::model::{self, import, Figure};
 use relic::evil_islands::{bon, fig, mmp};
 
 fn samples() -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/evil_islands")
+    crate::common::samples_dir().join("evil_islands")
 }
 
 /// A `.mod` with the `.bon`, `.anm` and `.mmp` found beside it (or given as bytes).

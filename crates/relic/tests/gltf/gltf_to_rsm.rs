@@ -22,7 +22,7 @@ const V14: Version = Version::new(1, 4);
 const V23: Version = Version::new(2, 3);
 
 fn samples() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/ragnarok")
+    crate::common::samples_dir().join("ragnarok")
 }
 
 fn corpus() -> Option<Vec<PathBuf>> {

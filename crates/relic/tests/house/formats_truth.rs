@@ -17,7 +17,7 @@ const NO_SAMPLE: &[(&str, &str, &str)] =
     &[("drakan-srsc", "dls", "a DLS string record (RIFF `DLS `) is saved as .dls; no sample resource file holds one")];
 
 fn samples() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples");
+    let root = crate::common::samples_dir();
     walkdir::WalkDir::new(root)
         .sort_by_file_name()
         .into_iter()

@@ -8,7 +8,7 @@ use relic::ragnarok::grf::{write::PackInput, write::PackSource, write_archive_by
 use relic::GameFile;
 
 fn samples() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples")
+    crate::common::samples_dir()
 }
 
 fn sample(rel: &str) -> Vec<u8> {

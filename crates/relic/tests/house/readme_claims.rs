@@ -2,10 +2,10 @@
 //! "Formats" text and its table all say `relic::FORMATS.len()`), and that the browser-build block a newcomer
 //! copies installs what the build needs, by the same script `.ci/run` runs (issue 39).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+    crate::common::repo_root()
 }
 
 fn read(rel: &str) -> String {

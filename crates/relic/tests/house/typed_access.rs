@@ -179,11 +179,9 @@ const TYPED: &[(&str, Reader)] = &[
 ];
 
 fn typed(id: &str) -> Reader {
-    TYPED
-        .iter()
-        .find(|(typed_id, _)| *typed_id == id)
-        .map(|(_, read)| *read)
-        .unwrap_or_else(|| panic!("format {id} is registered but has no typed counterpart in tests/typed_access.rs"))
+    TYPED.iter().find(|(typed_id, _)| *typed_id == id).map(|(_, read)| *read).unwrap_or_else(|| {
+        panic!("format {id} is registered but has no typed counterpart in tests/house/typed_access.rs")
+    })
 }
 
 fn samples_dir() -> PathBuf {
@@ -209,7 +207,7 @@ fn every_registered_format_has_a_typed_counterpart() {
     for format in relic::FORMATS {
         typed(format.id);
     }
-    assert_eq!(TYPED.len(), relic::FORMATS.len(), "tests/typed_access.rs lists a format that is not registered");
+    assert_eq!(TYPED.len(), relic::FORMATS.len(), "tests/house/typed_access.rs lists a format that is not registered");
 }
 
 #[test]
