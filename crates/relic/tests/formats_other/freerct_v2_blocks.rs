@@ -4,7 +4,7 @@
 //! back byte for byte, and their sprites named after their users. With the corpus
 //! (`../shared/corpus/freerct/v2`): every block kind has a layout, and the anonymous sprites are counted.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use relic::freerct::rcd::{self, convert, Body, Rcd};
 use serde_json::{json, Value};
