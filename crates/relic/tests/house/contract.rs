@@ -741,6 +741,9 @@ fn each_format_is_identified_by_its_magic_or_its_name() {
             By::Magic => {
                 assert_eq!(named.map(|(f, c)| (f.id, c)), Some((f.id, Confidence::Magic)), "{}", row.id);
                 assert_eq!(renamed, Some(f.id), "{}: by magic under any name", row.id);
+                // A name never claims bytes that say otherwise.
+                let other = registry::sniff(b"nope", row.name).map(|(f, _)| f.id);
+                assert_ne!(other, Some(f.id), "{}: its name claims bytes without its magic", row.id);
             }
             By::Name => {
                 assert_eq!(named.map(|(f, c)| (f.id, c)), Some((f.id, Confidence::Extension)), "{}", row.id);
