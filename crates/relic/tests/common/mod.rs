@@ -88,6 +88,14 @@ impl Le {
     }
 }
 
+/// `data` as a zlib stream at level 6 (what the games' packers write), by flate2, not relic's encoder.
+pub fn zlib6(data: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut e = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::new(6));
+    e.write_all(data).unwrap_or_else(|e| panic!("zlib: {e}"));
+    e.finish().unwrap_or_else(|e| panic!("zlib: {e}"))
+}
+
 /// The little-endian `u32` at `at`.
 pub fn u32_at(bytes: &[u8], at: usize) -> u32 {
     let field: [u8; 4] =

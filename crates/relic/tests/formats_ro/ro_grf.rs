@@ -12,11 +12,8 @@
 //! The fixtures are assembled byte by byte here (flate2 at level 6 compresses the payloads), independently of
 //! relic's writer. The corpus file comes from `../shared/corpus/ragnarok/` when it exists.
 
-use std::io::Write;
 use std::path::Path;
 
-use flate2::write::ZlibEncoder;
-use flate2::Compression;
 use proptest::prelude::*;
 use relic::asset::EntryData;
 use relic::ragnarok::grf::{
@@ -30,11 +27,7 @@ use relic::{ops, Error};
 
 const KEY: [u8; 15] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14];
 
-fn zlib6(data: &[u8]) -> Vec<u8> {
-    let mut e = ZlibEncoder::new(Vec::new(), Compression::new(6));
-    e.write_all(data).unwrap();
-    e.finish().unwrap()
-}
+use crate::common::zlib6;
 
 /// One table entry of a hand-made archive.
 #[derive(Debug, Clone)]

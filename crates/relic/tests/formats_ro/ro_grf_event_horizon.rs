@@ -16,8 +16,6 @@
 use std::io::{Seek, SeekFrom, Write};
 use std::path::Path;
 
-use flate2::write::ZlibEncoder;
-use flate2::Compression;
 use relic::ragnarok::grf::{self, parse, Signature};
 use relic::{ops, Error};
 
@@ -27,11 +25,7 @@ const EVENT_HORIZON_FIELD: &[u8; 16] = b"Event Horizon\0RL";
 /// The 14 key bytes GRF Editor writes.
 const KEY14: [u8; 14] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14];
 
-fn zlib(data: &[u8]) -> Vec<u8> {
-    let mut e = ZlibEncoder::new(Vec::new(), Compression::new(6));
-    e.write_all(data).unwrap();
-    e.finish().unwrap()
-}
+use crate::common::zlib6 as zlib;
 
 /// The entries of the fixtures: a bitmap in the Korean UI folder, a model, a text and an empty file.
 fn contents() -> Vec<(Vec<u8>, Vec<u8>)> {
@@ -119,11 +113,7 @@ fn json_round_trip(bytes: &[u8]) -> (serde_json::Value, Vec<u8>) {
     (value, back)
 }
 
-fn write(dir: &Path, name: &str, bytes: &[u8]) -> std::path::PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, bytes).unwrap();
-    path
-}
+use crate::common::write_file as write;
 
 #[test]
 fn a_hand_built_event_horizon_archive_reads() {

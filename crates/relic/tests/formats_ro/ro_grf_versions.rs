@@ -14,10 +14,7 @@
 //!   inflated, zlib of the entries with u64 offsets.
 
 use std::io::{Seek, SeekFrom, Write};
-use std::path::Path;
 
-use flate2::write::ZlibEncoder;
-use flate2::Compression;
 use relic::ragnarok::grf::types::{Cipher, Layout, StoredCipher};
 use relic::ragnarok::grf::{self, convert, parse, write::encode_name, write_document, GrfDocument, GrfRecord};
 use relic::ragnarok::grf::{PackInput, PackSource};
@@ -218,11 +215,7 @@ fn the_test_cipher_matches_a_known_answer() {
 
 const KEY: [u8; 15] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14];
 
-fn zlib6(data: &[u8]) -> Vec<u8> {
-    let mut e = ZlibEncoder::new(Vec::new(), Compression::new(6));
-    e.write_all(data).unwrap();
-    e.finish().unwrap()
-}
+use crate::common::zlib6;
 
 /// xorshift bytes: incompressible, so the stored streams are long enough to reach the cycle and shuffles.
 fn noise(n: usize, seed: u64) -> Vec<u8> {
@@ -445,11 +438,7 @@ fn fixtures() -> Vec<(&'static str, Vec<u8>)> {
     ]
 }
 
-fn write(dir: &Path, name: &str, bytes: &[u8]) -> std::path::PathBuf {
-    let p = dir.join(name);
-    std::fs::write(&p, bytes).unwrap();
-    p
-}
+use crate::common::write_file as write;
 
 /// The path an entry extracts to.
 fn path_of(name: &[u8]) -> String {

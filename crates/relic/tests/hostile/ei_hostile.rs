@@ -3,7 +3,7 @@
 //! these inputs of thousands of parts or names finish at once; the errors are asserted exactly and the
 //! heap is measured with a counting allocator as `limits.rs` does.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use relic::asset::{Asset, NamedAsset};
 use relic::evil_islands::{lnk, mp};
@@ -18,11 +18,7 @@ fn serial() -> std::sync::MutexGuard<'static, ()> {
     SERIAL.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, bytes).unwrap();
-    path
-}
+use crate::common::write_file as write;
 
 fn lnk_name(out: &mut Vec<u8>, raw: &[u8]) {
     out.extend((raw.len() as u32).to_le_bytes());

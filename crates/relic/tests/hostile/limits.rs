@@ -9,11 +9,7 @@ use relic::testing::{grf_bytes, png_header_only, zeros_zlib, GrfBombEntry};
 
 use crate::counting::{peak_during, BOUND, SERIAL};
 
-fn write(dir: &Path, name: &str, bytes: &[u8]) -> std::path::PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, bytes).unwrap();
-    path
-}
+use crate::common::write_file as write;
 
 fn files_under(dir: &Path) -> Vec<std::path::PathBuf> {
     if !dir.exists() {

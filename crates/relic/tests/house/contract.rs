@@ -7,8 +7,6 @@
 //! The rows also say which samples in `samples/` each format has: the tests that walk the samples
 //! (`identify`, `samples`, `typed_access`, `sweep`) take their lists and counts from here and the registry.
 
-use std::io::Write;
-
 use relic::registry::{self, Confidence, Format};
 use serde_json::Value;
 
@@ -511,17 +509,11 @@ fn ei_anm() -> Vec<u8> {
     b.u32(0).build()
 }
 
-fn zlib(data: &[u8]) -> Vec<u8> {
-    let mut e = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::new(6));
-    e.write_all(data).unwrap();
-    e.finish().unwrap()
-}
-
 /// GRF 0x200: the 46-byte header, one file stored raw (16 bytes, sizes equal), the zlib table.
 fn ro_grf() -> Vec<u8> {
     let data: Vec<u8> = (0..16).collect();
     let table = Le::new().bytes(b"data\\raw.bin\0").u32(16).u32(16).u32(16).u8(1).u32(0).build();
-    let packed = zlib(&table);
+    let packed = common::zlib6(&table);
     let key: Vec<u8> = (0..15).collect();
     Le::new()
         .bytes(b"Master of Magic")
