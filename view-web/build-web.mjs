@@ -3,7 +3,8 @@
 //
 //   npm run --prefix view-web build:web
 //
-// It builds crates/relic-wasm for wasm32-unknown-unknown (release), runs wasm-bindgen (`--target web`) on
+// It builds crates/relic-wasm for wasm32-unknown-unknown (cargo profile $RELIC_WEB_PROFILE, else `dist`: the
+// published site is the smallest build; CI takes `release`, which builds in about half the time), runs wasm-bindgen (`--target web`) on
 // it, `wasm-opt -Oz` when wasm-opt is on PATH, bundles the app (src/main.js, three.js) and the worker
 // (src/worker.js with the wasm-bindgen glue) with esbuild, writes index.html (web.html, which carries the
 // Content-Security-Policy), and prints the .wasm's size raw, gzip and brotli. The output folder is
@@ -64,9 +65,10 @@ if (found !== version) {
 }
 
 // relic as WebAssembly.
-run('cargo', ['build', '-p', 'relic-wasm', '--release', '--target', TARGET],
+const profile = process.env.RELIC_WEB_PROFILE || 'dist';
+run('cargo', ['build', '-p', 'relic-wasm', '--profile', profile, '--target', TARGET],
   { cwd: repo, env: { ...process.env, CARGO_TARGET_DIR: targetDir } });
-const built = join(targetDir, TARGET, 'release', 'relic_wasm.wasm');
+const built = join(targetDir, TARGET, profile, 'relic_wasm.wasm');
 if (!existsSync(built)) fail(`cargo built no ${built}`);
 rmSync(out, { recursive: true, force: true });
 const pkg = join(out, 'pkg');

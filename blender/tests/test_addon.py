@@ -1,4 +1,4 @@
-# The Blender add-on's end-to-end test, run by Blender itself (crates/relic-cli/tests/blender_addon.rs runs it):
+# The Blender add-on's end-to-end test, run by Blender itself (crates/relic-cli/tests/outside/blender_addon.rs runs it):
 #
 #   blender --background --factory-startup --python-exit-code 1 --python blender/tests/test_addon.py -- \
 #       --samples samples --out OUT_DIR [--pythonpath SITE_DIR] [--shim RELIC_BIN]

@@ -6,7 +6,10 @@ use std::process::Command;
 
 /// `git ARGS` in this crate's folder, its output trimmed; `None` when git is missing or fails.
 fn git(args: &[&str]) -> Option<String> {
-    let output = Command::new("git").args(args).current_dir(env!("CARGO_MANIFEST_DIR")).output().ok()?;
+    // Read when the script runs, not baked in when it is compiled: a target folder copied from another
+    // checkout would otherwise ask that checkout's git.
+    let dir = std::env::var_os("CARGO_MANIFEST_DIR")?;
+    let output = Command::new("git").args(args).current_dir(dir).output().ok()?;
     let text = String::from_utf8(output.stdout).ok()?;
     (output.status.success() && !text.trim().is_empty()).then(|| text.trim().to_string())
 }

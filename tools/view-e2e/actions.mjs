@@ -1,5 +1,5 @@
 // Issue 26's browser proof: a Ragnarok ACT is shown as its actions, with an action and a direction
-// picker and frame stepping, and its SPR as frames. Run by crates/relic-cli/tests/view_e2e.rs:
+// picker and frame stepping, and its SPR as frames. Run by crates/relic-cli/tests/outside/view_e2e.rs:
 //
 //   node tools/view-e2e/actions.mjs URL OUT_DIR
 //

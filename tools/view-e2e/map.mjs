@@ -1,6 +1,6 @@
 // Issue 27's browser proof: a Ragnarok map opens as a scene with a toggle per layer (placed models,
 // water, the walkability overlay, …) and a fly mode beside orbiting. Run by
-// crates/relic-cli/tests/view_e2e.rs:
+// crates/relic-cli/tests/outside/view_e2e.rs:
 //
 //   node tools/view-e2e/map.mjs URL OUT_DIR MAP_PATH
 //

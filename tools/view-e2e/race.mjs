@@ -1,6 +1,6 @@
 // Issue 39's browser proof: the sprite page's pickers changed within the same instant, or again before the
 // first answer came, show the last choice, never an error ("head: The source image cannot be decoded").
-// Run by crates/relic-cli/tests/view_e2e.rs:
+// Run by crates/relic-cli/tests/outside/view_e2e.rs:
 //
 //   node tools/view-e2e/race.mjs URL OUT_DIR
 //

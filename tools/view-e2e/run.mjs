@@ -1,4 +1,4 @@
-// End-to-end test of `relic view` in headless Chromium, run by crates/relic-cli/tests/view_e2e.rs:
+// End-to-end test of `relic view` in headless Chromium, run by crates/relic-cli/tests/outside/view_e2e.rs:
 //
 //   node tools/view-e2e/run.mjs URL OUT_DIR [README_SCREENSHOT]
 //

@@ -1,5 +1,5 @@
 // Issue 24's browser proof: Ragnarok models are drawn with their textures, found as the client finds
-// them. Run by crates/relic-cli/tests/view_e2e.rs:
+// them. Run by crates/relic-cli/tests/outside/view_e2e.rs:
 //
 //   node tools/view-e2e/textured.mjs URL OUT_DIR [GOLDBERG_PATH…]
 //

@@ -1,4 +1,4 @@
-// The static site's browser test (issue 31), run by crates/relic-cli/tests/web_e2e.rs, in two runs:
+// The static site's browser test (issue 31), run by crates/relic-cli/tests/outside/web_e2e.rs, in two runs:
 //
 //   node tools/view-e2e/web.mjs URL OUT_DIR --samples DIR --expected DIR --server URL [--screenshot PNG]
 //   node tools/view-e2e/web.mjs URL OUT_DIR --big GRF --entry PATH

@@ -9,6 +9,8 @@ use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 
+use relic::evil_islands::FigureSettings;
+use relic::ragnarok::act::HeadSettings;
 use relic::registry::ConvertOptions;
 use relic::{Error as LibError, GameFile};
 
@@ -266,9 +268,18 @@ fn convert_options(options: Option<&Bound<'_, PyDict>>) -> PyResult<ConvertOptio
             "textures" => out.textures = Some(value.extract()?),
             "models" => out.models = Some(value.extract()?),
             "palette" => out.palette = Some(value.extract()?),
-            "bones" => out.bones = Some(value.extract()?),
-            "anims" => out.anims = Some(value.extract()?),
-            "with_file" => out.with = Some(value.extract()?),
+            "bones" => {
+                let bones: PathBuf = value.extract()?;
+                out.update_settings(|figure: &mut FigureSettings| figure.bones = Some(bones));
+            }
+            "anims" => {
+                let anims: PathBuf = value.extract()?;
+                out.update_settings(|figure: &mut FigureSettings| figure.anims = Some(anims));
+            }
+            "with_file" => {
+                let with: PathBuf = value.extract()?;
+                out.update_settings(|head: &mut HeadSettings| head.with = Some(with));
+            }
             "mips" => out.mips = value.extract()?,
             "morph" => {
                 let morph: Vec<f32> = value.extract()?;
@@ -278,7 +289,7 @@ fn convert_options(options: Option<&Bound<'_, PyDict>>) -> PyResult<ConvertOptio
                 if morph.iter().any(|m| !(0.0..=1.0).contains(m)) {
                     return Err(Refused::new_err(format!("morph {morph:?}: each value is 0..1")));
                 }
-                out.morph = Some(morph);
+                out.update_settings(|figure: &mut FigureSettings| figure.morph = Some(morph));
             }
             "settings" | "options" => {
                 let settings: std::collections::BTreeMap<String, String> = value.extract()?;

@@ -261,7 +261,8 @@ impl GameFile {
     ///
     /// ```
     /// # fn main() -> relic::Result<()> {
-    /// let options = relic::registry::ConvertOptions { morph: Some([1.0, 0.0, 0.0]), ..Default::default() };
+    /// let figure = relic::evil_islands::FigureSettings { morph: Some([1.0, 0.0, 0.0]), ..Default::default() };
+    /// let options = relic::registry::ConvertOptions::default().with_settings(figure);
     /// let model = relic::open("../../samples/evil_islands/unit.mod")?.with_options(options);
     /// assert_eq!(&model.to_glb()?[..4], b"glTF");
     /// # Ok(()) }
@@ -269,10 +270,8 @@ impl GameFile {
     pub fn with_options(mut self, options: ConvertOptions) -> GameFile {
         let archive = std::mem::take(&mut self.options);
         self.options = ConvertOptions {
-            siblings: options.siblings.or(archive.siblings),
-            archive_files: options.archive_files.or(archive.archive_files),
+            nearby: options.nearby.or_from(archive.nearby),
             archive_palette: options.archive_palette.or(archive.archive_palette),
-            entry_name: options.entry_name.or(archive.entry_name),
             ..options
         };
         self
@@ -436,7 +435,8 @@ impl GameFile {
         let converted = match &self.path {
             Some(path) => self.codec().convert_at(&self.bytes, path, options),
             None => {
-                let named = ConvertOptions { entry_name: Some(self.name.clone()), ..options.clone() };
+                let named =
+                    ConvertOptions { nearby: options.nearby.clone().with_entry_name(&self.name), ..options.clone() };
                 self.codec().convert(&self.bytes, &named)
             }
         };

@@ -68,6 +68,7 @@
 pub mod asset;
 pub mod bytes;
 pub mod codec;
+pub mod convert_options;
 pub mod error;
 pub mod export;
 pub mod game_file;

@@ -521,7 +521,7 @@ impl Seeds {
 
 impl Seeds {
     /// The hostile files of issue 23, built as their regression tests build them (`tests/ei_hostile.rs`,
-    /// `tests/dr_hostile.rs`, `relic-cli/tests/reliability.rs`): chains, shared bodies and declared work the
+    /// `tests/dr_hostile.rs`, `relic-cli/tests/cli/reliability.rs`): chains, shared bodies and declared work the
     /// data does not hold, so the structure-aware mutators start from them.
     fn add_hostile(&mut self) {
         use hostile::*;

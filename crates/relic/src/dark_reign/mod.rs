@@ -56,7 +56,7 @@ pub fn palette_for(opts: &ConvertOptions, beside: Option<&Path>) -> Result<Palet
                 .unwrap_or_default();
         found.retain(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("pal")) && p.is_file());
         // Under `relic view`'s root a palette that is a link (it may lead anywhere) is passed over.
-        found.retain(|p| crate::paths::may_look_in(opts.confine.as_deref(), p));
+        found.retain(|p| crate::paths::may_look_in(opts.nearby.confine(), p));
         found.sort();
         if let Some(first) = found.first() {
             if found.len() > 1 {
@@ -70,7 +70,7 @@ pub fn palette_for(opts: &ConvertOptions, beside: Option<&Path>) -> Result<Palet
         }
     }
     // Not on disk, its folder's files given (the browser's): the same rule over their names.
-    if let Some(files) = opts.folder_files.as_ref().filter(|_| beside.is_none()) {
+    if let Some(files) = opts.nearby.folder().filter(|_| beside.is_none()) {
         let mut found: Vec<String> = files.names();
         found.retain(|n| n.rsplit_once('.').is_some_and(|(_, e)| e.eq_ignore_ascii_case("pal")));
         found.sort();

@@ -34,3 +34,5 @@ pub mod mp;
 pub mod reg;
 pub mod res;
 pub mod sec;
+
+pub use model::FigureSettings;

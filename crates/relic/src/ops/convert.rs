@@ -915,7 +915,8 @@ fn export_assets(
     let assets = match path {
         Some(p) => codec.convert_at(data, p, options)?,
         None => {
-            let named = registry::ConvertOptions { entry_name: Some(name.to_string()), ..options.clone() };
+            let nearby = options.nearby.clone().with_entry_name(name);
+            let named = registry::ConvertOptions { nearby, ..options.clone() };
             codec.convert(data, &named)?
         }
     };

@@ -1,6 +1,6 @@
 //! Reads of the files a conversion finds by itself (a model's textures in its client folder, the files and
 //! archives beside it, a map's models, a level's databases), kept under one folder when the caller sets one
-//! ([`crate::registry::ConvertOptions::confine`], `relic view`'s root): a file or folder above it is never
+//! ([`crate::convert_options::Nearby::confine`], `relic view`'s root): a file or folder above it is never
 //! looked in, and a file reached through a link (a symlink or junction at or below the folder) is refused, as
 //! [`super::open_unlinked`] refuses it. Without a folder (`relic convert`) they read as they always did.
 

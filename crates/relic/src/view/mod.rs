@@ -68,7 +68,7 @@
 //! inputs are opened read-only (see [Reading files](#reading-files)) and conversions stay in memory.
 //!
 //! What a conversion finds by itself lies under the root as well (for a single file, under its folder): the
-//! conversion is told the root ([`crate::registry::ConvertOptions::confine`]), so a model's walk up to its
+//! conversion is told the root ([`crate::registry::Nearby::confine`]), so a model's walk up to its
 //! client folder's `data/texture` stops there, and the files it finds (textures, the GRFs and files beside an
 //! item, a map's models, a Drakan level's databases, an Evil Islands map's sectors) are read through no link
 //! ([`crate::paths::read_found`], refusing a link at every component as `relic pack` does), the refusal being

@@ -317,7 +317,8 @@ pub(super) fn preview(tree: &Tree, item: &Item) -> Result<Value, (u16, Value)> {
             out.insert("assets".into(), Value::Array(views));
             if !is_leaf && data.format.is_some_and(|f| f.id == crate::ragnarok::act::FORMAT_ID) {
                 out.extend(heads(tree, &path));
-                let head = data.options.with_files.as_ref().map(|w| w.name.as_str());
+                let head =
+                    crate::ragnarok::act::HeadSettings::of(&data.options).with_files.as_ref().map(|w| w.name.as_str());
                 out.extend(palettes(tree, &path, head));
             }
             warnings(converted, &mut out);

@@ -29,7 +29,7 @@ use super::sliced::SlicedArchive;
 use super::volume::{Node, Opened, Volume};
 use crate::asset::{Asset, NamedAsset, RecordInfo, SNIFF_BYTES};
 use crate::error::Error;
-use crate::registry::{self, ConvertOptions, Format, Kind};
+use crate::registry::{self, ConvertOptions, Format, Kind, Nearby};
 use crate::source::Source;
 
 /// The files of a volume a conversion asks for by name (see [`Tree::open_file`]): by a path below one
@@ -440,7 +440,7 @@ impl Tree {
             models: self.lookup.models.clone(),
             palette: self.lookup.palette.clone(),
             // What the conversion finds by itself stays under the root, through no link (issue 40).
-            confine: self.volume.confine(),
+            nearby: self.volume.confine().map(Nearby::confined).unwrap_or_default(),
             ..Default::default()
         };
         if disk.is_none() {
@@ -449,14 +449,15 @@ impl Tree {
             // `data\texture\`), as `convert_at` finds them on disk.
             let (folder, base) = path.rsplit_once('/').unwrap_or(("", path.as_str()));
             let base = if base.is_empty() { self.volume.name() } else { base };
-            options.entry_name = Some(base.to_string());
             let lookup = |from_ancestors| VolumeFiles {
                 volume: Arc::clone(&self.volume),
                 folder: folder.to_string(),
                 from_ancestors,
             };
-            options.folder_files = Some(Arc::new(lookup(false)));
-            options.archive_files = Some(Arc::new(lookup(true)));
+            options.nearby = std::mem::take(&mut options.nearby)
+                .with_entry_name(base)
+                .with_folder(Arc::new(lookup(false)))
+                .with_archive(Arc::new(lookup(true)));
         }
         // A map's walkability overlay is one of its layers here (a toggle, off at first), not left out as
         // `relic convert` leaves it by default.
@@ -528,9 +529,10 @@ impl Tree {
         // As `relic convert` of an archive file: the archive's bytes are held for as long as the entry's
         // options live, so they may read other entries when asked (a model's textures in its GRF).
         let options = match &container.bytes {
-            Bytes::Sliced(archive) => Arc::clone(archive)
-                .files()
-                .map(|files| ConvertOptions { archive_files: Some(files), ..container.options.clone() }),
+            Bytes::Sliced(archive) => Arc::clone(archive).files().map(|files| ConvertOptions {
+                nearby: container.options.nearby.clone().with_archive(files),
+                ..container.options.clone()
+            }),
             _ => format.codec.entry_options_shared(&self.bytes(container)?, &container.options),
         };
         let mut data = Data {
@@ -541,9 +543,9 @@ impl Tree {
             bytes: Bytes::Entry { container: Arc::new(container.clone()), index },
             size: leaf.size,
             // Its stored name, as `relic convert` gives it: what an ACT finds its SPR in the same archive by.
-            options: ConvertOptions {
-                entry_name: Some(leaf.name.clone()),
-                ..options.unwrap_or_else(|| container.options.clone())
+            options: {
+                let options = options.unwrap_or_else(|| container.options.clone());
+                ConvertOptions { nearby: options.nearby.clone().with_entry_name(&leaf.name), ..options }
             },
             record: leaf.record.clone(),
             depth: container.depth + 1,
@@ -579,12 +581,13 @@ impl Tree {
                 _ => None,
             })
             .ok_or_else(|| Rejection::new(404, format!("`with`: no sprite `{}.spr` beside the head", shown(stem))))?;
-        let files = crate::registry::WithFiles {
+        let files = crate::ragnarok::act::WithFiles {
             name: head.to_string(),
             main: self.bytes(&head_data)?.to_vec(),
             companion: self.bytes(&spr)?.to_vec(),
         };
-        data.options.with_files = Some(Arc::new(files));
+        data.options
+            .update_settings(|head: &mut crate::ragnarok::act::HeadSettings| head.with_files = Some(Arc::new(files)));
         // Another key: the body drawn alone stays cached as it is.
         data.version = format!("{}\0with\0{head}\0{}\0{}", data.version, head_data.version, spr.version);
         Ok(data)
@@ -617,7 +620,9 @@ impl Tree {
         };
         let main = main.map(|p| read("palette", p)).transpose()?;
         let with = head.map(|p| read("head_palette", p)).transpose()?;
-        data.options.picked_palettes = Some(Arc::new(registry::PickedPalettes { main, with }));
+        let picked = Arc::new(crate::ragnarok::act::PickedPalettes { main, with });
+        data.options
+            .update_settings(|head: &mut crate::ragnarok::act::HeadSettings| head.picked_palettes = Some(picked));
         Ok(data)
     }
 

@@ -54,7 +54,7 @@ pub trait Volume: Send + Sync {
         None
     }
     /// The folder on disk every file a conversion finds by itself must lie under, none reached through a
-    /// link ([`crate::registry::ConvertOptions::confine`]), when files are on disk.
+    /// link ([`crate::registry::Nearby::confine`]), when files are on disk.
     fn confine(&self) -> Option<PathBuf> {
         None
     }

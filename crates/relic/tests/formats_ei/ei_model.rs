@@ -154,7 +154,11 @@ fn node<'d>(doc: &'d Value, name: &str) -> (usize, &'d Value) {
 }
 
 fn convert(input: &Path, out: &Path, morph: Option<[f32; 3]>) -> (Value, Vec<u8>) {
-    let req = ConvertRequest { options: ConvertOptions { morph, ..Default::default() }, ..Default::default() };
+    let req = ConvertRequest {
+        options: ConvertOptions::default()
+            .with_settings(relic::evil_islands::FigureSettings { morph, ..Default::default() }),
+        ..Default::default()
+    };
     let report = ops::convert(std::slice::from_ref(&input.to_path_buf()), out, &req, &Quiet);
     assert!(report.failures.is_empty(), "{:?}", report.failures);
     let glb = std::fs::read(out.join("model.mod.glb")).unwrap();

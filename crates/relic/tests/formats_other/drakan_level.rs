@@ -771,14 +771,14 @@ fn extreme_values_still_make_valid_gltf() {
     assert_eq!(heightmaps, ["heightmaps/10_Random", "heightmaps/11_Random", "heightmaps/10_Random_2"]);
 }
 
-/// Issue 40: confined to a folder (`relic view`'s root, `ConvertOptions::confine`), the databases above
+/// Issue 40: confined to a folder (`relic view`'s root, `Nearby::confine`), the databases above
 /// the level are looked for no higher than that folder: `Levels/Test.lvl` with `TEX/tex.TXD` one folder up
 /// is textured confined to the folder holding both, untextured confined to `Levels`.
 #[test]
 fn databases_are_not_looked_for_above_the_confining_folder() {
     let (dir, path) = level_folder("Levels", "TEX/tex.TXD");
     let textured = |confine: PathBuf| {
-        let options = ConvertOptions { confine: Some(confine), ..Default::default() };
+        let options = ConvertOptions { nearby: relic::registry::Nearby::confined(confine), ..Default::default() };
         let (_out, root, _) = convert(&path, &ConvertRequest { options, ..Default::default() });
         let g = Glb::read(&root.join("terrain.view.glb"));
         g.prim("1_Ground", "Tex/Tex.txd:7").material["pbrMetallicRoughness"].get("baseColorTexture").is_some()

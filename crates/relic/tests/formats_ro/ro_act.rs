@@ -605,12 +605,12 @@ fn the_head_direction_option_reaches_the_conversion_and_unknown_values_are_refus
     let codec = registry::by_id("ro-act").unwrap().codec;
     let run = |value: Option<&str>| {
         let opts = ConvertOptions {
-            with: Some(dir.join("head.act")),
             settings: value
                 .map(|v| vec![(convert::HEAD_DIRECTION_OPTION.to_string(), v.to_string())])
                 .unwrap_or_default(),
             ..Default::default()
-        };
+        }
+        .with_settings(relic::ragnarok::act::HeadSettings { with: Some(dir.join("head.act")), ..Default::default() });
         codec.convert_at(&body, &dir.join("body.act"), &opts)
     };
     let frames = |assets: Vec<relic::asset::NamedAsset>| -> Vec<(u8, u8)> {

@@ -395,7 +395,10 @@ fn a_model_in_a_sliced_grf_finds_its_texture_there() {
             })
             .collect()
     };
-    let opts = relic::registry::ConvertOptions { archive_files: Some(grf), ..Default::default() };
+    let opts = relic::registry::ConvertOptions {
+        nearby: relic::registry::Nearby::default().with_archive(grf),
+        ..Default::default()
+    };
     let want = relic::ragnarok::rsm::textures::decode_texture(&wall).unwrap();
     let relic::asset::Pixels::Rgba8(want_px) = &want.frames[0].pixels else { panic!("RGBA") };
     assert_eq!(textures(&opts), [(want.width(), want.height(), want_px.clone())]);

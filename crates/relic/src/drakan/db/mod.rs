@@ -252,7 +252,7 @@ impl Codec for DbCodec {
                 db: Some(&db),
                 dir: Some(db.dir.clone()),
                 whole_database: true,
-                confine: opts.confine.clone(),
+                confine: opts.nearby.confine().map(Path::to_path_buf),
             };
             let assets = crate::drakan::srsc::convert_in(&bytes, &ctx, opts).map_err(|e| e.in_file(&file))?;
             for mut a in assets {

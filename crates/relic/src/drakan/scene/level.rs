@@ -196,13 +196,13 @@ fn layer_cost(def: &LayerDefinition) -> Option<u64> {
 
 /// Folders a database path is looked for under, in order: `--textures` (when a folder), the level's folder
 /// and up to [`PARENT_LEVELS`] above it; each with the folder a database found under it must lie in, through
-/// no link ([`ConvertOptions::confine`], `relic view`'s root: the level's folders, not `--textures`).
+/// no link ([`crate::registry::Nearby::confine`], `relic view`'s root: the level's folders, not `--textures`).
 fn search_bases(ctx: &Context<'_>, opts: &ConvertOptions) -> Vec<(PathBuf, Option<PathBuf>)> {
     let mut bases = Vec::new();
     if let Some(t) = opts.textures.as_ref().filter(|t| t.is_dir()) {
         bases.push((t.clone(), None));
     }
-    let confine = opts.confine.as_deref();
+    let confine = opts.nearby.confine();
     if let Some(dir) = &ctx.dir {
         let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir.as_path() };
         // Absolute, so that its parents exist as paths.
@@ -211,7 +211,7 @@ fn search_bases(ctx: &Context<'_>, opts: &ConvertOptions) -> Vec<(PathBuf, Optio
             dir.ancestors()
                 .take(PARENT_LEVELS + 1)
                 .take_while(|a| crate::paths::may_look_in(confine, a))
-                .map(|a| (a.to_path_buf(), opts.confine.clone())),
+                .map(|a| (a.to_path_buf(), confine.map(Path::to_path_buf))),
         );
     }
     bases

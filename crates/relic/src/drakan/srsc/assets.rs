@@ -54,7 +54,7 @@ pub struct Context<'d> {
     /// Converting a whole database: references into its own files are converted with those files.
     pub whole_database: bool,
     /// The folder the files found through the database must lie in, through no link
-    /// ([`ConvertOptions::confine`]: `relic view`'s root; a database path's `..` climbs no higher).
+    /// ([`crate::registry::Nearby::confine`]: `relic view`'s root; a database path's `..` climbs no higher).
     pub confine: Option<PathBuf>,
 }
 

@@ -162,7 +162,7 @@ impl Codec for SrscCodec {
             db: None,
             dir: None,
             whole_database: false,
-            confine: opts.confine.clone(),
+            confine: opts.nearby.confine().map(Path::to_path_buf),
         };
         convert_in(data, &ctx, opts)
     }
@@ -179,7 +179,7 @@ impl Codec for SrscCodec {
             db: db.as_ref(),
             dir: path.parent().map(Path::to_path_buf),
             whole_database: false,
-            confine: opts.confine.clone(),
+            confine: opts.nearby.confine().map(Path::to_path_buf),
         };
         convert_in(data, &ctx, opts)
     }

@@ -43,7 +43,9 @@ pub fn friendly_set(clips: &[Clip]) -> Value {
 
 /// The name a file is known by: its path's, else the archive entry's (`None` for bytes alone).
 fn file_name(path: Option<&std::path::Path>, opts: &ConvertOptions) -> Option<String> {
-    path.and_then(|p| p.file_name()).map(|n| n.to_string_lossy().into_owned()).or_else(|| opts.entry_name.clone())
+    path.and_then(|p| p.file_name())
+        .map(|n| n.to_string_lossy().into_owned())
+        .or_else(|| opts.nearby.entry_name().map(str::to_string))
 }
 
 /// The JSON, and the scene of `figure` (when found) playing `clips`.
@@ -61,7 +63,7 @@ fn assets(
     if let Some(mut figure) = figure {
         model::dress(&mut figure, path, opts)?;
         figure.animations = clips;
-        let scene = model::to_scene(&figure, opts.morph.unwrap_or([0.0; 3]), &mut |n| opts.note(n))?;
+        let scene = model::to_scene(&figure, model::FigureSettings::morph(opts), &mut |n| opts.note(n))?;
         out.push(NamedAsset { name: Some(NamedAsset::BESIDE.into()), asset: Asset::Scene(scene) });
     }
     Ok(out)

@@ -29,7 +29,7 @@ pub fn friendly(part: &str, bon: &Bon) -> Value {
 fn part_name(path: Option<&std::path::Path>, opts: &ConvertOptions) -> String {
     path.and_then(|p| p.file_name())
         .map(|n| n.to_string_lossy().into_owned())
-        .or_else(|| opts.entry_name.clone())
+        .or_else(|| opts.nearby.entry_name().map(str::to_string))
         .map_or_else(|| "part".to_string(), |n| crate::evil_islands::model::stem(&n).to_string())
 }
 

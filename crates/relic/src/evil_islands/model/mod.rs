@@ -32,6 +32,31 @@ use crate::registry::ConvertOptions;
 
 pub use scene::{to_gltf, to_scene};
 
+/// The settings of an Evil Islands figure's conversion, given in [`ConvertOptions::typed_settings`]
+/// (`relic convert --bones --anims --morph`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FigureSettings {
+    /// The bone offsets given by the user (`--bones`), instead of the `.bon` found beside the model.
+    pub bones: Option<std::path::PathBuf>,
+    /// The animations given by the user (`--anims`), instead of the `.anm` found beside the model.
+    pub anims: Option<std::path::PathBuf>,
+    /// The morph (`--morph STR,DEX,HEIGHT`, each 0..1; 0,0,0 when absent).
+    pub morph: Option<[f32; 3]>,
+}
+
+impl FigureSettings {
+    /// The settings in `opts`, none when not given.
+    pub fn of(opts: &ConvertOptions) -> &FigureSettings {
+        static NONE: FigureSettings = FigureSettings { bones: None, anims: None, morph: None };
+        opts.settings_of::<FigureSettings>().unwrap_or(&NONE)
+    }
+
+    /// The morph drawn: `--morph`, else 0,0,0.
+    pub fn morph(opts: &ConvertOptions) -> [f32; 3] {
+        FigureSettings::of(opts).morph.unwrap_or([0.0; 3])
+    }
+}
+
 /// One animation: its name and an ANM per part name.
 pub type Clip = (String, Vec<(String, anm::Anm)>);
 
@@ -158,14 +183,14 @@ pub fn convert_mod(bytes: &[u8], path: Option<&Path>, opts: &ConvertOptions) -> 
     let mut figure = read_mod(bytes, name.as_deref())?;
     dress(&mut figure, path, opts)?;
     let model = figure.name.clone();
-    let anims = match &opts.anims {
+    let anims = match &FigureSettings::of(opts).anims {
         Some(p) => Some(crate::source::read(p)?),
         None => opts.beside(path, &format!("{model}.anm")),
     };
     if let Some(a) = anims {
         figure.animations = read_animations(&a)?;
     }
-    let morph = opts.morph.unwrap_or([0.0; 3]);
+    let morph = FigureSettings::morph(opts);
     let scene = to_scene(&figure, morph, &mut |n| opts.note(n))?;
     Ok(vec![NamedAsset { name: None, asset: Asset::Scene(scene) }])
 }
@@ -175,7 +200,7 @@ pub fn convert_mod(bytes: &[u8], path: Option<&Path>, opts: &ConvertOptions) -> 
 /// (no RES) places the figure's first part.
 pub fn dress(figure: &mut Figure, path: Option<&Path>, opts: &ConvertOptions) -> Result<()> {
     let model = figure.name.clone();
-    let bones = match &opts.bones {
+    let bones = match &FigureSettings::of(opts).bones {
         Some(p) => Some(crate::source::read(p)?),
         None => opts.beside(path, &format!("{model}.bon")),
     };
@@ -269,13 +294,13 @@ pub fn convert_part(part: &fig::Fig, opts: &ConvertOptions) -> Result<Vec<NamedA
     let lnk =
         lnk::Lnk { links: vec![lnk::types::Link { name: "part".into(), ..Default::default() }], ..Default::default() };
     let figure = Figure { name: "part".into(), lnk, parts: vec![("part".into(), part.clone())], ..Default::default() };
-    let scene = to_scene(&figure, opts.morph.unwrap_or([0.0; 3]), &mut |n| opts.note(n))?;
+    let scene = to_scene(&figure, FigureSettings::morph(opts), &mut |n| opts.note(n))?;
     Ok(vec![NamedAsset { name: None, asset: Asset::Scene(scene) }])
 }
 
 /// A LNK on its own: the part hierarchy as nodes, without meshes or offsets.
 pub fn convert_skeleton(lnk: lnk::Lnk, opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
     let figure = Figure { name: "skeleton".into(), lnk, ..Default::default() };
-    let scene = to_scene(&figure, opts.morph.unwrap_or([0.0; 3]), &mut |n| opts.note(n))?;
+    let scene = to_scene(&figure, FigureSettings::morph(opts), &mut |n| opts.note(n))?;
     Ok(vec![NamedAsset { name: None, asset: Asset::Scene(scene) }])
 }

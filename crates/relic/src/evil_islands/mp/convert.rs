@@ -50,7 +50,7 @@ pub fn info(mp: &Mp, file_size: usize) -> serde_json::Value {
 pub type SectorFile = (u32, u32, String, Vec<u8>);
 
 /// The sector files in `dir` that belong to map `map` (`<map>XXXYYY.sec`, any case), read as `opts` allows
-/// ([`ConvertOptions::confine`]: under `relic view`'s root a sector that is a link is not read).
+/// ([`crate::registry::Nearby::confine`]: under `relic view`'s root a sector that is a link is not read).
 pub fn sectors_in_folder(dir: &Path, map: &str, opts: &ConvertOptions) -> Vec<SectorFile> {
     let Ok(list) = std::fs::read_dir(dir) else { return vec![] };
     let mut out = Vec::new();

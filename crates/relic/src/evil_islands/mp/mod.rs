@@ -92,7 +92,7 @@ impl Codec for MpCodec {
         let mp = parse(data)?;
         // A map that is not on disk finds its sectors and atlases among the files of its folder, when the
         // caller gives them (the browser's files), as `convert_at` does in its folder.
-        if let (Some(files), Some(name)) = (&opts.folder_files, &opts.entry_name) {
+        if let (Some(files), Some(name)) = (opts.nearby.folder(), opts.nearby.entry_name()) {
             let map = map_name(Path::new(name));
             let sectors = convert::sectors_in(files.as_ref(), &map);
             let atlases = match opts.textures.as_deref() {

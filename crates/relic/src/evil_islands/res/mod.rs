@@ -109,7 +109,10 @@ impl Codec for ResCodec {
     /// Models inside the archive find their bones, animations and textures among its entries.
     fn entry_options(&self, data: &[u8], opts: &ConvertOptions) -> Option<ConvertOptions> {
         let siblings = crate::evil_islands::model::siblings(&parse(data).ok()?)?;
-        Some(ConvertOptions { siblings: Some(std::sync::Arc::new(siblings)), ..opts.clone() })
+        Some(ConvertOptions {
+            nearby: opts.nearby.clone().with_siblings(std::sync::Arc::new(siblings)),
+            ..opts.clone()
+        })
     }
 
     /// A glTF packs to a figure (`-o unit.mod`, with `unit.bon`, `unit.anm`, `unit.mmp` beside it):

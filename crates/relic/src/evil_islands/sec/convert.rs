@@ -45,10 +45,10 @@ pub fn info(sec: &Sec, file_size: usize) -> serde_json::Value {
 pub fn convert_sector(sec: &Sec, path: Option<&Path>, opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
     // A sector that is not on disk but whose folder's files are given (the browser's) finds its map header
     // and atlases there, by its own name, as on disk.
-    let folder = opts.folder_files.as_ref().filter(|_| path.is_none());
+    let folder = opts.nearby.folder().filter(|_| path.is_none());
     let name = match path {
         Some(p) => Some(p.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned())),
-        None => folder.and(opts.entry_name.clone()),
+        None => folder.and(opts.nearby.entry_name().map(str::to_string)),
     };
     let parsed = name.as_deref().and_then(super::sector_name);
     let (map, x, y) = parsed.map_or(("sector".to_string(), 0, 0), |(m, x, y)| (m.to_string(), x, y));
@@ -83,7 +83,7 @@ pub fn convert_sector(sec: &Sec, path: Option<&Path>, opts: &ConvertOptions) -> 
     Ok(vec![NamedAsset { name: None, asset: Asset::Scene(scene) }])
 }
 
-/// `<map>.mp` in `dir` (any case), when it is there and reads (as [`ConvertOptions::confine`] allows).
+/// `<map>.mp` in `dir` (any case), when it is there and reads (as [`crate::registry::Nearby::confine`] allows).
 fn find_header(dir: &Path, map: &str, opts: &ConvertOptions) -> Option<mp::Mp> {
     let wanted = format!("{map}.mp");
     let entry = std::fs::read_dir(dir)

@@ -10,7 +10,7 @@ use super::types::*;
 use super::FORMAT_ID;
 use crate::asset::{Asset, Document, Frame, FrameRole, Image, NamedAsset, Pixels};
 use crate::error::{Error, Result};
-use crate::registry::ConvertOptions;
+use crate::registry::{ConvertOptions, Wanted};
 
 /// Actions per group: one for each of the eight directions the client draws.
 pub const DIRECTIONS: usize = 8;
@@ -352,9 +352,9 @@ pub fn document(act: &Act) -> Result<NamedAsset> {
 pub fn convert(data: &[u8], path: Option<&Path>, opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
     let act = super::parse(data)?;
     let mut out = vec![document(&act)?];
-    let name = match (path, &opts.entry_name) {
+    let name = match (path, opts.nearby.entry_name()) {
         (Some(p), _) => p.file_name().map(|n| n.to_string_lossy().into_owned()),
-        (None, Some(entry)) => Some(entry.clone()),
+        (None, Some(entry)) => Some(entry.to_string()),
         (None, None) => None,
     };
     let Some(name) = name else {
@@ -380,7 +380,8 @@ pub fn convert(data: &[u8], path: Option<&Path>, opts: &ConvertOptions) -> Resul
     };
     let mut input_len = data.len() as u64 + spr_bytes.len() as u64;
     let mut head_name = None;
-    let head = match (&opts.with, &opts.with_files) {
+    let settings = super::HeadSettings::of(opts);
+    let head = match (&settings.with, &settings.with_files) {
         (None, Some(files)) => {
             head_name = Some(files.name.clone());
             let head_act = super::parse(&files.main).map_err(|e| e.in_file(Path::new(&files.name)))?;
@@ -395,7 +396,8 @@ pub fn convert(data: &[u8], path: Option<&Path>, opts: &ConvertOptions) -> Resul
             let with_name = with.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
             head_name = Some(with_name.clone());
             let head_spr = sprite_name(&with_name);
-            let spr = opts.beside_path(with, &head_spr).ok_or_else(|| {
+            // The user's own file: its sprite is looked for beside it on disk only, wherever it is.
+            let spr = ConvertOptions::default().beside(Some(with), &head_spr).ok_or_else(|| {
                 Error::Refused(format!("--with {}: no sprite `{head_spr}` beside it", with.display()))
             })?;
             input_len += (act_bytes.len() + spr.len()) as u64;
@@ -438,10 +440,7 @@ fn base_name(name: &str) -> &str {
 /// The sprite's bytes: beside the file on disk or among the archive's siblings, else in the same
 /// archive under the entry's folder.
 fn find_sprite(path: Option<&Path>, spr_name: &str, opts: &ConvertOptions) -> Option<Vec<u8>> {
-    if let Some(bytes) = opts.beside(path, base_name(spr_name)) {
-        return Some(bytes);
-    }
-    opts.archive_files.as_ref()?.read(spr_name)
+    opts.beside(path, Wanted::from(base_name(spr_name)).or_stored_as(spr_name))
 }
 
 /// A sprite read and its frames drawn as RGBA.
@@ -478,8 +477,9 @@ impl Loaded {
         let palette = match which {
             Palette::Body => drawing_palette(&spr, opts)?,
             Palette::Head => {
-                let picked = opts.picked_palettes.as_ref().and_then(|p| p.with.as_ref());
-                let given = match (picked, &opts.head_palette) {
+                let settings = super::HeadSettings::of(opts);
+                let picked = settings.picked_palettes.as_ref().and_then(|p| p.with.as_ref());
+                let given = match (picked, &settings.head_palette) {
                     (Some((name, bytes)), _) => Some(GivenPalette::Bytes { name, bytes }),
                     (None, Some(path)) => Some(GivenPalette::File(path)),
                     (None, None) => None,

@@ -58,10 +58,12 @@
 pub mod convert;
 pub mod read;
 pub mod render;
+mod settings;
 pub mod types;
 pub mod write;
 
 pub use read::parse;
+pub use settings::{HeadSettings, PickedPalettes, WithFiles};
 pub use types::*;
 pub use write::write;
 

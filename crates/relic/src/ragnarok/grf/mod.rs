@@ -145,7 +145,8 @@ impl Codec for GrfCodec {
     ) -> Option<crate::registry::ConvertOptions> {
         // Its models find their textures in the same archive, as the client does (issue 24).
         let files = crate::ragnarok::rsm::textures::ArchiveFiles::new(std::sync::Arc::clone(data), &FORMAT, "the GRF");
-        Some(crate::registry::ConvertOptions { archive_files: Some(std::sync::Arc::new(files)), ..opts.clone() })
+        let nearby = opts.nearby.clone().with_archive(std::sync::Arc::new(files));
+        Some(crate::registry::ConvertOptions { nearby, ..opts.clone() })
     }
 
     fn pack_versions(&self) -> &'static [u32] {

@@ -237,7 +237,7 @@ fn key_hash(key: &str) -> u64 {
 }
 
 /// A model in the archive finds its textures in it, as in the client (see
-/// [`crate::registry::ConvertOptions::archive_files`]).
+/// [`crate::registry::Nearby::archive`]).
 impl FileLookup for SlicedGrf {
     fn read(&self, name: &str) -> Option<Vec<u8>> {
         self.read_entry(self.lookup(name)?).ok()

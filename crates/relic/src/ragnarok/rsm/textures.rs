@@ -3,7 +3,7 @@
 //! alone), `\` and `/` alike, tried in this order:
 //!
 //! 1. the archive the model came from (`data\texture\<path>` in the same GRF), read lazily through
-//!    [`ConvertOptions::archive_files`];
+//!    [`crate::registry::Nearby::archive`];
 //! 2. for a model file on disk, the client folder it sits in: the nearest ancestor folder named `data`
 //!    (any case), then its `texture` folder (`X/data/model/a.rsm` finds `X/data/texture/…`);
 //! 3. for a model file on disk, the archives lying beside it (`*.grf`, `*.gpf` in its folder, by name): a model
@@ -210,7 +210,7 @@ pub fn client_texture_folder(model: &Path) -> Option<PathBuf> {
     client_texture_folder_within(model, None)
 }
 
-/// [`client_texture_folder`] looked for at `confine` and below only ([`ConvertOptions::confine`]: the walk up
+/// [`client_texture_folder`] looked for at `confine` and below only ([`crate::registry::Nearby::confine`]: the walk up
 /// stops at `relic view`'s root, and a folder reached through a link is not looked in).
 pub fn client_texture_folder_within(model: &Path, confine: Option<&Path>) -> Option<PathBuf> {
     let data = model
@@ -225,7 +225,7 @@ pub fn client_texture_folder_within(model: &Path, confine: Option<&Path>) -> Opt
 enum Place {
     /// The model's own archive; names under `data/texture/`.
     Archive(Arc<dyn FileLookup>),
-    /// A `data/texture` folder; names as stored. Read as [`ConvertOptions::confine`] allows: a texture
+    /// A `data/texture` folder; names as stored. Read as [`crate::registry::Nearby::confine`] allows: a texture
     /// reached through a link below `relic view`'s root is refused, and the refusal is the note given.
     ClientFolder { dir: PathBuf, confine: Option<PathBuf>, refused: Arc<Mutex<Vec<String>>> },
     /// `--textures` folder: `data/texture/<name>`, `texture/<name>` or `<name>`.
@@ -302,7 +302,7 @@ pub struct TextureSources {
 }
 
 impl TextureSources {
-    /// The places for a model: its archive (`opts.archive_files`), its client folder and the archives beside
+    /// The places for a model: its archive (`opts.nearby.archive()`), its client folder and the archives beside
     /// it (when `path` is a file on disk) and `--textures`.
     pub fn for_model(path: Option<&Path>, opts: &ConvertOptions) -> Result<Self> {
         Self::places(path, opts, true)
@@ -316,15 +316,15 @@ impl TextureSources {
 
     fn places(path: Option<&Path>, opts: &ConvertOptions, with_beside: bool) -> Result<Self> {
         let mut places = Vec::new();
-        if let Some(a) = &opts.archive_files {
+        if let Some(a) = opts.nearby.archive() {
             places.push(Place::Archive(Arc::clone(a)));
         }
-        let confine = opts.confine.as_deref();
+        let confine = opts.nearby.confine();
         if let Some(dir) = path.and_then(|p| client_texture_folder_within(p, confine)) {
             let refused = Arc::clone(&opts.notes);
-            places.push(Place::ClientFolder { dir, confine: opts.confine.clone(), refused });
+            places.push(Place::ClientFolder { dir, confine: confine.map(Path::to_path_buf), refused });
         }
-        match (path, &opts.folder_files) {
+        match (path, opts.nearby.folder()) {
             (Some(model), _) if with_beside => {
                 // An archive beside it that is also `--textures` is looked in once, as `--textures`.
                 let given = opts.textures.as_deref().and_then(|t| std::fs::canonicalize(t).ok());
@@ -417,7 +417,7 @@ fn archives_beside(model: &Path, but: Option<&Path>, confine: Option<&Path>) -> 
 }
 
 /// The archives among the files of a model's folder that is not on disk (the browser viewer's files opened:
-/// [`ConvertOptions::folder_files`]), as [`archives_beside`] finds them on disk. Each is read whole, so only
+/// [`crate::registry::Nearby::folder`]), as [`archives_beside`] finds them on disk. Each is read whole, so only
 /// those its lookup gives whole (not an archive read in slices, 64 MiB and more) are looked in.
 fn archives_among(folder: &dyn FileLookup) -> Vec<Arc<dyn FileLookup>> {
     let mut names: Vec<String> = folder

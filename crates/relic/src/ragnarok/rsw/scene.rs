@@ -69,7 +69,7 @@ use super::types::*;
 use super::FORMAT_ID;
 use crate::asset::{Light, LightKind, Material, Mesh, Node, Primitive, Scene, Transform};
 use crate::error::Result;
-use crate::registry::{ConvertOptions, FileLookup};
+use crate::registry::{ConvertOptions, FileLookup, Wanted};
 
 /// Root node names, in the order they are written (`walkability` only when the overlay is in the scene).
 pub const ROOTS: [&str; 7] = ["ground", "water", "models", "lights", "sounds", "effects", "walkability"];
@@ -178,7 +178,7 @@ enum Place {
     ClientData(PathBuf),
     /// The map's own folder: `model/<f>` or `<f>` (a map and its models copied out together).
     MapFolder(PathBuf),
-    /// The same for a map that is not on disk, through [`ConvertOptions::folder_files`] (the browser's
+    /// The same for a map that is not on disk, through [`crate::registry::Nearby::folder`] (the browser's
     /// files).
     MapFiles(Arc<dyn FileLookup>),
     /// `--models` or `--textures`: `data/model/<f>`, `model/<f>` or `<f>` under a folder or in an archive.
@@ -187,7 +187,7 @@ enum Place {
 }
 
 impl Place {
-    /// `found` reads a file found on disk in the map's own places (as [`ConvertOptions::confine`] allows).
+    /// `found` reads a file found on disk in the map's own places (as [`crate::registry::Nearby::confine`] allows).
     fn read(&self, file: &str, found: &ConvertOptions) -> Option<Vec<u8>> {
         let k = key(file);
         if k.split('/').any(|p| p == ".." || p.contains(':')) {
@@ -241,17 +241,16 @@ fn client_data(path: &Path, confine: Option<&Path>) -> Option<PathBuf> {
 /// its models in `data\model\` of its archive or client folder, then `--models`, then `--textures`.
 struct Sources {
     path: Option<PathBuf>,
-    archive: Option<Arc<dyn FileLookup>>,
     places: Vec<Place>,
 }
 
 impl Sources {
     fn new(path: Option<&Path>, opts: &ConvertOptions) -> Result<Sources> {
         let mut places = Vec::new();
-        if let Some(a) = &opts.archive_files {
+        if let Some(a) = opts.nearby.archive() {
             places.push(Place::Archive(Arc::clone(a)));
         }
-        let confine = opts.confine.as_deref();
+        let confine = opts.nearby.confine();
         let client = path.and_then(|p| client_data(p, confine));
         let own = path
             .and_then(Path::parent)
@@ -263,7 +262,7 @@ impl Sources {
         if let Some(dir) = own.filter(|d| client.as_deref() != Some(*d)) {
             places.push(Place::MapFolder(dir.to_path_buf()));
         }
-        if let Some(files) = opts.folder_files.as_ref().filter(|_| path.is_none()) {
+        if let Some(files) = opts.nearby.folder().filter(|_| path.is_none()) {
             places.push(Place::MapFiles(Arc::clone(files)));
         }
         for (given, option) in [(&opts.models, "--models"), (&opts.textures, "--textures")] {
@@ -275,7 +274,7 @@ impl Sources {
                 });
             }
         }
-        Ok(Sources { path: path.map(Path::to_path_buf), archive: opts.archive_files.clone(), places })
+        Ok(Sources { path: path.map(Path::to_path_buf), places })
     }
 
     /// A map file (`x.gnd`) beside the RSW on disk or among its archive's siblings, else `data\x.gnd` in
@@ -285,8 +284,8 @@ impl Sources {
         if base.is_empty() {
             return None;
         }
-        opts.beside(self.path.as_deref(), base)
-            .or_else(|| self.archive.as_ref().and_then(|a| a.read(&format!("data\\{base}"))))
+        let stored = format!("data\\{base}");
+        opts.beside(self.path.as_deref(), Wanted::from(base).or_stored_as(&stored))
     }
 
     fn model(&self, file: &str, opts: &ConvertOptions) -> Option<Vec<u8>> {
@@ -326,8 +325,10 @@ struct Template {
 pub fn convert_map(rsw: &Rsw, input_len: u64, path: Option<&Path>, opts: &ConvertOptions) -> Result<Option<MapScenes>> {
     let overlay = Walkability::from_options(opts)?;
     let sources = Sources::new(path, opts)?;
-    let map_name =
-        path.and_then(|p| p.file_name()).map(|n| n.to_string_lossy().into_owned()).or_else(|| opts.entry_name.clone());
+    let map_name = path
+        .and_then(|p| p.file_name())
+        .map(|n| n.to_string_lossy().into_owned())
+        .or_else(|| opts.nearby.entry_name().map(str::to_string));
     let mut input_len = input_len;
     let mut scene = Scene::default();
     for name in ROOTS.into_iter().filter(|&n| n != "walkability" || overlay == Walkability::Scene) {

@@ -57,7 +57,7 @@ pub fn palette_file(bytes: &[u8]) -> Result<[[u8; 4]; 256]> {
 /// The palette palette frames are drawn with: `--palette`, else the file's, else (1.0) greyscale, said in
 /// a note.
 pub fn drawing_palette(spr: &Spr, opts: &ConvertOptions) -> Result<[[u8; 4]; 256]> {
-    let picked = opts.picked_palettes.as_ref().and_then(|p| p.main.as_ref());
+    let picked = crate::ragnarok::act::HeadSettings::of(opts).picked_palettes.as_ref().and_then(|p| p.main.as_ref());
     let given = match (picked, &opts.palette) {
         (Some((name, bytes)), _) => Some(GivenPalette::Bytes { name, bytes }),
         (None, Some(path)) => Some(GivenPalette::File(path)),
