@@ -5,6 +5,71 @@ pub mod hand_gltf;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
+/// Runs `parse` on every proper prefix of `valid`: never a panic (naming the length that did it), and when
+/// `strict_truncation` is set, never an accepted prefix. Only the truncation counts of the report are set.
+pub fn check_truncations<T, E>(
+    valid: &[u8],
+    strict_truncation: bool,
+    parse: impl Fn(&[u8]) -> Result<T, E>,
+) -> Robustness {
+    let mut report = Robustness::default();
+    for len in 0..valid.len() {
+        let prefix = valid.get(..len).unwrap_or(&[]);
+        let rejected = match catch_unwind(AssertUnwindSafe(|| parse(prefix).is_err())) {
+            Ok(rejected) => rejected,
+            Err(_) => panic!("parser panicked on the first {len} bytes"),
+        };
+        report.truncations += 1;
+        report.truncations_rejected += usize::from(rejected);
+        if strict_truncation && !rejected {
+            panic!("a file truncated to {len} of {} bytes was accepted", valid.len());
+        }
+    }
+    report
+}
+
+/// Runs `parse` on `flips` copies of `valid`, each with one bit flipped at a position and bit drawn from a
+/// generator seeded with `seed` (the same flips on every run): never a panic, naming the flip that did it.
+/// A flipped file may be refused or read. Only the flip counts of the report are set.
+pub fn check_bit_flips<T, E>(
+    valid: &[u8],
+    flips: usize,
+    seed: u64,
+    parse: impl Fn(&[u8]) -> Result<T, E>,
+) -> Robustness {
+    let mut report = Robustness::default();
+    if valid.is_empty() {
+        return report;
+    }
+    // xorshift64*: enough to spread flips over a file, and reproducible from the seed alone.
+    let mut state = seed | 1;
+    let mut next = move || {
+        state ^= state >> 12;
+        state ^= state << 25;
+        state ^= state >> 27;
+        state.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    };
+    let mut copy = valid.to_vec();
+    for _ in 0..flips {
+        let draw = next();
+        let pos = (draw >> 3) as usize % valid.len();
+        let mask = 1u8 << (draw & 7);
+        if let Some(b) = copy.get_mut(pos) {
+            *b ^= mask;
+        }
+        let rejected = match catch_unwind(AssertUnwindSafe(|| parse(&copy).is_err())) {
+            Ok(rejected) => rejected,
+            Err(_) => panic!("parser panicked on byte {pos} flipped with 0x{mask:02X} (seed 0x{seed:X})"),
+        };
+        report.flips += 1;
+        report.flips_rejected += usize::from(rejected);
+        if let Some(b) = copy.get_mut(pos) {
+            *b ^= mask;
+        }
+    }
+    report
+}
+
 /// What [`check_robustness`] saw.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Robustness {
@@ -114,7 +179,7 @@ pub fn validate_gltf(paths: &[&std::path::Path]) -> Option<Vec<GltfReport>> {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Hostile inputs built by hand, for the resource-limit tests (tests/limits.rs and the CLI's reliability
+// Hostile inputs built by hand, for the resource-limit tests (tests/hostile/limits.rs and the CLI's reliability
 // tests). They are built from the formats' byte layouts, not through relic's writers, so a writer's bug
 // cannot hide a reader's.
 
