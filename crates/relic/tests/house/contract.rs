@@ -740,7 +740,7 @@ fn each_format_is_identified_by_its_magic_or_its_name() {
             By::Name => {
                 assert_eq!(named.map(|(f, c)| (f.id, c)), Some((f.id, Confidence::Extension)), "{}", row.id);
                 assert_eq!(renamed, None, "{}: no magic", row.id);
-                assert!(!f.codec.sniff(&bytes), "{}: claims magic", row.id);
+                assert!(!f.sniff(&bytes), "{}: claims magic", row.id);
             }
             By::Selected => {
                 assert_ne!(named.map(|(f, _)| f.id), Some(f.id), "{}: never identified", row.id);
@@ -753,7 +753,7 @@ fn each_format_is_identified_by_its_magic_or_its_name() {
 #[test]
 fn each_format_reads_its_file_with_the_values_of_its_row() {
     for row in ROWS {
-        let codec = format(row).codec_for(row.name);
+        let codec = format(row).for_name(row.name);
         let bytes = (row.bytes)();
         let info = codec.info(&bytes).unwrap_or_else(|e| panic!("{}: info: {e}", row.id));
         expect("info", row, &info, row.info);
@@ -768,15 +768,19 @@ fn each_format_reads_its_file_with_the_values_of_its_row() {
 #[test]
 fn each_format_writes_its_json_back_to_the_same_bytes() {
     for row in ROWS {
-        let codec = format(row).codec_for(row.name);
+        let codec = format(row).for_name(row.name);
         let bytes = (row.bytes)();
         let document = codec.to_json(&bytes).unwrap_or_else(|e| panic!("{}: to_json: {e}", row.id));
-        let written = codec.write_json(document.clone()).unwrap_or_else(|e| panic!("{}: write_json: {e}", row.id));
+        let written = codec
+            .from_json(document.clone(), &Default::default())
+            .unwrap_or_else(|e| panic!("{}: write_json: {e}", row.id));
         assert!(written == bytes, "{}: the JSON writes back other bytes", row.id);
         // Through text, as `convert --to json` and `pack` take it.
         let text = serde_json::to_string_pretty(&document).unwrap();
         let reread: Value = serde_json::from_str(&text).unwrap();
-        let again = codec.write_json(reread).unwrap_or_else(|e| panic!("{}: write_json of the text: {e}", row.id));
+        let again = codec
+            .from_json(reread, &Default::default())
+            .unwrap_or_else(|e| panic!("{}: write_json of the text: {e}", row.id));
         assert!(again == bytes, "{}: the JSON text writes back other bytes", row.id);
         assert_eq!(codec.to_json(&again).unwrap(), document, "{}: the written file reads as the first", row.id);
     }
@@ -784,11 +788,13 @@ fn each_format_writes_its_json_back_to_the_same_bytes() {
 
 /// Identifies and reads (info and document) a damaged file: an error or a result, never a panic; and a
 /// document read writes back to the very bytes it was read from, damage and all.
-fn pipeline(codec: &dyn relic::registry::Codec, name: &str, bytes: &[u8]) -> relic::Result<()> {
+fn pipeline(codec: &relic::registry::Format, name: &str, bytes: &[u8]) -> relic::Result<()> {
     let _ = registry::sniff(bytes, name);
     let info = codec.info(bytes);
     let document = codec.to_json(bytes)?;
-    let written = codec.write_json(document).unwrap_or_else(|e| panic!("a document read does not write: {e}"));
+    let written = codec
+        .from_json(document, &Default::default())
+        .unwrap_or_else(|e| panic!("a document read does not write: {e}"));
     assert!(written == bytes, "a document read writes back other bytes");
     info.map(|_| ())
 }
@@ -796,7 +802,7 @@ fn pipeline(codec: &dyn relic::registry::Codec, name: &str, bytes: &[u8]) -> rel
 #[test]
 fn each_format_refuses_every_truncation_and_survives_seeded_bit_flips() {
     for row in ROWS {
-        let codec = format(row).codec_for(row.name);
+        let codec = format(row).for_name(row.name);
         let bytes = (row.bytes)();
         let strict = row.truncations_read == 0;
         let report = relic::testing::check_truncations(&bytes, strict, |b| pipeline(codec, row.name, b));
