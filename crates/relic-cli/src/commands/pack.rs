@@ -153,7 +153,7 @@ pub fn run(args: Args, ctx: &mut Context) -> Result<ExitCode, Failure> {
 /// packer still refuses one it cannot write).
 fn pixel_format_parser() -> clap::builder::PossibleValuesParser {
     let mut names: Vec<&'static str> = Vec::new();
-    for name in relic::FORMATS.iter().flat_map(|f| f.pixel_formats) {
+    for &name in relic::FORMATS.iter().flat_map(|f| f.pixel_formats) {
         if !names.contains(&name) {
             names.push(name);
         }
