@@ -212,7 +212,7 @@ fn ei_mp(data: &[u8]) {
 }
 
 /// A whole GRF that parsed: names look up; a kept 1.x name field holds the name read from it; the document
-/// rebuilds the file byte for byte; enciphering undoes deciphering on whatever bytes an entry holds.
+/// rebuilds the file byte for byte (under the file's signature); enciphering undoes deciphering on whatever bytes an entry holds.
 pub fn grf(data: &[u8]) {
     use relic::ragnarok::grf;
     let archive = grf::parse(data).expect("parsed once");
@@ -222,7 +222,9 @@ pub fn grf(data: &[u8]) {
             assert!(grf::read::v1_name_of(field) == entry.name_raw, "name field and name disagree");
         }
     }
-    let rebuilt = grf::write_document(&grf::convert::to_document(&archive)).expect("the document writes");
+    // Under the signature it was read with: an Event Horizon file keeps its own (the document does not say).
+    let rebuilt =
+        grf::write_document_as(&grf::convert::to_document(&archive), archive.signature).expect("the document writes");
     assert!(rebuilt == data, "document round trip differs");
     for i in 0..archive.len() {
         if let Some(cipher) = archive.cipher(i) {

@@ -228,4 +228,41 @@ mod tests {
         assert_eq!(prefix(db, "other.txt").unwrap()[1], 0);
         assert!(pick(&[0]).is_none());
     }
+
+    /// An Event Horizon GRF (its signature kept apart from the document) passes every check of the `format`
+    /// target, its document rebuild included (a false finding of the first run, #41).
+    #[test]
+    fn an_event_horizon_grf_passes_every_check() {
+        use relic::ragnarok::grf::{self, PackInput, PackSource, Signature};
+        let grf = relic::registry::by_id("ro-grf").unwrap();
+        for version in [0x200, 0x300, 0x103] {
+            let inputs =
+                vec![PackInput { name: b"data\\a.txt".to_vec(), source: PackSource::Bytes(b"event".to_vec()) }];
+            let mut bytes = Vec::new();
+            grf::write_archive_as(inputs, version, Signature::EventHorizon, &mut bytes).unwrap();
+            assert!(bytes.starts_with(grf::types::EVENT_HORIZON));
+            let mut input = prefix(grf, "fuzz.grf").unwrap().to_vec();
+            input.extend_from_slice(&bytes);
+            fuzz_format(&input);
+        }
+    }
+
+    /// [`check_identify`] on every filed regression (`crates/relic/tests/regression/<format-id>/`) under
+    /// every name of its format: what the `format` target found stays fixed.
+    #[test]
+    fn filed_regressions_identify_alike_from_their_head() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../crates/relic/tests/regression");
+        let mut checked = 0;
+        for format in relic::FORMATS {
+            let Ok(files) = std::fs::read_dir(root.join(format.id)) else { continue };
+            for file in files.flatten() {
+                let bytes = std::fs::read(file.path()).expect("a regression file reads");
+                for name in Faces::names(format) {
+                    check_identify(&name, &bytes);
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 0, "no regression files under {}", root.display());
+    }
 }

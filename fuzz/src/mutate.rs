@@ -51,13 +51,7 @@ impl Rng {
 
 /// The mutator body of a target: the structural move `mutate` three times in four, libFuzzer's byte
 /// mutation otherwise and when `mutate` gives nothing or too much.
-pub fn run(
-    data: &mut [u8],
-    size: usize,
-    max_size: usize,
-    seed: u32,
-    mutate: fn(&[u8], &mut Rng, usize) -> Option<Vec<u8>>,
-) -> usize {
+pub fn run(data: &mut [u8], size: usize, max_size: usize, seed: u32, mutate: Mutator) -> usize {
     let mut rng = Rng::new(seed);
     if rng.below(4) != 0 {
         if let Some(out) = mutate(&data[..size], &mut rng, max_size).filter(|o| o.len() <= max_size) {
@@ -68,8 +62,11 @@ pub fn run(
     libfuzzer_sys::fuzzer_mutate(data, size, max_size)
 }
 
+/// A structure mutator: one move on the input, or `None` when the input does not parse as its model.
+pub type Mutator = fn(&[u8], &mut Rng, usize) -> Option<Vec<u8>>;
+
 /// The structure mutator of a format, by id; `None` for formats whose costly inputs byte mutation reaches.
-pub fn for_format(id: &str) -> Option<fn(&[u8], &mut Rng, usize) -> Option<Vec<u8>>> {
+pub fn for_format(id: &str) -> Option<Mutator> {
     match id {
         "ei-lnk" => Some(lnk),
         "ei-res" => Some(res),
@@ -185,10 +182,13 @@ struct Rec {
     extra: [u32; 3],
 }
 
+/// A table archive's reader for the moves: its header and bodies, and its records.
+type ParseTable = fn(&[u8]) -> Option<(Vec<u8>, Vec<Rec>)>;
+
 /// The format of a table archive.
 struct Table {
     /// Header and bodies, and the records, or `None` when the input is not such a file.
-    parse: fn(&[u8]) -> Option<(Vec<u8>, Vec<Rec>)>,
+    parse: ParseTable,
     /// The file: `head` with its header fields fixed, the table after it.
     write: fn(&[u8], &[Rec]) -> Option<Vec<u8>>,
     /// Most records the header can count.
