@@ -46,7 +46,7 @@ fn run(data: &[u8], dir: &Path) {
         let request = EditRequest {
             add: vec![AddSpec::File { path: file, name: Some("data\\fuzz.bin".into()) }],
             delete: vec!["*.txt".into()],
-            repack: data.len() % 2 == 0,
+            repack: data.len().is_multiple_of(2),
             ..Default::default()
         };
         if ops::edit(&archive, &request).is_ok() {

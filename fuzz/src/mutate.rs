@@ -11,11 +11,11 @@
 //!
 //! | mutator | target | moves |
 //! |---|---|---|
-//! | [`lnk`] | `ei_lnk` | a chain of new parts with parents stored later, a parent moved after its children, the order reversed, a cycle, one long chain through all parts, a parent named in another case, a repeated name |
-//! | [`res`] | `ei_res` | (table moves) + a self-looping hash slot, a `next_index` to another record, a name colliding in another's slot (same byte sum), many names in one slot |
-//! | [`ftg`] | `dr_ftg` | table moves |
-//! | [`srsc`] | `drakan_srsc`, `drakan_scene` | table moves (flooded records get new ids of the same type: many textures or models on one body) |
-//! | [`grf`] | `ro_grf` (its parts form) | table moves (a shared body copies the three sizes and flags too) |
+//! | [`lnk`] | `format` (`ei-lnk`) | a chain of new parts with parents stored later, a parent moved after its children, the order reversed, a cycle, one long chain through all parts, a parent named in another case, a repeated name |
+//! | [`res`] | `format` (`ei-res`) | (table moves) + a self-looping hash slot, a `next_index` to another record, a name colliding in another's slot (same byte sum), many names in one slot |
+//! | [`ftg`] | `format` (`dr-ftg`) | table moves |
+//! | [`srsc`] | `format` (`drakan-srsc`), `drakan_scene` | table moves (flooded records get new ids of the same type: many textures or models on one body) |
+//! | [`grf`] | `ro_grf_v2` (its parts form) | table moves (a shared body copies the three sizes and flags too) |
 //!
 //! The table moves, common to the four archive formats: a record duplicated (same body, same name), a record
 //! re-pointed at another's body, a record's body made to overlap another's (shifted start or longer), a
@@ -51,13 +51,7 @@ impl Rng {
 
 /// The mutator body of a target: the structural move `mutate` three times in four, libFuzzer's byte
 /// mutation otherwise and when `mutate` gives nothing or too much.
-pub fn run(
-    data: &mut [u8],
-    size: usize,
-    max_size: usize,
-    seed: u32,
-    mutate: fn(&[u8], &mut Rng, usize) -> Option<Vec<u8>>,
-) -> usize {
+pub fn run(data: &mut [u8], size: usize, max_size: usize, seed: u32, mutate: Mutator) -> usize {
     let mut rng = Rng::new(seed);
     if rng.below(4) != 0 {
         if let Some(out) = mutate(&data[..size], &mut rng, max_size).filter(|o| o.len() <= max_size) {
@@ -66,6 +60,44 @@ pub fn run(
         }
     }
     libfuzzer_sys::fuzzer_mutate(data, size, max_size)
+}
+
+/// A structure mutator: one move on the input, or `None` when the input does not parse as its model.
+pub type Mutator = fn(&[u8], &mut Rng, usize) -> Option<Vec<u8>>;
+
+/// The structure mutator of a format, by id; `None` for formats whose costly inputs byte mutation reaches.
+pub fn for_format(id: &str) -> Option<Mutator> {
+    match id {
+        "ei-lnk" => Some(lnk),
+        "ei-res" => Some(res),
+        "dr-ftg" => Some(ftg),
+        "drakan-srsc" => Some(srsc),
+        _ => None,
+    }
+}
+
+/// The mutator body of the `format` target: the file after the prefix ([`crate::PREFIX`]) is mutated as
+/// its format's target would be ([`for_format`], else libFuzzer's byte mutation), so an input stays the
+/// format it was seeded as; one time in 32 the name byte changes instead, so every name of a format is
+/// reached from the seeds of one.
+pub fn run_format(data: &mut [u8], size: usize, max_size: usize, seed: u32) -> usize {
+    let prefix = crate::PREFIX;
+    if size < prefix || max_size <= prefix {
+        return libfuzzer_sys::fuzzer_mutate(data, size, max_size);
+    }
+    let mut rng = Rng::new(seed);
+    if rng.below(32) == 0 {
+        data[1] = rng.below(256) as u8;
+        return size;
+    }
+    let format = crate::pick(&data[..size]).map(|(f, _, _)| f);
+    let file = &mut data[prefix..];
+    let (size, max_size) = (size - prefix, max_size - prefix);
+    let grown = match format.and_then(|f| for_format(f.id)) {
+        Some(mutate) => run(file, size, max_size, seed.rotate_left(7), mutate),
+        None => libfuzzer_sys::fuzzer_mutate(file, size, max_size),
+    };
+    grown + prefix
 }
 
 fn u16_at(b: &[u8], at: usize) -> Option<u16> {
@@ -150,10 +182,13 @@ struct Rec {
     extra: [u32; 3],
 }
 
+/// A table archive's reader for the moves: its header and bodies, and its records.
+type ParseTable = fn(&[u8]) -> Option<(Vec<u8>, Vec<Rec>)>;
+
 /// The format of a table archive.
 struct Table {
     /// Header and bodies, and the records, or `None` when the input is not such a file.
-    parse: fn(&[u8]) -> Option<(Vec<u8>, Vec<Rec>)>,
+    parse: ParseTable,
     /// The file: `head` with its header fields fixed, the table after it.
     write: fn(&[u8], &[Rec]) -> Option<Vec<u8>>,
     /// Most records the header can count.
@@ -393,7 +428,12 @@ const SRSC: Table = Table {
         for k in 0..count {
             let at = dir + 14 * k;
             let [t, id, g] = [0, 2, 4].map(|d| u16_at(b, at + d).map(u32::from));
-            recs.push(Rec { name: Vec::new(), offset: u32_at(b, at + 6)?, size: u32_at(b, at + 10)?, extra: [t?, id?, g?] });
+            recs.push(Rec {
+                name: Vec::new(),
+                offset: u32_at(b, at + 6)?,
+                size: u32_at(b, at + 10)?,
+                extra: [t?, id?, g?],
+            });
         }
         Some((head, recs))
     },
@@ -428,7 +468,7 @@ pub fn srsc(data: &[u8], rng: &mut Rng, max_size: usize) -> Option<Vec<u8>> {
     table_move(&SRSC, data, rng, max_size, srsc_types)
 }
 
-// GRF 0x200 in the `ro_grf` target's parts form: u16 count, u16 table length, the inflated table (NUL-ended
+// GRF 0x200 in the `ro_grf_v2` target's parts form: u16 count, u16 table length, the inflated table (NUL-ended
 // name, compressed, aligned and real sizes, u8 flags, u32 offset from the data's start), the data.
 
 const GRF: Table = Table {
@@ -444,12 +484,7 @@ const GRF: Table = Table {
             let end = at + table.get(at..)?.iter().position(|&c| c == 0)?;
             let f = |d: usize| u32_at(table, end + 1 + d);
             let flags = u32::from(*table.get(end + 13)?);
-            recs.push(Rec {
-                name: table[at..end].to_vec(),
-                size: f(0)?,
-                extra: [f(4)?, f(8)?, flags],
-                offset: f(13)?,
-            });
+            recs.push(Rec { name: table[at..end].to_vec(), size: f(0)?, extra: [f(4)?, f(8)?, flags], offset: f(13)? });
             at = end + 18;
         }
         Some((b[4 + len..].to_vec(), recs))
@@ -476,7 +511,7 @@ const GRF: Table = Table {
     variant: rename,
 };
 
-/// `ro_grf` (parts form): a table move.
+/// `ro_grf_v2` (parts form): a table move.
 pub fn grf(data: &[u8], rng: &mut Rng, max_size: usize) -> Option<Vec<u8>> {
     table_move(&GRF, data, rng, max_size, no_move)
 }
@@ -556,10 +591,10 @@ mod tests {
         assert_eq!((GRF.write)(&body, &recs).unwrap(), grf);
         // LNK: the moves give files relic reads.
         let chain = lnk::write(&lnk::Lnk {
-            links: vec![Link { name: "a".into(), parent: Some("b".into()), ..Link::default() }, Link {
-                name: "b".into(),
-                ..Link::default()
-            }],
+            links: vec![
+                Link { name: "a".into(), parent: Some("b".into()), ..Link::default() },
+                Link { name: "b".into(), ..Link::default() },
+            ],
             ..Default::default()
         })
         .unwrap();

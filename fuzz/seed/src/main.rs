@@ -1,5 +1,6 @@
 //! Builds the seed corpus of the fuzz targets: `relic-fuzz-seed OUT INPUT...` writes `OUT/<target>/<blake3>`
-//! for every input file whose format a target reads, for the entries of archives among them (nested
+//! (for the `format` target `OUT/format/<format-id>/<blake3>`, the file behind the prefix that picks its
+//! format and name) for every input file whose format a target reads, for the entries of archives among them (nested
 //! archives too), and for small files made by relic's own writers in variants the inputs lack (every MMP
 //! pixel format, every RSM version, every GRF version). Prints how many seeds each target got.
 //!
@@ -20,10 +21,6 @@ const MAX_NESTING: u32 = 3;
 const MAX_RCD: usize = 2 << 20;
 /// An RCD file larger than the targets' `-max_len` (64 KiB) also gives small RCD files of its parts.
 const SMALL_RCD: usize = 48 << 10;
-
-/// The names the `ei_db` target's first byte picks (keep in step with `fuzz_targets/ei_db.rs`).
-const DB_NAMES: [&str; 9] =
-    ["fuzz.idb", "fuzz.ldb", "fuzz.pdb", "fuzz.sdb", "fuzz.udb", "fuzz.qdb", "acks.db", "prints.db", "fuzz.db"];
 
 /// The names the `view_files` target's first byte picks (keep in step with `fuzz_targets/view_files.rs`).
 const VIEW_NAMES: [&str; 12] = [
@@ -66,12 +63,29 @@ impl Seeds {
         *self.counts.entry(target.to_string()).or_default() += 1;
     }
 
+    /// A seed of the `format` target: `bytes` as a file of `format` named `name`, behind the prefix that
+    /// picks both (`relic_fuzz::prefix`), in `format/<id>/` (what `fuzz/run` runs a format on).
+    fn put_format(&mut self, format: &Format, name: &str, bytes: &[u8]) {
+        let Some(prefix) = relic_fuzz::prefix(format, name) else { return };
+        let mut seed = Vec::with_capacity(prefix.len() + bytes.len());
+        seed.extend_from_slice(&prefix);
+        seed.extend_from_slice(bytes);
+        self.put(&format!("format/{}", format.id), &seed);
+    }
+
+    /// [`Seeds::put_format`] under the format's first name (`fuzz.<its first extension>`).
+    fn put_id(&mut self, id: &str, bytes: &[u8]) {
+        let Some(format) = registry::by_id(id) else { return };
+        let name = relic_fuzz::Faces::names(format).into_iter().next().unwrap_or_default();
+        self.put_format(format, &name, bytes);
+    }
+
     /// Seeds of one file of `format` named `name`, and of its entries when it is an archive.
     fn add(&mut self, format: &'static Format, name: &str, bytes: &[u8], depth: u32) {
-        let target = format.id.replace('-', "_");
         // `view_files`: the file under the name of the same extension, whole and in slices.
         let extension = |n: &str| n.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
-        if let Some(pick) = VIEW_NAMES.iter().position(|v| extension(v) == extension(name) && extension(name).is_some()) {
+        if let Some(pick) = VIEW_NAMES.iter().position(|v| extension(v) == extension(name) && extension(name).is_some())
+        {
             for mode in [0u8, 1] {
                 let mut seed = vec![pick as u8, mode];
                 seed.extend_from_slice(bytes);
@@ -80,32 +94,30 @@ impl Seeds {
         }
         match format.id {
             "ei-db" => {
-                // Every layout: the target's first byte picks the file name.
-                for (pick, _) in DB_NAMES.iter().enumerate() {
-                    let mut seed = vec![pick as u8];
-                    seed.extend_from_slice(bytes);
-                    self.put(&target, &seed);
+                // Every layout: the name picks it.
+                for db_name in relic_fuzz::Faces::names(format) {
+                    self.put_format(format, &db_name, bytes);
                 }
                 return;
             }
             "ei-reg" => {
-                self.put(&target, bytes);
+                self.put_format(format, name, bytes);
                 if let Ok(file) = relic::evil_islands::reg::parse(bytes) {
                     self.put("ei_reg_ini", relic::evil_islands::reg::convert::to_ini(&file).as_bytes());
                 }
                 return;
             }
             "ei-mob" => {
-                self.put(&target, bytes);
+                self.put_format(format, name, bytes);
                 self.add_mob_parts(bytes);
                 return;
             }
             "ro-grf" => {
-                self.put(&target, bytes);
+                self.put_format(format, name, bytes);
                 self.add_grf_parts(bytes);
             }
             "drakan-srsc" => {
-                self.put(&target, bytes);
+                self.put_format(format, name, bytes);
                 self.put("drakan_scene", bytes);
                 if let Ok(file) = relic::drakan::srsc::parse(bytes) {
                     for (i, e) in file.entries.iter().enumerate() {
@@ -125,14 +137,14 @@ impl Seeds {
             }
             "freerct-rcd" => {
                 if bytes.len() <= MAX_RCD {
-                    self.put(&target, bytes);
+                    self.put_format(format, name, bytes);
                     if bytes.len() > 64 << 10 {
                         self.add_rcd_parts(bytes);
                     }
                 }
                 return;
             }
-            _ => self.put(&target, bytes),
+            _ => self.put_format(format, name, bytes),
         }
         if depth >= MAX_NESTING {
             return;
@@ -151,7 +163,7 @@ impl Seeds {
             }
             let Ok(data) = entry.data.bytes() else { continue };
             if model.is_some_and(|m| entry.name.eq_ignore_ascii_case(m)) {
-                self.put("ei_lnk", &data);
+                self.put_id("ei-lnk", &data);
             }
             if let Some((f, _)) = registry::sniff(&data, &entry.path) {
                 self.add(f, &entry.path, &data, depth + 1);
@@ -196,7 +208,7 @@ impl Seeds {
         }
     }
 
-    /// A GRF in the parts form of the target of its version (`ro_grf`: 0x200; `ro_grf_v1`: 1.x; `ro_grf_v3`:
+    /// A GRF in the parts form of the target of its version (`ro_grf_v2`: 0x200; `ro_grf_v1`: 1.x; `ro_grf_v3`:
     /// 0x300), so the fuzzer reaches the table's records; 1.x and 0x300 files also go whole to their target.
     fn add_grf_parts(&mut self, bytes: &[u8]) {
         use relic::ragnarok::grf::types::{Layout, HEADER_SIZE};
@@ -230,7 +242,7 @@ impl Seeds {
                     }
                     out.extend_from_slice(&table);
                     out.extend_from_slice(data);
-                    Some((if grf.layout == Layout::V3 { "ro_grf_v3" } else { "ro_grf" }, out))
+                    Some((if grf.layout == Layout::V3 { "ro_grf_v3" } else { "ro_grf_v2" }, out))
                 }
             }
         };
@@ -260,7 +272,7 @@ impl Seeds {
         let Ok(file) = mob::parse(bytes) else { return };
         let write = |nodes: Vec<Node>| mob::write_document(&MobDocument { format: mob::FORMAT_ID.into(), nodes }).ok();
         if let Some(small) = write(file.nodes.iter().map(prune).collect()) {
-            self.put("ei_mob", &small);
+            self.put_id("ei-mob", &small);
         }
         let mut seen: BTreeMap<u32, usize> = BTreeMap::new();
         for node in mob::convert::walk(&file.nodes) {
@@ -270,7 +282,7 @@ impl Seeds {
             }
             *n += 1;
             if let Some(part) = write(vec![prune(node)]).filter(|b| b.len() <= 32 << 10) {
-                self.put("ei_mob", &part);
+                self.put_id("ei-mob", &part);
             }
         }
     }
@@ -359,7 +371,7 @@ impl Seeds {
                 small = smaller;
             }
             if small.len() <= SMALL_RCD {
-                self.put("freerct_rcd", &small);
+                self.put_id("freerct-rcd", &small);
             }
         }
     }
@@ -427,7 +439,7 @@ impl Seeds {
                 let rgba: Vec<u8> = (0..w * h * 4).map(|i| (i * 37 % 251) as u8).collect();
                 for mips in [false, true] {
                     if let Ok(bytes) = mmp::encode(&rgba, w, h, format, mips) {
-                        self.put("ei_mmp", &bytes);
+                        self.put_id("ei-mmp", &bytes);
                     }
                 }
             }
@@ -435,7 +447,7 @@ impl Seeds {
         // A flat texture: PNT3 packs it, other formats compress well.
         let flat = [0x40u8, 0x80, 0xC0, 0xFF].repeat(64);
         if let Ok(bytes) = mmp::encode(&flat, 8, 8, PixelFormat::Pnt3, false) {
-            self.put("ei_mmp", &bytes);
+            self.put_id("ei-mmp", &bytes);
         }
         // A humanoid's part hierarchy (the corpus's models have one part): three levels under the root, a
         // child written before its parent.
@@ -456,7 +468,7 @@ impl Seeds {
             .map(|(name, parent)| Link { name: (*name).into(), parent: parent.map(Into::into), ..Link::default() })
             .collect();
         if let Ok(bytes) = lnk::write(&Lnk { links, ..Lnk::default() }) {
-            self.put("ei_lnk", &bytes);
+            self.put_id("ei-lnk", &bytes);
         }
         // GRFs of every version relic writes: mixed and header-only (`.gnd`) 1.x entries, a Korean name, an
         // entry long enough for DES cycles and shuffled blocks.
@@ -477,7 +489,7 @@ impl Seeds {
                     })
                     .collect();
                 let Ok(bytes) = grf::write_archive_bytes(inputs, version) else { continue };
-                self.put("ro_grf", &bytes);
+                self.put_id("ro-grf", &bytes);
                 self.add_grf_parts(&bytes);
                 if version < grf::types::VERSION_0X200 {
                     continue;
@@ -498,7 +510,7 @@ impl Seeds {
                 }
                 for doc in variants {
                     if let Ok(bytes) = grf::write_document(&doc) {
-                        self.put("ro_grf", &bytes);
+                        self.put_id("ro-grf", &bytes);
                         self.add_grf_parts(&bytes);
                     }
                 }
@@ -506,16 +518,16 @@ impl Seeds {
         }
         self.add_hostile();
         for version in relic::ragnarok::spr::Version::ALL {
-            self.put("ro_spr", &spr_seed(version));
+            self.put_id("ro-spr", &spr_seed(version));
         }
         for (major, minor) in [(1, 1), (1, 2), (1, 3), (1, 4), (1, 5), (1, 6), (2, 2), (2, 3)] {
             if let Ok(bytes) = relic::ragnarok::rsm::write(&model(relic::ragnarok::rsm::Version::new(major, minor))) {
-                self.put("ro_rsm", &bytes);
+                self.put_id("ro-rsm", &bytes);
             }
         }
         // Client tables: a CRLF name table (501 named 빨간포션 in CP949) and an LF description table.
-        self.put("ro_table", b"// items\r\n501#\xBB\xA1\xB0\xA3\xC6\xF7\xBC\xC7#\r\n502#White_Potion#\r\n");
-        self.put("ro_table", b"501#\nA potion.^000000\nWeight: 7\n#\n");
+        self.put_id("ro-table", b"// items\r\n501#\xBB\xA1\xB0\xA3\xC6\xF7\xBC\xC7#\r\n502#White_Potion#\r\n");
+        self.put_id("ro-table", b"501#\nA potion.^000000\nWeight: 7\n#\n");
     }
 }
 
@@ -527,14 +539,14 @@ impl Seeds {
         use hostile::*;
         // LNK: 4000 parts each hanging from the next one stored; the same chain closed into a cycle.
         let chain = lnk_chain(4000);
-        self.put("ei_lnk", &chain);
+        self.put_id("ei-lnk", &chain);
         let mut cycle = chain;
         cycle.truncate(cycle.len() - 4);
         lnk_name(&mut cycle, b"P0000\0");
-        self.put("ei_lnk", &cycle);
+        self.put_id("ei-lnk", &cycle);
         // RES: 50,000 names in one self-looping slot (1.1 MB), and 5,000 of them (a fast seed).
-        self.put("ei_res", &res_one_slot(50_000));
-        self.put("ei_res", &res_one_slot(5_000));
+        self.put_id("ei-res", &res_one_slot(50_000));
+        self.put_id("ei-res", &res_one_slot(5_000));
         // RES: 300 models and their `.bon` siblings all naming one 4 KiB range.
         let data = vec![7u8; 4096];
         let mut records = Vec::new();
@@ -542,7 +554,7 @@ impl Seeds {
             records.push((format!("m{i}.mod").into_bytes(), -1, 0));
             records.push((format!("m{i}.bon").into_bytes(), -1, data.len() as u32));
         }
-        self.put("ei_res", &res_sharing(&records, &data));
+        self.put_id("ei-res", &res_sharing(&records, &data));
         // FTG: 200 entries sharing one sprite, one overlapping it, an empty one.
         let sprite =
             Spr { nanims: 1, nrots: 1, szx: 2, szy: 1, picnr: vec![0], offsets: vec![0], ..Spr::new(&[0, 2, 5, 6]) }
@@ -551,7 +563,7 @@ impl Seeds {
         let mut entries: Vec<(String, u32, u32)> = (0..200).map(|i| (format!("UNIT{i}.SPR"), 12, len)).collect();
         entries.push(("PART.BIN".into(), 14, len - 2));
         entries.push(("EMPTY.BIN".into(), 12, 0));
-        self.put("dr_ftg", &ftg_bytes(&sprite, &entries));
+        self.put_id("dr-ftg", &ftg_bytes(&sprite, &entries));
         // DR sprites: 1 MiB of zero counts under 4096 pictures; 1024² frames × 7 rotations of blank lines.
         let mut bits = vec![0u8; 1 << 20];
         bits.push(1);
@@ -564,22 +576,22 @@ impl Seeds {
             offsets: (0..4096).collect(),
             ..Spr::new(&bits)
         };
-        self.put("dr_spr", &zeros.bytes());
+        self.put_id("dr-spr", &zeros.bytes());
         let blank = relic::dark_reign::spr::rle::encode(&vec![0; 1024 * 1024], 1024, false);
         let frames =
             Spr { nanims: 1, nrots: 7, szx: 1024, szy: 1024, picnr: vec![0; 7], offsets: vec![0], ..Spr::new(&blank) };
-        self.put("dr_spr", &frames.bytes());
+        self.put_id("dr-spr", &frames.bytes());
         // Drakan: a `.txd` of 16 texture records on one 2048² zlib body; a 1×1 texture with a 10⁹ pitch.
         for (side, pitch, count) in [(2048u32, 2048 * 3, 16u16), (1, 1_000_000_000, 1)] {
             let txd = txd(side, pitch, count);
-            self.put("drakan_srsc", &txd);
+            self.put_id("drakan-srsc", &txd);
             self.put("drakan_scene", &txd);
         }
         // MMP: 8192² PNT3 of zero runs (1,152 bytes for 256 MiB); 1×1 with 200,000 mip levels.
-        self.put("ei_mmp", &pnt3_zero_bomb());
-        self.put("ei_mmp", &mmp_file(1, 1, 200_000, b"8888", &vec![0; 4 * 200_000]));
+        self.put_id("ei-mmp", &pnt3_zero_bomb());
+        self.put_id("ei-mmp", &mmp_file(1, 1, 200_000, b"8888", &vec![0; 4 * 200_000]));
         // MP: 1000 × 1000 sectors (the target converts it with one sector present).
-        self.put("ei_mp", &mp_sectors(1000, 1000));
+        self.put_id("ei-mp", &mp_sectors(1000, 1000));
     }
 }
 
@@ -860,26 +872,39 @@ fn model(version: relic::ragnarok::rsm::Version) -> relic::ragnarok::rsm::Rsm {
 }
 
 /// `relic-fuzz-seed --regression TARGET FILE...`: copies fuzz inputs of `TARGET` into
-/// `crates/relic/tests/regression/<format-id>/<blake3>` (for `ei_db`, without the byte that picks the file
-/// type: the regression test reads its files under every type).
+/// `crates/relic/tests/regression/<format-id>/<blake3>`. An input of the `format` target loses its prefix and
+/// goes to the format its first byte picks (or `RELIC_FUZZ_FORMAT`, when the run was pinned); a format id
+/// as `TARGET` takes the input of a run pinned to it. The regression test reads each file under every name.
 fn regression(target: &str, files: impl Iterator<Item = std::ffi::OsString>) {
-    // `ro_grf_v1` and `ro_grf_v3` fuzz ro-grf too (their parts-form inputs need assembling by hand first).
-    let id = match target {
-        "ei_reg_ini" => "ei-reg".to_string(),
-        "ro_grf_v1" | "ro_grf_v3" => "ro-grf".to_string(),
-        _ => target.replace('_', "-"),
+    let fixed = match target {
+        "format" => None,
+        // `ro_grf_v1`, `ro_grf_v2` and `ro_grf_v3` fuzz ro-grf (their parts-form inputs need assembling by
+        // hand first), `ei_reg_ini` the REG's INI.
+        "ro_grf_v1" | "ro_grf_v2" | "ro_grf_v3" => Some(("ro-grf", 0)),
+        "ei_reg_ini" => Some(("ei-reg", 0)),
+        id if registry::by_id(id).is_some() => Some((id, relic_fuzz::PREFIX)),
+        _ => {
+            eprintln!("relic-fuzz-seed: no format for target {target}");
+            std::process::exit(2);
+        }
     };
-    if registry::by_id(&id).is_none() {
-        eprintln!("relic-fuzz-seed: no format for target {target}");
-        std::process::exit(2);
-    }
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../crates/relic/tests/regression").join(&id);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../crates/relic/tests/regression");
     for file in files {
-        let bytes = std::fs::read(&file).unwrap_or_else(|e| {
+        let input = std::fs::read(&file).unwrap_or_else(|e| {
             eprintln!("{}: {e}", Path::new(&file).display());
             std::process::exit(1);
         });
-        let bytes = if target == "ei_db" { bytes.get(1..).unwrap_or_default().to_vec() } else { bytes };
+        let (id, bytes) = match fixed {
+            Some((id, skip)) => (id.to_string(), input.get(skip..).unwrap_or_default().to_vec()),
+            None => match relic_fuzz::pick(&input) {
+                Some((format, _, bytes)) => (format.id.to_string(), bytes.to_vec()),
+                None => {
+                    eprintln!("{}: shorter than the `format` target's prefix", Path::new(&file).display());
+                    std::process::exit(1);
+                }
+            },
+        };
+        let dir = root.join(&id);
         let path = dir.join(blake3::hash(&bytes).to_hex().as_str());
         if let Err(e) = std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&path, &bytes)) {
             eprintln!("{}: {e}", path.display());
@@ -892,9 +917,16 @@ fn regression(target: &str, files: impl Iterator<Item = std::ffi::OsString>) {
 fn main() {
     let mut args = std::env::args_os().skip(1);
     let Some(out) = args.next() else {
-        eprintln!("usage: relic-fuzz-seed OUT INPUT... | relic-fuzz-seed --regression TARGET FILE...");
+        eprintln!("usage: relic-fuzz-seed OUT INPUT... | --regression TARGET FILE... | --formats");
         std::process::exit(2);
     };
+    if out == "--formats" {
+        // The format ids `fuzz/run` runs the `format` target on, pinned one at a time, in registry order.
+        for format in registry::FORMATS {
+            println!("{}", format.id);
+        }
+        return;
+    }
     if out == "--regression" {
         let target = args.next().unwrap_or_default();
         return regression(&target.to_string_lossy(), args);
@@ -911,7 +943,7 @@ fn main() {
     seeds.add_made();
     seeds.add_gltf();
     for (target, n) in &seeds.counts {
-        println!("{target:<12} {n:>5} new seeds");
+        println!("{target:<20} {n:>5} new seeds");
     }
 }
 

@@ -1,7 +1,7 @@
-//! `ro-grf`: reading never panics; every entry of an archive that parses inflates (bounded) or fails
-//! cleanly, case-insensitive lookups find every name, and the archive writes back byte for byte from its
-//! document and through its JSON (value and text). Whole files of every version are read as they are; the
-//! parts form below is 0x200 (`ro_grf_v1` and `ro_grf_v3` have the parts forms of 1.x and 0x300).
+//! `ro-grf`, version 0x200, from its parts: every entry of an archive that parses inflates (bounded) or
+//! fails cleanly, case-insensitive lookups find every name, and the archive writes back byte for byte from
+//! its document and through its JSON (value and text). Whole files of every version are read as they are
+//! (the `format` target reads them too); `ro_grf_v1` and `ro_grf_v3` have the parts forms of 1.x and 0x300.
 //!
 //! The file table is zlib-compressed, so mutated files almost never reach its records. An input that does
 //! not start with the GRF signature is therefore read as the parts of a GRF, which the target assembles with
@@ -35,7 +35,7 @@ fn assemble(data: &[u8]) -> Option<Vec<u8>> {
 
 fuzz_target!(|data: &[u8]| relic_fuzz::check_grf(data, assemble));
 
-// Structure moves on the ro_grf input (see `relic_fuzz::mutate::grf`), else libFuzzer's byte mutation.
+// Structure moves on the ro_grf_v2 input (see `relic_fuzz::mutate::grf`), else libFuzzer's byte mutation.
 fuzz_mutator!(|data: &mut [u8], size: usize, max_size: usize, seed: u32| {
     relic_fuzz::mutate::run(data, size, max_size, seed, relic_fuzz::mutate::grf)
 });
