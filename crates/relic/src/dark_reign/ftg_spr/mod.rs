@@ -3,7 +3,7 @@
 //! max_width, u16 max_height, u16 reserved), then every frame's raw 8-bit palette indices, rows top to bottom. Spec:
 //! the Dark Reign SPR/FTG specification, section "FTG-bundled SPR Format".
 //!
-//! CORRECTIONS.md believes this section wrong: the sprites inside real SPRITES.FTG archives are RSPR/SSPR
+//! This section is believed wrong (docs/formats/dark-reign.md#ftg-spr): the sprites inside real SPRITES.FTG archives are RSPR/SSPR
 //! (`dr-spr`). relic reads the layout only when asked (`--format dr-ftg-spr`): it has no magic, so it is
 //! never sniffed and claims no extension.
 //!
@@ -52,7 +52,7 @@ pub static FORMAT: Format = Format {
 struct FtgSprCodec;
 
 impl Codec for FtgSprCodec {
-    /// Never: the layout has no magic, and real archives hold RSPR/SSPR (CORRECTIONS.md).
+    /// Never: the layout has no magic, and real archives hold RSPR/SSPR (docs/formats/dark-reign.md#ftg-spr).
     fn sniff(&self, _head: &[u8]) -> bool {
         false
     }
