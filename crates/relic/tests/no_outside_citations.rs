@@ -10,7 +10,7 @@ use std::process::Command;
 
 /// Names of files and folders outside the repository that must not be cited. Spelled in two halves so that this
 /// file does not cite them itself.
-const OUTSIDE: [[&str; 2]; 3] = [["CORRECTIONS", ".md"], ["DESIGN", ".md"], ["../shared", "/specs"]];
+const OUTSIDE: [[&str; 2]; 3] = [["CORRECTIONS", ".md"], ["DESIGN", ".md"], ["shared/", "specs"]];
 
 const NOTES_DIR: &str = "docs/formats/";
 
