@@ -1,5 +1,5 @@
 # The Evil Islands RES archive's directory, for the Kaitai Struct peer of bench/run.py. Written for relic
-# from ../shared/specs/evil-islands.txt ("RES"): a 16-byte header, 22-byte file records, then the names.
+# from the Evil Islands specification ("RES"): a 16-byte header, 22-byte file records, then the names.
 # The benchmark uses it where the public game/evil_islands_res.ksy of kaitai_struct_formats cannot be had
 # (`bench/run.py --ksy PATH` takes that one); both give the same `filetable`, `name` and `len_file`.
 meta:

@@ -238,7 +238,7 @@ fn drakan_texture(width: u32, height: u32, bpp: u16, flags: u32, fps: u8, pixels
     })
 }
 
-/// A column-vector matrix in the form Drakan stores it (`mat3x4f` applied to row vectors, CORRECTIONS.md):
+/// A column-vector matrix in the form Drakan stores it (`mat3x4f` applied to row vectors, docs/formats/drakan.md#matrices):
 /// the rows of the linear part are the matrix's columns.
 fn drakan_matrix(m: glam::Mat4) -> relic::drakan::records::common::Mat3x4 {
     use relic::codec::float::F32;
@@ -502,7 +502,7 @@ fn sample_lvl() -> Vec<u8> {
     use relic::drakan::records::level::{self, DatabaseRef, LayerBlock, LayerDefinition, Layers, LevelInfo};
     use relic::drakan::srsc::{write_packed, NewRecord};
     // Vertices (u8 type, u8 0, u16 v; height = (v − 0x8000)·2), then cells (u16 flags, left and right
-    // texture refs, 8 × u16 texture coordinates), CORRECTIONS.md.
+    // texture refs, 8 × u16 texture coordinates), docs/formats/drakan.md#lvl.
     let grid =
         |w: u32, h: u32, height: &dyn Fn(u32, u32) -> i32, cell: &dyn Fn(u32, u32) -> (u16, [u16; 2], [u16; 2])| {
             let mut out = Vec::new();
@@ -662,7 +662,7 @@ fn sample_sdb() -> Vec<u8> {
 }
 
 /// A Dark Reign PALS palette: a ramp of earth tones in the three colour planes, the three unknown planes and
-/// a stand-in for the game's tables (CORRECTIONS.md).
+/// a stand-in for the game's tables (docs/formats/dark-reign.md#pal).
 fn barren_pal() -> Vec<u8> {
     use relic::dark_reign::pal::{write, Pals};
     let plane = |f: fn(u8) -> u8| relic::bytes::Base64((0..=255u8).map(f).collect());
@@ -681,7 +681,7 @@ fn barren_pal() -> Vec<u8> {
     write(&pals).unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// A Dark Reign FTG holding a sprite, the palette it is drawn with and a short 8-bit mono sound (CORRECTIONS.md: FTGs hold `.wav` too).
+/// A Dark Reign FTG holding a sprite, the palette it is drawn with and a short 8-bit mono sound (docs/formats/dark-reign.md#ftg-contents: FTGs hold `.wav` too).
 fn sprites_ftg() -> Vec<u8> {
     use relic::dark_reign::ftg::{write_new, NewEntry};
     let sound = relic::export::wav::encode(&relic::asset::Sound {
@@ -700,7 +700,7 @@ fn sprites_ftg() -> Vec<u8> {
 }
 
 /// A Drakan resource file: a group of strings (one enciphered, one plain), a DirectMusic segment and the
-/// version record (spec "Misc", CORRECTIONS.md on 0x0401 in Music.rrc).
+/// version record (spec "Misc", docs/formats/drakan.md#music on 0x0401 in Music.rrc).
 fn dragon_rrc() -> Vec<u8> {
     use relic::drakan::records::{strings, write_string};
     use relic::drakan::srsc::{write_packed, NewRecord};
@@ -1170,8 +1170,8 @@ fn dark_reign_unit() -> Vec<u8> {
     spr::write_document(&doc).unwrap_or_else(|e| panic!("{e}"))
 }
 
-// FreeRCT RCD files, written byte by byte from `../shared/specs/freerct-rcd.txt` and the FreeRCT part of
-// CORRECTIONS.md (not through relic's writer, so that the reader is checked against the spec).
+// FreeRCT RCD files, written byte by byte from the FreeRCT RCD specification and the FreeRCT part of
+// docs/formats/freerct.md (not through relic's writer, so that the reader is checked against the spec).
 
 /// An RCD block: magic, u32 version, u32 body length, body.
 fn rcd_block(out: &mut Vec<u8>, magic: &[u8; 4], version: u32, body: &[u8]) {

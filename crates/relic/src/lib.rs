@@ -34,9 +34,10 @@
 //! holds the batch operations the CLI calls.
 //!
 //! The format modules cite the reverse-engineered specifications they follow by name and section (the Drakan
-//! SRSC specification, the Evil Islands specification, …) and `CORRECTIONS.md`, relic's notes of where those
-//! specifications are wrong, checked against public implementations and real files. Neither is part of this
-//! repository; where a module's docs and a specification disagree, the module's docs say what relic does.
+//! SRSC specification, the Evil Islands specification, …) and relic's format notes (`docs/formats/`), which say where those
+//! specifications are wrong, checked against public implementations and real files. The specifications are not
+//! part of this repository, the notes are; where a module's docs and a specification disagree, the module's docs
+//! say what relic does.
 //!
 //! # Features
 //!

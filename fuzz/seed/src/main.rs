@@ -668,7 +668,7 @@ mod hostile {
         res_sharing(&records, &[])
     }
 
-    /// An SPR file (spec "SPR Sprite Format" with CORRECTIONS.md): one section of anims 0..nanims with no
+    /// An SPR file (spec "SPR Sprite Format" with docs/formats/dark-reign.md#spr): one section of anims 0..nanims with no
     /// hotspots, the anim-index table given, pictures at `offsets` of `bits`, an empty hotspot table.
     pub struct Spr<'a> {
         pub nanims: i32,

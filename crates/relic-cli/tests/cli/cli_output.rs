@@ -323,7 +323,7 @@ fn write_png(path: &Path, width: u32, height: u32, rgba: &[u8]) {
 
 // ---- the Dark Reign FTG\0 magic, and --format ----------------------------------------------------------
 
-/// An FTG by hand (spec "FTG Package Format", CORRECTIONS.md): `FTG\0`, the directory's offset and file
+/// An FTG by hand (spec "FTG Package Format", docs/formats/dark-reign.md#ftg-magic): `FTG\0`, the directory's offset and file
 /// count, the data, then 36-byte entries (28-byte NUL-padded name, offset, size).
 fn ftg_community(files: &[(&str, &[u8])]) -> Vec<u8> {
     let mut data = Vec::new();

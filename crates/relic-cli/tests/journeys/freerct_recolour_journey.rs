@@ -1,10 +1,10 @@
 //! User journeys through the `relic` binary (issue #39): a FreeRCT 32PX sprite painted over its recolour
 //! pixels packs those pixels as plain pixels of the colour painted (32PX runs of any kind may follow each
-//! other, CORRECTIONS.md), a recolour layer edited alone stays a recolour edit, both edited at one pixel
+//! other, docs/formats/freerct.md#32px-recolour), a recolour layer edited alone stays a recolour edit, both edited at one pixel
 //! are refused naming it, and pack's summary counts what it did: sprites edited and encoded anew, sprites
 //! unedited, pixels that changed kind, pixels (and colours) that were not palette colours.
 //!
-//! The hand-made file is written byte by byte from CORRECTIONS.md's FreeRCT section (RCDF v2, INFO, 32PX
+//! The hand-made file is written byte by byte from docs/formats/freerct.md (RCDF v2, INFO, 32PX
 //! v1 runs: bits 6–7 the kind, 0 opaque RGB, 1 alpha + RGB, 2 transparent, 3 recolour layer + alpha +
 //! intensities; a u16 line length, 0 on the last line; a 0 byte ends each line), the FSET and the SHOP v8
 //! whose recolourings name the source ranges red (13) and blue (10).

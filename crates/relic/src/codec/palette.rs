@@ -17,7 +17,7 @@ pub struct Palette {
     pub colors: Vec<[u8; 4]>,
 }
 
-/// How 6-bit channel values (0–63) become 8-bit ones (Dark Reign PALS; CORRECTIONS.md: unsettled).
+/// How 6-bit channel values (0–63) become 8-bit ones (Dark Reign PALS; docs/formats/dark-reign.md#pal-scaling: unsettled).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum SixBitScaling {
     /// `(v << 2) | (v >> 4)`: 63 becomes 255 (the default).
@@ -113,7 +113,7 @@ impl Palette {
     }
 }
 
-/// The colours of a PALS file (Dark Reign; CORRECTIONS.md): `PALS`, u32 0x0102, then six 256-byte planes of
+/// The colours of a PALS file (Dark Reign; docs/formats/dark-reign.md#pal): `PALS`, u32 0x0102, then six 256-byte planes of
 /// 6-bit values, the first three R, G, B. The full file is read by `dark_reign::pal`.
 fn read_pals_colors(bytes: &[u8], scaling: SixBitScaling) -> Result<Palette> {
     let plane = |i: usize| bytes.get(8 + 256 * i..8 + 256 * (i + 1));

@@ -29,7 +29,7 @@ use crate::codec::palette::{Palette, SixBitScaling};
 use crate::error::Result;
 use crate::registry::{ConvertOptions, FormatOption};
 
-/// `--option dr-pal.scaling=replicate|x4`: how PALS 6-bit channels become 8-bit (CORRECTIONS.md: unsettled;
+/// `--option dr-pal.scaling=replicate|x4`: how PALS 6-bit channels become 8-bit (docs/formats/dark-reign.md#pal-scaling: unsettled;
 /// `(v<<2)|(v>>4)` reaches 255 and is the default, `x4` matches palettes converted by public tools).
 pub const SCALING_OPTION: FormatOption = FormatOption { key: "dr-pal.scaling", values: &["replicate", "x4"] };
 

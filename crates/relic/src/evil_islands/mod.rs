@@ -1,5 +1,5 @@
 //! Evil Islands: Curse of the Lost Soul (Nival, 2000). Spec: the Evil Islands specification ("how the resources of the
-//! game Cursed Earth are arranged", 2018), with the Evil Islands part of `CORRECTIONS.md`.
+//! game Cursed Earth are arranged", 2018), with docs/formats/evil-islands.md.
 //!
 //! Each format's document type, by format id: `read(&bytes)` parses a file as the registry's codec does, and
 //! `to_bytes()` writes it back (the same bytes when nothing was edited).

@@ -1,4 +1,4 @@
-//! FreeRCT. Spec: the FreeRCT RCD specification (Alberth, the version 1 era), with the FreeRCT part of CORRECTIONS.md
+//! FreeRCT. Spec: the FreeRCT RCD specification (Alberth, the version 1 era), with docs/formats/freerct.md
 //! and FreeRCT's own `data_format.rst` for version 2.
 //!
 //! Each format's document type, by format id: `read(&bytes)` parses a file as the registry's codec does, and

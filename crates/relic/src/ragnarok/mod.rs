@@ -1,5 +1,5 @@
 //! Ragnarok Online. Spec: the RSM/RSM2 specification of RagnarokFileFormats (rdw-archive) for models, with the Ragnarok
-//! part of `CORRECTIONS.md`; GRF archives follow the public descriptions of version 0x200 (see [`grf`]); palettes
+//! part of `docs/formats/ragnarok.md`; GRF archives follow the public descriptions of version 0x200 (see [`grf`]); palettes
 //! (`.pal`) follow PAL.MD of the same repository (see [`pal`]); sprites and actions SPR.MD and ACT.MD with the
 //! public loaders (see [`spr`], [`act`]); map grounds GND.MD (see [`gnd`]), altitude maps GAT.MD (see [`gat`]),
 //! map scenes (`.rsw`) the public loaders, RSW.MD having no layout (see [`rsw`]), and how map coordinates

@@ -3,7 +3,7 @@
 //!
 //! # The Ragnarok world frame
 //!
-//! Every map file shares one frame, in the files' own units (CORRECTIONS.md: "RSW positions and GND heights
+//! Every map file shares one frame, in the files' own units (docs/formats/ragnarok.md#world-frame: "RSW positions and GND heights
 //! share one Y-down frame"):
 //!
 //! - **X** grows east with the GND column, **Z** grows north with the GND row (row 0 is the south edge, as
@@ -37,7 +37,7 @@
 //! The client places a model with (roBrowser `createInstance`, BrowEdit3 `RsmRenderer`, both in the world
 //! frame above): `M = T(p)·Rz(rz)·Rx(rx)·Ry(ry)·S(scale)` (angles in degrees, applied Y first, then X,
 //! then Z; `p` the RSW position, relative to the centre), times the model in its own frame: for RSM 1.x
-//! the model centred as CORRECTIONS.md says (Y-down, bottom at y = 0), for 2.2+ `S(1, −1, 1)` times the
+//! the model centred as docs/formats/ragnarok.md#rsm-transforms-1x says (Y-down, bottom at y = 0), for 2.2+ `S(1, −1, 1)` times the
 //! Y-up model (roBrowser's `flip`) lifted by its bounding box.
 //!
 //! relic's RSM conversion ([`crate::ragnarok::rsm::scene`]) already turns the model into glTF's Y-up:

@@ -1,5 +1,5 @@
 //! Hand-made Evil Islands map fixtures, assembled byte by byte from the spec's tables (sections "MP" and
-//! "SEC" of `evil-islands.txt`, with CORRECTIONS.md: a u16 material count then a u32 animated-tile count,
+//! "SEC" of `evil-islands.txt`, with docs/formats/evil-islands.md#mp-header: a u16 material count then a u32 animated-tile count,
 //! 44-byte materials; 33 × 33 row-major vertices of s8 dx, s8 dy, u16 z, u32 packed normal), never through
 //! relic's writers.
 //!

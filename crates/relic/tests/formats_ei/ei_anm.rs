@@ -1,6 +1,6 @@
 //! Evil Islands ANM files (`ei-anm`): reader, JSON, writer.
 //!
-//! Layout (spec `evil-islands.txt`, section "ANM", with CORRECTIONS.md): u32 rotation count, quaternions
+//! Layout (spec `evil-islands.txt`, section "ANM", with docs/formats/evil-islands.md#anm): u32 rotation count, quaternions
 //! (w, x, y, z); u32 translation count, vec3s; u32 morphing frame count, u32 morphing vertex count (left out
 //! at the end of editor-written files without frames), one vec3 shift per vertex per frame. The fixtures
 //! are assembled byte by byte here.

@@ -1,6 +1,6 @@
 //! Evil Islands BON files (`ei-bon`): reader, JSON, writer, and bone sets (a model's `.bon` RES).
 //!
-//! Layout (spec `evil-islands.txt`, section "Bon", with CORRECTIONS.md): no header; vec3 offsets (3 × f32)
+//! Layout (spec `evil-islands.txt`, section "Bon", with docs/formats/evil-islands.md#bon): no header; vec3 offsets (3 × f32)
 //! to the end of the file, 8 in real files (one per morph extreme, 96 bytes). A model's `.bon` is a RES
 //! archive of such entries, one per part. The fixtures are assembled byte by byte here.
 

@@ -1,6 +1,6 @@
 //! Evil Islands CAM files (`ei-cam`): reader, JSON in both time readings, writer.
 //!
-//! Layout (spec `evil-islands.txt`, section "Cam", with CORRECTIONS.md): no header; 36-byte records of
+//! Layout (spec `evil-islands.txt`, section "Cam", with docs/formats/evil-islands.md#cam): no header; 36-byte records of
 //! u32 unkn0 (the time, presumably; u32 or f32 is unsettled), u32 unkn1, position (3 × f32) and rotation
 //! (4 × f32, w x y z), repeated to the end of the file. The fixtures are assembled byte by byte here.
 

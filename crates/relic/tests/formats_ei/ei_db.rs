@@ -1,7 +1,7 @@
 //! Evil Islands databases (`ei-db`): hand-made fixtures, both node-length readings, errors, robustness,
 //! writer round trips, lossless documents, tables/CSV and registry behaviour.
 //!
-//! Layout (spec `evil-islands.txt`, "Databases (* DB and their ilk)", with CORRECTIONS.md "DB node length"):
+//! Layout (spec `evil-islands.txt`, "Databases (* DB and their ilk)", with docs/formats/evil-islands.md#db-node-length):
 //! a node is `u8 type`, a size (`b0` even: length `b0 >> 1`; `b0` odd: a 4-byte length, read either as
 //! `(u32 LE from b0) >> 1` or, by the spec's byte loop, `b0 >> 1` then three bytes big-endian), then the
 //! payload. The file's first node is the database; its children are tables (type byte = 1-based table

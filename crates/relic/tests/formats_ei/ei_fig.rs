@@ -1,6 +1,6 @@
 //! Evil Islands FIG files (`ei-fig`): reader, JSON, writer.
 //!
-//! Layout (spec `evil-islands.txt`, section "FIG", corrected by CORRECTIONS.md): `FIG` + morph-count digit
+//! Layout (spec `evil-islands.txt`, section "FIG", corrected by docs/formats/evil-islands.md#fig-vertex-blocks): `FIG` + morph-count digit
 //! n; 9 × u32 (vertex blocks, normal blocks, texcoords, indices, vertex components, morph components,
 //! unknown, group, texture index); n centres, n minima, n maxima, n radii; vertex blocks whose float
 //! `b·12n + axis·4n + m·4 + lane` is coordinate `axis` of vertex `4b + lane` in morph m; normal blocks

@@ -1,6 +1,6 @@
 //! Evil Islands LNK files (`ei-lnk`): reader, JSON, writer.
 //!
-//! Layout (spec `evil-islands.txt`, section "Lnk", with CORRECTIONS.md): u32 link count; per link a u32
+//! Layout (spec `evil-islands.txt`, section "Lnk", with docs/formats/evil-islands.md#lnk): u32 link count; per link a u32
 //! length and the part's cp1251 name, a u32 length and the parent's name. Lengths include the trailing
 //! NUL; the root's parent has length 0. The fixtures are assembled byte by byte here.
 

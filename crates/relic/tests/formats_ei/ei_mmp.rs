@@ -1,7 +1,7 @@
 //! Evil Islands MMP textures (`ei-mmp`): reader, pixel decoding per format, lossless document, writer,
 //! conversion and packing through `relic::ops`, corpus textures and an independent DXT check with Pillow.
 //!
-//! Layout (spec `evil-islands.txt`, section "Mmp", with the MMP point of `CORRECTIONS.md`):
+//! Layout (spec `evil-islands.txt`, section "Mmp", with docs/formats/evil-islands.md#mmp):
 //! - header, 76 bytes: `MMP\0`, u32 width, u32 height, u32 `mip_levels_count`, u32 fourcc, u32
 //!   `bits_per_pixel`, then four `channel_format` records (u32 mask, u32 shift, u32 count) for alpha, red,
 //!   green and blue, then 4 unused bytes; texels start at 76;

@@ -1,6 +1,6 @@
 //! Evil Islands MOB level files (`ei-mob`): reader, cipher, lossless document, writer, conversion.
 //!
-//! Layout (spec `evil-islands.txt`, section "MOB", with CORRECTIONS.md "MOB"):
+//! Layout (spec `evil-islands.txt`, section "MOB", with docs/formats/evil-islands.md#mob):
 //! - a file is a sequence of top-level nodes; a node is u32 `type_id`, u32 `size` (the whole node, its
 //!   8-byte header included), then `size − 8` bytes of payload;
 //! - record types hold child nodes; the other payloads are typed by the spec's table: Byte u8, Dword u32,

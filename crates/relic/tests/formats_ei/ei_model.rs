@@ -1,5 +1,5 @@
 //! Evil Islands figures to glTF (`relic convert x.mod`): a hand-made two-part model (FIG8 parts, LNK,
-//! BON, ANM assembled byte by byte from the spec's layouts and CORRECTIONS.md; only the RES containers
+//! BON, ANM assembled byte by byte from the spec's layouts and docs/formats/evil-islands.md#model-archives; only the RES containers
 //! come from relic's RES writer) converted at morph (0,0,0) and (1,1,1), with world positions, morph
 //! targets and an animation key checked in the GLB; and every real model of the corpus's `auxData.res`
 //! converted, validated by the Khronos validator and kept inside its FIG header's bounds.
@@ -28,7 +28,7 @@ fn pos(part: usize, m: usize, v: usize) -> [f32; 3] {
     [v as f32 + 0.5 * m as f32 + 10.0 * part as f32, 2.0 * v as f32 - 0.25 * m as f32, 1.0 + m as f32]
 }
 
-/// A FIG8 of one vertex block (3 used vertices, one triangle), per CORRECTIONS.md: float
+/// A FIG8 of one vertex block (3 used vertices, one triangle), per docs/formats/evil-islands.md#fig-vertex-blocks: float
 /// `b·96 + axis·32 + m·4 + lane`; normal block x[4] y[4] z[4] w[4]; 3 UVs; vertex components (v, v, v).
 fn fig8(part: usize) -> Vec<u8> {
     let mut out = b"FIG8".to_vec();

@@ -1,9 +1,9 @@
 //! Evil Islands REG files (`ei-reg`): reader, typed INI, lossless JSON and writers.
 //!
-//! Layout (spec `evil-islands.txt`, section "REG", with CORRECTIONS.md): magic `FB 3E AB 45`, u16 section
+//! Layout (spec `evil-islands.txt`, section "REG", with docs/formats/evil-islands.md#reg-hash-chains): magic `FB 3E AB 45`, u16 section
 //! count, section table of (s16 order, u32 absolute offset); a section is u16 key count, u16 name length,
 //! cp1251 name, key table of (s16 order, u32 offset from the section start); a key is u8 type (0 int,
-//! 1 float, 2 string, bit 7 array with u16 count), u16 name length, cp1251 name, value. CORRECTIONS.md:
+//! 1 float, 2 string, bit 7 array with u16 count), u16 name length, cp1251 name, value. docs/formats/evil-islands.md#reg-hash-chains:
 //! the order fields are hash-chain next indices, FF FF ends.
 //!
 //! The fixtures are assembled byte by byte here, independently of relic's writer. The hash slots are

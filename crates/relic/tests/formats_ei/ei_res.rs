@@ -1,12 +1,12 @@
 //! Evil Islands RES archives (`ei-res`): reader, lossless document, writer and extraction.
 //!
-//! Layout (spec `evil-islands.txt`, section "Res", with the Evil Islands part of `CORRECTIONS.md`):
+//! Layout (spec `evil-islands.txt`, section "Res", with docs/formats/evil-islands.md):
 //! - header, 16 bytes: magic `3C E2 9C 01`, u32 `files_count`, u32 `filetable_offset`, u32 `nametable_size`;
 //! - file table at `filetable_offset`: `files_count` records of 22 bytes — i32 `next_index`, u32 `file_size`,
 //!   u32 `file_offset`, u32 `last_change` (Unix seconds), u16 `name_len`, u32 `name_offset` (relative to the
 //!   name table);
 //! - name table at `filetable_offset + 22 * files_count`: cp1251 names, no terminators, `\` between folders;
-//! - CORRECTIONS.md: a record sits in the slot given by the name hash (sum of the name bytes as *signed*
+//! - docs/formats/evil-islands.md#res-name-hash: a record sits in the slot given by the name hash (sum of the name bytes as *signed*
 //!   chars, A–Z lowercased, mod `files_count`); a collision goes to the highest free slot and is chained
 //!   through `next_index` (−1 ends the chain); entry data is 16-byte aligned.
 //!
@@ -102,7 +102,7 @@ fn spec_hash(name: &[u8], count: usize) -> usize {
     sum.rem_euclid(count as i64) as usize
 }
 
-/// Assigns slots as CORRECTIONS.md describes (hash slot, else the highest free slot linked at the end of
+/// Assigns slots as docs/formats/evil-islands.md#res-name-hash describes (hash slot, else the highest free slot linked at the end of
 /// the hash slot's chain), in the given order. Returns `(slot, next_index)` per entry.
 fn place(names: &[Vec<u8>]) -> Vec<(usize, i32)> {
     let n = names.len();
@@ -541,7 +541,7 @@ fn assert_holds(res: &Res<'_>, inputs: &[(Vec<u8>, Vec<u8>, u32)]) {
 #[test]
 fn writer_matches_the_spec_layout_byte_for_byte() {
     // The writer lays data and names out in case-insensitive name order, zero padded, slots as in
-    // CORRECTIONS.md: the hand assembler gives the same bytes.
+    // docs/formats/evil-islands.md#res-name-hash: the hand assembler gives the same bytes.
     let entries: [(&[u8], &[u8], u32); 5] = [
         (b"ab", b"first", 10),
         (b"alias.bin", b"other", 11),

@@ -1,4 +1,4 @@
-//! Dark Reign FTG archives, built by hand from the spec's tables and CORRECTIONS.md (independent of relic's
+//! Dark Reign FTG archives, built by hand from the spec's tables and docs/formats/dark-reign.md#ftg (independent of relic's
 //! writer): duplicate names (the first wins, case-insensitively), data out of directory order, padding, the
 //! community `FTG\0` magic; listing, extraction with `directory.json` and packing back, the lossless JSON,
 //! the palette an archive lends its sprites, and robustness.
@@ -147,7 +147,7 @@ fn truncations_and_flips_never_panic_and_damage_is_located() {
     assert_eq!(err.location().unwrap().offset, (dir + 36 + 28) as u64);
 }
 
-/// An FTG laid out by hand every way CORRECTIONS.md allows: the directory in the middle (not last), data
+/// An FTG laid out by hand every way docs/formats/dark-reign.md#ftg-directory allows: the directory in the middle (not last), data
 /// out of directory order, zero and non-zero padding, two entries sharing one data range, a name field with
 /// bytes after its NUL, and bytes after the last data.
 fn scrambled() -> Vec<u8> {

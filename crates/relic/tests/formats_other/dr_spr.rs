@@ -1,6 +1,6 @@
 //! Dark Reign sprites: `dr-spr` (RSPR/SSPR/LSPR) and the spec's headerless `dr-ftg-spr`, proven on files
 //! built by hand from the spec's tables ("SPR Sprite Format", "FTG-bundled SPR Format") with the Dark Reign
-//! points of CORRECTIONS.md, independently of relic's writer:
+//! points of docs/formats/dark-reign.md#spr, independently of relic's writer:
 //! - header, 32 bytes: magic, int32 version (0x0210; 0x0200 too), nanims, nrots, szx, szy, npics, nsects;
 //! - at 32 `picnr[nanims · nrots]` (picture of anim a, rotation r at a · nrots + r), then nsects 16-byte
 //!   sections (firstanim, lastanim, 16.16 rate, numhotspots), `anims[nanims]`, npics (picoff, hotoff)
@@ -930,7 +930,7 @@ fn ftg_sprites_go_through_convert_and_pack_with_format() {
 fn truncations_and_flips_never_panic() {
     let opts = ConvertOptions::default();
     // Every truncation fails but one: the file cut right after its pixel data, which is a sprite without a
-    // hotspot table (CORRECTIONS.md).
+    // hotspot table (docs/formats/dark-reign.md#spr-hotspots).
     for (bytes, strict) in [(rspr(), false), (sspr(), false), (lspr(), false)] {
         let report = relic::testing::check_robustness(&bytes, strict, |b| {
             let doc = spr::parse(b)?;

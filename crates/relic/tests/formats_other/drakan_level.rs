@@ -1,5 +1,5 @@
 //! Drakan `.lvl` landscape layers to a glTF terrain and 16-bit heightmaps, through `relic convert` (the
-//! library's `ops::convert`). The level is built here byte by byte from CORRECTIONS.md's `.lvl` layout
+//! library's `ops::convert`). The level is built here byte by byte from the `.lvl` layout of docs/formats/drakan.md#lvl
 //! (independent of relic's writers): record 0x0000 with the level's name and two database references
 //! (index 1 → `Tex\Tex`, which exists beside the level with a palette and an 8-bpp texture; index 2 →
 //! `Missing\Gone`, which does not), and record 0x0001 with three layers:
@@ -124,7 +124,7 @@ fn grid_of(l: &Layer) -> Vec<u8> {
     grid.0
 }
 
-/// Record 0x0001 (CORRECTIONS.md): layer count, definitions, u32 1, then per layer u32 size + zlib block.
+/// Record 0x0001 (docs/formats/drakan.md#lvl): layer count, definitions, u32 1, then per layer u32 size + zlib block.
 fn layers_record(layers: &[Layer]) -> Vec<u8> {
     let grids: Vec<Vec<u8>> = layers.iter().map(grid_of).collect();
     for (l, g) in layers.iter().zip(&grids) {

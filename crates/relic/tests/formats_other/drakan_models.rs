@@ -1,5 +1,5 @@
 //! Drakan models to glTF, from files written by hand from the spec's tables ("Model (0x0200 - 0x0209)",
-//! "Animation (0x0501 - 0x0503)", CORRECTIONS.md), independent of relic's writers:
+//! "Animation (0x0501 - 0x0503)", docs/formats/drakan.md#model), independent of relic's writers:
 //! - `Box.mod`: a static crate of six quads with two textures (and a null reference between them) in
 //!   `Box.txd`, one double-sided quad, flat shading, a REO level of detail and bounding spheres;
 //! - `Hero.mod`: a character with three joints, two LODs, vertex weights and one animation in `Hero.adb`.
@@ -18,7 +18,7 @@ use srsc_fixtures::{packed, texture};
 
 use srsc_fixtures::Bytes as B;
 
-/// The stored form of a matrix that acts on row vectors (CORRECTIONS.md: p' = p·L + t): for the
+/// The stored form of a matrix that acts on row vectors (docs/formats/drakan.md#matrices: p' = p·L + t): for the
 /// column-vector matrix `m`, L's rows are m's columns and t its translation.
 fn mat3x4(m: Mat4) -> Vec<f32> {
     let c = m.to_cols_array();
@@ -309,7 +309,7 @@ fn hero_files(dir: &Path) {
     c = c.u16(1).f32s(&[50.0]).u32(0).u32(0).u32(4).u32(3).u32(2).u32(1);
     c = c.u16(1).u16(5).u16(0); // animation 5 of this database
     c = c.u16(1).i32(1).f32s(&identity12).f32s(&identity12).u16(1).u32(0).u32(0).u32(0).u32(0).u32(0).u16(0);
-    c = c.u16(2).bytes(&[0; 32]); // one sphere per LOD (CORRECTIONS.md)
+    c = c.u16(2).bytes(&[0; 32]); // one sphere per LOD (docs/formats/drakan.md#character)
     let name = B::default().str("Hero").u32(0x8002).done(); // smooth shading
     write(
         dir,

@@ -1,5 +1,5 @@
 //! Drakan SRSC containers, proven on files built by hand from the spec's tables ("Basic SRSC format",
-//! "String decryption", CORRECTIONS.md), independent of relic's writer: directory and group paths, the
+//! "String decryption", docs/formats/drakan.md#srsc-directory), independent of relic's writer: directory and group paths, the
 //! string cipher, the lossless document, extraction with `directory.json` and packing back, translators'
 //! strings, Music.rrc's RIFF blobs, later Riot layouts (aligned bodies, directory out of order), and
 //! robustness.
@@ -124,7 +124,7 @@ fn an_edited_string_is_enciphered_again_and_everything_else_kept() {
 }
 
 /// Later Riot games: bodies aligned with zero padding, the first body at 32, the directory out of body
-/// order, group ids without definitions (CORRECTIONS.md).
+/// order, group ids without definitions (docs/formats/drakan.md#srsc-later-riot).
 fn aligned_fixture() -> Vec<u8> {
     let mut out = b"SRSC".to_vec();
     out.extend(0x0101u16.to_le_bytes());

@@ -63,7 +63,7 @@ fn version_1_files_have_the_generators_blocks_and_pixels() {
     );
     assert_eq!(tcor["corners"].as_object().unwrap().keys().collect::<Vec<_>>(), ["north", "east", "south", "west"]);
 
-    // ANIM v1: 12-byte frames (CORRECTIONS.md), person and animation types named.
+    // ANIM v1: 12-byte frames (docs/formats/freerct.md#anim-v1), person and animation types named.
     let people_bytes = std::fs::read(dir.join("people_animation.rcd")).unwrap();
     let people = rcd::parse(&people_bytes).unwrap();
     let doc = to_json(&people);

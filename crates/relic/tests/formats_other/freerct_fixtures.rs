@@ -1,5 +1,5 @@
 //! FreeRCT RCD files (`freerct-rcd`), proven on files built by hand from the spec's tables
-//! (`freerct-rcd.txt`), the FreeRCT section of CORRECTIONS.md and FreeRCT's `data_format.rst`,
+//! (`freerct-rcd.txt`), docs/formats/freerct.md and FreeRCT's `data_format.rst`,
 //! independently of relic's writer:
 //! - file header, 8 bytes: `RCDF`, u32 version (1 or 2); then blocks of magic, u32 version, u32 body
 //!   length and body, numbered from 1 in file order; a reference 0 means none;
@@ -825,7 +825,7 @@ fn a_known_block_of_the_wrong_length_is_kept_raw_with_the_reason() {
 }
 
 // =========================================================================================================
-// Fixture 5: the 8PXL encoder follows CORRECTIONS.md
+// Fixture 5: the 8PXL encoder follows docs/formats/freerct.md#8pxl
 
 #[test]
 fn the_8bpp_encoder_writes_the_corrected_runs() {

@@ -2,7 +2,7 @@
 //! signatures on every version; archives past 4 GiB; extraction patterns with the archive's own `\`; the
 //! folder name `relic pack ro-grf mygrf/data` keeps.
 //!
-//! The fixtures are assembled byte by byte here from `../shared/specs/CORRECTIONS.md` (Ragnarok, GRF) alone,
+//! The fixtures are assembled byte by byte here from docs/formats/ragnarok.md#grf-event-horizon alone,
 //! not by relic's writer:
 //! - header, 46 bytes: the 16-byte signature field `Event Horizon\0RL`, a 14-byte key, a u64 table offset at
 //!   0x1E (counted from byte 46), the u32 entry count itself at 0x26 (no seed, no −7), u32 version 0x300 at
@@ -250,7 +250,7 @@ fn pack_version_0x300_writes_the_event_horizon_form() {
         .map(|(n, d)| grf::PackInput { name: n, source: grf::PackSource::Bytes(d) })
         .collect::<Vec<_>>();
     let bytes = grf::write_archive_bytes(inputs.clone(), 0x300).unwrap();
-    // The layout of CORRECTIONS.md, read here by hand.
+    // The layout of docs/formats/ragnarok.md#grf-event-horizon, read here by hand.
     assert_eq!(&bytes[..16], EVENT_HORIZON_FIELD);
     assert_eq!(&bytes[16..30], &KEY14);
     let table_offset = u64::from_le_bytes(bytes[0x1E..0x26].try_into().unwrap());

@@ -1,6 +1,6 @@
 //! Ragnarok Online RSM/RSM2 models (`ro-rsm`): reader, writer, lossless JSON, helpers and corpus.
 //!
-//! Layout (spec `ragnarok-rsm-rsm2.txt` with the Ragnarok part of `CORRECTIONS.md`):
+//! Layout (spec `ragnarok-rsm-rsm2.txt` with docs/formats/ragnarok.md):
 //! - header: `GRSM`, u8 major, u8 minor, i32 animation length, i32 shade type, u8 alpha (≥ 1.4);
 //!   below 2.2: 16 reserved bytes, i32 n + n × 40-byte texture names, 40-byte main mesh name;
 //!   2.2: f32 fps, i32 n + n length-prefixed textures, i32 n + n length-prefixed root names;
@@ -13,7 +13,7 @@
 //!   2.2); ≥ 1.6: i32 n + n × (i32 frame, 3 f32, f32) scale keys; i32 n + n × (i32 frame, 4 f32) rotation
 //!   keys; ≥ 2.2: i32 n + n × (i32 frame, 3 f32, i32) position keys; 2.3: i32 n + n × (i32 texture, i32 m +
 //!   m × (i32 kind, i32 k + k × (i32 frame, f32))) texture key frames;
-//! - after the meshes: 1.5 only an extra i32 (CORRECTIONS.md); below 1.6 i32 n + n × 20-byte scale keys;
+//! - after the meshes: 1.5 only an extra i32 (docs/formats/ragnarok.md#rsm-1-5); below 1.6 i32 n + n × 20-byte scale keys;
 //!   then, only if bytes remain, i32 n + n volume boxes (9 f32, i32 flag ≥ 1.3).
 //!
 //! The fixtures below are assembled byte by byte from that layout, independently of relic's writer. Real

@@ -1,4 +1,4 @@
-//! RSM/RSM2 to glTF: world-space vertex positions after the node transforms of CORRECTIONS.md (both
+//! RSM/RSM2 to glTF: world-space vertex positions after the node transforms of docs/formats/ragnarok.md#rsm-transforms-1x (both
 //! version families), shear and mirroring, key frames in both time bases, normals by shade type, vertex
 //! colours (never COLOR_0), two-sided faces, textures from a folder and from a GRF, the corpus models, and the Khronos
 //! validator on every file written.
@@ -105,7 +105,7 @@ fn v14_positions_follow_the_legacy_transforms_and_centring() {
 }
 
 /// 2.3: child translation `inv(M_parent)·(p − p_parent)`, local `inv(M_parent)·M`. No `S(1,−1,1)` above:
-/// 2.2+ file space is Y-up (CORRECTIONS.md, corrected 2026-11-25; this test expected the mirror before).
+/// 2.2+ file space is Y-up (docs/formats/ragnarok.md#rsm-axes, corrected 2026-11-25; this test expected the mirror before).
 #[test]
 fn v23_positions_follow_parent_matrices_and_positions() {
     let v = Version::new(2, 3);
@@ -141,7 +141,7 @@ fn sheared_and_mirrored_matrices_are_kept_exactly() {
     let scene = to_scene(&rsm, None).unwrap();
     let w = world(&scene);
     let (mirror_w, shear_w) = (&w[0], &w[1]);
-    // 2.x has no `S(1,−1,1)` above it any more (CORRECTIONS.md: 2.2+ is Y-up), so only the file's own
+    // 2.x has no `S(1,−1,1)` above it any more (docs/formats/ragnarok.md#rsm-axes: 2.2+ is Y-up), so only the file's own
     // mirroring matrix gives a negative determinant (this test expected the old mirror before).
     assert_points(&shear_w.1, &[[0.5, 1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]);
     assert!(shear_w.2 > 0.0, "a shear does not mirror");

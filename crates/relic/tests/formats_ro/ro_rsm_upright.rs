@@ -1,4 +1,4 @@
-//! RSM models upright in glTF (issue 24, CORRECTIONS.md "Axes (corrected 2026-11-25)"): 2.2+ file space is
+//! RSM models upright in glTF (issue 24, docs/formats/ragnarok.md#rsm-axes): 2.2+ file space is
 //! Y-up and written unmirrored with each triangle reversed; 1.x is Y-down and mirrored. Models are built
 //! byte by byte here (not with relic's writer), converted through the registry and read back from the GLB
 //! with a reader of the test's own: world vertex positions, faces facing out (a closed box), normals, no

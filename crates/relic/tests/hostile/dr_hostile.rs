@@ -17,7 +17,7 @@ fn located(e: &relic::Error) -> (&'static str, String, u64) {
     (at.format, at.field.clone(), at.offset)
 }
 
-/// An SPR file from its header values and tables (spec "SPR Sprite Format" with CORRECTIONS.md): one
+/// An SPR file from its header values and tables (spec "SPR Sprite Format" with docs/formats/dark-reign.md#spr): one
 /// section of anims 0..nanims with no hotspots, the anim-index table given, pictures at `offsets` of `bits`,
 /// an empty hotspot table.
 struct Spr<'a> {

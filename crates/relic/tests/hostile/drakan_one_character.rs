@@ -1,6 +1,6 @@
 //! Issue 40: 40 models over one 20,000-joint character (a 1.9 MB `.mod`) built the character 40 times and
 //! held every scene at once (3.7 GiB, 21 s). The hostile file is built here by hand from the spec
-//! (`drakan-riot-srsc.txt`, CORRECTIONS.md's character layout, through `srsc_fixtures`).
+//! (`drakan-riot-srsc.txt`, the character layout of docs/formats/drakan.md#character, through `srsc_fixtures`).
 
 use std::path::Path;
 

@@ -16,6 +16,7 @@ mod formats_truth;
 mod front_door;
 mod identify;
 mod minimal_build;
+mod no_outside_citations;
 mod readme_claims;
 mod roundtrip_files;
 mod roundtrip_props;

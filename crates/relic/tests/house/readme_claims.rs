@@ -78,7 +78,7 @@ fn the_readme_format_table_is_the_registry_row_for_row() {
         assert_eq!(row.len(), 6, "{id}: six cells, found {row:?}");
         assert_eq!(row[2], format.game.title(), "{id}: the game");
         let says = |cell: &str| !cell.is_empty() && cell != "no" && !cell.starts_with("no ");
-        let caps = format.capabilities;
+        let caps = format.capabilities();
         assert_eq!(says(&row[3]) && row[3].starts_with("yes"), caps.read, "{id}: read `{}`", row[3]);
         assert_eq!(says(&row[4]), caps.convert, "{id}: convert `{}`", row[4]);
         assert_eq!(says(&row[5]) && row[5].starts_with("yes"), caps.write, "{id}: write `{}`", row[5]);

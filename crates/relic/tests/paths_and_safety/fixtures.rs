@@ -1,4 +1,4 @@
-//! Fixture folders sorted by expected outcome (DESIGN.md "Tests"): `tests/bad/<format>/` must be rejected
+//! Fixture folders sorted by expected outcome (CONTRIBUTING.md, "Tests"): `tests/bad/<format>/` must be rejected
 //! cleanly with a located error; `tests/regression/<format>/` must never panic.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};

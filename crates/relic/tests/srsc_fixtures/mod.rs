@@ -85,7 +85,7 @@ pub fn string(text: &str) -> Vec<u8> {
     out
 }
 
-/// Texture 0x0040: the 54-byte header (CORRECTIONS.md) with no alpha, no colour key, no references and
+/// Texture 0x0040: the 54-byte header (docs/formats/drakan.md#texture-header) with no alpha, no colour key, no references and
 /// compression level 0, then the stored pixels (bottom row first).
 pub fn texture(width: u32, height: u32, bpp: u16, pixels: &[u8]) -> Vec<u8> {
     let b = Bytes::default()
@@ -125,7 +125,7 @@ pub fn over(data: &[u8], entries: &[(u16, u16, u16, u32, u32)]) -> Vec<u8> {
     out
 }
 
-/// Character 0x0208 (CORRECTIONS.md layout): a chain of `joints` joints (each the first child of the one
+/// Character 0x0208 (docs/formats/drakan.md#character layout): a chain of `joints` joints (each the first child of the one
 /// before, at the origin with an identity bind pose) with one LOD whose mesh covers `vertices` vertices
 /// from 0 and `polygons` polygons from 0; joint j moves vertex j % `vertices` with weight 1. No animations,
 /// no channels.
@@ -151,7 +151,7 @@ pub fn character(joints: u32, vertices: u32, polygons: u32) -> Vec<u8> {
     c = c.u16(1).f32(0.0).u32(0).u32(0).u32(0).u32(vertices).u32(0).u32(polygons);
     c.u16(0) // animations
         .u16(0) // channels
-        .u16(1) // LOD count again (CORRECTIONS.md), then one sphere per LOD
+        .u16(1) // LOD count again (docs/formats/drakan.md#character), then one sphere per LOD
         .bytes(&[0; 16])
         .done()
 }

@@ -96,7 +96,7 @@ pub fn to_document(ftg: &Ftg<'_>) -> FtgDocument {
 /// The directory `extract` writes beside the files (`directory.json`): each entry's name as stored and the
 /// file it was extracted to, in directory order, and where its data lay, with the directory's place, the
 /// file's size and the non-zero bytes outside every entry (`layout`), so that `pack` writes the archive
-/// back byte for byte (CORRECTIONS.md: the directory's order need not be the data's). An older
+/// back byte for byte (docs/formats/dark-reign.md#ftg-directory: the directory's order need not be the data's). An older
 /// `directory.json` without offsets and `layout` still packs: data in directory order from offset 12.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ExtractedDirectory {
@@ -165,7 +165,7 @@ fn outside_bytes(ftg: &Ftg<'_>) -> Vec<Gap> {
     crate::layout::gaps(ftg.bytes, covered)
 }
 
-/// How the entries' data ranges meet (CORRECTIONS.md allows shared data): `shared` lists each entry whose
+/// How the entries' data ranges meet (docs/formats/dark-reign.md#ftg-directory allows shared data): `shared` lists each entry whose
 /// (offset, size) is an earlier entry's, with that entry; `overlapping`, each entry whose range overlaps
 /// another's without being the same (one such other named). Entries of no data meet nothing.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -1,4 +1,4 @@
-//! Dark Reign FTG archives (`dr-ftg`; spec "FTG Package Format", CORRECTIONS.md): `BOTG` (or `FTG\0` from
+//! Dark Reign FTG archives (`dr-ftg`; spec "FTG Package Format", docs/formats/dark-reign.md#ftg-magic): `BOTG` (or `FTG\0` from
 //! community tools, read but never written), an i32 directory offset and file count, data stored as is,
 //! and 36-byte directory entries (28-byte NUL-terminated name, offset, size). The directory's order need not
 //! be the data's; duplicate names exist and the game takes the first (looked up without ASCII case).
@@ -54,7 +54,7 @@ pub static FORMAT: Format = Format {
 
 struct FtgFaces;
 
-/// `BOTG`, or the community tools' `FTG\0` (CORRECTIONS.md: identification accepts both). The older
+/// `BOTG`, or the community tools' `FTG\0` (docs/formats/dark-reign.md#ftg-magic: identification accepts both). The older
 /// magic ends in a NUL, weaker than four letters, so its header must also place a directory of whole
 /// entries after itself (`parse` then checks it lies inside the file).
 fn sniff(head: &[u8]) -> bool {

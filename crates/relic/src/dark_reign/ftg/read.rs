@@ -6,7 +6,7 @@ use crate::error::Result;
 use crate::reader::Reader;
 
 /// Parses an FTG, borrowing `bytes`. The magic is `BOTG` or `FTG\0`; the directory must lie inside the file
-/// and every entry inside it (the check that decides, CORRECTIONS.md).
+/// and every entry inside it (the check that decides, docs/formats/dark-reign.md#ftg).
 pub fn parse(bytes: &[u8]) -> Result<Ftg<'_>> {
     let mut r = Reader::new(FORMAT_ID, bytes);
     let magic = r.array::<4>("magic")?;
@@ -39,7 +39,7 @@ impl<'a> Ftg<'a> {
         self.entries.get(i).map_or(&[], |e| crate::layout::range(self.bytes, e.offset.into(), e.size.into()))
     }
 
-    /// The entry the game finds for `name`: ASCII case ignored, the first of duplicates (CORRECTIONS.md).
+    /// The entry the game finds for `name`: ASCII case ignored, the first of duplicates (docs/formats/dark-reign.md#ftg-directory).
     pub fn find(&self, name: &str) -> Option<usize> {
         self.entries.iter().position(|e| e.name.eq_ignore_ascii_case(name))
     }

@@ -1,4 +1,4 @@
-//! FTG as stored (spec "FTG Package Format", CORRECTIONS.md): a 12-byte header (magic, i32 directory offset,
+//! FTG as stored (spec "FTG Package Format", docs/formats/dark-reign.md#ftg-magic): a 12-byte header (magic, i32 directory offset,
 //! i32 file count), file data anywhere, and a directory of 36-byte entries (28-byte NUL-terminated name,
 //! i32 offset, i32 size).
 
@@ -8,7 +8,7 @@ use crate::bytes::Base64;
 use crate::layout::Gap;
 
 pub const MAGIC: &[u8; 4] = b"BOTG";
-/// Written by some community tools; read, never written (CORRECTIONS.md).
+/// Written by some community tools; read, never written (docs/formats/dark-reign.md#ftg).
 pub const MAGIC_COMMUNITY: &[u8; 4] = b"FTG\0";
 pub const HEADER_SIZE: usize = 12;
 pub const ENTRY_SIZE: usize = 36;

@@ -172,7 +172,7 @@ pub fn write_document(doc: &FtgDocument) -> Result<Vec<u8>> {
 /// archive as it was, byte for byte, edits included as long as they still fit it; else, or when they do
 /// not fit (data that grew), the data in its stored order (entries without an offset last, in directory
 /// order) from offset 12, the directory last. Each name is written from its stored 28-byte field while that
-/// still holds the name (an edited name wins). The magic is always `BOTG` (CORRECTIONS.md).
+/// still holds the name (an edited name wins). The magic is always `BOTG` (docs/formats/dark-reign.md#ftg-magic).
 pub fn from_directory(dir: &super::convert::ExtractedDirectory, data: &[Vec<u8>]) -> Result<Vec<u8>> {
     from_directory_noting(dir, data, &mut |_| {})
 }

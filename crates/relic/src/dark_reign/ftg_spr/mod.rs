@@ -3,7 +3,7 @@
 //! max_width, u16 max_height, u16 reserved), then every frame's raw 8-bit palette indices, rows top to bottom. Spec:
 //! the Dark Reign SPR/FTG specification, section "FTG-bundled SPR Format".
 //!
-//! CORRECTIONS.md believes this section wrong: the sprites inside real SPRITES.FTG archives are RSPR/SSPR
+//! This section is believed wrong (docs/formats/dark-reign.md#ftg-spr): the sprites inside real SPRITES.FTG archives are RSPR/SSPR
 //! (`dr-spr`). relic reads the layout only when asked (`--format dr-ftg-spr`): it has no magic, so it is
 //! never sniffed and claims no extension.
 //!

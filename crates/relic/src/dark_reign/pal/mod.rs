@@ -1,4 +1,4 @@
-//! Dark Reign palettes (`dr-pal`, `.pal`; CORRECTIONS.md — the spec has no palette section): `PALS`, u32
+//! Dark Reign palettes (`dr-pal`, `.pal`; docs/formats/dark-reign.md#pal — the spec has no palette section): `PALS`, u32
 //! 0x0102, six 256-byte planes of 6-bit values (the first three are R, G, B; the meaning of the second three
 //! is unknown), then tables the game draws with (a 32 KiB RGB555 → index table at offset 1544, shading
 //! tables), kept as they are.
@@ -9,7 +9,7 @@
 //! B planes (its top 6 bits: both scalings give a colour whose top 6 bits are the stored value, so the edit is
 //! found without knowing which one convert used), and an edited swatch is warned about. Index 0 is
 //! transparent when sprites are drawn; the swatch shows every entry opaque. Index 47 is an ordinary colour
-//! (CORRECTIONS.md: 40–47 are team 1's shades), not a shadow.
+//! (docs/formats/dark-reign.md#spr-shadow: 40–47 are team 1's shades), not a shadow.
 
 use serde::{Deserialize, Serialize};
 

@@ -111,7 +111,7 @@ pub fn hotspot_range(doc: &SprDocument, f: &FrameRef) -> Option<(i64, usize)> {
 }
 
 /// The hotspot records of a frame: `numhotspots` of its section, from the picture's `hotoff` on; none when
-/// the file has no hotspot table (CORRECTIONS.md: a sprite without hotspots).
+/// the file has no hotspot table (docs/formats/dark-reign.md#spr-no-hotspots: a sprite without hotspots).
 pub fn frame_hotspots(doc: &SprDocument, f: &FrameRef) -> Result<Vec<HotspotRecord>> {
     let Some((hotoff, n)) = hotspot_range(doc, f) else { return Ok(vec![]) };
     usize::try_from(hotoff)
@@ -128,7 +128,7 @@ pub fn frame_hotspots(doc: &SprDocument, f: &FrameRef) -> Result<Vec<HotspotReco
         })
 }
 
-/// The direction rotation `r` faces, in degrees counter-clockwise from east (CORRECTIONS.md: rotation 0
+/// The direction rotation `r` faces, in degrees counter-clockwise from east (docs/formats/dark-reign.md#spr-rate: rotation 0
 /// faces east, rotations go counter-clockwise; evenly spaced is relic's reading).
 pub fn degrees(r: usize, nrots: usize) -> f64 {
     if nrots == 0 {
@@ -138,7 +138,7 @@ pub fn degrees(r: usize, nrots: usize) -> f64 {
     }
 }
 
-/// A section's rate in frames per game cycle (16.16 fixed point, CORRECTIONS.md).
+/// A section's rate in frames per game cycle (16.16 fixed point, docs/formats/dark-reign.md#spr-rate).
 pub fn frames_per_cycle(rate: i32) -> f64 {
     f64::from(rate) / 65536.0
 }

@@ -1,6 +1,6 @@
 //! Dark Reign SPR sprites (`dr-spr`): every unit, building and effect of the game, palette-indexed and run-length
 //! encoded, in sections (move, fire, …) of animation frames, each in several rotations. Spec: the Dark Reign SPR/FTG
-//! specification, section "SPR Sprite Format", with the Dark Reign part of CORRECTIONS.md, which wins where they
+//! specification, section "SPR Sprite Format", with docs/formats/dark-reign.md, which wins where they
 //! differ.
 //!
 //! Layout: a 32-byte header (`RSPR`/`SSPR`/`LSPR`, int32 version 0x0210 or 0x0200, nanims, nrots, szx,
@@ -10,8 +10,8 @@
 //! at `off_bits` (each picture's scanline runs, see [`rle`]), and at `off_bits` + end marker the hotspot
 //! table (int32 count, 3-byte x, y, flag records).
 //!
-//! Readings relic chose where the spec and CORRECTIONS.md are silent or contradict each other:
-//! - The spec's "npics + 1 entries" / `off_bits = off_picoffs + 8·npics + 4` contradiction: CORRECTIONS.md
+//! Readings relic chose where the spec and docs/formats/dark-reign.md#spr are silent or contradict each other:
+//! - The spec's "npics + 1 entries" / `off_bits = off_picoffs + 8·npics + 4` contradiction: docs/formats/dark-reign.md#spr-tables
 //!   settles it as npics 8-byte entries plus a 4-byte end marker; the end marker is the size of the pixel
 //!   data, so the last picture ends there (the spec's "sentinel").
 //! - The anim-index formula is missing from the spec: picture of (anim a, rotation r) = `picnr[a·nrots + r]`,
@@ -26,7 +26,7 @@
 //! - `LSPR` is read as a normal sprite; SSPR opaque pixels are drawn as [`paint::SHADOW`] (black at half
 //!   opacity), never as palette index 47; index 0 is always transparent.
 //! - Frame PNGs are named `<section>_<rotation>_<frame>`, the frame counted from the section's first anim.
-//! - The hotspot table can be missing (CORRECTIONS.md; the spec's own layout has none): a file that ends
+//! - The hotspot table can be missing (docs/formats/dark-reign.md#spr-no-hotspots; the spec's own layout has none): a file that ends
 //!   exactly after the pixel data is a sprite without hotspots (`layout.hotspot_table` false), written back
 //!   the same way. A file ending 1 to 3 bytes after it is still a truncated count. The spec is silent on
 //!   the table; it also says `hotoff` is "ignored when numhotspots == 0", which relic follows.

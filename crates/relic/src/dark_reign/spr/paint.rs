@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use crate::codec::palette::Palette;
 use crate::error::{Error, Result};
 
-/// How a shadow sprite's opaque pixels are drawn: black at half opacity. CORRECTIONS.md: SSPR opaque runs
+/// How a shadow sprite's opaque pixels are drawn: black at half opacity. docs/formats/dark-reign.md#spr-shadow: SSPR opaque runs
 /// carry no pixel bytes and the game draws them as a translucent dark shadow; which colour is relic's
 /// choice (index 47 is a team colour, not a shadow, and is never used for them).
 pub const SHADOW: [u8; 4] = [0, 0, 0, 128];

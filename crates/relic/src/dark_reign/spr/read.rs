@@ -1,5 +1,5 @@
 //! SPR reader: header, tables at the offsets the spec computes, every picture decoded from its offset in
-//! the pixel data, the hotspot table after it (spec "SPR Sprite Format", with CORRECTIONS.md).
+//! the pixel data, the hotspot table after it (spec "SPR Sprite Format", with docs/formats/dark-reign.md#spr-hotspots).
 
 use std::collections::HashMap;
 
@@ -63,10 +63,10 @@ pub fn parse(bytes: &[u8]) -> Result<SprDocument> {
             hotspots: r.i32(&field("numhotspots"))?,
         });
     }
-    // Anims table (CORRECTIONS.md: `anims[nanims]`, each animation's section).
+    // Anims table (docs/formats/dark-reign.md#spr-tables: `anims[nanims]`, each animation's section).
     let n = r.count(nanims, 4, "anims")?;
     let anim_sections = (0..n).map(|i| r.i32(&format!("anims[{i}]"))).collect::<Result<Vec<_>>>()?;
-    // Picture table (CORRECTIONS.md: npics (picoff, hotoff) pairs, then a 4-byte end marker).
+    // Picture table (docs/formats/dark-reign.md#spr-tables: npics (picoff, hotoff) pairs, then a 4-byte end marker).
     let n = r.count(npics, 8, "picoffs")?;
     let mut table = Vec::with_capacity(n);
     for i in 0..n {
@@ -99,8 +99,8 @@ pub fn parse(bytes: &[u8]) -> Result<SprDocument> {
     }
     canonical &= next == u64::from(end);
 
-    // Hotspots (CORRECTIONS.md): at off_bits + end marker, an int32 count, then 3-byte records. A file that
-    // ends right there has no table (the spec's layout; CORRECTIONS.md: no hotspots, not a truncation).
+    // Hotspots (docs/formats/dark-reign.md#spr-hotspots): at off_bits + end marker, an int32 count, then 3-byte records. A file that
+    // ends right there has no table (the spec's layout; docs/formats/dark-reign.md#spr-no-hotspots: no hotspots, not a truncation).
     r.seek(r.pos() + end as usize, "end marker")?;
     let hotspot_table = r.remaining() > 0;
     let layout = (!canonical || !hotspot_table).then(|| PictureLayout {

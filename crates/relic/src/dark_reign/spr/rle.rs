@@ -1,11 +1,11 @@
-//! SPR scanline runs (spec "RLE Pixel Compression", with CORRECTIONS.md): every line of a picture is a
+//! SPR scanline runs (spec "RLE Pixel Compression", with docs/formats/dark-reign.md#spr-rle): every line of a picture is a
 //! sequence of counts that alternate, starting with a transparent one. Even steps skip `count` transparent
 //! pixels (all 8 bits); odd steps are opaque runs of `count & 0x7F` pixels, followed by that many palette
 //! indices in a normal sprite and by nothing in a shadow sprite. A line ends exactly at the width; a zero
 //! skip is legal when a line starts opaque, and a zero count may split a run longer than one count holds.
 //! The high bit of odd counts has no known meaning: decoding ignores it, [`Runs`] keep it.
 //!
-//! relic's rule for runs that make no progress (the spec and CORRECTIONS.md are silent): two zero-pixel
+//! relic's rule for runs that make no progress (the spec and docs/formats/dark-reign.md#spr-rle are silent): two zero-pixel
 //! runs in a row (an opaque count of 0 or 0x80 counts as zero) are an error located at the second. Such a
 //! pair never draws anything, no encoder needs one, and without the rule a picture of zero counts walks
 //! to the end of the pixel data (issue #23: a 1 MB sprite made `info` take 1.8 GB). With it, every two

@@ -1,4 +1,4 @@
-//! The SPR file as it is (spec "SPR Sprite Format", with the Dark Reign points of CORRECTIONS.md): every
+//! The SPR file as it is (spec "SPR Sprite Format", with docs/formats/dark-reign.md): every
 //! header field, the anim-index table, the sections, the anims table, the picture table with its end
 //! marker, the decoded pictures and the hotspot table. This is the lossless document of
 //! `relic convert --to json`; `relic pack dr-spr` writes it back byte for byte.
@@ -10,11 +10,11 @@ use crate::layout::Gap;
 
 /// Header size (spec "Header (32 bytes)").
 pub const HEADER_SIZE: u64 = 32;
-/// The version of every real file (CORRECTIONS.md: an int32, 0x0210).
+/// The version of every real file (docs/formats/dark-reign.md#spr-header: an int32, 0x0210).
 pub const VERSION: i32 = 0x0210;
-/// The older version some readers also accept (CORRECTIONS.md; no sample seen).
+/// The older version some readers also accept (docs/formats/dark-reign.md#spr-header; no sample seen).
 pub const VERSION_0200: i32 = 0x0200;
-/// Bytes of one hotspot record: x, y, flag (CORRECTIONS.md).
+/// Bytes of one hotspot record: x, y, flag (docs/formats/dark-reign.md#spr-hotspots).
 pub const HOTSPOT_SIZE: usize = 3;
 
 /// The file's magic.
@@ -23,10 +23,10 @@ pub enum Magic {
     /// A normal sprite: opaque runs carry their palette indices.
     #[serde(rename = "RSPR")]
     Rspr,
-    /// A shadow sprite: opaque runs carry no pixel bytes (spec; CORRECTIONS.md).
+    /// A shadow sprite: opaque runs carry no pixel bytes (spec; docs/formats/dark-reign.md#spr-shadow).
     #[serde(rename = "SSPR")]
     Sspr,
-    /// Accepted by some readers (CORRECTIONS.md), no sample seen. relic reads it as a normal sprite (pixel
+    /// Accepted by some readers (docs/formats/dark-reign.md#spr), no sample seen. relic reads it as a normal sprite (pixel
     /// bytes in opaque runs): the spec only singles out `SSPR` as carrying none.
     #[serde(rename = "LSPR")]
     Lspr,
@@ -75,11 +75,11 @@ pub struct SprDocument {
     /// Always `dr-spr`.
     pub format: String,
     pub magic: Magic,
-    /// int32 (CORRECTIONS.md): 0x0210, or 0x0200.
+    /// int32 (docs/formats/dark-reign.md#spr-header): 0x0210, or 0x0200.
     pub version: i32,
     /// `nanims`: animation frames (of all sections together).
     pub anims: i32,
-    /// `nrots`: rotations; rotation 0 faces east, the next ones go counter-clockwise (CORRECTIONS.md).
+    /// `nrots`: rotations; rotation 0 faces east, the next ones go counter-clockwise (docs/formats/dark-reign.md#spr-rate).
     pub rotations: i32,
     /// `szx`, `szy`: the size of every picture.
     pub width: i32,
@@ -89,7 +89,7 @@ pub struct SprDocument {
     pub picture_of_frames: Vec<i32>,
     /// `nsects` sections (16 bytes each).
     pub sections: Vec<Section>,
-    /// `anims[nanims]`: the section of each animation (CORRECTIONS.md).
+    /// `anims[nanims]`: the section of each animation (docs/formats/dark-reign.md#spr-tables).
     pub anim_sections: Vec<i32>,
     /// `npics` pictures, in the order of the picture table.
     pub pictures: Vec<Picture>,
@@ -112,17 +112,17 @@ pub struct Section {
     /// `firstanim`, `lastanim` (inclusive).
     pub first_anim: i32,
     pub last_anim: i32,
-    /// `framerate`: 16.16 fixed point, frames per game cycle (CORRECTIONS.md: 65536 = one frame each
+    /// `framerate`: 16.16 fixed point, frames per game cycle (docs/formats/dark-reign.md#spr-rate: 65536 = one frame each
     /// cycle; a real sprite has 19660).
     pub rate: i32,
-    /// `numhotspots`: hotspot records per picture of this section (CORRECTIONS.md: per section).
+    /// `numhotspots`: hotspot records per picture of this section (docs/formats/dark-reign.md#spr-hotspots: per section).
     pub hotspots: i32,
 }
 
 /// One picture of the picture table with its decoded pixels.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Picture {
-    /// `hotoff`: index of the picture's first hotspot record (CORRECTIONS.md: counts 3-byte records);
+    /// `hotoff`: index of the picture's first hotspot record (docs/formats/dark-reign.md#spr-hotspots: counts 3-byte records);
     /// ignored when its section has no hotspots.
     pub hotspot_index: i32,
     /// `width · height` bytes, rows top to bottom: palette indices (RSPR, LSPR; 0 where a transparent run
@@ -154,7 +154,7 @@ pub struct PictureLayout {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub gaps: Vec<Gap>,
     /// `false` when the file ends right after the pixel data, without a hotspot table (the layout the spec
-    /// describes; CORRECTIONS.md: a sprite with no hotspots, not a truncated file). Such a document has no
+    /// describes; docs/formats/dark-reign.md#spr-no-hotspots: a sprite with no hotspots, not a truncated file). Such a document has no
     /// hotspot records and no trailing bytes.
     #[serde(default = "present", skip_serializing_if = "is_present")]
     pub hotspot_table: bool,
@@ -180,18 +180,18 @@ impl PictureLayout {
     }
 }
 
-/// One 3-byte hotspot record (CORRECTIONS.md). x and y are unsigned pixels from the picture's top-left
+/// One 3-byte hotspot record (docs/formats/dark-reign.md#spr-hotspots). x and y are unsigned pixels from the picture's top-left
 /// (OpenDR reads them as bytes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HotspotRecord {
     pub x: u8,
     pub y: u8,
-    /// 0 = centre of placement, 1 = turret, 2 = projectile, more = explosions (CORRECTIONS.md).
+    /// 0 = centre of placement, 1 = turret, 2 = projectile, more = explosions (docs/formats/dark-reign.md#spr-hotspots).
     pub flag: u8,
 }
 
 impl HotspotRecord {
-    /// What the flag means (CORRECTIONS.md).
+    /// What the flag means (docs/formats/dark-reign.md#spr-hotspots).
     pub fn kind(self) -> &'static str {
         match self.flag {
             0 => "centre",
@@ -202,7 +202,7 @@ impl HotspotRecord {
     }
 }
 
-/// The offsets the spec computes from the header (spec "Computed Offsets", with CORRECTIONS.md's 4-byte
+/// The offsets the spec computes from the header (spec "Computed Offsets", with docs/formats/dark-reign.md#spr-tables, the 4-byte
 /// end marker after `npics` 8-byte entries).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Offsets {

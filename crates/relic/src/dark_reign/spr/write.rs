@@ -156,7 +156,7 @@ fn assemble(doc: &SprDocument, offsets: &[u32], bits: &[u8]) -> Result<Vec<u8>> 
     out.count_i32("end marker", bits.len())?;
     out.bytes(bits);
     if !PictureLayout::has_hotspot_table(doc.layout.as_ref()) {
-        // The spec's layout: the file ends after the pixel data (CORRECTIONS.md).
+        // The spec's layout: the file ends after the pixel data (docs/formats/dark-reign.md#spr-no-hotspots).
         if !doc.hotspots.is_empty() || doc.trailing.is_some() {
             return Err(bad(
                 "layout.hotspot_table",

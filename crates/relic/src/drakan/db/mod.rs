@@ -1,10 +1,10 @@
-//! Drakan database definitions (`drakan-db`, `.db`; spec "Database definition", CORRECTIONS.md): a text file
+//! Drakan database definitions (`drakan-db`, `.db`; spec "Database definition", docs/formats/drakan.md#db): a text file
 //! naming the database's version and its dependencies, each a 1-based index and a path relative to the
 //! `.db` without its extension. The database's assets are the SRSC files beside it with the same stem
 //! (`x.txd`, `x.sdb`, `x.mod`, `x.adb`, `x.odb`, `x.ssd`); a record `ref {id, db_index}` names index 0 for
 //! this database and the dependency table's indices for the others.
 //!
-//! Read leniently (CORRECTIONS.md: later Riot games write `version 1.05`/`1.1`, extra keys, dependencies as
+//! Read leniently (docs/formats/drakan.md#db: later Riot games write `version 1.05`/`1.1`, extra keys, dependencies as
 //! bare paths without indices): every line is kept, so the file is written back byte for byte from its JSON;
 //! unknown lines are listed as they are. `relic convert x.db` converts every SRSC file of the database, with
 //! references resolved across databases (`Common/Common.txd:12`).

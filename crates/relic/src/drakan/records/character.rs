@@ -1,14 +1,14 @@
-//! Character data, record 0x0208 (spec "\[0x0208] Character data", with CORRECTIONS.md): levels of detail,
+//! Character data, record 0x0208 (spec "\[0x0208] Character data", with docs/formats/drakan.md#character): levels of detail,
 //! the scene tree (node and joint infos with per-LOD vertex weights), LOD mesh infos, animation ids,
 //! channels with their per-LOD caps, and character bounds. Plain data for JSON and byte-exact writing.
 //!
-//! Where the spec and CORRECTIONS.md leave room, as read here:
-//! - LOD mesh infos: per LOD a u16 count, then that many 28-byte infos (CORRECTIONS.md: exactly one mesh per
+//! Where the spec and docs/formats/drakan.md#character leave room, as read here:
+//! - LOD mesh infos: per LOD a u16 count, then that many 28-byte infos (docs/formats/drakan.md#character: exactly one mesh per
 //!   LOD; other counts are read as they are).
-//! - The end (*unsettled*): CORRECTIONS.md says a u16 equal to the LOD count, then one 16-byte sphere per
+//! - The end (*unsettled*): docs/formats/drakan.md#character says a u16 equal to the LOD count, then one 16-byte sphere per
 //!   LOD; the spec (and OpenDrakan) read per LOD a u16 count and that many spheres. relic takes the
-//!   CORRECTIONS.md reading when exactly `16 × count` bytes follow the u16; otherwise the spec's reading if
-//!   it fits; otherwise the CORRECTIONS.md reading with the extra bytes kept as trailing.
+//!   docs/formats/drakan.md#character reading when exactly `16 × count` bytes follow the u16; otherwise the spec's reading if
+//!   it fits; otherwise the docs/formats/drakan.md#character reading with the extra bytes kept as trailing.
 //! - A LOD count of 0 is an error (spec: "always >= 1"; the LOD names list would be −1 long).
 //! - Node names are 32-byte fields: the text before the first NUL, with the raw bytes kept when other
 //!   bytes follow it.
@@ -123,7 +123,7 @@ pub struct CharSphere {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CharBounds {
-    /// CORRECTIONS.md: one sphere per LOD.
+    /// docs/formats/drakan.md#character: one sphere per LOD.
     OnePerLod(Vec<CharSphere>),
     /// The spec: per LOD a u16-counted list of spheres.
     Lists(Vec<Vec<CharSphere>>),

@@ -1,4 +1,4 @@
-//! Classes (spec "Class (0x0100 - 0x0102)" and "Class format", with CORRECTIONS.md): the RFL reference
+//! Classes (spec "Class (0x0100 - 0x0102)" and "Class format", with docs/formats/drakan.md#class): the RFL reference
 //! 0x0100 and class records 0x0102. A class holds a header, a data area of dwords, and field definitions;
 //! field `i` owns dword `i`, and strings and arrays live in the dwords after the fields, pointed to by
 //! `(u16 offset, u16 length)` in dwords. The dwords are kept as stored (the writer uses only them); each
@@ -53,7 +53,7 @@ pub fn write_rfl_reference(rfl: &RflReference) -> Vec<u8> {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct ClassRecord {
     pub name: Name,
-    /// Equal to the record's group id; ignored by the engine (CORRECTIONS.md).
+    /// Equal to the record's group id; ignored by the engine (docs/formats/drakan.md#class).
     pub group_id: u16,
     /// Null (0:0) when the class has no model.
     pub model: Ref,
@@ -272,7 +272,7 @@ pub fn parse(body: &[u8], base: u64) -> Result<ClassRecord> {
     let model = Ref::read(&mut r, "class.model")?;
     let rfl_class_id = r.u16("class.rfl_class_id")?;
     let icon = r.u16("class.icon")?;
-    // CORRECTIONS.md: the field count comes before the dword count.
+    // docs/formats/drakan.md#class: the field count comes before the dword count.
     let field_count = r.u32("class.field_count")?;
     let dword_count = r.u32("class.dword_count")?;
     let n = r.count(u64::from(dword_count), 4, "class.dwords")?;

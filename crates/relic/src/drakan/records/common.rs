@@ -164,7 +164,7 @@ impl<'de, T: FlagNames> Deserialize<'de> for Flags<T> {
 pub type Vec2 = [F32; 2];
 /// `vect3f`.
 pub type Vec3 = [F32; 3];
-/// `mat3f`: nine floats, row-major ("`(f[0] f[1] f[2])` is the first row vector"); CORRECTIONS.md: applied to
+/// `mat3f`: nine floats, row-major ("`(f[0] f[1] f[2])` is the first row vector"); docs/formats/drakan.md#matrices: applied to
 /// row vectors, p' = p·L + t.
 pub type Mat3 = [F32; 9];
 

@@ -1,5 +1,5 @@
 //! Group definitions (spec "Record ID and grouping"): class 0x0101, model 0x0201, sound 0x0301 and
-//! sequence 0x0312 (CORRECTIONS.md; the spec says 0x0313 once). The body is one string, the group's name;
+//! sequence 0x0312 (docs/formats/drakan.md#group-records; the spec says 0x0313 once). The body is one string, the group's name;
 //! the record id is the group's id.
 
 use serde::{Deserialize, Serialize};

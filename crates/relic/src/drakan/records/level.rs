@@ -1,9 +1,9 @@
-//! Level records of `.lvl` files (not in the spec; layouts from CORRECTIONS.md, as OpenDrakan reads them):
+//! Level records of `.lvl` files (not in the spec; layouts from docs/formats/drakan.md#lvl, as OpenDrakan reads them):
 //! 0x0000, the level's name, size and database references, and 0x0001, the landscape layers: their
 //! definitions, then one zlib block per layer holding its vertex grid and cells. Blocks are kept as stored
 //! (so writing is exact) and decoded on demand by [`decode_block`]; the terrain glTF comes later.
 //!
-//! Where CORRECTIONS.md is silent, as read here: the u32 between the definitions and the blocks (said to
+//! Where docs/formats/drakan.md#lvl is silent, as read here: the u32 between the definitions and the blocks (said to
 //! be 1) is kept whatever its value; the blocks are as many as the layers.
 
 use serde::{Deserialize, Serialize};

@@ -1,4 +1,4 @@
-//! SRSC record bodies (spec "Record types", corrected by CORRECTIONS.md "Riot Engine / Drakan"): one module
+//! SRSC record bodies (spec "Record types", corrected by docs/formats/drakan.md): one module
 //! per asset kind, each with plain serde types and `parse(body, base)`, where `base` is the absolute file
 //! offset of the body so errors name real file offsets.
 
@@ -108,7 +108,7 @@ pub fn type_name(record_type: u16) -> Option<&'static str> {
 }
 
 /// Record types whose body is a group definition (a single string, the group's name); the record id is the
-/// group's id (spec "Record ID and grouping"; sequences' is 0x0312, CORRECTIONS.md).
+/// group's id (spec "Record ID and grouping"; sequences' is 0x0312, docs/formats/drakan.md#group-records).
 pub fn is_group_definition(record_type: u16) -> bool {
     matches!(record_type, 0x0101 | 0x0201 | 0x0301 | 0x0312)
 }

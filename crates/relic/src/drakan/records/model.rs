@@ -1,10 +1,10 @@
-//! Model records (spec "Model (0x0200 - 0x0209)", with CORRECTIONS.md): name and shading 0x0200, the
+//! Model records (spec "Model (0x0200 - 0x0209)", with docs/formats/drakan.md#model-polygons): name and shading 0x0200, the
 //! database's counters 0x0202, vertices 0x0203, polygons 0x0204, the BSP table 0x0205, the texture list
 //! 0x0206, bounding data 0x0207 and REO level of detail 0x0209. Character data 0x0208 is in
 //! [`super::character`]. Plain data for JSON and byte-exact writing; the glTF conversion comes later.
 //!
 //! Where the spec is silent or unclear, as read here:
-//! - 0x0204: a polygon with other than 3 or 4 vertices is an error (CORRECTIONS.md: 3 or 4).
+//! - 0x0204: a polygon with other than 3 or 4 vertices is an error (docs/formats/drakan.md#model-polygons: 3 or 4).
 //! - 0x0205: `uint16[2 + uint16] polys` is read as a u16 count `n`, then `n + 2` u16 values.
 //! - 0x0207: shapes are spheres when `is_obb` is 0, boxes for any other value (OpenDrakan reads it so); the
 //!   stored value is kept.
@@ -135,7 +135,7 @@ pub struct Polygons {
 pub struct Polygon {
     /// 0x0002 = double sided (probably).
     pub flags: u16,
-    /// Index into the model's texture list with its null references dropped (CORRECTIONS.md).
+    /// Index into the model's texture list with its null references dropped (docs/formats/drakan.md#model-polygons).
     pub texture_index: u16,
     /// 3 or 4 corners.
     pub vertices: Vec<PolyVertex>,
@@ -250,7 +250,7 @@ pub struct TextureList {
 }
 
 impl TextureList {
-    /// The list polygons index: null references (0:0) dropped (CORRECTIONS.md, as OpenDrakan does).
+    /// The list polygons index: null references (0:0) dropped (docs/formats/drakan.md#model-polygons, as OpenDrakan does).
     pub fn used(&self) -> Vec<Ref> {
         self.textures.iter().copied().filter(|t| !t.is_null()).collect()
     }

@@ -1,6 +1,6 @@
 //! Palette, record 0x0030 (spec "Texture (0x0030-0x0040)"): a u16 count, then that many 4-byte colours
 //! `r, g, b, flags` copied from a RIFF PAL file. 8-bpp textures use the first palette record of the same
-//! `.txd` (CORRECTIONS.md). The fourth byte is the RIFF `peFlags` byte, not alpha: it is kept as stored.
+//! `.txd` (docs/formats/drakan.md#texture-palette). The fourth byte is the RIFF `peFlags` byte, not alpha: it is kept as stored.
 
 use serde::{Deserialize, Serialize};
 

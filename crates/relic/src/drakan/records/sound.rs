@@ -1,4 +1,4 @@
-//! Sound, record 0x0302 (spec "Sound (0x0301 - 0x0302)" and "Audio format", with CORRECTIONS.md): a name,
+//! Sound, record 0x0302 (spec "Sound (0x0301 - 0x0302)" and "Audio format", with docs/formats/drakan.md#sound): a name,
 //! playback settings, and raw PCM (interleaved, left first; 8-bit unsigned, 16-bit signed), zlib-compressed
 //! when `compression_level > 0`. The u32 compressed size is present only then; stored audio is
 //! `decompressed_size` bytes.

@@ -1,9 +1,9 @@
-//! String records (spec "Misc", "String decryption"; CORRECTIONS.md): 0x0400 holds text XOR-enciphered with
+//! String records (spec "Misc", "String decryption"; docs/formats/drakan.md#strings): 0x0400 holds text XOR-enciphered with
 //! a rotating key that restarts for every record (the stream repeats every 32 bytes), 0x0401 plain text —
 //! except in Music.rrc, where 0x0401 holds DirectMusic RIFF blobs (`.sgt` segments, `.dls` instrument sets)
 //! and 4-byte volumes, so only bodies that read as text are treated as text.
 //!
-//! The deciphered bytes end at the first NUL (CORRECTIONS.md). Text is Windows-1252 (the spec says ASCII;
+//! The deciphered bytes end at the first NUL (docs/formats/drakan.md#strings). Text is Windows-1252 (the spec says ASCII;
 //! the game's Western releases use the ANSI code page, and every byte maps to one character, so decoding
 //! never loses a byte). New or edited text is written as its bytes and one NUL.
 //!

@@ -1,4 +1,4 @@
-//! Texture, record 0x0040 (spec "Texture (0x0030-0x0040)" and "Texture format", with CORRECTIONS.md): a
+//! Texture, record 0x0040 (spec "Texture (0x0030-0x0040)" and "Texture format", with docs/formats/drakan.md#texture-header): a
 //! 54-byte header, the pixel rows (zlib when `compression_level > 0`), and with flag 0x01 a separate alpha
 //! map. Rows are stored bottom-up; [`to_image`] gives them top row first.
 //!
@@ -6,7 +6,7 @@
 //! - `pitch` is the stored row length in bytes (rows may be longer than `width × bytes per pixel`; the bytes
 //!   past the row are skipped), so the pixel data is `pitch × height` bytes, inflated or stored.
 //! - At compression level 0 the pixel data is those `pitch × height` bytes; the u32 "compressed size" that
-//!   CORRECTIONS.md says is always present is kept as stored and not used there.
+//!   docs/formats/drakan.md#texture-header says is always present is kept as stored and not used there.
 //! - 32 bpp: the fourth byte is alpha only when `alpha_bits == 8`, else the pixel is opaque (the spec calls
 //!   it unused "but may be alpha"; the editor cannot make 32-bit textures with alpha).
 //! - The separate alpha map's meaning is unknown (spec: "Unknown interpretation"). It is applied as one
@@ -31,14 +31,14 @@ use crate::codec::pixel::{PixelLayout, A1R5G5B5, ARGB4, R5G6B5};
 use crate::codec::zlib;
 use crate::error::{Error, Result};
 
-/// Size of the header, up to and including the compressed-size field (CORRECTIONS.md).
+/// Size of the header, up to and including the compressed-size field (docs/formats/drakan.md#texture-header).
 pub const HEADER_SIZE: usize = 54;
 
 pub const FLAG_ALPHA_MAP: u32 = 0x01;
 pub const FLAG_ALPHA_CHANNEL: u32 = 0x02;
 pub const FLAG_NEXT_FRAME: u32 = 0x20;
 
-/// Colour key value meaning "no colour key" (CORRECTIONS.md).
+/// Colour key value meaning "no colour key" (docs/formats/drakan.md#texture-header).
 pub const NO_COLOUR_KEY: u32 = 0xFFFF_FFFF;
 
 /// Names of the texture flag bits (spec: "partially speculative").
@@ -62,7 +62,7 @@ pub struct Texture {
     /// Bytes per stored row.
     pub pitch: u32,
     pub bits_per_pixel: u16,
-    /// 4 bytes (CORRECTIONS.md); selects the 16-bit alpha format with flag 0x02.
+    /// 4 bytes (docs/formats/drakan.md#texture-header); selects the 16-bit alpha format with flag 0x02.
     pub alpha_bits: u32,
     /// 0xFFFFFFFF = none, else 0x00RRGGBB (8 and 24 bpp only).
     pub colour_key: u32,
@@ -93,7 +93,7 @@ pub struct Texture {
     pub data_offset: u64,
 }
 
-/// The byte order of 32-bit pixels (CORRECTIONS.md, *unsettled*: the editor writes RGBA, the engine reads
+/// The byte order of 32-bit pixels (docs/formats/drakan.md#texture-32bpp, *unsettled*: the editor writes RGBA, the engine reads
 /// BGRA). RGBA is the default.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -316,7 +316,7 @@ pub struct AnimationGroup {
 }
 
 /// Groups textures into animations (spec: "Texture animations are built by appending consecutive 'next
-/// frame' textures to the first frame"; CORRECTIONS.md: consecutive record ids with flag 0x20). A texture
+/// frame' textures to the first frame"; docs/formats/drakan.md#texture-animation: consecutive record ids with flag 0x20). A texture
 /// with flag 0x20 whose id follows the previous texture's id joins that texture's group; every other
 /// texture starts a group (a "next frame" texture with no predecessor is a group of its own: the spec does
 /// not say what it means). Single-frame groups are still textures. Input in any order; output by id.

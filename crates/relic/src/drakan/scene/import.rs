@@ -1,5 +1,5 @@
 //! glTF → Drakan static model: `relic pack drakan-srsc model.glb -o new.mod` writes a `.mod` SRSC holding one
-//! model (issue 29). Spec: "Model (0x0200 - 0x0209)" of the Drakan SRSC specification, with CORRECTIONS.md;
+//! model (issue 29). Spec: "Model (0x0200 - 0x0209)" of the Drakan SRSC specification, with docs/formats/drakan.md#model;
 //! what the engine needs is what OpenDrakan's model loader needs: 0x0200, then 0x0203, 0x0206 and 0x0204
 //! among the next 8 records of the model's id (0x0207 and 0x0208 optional).
 //!

@@ -1,6 +1,6 @@
 //! `.lvl` landscape layers as one glTF terrain (`terrain.view.glb`, a view `pack` does not read) and a
 //! 16-bit heightmap per layer (`heightmaps/<id>_<name>.png`, which `pack` reads back into the layer's
-//! vertex heights). Record layouts: CORRECTIONS.md, the `.lvl` bullet (the spec only points
+//! vertex heights). Record layouts: docs/formats/drakan.md#lvl (the spec only points
 //! to an `lvl_format.txt` it does not include); the geometry is built as the public re-implementation
 //! OpenDrakan builds its layers (`src/odCore/Layer.cpp`, `src/odOsg/render/Renderer.cpp`
 //! `createModelFromLayer`, `include/odCore/Units.h`):

@@ -1,6 +1,6 @@
 //! Drakan scenes for glTF: models of a `.mod` (static meshes and skinned characters with the clips of their
 //! `.adb`), and the landscape layers of a `.lvl`. Spec: the Drakan SRSC specification, sections
-//! "Model (0x0200 - 0x0209)" and "Animation (0x0501 - 0x0503)", and CORRECTIONS.md (quads, row-vector
+//! "Model (0x0200 - 0x0209)" and "Animation (0x0501 - 0x0503)", and docs/formats/drakan.md#model-polygons (quads, row-vector
 //! matrices, the `.lvl` layout).
 //!
 //! Axes: relic keeps Drakan's coordinates as OpenDrakan uses them — X, Y up, Z — which are glTF's

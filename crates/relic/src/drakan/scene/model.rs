@@ -1,10 +1,10 @@
-//! Models of a `.mod` (spec "Model (0x0200 - 0x0209)", CORRECTIONS.md) as glTF: one scene per model, named
+//! Models of a `.mod` (spec "Model (0x0200 - 0x0209)", docs/formats/drakan.md#model) as glTF: one scene per model, named
 //! after its 0x0200 record.
 //!
 //! - Geometry: the 0x0203 vertices and the 0x0204 polygons of 3 or 4 corners; quads become two triangles
 //!   (fan from the first corner). Polygons are clockwise seen from the front (OpenDrakan renders models with
 //!   a clockwise front face), so every triangle is written reversed (see `scene/mod.rs`).
-//! - Materials: one per texture of the 0x0206 list (null references dropped first, CORRECTIONS.md) and
+//! - Materials: one per texture of the 0x0206 list (null references dropped first, docs/formats/drakan.md#model-polygons) and
 //!   per side mode: polygon flag 0x0002 ("double sided (probably)") gives a double-sided material. The
 //!   texture is resolved through its `ref` to the database's `.txd` (or a dependency's, through the `.db`)
 //!   and embedded as PNG; a texture that cannot be found leaves a plain material, reported in
@@ -427,7 +427,7 @@ struct LodRange {
 }
 
 fn lod_ranges(c: &Character, vertex_count: usize, poly_count: usize) -> Vec<LodRange> {
-    // CORRECTIONS.md: exactly one mesh per LOD; a LOD with none has no geometry.
+    // docs/formats/drakan.md#character: exactly one mesh per LOD; a LOD with none has no geometry.
     let infos: Vec<_> = c.lod_meshes.iter().map(|m| m.first().copied()).collect();
     let clamp = |v: u32, max: usize| (v as usize).min(max);
     (0..infos.len())

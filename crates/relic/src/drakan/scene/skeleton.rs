@@ -4,7 +4,7 @@
 //!   from `first_child_index` / `next_sibling_index` (joint indices, 0 = none; joint 0 is the root), as
 //!   OpenDrakan builds it. Nodes that are not joints (effectors, chains) are listed in `extras`.
 //! - Bind pose: each joint stores its inverted model-relative transform, applied to row vectors
-//!   (CORRECTIONS.md: p' = p·L + t). Stored row by row, those twelve floats are exactly a column-major 4×4
+//!   (docs/formats/drakan.md#matrices: p' = p·L + t). Stored row by row, those twelve floats are exactly a column-major 4×4
 //!   for column vectors (the rows of L are the columns of Lᵀ), so they are the glTF inverse bind matrix as
 //!   they stand; a joint's model transform is its inverse, its node transform that relative to its parent,
 //!   decomposed into translation, rotation and scale.

@@ -45,7 +45,7 @@ impl TextureSource {
     }
 
     /// The texture with record id `id` (record 0x0040) in the `.txd` at `path`, as an image (the first frame
-    /// of an animated texture; 8 bpp through the file's first palette, CORRECTIONS.md).
+    /// of an animated texture; 8 bpp through the file's first palette, docs/formats/drakan.md#texture-palette).
     pub fn image(&mut self, path: &Path, id: u16) -> Result<Image> {
         let key = (path.to_path_buf(), id);
         if let Some(done) = self.images.get(&key) {

@@ -26,7 +26,7 @@ use crate::drakan::records::{self, sound, Decoded, Ref};
 use crate::error::{Error, Result};
 use crate::registry::{ConvertOptions, FormatOption};
 
-/// `--option drakan-texture.order=rgba|bgra`: the byte order of 32-bpp textures (CORRECTIONS.md: unsettled;
+/// `--option drakan-texture.order=rgba|bgra`: the byte order of 32-bpp textures (docs/formats/drakan.md#texture-32bpp: unsettled;
 /// the editor writes RGBA, the engine reads BGRA).
 pub const ORDER_OPTION: FormatOption = FormatOption { key: "drakan-texture.order", values: &["rgba", "bgra"] };
 
@@ -261,7 +261,7 @@ impl Budget {
     }
 }
 
-/// Later Riot games (SRSC 0x0101) use other record layouts (CORRECTIONS.md): a record's error says so.
+/// Later Riot games (SRSC 0x0101) use other record layouts (docs/formats/drakan.md#srsc-later-riot): a record's error says so.
 fn version_hint(srsc: &Srsc<'_>) -> String {
     if srsc.header.version == super::types::VERSION_DRAKAN {
         return String::new();

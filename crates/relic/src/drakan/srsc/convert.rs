@@ -59,7 +59,7 @@ pub fn file_component(name: &str) -> String {
 
 /// Group ids resolved to folder paths (spec "Record ID and grouping"): each group definition record's id is
 /// a group, its own group its parent. Sibling groups with the same name get their id appended; a group id
-/// with no definition (later Riot games, CORRECTIONS.md) is `group_<id>`; cycles stop at the depth limit.
+/// with no definition (later Riot games, docs/formats/drakan.md#srsc-later-riot) is `group_<id>`; cycles stop at the depth limit.
 pub fn group_paths(srsc: &Srsc<'_>) -> HashMap<u16, String> {
     let mut defs: HashMap<u16, (u16, String)> = HashMap::new();
     for (i, e) in srsc.entries.iter().enumerate() {

@@ -1,10 +1,10 @@
 //! Riot Engine SRSC files (`drakan-srsc`): Drakan's textures (`.txd`), sounds (`.sdb`), models (`.mod`), animations
 //! (`.adb`), objects (`.odb`), sequences (`.ssd`), resources (`.rrc`), levels (`.lvl`) and saves (`.rsg`). Spec: the
-//! Drakan SRSC specification, section "Basic SRSC format", with CORRECTIONS.md.
+//! Drakan SRSC specification, section "Basic SRSC format", with docs/formats/drakan.md#srsc.
 //!
 //! - Read: header (magic, u16 version, u32 directory offset, u16 count), the 14-byte directory, every body
 //!   range checked. The directory is the only map of the file: bodies are taken from their offsets and
-//!   sizes, never assumed packed or in directory order (CORRECTIONS.md).
+//!   sizes, never assumed packed or in directory order (docs/formats/drakan.md#srsc-directory).
 //! - Listed and extracted as records: `<group path>/<type>_<id>[_<name>].bin`, the group hierarchy resolved
 //!   to folders; extraction adds `directory.json`, from which `pack` rebuilds the file.
 //! - Written back: the JSON document byte for byte (bodies at their offsets, non-zero gaps kept); a folder
@@ -72,7 +72,7 @@ pub static FORMAT: Format = Format {
             static model from a glTF (meshes merged, node transforms baked, triangles, bounds computed; textures \
             keep the references relic's export stored, others go to a new <stem>.txd beside it). \
             Option drakan-texture.order=rgba|bgra: 32-bpp byte order \
-            (CORRECTIONS.md: unsettled; RGBA by default; the document remembers it for pack).",
+            (docs/formats/drakan.md#texture-32bpp: unsettled; RGBA by default; the document remembers it for pack).",
     probe: Probe::magic(&[Magic::prefix(types::MAGIC)]),
     options: &[assets::ORDER_OPTION, assets::CODE_PAGE_OPTION],
     extra_targets: &["png", "wav", "sgt", "dls"],

@@ -17,7 +17,7 @@ pub fn parse(bytes: &[u8]) -> Result<Srsc<'_>> {
         directory_offset: r.u32("directory_offset")?,
         record_count: r.u16("record_count")?,
     };
-    // The directory is the only map of the file (CORRECTIONS.md): it must lie inside it, whole.
+    // The directory is the only map of the file (docs/formats/drakan.md#srsc-directory): it must lie inside it, whole.
     let dir_len = usize::from(header.record_count) * ENTRY_SIZE;
     let mut d =
         r.sub(u64::from(header.directory_offset), dir_len as u64, "directory_offset").map_err(|e| e.at_offset(6))?;

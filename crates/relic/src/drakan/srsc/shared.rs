@@ -1,5 +1,5 @@
 //! Records whose bodies meet. The directory is the only map of a file (spec "Basic SRSC format",
-//! CORRECTIONS.md): nothing stops two entries naming one body, or parts of one. `convert` converts a body
+//! docs/formats/drakan.md#srsc-directory): nothing stops two entries naming one body, or parts of one. `convert` converts a body
 //! that several records of one type name once and gives every record the result (issue 23: 64 texture
 //! records over one 8192² stream decode once); bodies that overlap without being the same are counted by
 //! `info` and noted by `convert`. Records of no body meet nothing.

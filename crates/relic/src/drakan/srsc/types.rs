@@ -1,4 +1,4 @@
-//! SRSC as it is stored (spec "Basic SRSC format", CORRECTIONS.md): a 12-byte header, record bodies, and the
+//! SRSC as it is stored (spec "Basic SRSC format", docs/formats/drakan.md#srsc): a 12-byte header, record bodies, and the
 //! directory of 14-byte entries at `directory_offset` — the only map of the file.
 
 use serde::{Deserialize, Serialize};
@@ -9,7 +9,7 @@ use crate::layout::Gap;
 pub const MAGIC: &[u8; 4] = b"SRSC";
 pub const HEADER_SIZE: usize = 12;
 pub const ENTRY_SIZE: usize = 14;
-/// Drakan's version; later Riot games write 0x0101 (CORRECTIONS.md).
+/// Drakan's version; later Riot games write 0x0101 (docs/formats/drakan.md#srsc-later-riot).
 pub const VERSION_DRAKAN: u16 = 0x0100;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

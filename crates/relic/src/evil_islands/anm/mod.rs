@@ -1,14 +1,14 @@
 //! Evil Islands ANM files (`ei-anm`): one model part's animation — a rotation and a translation per frame,
 //! and optional morphing frames that shift the part's vertices.
 //!
-//! Layout (spec "ANM", CORRECTIONS.md): u32 rotation count, quaternions (4 × f32, stored w, x, y, z); u32
+//! Layout (spec "ANM", docs/formats/evil-islands.md#anm): u32 rotation count, quaternions (4 × f32, stored w, x, y, z); u32
 //! translation count, vec3s; u32 morphing frame count, u32 morphing vertex count, then per frame one vec3
 //! shift per vertex. An animation set `.anm` is a RES archive (`ei-res`) whose entries are the animations,
 //! themselves RES archives of one ANM entry per part, named after the part.
 //!
 //! What the spec leaves open and relic's choice:
 //! - The morphing vertex count may be missing: editor-written files end right after a zero frame count,
-//!   game files keep it (CORRECTIONS.md). relic reads it as absent (`morph_vertex_count: null`) only when the
+//!   game files keep it (docs/formats/evil-islands.md#anm-morph-count). relic reads it as absent (`morph_vertex_count: null`) only when the
 //!   file ends there, and writes it back only when it was there.
 //! - No file states a frame rate; one engine re-implementation assumes 15 frames per second. Frames here
 //!   are plain indices.
@@ -35,7 +35,7 @@ use crate::registry::{Claim, Convert, ConvertInput, FileFormat, Format, Game, Ki
 
 pub const FORMAT_ID: &str = "ei-anm";
 
-/// The frame rate one engine re-implementation assumes (CORRECTIONS.md: no file states one).
+/// The frame rate one engine re-implementation assumes (docs/formats/evil-islands.md#anm-frame-rate: no file states one).
 pub const ASSUMED_FRAMES_PER_SECOND: u32 = 15;
 
 pub static FORMAT: Format = Format {
@@ -63,7 +63,7 @@ fn plausible(head: &[u8], len: u64) -> bool {
     let frames_at = translations_at + 4 + 12 * u64::from(translations);
     let Some(frames) = at(frames_at) else { return frames_at + 4 <= len };
     let Some(vertices) = at(frames_at + 4) else { return frames_at + 4 == len || frames_at + 8 <= len };
-    // Editor-written files end after a zero frame count (CORRECTIONS.md); game files keep the vertex count.
+    // Editor-written files end after a zero frame count (docs/formats/evil-islands.md#anm-morph-count); game files keep the vertex count.
     len == frames_at + 8 + 12 * u64::from(frames) * u64::from(vertices) || (frames == 0 && len == frames_at + 4)
 }
 

@@ -1,4 +1,4 @@
-//! ANM reader (spec "ANM", CORRECTIONS.md): u32 rotation count and quaternions (w, x, y, z), u32
+//! ANM reader (spec "ANM", docs/formats/evil-islands.md#anm): u32 rotation count and quaternions (w, x, y, z), u32
 //! translation count and vec3s, u32 morphing frame count, u32 morphing vertex count (absent at the end of
 //! the file when there are no frames), then the frames.
 

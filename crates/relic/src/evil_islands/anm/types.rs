@@ -54,7 +54,7 @@ pub struct Anm {
     /// One translation per frame, `[x, y, z]`.
     pub translations: Vec<Vec3>,
     /// The morphing vertex count as stored; `None` when the file ends before it, as editor-written files
-    /// without morphing frames do (CORRECTIONS.md). Every morphing frame has this many shifts.
+    /// without morphing frames do (docs/formats/evil-islands.md#anm-morph-count). Every morphing frame has this many shifts.
     pub morph_vertex_count: Option<u32>,
     /// Morphing frames: one `[x, y, z]` shift per morphing vertex each.
     pub morph_frames: Vec<Vec<Vec3>>,

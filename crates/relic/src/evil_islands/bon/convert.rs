@@ -4,7 +4,7 @@
 //!
 //! Extreme labels follow the spec's trilinear blend as `evil_islands::model` reads it: offset `m` is the
 //! extreme `strength = (m >> 1) & 1`, `dexterity = m & 1`, `height = m >> 2`. Which of strength and
-//! dexterity drives which step is unsettled between public readers (CORRECTIONS.md).
+//! dexterity drives which step is unsettled between public readers (docs/formats/evil-islands.md#fig-morphs).
 
 use serde_json::{json, Value};
 

@@ -1,7 +1,7 @@
 //! Evil Islands BON files (`ei-bon`): where a model part sits relative to its parent part, once per morph
 //! extreme (strength, dexterity, height — see the FIG module).
 //!
-//! Layout (spec "Bon", CORRECTIONS.md): no header and no magic — vec3 offsets (3 × f32: x, y, z) to the end
+//! Layout (spec "Bon", docs/formats/evil-islands.md#bon): no header and no magic — vec3 offsets (3 × f32: x, y, z) to the end
 //! of the file; 8 of them (96 bytes) in every real file, in the morph order of FIG vertices. Only a
 //! translation is stored, no rotation. A *model's* `.bon` is a RES archive with one such entry per part,
 //! named after the part (`ei-res` reads it; [`parse_set`] gives its parts); a `.bon` that does not start

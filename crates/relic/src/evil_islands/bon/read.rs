@@ -1,4 +1,4 @@
-//! BON reader (spec "Bon", CORRECTIONS.md): vec3 offsets (3 × f32) to the end of the file.
+//! BON reader (spec "Bon", docs/formats/evil-islands.md#bon): vec3 offsets (3 × f32) to the end of the file.
 
 use super::types::*;
 use super::FORMAT_ID;

@@ -1,11 +1,11 @@
 //! Evil Islands CAM files (`ei-cam`): camera paths of the game's cut scenes (the `Cameras` folder).
 //!
-//! Layout (spec "Cam", CORRECTIONS.md): no header and no magic — the file is a sequence of 36-byte
+//! Layout (spec "Cam", docs/formats/evil-islands.md#cam): no header and no magic — the file is a sequence of 36-byte
 //! records: u32 at 0x00 (presumably the key's time), u32 at 0x04 (unknown; presumably a step in the
 //! sequence), position (3 × f32) and rotation quaternion (4 × f32, stored w, x, y, z). A file whose size
 //! is not a multiple of 36 is rejected.
 //!
-//! Unsettled (CORRECTIONS.md): whether the time field is a u32 or an f32. relic reads it as a u32 by
+//! Unsettled (docs/formats/evil-islands.md#cam): whether the time field is a u32 or an f32. relic reads it as a u32 by
 //! default; `--option ei-cam.time=f32` reads the same bits as an f32 in `relic convert`. The JSON says which
 //! reading it holds (`time_reading`) and packs back to the same bytes either way; `convert --to json`
 //! always gives the u32 reading. Files are recognised by the `.cam` extension only.

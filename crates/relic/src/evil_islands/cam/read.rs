@@ -1,4 +1,4 @@
-//! CAM reader (spec "Cam", CORRECTIONS.md): 36-byte records to the end of the file.
+//! CAM reader (spec "Cam", docs/formats/evil-islands.md#cam): 36-byte records to the end of the file.
 
 use super::types::*;
 use super::FORMAT_ID;

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::codec::float::F32;
 
-/// Every record is 36 bytes (CORRECTIONS.md).
+/// Every record is 36 bytes (docs/formats/evil-islands.md#cam).
 pub const RECORD_SIZE: usize = 36;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

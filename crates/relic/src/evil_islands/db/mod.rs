@@ -2,7 +2,7 @@
 //! (`.pdb`), spells (`.sdb`), creatures (`.udb`), quests (`.qdb`), unit acks (`acks.db`) and prints
 //! (`prints.db`).
 //!
-//! Layout (spec "Databases (* DB and their ilk)", CORRECTIONS.md "DB node length"): a serialized node tree.
+//! Layout (spec "Databases (* DB and their ilk)", docs/formats/evil-islands.md#db-node-length): a serialized node tree.
 //! A node is a type byte, a variable-length size and that many payload bytes. The file's first node is the
 //! database; its children are the tables, whose children are the records, whose children are the fields.
 //! A field's type byte is its index in the table's format string, and the letter there says how its payload
@@ -55,7 +55,7 @@ use crate::registry::{
 
 pub const FORMAT_ID: &str = "ei-db";
 
-/// The header size of the node at `at` and its payload length under each reading (CORRECTIONS.md "DB node
+/// The header size of the node at `at` and its payload length under each reading (docs/formats/evil-islands.md#db-node-length "DB node
 /// length": short when the first size byte is even, else `u32-le` or `bytes-be`); `None` past `head`.
 fn node_extent(head: &[u8], at: u64) -> Option<(u64, [u64; 2])> {
     let at = usize::try_from(at).ok()?;

@@ -11,7 +11,7 @@ use crate::bytes::Hex;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum LengthEncoding {
-    /// `(u32 LE read from b0's position) >> 1` (CORRECTIONS.md's first reading; the one the public DB
+    /// `(u32 LE read from b0's position) >> 1` (the first reading of docs/formats/evil-islands.md#db-node-length; the one the public DB
     /// editor reads and writes). The default.
     #[default]
     U32Le,

@@ -1,6 +1,6 @@
 //! Evil Islands FIG files (`ei-fig`): one model part's mesh, with 8 morph extremes (or 1).
 //!
-//! Layout (spec "FIG", corrected by CORRECTIONS.md): magic `FIG` + an ASCII digit n, the morph count
+//! Layout (spec "FIG", corrected by docs/formats/evil-islands.md#fig): magic `FIG` + an ASCII digit n, the morph count
 //! (`FIG8`; `FIG1` also exists); 9 × u32 header (vertex block count, normal block count, texture coordinate
 //! count, index count, vertex component count, morphing component count, an unknown u32 at 0x1C, render
 //! group, texture index); n centres, n box minima, n box maxima (vec3 each) and n radii; the vertex blocks;
@@ -8,7 +8,7 @@
 //! vertex components (u16 position, normal, texture coordinate index); morphing components (u16 morph
 //! index, vertex index).
 //!
-//! Vertices come in blocks of 4 (SSE lanes). CORRECTIONS.md: the floats of a block run **axis (x, y, z) →
+//! Vertices come in blocks of 4 (SSE lanes). docs/formats/evil-islands.md#fig-vertex-blocks: the floats of a block run **axis (x, y, z) →
 //! morph m → lane**, so float `b·12n + axis·4n + m·4 + lane` of the vertex data is coordinate `axis` of
 //! vertex `4b + lane` in morph `m` (the spec's .ksy reads them as per-morph `x[4]` `y[4]` `z[4]`, which puts real
 //! vertices outside their bounding boxes). relic decodes them into one position list per morph
@@ -19,7 +19,7 @@
 //! height cube that the spec's trilinear formula blends (`val[0]` … `val[7]`): in morph m, bit 0 picks the
 //! extreme of the formula's `coefs[1]`, bit 1 that of `coefs[0]`, bit 2 that of `coefs[2]` (height). Which
 //! of strength and dexterity `coefs[0]` and `coefs[1]` are is unsettled between public readers
-//! (CORRECTIONS.md); the same morph order holds for BON offsets and the header bounds.
+//! (docs/formats/evil-islands.md#fig-morphs); the same morph order holds for BON offsets and the header bounds.
 //!
 //! What the spec leaves open and relic's choice:
 //! - FIG1: the spec only shows FIG8; relic reads n of everything that FIG8 has 8 of (bounds and morphs).
@@ -54,7 +54,7 @@ pub const FORMAT_ID: &str = "ei-fig";
 
 pub static FORMAT: Format = Format {
     extensions: &["fig"],
-    notes: "magic FIG8 (8 morph extremes) or FIG1. JSON holds the vertex blocks decoded per CORRECTIONS.md into \
+    notes: "magic FIG8 (8 morph extremes) or FIG1. JSON holds the vertex blocks decoded per docs/formats/evil-islands.md#fig-vertex-blocks into \
             one position list per morph, normals as stored (x, y, z, w), texture coordinates, triangle \
             indices and vertex components; `pack` writes them back byte for byte.",
     probe: Probe::check(|head| read::morph_count(head).is_some()),

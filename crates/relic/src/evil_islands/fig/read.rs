@@ -1,4 +1,4 @@
-//! FIG reader (spec "FIG", corrected by CORRECTIONS.md): the magic `FIG` + morph-count digit n, 9 × u32
+//! FIG reader (spec "FIG", corrected by docs/formats/evil-islands.md#fig-header): the magic `FIG` + morph-count digit n, 9 × u32
 //! header, bounds (n centres, n minima, n maxima, n radii), vertex blocks (per block: axis x, y, z → morph
 //! → 4 lanes, so float `b·12n + axis·4n + m·4 + lane`), normal blocks (`x[4]` `y[4]` `z[4]` `w[4]`), texture
 //! coordinates, u16 indices, vertex components (3 × u16) and morphing components (2 × u16).
@@ -10,7 +10,7 @@ use crate::codec::float::F32;
 use crate::error::Result;
 use crate::reader::Reader;
 
-/// The header counts (CORRECTIONS.md: 9 × u32 after the magic).
+/// The header counts (docs/formats/evil-islands.md#fig-header: 9 × u32 after the magic).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Header {
     pub morphs: usize,

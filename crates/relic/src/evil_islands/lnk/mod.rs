@@ -1,6 +1,6 @@
 //! Evil Islands LNK files (`ei-lnk`): the bone hierarchy of a model — which part hangs from which.
 //!
-//! Layout (spec "Lnk", CORRECTIONS.md): u32 link count, then per link a u32 length and the part's cp1251
+//! Layout (spec "Lnk", docs/formats/evil-islands.md#lnk): u32 link count, then per link a u32 length and the part's cp1251
 //! name, a u32 length and the parent's name. Lengths include the trailing NUL; the root's parent has
 //! length 0. Inside a model `.mod` (a RES archive) the LNK is the entry named after the model; the other
 //! entries are the FIG parts its links name.

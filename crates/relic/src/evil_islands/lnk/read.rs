@@ -1,4 +1,4 @@
-//! LNK reader (spec "Lnk", CORRECTIONS.md): a u32 link count, then per link a length-prefixed part name
+//! LNK reader (spec "Lnk", docs/formats/evil-islands.md#lnk): a u32 link count, then per link a length-prefixed part name
 //! and a length-prefixed parent name (lengths count the trailing NUL; the root's parent has length 0).
 
 use super::types::*;

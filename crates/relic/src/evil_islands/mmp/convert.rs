@@ -37,7 +37,7 @@ pub fn decode_level(mmp: &Mmp<'_>, i: usize) -> Result<Vec<u8>> {
                     )
                 })?;
             let argb8 = if level.data.len() >= expected {
-                // Not smaller than the texels: stored raw (CORRECTIONS.md).
+                // Not smaller than the texels: stored raw (docs/formats/evil-islands.md#mmp-pnt3).
                 level.data.get(..expected).unwrap_or_default().to_vec()
             } else {
                 // Refused before anything is allocated: a few zero-run words can declare a huge texture.

@@ -1,7 +1,7 @@
 //! Evil Islands MMP textures (`ei-mmp`): every texture of the game (terrain, units, interface), with its
 //! mip levels.
 //!
-//! Layout (spec "Mmp", corrected by CORRECTIONS.md): a 76-byte header — `MMP\0`, width, height, mip level
+//! Layout (spec "Mmp", corrected by docs/formats/evil-islands.md#mmp-header): a 76-byte header — `MMP\0`, width, height, mip level
 //! count, fourcc, bits per pixel, four (mask, shift, count) channel records for A, R, G, B and 4 bytes that
 //! are zero in every known file — then the levels largest first, each halving width and height (neither
 //! below one) and taking `bpp · w · h / 8` bytes, at least one block (8 bytes) for DXT1 and 16 for DXT3. Pixel

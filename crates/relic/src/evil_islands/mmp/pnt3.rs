@@ -1,4 +1,4 @@
-//! PNT3, the game's run-length packing of ARGB8 texels (CORRECTIONS.md "MMP"). Written by hand: it is this
+//! PNT3, the game's run-length packing of ARGB8 texels (docs/formats/evil-islands.md#mmp-pnt3). Written by hand: it is this
 //! game's own scheme, no crate knows it.
 //!
 //! The packed data is a sequence of little-endian u32 words. A word `v` with `0 < v ≤ 1,000,000` stands

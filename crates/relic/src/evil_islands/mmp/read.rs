@@ -1,5 +1,5 @@
 //! MMP reader: the 76-byte header, then the mip levels largest first, each size checked against the file
-//! (spec "Mmp", corrected by CORRECTIONS.md).
+//! (spec "Mmp", corrected by docs/formats/evil-islands.md#mmp).
 
 use super::types::*;
 use super::FORMAT_ID;
@@ -48,7 +48,7 @@ impl Storage {
         })
     }
 
-    /// Bytes of a `width × height` level: `bpp · w · h / 8`, at least one block for DXT (CORRECTIONS.md).
+    /// Bytes of a `width × height` level: `bpp · w · h / 8`, at least one block for DXT (docs/formats/evil-islands.md#mmp-header).
     /// Not used for PNT3.
     pub fn level_size(self, width: u32, height: u32) -> u128 {
         let pixels = u128::from(width) * u128::from(height);

@@ -9,7 +9,7 @@ use crate::codec::pixel::{self, Channel, PixelLayout};
 
 /// `MMP\0`.
 pub const MAGIC: [u8; 4] = *b"MMP\0";
-/// The header is 76 bytes; texels start right after it (CORRECTIONS.md).
+/// The header is 76 bytes; texels start right after it (docs/formats/evil-islands.md#mmp-header).
 pub const HEADER_SIZE: usize = 76;
 
 /// One `channel_format` record of the header: mask, shift and bit count.
@@ -36,7 +36,7 @@ impl ChannelFormat {
 pub struct MmpHeader {
     pub width: u32,
     pub height: u32,
-    /// Number of stored mip levels; for PNT3 the byte size of the packed data (CORRECTIONS.md).
+    /// Number of stored mip levels; for PNT3 the byte size of the packed data (docs/formats/evil-islands.md#mmp-pnt3).
     pub mip_levels_count: u32,
     pub fourcc: FourCc,
     pub bits_per_pixel: u32,
@@ -52,7 +52,7 @@ pub struct MmpHeader {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PixelFormat {
     Argb4,
-    /// `0x5650`: R5G6B5 (the spec's table says R5G5B5; CORRECTIONS.md).
+    /// `0x5650`: R5G6B5 (the spec's table says R5G5B5; docs/formats/evil-islands.md#mmp-pixel-formats).
     R5g6b5,
     A1r5g5b5,
     Argb8,

@@ -1,7 +1,7 @@
 //! Evil Islands MOB level files (`ei-mob`): a level's entities — units, objects, lights, sounds, traps,
 //! levers, diplomacy, the editor's folders and the level script.
 //!
-//! Layout (spec "MOB", with CORRECTIONS.md "MOB"): a file is a **sequence** of top-level nodes (the game's
+//! Layout (spec "MOB", with docs/formats/evil-islands.md#mob-nodes): a file is a **sequence** of top-level nodes (the game's
 //! levels hold OBJECTDBFILE 0xA000 then AIGRAPH 0x31415926), each `u32 type_id, u32 size (whole node,
 //! 8-byte header included), payload`. Record types hold child nodes; the payloads of the others are
 //! typed by the spec's table of type ids (`table.rs`). The script (SS_TEXT 0xACCEECCB) is `u32 key` then
@@ -9,7 +9,7 @@
 //! again with the same key when packing.
 //!
 //! Choices relic made where the spec is silent or wrong:
-//! - UnitStats is 172 bytes (`<4i10f2Bh13fi12f8B`, CORRECTIONS.md), not the spec's 180; the game's level
+//! - UnitStats is 172 bytes (`<4i10f2Bh13fi12f8B`, docs/formats/evil-islands.md#mob-payloads), not the spec's 180; the game's level
 //!   agrees. Field names are the community's reading of the unit parameters where real values support
 //!   them; the others are `unk_0x..` by offset.
 //! - Diplomacy is 32 × 32 u32 (the spec's type list says 2-byte ints; 4096 bytes only fit u32).
@@ -46,7 +46,7 @@ pub const FORMAT_ID: &str = "ei-mob";
 pub static FORMAT: Format = Format {
     extensions: &["mob"],
     notes: "No magic: recognised by the .mob extension. UnitStats read as the 172-byte struct of \
-            CORRECTIONS.md (fields without a known name are unk_0x.. by offset); Diplomacy as 32x32 u32. \
+            docs/formats/evil-islands.md#mob-payloads (fields without a known name are unk_0x.. by offset); Diplomacy as 32x32 u32. \
             Payloads that do not fit their type, AIGRAPH and unlisted type ids are kept as hex. The script \
             is shown deciphered (cp1251 -> UTF-8) and enciphered again with its key when packing; node \
             sizes are recomputed.",

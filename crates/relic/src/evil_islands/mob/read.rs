@@ -1,4 +1,4 @@
-//! MOB reader (spec "MOB", CORRECTIONS.md "MOB"): the file is a sequence of nodes `u32 type_id, u32 size
+//! MOB reader (spec "MOB", docs/formats/evil-islands.md#mob-nodes): the file is a sequence of nodes `u32 type_id, u32 size
 //! (whole node, header included), payload`; records hold child nodes; every other payload is decoded by
 //! the kind the spec's table gives its type.
 //!

@@ -1,7 +1,7 @@
 //! The spec's table of node types (section "MOB", "List of possible type_id"): each type id with the data
 //! type of its payload and its field name, exactly as the spec lists them, sorted by id.
 
-/// How a node's payload is laid out (spec "Full list of data types", with CORRECTIONS.md sizes).
+/// How a node's payload is laid out (spec "Full list of data types", with docs/formats/evil-islands.md#mob-payloads sizes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Kind {
     /// A container: a sequence of child nodes.

@@ -427,7 +427,7 @@ impl StatField for F32 {
 
 macro_rules! unit_stats {
     ($($offset:literal $name:ident : $ty:ty),* $(,)?) => {
-        /// UNIT_STATS: a packed 172-byte struct `<4i10f2Bh13fi12f8B` (CORRECTIONS.md; the spec says 180).
+        /// UNIT_STATS: a packed 172-byte struct `<4i10f2Bh13fi12f8B` (docs/formats/evil-islands.md#mob-payloads; the spec says 180).
         /// Field names follow the community's reading of the game's unit parameters where the values in
         /// real files agree with them (e.g. the arc fields hold cos 90°); the rest are named by offset.
         #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

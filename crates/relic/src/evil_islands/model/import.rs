@@ -3,7 +3,7 @@
 //! `unit.anm` (one RES per clip, an ANM per part) and `unit.mmp` (the base colour texture). The reverse of
 //! [`super::scene::to_scene`]; every rule below undoes one of its choices.
 //!
-//! - **Parts and hierarchy** (spec "Lnk"; CORRECTIONS.md: the LNK is the entry named after the model): every
+//! - **Parts and hierarchy** (spec "Lnk"; docs/formats/evil-islands.md#model-archives: the LNK is the entry named after the model): every
 //!   node under the scene's roots is a part, named after the node (empty names become `part<N>`, names the
 //!   RES cannot tell apart get a `_<N>` suffix, noted; a name `relic extract` could not write a file under,
 //!   `..\x`, `/x`, `C:\x`, `con`, `a/b`, is made one safe file name first, noted), parents before children.
@@ -35,7 +35,7 @@
 //!   18, 8, 0 as the corpus figures.
 //! - **Bones** (`.bon`): the 8 offsets from `node.extras.evil_islands.bone_offsets` (relic's export, game
 //!   axes), else the rest offset in all 8 (noted).
-//! - **Animations** (`.anm`, spec "ANM"; CORRECTIONS.md: 15 frames per second): each clip is a RES of an
+//! - **Animations** (`.anm`, spec "ANM"; docs/formats/evil-islands.md#anm-frame-rate: 15 frames per second): each clip is a RES of an
 //!   ANM per part it animates. Each channel is resampled at k/15 s from 0 to its last key
 //!   (linear, slerp for rotations, step for STEP); quaternions are stored w, x, y, z. Morphing frames come
 //!   from the node's morph-weight channel: per frame, the sum of the weighted targets that are not

@@ -1,18 +1,18 @@
 //! Evil Islands figures as glTF: a `.mod` model (a RES whose entry named after the model is the LNK and
-//! whose other entries are FIG parts, CORRECTIONS.md), its `.bon` bone offsets and `.anm` animations
+//! whose other entries are FIG parts, docs/formats/evil-islands.md#model-archives), its `.bon` bone offsets and `.anm` animations
 //! (RES archives found beside it, or `--bones` / `--anims`), and its texture (`<model>.mmp` beside it or in
 //! `--textures`), assembled into one scene: the LNK hierarchy as nodes placed by their bone offsets, one
 //! mesh per part with the morph extremes as morph targets, one clip per animation.
 //!
 //! - Morphs: the base mesh and the bone offsets are the spec's trilinear blend (`val[0..8]`, `coefs`) at
 //!   `--morph STR,DEX,HEIGHT` (default 0,0,0), taking STR as `coefs[0]`, DEX as `coefs[1]` and HEIGHT as
-//!   `coefs[2]` (which of strength and dexterity is which is unsettled, CORRECTIONS.md); each extreme is a
+//!   `coefs[2]` (which of strength and dexterity is which is unsettled, docs/formats/evil-islands.md#fig-morphs); each extreme is a
 //!   morph target holding its difference from the base, so weight 1 on target m shows extreme m.
 //! - Axes: the game is Z-up; [`to_gltf`] turns `(x, y, z)` into glTF's Y-up `(x, z, −y)` (a rotation, so
 //!   quaternions turn the same way), in this one place.
 //! - Animations: an `.anm` RES holds one RES per animation, whose entries are parts (ANM files); an
 //!   `.anm` RES whose entries are ANM files is one animation. Keys are at 15 frames per second: no file
-//!   states a rate; CORRECTIONS.md reports that one engine re-implementation assumes 15. ANM rotations
+//!   states a rate; docs/formats/evil-islands.md#anm-frame-rate reports that one engine re-implementation assumes 15. ANM rotations
 //!   are stored w, x, y, z and become glTF's x, y, z, w; translations replace the bone offset while the
 //!   clip plays. Morphing frames become morph targets of their own, one per frame, whose weights the clip
 //!   steps through, when their vertex count is the part's position count (else they are left out, noted).

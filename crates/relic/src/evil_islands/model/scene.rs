@@ -10,7 +10,7 @@ use crate::evil_islands::{anm, fig};
 
 use super::Figure;
 
-/// Animation keys per second (CORRECTIONS.md: no file states a rate; one re-implementation uses 15).
+/// Animation keys per second (docs/formats/evil-islands.md#anm-frame-rate: no file states a rate; one re-implementation uses 15).
 pub const FRAMES_PER_SECOND: f32 = 15.0;
 
 /// The game's Z-up `(x, y, z)` as glTF's Y-up `(x, z, −y)`.

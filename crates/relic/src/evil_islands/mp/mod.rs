@@ -2,7 +2,7 @@
 //! atlases, materials, the ground type of every atlas tile and the animated tiles. The terrain itself is in
 //! the map's SEC files (`ei-sec`, `<map>XXXYYY.sec`); the game keeps both in a `.mpr` RES archive.
 //!
-//! Layout (spec "MP", corrected by CORRECTIONS.md): magic `72 F6 4A CE`; f32 max altitude; u32 sectors x,
+//! Layout (spec "MP", corrected by docs/formats/evil-islands.md#mp-header): magic `72 F6 4A CE`; f32 max altitude; u32 sectors x,
 //! sectors y, texture count, texture size, tile count, tile size; **u16** material count then u32 animated
 //! tile count (unaligned, 38-byte header); 44-byte materials (u32 type, RGBA f32, self-illumination, wave
 //! multiplier, warp speed, 12 unknown bytes kept as `unk_0x20`); `tile count` u32 ground types; (u16 start,
@@ -16,7 +16,7 @@
 //! claims more, refused over `--max-pixels`; both are views: `pack ei-mp` never reads them); see [`terrain`]
 //! for the geometry.
 //!
-//! Unsettled (CORRECTIONS.md and the spec's silences): the material type enum (the spec's table and the one
+//! Unsettled (docs/formats/evil-islands.md#mp-materials and the spec's silences): the material type enum (the spec's table and the one
 //! real map disagree; kept as a number); whether altitudes divide by 65535 or 65534 (relic: 65535, the spec);
 //! which way a tile's rotation turns and where atlas rows start (relic follows two public engine
 //! re-implementations: clockwise seen from above, rows from the bottom of the stored image); one

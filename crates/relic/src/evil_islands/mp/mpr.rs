@@ -1,5 +1,5 @@
 //! `.mpr` archives: a RES holding a map's MP and its SEC sectors (`ZONE.MP`, `ZONE000001.SEC`, …; names
-//! compared case-insensitively, CORRECTIONS.md). The RES format's name probe hands files of this extension to
+//! compared case-insensitively, docs/formats/evil-islands.md#mpr). The RES format's name probe hands files of this extension to
 //! [`MPR_FORMAT`], which is the RES format in every face but conversion: `relic convert zone.mpr` converts
 //! the map as a whole, as `relic convert zone.mp` does with the sectors beside it.
 

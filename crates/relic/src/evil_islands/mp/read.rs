@@ -1,4 +1,4 @@
-//! MP reader (spec "MP", CORRECTIONS.md): magic, f32 max altitude, 6 × u32 (sectors x, sectors y, texture
+//! MP reader (spec "MP", docs/formats/evil-islands.md#mp-header): magic, f32 max altitude, 6 × u32 (sectors x, sectors y, texture
 //! count, texture size, tile count, tile size), u16 material count, u32 animated-tile count, the 44-byte
 //! materials, the u32 tile types and the (u16, u16) animated tiles.
 

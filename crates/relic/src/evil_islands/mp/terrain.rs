@@ -1,7 +1,7 @@
 //! Sectors to a terrain scene and a height map: the geometry shared by `ei-mp` (a whole map) and `ei-sec`
 //! (one sector).
 //!
-//! Placement (CORRECTIONS.md): vertex (column c, row r) of sector (sx, sy) lies at map
+//! Placement (docs/formats/evil-islands.md#sec-vertices): vertex (column c, row r) of sector (sx, sy) lies at map
 //! `x = 32·sx + c + dx/254`, `y = 32·sy + r + dy/254`, height `z · max_altitude / 65535`. The map is z-up;
 //! glTF is y-up, so the scene holds `(x, height, −y)` (a rotation: the map seen from above keeps its
 //! handedness, x to the right and y up the screen). Cells are split along the diagonal from (c, r) to
@@ -27,7 +27,7 @@ use crate::evil_islands::sec::types::{Sec, Tile, Vertex, CELLS, NO_LIQUID, SIDE,
 
 use super::types::Mp;
 
-/// Tiles per side of an atlas (CORRECTIONS.md).
+/// Tiles per side of an atlas (docs/formats/evil-islands.md#sec-atlas).
 pub const ATLAS_TILES: u16 = 8;
 /// The divisor of stored altitudes (the spec's; whether the game uses 65534 is unsettled).
 pub const ALTITUDE_DIVISOR: f64 = 65535.0;

@@ -8,10 +8,10 @@ use crate::codec::float::F32;
 
 /// `72 F6 4A CE` (the u32 0xCE4AF672).
 pub const MAGIC: [u8; 4] = [0x72, 0xF6, 0x4A, 0xCE];
-/// Magic, max altitude, 6 × u32, the u16 material count and the u32 animated-tile count (CORRECTIONS.md:
+/// Magic, max altitude, 6 × u32, the u16 material count and the u32 animated-tile count (docs/formats/evil-islands.md#mp-header:
 /// unaligned).
 pub const HEADER_SIZE: usize = 38;
-/// One material record (CORRECTIONS.md).
+/// One material record (docs/formats/evil-islands.md#mp-header).
 pub const MATERIAL_SIZE: usize = 44;
 /// One tile type (u32).
 pub const TILE_TYPE_SIZE: usize = 4;
@@ -86,7 +86,7 @@ pub struct Rgba {
 /// One map material (44 bytes). Water cells of a sector name theirs by index.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Material {
-    /// 0x00: the material type. Its meaning is unsettled (CORRECTIONS.md): the spec's table says
+    /// 0x00: the material type. Its meaning is unsettled (docs/formats/evil-islands.md#mp-materials): the spec's table says
     /// 0 base, 1 water without texture, 2 grass, 3 water; in the one real map seen, type 1 is an opaque
     /// earth colour and type 3 the water the water cells use.
     #[serde(rename = "type")]

@@ -1,7 +1,7 @@
 //! Evil Islands REG files (`ei-reg`): binary INI files (sections of typed keys) — game settings in the
 //! game folder, and tables of the game's data.
 //!
-//! Layout (spec "REG", corrected by CORRECTIONS.md): magic `FB 3E AB 45`, u16 section count, then the
+//! Layout (spec "REG", corrected by docs/formats/evil-islands.md#reg-hash-chains): magic `FB 3E AB 45`, u16 section count, then the
 //! section table: per slot a chain link (the spec's s16 "order") and a u32 absolute section offset. A
 //! section is u16 key count, u16 name length, the cp1251 name, then its key table (link, u32 offset from
 //! the section's start). relic reads a link as a u16 whose `FF FF` ends the chain (shown as −1): a table
@@ -9,8 +9,8 @@
 //! byte (0 int, 1 float, 2 string; bit 7 = array with a u16 count), u16 name length, the cp1251 name and
 //! the value (strings are u16 length + cp1251 bytes).
 //!
-//! Both tables are hash tables (CORRECTIONS.md: the order fields are next-index chains). Neither the spec
-//! nor CORRECTIONS.md names the hash: relic uses the RES name hash (sum of the name bytes as signed
+//! Both tables are hash tables (docs/formats/evil-islands.md#reg-hash-chains: the order fields are next-index chains). Neither the spec
+//! nor docs/formats/evil-islands.md#reg-hash-chains names the hash: relic uses the RES name hash (sum of the name bytes as signed
 //! chars, A–Z lowercased, modulo the entry count) and the RES collision rule (the highest free slot,
 //! linked at the end of the chain from the hash slot). A public third-party REG writer sums *unsigned*
 //! bytes instead; the two agree on every name without bytes ≥ 0x80. No game file was available to settle

@@ -1,4 +1,4 @@
-//! REG reader (spec "REG", CORRECTIONS.md): header, section table, sections with their key tables, key
+//! REG reader (spec "REG", docs/formats/evil-islands.md#reg-hash-chains): header, section table, sections with their key tables, key
 //! records, every offset checked against the file.
 //!
 //! Records may not overlap: a file whose tables point several entries at the same bytes is rejected. This

@@ -4,7 +4,7 @@
 //! Layout of a new file: magic, section count, section table, then the sections in content order; each
 //! section is its key count, name length, name, key table, then its key records in content order. Table
 //! slots: an entry goes to its name's hash slot when that is free, otherwise to the highest free slot,
-//! linked at the end of the chain that starts at its hash slot (the RES scheme, CORRECTIONS.md). The hash
+//! linked at the end of the chain that starts at its hash slot (the RES scheme, docs/formats/evil-islands.md#reg-hash-chains). The hash
 //! is the RES name hash ([`crate::evil_islands::res::name_hash`]).
 
 use super::read::parse;

@@ -1,7 +1,7 @@
 //! Evil Islands RES archives (`ei-res`): the game's resource archives, and also the container of `.mod`
 //! models, `.bon` bone sets and `.anm` animation sets.
 //!
-//! Layout (spec "Res", corrected by CORRECTIONS.md): a 16-byte header (`3C E2 9C 01`, file count, file-table
+//! Layout (spec "Res", corrected by docs/formats/evil-islands.md#res): a 16-byte header (`3C E2 9C 01`, file count, file-table
 //! offset, name-table size), 16-byte aligned entry data, a table of 22-byte records placed by the name hash
 //! and chained through `next_index`, then the cp1251 names (no terminators, `\` between folders). Times
 //! are Unix seconds. Identical contents may be stored once and shared by several names.

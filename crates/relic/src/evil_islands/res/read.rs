@@ -1,5 +1,5 @@
 //! RES reader: header, file table and name table, every range checked against the file (spec "Res",
-//! CORRECTIONS.md "RES name lookup").
+//! docs/formats/evil-islands.md#res-name-hash).
 
 use super::types::*;
 use super::FORMAT_ID;
@@ -77,7 +77,7 @@ fn hex4(b: [u8; 4]) -> String {
 }
 
 /// The game's name hash: the sum of the cp1251 name bytes as **signed** chars, A–Z lowered, modulo the
-/// entry count (CORRECTIONS.md). The spec is silent on a negative sum (names with bytes ≥ 0x80); relic
+/// entry count (docs/formats/evil-islands.md#res-name-hash). The spec is silent on a negative sum (names with bytes ≥ 0x80); relic
 /// takes the Euclidean remainder, which keeps every slot in 0..count.
 pub fn name_hash(name: &[u8], count: usize) -> usize {
     let sum: i64 = name.iter().map(|&b| i64::from(b.to_ascii_lowercase() as i8)).sum();

@@ -10,7 +10,7 @@ use crate::bytes::Base64;
 pub const MAGIC: [u8; 4] = [0x3C, 0xE2, 0x9C, 0x01];
 pub const HEADER_SIZE: usize = 16;
 pub const RECORD_SIZE: usize = 22;
-/// Entry data is 16-byte aligned (CORRECTIONS.md).
+/// Entry data is 16-byte aligned (docs/formats/evil-islands.md#res-layout).
 pub const ALIGN: u64 = 16;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

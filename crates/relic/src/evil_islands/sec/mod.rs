@@ -1,7 +1,7 @@
 //! Evil Islands SEC files (`ei-sec`): one 32 × 32-cell sector of a map's terrain, `<map>XXXYYY.sec` (the
 //! sector's x then y, three digits each; the map header is `<map>.mp`, `ei-mp`).
 //!
-//! Layout (spec "SEC", corrected by CORRECTIONS.md): magic `74 F7 4B CF`; a liquids byte (any value but 0
+//! Layout (spec "SEC", corrected by docs/formats/evil-islands.md#sec): magic `74 F7 4B CF`; a liquids byte (any value but 0
 //! means a water layer; real files hold 3); 33 × 33 row-major land vertices of 8 bytes (s8 dx, s8 dy, u16
 //! z, u32 packed normal); with water, 33 × 33 water vertices (dx and dy signed too); 16 × 16 land tiles
 //! (u16: index bits 0–5, atlas bits 6–13, quarter turns bits 14–15); with water, 16 × 16 water tiles and
@@ -11,7 +11,7 @@
 //! Conversion: a sector alone becomes a one-sector `.glb` at its place on the map (from its name; the
 //! origin when the name does not say), heights scaled with the max altitude of `<map>.mp` beside it (64 and
 //! a note when there is none). The geometry is the map's ([`crate::evil_islands::mp::terrain`]). Packed
-//! normals are not all unit length (CORRECTIONS.md): they are normalised in the scene and kept as stored
+//! normals are not all unit length (docs/formats/evil-islands.md#sec-vertices): they are normalised in the scene and kept as stored
 //! in the JSON.
 
 pub mod convert;

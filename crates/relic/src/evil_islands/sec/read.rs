@@ -1,4 +1,4 @@
-//! SEC reader (spec "SEC", corrected by CORRECTIONS.md): magic, liquids byte, 33 × 33 land vertices, then
+//! SEC reader (spec "SEC", corrected by docs/formats/evil-islands.md#sec): magic, liquids byte, 33 × 33 land vertices, then
 //! when the liquids byte is not 0 33 × 33 water vertices; 16 × 16 land tiles, then when there is water
 //! 16 × 16 water tiles and 16 × 16 water material indices.
 

@@ -71,7 +71,7 @@ fn is_empty(b: &Base64) -> bool {
 /// The water layer of a sector.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Water {
-    /// 33 × 33 water surface vertices (dx and dy signed, as the land's: CORRECTIONS.md).
+    /// 33 × 33 water surface vertices (dx and dy signed, as the land's: docs/formats/evil-islands.md#sec-water).
     pub vertices: Vec<Vertex>,
     /// 16 × 16 water tiles (0xFFFF, shown as index 63, texture 255, rotation 3, on dry cells).
     pub tiles: Vec<Tile>,

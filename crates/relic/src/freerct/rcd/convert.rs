@@ -321,7 +321,7 @@ fn decode(block: &Block<'_>, at: u64, usage: &Usage, fixed: &Palette) -> Result<
     }
 }
 
-/// A 32PX sprite drawn: recolour pixels in the gradient of their layer's source range (CORRECTIONS.md:
+/// A 32PX sprite drawn: recolour pixels in the gradient of their layer's source range (docs/formats/freerct.md#32px-recolour:
 /// layer L ≥ 1 is entry L − 1 of the object's recolourings, anything else the first), and the layers as
 /// an image when there are any.
 fn draw_32bpp(p: Planes32, sources: &[Option<usize>; 4]) -> (Vec<u8>, Option<Vec<u8>>) {
@@ -346,7 +346,7 @@ fn draw_32bpp(p: Planes32, sources: &[Option<usize>; 4]) -> (Vec<u8>, Option<Vec
 }
 
 /// The colour a recolour pixel of `layer` and `intensity` is drawn in, `ranges` being the colour range of
-/// each of the object's recolourings (CORRECTIONS.md: layer L ≥ 1 is entry L − 1, anything else the first).
+/// each of the object's recolourings (docs/formats/freerct.md#32px-recolour: layer L ≥ 1 is entry L − 1, anything else the first).
 pub(super) fn recolour_colour(ranges: [usize; 4], layer: u8, intensity: u8) -> [u8; 3] {
     let entry = if (1..=4).contains(&layer) { usize::from(layer - 1) } else { 0 };
     gradient(ranges[entry], intensity)

@@ -137,7 +137,7 @@ fn read_field(field: &Field, r: &mut Reader<'_>, out: &mut Map<String, Value>, m
             out.insert("tiles_x".into(), json!(x));
             out.insert("tiles_y".into(), json!(y));
             out.insert("zoom_widths".into(), Value::Array(widths));
-            // CORRECTIONS.md: x outermost, then y, then zoom innermost.
+            // docs/formats/freerct.md#fset: x outermost, then y, then zoom innermost.
             let mut views = Map::new();
             for view in ["ne", "se", "sw", "nw"] {
                 let mut xs = Vec::with_capacity(usize::from(x));

@@ -1,6 +1,6 @@
 //! The layouts of RCD game blocks, one table per (magic, version), driving both the reader and the writer
 //! (`fields.rs`), so the two cannot drift apart. Sources: the FreeRCT RCD specification (the version 1 era),
-//! CORRECTIONS.md (ANIM v1 frames are 12 bytes; PATH v1 has the width and height fields; version 2 layouts)
+//! docs/formats/freerct.md (ANIM v1 frames are 12 bytes; PATH v1 has the width and height fields; version 2 layouts)
 //! and FreeRCT's `data_format.rst` for the version 2 blocks. Names follow the spec's descriptions.
 
 /// What one field of a block holds.
@@ -209,7 +209,7 @@ pub const SLOPES_19: &[&str] = &[
     "flat", "n", "e", "ne", "s", "ns", "es", "nes", "w", "wn", "we", "wne", "ws", "wns", "wes", "steep_n", "steep_e",
     "steep_s", "steep_w",
 ];
-/// Version 2 surfaces add the top parts of the four steep slopes (CORRECTIONS.md).
+/// Version 2 surfaces add the top parts of the four steep slopes (docs/formats/freerct.md#v2-blocks).
 pub const SLOPES_23: &[&str] = &[
     "flat",
     "n",

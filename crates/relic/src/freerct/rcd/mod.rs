@@ -1,7 +1,7 @@
 //! FreeRCT RCD data files (`freerct-rcd`): the sprites and game data of FreeRCT, a block file. A header (`RCDF`, u32
 //! version 1 or 2), then blocks of magic, version, body length and body, numbered from 1 in file order; game blocks
 //! (surfaces, paths, GUI borders, shops, animations…) refer to sprite blocks by number. Spec: the FreeRCT RCD
-//! specification (Alberth, version 1), corrected and extended by CORRECTIONS.md (header, ANIM v1's 12-byte frames, PATH
+//! specification (Alberth, version 1), corrected and extended by docs/formats/freerct.md (header, ANIM v1's 12-byte frames, PATH
 //! v1's fields, the 8PXL run rules, version 2) and FreeRCT's `data_format.rst` for the version 2 blocks.
 //!
 //! - Version 1: 8PXL v1 pixels, SPRT sprites (offsets and the 8PXL; v1 also a 768-byte palette), the game
@@ -30,7 +30,7 @@
 //! - 32PX recolour pixels are drawn with the gradient (`recolour.bin`, FreeRCT's 18 × 256 RGB tables) of
 //!   the colour range the sprite's first user names as its source (SHOP recolourings through its FSET),
 //!   grey where none does.
-//! - Where the spec is wrong or silent: see CORRECTIONS.md; beyond it, relic reads SHOP only in versions 1
+//! - Where the spec is wrong or silent: see docs/formats/freerct.md; beyond it, relic reads SHOP only in versions 1
 //!   and 8 (the intermediate layouts are in no known file) and keeps FSET-less blocks raw.
 
 pub mod convert;

@@ -1,10 +1,10 @@
 //! The two sprite pixel encodings of RCD files, decoded to planes and encoded back exactly as FreeRCT's
 //! generator (`rcdgen`) writes them. Hand-written: these run-length schemes are FreeRCT's own.
 //!
-//! - `8PXL` (spec "Sprite Pixels", CORRECTIONS.md): a table of `height` u32 line offsets (relative to the
+//! - `8PXL` (spec "Sprite Pixels", docs/formats/freerct.md#8pxl): a table of `height` u32 line offsets (relative to the
 //!   table, 0 = empty line), then per line entries `(gap | 0x80 on the last, count, count indices)`. Index 0
 //!   is transparent and never stored; gaps over 127 are `(127, 0)` filler entries; runs over 255 are split.
-//! - `32PX` (CORRECTIONS.md, version 2 files): `height` lines, each a u16 length counting itself (the last
+//! - `32PX` (docs/formats/freerct.md#32px, version 2 files): `height` lines, each a u16 length counting itself (the last
 //!   line stores 0 and runs to the end of the block), then runs whose byte holds the kind in bits 6–7 and
 //!   the count (≤ 63) in bits 0–5: 0 opaque RGB, 1 one alpha + RGB, 2 transparent, 3 recolour (layer, alpha,
 //!   intensities); a 0 byte ends every line.

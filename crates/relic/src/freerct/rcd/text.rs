@@ -1,5 +1,5 @@
 //! `INFO` (version 2 files' block 1) and `TEXT` v3 (strings by name, each in several languages with
-//! plural forms), read and written. Layouts from CORRECTIONS.md and FreeRCT's `data_format.rst`.
+//! plural forms), read and written. Layouts from docs/formats/freerct.md#text and FreeRCT's `data_format.rst`.
 
 use serde::{Deserialize, Serialize};
 

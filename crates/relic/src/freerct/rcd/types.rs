@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 
 use super::text::{Info, TextString};
 
-/// The 8-byte file header: `RCDF` + u32 version (CORRECTIONS.md: the spec's "total length" is not there).
+/// The 8-byte file header: `RCDF` + u32 version (docs/formats/freerct.md#rcd-header: the spec's "total length" is not there).
 pub const MAGIC: &[u8; 4] = b"RCDF";
 pub const FILE_HEADER: usize = 8;
 /// Every block starts with magic, version and body length.

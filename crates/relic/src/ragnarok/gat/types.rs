@@ -21,7 +21,7 @@ pub const CELL_LEN: usize = 20;
 pub const WATER_FLAG: u32 = 0x8000_0000;
 
 /// A version `major.minor`, stored as the bytes `major, minor` after the magic (`47 52 41 54 01 02` is 1.2;
-/// CORRECTIONS.md: GAT stores major then minor). JSON: `"1.2"`.
+/// docs/formats/ragnarok.md#version-bytes: GAT stores major then minor). JSON: `"1.2"`.
 pub type Version = crate::ragnarok::version::Version<Gat>;
 
 impl crate::ragnarok::version::Family for Gat {

@@ -6,11 +6,11 @@
 //!
 //! Spec: GND.MD of RagnarokFileFormats (rdw-archive), checked against roBrowser (`Loaders/Ground.js`,
 //! `Renderer/Map/Ground.js`), BrowEdit3 (`components/Gnd.cpp`, `GndRenderer.cpp`) and korangar's map
-//! loader, and the Ragnarok part of CORRECTIONS.md. Where they disagree or are silent:
+//! loader, and docs/formats/ragnarok.md. Where they disagree or are silent:
 //! - GND.MD's surface record (56 bytes, i32 texture and lightmap, a 16-byte colour) is wrong: every loader
 //!   and every real file has 40 bytes, an i16 texture (roBrowser: u16), a u16 lightmap and 4 colour bytes
 //!   in the order B, G, R, A.
-//! - The lightmap block is `count × width × height × cells × 4` bytes (roBrowser; CORRECTIONS.md);
+//! - The lightmap block is `count × width × height × cells × 4` bytes (roBrowser; docs/formats/ragnarok.md#gnd-lightmaps);
 //!   BrowEdit3 leaves out `cells` (1 in every real file), korangar reads `count × 16` bytes below 1.7.
 //! - Surface ids before 1.7: see [`types::SurfaceIds`] (the layout that fills the file is taken).
 //! - Water zones in 1.8: one f32 level each (BrowEdit3, GND.MD); roBrowser reads none. relic reads them

@@ -65,7 +65,7 @@ impl Version {
 }
 
 /// How the three surface ids of a cube are stored. Only `i32` from 1.7 on; before 1.7 the sources
-/// disagree (CORRECTIONS.md): roBrowser and swift-ro always read i32, BrowEdit3 reads four i16 below 1.6
+/// disagree (docs/formats/ragnarok.md#gnd-lightmaps): roBrowser and swift-ro always read i32, BrowEdit3 reads four i16 below 1.6
 /// (and writes three), korangar three i16 below 1.7. relic takes the layout whose cube block fills the
 /// rest of the file exactly (i32, then four i16, then three i16), else i32, and keeps it so the file
 /// writes back as it was.

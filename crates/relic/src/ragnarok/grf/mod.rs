@@ -14,10 +14,10 @@
 //!   seed, u32 raw count (entry count = raw count − seed − 7), u32 version. The signature is `Master of
 //!   Magic\0` or, in today's iRO client `data.grf` (0x300, since about October 2024, over 4 GiB), `Event
 //!   Horizon\0RL`; loaders accept either for every version, and so does relic, keeping it to write the file
-//!   back (CORRECTIONS.md, GRF; see [`types::Signature`]). The key is 01 … 0E in files from the common tools.
+//!   back (docs/formats/ragnarok.md#grf-signatures; see [`types::Signature`]). The key is 01 … 0E in files from the common tools.
 //!   A 0x300 header has a u64 table offset at 0x1E and the entry count itself (no seed, no −7) at 0x26;
 //!   older 0x300 archives kept the header above, and a 0x300 header whose bytes 35–37 are not all zero is
-//!   read in that form (GRF Editor's test; CORRECTIONS.md);
+//!   read in that form (GRF Editor's test; docs/formats/ragnarok.md#grf-event-horizon);
 //! - 0x200, at 46 + table offset: u32 compressed size, u32 inflated size, the zlib-compressed table; each
 //!   entry a NUL-terminated CP949 name (`\` between folders), u32 compressed size, u32 aligned size
 //!   (compressed size rounded up to 8), u32 real size, u8 flags (0x01 file, 0x02 "mixed" DES, 0x04 header

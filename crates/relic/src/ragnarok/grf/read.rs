@@ -70,7 +70,7 @@ pub(super) fn read_parts<'b>(
 ) -> Result<Parts> {
     let head = fetch(0, file_len.min(HEADER_SIZE as u64), "header")?;
     let mut r = Reader::new(FORMAT_ID, &head);
-    // Either signature, whatever the version (CORRECTIONS.md, GRF: loaders accept both for every version).
+    // Either signature, whatever the version (docs/formats/ragnarok.md#grf-signatures: loaders accept both for every version).
     let signed = r.array::<SIGNED_BYTES>("signature")?;
     let (signature, key) = Signature::split(&signed).ok_or_else(|| {
         r.error_at("signature", 0, "expected `Master of Magic` or `Event Horizon` (`Event Horizon\\0RL`)")
@@ -79,7 +79,7 @@ pub(super) fn read_parts<'b>(
     let version = r.u32("version")?;
     let layout = check_version(version)?;
     // A 0x300 header holds a u64 table offset at 0x1E and the entry count itself at 0x26, unless its bytes
-    // 35–37 are set: older 0x300 archives kept the 0x200 header (CORRECTIONS.md, GRF; GRF Editor tells the
+    // 35–37 are set: older 0x300 archives kept the 0x200 header (docs/formats/ragnarok.md#grf-event-horizon; GRF Editor tells the
     // two apart this way).
     let word = |i: usize| words.get(i).copied().unwrap_or(0);
     let wide = layout == Layout::V3 && word(1) >> 8 == 0;

@@ -10,7 +10,7 @@ use crate::bytes::Base64;
 /// writes except 0x300).
 pub const SIGNATURE: &[u8; 15] = b"Master of Magic";
 /// The text of the other signature, `Event Horizon`: today's iRO client `data.grf` (0x300, since about
-/// October 2024) carries `Event Horizon\0RL` in the 16-byte signature field (CORRECTIONS.md, GRF).
+/// October 2024) carries `Event Horizon\0RL` in the 16-byte signature field (docs/formats/ragnarok.md#grf-event-horizon).
 pub const EVENT_HORIZON: &[u8; 13] = b"Event Horizon";
 /// The two bytes that end the `Event Horizon` signature field (bytes 14 and 15), after its NUL.
 pub const EVENT_HORIZON_TAIL: &[u8; 2] = b"RL";
@@ -59,7 +59,7 @@ pub const HEADER_ONLY_EXTENSIONS: [&[u8; 4]; 4] = [b".gnd", b".gat", b".act", b"
 /// so that the first 16 bytes read `Master of Magic\0`.
 pub const DEFAULT_KEY: [u8; 15] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14];
 
-/// The signature a GRF starts with. Loaders accept either for every version (CORRECTIONS.md, GRF), so the
+/// The signature a GRF starts with. Loaders accept either for every version (docs/formats/ragnarok.md#grf-signatures), so the
 /// signature is independent of the version: relic reads both everywhere and keeps it to write the file back
 /// (`header.signature` in the JSON; absent means `Master of Magic`, as in documents of older relic).
 ///

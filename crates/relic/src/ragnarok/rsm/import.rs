@@ -12,7 +12,7 @@
 //! the glTF writer), which are merged back into `X`. Several glTF roots in a 1.4 file (which has exactly one
 //! main node) hang below an added empty root, with a note.
 //!
-//! **Axes** (CORRECTIONS.md, "Node transforms" and "Axes"). 2.x file space is glTF's (Y up); 1.x file
+//! **Axes** (docs/formats/ragnarok.md#rsm-axes, "Node transforms" and "Axes"). 2.x file space is glTF's (Y up); 1.x file
 //! space is Y-down and relic's export mirrors it with `S(1,−1,1)` and centres it. A glTF that relic exported
 //! from a 1.x file (root `model` = `S(1,−1,1)·T(c)`) has the file's own values below that root, which are
 //! written as they are; any other glTF is mirrored into 1.x file space by conjugating every transform with
@@ -20,7 +20,7 @@
 //! when a 1.x glTF is written as 2.3. A 1.x model is centred by its reader (X/Z centred, bottom at
 //! Y = 0): a glTF that is not comes back moved by that centring, as the game places it.
 //!
-//! **Transforms.** 2.x (the formulas of CORRECTIONS.md for ≥ 2.2): each node stores its world transform at
+//! **Transforms.** 2.x (the formulas of docs/formats/ragnarok.md#rsm-transforms-2x for ≥ 2.2): each node stores its world transform at
 //! rest as the 3×3 matrix and the position; without keys those formulas give `W = T(p)·M` back for every
 //! node, shear and mirrors included. 1.x: each node's transform relative to its parent goes into
 //! position / axis-angle / scale (`A = T·R·S`, passed to children; a rotation of 0.01 rad or less, which

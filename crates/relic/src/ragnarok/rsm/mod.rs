@@ -3,7 +3,7 @@
 //! frames (rotation; scale ≥ 1.6; position ≥ 2.2; texture key frames 2.3), plus volume boxes.
 //!
 //! Spec: the RSM/RSM2 specification of RagnarokFileFormats (rdw-archive), corrected by the Ragnarok part of
-//! `CORRECTIONS.md`. Version-dependent fields: alpha ≥ 1.4; texture-vertex colour and one smooth group per face ≥ 1.2;
+//! `docs/formats/ragnarok.md#rsm`. Version-dependent fields: alpha ≥ 1.4; texture-vertex colour and one smooth group per face ≥ 1.2;
 //! volume-box flag ≥ 1.3; per-mesh scale keys ≥ 1.6 (a model-level scale key list after the meshes below 1.6); frame
 //! rate, length-prefixed strings, several root names, face `len` and position keys ≥ 2.2; per-mesh textures and texture
 //! key frames 2.3. Names are CP949; fixed 40-byte fields carry junk after the NUL, so raw bytes are kept wherever the
@@ -23,11 +23,11 @@
 //!   rules.
 //! - Floats are written to JSON bit-exactly; NaN and infinities as bit-pattern strings (`float`).
 //!
-//! Unsettled for the conversion (see CORRECTIONS.md for the transforms): parents are found by name, first
+//! Unsettled for the conversion (see docs/formats/ragnarok.md#rsm-transforms-1x for the transforms): parents are found by name, first
 //! match, and cycles are cut ([`model`]).
 //!
 //! The conversion ([`scene`]): 1.x is Y-down and mirrored into glTF's Y-up, 2.2+ is Y-up and written as
-//! stored (CORRECTIONS.md, axes corrected 2026-11-25); face order as measured on the corpus
+//! stored (docs/formats/ragnarok.md#rsm-axes, axes corrected 2026-11-25); face order as measured on the corpus
 //! ([`scene::WINDING`]); the texture-vertex colour never becomes `COLOR_0` (0 in real files, it would
 //! blacken every texture). Textures are found as the client finds them ([`textures`]).
 
@@ -60,7 +60,7 @@ pub static FORMAT: Format = Format {
             model-level scale keys (zero in real files). Face records ≥ 2.2 hold (len − 20)/4 smooth groups. \
             The volume-box count is optional at the end of the file. JSON keeps raw name bytes when the \
             CP949 text would not write them back, and NaN/infinite floats as bit-pattern strings. \
-            glTF: node transforms as CORRECTIONS.md gives them for < 2.2 (mirrored from Y-down and centred) \
+            glTF: node transforms as docs/formats/ragnarok.md#rsm-transforms-1x gives them for < 2.2 (mirrored from Y-down and centred) \
             and ≥ 2.2 (Y-up, unmirrored); faces as stored, reversed in meshes whose own matrix mirrors; no \
             COLOR_0 (the texture-vertex colour stays in the JSON). Textures from the same GRF, then the \
             client folder's data/texture, then --textures; a warning names each one not found. Texture key \

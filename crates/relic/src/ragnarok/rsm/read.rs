@@ -63,7 +63,7 @@ pub fn parse(bytes: &[u8]) -> Result<Rsm> {
     if !version.has_mesh_scale_keys() {
         rsm.scale_keys = scale_keys(&mut r, "scale_keys")?;
     }
-    // Real 2.3 files end where the volume-box count would be (CORRECTIONS.md).
+    // Real 2.3 files end where the volume-box count would be (docs/formats/ragnarok.md#rsm-volume-boxes).
     if r.remaining() > 0 {
         let size = if version.has_volume_box_flags() { 40 } else { 36 };
         let n = count(&mut r, "volume_boxes", size)?;

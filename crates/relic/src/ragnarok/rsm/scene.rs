@@ -1,5 +1,5 @@
 //! RSM to the common scene model (exported as glTF), following the node-transform formulas of
-//! CORRECTIONS.md for both version families.
+//! docs/formats/ragnarok.md#rsm-transforms-1x for both version families.
 //!
 //! Versions below 2.2 (column vectors): each mesh passes `A = T(position)·R·S(scale)` to its children, where
 //! `R` is the slerped rotation key or the axis-angle rotation (only when |angle| > 0.01), and draws itself
@@ -10,7 +10,7 @@
 //!
 //! Versions 2.2 and later: local `L = (rotation keys ? R(q(t)) : inv(M_parent)·M) · S(scaleKey(t))`,
 //! translation = position key if any, else `inv(M_parent)·(p − p_parent)` for a child and `p` for a root;
-//! `W = W_parent·T(t)·L`; no centring. 2.2+ file space is already Y-up (CORRECTIONS.md, "Axes (corrected
+//! `W = W_parent·T(t)·L`; no centring. 2.2+ file space is already Y-up (docs/formats/ragnarok.md#rsm-axes, "Axes (corrected
 //! 2026-11-25)"), so nothing is mirrored: world positions are the stored ones under `W`. The `S(1,−1,1)`
 //! roBrowser puts above 2.x models only converts them to its own Y-down world. Keys are frame numbers at
 //! the file's frame rate; before the first key identity / 1 / p hold, after the last key the last value
@@ -19,7 +19,7 @@
 //! In glTF each of these becomes a chain of nodes (TRS where the factors allow, `node.matrix` for the 3×3
 //! matrices, which may shear or mirror); glTF flips the winding of a mirrored node itself (negative
 //! determinant), so no vertex is baked. Face winding: see [`WINDING`] (as stored in both families, against
-//! CORRECTIONS.md's "2.x triangles are written in reversed order", which the corpus contradicts for glTF).
+//! the published correction's "2.x triangles are written in reversed order" (docs/formats/ragnarok.md#rsm-face-order), which the corpus contradicts for glTF).
 //!
 //! For `relic pack ro-rsm` to give the file back ([`super::import`]): the holds added to a track (at 0 and
 //! just before a first key after 0, and at the clip's end) are marked in the node's extras
@@ -188,7 +188,7 @@ fn add_track(scene: &mut Scene, channels: &mut Vec<Channel>, track: Option<Track
 /// corner order's right-hand normal points out of the mesh in its own file space (every closed mesh of
 /// `goldberg_s_01.rsm2` and the 1.4 models), so faces are written as stored: glTF fronts are
 /// counter-clockwise, and glTF flips that rule itself below a mirroring node, which keeps the 1.x mirror
-/// `S(1,−1,1)` facing out. CORRECTIONS.md says 2.x triangles are written reversed once the mirror is gone;
+/// `S(1,−1,1)` facing out. docs/formats/ragnarok.md#rsm-face-order says 2.x triangles are written reversed once the mirror is gone;
 /// that holds for korangar's renderer, not for glTF: reversed, 286 of the 288 faces of goldberg's root
 /// mesh that a ray test can decide face in. One exception: a mesh whose own file transform mirrors
 /// (negative determinant: goldberg's `Object293`, `Object294`, `Object290`) was stored with its faces
@@ -620,7 +620,7 @@ fn centre(scene: &mut Scene, root: usize) {
 }
 
 /// Texture key frames (2.3) as animated `KHR_texture_transform`s, sampled once per frame: rotation and
-/// scale act around UV (0.5, 0.5) (CORRECTIONS.md), which glTF's transform (around the origin) expresses
+/// scale act around UV (0.5, 0.5) (docs/formats/ragnarok.md#rsm-texture-keys), which glTF's transform (around the origin) expresses
 /// through an offset that changes with them.
 fn texture_channels(rsm: &Rsm, b: &mut Builder<'_>, channels: &mut Vec<Channel>, time: TimeBase) {
     let frames = i64::from(rsm.animation_length.max(0)).min(MAX_TEXTURE_SAMPLES);

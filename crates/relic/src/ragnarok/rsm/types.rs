@@ -58,7 +58,7 @@ impl Version {
     pub fn has_volume_box_flags(self) -> bool {
         self.at_least(1, 3)
     }
-    /// The zero int32 that real 1.5 files carry after the meshes (CORRECTIONS.md).
+    /// The zero int32 that real 1.5 files carry after the meshes (docs/formats/ragnarok.md#rsm-1-5).
     pub fn has_v1_5_extra(self) -> bool {
         self == Version::new(1, 5)
     }
@@ -143,7 +143,7 @@ pub struct Rsm {
     /// Below 1.6: the model-level scale key list that follows the meshes (frame, scale, a float).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub scale_keys: Vec<ScaleKey>,
-    /// Exactly in 1.5: the int32 (zero in real files) that CORRECTIONS.md places after the meshes, before
+    /// Exactly in 1.5: the int32 (zero in real files) that docs/formats/ragnarok.md#rsm-1-5 places after the meshes, before
     /// the model-level scale key list.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub extra_v1_5: Option<i32>,
@@ -348,7 +348,7 @@ pub struct TextureAnimation {
 /// One animated property of a texture (2.3).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct TextureChannel {
-    /// 0 translate U, 1 translate V, 2 scale U, 3 scale V, 4 rotate (around UV (0.5, 0.5), CORRECTIONS.md).
+    /// 0 translate U, 1 translate V, 2 scale U, 3 scale V, 4 rotate (around UV (0.5, 0.5), docs/formats/ragnarok.md#rsm-texture-keys).
     pub kind: i32,
     pub keys: Vec<TextureKey>,
 }

@@ -8,7 +8,7 @@
 //! Spec: RagnarokFileFormats' RSW.MD (rdw-archive) gives the meaning of the water and the quadtree but no
 //! layout; the layout follows roBrowser (`src/Loaders/World.js`), korangar (`ragnarok-formats/src/map.rs`),
 //! BrowEdit3 (`browedit/components/Rsw.cpp`, `RswModel.cpp`) and GRF Editor (`RswFormat`), which agree but
-//! where listed here; the Ragnarok part of CORRECTIONS.md adds the quadtree and the shared Y-down frame.
+//! where listed here; docs/formats/ragnarok.md adds the quadtree and the shared Y-down frame.
 //! Where they differ or are silent:
 //! - The header names at 1.4: roBrowser and korangar read ini, gnd, gat and (≥ 1.4) src; BrowEdit3 reads
 //!   the gat name only above 1.4 (ini, gnd, src). relic reads four names at 1.4 and falls back to

@@ -1,4 +1,4 @@
-//! Classes (spec "Class (0x0100 - 0x0102)" and "Class format"; CORRECTIONS.md: field count before dword
+//! Classes (spec "Class (0x0100 - 0x0102)" and "Class format"; docs/formats/drakan.md#class: field count before dword
 //! count): header, field definitions with type names, the dword data area, values of every type.
 
 use relic::drakan::records::class::{self, Colour, FieldType, RefKind, Value};

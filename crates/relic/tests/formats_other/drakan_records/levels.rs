@@ -1,4 +1,4 @@
-//! `.lvl` records 0x0000 and 0x0001, as CORRECTIONS.md describes them (the spec leaves them out): level
+//! `.lvl` records 0x0000 and 0x0001, as docs/formats/drakan.md#lvl describes them (the spec leaves them out): level
 //! info with database references, layer definitions, and zlib blocks of vertices and 26-byte cells.
 
 use relic::codec::zlib;

@@ -1,5 +1,5 @@
 //! Drakan SRSC record bodies (`relic::drakan::records`): every record parsed from fixtures assembled here byte
-//! by byte from the spec's tables (`drakan-riot-srsc.txt`, corrected by CORRECTIONS.md), never by relic's
+//! by byte from the spec's tables (`drakan-riot-srsc.txt`, corrected by docs/formats/drakan.md), never by relic's
 //! writers; exact values, `write(parse(b)) == b`, JSON round trips, and truncations and byte flips that must
 //! never panic.
 

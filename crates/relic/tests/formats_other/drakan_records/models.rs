@@ -1,4 +1,4 @@
-//! Models (spec "Model (0x0200 - 0x0209)", CORRECTIONS.md: polygons of 3 or 4 vertices, null texture refs
+//! Models (spec "Model (0x0200 - 0x0209)", docs/formats/drakan.md#model-polygons: polygons of 3 or 4 vertices, null texture refs
 //! dropped, character data ending in a u16 LOD count and one sphere per LOD) and animations
 //! ("Animation (0x0501 - 0x0503)"). Floats must survive JSON bit for bit.
 
@@ -201,7 +201,7 @@ fn sphere(b: B, vertex: u32, radius: f32) -> B {
 
 #[test]
 fn character_0x0208_as_corrections_md_reads_it() {
-    // CORRECTIONS.md: u16 LOD count, then one 16-byte sphere per LOD.
+    // docs/formats/drakan.md#character: u16 LOD count, then one 16-byte sphere per LOD.
     let bytes = character_fixture(|b| sphere(sphere(b.u16(2), 20, 1.5), 21, 0.75));
     let c = check_record(0x0208, &bytes, character::parse, character::write);
     assert_eq!(c.lod_names.iter().map(|n| n.text.as_str()).collect::<Vec<_>>(), ["Low"]);

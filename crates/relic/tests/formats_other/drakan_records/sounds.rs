@@ -1,4 +1,4 @@
-//! Sound 0x0302 (spec "Sound (0x0301 - 0x0302)" and "Audio format"; CORRECTIONS.md: the compressed size is
+//! Sound 0x0302 (spec "Sound (0x0301 - 0x0302)" and "Audio format"; docs/formats/drakan.md#sound: the compressed size is
 //! present only when compression_level > 0): 8 and 16 bits, mono and stereo, stored and zlib, exact samples,
 //! and the WAV relic exports checked with Python's `wave` module.
 

@@ -1,4 +1,4 @@
-//! Texture 0x0040 (spec "Texture format"; CORRECTIONS.md: 54-byte header, 4-byte alpha bits, compressed size
+//! Texture 0x0040 (spec "Texture format"; docs/formats/drakan.md#texture-header: 54-byte header, 4-byte alpha bits, compressed size
 //! always present): every pixel format decoded to exact RGBA, rows bottom-up, pitch, colour key, alpha maps,
 //! animations and their APNG.
 
