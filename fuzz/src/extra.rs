@@ -2,7 +2,7 @@
 //! `write` without the JSON), invariants of its model, and its friendly forms. A new format needs nothing
 //! here to be fuzzed; add an arm when it has a property of its own worth asserting.
 //!
-//! These call the formats' typed APIs, not the registry: only [`crate::faces`] depends on `Codec`.
+//! These call the formats' typed APIs, not the registry: only [`crate::faces`] calls the registry faces.
 
 use relic::registry::{ConvertOptions, PackRequest};
 
