@@ -12,7 +12,7 @@
 
 use crate::parallel::prelude::*;
 
-/// PNG text chunks, read in every build (see [`super::png_text`]).
+/// PNG text chunks, read in every build (`export/png_text.rs`, shared by both builds of `png`).
 pub use super::png_text::{insert_text_chunks, text_chunks};
 use super::Exported;
 use crate::asset::{Frame, FrameRole, Image, Pixels};

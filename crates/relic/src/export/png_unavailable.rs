@@ -3,7 +3,7 @@
 //! them lets every format compile unchanged and answer through the same [`crate::registry`] faces.
 
 pub use super::compression::PngCompression;
-/// PNG text chunks, read in every build (see [`super::png_text`]).
+/// PNG text chunks, read in every build (`export/png_text.rs`, shared by both builds of `png`).
 pub use super::png_text::{insert_text_chunks, text_chunks};
 use super::Exported;
 use crate::asset::Image;
