@@ -3,7 +3,7 @@
 
 use relic::drakan::records::class::{self, Colour, FieldType, RefKind, Value};
 
-use super::{check_record, f, r, B};
+use super::{check_record, f, r, SrscFields, B};
 
 #[test]
 fn rfl_reference_0x0100() {

@@ -5,7 +5,7 @@ use relic::codec::zlib;
 use relic::drakan::records::level::{self, decode_block, Cell, Vertex};
 use relic::testing::check_robustness;
 
-use super::{check_record, f, r, B};
+use super::{check_record, f, r, SrscFields, B};
 
 #[test]
 fn level_info_0x0000() {

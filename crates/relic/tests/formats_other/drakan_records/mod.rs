@@ -14,60 +14,37 @@ use relic::codec::float::F32;
 use relic::drakan::records::{self, Ref};
 use relic::testing::check_robustness;
 
-/// A little-endian byte builder for fixtures, following the spec's field types.
-#[derive(Default, Clone)]
-pub struct B(pub Vec<u8>);
+/// The shared little-endian builder of the tests, with the SRSC record fields below.
+pub type B = crate::common::Le;
 
-impl B {
-    pub fn new() -> Self {
-        B(Vec::new())
-    }
-    pub fn u8(mut self, v: u8) -> Self {
-        self.0.push(v);
-        self
-    }
-    pub fn u16(mut self, v: u16) -> Self {
-        self.0.extend_from_slice(&v.to_le_bytes());
-        self
-    }
-    pub fn u32(mut self, v: u32) -> Self {
-        self.0.extend_from_slice(&v.to_le_bytes());
-        self
-    }
-    pub fn i32(mut self, v: i32) -> Self {
-        self.0.extend_from_slice(&v.to_le_bytes());
-        self
-    }
-    pub fn f32(mut self, v: f32) -> Self {
-        self.0.extend_from_slice(&v.to_le_bytes());
-        self
-    }
-    pub fn floats(mut self, v: &[f32]) -> Self {
-        for f in v {
-            self = self.f32(*f);
-        }
-        self
-    }
+/// The field types of SRSC records, on the shared builder.
+pub trait SrscFields: Sized {
+    fn floats(self, v: &[f32]) -> Self;
     /// `ref`: u16 id, u16 database index.
-    pub fn r#ref(self, id: u16, db: u16) -> Self {
+    fn r#ref(self, id: u16, db: u16) -> Self;
+    /// An SRSC string: u16 length, the text, a zero byte when the text is odd (counted in the length).
+    fn str(self, text: &str) -> Self;
+    fn done(self) -> Vec<u8>;
+}
+
+impl SrscFields for B {
+    fn floats(self, v: &[f32]) -> Self {
+        v.iter().fold(self, |b, f| b.f32(*f))
+    }
+    fn r#ref(self, id: u16, db: u16) -> Self {
         self.u16(id).u16(db)
     }
-    /// An SRSC string: u16 length, the text, a zero byte when the text is odd (counted in the length).
-    pub fn str(mut self, text: &str) -> Self {
+    fn str(self, text: &str) -> Self {
         let pad = text.len() % 2;
-        self = self.u16((text.len() + pad) as u16);
-        self.0.extend_from_slice(text.as_bytes());
+        let b = self.u16((text.len() + pad) as u16).bytes(text.as_bytes());
         if pad == 1 {
-            self.0.push(0);
+            b.u8(0)
+        } else {
+            b
         }
-        self
     }
-    pub fn bytes(mut self, b: &[u8]) -> Self {
-        self.0.extend_from_slice(b);
-        self
-    }
-    pub fn done(self) -> Vec<u8> {
-        self.0
+    fn done(self) -> Vec<u8> {
+        self.build()
     }
 }
 

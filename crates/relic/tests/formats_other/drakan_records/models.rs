@@ -8,7 +8,7 @@ use relic::drakan::records::character::{self, CharBounds, CharSphere, LodMeshInf
 use relic::drakan::records::common::Sphere;
 use relic::drakan::records::model::{self, PolyVertex, Shapes};
 
-use super::{check_record, f, r, B};
+use super::{check_record, f, r, SrscFields, B};
 
 #[test]
 fn model_name_0x0200_and_counters_0x0202() {

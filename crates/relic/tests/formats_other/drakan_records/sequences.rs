@@ -3,7 +3,7 @@
 
 use relic::drakan::records::sequence::{self, ActionKind, AnimFlags, KeyOptions, Target};
 
-use super::{check_record, f, r, B};
+use super::{check_record, f, r, SrscFields, B};
 
 #[test]
 fn sequence_info_0x0310_is_kept_raw() {

@@ -6,7 +6,7 @@ use relic::codec::zlib;
 use relic::drakan::records::sound::{self, to_sound, SoundRecord};
 use relic::testing::check_robustness;
 
-use super::{check_record, f, B};
+use super::{check_record, f, SrscFields, B};
 
 /// A sound body in spec order; the audio is compressed when `level > 0`.
 fn body(name: &str, channels: u16, bits: u16, rate: u32, level: u32, pcm: &[u8]) -> Vec<u8> {

@@ -7,7 +7,7 @@ use relic::codec::zlib;
 use relic::drakan::records::texture::{self, animation_groups, animation_to_image, to_image, ChannelOrder, Texture};
 use relic::testing::check_robustness;
 
-use super::{check_record, r, B};
+use super::{check_record, r, SrscFields, B};
 
 /// Header fields in spec order, for [`tex`].
 #[derive(Clone, Copy)]
