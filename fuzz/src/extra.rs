@@ -167,6 +167,12 @@ fn ei_db(name: &str, data: &[u8]) {
     use relic::evil_islands::db;
     let doc = db::parse(data, db::FileType::from_name(name)).expect("parsed once");
     let _ = db::convert::info(&doc, data.len());
+    if !relic::registry::sniff(data, name).is_some_and(|(f, _)| f.id == db::FORMAT_ID) {
+        // Not identified as a database (a first table numbered 0): the writer refuses it.
+        let err = db::write_document(&doc).expect_err("a file not identified as a database is not written");
+        assert!(err.is_refusal(), "{err}");
+        return;
+    }
     assert_eq!(db::write_document(&doc).expect("a parsed file writes"), data, "parse → write");
     let friendly = db::friendly::from_lossless(&doc).expect("a parsed file has friendly forms");
     let Ok((value, tables)) = db::friendly::to_json_and_csv(&friendly, 1 << 24) else { return };

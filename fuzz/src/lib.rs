@@ -123,6 +123,16 @@ pub fn check(format: &'static Format, name: &str, data: &[u8]) -> bool {
     if let Err(err) = &info {
         panic!("to_json accepts what info rejects: {err}");
     }
+    // A file its format would not identify under this name (an `.idb` whose first table is numbered 0)
+    // the writer refuses rather than write one it would not read back; nothing else may fail.
+    let identified = relic::registry::sniff(data, name).is_some_and(|(f, _)| f.id == format.id);
+    if faces.writes() && !identified {
+        if let Err(err) = faces.write_json(json.clone()) {
+            assert!(err.is_refusal(), "write_json of an unidentified file fails without refusing: {err}");
+            convert_and_export(format, name, data);
+            return true;
+        }
+    }
     if faces.writes() {
         let text = serde_json::to_string(&json).expect("a document serializes to JSON text");
         let back = faces.write_json(json).unwrap_or_else(|e| panic!("write_json of its own JSON fails: {e}"));

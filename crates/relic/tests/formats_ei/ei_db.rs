@@ -446,7 +446,8 @@ fn long_lengths_in_both_readings() {
 /// after it (zero bytes are empty nodes), both readings parse, to different trees. The default wins.
 #[test]
 fn readings_that_both_parse_give_different_trees() {
-    let mut bytes = vec![0x01, 0x01, 0x01, 0x00, 0x00];
+    // The first table is numbered 1 (a table number 0 is not identified as a database).
+    let mut bytes = vec![0x01, 0x01, 0x01, 0x00, 0x00, 0x01];
     bytes.resize(5 + 65536, 0);
     let le = parse_with(&bytes, FileType::Unknown, LengthEncoding::U32Le).unwrap();
     let be = parse_with(&bytes, FileType::Unknown, LengthEncoding::BytesBe).unwrap();
@@ -571,6 +572,38 @@ fn writer_rejects_what_it_cannot_write() {
 }
 
 #[test]
+fn zero_filled_heads_are_not_databases_and_the_writer_never_writes_one() {
+    use relic::registry::sniff;
+    let is_db = |bytes: &[u8]| matches!(sniff(bytes, "x.idb"), Some((f, _)) if f.id == "ei-db");
+    // The heads of CAM, BON and MOB files: zeros read as empty nodes. An empty database of type 0 with
+    // bytes after it, or a first table numbered 0, is no database, whatever follows the first 64 bytes.
+    assert!(!is_db(&[0u8; 144]));
+    assert!(!is_db(&cat(&[&[0u8; 64], &[0x20; 80]])));
+    assert!(!is_db(&cat(&[&short(0, &short(0, &[0; 4])), &[0u8; 100]])));
+    assert!(!is_db(&cat(&[&short(1, &short(0, &[])), &[0u8; 2]])));
+    // What stays a database: an empty one alone (of any type), an empty one of type 1 before the editor's
+    // trailer, a first table numbered 1 of type-0 database.
+    assert!(is_db(&short(0, &[])));
+    assert!(is_db(&cat(&[&short(1, &[]), &[0x00, 0x00, 0x02, 0x0C, 0x02, 0x08, 0x01, 0x00, 0x00, 0x00]])));
+    assert!(is_db(&short(0, &short(1, &[]))));
+    // The writer refuses the two, at their fields.
+    let mut doc = idb(&main_fixture());
+    doc.database.tables[0].type_byte = 0;
+    let err = write_document(&doc).unwrap_err();
+    assert!(matches!(err, Error::Refusal { format: "ei-db", .. }), "{err:?}");
+    assert_eq!(err.field(), Some("database.tables[0].type_byte"));
+    let mut doc = idb(&main_fixture());
+    doc.database.type_byte = 0;
+    doc.database.tables.clear();
+    doc.trailer = vec![RawNode { type_byte: 0, long: false, data: Hex(vec![]) }];
+    let err = write_document(&doc).unwrap_err();
+    assert_eq!(err.field(), Some("trailer"));
+    // Type 1 with the same trailer writes, and is a database.
+    doc.database.type_byte = 1;
+    assert!(is_db(&write_document(&doc).unwrap()));
+}
+
+#[test]
 fn write_json_rejects_other_documents() {
     let codec = relic::registry::by_id("ei-db").unwrap();
     let mut value = codec.to_json(&main_fixture()).unwrap();
@@ -597,10 +630,16 @@ fn assert_robust(bytes: &[u8], strict: bool) {
     let report = relic::testing::check_robustness(bytes, strict, |b| {
         let codec = relic::registry::by_id("ei-db").unwrap().for_name("x.udb");
         let json = codec.to_json(b)?;
-        // Every file that parses has an info and tables, and writes back as it was.
+        // Every file that parses has an info and tables, and writes back as it was when it is identified
+        // as a database; one that is not (a first table numbered 0) the writer refuses.
         codec.info(b).unwrap();
         codec.convert(&relic::registry::ConvertInput::new(b, &Default::default())).unwrap();
-        assert_eq!(codec.from_json(json, &Default::default()).unwrap(), b);
+        let written = codec.from_json(json, &Default::default());
+        if matches!(relic::registry::sniff(b, "x.udb"), Some((f, _)) if f.id == "ei-db") {
+            assert_eq!(written.unwrap(), b);
+        } else {
+            assert!(written.unwrap_err().is_refusal());
+        }
         Ok::<(), Error>(())
     });
     assert_eq!(report.truncations, bytes.len());
@@ -847,6 +886,13 @@ proptest! {
         // The top level must be a node whose payload is nodes: wrap the tree once more.
         let bytes = encode(enc, 1, &root, form);
         let doc = parse_with(&bytes, ft, enc).unwrap();
+        if root[0] == 0 {
+            // Table 0 is no table number: such a file is not identified as a database, so not written.
+            let err = write_document(&doc).unwrap_err();
+            prop_assert_eq!(err.field(), Some("database.tables[0].type_byte"));
+            prop_assert!(!matches!(relic::registry::sniff(&bytes, "x.idb"), Some((f, _)) if f.id == "ei-db"));
+            return Ok(());
+        }
         prop_assert_eq!(write_document(&doc).unwrap(), bytes.clone());
         let codec = relic::registry::by_id("ei-db").unwrap();
         prop_assert_eq!(codec.from_json(codec.to_json(&bytes).unwrap(), &Default::default()).unwrap(), bytes.clone());

@@ -140,21 +140,25 @@ fn json_error(e: serde_json::Error) -> Error {
 }
 
 /// No magic: under one length reading, the top-level nodes (a type byte, then the length in the short
-/// or a long form: the database, then any trailer) tile the file as far as `head` shows them, and the
-/// database's first table node fits in it. (Anything relic writes passes: an empty database too.)
-fn plausible(head: &[u8], len: u64) -> bool {
+/// or a long form: the database, then any trailer) tile the file as far as `head` shows them; an empty
+/// database of type 0 is the whole file; and the database's first table node fits in it with a table number
+/// (its type byte, counted from 1). The writer refuses what this would not recognise
+/// ([`write::write_document`]), so anything relic writes passes, an empty database too.
+pub(crate) fn plausible(head: &[u8], len: u64) -> bool {
     // Only the first 64 bytes decide, so a file's head (all `relic ls` reads of an entry) and the whole
-    // file say the same (a fuzz finding, #41).
+    // file say the same (a fuzz finding, #41). Within them, zero-filled heads (CAM, BON, MOB files, whose
+    // first bytes are often zero) read as empty nodes: the two rules on the database's start keep them out.
     let head = head.get(..crate::asset::SNIFF_BYTES).unwrap_or(head);
     (0..2).any(|reading| {
         let Some((header, lengths)) = node_extent(head, 0) else { return false };
         let end = header + lengths[reading];
-        if end > len {
+        if end > len || (end == header && end != len && head.first() == Some(&0)) {
             return false;
         }
         if end > header {
             if let Some((h, l)) = node_extent(head, header) {
-                if header + h + l[reading] > end {
+                let table_number = usize::try_from(header).ok().and_then(|at| head.get(at)).copied();
+                if header + h + l[reading] > end || table_number == Some(0) {
                     return false;
                 }
             }

@@ -57,6 +57,20 @@ pub fn write_document(doc: &DbDocument) -> Result<Vec<u8>> {
         };
         put_node(&mut tables, table.type_byte, table.long, &payload, enc)?;
     }
+    // What identification would not take for a database (`super::plausible`) is refused here, so a
+    // written file is always read back under its name.
+    if doc.database.tables.first().is_some_and(|t| t.type_byte == 0) {
+        return Err(invalid(
+            "database.tables[0].type_byte",
+            "0 is not a table number (tables count from 1); the file would not be recognised as a database",
+        ));
+    }
+    if doc.database.tables.is_empty() && doc.database.type_byte == 0 && !doc.trailer.is_empty() {
+        return Err(invalid(
+            "trailer",
+            "an empty database of type 0 followed by trailer nodes would not be recognised as a database",
+        ));
+    }
     let mut out = Vec::new();
     put_node(&mut out, doc.database.type_byte, doc.database.long, &tables, enc)?;
     for node in &doc.trailer {
@@ -64,6 +78,9 @@ pub fn write_document(doc: &DbDocument) -> Result<Vec<u8>> {
     }
     parse_with(&out, doc.file_type, enc)
         .map_err(|e| Error::Unsupported(format!("{FORMAT_ID}: the written file does not parse back ({e})")))?;
+    if !super::plausible(&out, out.len() as u64) {
+        return Err(invalid("database", "the written file would not be recognised as a database"));
+    }
     Ok(out)
 }
 
