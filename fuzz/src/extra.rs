@@ -72,6 +72,7 @@ pub fn parsed(id: &str, name: &str, data: &[u8]) {
         "ro-gnd" => ro_gnd(data),
         "ro-gat" => ro_gat(name, data),
         "ro-table" => ro_table(name, data),
+        "ro-imf" => ro_imf(data),
         "drakan-srsc" => drakan_srsc(data),
         "drakan-db" => {
             use relic::drakan::db;
@@ -316,6 +317,24 @@ fn ro_gat(name: &str, data: &[u8]) {
 }
 
 /// A client table writes back, and its UTF-8 text packs back to the same bytes.
+/// A layer order writes back byte for byte, and every frame the document lists answers `priority`.
+fn ro_imf(data: &[u8]) {
+    use relic::ragnarok::imf::Imf;
+    let parsed = Imf::read(data).expect("parsed once");
+    assert_eq!(parsed.to_bytes().expect("a parsed file writes"), data, "read → write");
+    for (layer, actions) in parsed.layers.iter().enumerate() {
+        for (action, frames) in actions.iter().enumerate() {
+            for (frame, f) in frames.iter().enumerate() {
+                assert_eq!(
+                    parsed.priority(layer, action, frame),
+                    Some(f.priority),
+                    "priority {layer}/{action}/{frame}"
+                );
+            }
+        }
+    }
+}
+
 fn ro_table(name: &str, data: &[u8]) {
     use relic::ragnarok::table::{self, Table};
     let parsed = Table::read(data).expect("parsed once");

@@ -186,6 +186,8 @@ pub fn build() -> Vec<(&'static str, Vec<u8>)> {
         // A dye palette as the client keeps them in `data\palette\` (`ro-pal`): index 0 the magenta the
         // sprites leave transparent, then a ramp.
         ("ragnarok/dye.pal", dye_pal()),
+        // A layer order as the client keeps them in `data\imf\` (`ro-imf`): the novice's, male.
+        ("ragnarok/novice_m.imf", novice_imf()),
         ("drakan/Dragon.rrc", dragon_rrc()),
         ("drakan/Sample.db", b"version 1.0\r\ndependencies 1\r\n1 Common\r\n".to_vec()),
         ("drakan/Sample.txd", sample_txd()),
@@ -724,6 +726,19 @@ fn dragon_rrc() -> Vec<u8> {
 
 /// A 2 × 2 24-bit BMP (bottom row first, rows padded to 4 bytes): red, green / blue, white.
 /// A Ragnarok palette (`ro-pal`): 256 × R, G, B and the unused fourth byte (0).
+/// A layer order (`ro-imf`) through relic's writer: the body and the head over one action group (8
+/// directions) of two frames, the head under the body in the directions facing away (3, 4, 5), as a
+/// character's hair hangs behind its collar.
+fn novice_imf() -> Vec<u8> {
+    use relic::ragnarok::imf::{Frame, Imf, VERSION_1_01};
+    let body = vec![vec![Frame { priority: 0, x: 0, y: 0 }; 2]; 8];
+    let head = (0..8)
+        .map(|direction| vec![Frame { priority: i32::from((3..=5).contains(&direction)), x: 0, y: 0 }; 2])
+        .collect();
+    let imf = Imf { version: VERSION_1_01, checksum: 0, layers: vec![body, head], trailing: Default::default() };
+    imf.to_bytes().expect("an IMF of two layers writes")
+}
+
 fn dye_pal() -> Vec<u8> {
     let mut colors = [[0u8; 4]; 256];
     colors[0] = [255, 0, 255, 0];

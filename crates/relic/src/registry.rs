@@ -839,6 +839,7 @@ pub static FORMATS: &[&Format] = &[
     &crate::ragnarok::pal::FORMAT,
     &crate::ragnarok::gat::FORMAT,
     &crate::ragnarok::table::FORMAT,
+    &crate::ragnarok::imf::FORMAT,
     &crate::drakan::srsc::FORMAT,
     &crate::drakan::db::FORMAT,
     &crate::dark_reign::ftg::FORMAT,

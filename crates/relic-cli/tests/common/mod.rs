@@ -28,6 +28,24 @@ pub fn samples() -> PathBuf {
     repo().join("samples")
 }
 
+/// Every file under `samples/`, recursively, sorted.
+pub fn sample_files() -> Vec<PathBuf> {
+    fn walk(dir: &std::path::Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else {
+                out.push(path);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(&samples(), &mut out);
+    out.sort();
+    out
+}
+
 /// The shared corpus of game files beside the repository, `../shared/corpus`, where a machine has it.
 pub fn corpus_root() -> PathBuf {
     repo().join("../shared/corpus")

@@ -20,11 +20,13 @@
 //! | `ro-gnd` | [`gnd::Gnd`] | the ground: cubes, surfaces, textures, lightmaps, water (1.8+) |
 //! | `ro-gat` | [`gat::Gat`] | the map's cells: four corner heights and a type each |
 //! | `ro-table` | [`table::Table`] | a client text table (`data\*.txt`): its text, decoded from CP949 |
+//! | `ro-imf` | [`imf::Imf`] | a layer order (`data\imf\*.imf`): per layer, action and frame a priority and two coordinates |
 
 pub mod act;
 pub mod gat;
 pub mod gnd;
 pub mod grf;
+pub mod imf;
 pub mod pal;
 pub mod rsm;
 pub mod rsw;

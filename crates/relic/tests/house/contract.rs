@@ -273,6 +273,16 @@ pub static ROWS: &[Row] = &[
         samples: &[],
     },
     Row {
+        id: "ro-imf",
+        name: "novice_m.imf",
+        by: By::Magic,
+        bytes: ro_imf,
+        truncations_read: 0,
+        info: &[("/version", r#""1.01""#), ("/head_under_body_frames", "1"), ("/layers/0/frames", "2")],
+        document: &[("/layers/1/0/0", r#"{"priority": 1, "x": -3, "y": 5}"#), ("/priorities/0/name", r#""body""#)],
+        samples: &["ragnarok/novice_m.imf"],
+    },
+    Row {
         id: "drakan-srsc",
         name: "a.odb",
         by: By::Magic,
@@ -607,6 +617,14 @@ fn ro_table() -> Vec<u8> {
         .bytes(&[0xBB, 0xA1, 0xB0, 0xA3, 0xC6, 0xF7, 0xBC, 0xC7])
         .bytes(b"#\r\n")
         .build()
+}
+
+/// IMF 1.01 (`f32` 1.01 = `AE 47 81 3F`), checksum 0, last layer 1: the body of one action of two frames
+/// (priority 0), the head of one action of one frame (priority 1: under the body, at -3, 5).
+fn ro_imf() -> Vec<u8> {
+    let b = Le::new().bytes(&[0xAE, 0x47, 0x81, 0x3F]).u32(0).u32(1);
+    let b = b.u32(1).u32(2).i32(0).i32(0).i32(0).i32(0).i32(7).i32(-7);
+    b.u32(1).u32(1).i32(1).i32(-3).i32(5).build()
 }
 
 /// SRSC: one string record (0x0101, id 1) packed from offset 12, the directory last.

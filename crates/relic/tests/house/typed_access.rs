@@ -167,6 +167,10 @@ const TYPED: &[(&str, Reader)] = &[
         let table = relic::ragnarok::table::Table::read(b)?;
         Ok(Typed { json: table.to_json()?, written: vec![table.to_bytes()?] })
     }),
+    ("ro-imf", |_, b| {
+        let imf = relic::ragnarok::imf::Imf::read(b)?;
+        Ok(Typed { json: imf.to_json()?, written: vec![imf.to_bytes()?] })
+    }),
     ("dr-ftg-spr", |_, b| {
         let sprite = relic::dark_reign::ftg_spr::FtgSprDocument::read(b)?;
         Ok(Typed { json: to_value(&sprite)?, written: vec![sprite.to_bytes()?] })

@@ -17,7 +17,7 @@
 //! - what the coordinates mean (all loaders skip them), and what priorities other than 0 and 1 or layers
 //!   past the head do: relic reads them as numbers and names only layers 0 and 1;
 //! - versions other than 1.01: read with the same layout (no source knows another), `info` says the
-//!   version is unknown; [`Codec::sniff`] identifies a file by the 1.01 bytes only;
+//!   version is unknown; identification ([`FORMAT`]'s probe) takes the 1.01 bytes only;
 //! - bytes after the last frame: the Rust and Lua readers refuse them, zrenderer and GRF Editor ignore them;
 //!   relic keeps them (`trailing`);
 //! - GRF Editor's writer always stores 1 as the last layer index (two layers), whatever its document
@@ -61,7 +61,7 @@ pub use write::write;
 
 use crate::asset::NamedAsset;
 use crate::error::Result;
-use crate::registry::{Capabilities, Codec, ConvertOptions, Format, Game, Kind};
+use crate::registry::{Convert, ConvertInput, FileFormat, Format, Game, Kind, Magic, Probe, Typed};
 
 pub const FORMAT_ID: &str = "ro-imf";
 
@@ -83,39 +83,46 @@ impl Imf {
 }
 
 pub static FORMAT: Format = Format {
-    id: FORMAT_ID,
-    name: "Ragnarok Online IMF layer order",
-    game: Game::Ragnarok,
     extensions: &["imf"],
-    kind: Kind::Document,
-    capabilities: Capabilities { read: true, convert: true, write: true },
     notes: "version 1.01 (f32): per layer (0 body, 1 head), action and frame a priority (i32; head 1 = drawn \
             under the body) and two coordinates no loader uses. convert: the JSON with a layers × actions × \
             frames priority grid; pack takes the JSON, byte for byte.",
-    codec: &ImfCodec,
+    // Only the 1.01 bytes identify a file: no loader knows another version (see the module's notes).
+    probe: Probe::magic(&[Magic::prefix(&MAGIC)]),
+    document: Some(&Typed::<Imf>::FACE),
+    convert: Some(&ImfFaces),
+    ..Format::new(FORMAT_ID, "Ragnarok Online IMF layer order", Game::Ragnarok, Kind::Document)
 };
 
-struct ImfCodec;
+struct ImfFaces;
 
-impl Codec for ImfCodec {
-    fn sniff(&self, head: &[u8]) -> bool {
-        head.starts_with(&MAGIC)
+impl FileFormat for Imf {
+    const ID: &'static str = FORMAT_ID;
+
+    fn parse(bytes: &[u8]) -> Result<Self> {
+        parse(bytes)
     }
 
-    fn info(&self, data: &[u8]) -> Result<serde_json::Value> {
-        Ok(convert::info(&parse(data)?))
+    fn write(&self) -> Result<Vec<u8>> {
+        write(self)
     }
 
-    fn to_json(&self, data: &[u8]) -> Result<serde_json::Value> {
-        convert::document(&parse(data)?)
+    fn info(&self, _bytes: &[u8]) -> Result<serde_json::Value> {
+        Ok(convert::info(self))
     }
 
-    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>> {
-        write(&convert::from_document(value)?)
+    fn to_document(&self) -> Result<serde_json::Value> {
+        convert::document(self)
     }
 
-    fn convert(&self, data: &[u8], _opts: &ConvertOptions) -> Result<Vec<NamedAsset>> {
-        convert::convert(data)
+    fn from_document(value: serde_json::Value) -> Result<Self> {
+        convert::from_document(value)
+    }
+}
+
+impl Convert for ImfFaces {
+    fn convert(&self, input: &ConvertInput<'_>) -> Result<Vec<NamedAsset>> {
+        convert::convert(input.data)
     }
 }
 
@@ -171,7 +178,7 @@ mod tests {
     #[test]
     fn the_json_document_packs_back_and_its_priority_grid_is_derived() {
         let bytes = sample();
-        let value = FORMAT.codec.to_json(&bytes).unwrap();
+        let value = FORMAT.to_json(&bytes).unwrap();
         assert_eq!(value["format"], "ro-imf");
         assert_eq!(value["version"], serde_json::json!(1.01));
         assert_eq!(value["checksum"], 7);
@@ -185,19 +192,22 @@ mod tests {
             ])
         );
         let text = serde_json::to_string(&value).unwrap();
-        assert_eq!(FORMAT.codec.write_json(serde_json::from_str(&text).unwrap()).unwrap(), bytes);
+        assert_eq!(FORMAT.from_json(serde_json::from_str(&text).unwrap(), &Default::default()).unwrap(), bytes);
         // An edited grid changes nothing: `layers` is the document.
         let mut edited = value.clone();
         edited["priorities"][1]["actions"][0][0] = serde_json::json!(9);
-        assert_eq!(FORMAT.codec.write_json(edited).unwrap(), bytes);
+        assert_eq!(FORMAT.from_json(edited, &Default::default()).unwrap(), bytes);
         let mut edited = value;
         edited["layers"][1][0][0]["priority"] = serde_json::json!(0);
-        assert_eq!(Imf::read(&FORMAT.codec.write_json(edited).unwrap()).unwrap().priority(1, 0, 0), Some(0));
+        assert_eq!(
+            Imf::read(&FORMAT.from_json(edited, &Default::default()).unwrap()).unwrap().priority(1, 0, 0),
+            Some(0)
+        );
     }
 
     #[test]
     fn info_counts_layers_actions_frames_and_the_head_under_the_body() {
-        let info = FORMAT.codec.info(&sample()).unwrap();
+        let info = FORMAT.info(&sample()).unwrap();
         assert_eq!(
             info,
             serde_json::json!({
@@ -217,10 +227,10 @@ mod tests {
 
     #[test]
     fn converts_to_its_document() {
-        let assets = FORMAT.codec.convert(&sample(), &ConvertOptions::default()).unwrap();
+        let assets = FORMAT.convert(&ConvertInput::new(&sample(), &Default::default())).unwrap();
         assert_eq!(assets.len(), 1);
         let crate::asset::Asset::Document(doc) = &assets[0].asset else { panic!("not a document") };
-        assert_eq!(doc.value, FORMAT.codec.to_json(&sample()).unwrap());
+        assert_eq!(doc.value, FORMAT.to_json(&sample()).unwrap());
         assert!(doc.tables.is_empty());
     }
 
@@ -268,10 +278,10 @@ mod tests {
         bytes[..4].copy_from_slice(&2.0f32.to_le_bytes());
         let imf = parse(&bytes).unwrap();
         assert!(!imf.is_known_version());
-        assert_eq!(FORMAT.codec.info(&bytes).unwrap()["version"], "2.0");
+        assert_eq!(FORMAT.info(&bytes).unwrap()["version"], "2.0");
         assert_eq!(imf.to_bytes().unwrap(), bytes);
-        assert!(!FORMAT.codec.sniff(&bytes));
-        assert!(FORMAT.codec.sniff(&sample()));
+        assert!(!FORMAT.sniff(&bytes));
+        assert!(FORMAT.sniff(&sample()));
     }
 
     #[test]
@@ -280,10 +290,10 @@ mod tests {
         let err = imf.to_bytes().unwrap_err();
         assert_eq!(err.to_string(), "ro-imf: layers: an IMF has at least one layer");
         let value = serde_json::json!({"format": "ro-imf", "version": 1.01, "checksum": 0, "layers": []});
-        assert!(FORMAT.codec.write_json(value).is_err());
+        assert!(FORMAT.from_json(value, &Default::default()).is_err());
         let value =
             serde_json::json!({"format": "ro-imf", "version": 1.01, "checksum": 0, "layers": [[[{"priority": 1}]]]});
-        let err = FORMAT.codec.write_json(value).unwrap_err().to_string();
+        let err = FORMAT.from_json(value, &Default::default()).unwrap_err().to_string();
         assert!(err.contains("layers[0][0][0]"), "{err}");
     }
 
@@ -303,8 +313,8 @@ mod tests {
     fn the_sample_builder_makes_a_file_relic_reads() {
         let bytes = novice_sample();
         assert_eq!(bytes.len(), 12 + 2 * 4 + 16 * 4 + 32 * 12);
-        assert!(FORMAT.codec.sniff(&bytes));
-        let info = FORMAT.codec.info(&bytes).unwrap();
+        assert!(FORMAT.sniff(&bytes));
+        let info = FORMAT.info(&bytes).unwrap();
         assert_eq!(info["head_under_body_frames"], 6);
         assert_eq!(info["layers"][1], serde_json::json!({"layer": 1, "name": "head", "actions": 8, "frames": 16}));
     }
