@@ -62,10 +62,9 @@ impl Canvas {
     /// A canvas of `size` bytes; sizes over `max` are refused.
     pub fn new(format: &'static str, size: u64, max: u64) -> Result<Self> {
         if size > max {
-            return Err(Error::invalid(
+            return Err(Error::refused(
                 format,
                 "file_size",
-                0,
                 format!("{size} is over the {max} bytes this format can hold"),
             ));
         }
@@ -114,10 +113,9 @@ impl Canvas {
         }
         let implied = self.size - covered;
         if implied > covered.saturating_add(IMPLIED_ZEROS_SLACK) {
-            return Err(Error::invalid(
+            return Err(Error::refused(
                 self.format,
                 "file_size",
-                0,
                 format!(
                     "{} bytes, of which the document holds {covered}: the other {implied} would be zeros it does not \
                      hold (more than what it holds plus {IMPLIED_ZEROS_SLACK}); give the file's real size",
@@ -126,7 +124,7 @@ impl Canvas {
             ));
         }
         let size = usize::try_from(self.size)
-            .map_err(|_| Error::invalid(self.format, "file_size", 0, "too large for this machine"))?;
+            .map_err(|_| Error::refused(self.format, "file_size", "too large for this machine"))?;
         let mut buf = vec![0u8; size];
         let mut placed = vec![0u64; size.div_ceil(64)];
         let is_placed = |placed: &[u64], i: usize| placed.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1);

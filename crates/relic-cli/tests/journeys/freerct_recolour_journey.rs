@@ -283,7 +283,7 @@ fn a_recolour_layer_edit_alone_stays_a_recolour_edit_and_both_at_one_pixel_are_r
     // (0, 0), re-layered, shows its old colour; (3, 0) was painted: two pixels neither file explains alone.
     assert!(
         err.contains(&format!(
-            "blocks[2].png at offset 0x0: 2 pixels of {NAME}.png, the first at (0, 0), are recolour pixels in \
+            "blocks[2].png: 2 pixels of {NAME}.png, the first at (0, 0), are recolour pixels in \
              {recolour_name} that {NAME}.png shows in other colours than their recolouring draws; both files were \
              edited, so relic cannot tell paint from a recolour edit."
         )),

@@ -28,17 +28,17 @@ pub fn from_json_at(mut value: serde_json::Value, json_path: &Path, notes: &mut 
     let paint = match value.get("palette") {
         Some(p) => Paint::from_json(FORMAT_ID, p)?,
         None if value.get("magic").and_then(|m| m.as_str()) == Some("SSPR") => Paint::Shadow,
-        None => return Err(Error::invalid(FORMAT_ID, "palette", 0, "the document lists frames but no palette")),
+        None => return Err(Error::refused(FORMAT_ID, "palette", "the document lists frames but no palette")),
     };
-    let map = value.as_object_mut().ok_or_else(|| Error::invalid(FORMAT_ID, "document", 0, "not an object"))?;
+    let map = value.as_object_mut().ok_or_else(|| Error::refused(FORMAT_ID, "document", "not an object"))?;
     let rows = match map.remove("frames") {
         Some(serde_json::Value::Array(rows)) => rows,
-        _ => return Err(Error::invalid(FORMAT_ID, "frames", 0, "not a list")),
+        _ => return Err(Error::refused(FORMAT_ID, "frames", "not a list")),
     };
     let unshown = match map.remove("unshown_hotspots") {
         None | Some(serde_json::Value::Null) => vec![],
         Some(v) => serde_json::from_value::<Vec<UnshownHotspot>>(v)
-            .map_err(|e| Error::invalid(FORMAT_ID, "unshown_hotspots", 0, e.to_string()))?,
+            .map_err(|e| Error::refused(FORMAT_ID, "unshown_hotspots", e.to_string()))?,
     };
     // The older shape kept the table in `hotspots`; the current one has its records in `frames` only.
     let older = map.contains_key("hotspots");
@@ -49,10 +49,9 @@ pub fn from_json_at(mut value: serde_json::Value, json_path: &Path, notes: &mut 
     let edits = frame_edits(&rows)?;
     if older {
         if !unshown.is_empty() {
-            return Err(Error::invalid(
+            return Err(Error::refused(
                 FORMAT_ID,
                 "unshown_hotspots",
-                0,
                 "the document has the table `hotspots` too: keep one of them",
             ));
         }
@@ -92,7 +91,7 @@ struct FrameEdit {
 fn frame_edits(rows: &[serde_json::Value]) -> Result<Vec<FrameEdit>> {
     let mut out = Vec::with_capacity(rows.len());
     for (k, row) in rows.iter().enumerate() {
-        let bad = |field: String, m: &str| Error::invalid(FORMAT_ID, field, 0, m.to_string());
+        let bad = |field: String, m: &str| Error::refused(FORMAT_ID, field, m.to_string());
         let name =
             row.get("name").and_then(|n| n.as_str()).ok_or_else(|| bad(format!("frames[{k}].name"), "missing"))?;
         let hotspots = match row.get("hotspots") {
@@ -131,15 +130,14 @@ fn matched<'e>(doc: &SprDocument, edits: &'e [FrameEdit]) -> Result<Vec<(super::
     let mut by_name: HashMap<&str, &FrameEdit> = HashMap::with_capacity(edits.len());
     for e in edits {
         if by_name.insert(e.name.as_str(), e).is_some() {
-            return Err(Error::invalid(FORMAT_ID, "frames", 0, format!("`{}` is listed twice", e.name)));
+            return Err(Error::refused(FORMAT_ID, "frames", format!("`{}` is listed twice", e.name)));
         }
     }
     for e in edits {
         if !list.iter().any(|f| f.name == e.name) {
-            return Err(Error::invalid(
+            return Err(Error::refused(
                 FORMAT_ID,
                 "frames",
-                0,
                 format!("`{}` is no frame of the sprite's sections and rotations", e.name),
             ));
         }
@@ -164,7 +162,7 @@ fn hotspot_table(
     notes: &mut Vec<String>,
 ) -> Result<Vec<HotspotRecord>> {
     let frames = matched(doc, edits)?;
-    let bad = |field: String, m: String| Error::invalid(FORMAT_ID, field, 0, m);
+    let bad = |field: String, m: String| Error::refused(FORMAT_ID, field, m);
     if let Some((f, n)) = frames.iter().find_map(|(f, e)| Some((f, hotspot_range(doc, f)?.1)).filter(|_| e.is_none())) {
         return Err(bad("frames".into(), format!("`{}` is missing: its {n} hotspots are listed nowhere else", f.name)));
     }

@@ -128,7 +128,7 @@ impl Paint {
 
     /// A palette written by [`Paint::to_json`].
     pub fn from_json(format: &'static str, value: &serde_json::Value) -> Result<Paint> {
-        let bad = |m: String| Error::invalid(format, "palette", 0, m);
+        let bad = |m: String| Error::refused(format, "palette", m);
         let list = value.as_array().ok_or_else(|| bad("not a list of colours".into()))?;
         if list.len() != 256 {
             return Err(bad(format!("{} colours (256 expected)", list.len())));

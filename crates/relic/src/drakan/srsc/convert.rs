@@ -222,7 +222,7 @@ pub fn text_body_in(
     data: Option<&[u8]>,
 ) -> Result<Vec<u8>> {
     if !is_string(record_type) {
-        return Err(Error::invalid(FORMAT_ID, "text", 0, format!("record type 0x{record_type:04X} holds no text")));
+        return Err(Error::refused(FORMAT_ID, "text", format!("record type 0x{record_type:04X} holds no text")));
     }
     if let Some(data) = data {
         if matches!(strings::read_body_in(enc, record_type, data), StringBody::Text { text: t, .. } if t == text) {

@@ -187,7 +187,7 @@ impl Document for DbFaces {
         }
         let doc: DbDocument = crate::registry::document_from_json(FORMAT_ID, value)?;
         if doc.format != FORMAT_ID {
-            return Err(Error::invalid(FORMAT_ID, "format", 0, format!("`{}` is not `{FORMAT_ID}`", doc.format)));
+            return Err(Error::refused(FORMAT_ID, "format", format!("`{}` is not `{FORMAT_ID}`", doc.format)));
         }
         write_document(&doc)
     }

@@ -18,7 +18,7 @@ pub const MAX_PNT3_UNPACKED: usize = 1 << 28;
 /// texture's first row is its top).
 pub fn decode_level(mmp: &Mmp<'_>, i: usize) -> Result<Vec<u8>> {
     let field = format!("levels[{i}]");
-    let level = mmp.levels.get(i).ok_or_else(|| Error::invalid(FORMAT_ID, &field, 0, "no such mip level"))?;
+    let level = mmp.levels.get(i).ok_or_else(|| Error::refused(FORMAT_ID, &field, "no such mip level"))?;
     let fail = |message: String| Error::invalid(FORMAT_ID, &field, level.offset as u64, message);
     match Storage::of(&mmp.header)? {
         Storage::Dxt(dxt) => dxt.decode(level.data, level.width, level.height).map_err(fail),

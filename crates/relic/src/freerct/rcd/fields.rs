@@ -375,7 +375,7 @@ fn recolour_value(v: &Value, field: &str) -> Result<u32> {
 }
 
 fn bad(field: &str, m: impl Into<String>) -> Error {
-    Error::invalid(FORMAT_ID, field, 0, m)
+    Error::refused(FORMAT_ID, field, m.into())
 }
 
 /// Writes a body from its JSON object by the layout.

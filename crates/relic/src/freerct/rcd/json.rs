@@ -66,7 +66,7 @@ pub fn block_json(number: usize, block: &Block<'_>, with_data: bool) -> Value {
 }
 
 fn bad(field: impl Into<String>, m: impl Into<String>) -> Error {
-    Error::invalid(FORMAT_ID, field, 0, m)
+    Error::refused(FORMAT_ID, field.into(), m.into())
 }
 
 pub fn from_json(value: &Value) -> Result<Rcd<'static>> {

@@ -52,7 +52,7 @@ pub fn from_json_at(value: &Value, json_path: &Path, notes: &mut Vec<String>) ->
     let palettes = sprite_palettes(&value);
     let fixed = palette();
     let Some(blocks) = value.get_mut("blocks").and_then(Value::as_array_mut) else {
-        return Err(Error::invalid(FORMAT_ID, "blocks", 0, "missing"));
+        return Err(Error::refused(FORMAT_ID, "blocks", "missing"));
     };
     let sheets = edited_sheets(blocks, &folder);
     let results: Vec<Result<(Taken, Option<Sprite>)>> = blocks
@@ -256,7 +256,7 @@ fn sprite_palettes(value: &Value) -> HashMap<usize, Palette> {
 }
 
 fn bad(number: usize, field: &str, m: impl Into<String>) -> Error {
-    Error::invalid(FORMAT_ID, format!("blocks[{number}].{field}"), 0, m)
+    Error::refused(FORMAT_ID, format!("blocks[{number}].{field}"), m.into())
 }
 
 fn read_file(folder: &Path, name: &str, number: usize, field: &str) -> Result<Vec<u8>> {

@@ -35,7 +35,7 @@ impl CString {
     pub fn write(&self, out: &mut Vec<u8>, field: &str) -> Result<()> {
         let b = self.as_bytes();
         if b.contains(&0) {
-            return Err(Error::invalid(FORMAT_ID, field, 0, "a string holds a NUL byte, which ends it in the file"));
+            return Err(Error::refused(FORMAT_ID, field, "a string holds a NUL byte, which ends it in the file"));
         }
         out.extend_from_slice(b);
         out.push(0);
@@ -177,10 +177,10 @@ pub fn write_text(strings: &[TextString], out: &mut Vec<u8>) -> Result<()> {
 }
 
 fn u8_len(n: usize, field: &str) -> Result<u8> {
-    u8::try_from(n).map_err(|_| Error::invalid(FORMAT_ID, field, 0, format!("{n} is more than a byte holds")))
+    u8::try_from(n).map_err(|_| Error::refused(FORMAT_ID, field, format!("{n} is more than a byte holds")))
 }
 
 fn u16_len(n: usize, field: &str) -> Result<u16> {
     u16::try_from(n)
-        .map_err(|_| Error::invalid(FORMAT_ID, field, 0, format!("{n} bytes are more than a u16 length holds")))
+        .map_err(|_| Error::refused(FORMAT_ID, field, format!("{n} bytes are more than a u16 length holds")))
 }
