@@ -326,19 +326,68 @@ impl Put for Vec<u8> {
     }
 }
 
-/// A count as the u16 the format stores: callers build their lists from parsed bodies, whose counts fit;
-/// a list edited past 65535 entries is written with its count cut to 16 bits (and will not read back).
-pub fn count_u16(n: usize) -> u16 {
-    u16::try_from(n).unwrap_or(u16::MAX)
+thread_local! {
+    /// The first list [`count_u16`] or [`count_u32`] could not count (its length, the field's maximum),
+    /// since [`counts_fit`] began watching. The record writers stay infallible (`encode(decode(b)) == b`
+    /// needs no error path); a writer of edited bodies asks [`counts_fit`] whether a count was cut.
+    static CUT_COUNT: std::cell::Cell<Option<(usize, u64)>> = const { std::cell::Cell::new(None) };
 }
 
+/// A count as the u16 the format stores. Lists of parsed bodies always fit; a list edited past 65535
+/// entries is noted for [`counts_fit`], which refuses the body.
+pub fn count_u16(n: usize) -> u16 {
+    u16::try_from(n).unwrap_or_else(|_| {
+        note_cut(n, u16::MAX.into());
+        u16::MAX
+    })
+}
+
+/// A count as the u32 the format stores (see [`count_u16`]).
 pub fn count_u32(n: usize) -> u32 {
-    u32::try_from(n).unwrap_or(u32::MAX)
+    u32::try_from(n).unwrap_or_else(|_| {
+        note_cut(n, u32::MAX.into());
+        u32::MAX
+    })
+}
+
+fn note_cut(n: usize, max: u64) {
+    CUT_COUNT.with(|cut| {
+        if cut.get().is_none() {
+            cut.set(Some((n, max)));
+        }
+    });
+}
+
+/// Runs a record writer; refuses its output when a list it wrote holds more entries than its count field
+/// can say (the file would not read back), with why.
+pub fn counts_fit<T>(write: impl FnOnce() -> T) -> std::result::Result<T, String> {
+    CUT_COUNT.with(|cut| cut.set(None));
+    let written = write();
+    match CUT_COUNT.with(|cut| cut.take()) {
+        None => Ok(written),
+        Some((n, max)) => Err(format!("a list of {n} entries is longer than its count field can say ({max} at most)")),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_cut_count_is_refused_and_a_fitting_one_is_not() {
+        assert_eq!(counts_fit(|| count_u16(65535)), Ok(65535));
+        assert_eq!(
+            counts_fit(|| (count_u16(3), count_u16(65536), count_u32(7))),
+            Err("a list of 65536 entries is longer than its count field can say (65535 at most)".to_string())
+        );
+        // Each watch starts afresh: an earlier cut does not stay.
+        assert_eq!(counts_fit(|| count_u32(1)), Ok(1));
+        // An edited palette of 65536 colours (a u16 count) is refused; one of 256 writes.
+        use super::super::{encode_edited, palette::Palette, Decoded};
+        let palette = |n: usize| Decoded::Palette(Palette { colors: vec![[1, 2, 3, 0]; n], trailing: Hex(vec![]) });
+        assert!(encode_edited(&palette(65536)).unwrap_err().contains("65536 entries"));
+        assert_eq!(encode_edited(&palette(256)).unwrap(), super::super::encode(&palette(256)));
+    }
 
     fn name_round_trip(stored: &[u8]) -> Name {
         let mut body = (stored.len() as u16).to_le_bytes().to_vec();

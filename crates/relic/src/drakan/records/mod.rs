@@ -173,6 +173,11 @@ pub fn decode(record_type: u16, body: &[u8], base: u64) -> Result<Option<Decoded
     }))
 }
 
+/// Writes an edited body: [`encode`], refused (with why) when one of its lists outgrew its count field.
+pub fn encode_edited(decoded: &Decoded) -> std::result::Result<Vec<u8>, String> {
+    common::counts_fit(|| encode(decoded))
+}
+
 /// Writes a decoded body back: `encode(decode(t, b)?) == b` for every body `decode` accepts.
 pub fn encode(decoded: &Decoded) -> Vec<u8> {
     use Decoded as D;
