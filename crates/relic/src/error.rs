@@ -128,6 +128,17 @@ impl Error {
         self
     }
 
+    /// The field the error names, to rename it after the document's own (a writer's helper reports its
+    /// own field names; the caller knows which field of the document they stand for).
+    pub(crate) fn field_mut(&mut self) -> Option<&mut String> {
+        match self {
+            Error::InvalidData { at, .. } | Error::Limit { at, .. } => Some(&mut at.field),
+            Error::Refusal { field, .. } => Some(field),
+            Error::InFile { source, .. } => source.field_mut(),
+            _ => None,
+        }
+    }
+
     /// Moves the error to the byte offset of the field that caused it (for range checks that fail
     /// elsewhere than where the field is stored).
     pub fn at_offset(mut self, offset: u64) -> Self {

@@ -244,7 +244,8 @@ mod tests {
         let mut c = Canvas::new("test", u64::from(u32::MAX), u64::from(u32::MAX)).unwrap();
         c.place(0, &[1; 1024], || "data".into()).unwrap();
         let err = c.into_bytes().unwrap_err();
-        assert_eq!(err.location().unwrap().field, "file_size");
+        assert!(err.is_refusal(), "{err}");
+        assert_eq!(err.field(), Some("file_size"), "{err}");
         assert!(err.to_string().contains("of which the document holds 1024"), "{err}");
         // Exactly at the bound: written.
         let size = 2 * 1024 + IMPLIED_ZEROS_SLACK;

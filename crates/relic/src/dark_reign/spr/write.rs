@@ -109,11 +109,11 @@ fn place(placement: (&[u32], u32), gaps: &[crate::layout::Gap], pictures: &[Vec<
 /// An error of the pixel data's canvas named after the document's field: its size is `layout.end`, its
 /// gaps `layout.gaps`.
 fn document_field(mut e: Error) -> Error {
-    if let Error::InvalidData { at, .. } | Error::Limit { at, .. } = &mut e {
-        if at.field == "file_size" {
-            at.field = "layout.end".into();
-        } else if at.field.starts_with("gaps[") {
-            at.field = format!("layout.{}", at.field);
+    if let Some(field) = e.field_mut() {
+        if field == "file_size" {
+            *field = "layout.end".into();
+        } else if field.starts_with("gaps[") {
+            *field = format!("layout.{field}");
         }
     }
     e
